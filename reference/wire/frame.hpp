@@ -1,0 +1,146 @@
+// Whole-frame decode and encode: the one place that knows how MRC stacks its headers (M1, M3).
+//
+// decode_frame() never allocates, never throws and never reads past the span it is given: every
+// failure is a typed WireError with the byte offset where decoding stopped. encode_frame() writes
+// into a caller buffer, fills every length, the pad count, the IPv4 checksum and the ICRC, and
+// allocates nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "reference/wire/headers.hpp"
+
+namespace mrc::wire {
+
+enum class WireError : std::uint8_t {
+  kOk = 0,
+  kTruncated,          // a header or declared length runs past the end of the frame
+  kBadEthertype,       // not IPv4/IPv6 (after at most one VLAN tag)
+  kBadIpVersion,       // version nibble does not match the ethertype
+  kBadIpHeaderLength,  // IPv4 IHL < 5
+  kBadIpLength,        // IP total/payload length smaller than the headers it must hold
+  kNotUdp,             // the transport after IP/SRH is not UDP
+  kNotRoce,            // UDP destination port is not 4791
+  kBadUdpLength,       // UDP length < 8 or past the IP payload
+  kBadSrh,             // SRH routing type != 4, last_entry/segment count inconsistent, ...
+  kBadOpcode,          // an opcode the decoder has no layout for
+  kBadPadCount,        // pad count larger than what follows the headers
+  kBadMfeh,            // MFEH version or type unknown
+  kBadEpHeader,        // endpoint header op unknown or rsp_ev_len not 0/4/32
+  kBufferTooSmall,     // encode: the caller buffer cannot hold the frame
+  kBadArgument,        // encode: inconsistent FrameSpec (e.g. SRH segments not a multiple of 16)
+};
+
+std::string_view to_string(WireError e);
+
+enum class L3Kind : std::uint8_t { kIpv4, kIpv6 };
+
+// Which transport extension headers follow the BTH depends on the opcode and, for MRC data
+// packets, on the QP-level "MRC v1" framing flag: in MRC every WRITE data packet carries a RETH
+// (MODEL: M3), which the opcode alone cannot say.
+struct DecodeOptions {
+  bool mrc_framing = true;  // MODEL: M3
+  bool verify_icrc = true;
+};
+
+struct DecodedFrame {
+  Eth eth;
+  L3Kind l3 = L3Kind::kIpv6;
+  Ipv4 ip4;        // valid when l3 == kIpv4
+  Ipv6 ip6;        // outer IPv6 when l3 == kIpv6
+  bool has_srh = false;
+  Srh srh;         // valid when has_srh
+  bool encapsulated = false;  // outer IPv6 carried an inner IPv6 (SRv6, M1)
+  Ipv6 inner_ip6;  // valid when encapsulated
+  Udp udp;
+  Bth bth;
+  bool has_reth = false;
+  Reth reth;
+  bool has_immdt = false;
+  std::uint32_t immdt = 0;
+  bool has_aeth = false;
+  Aeth aeth;
+  bool has_mfeh = false;
+  Mfeh mfeh;       // MODEL: M5
+  bool has_ep = false;
+  EpHdr ep;        // MODEL: M6
+  Bytes payload;   // after every header, before pad and ICRC (view into the frame)
+
+  // Byte offsets into the frame, for evidence, diffs and the ICRC.
+  std::size_t roce_ip_offset = 0;  // start of the IP header the ICRC covers (inner for SRv6)
+  std::size_t bth_offset = 0;
+  std::size_t frame_length = 0;    // bytes the IP length says the packet has, from frame start
+
+  std::uint32_t icrc_wire = 0;      // the value read from the wire (LSB-first decoded)
+  std::uint32_t icrc_computed = 0;  // valid when DecodeOptions::verify_icrc
+  bool icrc_ok = false;
+
+  // A trimmed stub (MODEL: M11): DSCP 11, or an IP length larger than the captured bytes, or an
+  // ICRC failure, together with a BTH (+RETH) that decoded cleanly. Never placed by a receiver.
+  bool trimmed = false;
+};
+
+struct DecodeResult {
+  WireError error = WireError::kOk;
+  std::size_t offset = 0;  // where decoding stopped (on error) or the frame length (on success)
+  bool ok() const { return error == WireError::kOk; }
+};
+
+// Decodes Ethernet through ICRC. A frame whose IP length runs past the captured bytes is
+// decoded as far as the BTH/RETH and reported as trimmed (M11) rather than an error, provided the
+// headers themselves are complete.
+DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& opt = {});
+
+// Everything needed to build one frame. Optional layers are switched on by their flags.
+struct FrameSpec {
+  Eth eth;
+  L3Kind l3 = L3Kind::kIpv6;
+  Ipv4 ip4;
+  Ipv6 ip6;         // the outer IPv6 (for SRv6: SA = local GID, DA = EV bytes 0..15)
+  bool srv6_encap = false;  // MODEL: M1 outer IPv6 [+ SRH] + inner IPv6
+  bool has_srh = false;     // with srv6_encap: a SRH after the outer IPv6
+  Srh srh;                  // segments point at caller bytes (16 per segment)
+  Ipv6 inner_ip6;           // with srv6_encap: SA/DA = GIDs
+  Udp udp;
+  Bth bth;
+  bool has_reth = false;
+  Reth reth;
+  bool has_immdt = false;
+  std::uint32_t immdt = 0;
+  bool has_aeth = false;
+  Aeth aeth;
+  bool has_mfeh = false;
+  Mfeh mfeh;
+  bool has_ep = false;
+  EpHdr ep;
+  Bytes payload;
+  bool corrupt_icrc = false;  // write ICRC ^ 0xFFFFFFFF (for invalid-input cases and defects)
+};
+
+struct EncodeResult {
+  WireError error = WireError::kOk;
+  std::size_t length = 0;  // bytes written
+  bool ok() const { return error == WireError::kOk; }
+};
+
+// Worst-case frame size the encoder can produce (Ethernet + VLAN + IPv6 + SRH with 8 segments +
+// IPv6 + UDP + BTH + every extension + 4096-byte payload + pad + ICRC).
+inline constexpr std::size_t kMaxFrameLen = 14 + 4 + 40 + 8 + 8 * 16 + 40 + 8 + 12 + 16 + 4 + 4 +
+                                            kMfehLen + kEpHdrFixedLen + 32 + 4096 + 3 + 4;
+
+EncodeResult encode_frame(const FrameSpec& spec, MutBytes out);
+
+// The headers a data or feedback packet carries after the BTH, by opcode, for MRC framing (M3).
+struct ExtLayout {
+  bool reth = false;
+  bool immdt = false;
+  bool aeth = false;
+  bool mfeh = false;
+  bool ep = false;
+  bool known = false;  // false: no layout for this opcode
+};
+ExtLayout ext_layout(std::uint8_t opcode, bool mrc_framing);
+
+}  // namespace mrc::wire
