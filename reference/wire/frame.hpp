@@ -3,7 +3,9 @@
 // decode_frame() never allocates, never throws and never reads past the span it is given: every
 // failure is a typed WireError with the byte offset where decoding stopped. encode_frame() writes
 // into a caller buffer, fills every length, the pad count, the IPv4 checksum and the ICRC, and
-// allocates nothing.
+// allocates nothing. It also derives the header chain from the spec's structure: the ethertype
+// from l3, IPv4 protocol 17, the IPv6 / SRH next headers (43 / 41 / 17, MODEL: M1); those fields
+// of the spec are not used. Per-header codecs are in codec.hpp.
 #pragma once
 
 #include <cstddef>
@@ -79,12 +81,16 @@ struct DecodedFrame {
 
   // A trimmed stub (MODEL: M11): DSCP 11, or an IP length larger than the captured bytes, or an
   // ICRC failure, together with a BTH (+RETH) that decoded cleanly. Never placed by a receiver.
+  // When the packet runs past the capture, `payload` is every captured byte after the headers
+  // (no pad or ICRC stripped) and icrc_ok is false (details: frame.cpp).
   bool trimmed = false;
 };
 
 struct DecodeResult {
   WireError error = WireError::kOk;
-  std::size_t offset = 0;  // where decoding stopped (on error) or the frame length (on success)
+  // Where decoding stopped (on error; always <= the frame size) or, on success, the bytes the
+  // packet occupies: min(frame_length, bytes captured) (a trimmed stub stops at the capture).
+  std::size_t offset = 0;
   bool ok() const { return error == WireError::kOk; }
 };
 

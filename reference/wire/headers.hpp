@@ -207,7 +207,9 @@ struct Mfeh {  // MODEL: M5 (layout in mrc-wire-model.md §5 M5)
 };
 
 // ---- MRC endpoint-operation header (probe, port status) ----------------------- MODEL: M6
-inline constexpr std::size_t kEpHdrFixedLen = 28;  // MODEL: M6, before rsp_ev
+// op 1 + flags 1 + req_id 2 + port_status 4 + tx_timestamp 8 + svc_time_ns 4 + rsp_fmt_mode 1 +
+// rsp_port 1 + rsp_ev_len 1 + reserved 1 = 24 (was declared 28, which the field list does not sum to).
+inline constexpr std::size_t kEpHdrFixedLen = 24;  // MODEL: M6, before rsp_ev
 inline constexpr std::uint32_t kEpDestQp = 0xFFFFFF;  // MODEL: M6
 
 enum class EpOp : std::uint8_t { kEvProbe = 0, kPortStatusUpdate = 1 };  // MODEL: M6

@@ -1,0 +1,328 @@
+#include "harness/case/case_loader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <system_error>
+
+#include "harness/case/case_parts.hpp"
+#include "harness/case/check_types.hpp"
+#include "harness/case/schema.hpp"
+#include "harness/case/stimulus_kinds.hpp"
+#include "harness/case/yaml_file.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using VK = ValueKind;
+
+constexpr std::array kCaseKeys{
+    KeySpec{.name = "id", .kind = VK::kString, .required = true, .help = "<area>-<v|i|o>-<nnn>, = file name"},
+    KeySpec{.name = "title", .kind = VK::kString, .required = true},
+    KeySpec{.name = "clauses", .kind = VK::kList, .required = true, .item = VK::kString, .min_items = 1,
+            .scalar_as_list = true, .help = "requirement ids from cases/clauses.yaml"},
+    KeySpec{.name = "level", .kind = VK::kEnum, .required = true, .names = kLevelNames},
+    KeySpec{.name = "behaviour", .kind = VK::kEnum, .required = true, .names = kBehaviourNames},
+    KeySpec{.name = "rationale", .kind = VK::kString, .required = true},
+    KeySpec{.name = "tags", .kind = VK::kList, .item = VK::kString, .scalar_as_list = true},
+    KeySpec{.name = "requires", .kind = VK::kList, .names = kCapabilityNames, .item = VK::kEnum,
+            .scalar_as_list = true, .help = "DUT capabilities"},
+    KeySpec{.name = "testbed", .kind = VK::kCustom, .help = "preset, path or map"},
+    KeySpec{.name = "role", .kind = VK::kEnum, .required = true, .names = kRoleNames},
+    KeySpec{.name = "config", .kind = VK::kCustom},
+    KeySpec{.name = "stimulus", .kind = VK::kCustom, .required = true},
+    KeySpec{.name = "checks", .kind = VK::kCustom, .required = true},
+    KeySpec{.name = "timeout_s", .kind = VK::kUInt, .umin = 1, .umax = 3600},
+    KeySpec{.name = "seed", .kind = VK::kUInt},
+};
+constexpr Schema kCaseSchema{"case", kCaseKeys};
+
+std::vector<std::string_view> stimulus_kind_names() {
+  std::vector<std::string_view> out;
+  for (const auto& k : stimulus_kinds()) out.push_back(k.name);
+  return out;
+}
+
+std::vector<std::string_view> check_type_names() {
+  std::vector<std::string_view> out;
+  for (const auto& t : check_types()) out.push_back(t.name);
+  return out;
+}
+
+std::string words(const std::vector<std::string_view>& w) {
+  std::string out;
+  for (const auto& s : w) out += (out.empty() ? "" : ", ") + std::string(s);
+  return out;
+}
+
+// A top-level list value (stimulus, checks) that must hold at least one item.
+std::optional<YAML::Node> top_list(const YAML::Node& root, std::string_view key, Validator& v) {
+  const auto n = find_key(root, key);
+  if (!n) return std::nullopt;  // the schema reported it missing
+  if (!n->IsSequence() || n->size() == 0) {
+    v.error(n->IsNull() ? key_loc(root, key) : loc_of(*n), std::string(key),
+            "expected a non-empty list, got " + (n->IsSequence() ? std::string("an empty list") : describe(*n)));
+    return std::nullopt;
+  }
+  return n;
+}
+
+std::vector<StimulusStep> build_stimulus(const YAML::Node& root, Validator& v) {
+  std::vector<StimulusStep> out;
+  const auto list = top_list(root, "stimulus", v);
+  if (!list) return out;
+  std::size_t i = 0;
+  for (auto it = list->begin(); it != list->end(); ++it, ++i) {
+    const YAML::Node item = *it;
+    const std::string path = index_path("stimulus", i);
+    const SourceLoc at = loc_of(item);
+    if (!item.IsMap() || item.size() != 1 || !item.begin()->first.IsScalar()) {
+      v.error(at, path, "a step is a one-key map `- <kind>: {...}` with kind one of " + words(stimulus_kind_names()) +
+                            ", got " + describe(item));
+      continue;
+    }
+    const std::string kind = item.begin()->first.Scalar();
+    const StimulusKind* k = find_stimulus_kind(kind);
+    if (!k) {
+      const auto names = stimulus_kind_names();
+      v.error(at, path, "unknown step kind '" + kind + "'" + did_you_mean(closest_match(kind, names)) +
+                            " (expected one of " + words(names) + ")");
+      continue;
+    }
+    const YAML::Node body = item.begin()->second;
+    const std::string bpath = path + "." + kind;
+    if (!v.map(body, *k->schema, bpath, at) && !body.IsMap()) continue;
+    out.push_back(StimulusStep{at, k->build(body, bpath, v)});
+  }
+  return out;
+}
+
+std::vector<Check> build_checks(const YAML::Node& root, Validator& v) {
+  std::vector<Check> out;
+  const auto list = top_list(root, "checks", v);
+  if (!list) return out;
+  std::size_t i = 0;
+  for (auto it = list->begin(); it != list->end(); ++it, ++i) {
+    const YAML::Node item = *it;
+    const std::string path = index_path("checks", i);
+    const SourceLoc at = loc_of(item);
+    if (!item.IsMap()) {
+      v.error(at, path, "a check is a map with `type:` one of " + words(check_type_names()) + ", got " + describe(item));
+      continue;
+    }
+    const auto type = find_key(item, "type");
+    if (!type) {
+      v.error(at, path, "missing required key 'type' (one of " + words(check_type_names()) + ")");
+      continue;
+    }
+    const std::string tname = type->IsScalar() ? type->Scalar() : std::string{};
+    const CheckType* t = find_check_type(tname);
+    if (!t) {
+      const auto names = check_type_names();
+      v.error(loc_of(*type).line ? loc_of(*type) : at, join_path(path, "type"),
+              "unknown check type '" + tname + "'" + did_you_mean(closest_match(tname, names)) + " (expected one of " +
+                  words(names) + ")");
+      continue;
+    }
+    v.map(item, *t->schema, path, at);
+    Check c;
+    c.loc = at;
+    c.name = read_string(item, "name").value_or("");
+    c.clauses = read_string_list(item, "clauses");
+    c.params = t->build(item, path, v);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* clauses) {
+  LoadResult r;
+  const std::string display = file.string();
+  try {
+    ClauseIndex found;
+    if (!clauses) {
+      const auto cf = find_clauses_file(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
+      if (cf.empty()) {
+        r.diagnostics.add(display, {}, "", "cannot check clause ids: no clauses.yaml in the case's folder or above it");
+        return r;
+      }
+      auto cl = load_clauses(cf);
+      if (!cl.ok()) {
+        r.diagnostics.append(cl.diagnostics);
+        return r;
+      }
+      found = std::move(cl.index);
+      clauses = &found;
+    }
+    const auto doc = read_yaml_file(file, display, r.diagnostics);
+    if (!doc) return r;
+    Validator v(display, r.diagnostics);
+    if (!v.map(*doc, kCaseSchema, "", loc_of(*doc)) && !doc->IsMap()) return r;
+    const YAML::Node& root = *doc;
+    Case c;
+    c.file = file;
+    c.id = read_string(root, "id").value_or("");
+    if (const auto idn = find_key(root, "id")) c.id_loc = loc_of(*idn);
+    if (const auto id = parse_case_id(c.id)) {
+      c.area = id->area;
+      c.number = id->number;
+    }
+    c.title = read_string(root, "title").value_or("");
+    c.clauses = read_string_list(root, "clauses");
+    c.level = read_enum<Level>(root, "level", kLevelNames).value_or(Level::kMust);
+    c.behaviour = read_enum<Behaviour>(root, "behaviour", kBehaviourNames).value_or(Behaviour::kValid);
+    c.rationale = read_string(root, "rationale").value_or("");
+    c.tags = read_string_list(root, "tags");
+    for (const auto& name : read_string_list(root, "requires")) {
+      if (const auto cap = parse_enum<Capability>(kCapabilityNames, name)) c.requires_caps.push_back(*cap);
+    }
+    c.role = read_enum<Role>(root, "role", kRoleNames).value_or(Role::kBoth);
+    c.timeout_s = read_uint_as<std::uint32_t>(root, "timeout_s").value_or(30);
+    c.seed = read_uint(root, "seed").value_or(1);
+    c.testbed = detail::build_testbed(root, file.parent_path(), v);
+    c.config = detail::build_config(root, v);
+    c.stimulus = build_stimulus(root, v);
+    c.checks = build_checks(root, v);
+    detail::check_case_rules(root, c, file, *clauses, v);
+    if (r.diagnostics.empty()) r.value = std::move(c);
+  } catch (const std::exception& e) {
+    r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());
+    r.value.reset();
+  } catch (...) {
+    r.diagnostics.add(display, {}, "", "internal error while loading");
+    r.value.reset();
+  }
+  r.diagnostics.sort();
+  return r;
+}
+
+void collect_files(const std::filesystem::path& input, std::vector<std::filesystem::path>& out, Diagnostics& diags) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(input, ec)) {
+    std::vector<std::filesystem::path> found;
+    std::filesystem::recursive_directory_iterator it(input, std::filesystem::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      const auto& p = it->path();
+      if (it->is_directory(ec) && p.filename().string().starts_with(".")) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(ec) && p.extension() == ".yaml" && p.filename() != "clauses.yaml") found.push_back(p);
+    }
+    if (ec) diags.add(input.string(), {}, "", "cannot list folder: " + ec.message());
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  } else {
+    out.push_back(input);  // load_case reports a missing file
+  }
+}
+
+}  // namespace
+
+std::optional<CaseId> parse_case_id(std::string_view id) {
+  const auto d1 = id.find('-');
+  if (d1 == std::string_view::npos) return std::nullopt;
+  const auto area = parse_enum<Area>(kAreaNames, id.substr(0, d1));
+  const std::string_view rest = id.substr(d1 + 1);
+  if (!area || rest.size() != 5 || rest[1] != '-') return std::nullopt;
+  std::optional<Behaviour> b;
+  for (int i = 0; i < 3; ++i) {
+    if (rest[0] == behaviour_letter(static_cast<Behaviour>(i))) b = static_cast<Behaviour>(i);
+  }
+  if (!b) return std::nullopt;
+  std::uint32_t n = 0;
+  for (char c : rest.substr(2)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint32_t>(c - '0');
+  }
+  if (n == 0) return std::nullopt;
+  return CaseId{*area, *b, n};
+}
+
+LoadResult load_case(const std::filesystem::path& file) { return load_case_impl(file, nullptr); }
+
+LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses) {
+  return load_case_impl(file, &clauses);
+}
+
+bool CaseFilter::matches(const Case& c) const {
+  const bool in = include_tags.empty() ||
+                  std::any_of(include_tags.begin(), include_tags.end(), [&](const std::string& t) { return c.has_tag(t); });
+  const bool out = std::any_of(exclude_tags.begin(), exclude_tags.end(), [&](const std::string& t) { return c.has_tag(t); });
+  return in && !out;
+}
+
+const Case* CaseSet::find(std::string_view id) const {
+  for (const auto& c : cases) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilter& filter, const ClauseIndex* clauses) {
+  CaseSet set;
+  std::vector<std::filesystem::path> files;
+  for (const auto& in : inputs) collect_files(in, files, set.diagnostics);
+  std::map<std::filesystem::path, ClauseIndex> indexes;  // one load per clauses.yaml
+  struct Seen {
+    std::string file;
+    SourceLoc loc;
+  };
+  std::map<std::string, Seen> ids;
+  std::vector<Case> loaded;
+  for (const auto& f : files) {
+    ++set.files;
+    LoadResult r;
+    if (clauses) {
+      r = load_case(f, *clauses);
+    } else {
+      const auto cf = find_clauses_file(f.parent_path().empty() ? std::filesystem::path(".") : f.parent_path());
+      if (!cf.empty() && !indexes.contains(cf)) {
+        auto cl = load_clauses(cf);
+        set.diagnostics.append(cl.diagnostics);
+        indexes.emplace(cf, std::move(cl.index));
+      }
+      r = cf.empty() ? load_case(f) : load_case(f, indexes.at(cf));
+    }
+    set.diagnostics.append(r.diagnostics);
+    if (!r.value) continue;
+    const Case& c = *r.value;
+    auto [pos, fresh] = ids.emplace(c.id, Seen{f.string(), c.id_loc});
+    if (!fresh) {
+      set.diagnostics.add(f.string(), c.id_loc, "id",
+                          "duplicate case id '" + c.id + "' (also defined at " + pos->second.file + ":" +
+                              std::to_string(pos->second.loc.line) + ":" + std::to_string(pos->second.loc.column) + ")");
+      continue;
+    }
+    loaded.push_back(*r.value);
+  }
+  for (auto& c : loaded) {
+    if (filter.matches(c)) {
+      set.cases.push_back(std::move(c));
+    } else {
+      ++set.filtered_out;
+    }
+  }
+  std::sort(set.cases.begin(), set.cases.end(), [](const Case& a, const Case& b) { return a.id < b.id; });
+  return set;
+}
+
+CaseSet load_cases(const std::filesystem::path& input, const CaseFilter& filter, const ClauseIndex* clauses) {
+  return load_cases(std::span<const std::filesystem::path>(&input, 1), filter, clauses);
+}
+
+// ------------------------------------------------------------------ model helpers
+
+std::size_t EvProfileConfig::ev_count() const {
+  if (!evs.empty()) return evs.size();
+  if (generate) return generate->count;
+  return 0;
+}
+
+bool Case::has_tag(std::string_view tag) const { return std::find(tags.begin(), tags.end(), tag) != tags.end(); }
+
+bool Case::requires_cap(Capability cap) const {
+  return std::find(requires_caps.begin(), requires_caps.end(), cap) != requires_caps.end();
+}
+
+}  // namespace mrc::harness

@@ -1,0 +1,334 @@
+// The case model: one spec case as typed data (design.md §2). A Case names the requirements it
+// proves (clause ids from cases/clauses.yaml), its level and behaviour class, what the DUT must
+// support, the testbed, the configuration applied to both endpoints, a timeline of stimulus steps
+// and the checks that judge the capture. Loaded and validated by case_loader.hpp; documented with
+// examples in cases/README.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "harness/case/diagnostics.hpp"
+#include "harness/case/vocabulary.hpp"
+
+namespace mrc::harness {
+
+// ---------------------------------------------------------------- testbed
+
+struct TestbedSpec {
+  std::string preset;               // "mini" | "rack" | "pod"; empty when `file` is set
+  std::filesystem::path file;       // a testbed YAML, resolved against the case file's folder
+  std::optional<std::uint32_t> planes;      // overrides of the preset
+  std::optional<std::uint32_t> hosts;
+  std::optional<std::uint32_t> link_gbps;
+  std::optional<std::uint32_t> mtu;         // link MTU, bytes
+  std::optional<std::uint32_t> trim_bytes;  // switch trim size (MODEL: M11, default 256)
+  // Testbed-layer knobs the case layer does not interpret (validated by the testbed loader).
+  std::vector<std::pair<std::string, std::string>> overrides;
+};
+
+// ---------------------------------------------------------------- config
+
+struct EvFormatConfig {
+  EvFormatMode mode = EvFormatMode::kStev;
+  std::vector<std::uint32_t> widths;  // format-field widths F[0..m-1], bits
+};
+
+struct EvFieldConfig {  // one EV-profile field E[i] (mrc-wire-model.md §1.5)
+  std::uint32_t width = 0;
+  std::uint32_t init = 0;
+  std::uint32_t min = 0;
+  std::uint32_t max = 0;
+  std::uint32_t mask = 0;
+};
+
+struct EvEntryConfig {
+  std::vector<std::uint8_t> value;  // the EV bit string, MSB first (MODEL: M2), <= 32 bytes
+  std::uint8_t port = 1;            // 1-based egress port = plane
+};
+
+struct EvGenerateConfig {  // explicit EVs drawn by the harness from the field ranges
+  std::uint64_t seed = 1;
+  std::uint32_t count = 0;
+};
+
+struct EvProfileConfig {
+  EvMode mode = EvMode::kExplicit;
+  std::vector<EvFieldConfig> fields;
+  std::vector<EvEntryConfig> evs;
+  std::optional<EvGenerateConfig> generate;
+  std::uint32_t ev_min_active = 0;
+  std::vector<std::uint32_t> denied;  // indices into the EV array set DENIED before traffic
+
+  // EVs in the array: evs.size(), or generate->count; 0 when the DUT owns them (auto / generated
+  // mode without a count).
+  std::size_t ev_count() const;
+};
+
+// mrc_ctl_cc_nscc_cfg; 0 (or absent) means the UEC Table 3-82 default (MODEL: M12).
+struct NsccConfig {
+  std::string algorithm = "uet-1.0-nscc";
+  bool disable_qa = false;
+  std::uint32_t adjust_bytes_threshold = 0;   // bytes
+  std::uint32_t adjust_period_threshold = 0;  // ns
+  std::uint32_t base_rtt = 0;                 // ns
+  double eta = 0;
+  double fi = 0;
+  double fi_scale = 0;
+  double gamma = 0;
+  double max_md_jump = 0;
+  std::uint32_t max_cwnd = 0;      // bytes
+  std::uint8_t qa_gate = 0;
+  std::uint32_t qa_threshold = 0;  // ns
+  std::uint32_t target_delay = 0;  // ns
+};
+
+struct RetryConfig {
+  std::uint8_t linear = 7;  // <= 7
+  std::uint8_t exp = 25;    // <= 25; 25 = never give up
+};
+
+// Per-QP attributes (mrc_qp_attr). Defaults are the host API example's values.
+struct QpConfig {
+  std::uint32_t count = 1;  // QPs opened with these attributes; traffic steps index them
+  std::uint32_t mtu = 4096;  // path MTU: 256, 512, 1024, 2048, 4096
+  std::uint8_t mpr = 8;      // requester window, units of 128 PSNs
+  std::uint8_t mpr_dest = 8; // responder window, units of 128 PSNs
+  std::uint16_t max_wimm = 128;
+  std::uint16_t max_wimm_dest = 128;
+  std::uint8_t timeout = 8;  // ACK timeout = 1.024 us x 2^timeout, <= 24
+  RetryConfig retry;
+  std::vector<QpCap> caps;
+};
+
+struct CaseConfig {
+  std::optional<EvFormatConfig> ev_format;    // absent: the testbed's default
+  std::optional<EvProfileConfig> ev_profile;  // absent: the testbed's default
+  std::optional<NsccConfig> cc_profile;       // absent: NSCC with defaults
+  QpConfig qp;
+};
+
+// ---------------------------------------------------------------- stimulus
+
+struct TrafficStep {  // a traffic program: `writes` RDMA WRITEs on one QP
+  std::uint32_t qp = 0;
+  std::uint32_t writes = 1;
+  std::uint64_t size = 0;  // bytes per write
+  bool with_imm = false;
+  std::optional<std::uint32_t> window;  // writes in flight (closed loop) ...
+  std::optional<double> rate_gbps;      // ... or an open-loop offered rate
+  std::uint64_t start_ns = 0;
+};
+
+struct RethSpec {
+  std::uint64_t va = 0;
+  std::uint32_t rkey = 0;
+  std::uint32_t len = 0;
+};
+
+struct AethSpec {
+  std::uint8_t syndrome = 0x1F;
+  std::uint32_t msn = 0;
+};
+
+struct MfehSpec {  // MODEL: M5
+  std::uint8_t type = 0;
+  bool ce = false;
+  std::optional<std::uint16_t> svc_time;
+  std::uint32_t trig_psn = 0;
+  std::optional<std::uint32_t> ev_echo;
+  std::uint8_t ev_port = 0;
+  std::optional<std::uint8_t> mpr;
+  std::uint16_t sack_base_off = 0;
+  std::optional<std::uint64_t> sack_bitmap;
+  std::uint32_t rcvd_bytes = 0;
+};
+
+struct PayloadSpec {
+  PayloadPattern pattern = PayloadPattern::kIncrement;
+  std::uint32_t len = 0;
+};
+
+// A frame the generator injects. Unset optionals take the value the reference endpoint would
+// use for this QP (its DestQP, P_Key 0xFFFF, DSCP 10 and ECT(0) for data, ...).
+struct FrameSpec {
+  std::uint8_t opcode = 0;
+  std::uint32_t psn = 0;
+  std::optional<std::uint32_t> ev;    // index into the case's EV array
+  std::optional<std::uint32_t> dqpn;
+  std::optional<std::uint16_t> pkey;
+  std::optional<RethSpec> reth;
+  std::optional<std::uint32_t> imm;
+  std::optional<AethSpec> aeth;
+  std::optional<MfehSpec> mfeh;
+  std::vector<FrameFlag> flags;
+  std::optional<PayloadSpec> payload;
+  std::optional<std::uint8_t> dscp;
+  std::optional<std::uint8_t> ecn;
+  IcrcMode icrc = IcrcMode::kGood;
+  std::optional<std::uint32_t> truncate;  // keep only the first N bytes of the frame
+};
+
+struct InjectStep {
+  std::uint64_t at_ns = 0;
+  std::uint32_t port = 1;  // 1-based DUT port it arrives on
+  FrameSpec frame;
+};
+
+struct Wildcard {
+  bool operator==(const Wildcard&) const = default;
+};
+using MatchValue = std::variant<Wildcard, std::uint64_t, bool, std::string>;
+
+struct FieldMatch {
+  std::string field;  // canonical name from frame_fields.hpp (aliases resolved)
+  MatchValue value;   // opcode names are resolved to numbers
+  SourceLoc loc;
+};
+
+struct ExpectStep {  // the DUT must send (or, with `absent`, must not send) a matching frame
+  std::uint64_t within_ns = 0;  // window length, from the previous step's time
+  std::uint64_t tolerance_ns = 0;
+  double tolerance_pct = 0;
+  std::optional<std::uint32_t> port;
+  std::vector<FieldMatch> match;
+  bool absent = false;
+  std::uint32_t count = 1;  // matching frames required
+};
+
+struct ImpairSelect {
+  std::vector<std::uint32_t> evs;  // EV indices; empty = any
+  std::optional<std::uint32_t> plane;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> psn_range;  // inclusive
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> time_window;  // [start, end) ns
+  double probability = 1.0;
+  std::string link;  // testbed link name; empty = any
+};
+
+struct ImpairParams {  // which keys a kind allows: impairment_kinds() in stimulus_kinds.hpp
+  std::optional<std::uint32_t> bytes;      // trim: keep this many bytes
+  std::optional<std::uint32_t> depth;      // reorder: packets to hold back
+  std::optional<std::uint64_t> delay_ns;   // reorder / delay
+  std::optional<std::uint64_t> jitter_ns;  // delay
+  std::optional<std::uint32_t> copies;     // duplicate
+  std::optional<std::uint32_t> offset;     // corrupt: byte offset
+  std::optional<std::uint8_t> xor_mask;    // corrupt: bits to flip
+  std::string target;                      // switch_down: switch name
+  std::optional<std::uint32_t> port;       // port_down: 1-based DUT port
+};
+
+struct ImpairStep {
+  ImpairKind kind = ImpairKind::kDrop;
+  ImpairSelect select;
+  std::uint64_t at_ns = 0;
+  ImpairParams params;
+};
+
+struct ControlStep {  // a control-plane call on the DUT (libmrc-ctl side)
+  std::uint64_t at_ns = 0;
+  ControlOp op = ControlOp::kDenyEv;
+  std::optional<std::uint32_t> ev;    // EV index
+  std::optional<std::uint32_t> port;  // 1-based port
+  ControlResult expect = ControlResult::kOk;
+};
+
+using StepBody = std::variant<TrafficStep, InjectStep, ExpectStep, ImpairStep, ControlStep>;
+
+struct StimulusStep {
+  SourceLoc loc;
+  StepBody body;
+  std::string_view kind() const;  // "traffic", "inject", ...
+};
+
+// ---------------------------------------------------------------- checks
+
+struct GoldenCheck {
+  std::filesystem::path pcap;       // relative to the repository root (pcaps/...)
+  std::vector<std::string> masks;   // frame fields ignored in the diff
+  std::uint32_t window = 1;         // packets inside which order does not matter (spray window)
+  std::uint64_t tolerance_ns = 0;
+  double tolerance_pct = 0;
+};
+
+struct DistributionCheck {
+  DistributionOver over = DistributionOver::kEv;
+  GofTest test = GofTest::kChi2;
+  double alpha = 0.001;       // false-fail rate
+  double effect_size = 0.1;   // Cohen's w the test must detect
+  double power = 0.9;         // probability of detecting it; sets the minimum sample size
+  std::optional<std::uint32_t> qp;
+};
+
+struct TimingCheck {
+  TimingMetric metric = TimingMetric::kStopUsingFailed;
+  std::uint64_t bound_ns = 0;           // upper bound on the chosen percentile
+  std::optional<std::uint64_t> min_ns;  // lower bound (hold-downs, timeouts)
+  std::uint32_t trials = 1;
+  double percentile = 100;
+};
+
+// A named protocol invariant; parameter keys depend on the name (invariant_names()).
+struct InvariantCheck {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> params;  // validated, as written
+};
+
+struct PositiveControlCheck {  // proves the run exercised the DUT at all
+  std::uint64_t min_packets = 1;
+  std::uint64_t min_bytes = 0;
+};
+
+struct FieldCheck {  // every selected frame's `field` must satisfy the predicate
+  std::vector<FieldMatch> select;
+  std::string field;
+  struct Equals { MatchValue value; };
+  struct In { std::vector<MatchValue> values; };
+  struct Range { std::uint64_t lo = 0; std::uint64_t hi = 0; };
+  std::variant<Equals, In, Range> predicate;
+};
+
+using CheckParams = std::variant<GoldenCheck, DistributionCheck, TimingCheck, InvariantCheck,
+                                 PositiveControlCheck, FieldCheck>;
+
+struct Check {
+  SourceLoc loc;
+  std::string name;                  // optional label for reports
+  std::vector<std::string> clauses;  // subset of the case's clauses this check proves
+  CheckParams params;
+  std::string_view type() const;     // "golden", "distribution", ...
+};
+
+// ---------------------------------------------------------------- case
+
+struct Case {
+  std::filesystem::path file;
+  std::string id;  // <area>-<v|i|o>-<nnn>
+  SourceLoc id_loc;  // where the id is written
+  Area area = Area::kSpray;
+  std::uint32_t number = 0;  // the <nnn> part
+  std::string title;
+  std::vector<std::string> clauses;
+  Level level = Level::kMust;
+  Behaviour behaviour = Behaviour::kValid;
+  std::string rationale;
+  std::vector<std::string> tags;
+  std::vector<Capability> requires_caps;  // YAML key `requires`
+  TestbedSpec testbed;
+  Role role = Role::kBoth;
+  CaseConfig config;
+  std::vector<StimulusStep> stimulus;
+  std::vector<Check> checks;
+  std::uint32_t timeout_s = 30;
+  std::uint64_t seed = 1;
+
+  bool has_tag(std::string_view tag) const;
+  bool requires_cap(Capability c) const;
+};
+
+}  // namespace mrc::harness

@@ -1,0 +1,296 @@
+#include "harness/case/check_types.hpp"
+
+#include <array>
+
+#include "harness/case/field_match.hpp"
+#include "harness/case/frame_fields.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using VK = ValueKind;
+
+// ------------------------------------------------------------------ keys every check has
+constexpr std::array<std::string_view, 6> kCheckTypeNames{
+    "golden", "distribution", "timing", "invariant", "positive_control", "field"};
+constexpr std::array kCommonKeys{
+    KeySpec{.name = "type", .kind = VK::kEnum, .required = true, .names = kCheckTypeNames},
+    KeySpec{.name = "name", .kind = VK::kString, .help = "label in reports"},
+    KeySpec{.name = "clauses", .kind = VK::kList, .item = VK::kString, .min_items = 1, .scalar_as_list = true,
+            .help = "the case clauses this check proves (default: all)"},
+};
+constexpr Schema kCommonSchema{"check", kCommonKeys};
+
+// ------------------------------------------------------------------ golden
+constexpr std::array kToleranceKeys{
+    KeySpec{.name = "ns", .kind = VK::kUInt},
+    KeySpec{.name = "pct", .kind = VK::kNumber, .dmin = 0, .dmax = 100},
+};
+constexpr Schema kToleranceSchema{"tolerances", kToleranceKeys};
+constexpr std::array kGoldenKeys{
+    KeySpec{.name = "pcap", .kind = VK::kString, .required = true, .help = "pcaps/<area>/<file>.pcapng"},
+    KeySpec{.name = "masks", .kind = VK::kList, .item = VK::kString, .scalar_as_list = true,
+            .help = "frame fields left out of the diff"},
+    KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = 4096,
+            .help = "packets inside which order does not matter"},
+    KeySpec{.name = "tolerances", .kind = VK::kMap, .schema = &kToleranceSchema},
+};
+constexpr Schema kGoldenSchema{"golden check", kGoldenKeys, {}, &kCommonSchema};
+
+CheckParams build_golden(const YAML::Node& b, const std::string& path, Validator& v) {
+  GoldenCheck g;
+  const std::string pcap = read_string(b, "pcap").value_or("");
+  g.pcap = pcap;
+  if (!pcap.empty()) {
+    const bool ext = g.pcap.extension() == ".pcap" || g.pcap.extension() == ".pcapng";
+    if (g.pcap.is_absolute() || pcap.find("..") != std::string::npos || !ext) {
+      v.error(loc_of(*find_key(b, "pcap")), join_path(path, "pcap"),
+              "must be a relative .pcap/.pcapng path inside the repository (pcaps/<area>/...)");
+    }
+  }
+  if (const auto m = find_key(b, "masks")) {
+    const std::string mpath = join_path(path, "masks");
+    auto one = [&](const YAML::Node& n, const std::string& p) {
+      if (const FrameField* f = check_field_name(n, p, key_loc(b, "masks"), v)) g.masks.emplace_back(f->name);
+    };
+    if (m->IsSequence()) {
+      std::size_t i = 0;
+      for (auto it = m->begin(); it != m->end(); ++it, ++i) one(*it, index_path(mpath, i));
+    } else if (m->IsScalar()) {
+      one(*m, mpath);
+    }
+  }
+  g.window = read_uint_as<std::uint32_t>(b, "window").value_or(1);
+  if (const auto t = find_key(b, "tolerances")) {
+    g.tolerance_ns = read_uint(*t, "ns").value_or(0);
+    g.tolerance_pct = read_number(*t, "pct").value_or(0);
+  }
+  return g;
+}
+
+// ------------------------------------------------------------------ distribution
+constexpr std::array kDistributionKeys{
+    KeySpec{.name = "over", .kind = VK::kEnum, .required = true, .names = kDistributionOverNames},
+    KeySpec{.name = "test", .kind = VK::kEnum, .names = kGofTestNames},
+    KeySpec{.name = "alpha", .kind = VK::kNumber, .dmin = 0, .dmax = 0.5, .dmin_open = true,
+            .help = "false-fail rate"},
+    KeySpec{.name = "effect_size", .kind = VK::kNumber, .dmin = 0, .dmax = 1, .dmin_open = true,
+            .help = "Cohen's w to detect"},
+    KeySpec{.name = "power", .kind = VK::kNumber, .dmin = 0.5, .dmax = 1, .dmax_open = true},
+    KeySpec{.name = "qp", .kind = VK::kUInt, .umax = 1023},
+};
+constexpr Schema kDistributionSchema{"distribution check", kDistributionKeys, {}, &kCommonSchema};
+
+CheckParams build_distribution(const YAML::Node& b, const std::string&, Validator&) {
+  DistributionCheck d;
+  d.over = read_enum<DistributionOver>(b, "over", kDistributionOverNames).value_or(DistributionOver::kEv);
+  d.test = read_enum<GofTest>(b, "test", kGofTestNames).value_or(GofTest::kChi2);
+  d.alpha = read_number(b, "alpha").value_or(0.001);
+  d.effect_size = read_number(b, "effect_size").value_or(0.1);
+  d.power = read_number(b, "power").value_or(0.9);
+  d.qp = read_uint_as<std::uint32_t>(b, "qp");
+  return d;
+}
+
+// ------------------------------------------------------------------ timing
+constexpr std::array kTimingKeys{
+    KeySpec{.name = "metric", .kind = VK::kEnum, .required = true, .names = kTimingMetricNames},
+    KeySpec{.name = "bound_ns", .kind = VK::kUInt, .required = true, .umin = 1},
+    KeySpec{.name = "min_ns", .kind = VK::kUInt, .help = "lower bound (hold-downs, timeouts)"},
+    KeySpec{.name = "trials", .kind = VK::kUInt, .umin = 1, .umax = 10000},
+    KeySpec{.name = "percentile", .kind = VK::kNumber, .dmin = 0, .dmax = 100, .dmin_open = true},
+};
+constexpr Schema kTimingSchema{"timing check", kTimingKeys, {}, &kCommonSchema};
+
+CheckParams build_timing(const YAML::Node& b, const std::string& path, Validator& v) {
+  TimingCheck t;
+  t.metric = read_enum<TimingMetric>(b, "metric", kTimingMetricNames).value_or(TimingMetric::kStopUsingFailed);
+  t.bound_ns = read_uint(b, "bound_ns").value_or(0);
+  t.min_ns = read_uint(b, "min_ns");
+  t.trials = read_uint_as<std::uint32_t>(b, "trials").value_or(1);
+  t.percentile = read_number(b, "percentile").value_or(100);
+  if (t.min_ns && t.bound_ns && *t.min_ns > t.bound_ns) {
+    v.error(key_loc(b, "min_ns"), join_path(path, "min_ns"), "min_ns is larger than bound_ns");
+  }
+  return t;
+}
+
+// ------------------------------------------------------------------ invariant
+constexpr std::array<KeySpec, 0> kNone{};
+constexpr Schema kNoParams{"params (this invariant takes none)", kNone};
+constexpr std::array kNackParams{KeySpec{.name = "max_delay_ns", .kind = VK::kUInt, .umin = 1}};
+constexpr Schema kNackSchema{"nack_for_hole params", kNackParams};
+constexpr std::array kGraceParams{KeySpec{.name = "grace_ns", .kind = VK::kUInt}};
+constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
+constexpr std::array kDscpParams{
+    KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
+    KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
+    KeySpec{.name = "probe", .kind = VK::kUInt, .umax = 63},
+};
+constexpr Schema kDscpSchema{"dscp_marking params", kDscpParams};
+constexpr std::array kCwndParams{KeySpec{.name = "within_ns", .kind = VK::kUInt, .umin = 1}};
+constexpr Schema kCwndSchema{"cwnd_decreases params", kCwndParams};
+
+constexpr std::array kInvariants{
+    InvariantType{"no_denied_ev", &kNoParams, "no data frame leaves on an EV the controller DENIED"},
+    InvariantType{"every_psn_delivered", &kNoParams, "every PSN sent is placed exactly once at the responder"},
+    InvariantType{"completions_exactly_once", &kNoParams, "each WRITE-with-IMM completes once"},
+    InvariantType{"completion_after_all_psns", &kNoParams, "a WRITE-with-IMM completes only after all its PSNs are placed"},
+    InvariantType{"sack_consistent", &kNoParams, "SACK bitmaps name exactly the PSNs that arrived"},
+    InvariantType{"ev_echo_matches", &kNoParams, "feedback echoes the EV of its triggering packet"},
+    InvariantType{"reth_every_packet", &kNoParams, "every data packet carries a RETH with its own address (M3)"},
+    InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC"},
+    InvariantType{"allowed_opcodes", &kNoParams, "only WRITE, WRITE-with-IMM, ACK and endpoint opcodes"},
+    InvariantType{"requester_window", &kNoParams, "un-ACKed PSNs never exceed min(mpr, mpr_dest) x 128"},
+    InvariantType{"responder_window", &kNoParams, "PSNs beyond the mpr_dest window are not placed and draw type 4"},
+    InvariantType{"wimm_limit", &kNoParams, "outstanding WRITE-with-IMM never exceed min(max_wimm, max_wimm_dest)"},
+    InvariantType{"retx_different_ev", &kNoParams, "a retransmission never reuses the EV that timed out"},
+    InvariantType{"selective_retx", &kNoParams, "no PSN reported received by SACK is sent again"},
+    InvariantType{"trim_nack_per_stub", &kNoParams, "every trimmed stub draws a TRIM NACK"},
+    InvariantType{"stub_not_placed", &kNoParams, "no byte of a trimmed stub is written"},
+    InvariantType{"nack_for_hole", &kNackSchema, "a PSN hole draws a loss NACK within max_delay_ns"},
+    InvariantType{"probe_on_tested_ev", &kNoParams, "an EV probe leaves on the EV it tests"},
+    InvariantType{"svc_time_reported", &kNoParams, "feedback carries a service time when svc_time is on"},
+    InvariantType{"ev_min_active", &kNoParams, "at least ev_min_active EVs stay in use"},
+    InvariantType{"no_data_on_failed_ev", &kGraceSchema, "after a failure, no data on the failed EV past grace_ns"},
+    InvariantType{"no_rnr", &kNoParams, "the DUT never sends an RNR NAK"},
+    InvariantType{"dscp_marking", &kDscpSchema, "data, feedback and probes carry their DSCP (M11)"},
+    InvariantType{"ecn_capable", &kNoParams, "data frames are sent ECT(0)"},
+    InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (M2)"},
+    InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
+    InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment (M1)"},
+    InvariantType{"cwnd_decreases", &kCwndSchema, "the sending rate drops under ECN and delay within within_ns"},
+    InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},
+    InvariantType{"not_placed", &kNoParams, "injected frames write nothing to memory"},
+};
+
+constexpr auto make_invariant_names() {
+  std::array<std::string_view, kInvariants.size()> out{};
+  for (std::size_t i = 0; i < kInvariants.size(); ++i) out[i] = kInvariants[i].name;
+  return out;
+}
+constexpr auto kInvariantNames = make_invariant_names();
+
+constexpr std::array kInvariantKeys{
+    KeySpec{.name = "name", .kind = VK::kEnum, .required = true, .names = kInvariantNames},
+    KeySpec{.name = "params", .kind = VK::kCustom, .help = "keys depend on the invariant"},
+};
+// An invariant's `name` is its identity, so the check label key is not offered again.
+constexpr std::array kInvariantCommonKeys{kCommonKeys[0], kCommonKeys[2]};
+constexpr Schema kInvariantCommon{"check", kInvariantCommonKeys};
+constexpr Schema kInvariantSchema{"invariant check", kInvariantKeys, {}, &kInvariantCommon};
+
+CheckParams build_invariant(const YAML::Node& b, const std::string& path, Validator& v) {
+  InvariantCheck c;
+  c.name = read_string(b, "name").value_or("");
+  const InvariantType* inv = find_invariant_type(c.name);
+  const auto p = find_key(b, "params");
+  if (!inv || !p) return c;
+  if (v.map(*p, *inv->params, join_path(path, "params"), key_loc(b, "params"))) {
+    for (auto it = p->begin(); it != p->end(); ++it) c.params.emplace_back(it->first.Scalar(), it->second.Scalar());
+  }
+  return c;
+}
+
+// ------------------------------------------------------------------ positive_control
+constexpr std::array kPositiveKeys{
+    KeySpec{.name = "min_packets", .kind = VK::kUInt, .umin = 1},
+    KeySpec{.name = "min_bytes", .kind = VK::kUInt},
+};
+constexpr Schema kPositiveSchema{"positive_control check", kPositiveKeys, {}, &kCommonSchema};
+
+CheckParams build_positive(const YAML::Node& b, const std::string&, Validator&) {
+  PositiveControlCheck p;
+  p.min_packets = read_uint(b, "min_packets").value_or(1);
+  p.min_bytes = read_uint(b, "min_bytes").value_or(0);
+  return p;
+}
+
+// ------------------------------------------------------------------ field
+constexpr std::array<std::string_view, 3> kPredicates{"equals", "in", "range"};
+constexpr std::array kFieldGroups{KeyGroup{kPredicates, true}};
+constexpr std::array kFieldKeys{
+    KeySpec{.name = "select", .kind = VK::kFieldMap, .help = "frames to look at (default: all from the DUT)"},
+    KeySpec{.name = "field", .kind = VK::kCustom, .required = true},
+    KeySpec{.name = "equals", .kind = VK::kCustom},
+    KeySpec{.name = "in", .kind = VK::kCustom},
+    KeySpec{.name = "range", .kind = VK::kList, .item = VK::kUInt, .min_items = 2, .max_items = 2},
+};
+constexpr Schema kFieldSchema{"field check", kFieldKeys, kFieldGroups, &kCommonSchema};
+
+CheckParams build_field(const YAML::Node& b, const std::string& path, Validator& v) {
+  FieldCheck c;
+  if (const auto s = find_key(b, "select")) c.select = build_matches(*s);
+  const FrameField* f = nullptr;
+  if (const auto n = find_key(b, "field")) f = check_field_name(*n, join_path(path, "field"), key_loc(b, "field"), v);
+  if (f) c.field = std::string(f->name);
+  auto value_of = [&](const YAML::Node& n, const std::string& p) -> std::optional<MatchValue> {
+    if (!f) return std::nullopt;
+    std::string why;
+    auto mv = match_value(*f, n, &why);
+    if (!mv) v.error(loc_of(n).line ? loc_of(n) : key_loc(b, "field"), p, why);
+    return mv;
+  };
+  if (const auto e = find_key(b, "equals")) {
+    if (auto mv = value_of(*e, join_path(path, "equals"))) c.predicate = FieldCheck::Equals{*mv};
+  } else if (const auto in = find_key(b, "in")) {
+    FieldCheck::In set;
+    const std::string ipath = join_path(path, "in");
+    if (!in->IsSequence() || in->size() == 0) {
+      v.error(loc_of(*in).line ? loc_of(*in) : key_loc(b, "in"), ipath, "expected a non-empty list of values");
+    } else {
+      std::size_t i = 0;
+      for (auto it = in->begin(); it != in->end(); ++it, ++i) {
+        if (auto mv = value_of(*it, index_path(ipath, i))) set.values.push_back(*mv);
+      }
+    }
+    c.predicate = set;
+  } else if (find_key(b, "range")) {
+    const auto r = read_uint_list(b, "range");
+    if (r.size() == 2) {
+      c.predicate = FieldCheck::Range{r[0], r[1]};
+      if (r[0] > r[1]) v.error(key_loc(b, "range"), join_path(path, "range"), "range low end is above its high end");
+      if (f && f->kind != FieldValueKind::kUInt && f->kind != FieldValueKind::kOpcode) {
+        v.error(key_loc(b, "range"), join_path(path, "range"), "field '" + std::string(f->name) + "' is not numeric");
+      }
+    }
+  }
+  return c;
+}
+
+constexpr std::array kTypes{
+    CheckType{"golden", &kGoldenSchema, build_golden, "field-level diff against a golden pcap"},
+    CheckType{"distribution", &kDistributionSchema, build_distribution, "goodness-of-fit of spraying"},
+    CheckType{"timing", &kTimingSchema, build_timing, "a latency measured from the capture"},
+    CheckType{"invariant", &kInvariantSchema, build_invariant, "a named protocol invariant over the run"},
+    CheckType{"positive_control", &kPositiveSchema, build_positive, "the run exercised the DUT at all"},
+    CheckType{"field", &kFieldSchema, build_field, "a predicate on one field of selected frames"},
+};
+static_assert(kTypes.size() == std::variant_size_v<CheckParams>);
+static_assert(kTypes.size() == kCheckTypeNames.size());
+
+}  // namespace
+
+std::span<const CheckType> check_types() { return kTypes; }
+
+const CheckType* find_check_type(std::string_view name) {
+  for (const auto& t : kTypes) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+const Schema& common_check_schema() { return kCommonSchema; }
+
+std::span<const InvariantType> invariant_types() { return kInvariants; }
+
+const InvariantType* find_invariant_type(std::string_view name) {
+  for (const auto& i : kInvariants) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
+std::string_view Check::type() const { return kTypes[params.index()].name; }
+
+}  // namespace mrc::harness

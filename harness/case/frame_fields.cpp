@@ -1,0 +1,133 @@
+#include "harness/case/frame_fields.hpp"
+
+#include <array>
+#include <utility>
+
+namespace mrc::harness {
+namespace {
+
+using K = FieldValueKind;
+constexpr std::uint64_t k24 = 0xFFFFFF;
+constexpr std::uint64_t k32 = 0xFFFFFFFF;
+constexpr std::uint64_t k64 = ~std::uint64_t{0};
+
+constexpr std::array kFields{
+    FrameField{"eth.src", K::kAddress, 0, "Ethernet source MAC"},
+    FrameField{"eth.dst", K::kAddress, 0, "Ethernet destination MAC"},
+    FrameField{"eth.vlan", K::kUInt, 0xFFFF, "VLAN TCI (absent = no tag)"},
+    FrameField{"ip.version", K::kUInt, 6, "4 or 6 (outer header)"},
+    FrameField{"ip.dscp", K::kUInt, 63, "outer DSCP"},
+    FrameField{"ip.ecn", K::kUInt, 3, "outer ECN (2 = ECT(0), 3 = CE)"},
+    FrameField{"ip.flow_label", K::kUInt, 0xFFFFF, "outer IPv6 flow label"},
+    FrameField{"ip.hop_limit", K::kUInt, 255, "outer hop limit / TTL"},
+    FrameField{"ip.src", K::kAddress, 0, "outer source address"},
+    FrameField{"ip.dst", K::kAddress, 0, "outer destination address (SRv6: the uSID container)"},
+    FrameField{"ip.length", K::kUInt, 0xFFFF, "outer IP payload/total length"},
+    FrameField{"srh.present", K::kBool, 0, "an SRH follows the outer IPv6 header"},
+    FrameField{"srh.segments_left", K::kUInt, 255, "SRH Segments Left"},
+    FrameField{"srh.last_entry", K::kUInt, 255, "SRH Last Entry"},
+    FrameField{"srh.segment0", K::kAddress, 0, "SRH Segment List[0]"},
+    FrameField{"inner.src", K::kAddress, 0, "inner IPv6 source (SRv6 encapsulation)"},
+    FrameField{"inner.dst", K::kAddress, 0, "inner IPv6 destination (SRv6 encapsulation)"},
+    FrameField{"udp.sport", K::kUInt, 0xFFFF, "UDP source port"},
+    FrameField{"udp.dport", K::kUInt, 0xFFFF, "UDP destination port"},
+    FrameField{"bth.opcode", K::kOpcode, 255, "BTH opcode"},
+    FrameField{"bth.se", K::kBool, 0, "BTH solicited event"},
+    FrameField{"bth.migreq", K::kBool, 0, "BTH MigReq"},
+    FrameField{"bth.pad", K::kUInt, 3, "BTH pad count"},
+    FrameField{"bth.tver", K::kUInt, 15, "BTH transport version"},
+    FrameField{"bth.pkey", K::kUInt, 0xFFFF, "BTH P_Key"},
+    FrameField{"bth.fecn", K::kBool, 0, "BTH FECN"},
+    FrameField{"bth.becn", K::kBool, 0, "BTH BECN"},
+    FrameField{"bth.dqpn", K::kUInt, k24, "BTH destination QP"},
+    FrameField{"bth.ack_req", K::kBool, 0, "BTH AckReq"},
+    FrameField{"bth.psn", K::kUInt, k24, "BTH PSN"},
+    FrameField{"reth.va", K::kUInt, k64, "RETH virtual address"},
+    FrameField{"reth.rkey", K::kUInt, k32, "RETH R_Key"},
+    FrameField{"reth.len", K::kUInt, k32, "RETH DMA length"},
+    FrameField{"imm", K::kUInt, k32, "immediate data"},
+    FrameField{"aeth.syndrome", K::kUInt, 255, "AETH syndrome (0x1F ACK, 0x60 NAK seq, 0x65 TRIM NACK)"},
+    FrameField{"aeth.msn", K::kUInt, k24, "AETH MSN"},
+    // MODEL: M5 — the MRC feedback extension header.
+    FrameField{"mfeh.type", K::kUInt, 15, "0 ACK, 1 SACK, 2 NACK-loss, 3 TRIM-NACK, 4 PSN out of range"},
+    FrameField{"mfeh.ce", K::kBool, 0, "trigger carried ECN-CE"},
+    FrameField{"mfeh.svc_valid", K::kBool, 0, "svc_time is valid"},
+    FrameField{"mfeh.ev_valid", K::kBool, 0, "ev_echo is valid"},
+    FrameField{"mfeh.mpr_valid", K::kBool, 0, "mpr is valid"},
+    FrameField{"mfeh.sack_valid", K::kBool, 0, "SACK bitmap is valid"},
+    FrameField{"mfeh.svc_time", K::kUInt, 0xFFFF, "service time, 8 ns units"},
+    FrameField{"mfeh.trig_psn", K::kUInt, k24, "PSN of the triggering packet"},
+    FrameField{"mfeh.ev_echo", K::kUInt, k32, "EV echoed from the trigger"},
+    FrameField{"mfeh.ev_port", K::kUInt, 255, "port the trigger arrived on"},
+    FrameField{"mfeh.mpr", K::kUInt, 255, "advertised mpr_dest, 128-PSN units"},
+    FrameField{"mfeh.sack_base_off", K::kUInt, 0xFFFF, "SACK base offset from PSN + 1"},
+    FrameField{"mfeh.sack_bitmap", K::kUInt, k64, "SACK bitmap"},
+    FrameField{"mfeh.rcvd_bytes", K::kUInt, k32, "cumulative received bytes mod 2^32"},
+    // MODEL: M6 — the endpoint (probe / port-status) header.
+    FrameField{"ep.op", K::kUInt, 255, "0 EV_PROBE, 1 PORT_STATUS_UPDATE"},
+    FrameField{"ep.req_id", K::kUInt, 0xFFFF, "request id"},
+    FrameField{"ep.port_status", K::kUInt, k32, "bit N-1 = port N up"},
+    FrameField{"ep.tx_timestamp", K::kUInt, k64, "requester timestamp, echoed"},
+    FrameField{"ep.svc_time_ns", K::kUInt, k32, "responder service time, ns"},
+    FrameField{"ep.rsp_port", K::kUInt, 255, "port the reply must use"},
+    FrameField{"ep.rsp_ev_len", K::kUInt, 32, "return EV length (0, 4, 32)"},
+    FrameField{"icrc", K::kIcrc, 0, "ICRC verdict: good / bad"},
+    FrameField{"trimmed", K::kBool, 0, "frame is a trimmed stub (M11)"},
+    FrameField{"payload.len", K::kUInt, 0xFFFF, "payload bytes"},
+    FrameField{"frame.len", K::kUInt, 0xFFFF, "captured frame bytes"},
+    FrameField{"ev", K::kUInt, k32, "EV value V as placed on the wire (M2)"},
+    FrameField{"ev_index", K::kUInt, k32, "index of the EV in the case's EV array"},
+    FrameField{"port", K::kUInt, 32, "1-based NIC port the frame left or arrived on"},
+    FrameField{"plane", K::kUInt, 32, "1-based plane of the link it was captured on"},
+    FrameField{"direction", K::kDirection, 0, "to_dut / from_dut"},
+};
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kAliases{{
+    {"opcode", "bth.opcode"},
+    {"psn", "bth.psn"},
+    {"dqpn", "bth.dqpn"},
+    {"pkey", "bth.pkey"},
+    {"ack_req", "bth.ack_req"},
+    {"dscp", "ip.dscp"},
+    {"ecn", "ip.ecn"},
+    {"flow_label", "ip.flow_label"},
+    {"sport", "udp.sport"},
+}};
+
+constexpr auto make_spellings() {
+  std::array<std::string_view, kFields.size() + kAliases.size()> out{};
+  std::size_t i = 0;
+  for (const auto& f : kFields) out[i++] = f.name;
+  for (const auto& a : kAliases) out[i++] = a.first;
+  return out;
+}
+constexpr auto kSpellings = make_spellings();
+
+}  // namespace
+
+std::span<const FrameField> frame_fields() { return kFields; }
+
+const FrameField* find_frame_field(std::string_view name) {
+  for (const auto& a : kAliases) {
+    if (a.first == name) name = a.second;
+  }
+  for (const auto& f : kFields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+std::span<const std::string_view> frame_field_spellings() { return kSpellings; }
+
+std::span<const OpcodeName> opcode_names() { return kOpcodeNames; }
+
+std::optional<std::uint8_t> opcode_by_name(std::string_view name) {
+  for (const auto& o : kOpcodeNames) {
+    if (o.name == name) return o.value;
+  }
+  return std::nullopt;
+}
+
+std::span<const std::string_view> opcode_spellings() { return kOpcodeSpellings; }
+
+}  // namespace mrc::harness

@@ -1,0 +1,357 @@
+#include "harness/case/stimulus_kinds.hpp"
+
+#include <array>
+
+#include "harness/case/field_match.hpp"
+#include "harness/case/frame_fields.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using VK = ValueKind;
+constexpr std::uint64_t k24 = 0xFFFFFF;
+constexpr std::uint64_t k32 = 0xFFFFFFFF;
+
+// ------------------------------------------------------------------ traffic
+constexpr std::array<std::string_view, 2> kWindowOrRate{"window", "rate_gbps"};
+constexpr std::array kTrafficGroups{KeyGroup{kWindowOrRate}};
+constexpr std::array kTrafficKeys{
+    KeySpec{.name = "qp", .kind = VK::kUInt, .umax = 1023, .help = "index of the QP (< config.qp.count)"},
+    KeySpec{.name = "writes", .kind = VK::kUInt, .required = true, .umin = 1, .umax = 10'000'000},
+    KeySpec{.name = "size", .kind = VK::kUInt, .required = true, .umin = 1, .umax = 1ull << 31,
+            .help = "bytes per write"},
+    KeySpec{.name = "with_imm", .kind = VK::kBool},
+    KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = 65535, .help = "writes in flight"},
+    KeySpec{.name = "rate_gbps", .kind = VK::kNumber, .dmin = 0, .dmax = 1600, .dmin_open = true},
+    KeySpec{.name = "start_ns", .kind = VK::kUInt},
+};
+constexpr Schema kTrafficSchema{"traffic step", kTrafficKeys, kTrafficGroups};
+
+StepBody build_traffic(const YAML::Node& b, const std::string&, Validator&) {
+  TrafficStep t;
+  t.qp = read_uint_as<std::uint32_t>(b, "qp").value_or(0);
+  t.writes = read_uint_as<std::uint32_t>(b, "writes").value_or(1);
+  t.size = read_uint(b, "size").value_or(0);
+  t.with_imm = read_bool(b, "with_imm").value_or(false);
+  t.window = read_uint_as<std::uint32_t>(b, "window");
+  t.rate_gbps = read_number(b, "rate_gbps");
+  t.start_ns = read_uint(b, "start_ns").value_or(0);
+  return t;
+}
+
+// ------------------------------------------------------------------ inject
+constexpr std::array kRethKeys{
+    KeySpec{.name = "va", .kind = VK::kUInt, .required = true},
+    KeySpec{.name = "rkey", .kind = VK::kUInt, .required = true, .umax = k32},
+    KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = k32},
+};
+constexpr Schema kRethSchema{"reth", kRethKeys};
+
+constexpr std::array kAethKeys{
+    KeySpec{.name = "syndrome", .kind = VK::kUInt, .required = true, .umax = 255},
+    KeySpec{.name = "msn", .kind = VK::kUInt, .umax = k24},
+};
+constexpr Schema kAethSchema{"aeth", kAethKeys};
+
+// MODEL: M5 — the feedback extension header of an injected ACK/NACK.
+constexpr std::array kMfehKeys{
+    KeySpec{.name = "type", .kind = VK::kUInt, .required = true, .umax = 15},
+    KeySpec{.name = "ce", .kind = VK::kBool},
+    KeySpec{.name = "svc_time", .kind = VK::kUInt, .umax = 0xFFFF, .help = "8 ns units; sets svc_valid"},
+    KeySpec{.name = "trig_psn", .kind = VK::kUInt, .umax = k24},
+    KeySpec{.name = "ev_echo", .kind = VK::kUInt, .umax = k32, .help = "sets ev_valid"},
+    KeySpec{.name = "ev_port", .kind = VK::kUInt, .umax = 255},
+    KeySpec{.name = "mpr", .kind = VK::kUInt, .umax = 255, .help = "sets mpr_valid"},
+    KeySpec{.name = "sack_base_off", .kind = VK::kUInt, .umax = 0xFFFF},
+    KeySpec{.name = "sack_bitmap", .kind = VK::kUInt, .help = "sets sack_valid"},
+    KeySpec{.name = "rcvd_bytes", .kind = VK::kUInt, .umax = k32},
+};
+constexpr Schema kMfehSchema{"mfeh", kMfehKeys};
+
+constexpr std::array kPayloadKeys{
+    KeySpec{.name = "pattern", .kind = VK::kEnum, .names = kPayloadPatternNames},
+    KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = 9000},
+};
+constexpr Schema kPayloadSchema{"payload", kPayloadKeys};
+
+constexpr std::array kFrameKeys{
+    KeySpec{.name = "opcode", .kind = VK::kUIntOrName, .required = true, .umax = 255, .names = kOpcodeSpellings},
+    KeySpec{.name = "psn", .kind = VK::kUInt, .required = true, .umax = k24},
+    KeySpec{.name = "ev", .kind = VK::kUInt, .umax = k32, .help = "index into the case's EV array"},
+    KeySpec{.name = "dqpn", .kind = VK::kUInt, .umax = k24},
+    KeySpec{.name = "pkey", .kind = VK::kUInt, .umax = 0xFFFF},
+    KeySpec{.name = "reth", .kind = VK::kMap, .schema = &kRethSchema},
+    KeySpec{.name = "imm", .kind = VK::kUInt, .umax = k32},
+    KeySpec{.name = "aeth", .kind = VK::kMap, .schema = &kAethSchema},
+    KeySpec{.name = "mfeh", .kind = VK::kMap, .schema = &kMfehSchema},
+    KeySpec{.name = "flags", .kind = VK::kList, .names = kFrameFlagNames, .item = VK::kEnum, .scalar_as_list = true},
+    KeySpec{.name = "payload", .kind = VK::kMap, .schema = &kPayloadSchema},
+    KeySpec{.name = "dscp", .kind = VK::kUInt, .umax = 63},
+    KeySpec{.name = "ecn", .kind = VK::kUInt, .umax = 3},
+    KeySpec{.name = "icrc", .kind = VK::kEnum, .names = kIcrcModeNames},
+    KeySpec{.name = "truncate", .kind = VK::kUInt, .umin = 1, .umax = 9216, .help = "bytes kept"},
+};
+constexpr Schema kFrameSchema{"frame", kFrameKeys};
+
+constexpr std::array kInjectKeys{
+    KeySpec{.name = "at_ns", .kind = VK::kUInt, .required = true},
+    KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
+    KeySpec{.name = "frame", .kind = VK::kMap, .required = true, .schema = &kFrameSchema},
+};
+constexpr Schema kInjectSchema{"inject step", kInjectKeys};
+
+std::uint8_t opcode_of(const YAML::Node& frame) {
+  const auto s = read_string(frame, "opcode");
+  if (!s) return 0;
+  if (const auto n = opcode_by_name(*s)) return *n;
+  const auto u = read_uint(frame, "opcode");
+  return u && *u <= 255 ? static_cast<std::uint8_t>(*u) : 0;
+}
+
+StepBody build_inject(const YAML::Node& b, const std::string&, Validator&) {
+  InjectStep s;
+  s.at_ns = read_uint(b, "at_ns").value_or(0);
+  s.port = read_uint_as<std::uint32_t>(b, "port").value_or(1);
+  const YAML::Node f = find_key(b, "frame").value_or(YAML::Node{});
+  FrameSpec& fr = s.frame;
+  fr.opcode = opcode_of(f);
+  fr.psn = read_uint_as<std::uint32_t>(f, "psn").value_or(0);
+  fr.ev = read_uint_as<std::uint32_t>(f, "ev");
+  fr.dqpn = read_uint_as<std::uint32_t>(f, "dqpn");
+  fr.pkey = read_uint_as<std::uint16_t>(f, "pkey");
+  if (const auto r = find_key(f, "reth")) {
+    fr.reth = RethSpec{read_uint(*r, "va").value_or(0), read_uint_as<std::uint32_t>(*r, "rkey").value_or(0),
+                       read_uint_as<std::uint32_t>(*r, "len").value_or(0)};
+  }
+  fr.imm = read_uint_as<std::uint32_t>(f, "imm");
+  if (const auto a = find_key(f, "aeth")) {
+    fr.aeth = AethSpec{read_uint_as<std::uint8_t>(*a, "syndrome").value_or(0x1F),
+                       read_uint_as<std::uint32_t>(*a, "msn").value_or(0)};
+  }
+  if (const auto m = find_key(f, "mfeh")) {
+    MfehSpec h;
+    h.type = read_uint_as<std::uint8_t>(*m, "type").value_or(0);
+    h.ce = read_bool(*m, "ce").value_or(false);
+    h.svc_time = read_uint_as<std::uint16_t>(*m, "svc_time");
+    h.trig_psn = read_uint_as<std::uint32_t>(*m, "trig_psn").value_or(0);
+    h.ev_echo = read_uint_as<std::uint32_t>(*m, "ev_echo");
+    h.ev_port = read_uint_as<std::uint8_t>(*m, "ev_port").value_or(0);
+    h.mpr = read_uint_as<std::uint8_t>(*m, "mpr");
+    h.sack_base_off = read_uint_as<std::uint16_t>(*m, "sack_base_off").value_or(0);
+    h.sack_bitmap = read_uint(*m, "sack_bitmap");
+    h.rcvd_bytes = read_uint_as<std::uint32_t>(*m, "rcvd_bytes").value_or(0);
+    fr.mfeh = h;
+  }
+  for (const auto& name : read_string_list(f, "flags")) {
+    if (const auto flag = parse_enum<FrameFlag>(kFrameFlagNames, name)) fr.flags.push_back(*flag);
+  }
+  if (const auto p = find_key(f, "payload")) {
+    fr.payload = PayloadSpec{read_enum<PayloadPattern>(*p, "pattern", kPayloadPatternNames).value_or(PayloadPattern::kIncrement),
+                             read_uint_as<std::uint32_t>(*p, "len").value_or(0)};
+  }
+  fr.dscp = read_uint_as<std::uint8_t>(f, "dscp");
+  fr.ecn = read_uint_as<std::uint8_t>(f, "ecn");
+  fr.icrc = read_enum<IcrcMode>(f, "icrc", kIcrcModeNames).value_or(IcrcMode::kGood);
+  fr.truncate = read_uint_as<std::uint32_t>(f, "truncate");
+  return s;
+}
+
+// ------------------------------------------------------------------ expect
+constexpr std::array kExpectKeys{
+    KeySpec{.name = "within_ns", .kind = VK::kUInt, .required = true, .umin = 1},
+    KeySpec{.name = "tolerance_ns", .kind = VK::kUInt},
+    KeySpec{.name = "tolerance_pct", .kind = VK::kNumber, .dmin = 0, .dmax = 100},
+    KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
+    KeySpec{.name = "match", .kind = VK::kFieldMap, .required = true},
+    KeySpec{.name = "absent", .kind = VK::kBool, .help = "no matching frame may appear"},
+    KeySpec{.name = "count", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000},
+};
+constexpr Schema kExpectSchema{"expect step", kExpectKeys};
+
+StepBody build_expect(const YAML::Node& b, const std::string& path, Validator& v) {
+  ExpectStep e;
+  e.within_ns = read_uint(b, "within_ns").value_or(0);
+  e.tolerance_ns = read_uint(b, "tolerance_ns").value_or(0);
+  e.tolerance_pct = read_number(b, "tolerance_pct").value_or(0);
+  e.port = read_uint_as<std::uint32_t>(b, "port");
+  e.match = build_matches(find_key(b, "match").value_or(YAML::Node{}));
+  e.absent = read_bool(b, "absent").value_or(false);
+  e.count = read_uint_as<std::uint32_t>(b, "count").value_or(1);
+  if (e.absent && find_key(b, "count")) {
+    v.error(key_loc(b, "count"), path, "'count' has no meaning with 'absent: true'");
+  }
+  return e;
+}
+
+// ------------------------------------------------------------------ impair
+constexpr std::array kSelectKeys{
+    KeySpec{.name = "ev", .kind = VK::kList, .umax = k32, .item = VK::kUInt, .scalar_as_list = true,
+            .help = "EV index or list of indices"},
+    KeySpec{.name = "plane", .kind = VK::kUInt, .umin = 1, .umax = 32},
+    KeySpec{.name = "psn_range", .kind = VK::kList, .umax = k24, .item = VK::kUInt, .min_items = 2, .max_items = 2},
+    KeySpec{.name = "time_window", .kind = VK::kList, .item = VK::kUInt, .min_items = 2, .max_items = 2},
+    KeySpec{.name = "probability", .kind = VK::kNumber, .dmin = 0, .dmax = 1, .dmin_open = true},
+    KeySpec{.name = "link", .kind = VK::kString, .help = "testbed link name"},
+};
+constexpr Schema kSelectSchema{"select", kSelectKeys};
+
+constexpr std::array kImpairKeys{
+    KeySpec{.name = "kind", .kind = VK::kEnum, .required = true, .names = kImpairKindNames},
+    KeySpec{.name = "select", .kind = VK::kMap, .schema = &kSelectSchema},
+    KeySpec{.name = "at_ns", .kind = VK::kUInt},
+    KeySpec{.name = "params", .kind = VK::kCustom, .help = "keys depend on kind"},
+};
+constexpr Schema kImpairSchema{"impair step", kImpairKeys};
+
+constexpr std::array<KeySpec, 0> kNoParams{};
+constexpr Schema kNoParamsSchema{"params (this kind takes none)", kNoParams};
+constexpr std::array kTrimParams{KeySpec{.name = "bytes", .kind = VK::kUInt, .umin = 64, .umax = 9216}};
+constexpr Schema kTrimSchema{"trim params", kTrimParams};
+constexpr std::array kReorderParams{
+    KeySpec{.name = "depth", .kind = VK::kUInt, .required = true, .umin = 1, .umax = 4096},
+    KeySpec{.name = "delay_ns", .kind = VK::kUInt},
+};
+constexpr Schema kReorderSchema{"reorder params", kReorderParams};
+constexpr std::array kDuplicateParams{KeySpec{.name = "copies", .kind = VK::kUInt, .umin = 1, .umax = 16}};
+constexpr Schema kDuplicateSchema{"duplicate params", kDuplicateParams};
+constexpr std::array kCorruptParams{
+    KeySpec{.name = "offset", .kind = VK::kUInt, .required = true, .umax = 9215},
+    KeySpec{.name = "xor_mask", .kind = VK::kUInt, .umin = 1, .umax = 255},
+};
+constexpr Schema kCorruptSchema{"corrupt params", kCorruptParams};
+constexpr std::array kDelayParams{
+    KeySpec{.name = "delay_ns", .kind = VK::kUInt, .required = true, .umin = 1},
+    KeySpec{.name = "jitter_ns", .kind = VK::kUInt},
+};
+constexpr Schema kDelaySchema{"delay params", kDelayParams};
+constexpr std::array kSwitchParams{KeySpec{.name = "switch", .kind = VK::kString, .required = true}};
+constexpr Schema kSwitchSchema{"switch_down params", kSwitchParams};
+constexpr std::array kPortParams{KeySpec{.name = "port", .kind = VK::kUInt, .required = true, .umin = 1, .umax = 32}};
+constexpr Schema kPortSchema{"port_down params", kPortParams};
+
+constexpr std::array kImpairmentKinds{
+    ImpairmentKind{ImpairKind::kDrop, &kNoParamsSchema, "drop the selected packets"},
+    ImpairmentKind{ImpairKind::kTrim, &kTrimSchema, "trim to `bytes` (default 256) and set DSCP 11 (M11)"},
+    ImpairmentKind{ImpairKind::kReorder, &kReorderSchema, "hold each selected packet back by `depth` packets"},
+    ImpairmentKind{ImpairKind::kDuplicate, &kDuplicateSchema, "deliver `copies` extra copies"},
+    ImpairmentKind{ImpairKind::kCorrupt, &kCorruptSchema, "flip `xor_mask` bits at byte `offset`"},
+    ImpairmentKind{ImpairKind::kDelay, &kDelaySchema, "add `delay_ns` (+/- `jitter_ns`)"},
+    ImpairmentKind{ImpairKind::kLinkDown, &kNoParamsSchema, "take select.link or select.plane down"},
+    ImpairmentKind{ImpairKind::kLinkUp, &kNoParamsSchema, "bring select.link or select.plane back up"},
+    ImpairmentKind{ImpairKind::kSwitchDown, &kSwitchSchema, "fail a whole switch"},
+    ImpairmentKind{ImpairKind::kPortDown, &kPortSchema, "fail a DUT port (its plane)"},
+    ImpairmentKind{ImpairKind::kBlackhole, &kNoParamsSchema, "silently drop every selected packet, link stays up"},
+};
+
+StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v) {
+  ImpairStep s;
+  const auto kind = read_enum<ImpairKind>(b, "kind", kImpairKindNames);
+  s.kind = kind.value_or(ImpairKind::kDrop);
+  s.at_ns = read_uint(b, "at_ns").value_or(0);
+  const auto sel = find_key(b, "select");
+  if (sel) {
+    ImpairSelect& x = s.select;
+    for (auto e : read_uint_list(*sel, "ev")) x.evs.push_back(static_cast<std::uint32_t>(e));
+    x.plane = read_uint_as<std::uint32_t>(*sel, "plane");
+    const auto psn = read_uint_list(*sel, "psn_range");
+    if (psn.size() == 2) {
+      x.psn_range = std::pair{static_cast<std::uint32_t>(psn[0]), static_cast<std::uint32_t>(psn[1])};
+      if (psn[0] > psn[1]) v.error(key_loc(*sel, "psn_range"), path + ".select.psn_range", "first PSN is after the last");
+    }
+    const auto tw = read_uint_list(*sel, "time_window");
+    if (tw.size() == 2) {
+      x.time_window = std::pair{tw[0], tw[1]};
+      if (tw[0] >= tw[1]) v.error(key_loc(*sel, "time_window"), path + ".select.time_window", "window start must be before its end");
+    }
+    x.probability = read_number(*sel, "probability").value_or(1.0);
+    x.link = read_string(*sel, "link").value_or("");
+  }
+  if (!kind) return s;
+  const ImpairmentKind& info = impairment_kind(*kind);
+  if (const auto p = find_key(b, "params")) {
+    if (v.map(*p, *info.params, path + ".params", key_loc(b, "params"))) {
+      ImpairParams& q = s.params;
+      q.bytes = read_uint_as<std::uint32_t>(*p, "bytes");
+      q.depth = read_uint_as<std::uint32_t>(*p, "depth");
+      q.delay_ns = read_uint(*p, "delay_ns");
+      q.jitter_ns = read_uint(*p, "jitter_ns");
+      q.copies = read_uint_as<std::uint32_t>(*p, "copies");
+      q.offset = read_uint_as<std::uint32_t>(*p, "offset");
+      q.xor_mask = read_uint_as<std::uint8_t>(*p, "xor_mask");
+      q.target = read_string(*p, "switch").value_or("");
+      q.port = read_uint_as<std::uint32_t>(*p, "port");
+    }
+  } else {
+    for (const auto& k : info.params->keys) {
+      if (k.required) {
+        v.error(key_loc(b, "kind"), path, "impairment '" + std::string(to_string(*kind)) + "' needs params." + std::string(k.name));
+      }
+    }
+  }
+  const bool link_kind = *kind == ImpairKind::kLinkDown || *kind == ImpairKind::kLinkUp;
+  if (link_kind && s.select.link.empty() && !s.select.plane) {
+    v.error(key_loc(b, "kind"), path, "impairment '" + std::string(to_string(*kind)) + "' needs select.link or select.plane");
+  }
+  return s;
+}
+
+// ------------------------------------------------------------------ control
+constexpr std::array kControlKeys{
+    KeySpec{.name = "at_ns", .kind = VK::kUInt, .required = true},
+    KeySpec{.name = "op", .kind = VK::kEnum, .required = true, .names = kControlOpNames},
+    KeySpec{.name = "ev", .kind = VK::kUInt, .umax = k32, .help = "EV index"},
+    KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
+    KeySpec{.name = "expect", .kind = VK::kEnum, .names = kControlResultNames, .help = "ok or an errno name"},
+};
+constexpr Schema kControlSchema{"control step", kControlKeys};
+
+StepBody build_control(const YAML::Node& b, const std::string& path, Validator& v) {
+  ControlStep c;
+  c.at_ns = read_uint(b, "at_ns").value_or(0);
+  const auto op = read_enum<ControlOp>(b, "op", kControlOpNames);
+  c.op = op.value_or(ControlOp::kDenyEv);
+  c.ev = read_uint_as<std::uint32_t>(b, "ev");
+  c.port = read_uint_as<std::uint32_t>(b, "port");
+  c.expect = read_enum<ControlResult>(b, "expect", kControlResultNames).value_or(ControlResult::kOk);
+  if (!op) return c;
+  const bool needs_ev = *op == ControlOp::kDenyEv || *op == ControlOp::kAllowEv || *op == ControlOp::kProbeEv;
+  const bool needs_port = *op == ControlOp::kPortAdminDown || *op == ControlOp::kPortAdminUp;
+  if (needs_ev && !find_key(b, "ev")) v.error(key_loc(b, "op"), path, "op '" + std::string(to_string(*op)) + "' needs 'ev'");
+  if (needs_port && !find_key(b, "port")) v.error(key_loc(b, "op"), path, "op '" + std::string(to_string(*op)) + "' needs 'port'");
+  return c;
+}
+
+constexpr std::array kKinds{
+    StimulusKind{"traffic", &kTrafficSchema, build_traffic, "RDMA WRITE traffic on one QP"},
+    StimulusKind{"inject", &kInjectSchema, build_inject, "one crafted frame sent to the DUT"},
+    StimulusKind{"expect", &kExpectSchema, build_expect, "a frame the DUT must (not) send in a window"},
+    StimulusKind{"impair", &kImpairSchema, build_impair, "a fabric impairment"},
+    StimulusKind{"control", &kControlSchema, build_control, "a control-plane call on the DUT"},
+};
+
+// StimulusStep::kind() indexes this table by the variant index.
+static_assert(kKinds.size() == std::variant_size_v<StepBody>);
+
+}  // namespace
+
+std::span<const StimulusKind> stimulus_kinds() { return kKinds; }
+
+const StimulusKind* find_stimulus_kind(std::string_view name) {
+  for (const auto& k : kKinds) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+std::span<const ImpairmentKind> impairment_kinds() { return kImpairmentKinds; }
+
+const ImpairmentKind& impairment_kind(ImpairKind kind) {
+  for (const auto& k : kImpairmentKinds) {
+    if (k.kind == kind) return k;
+  }
+  return kImpairmentKinds[0];
+}
+
+std::string_view StimulusStep::kind() const { return kKinds[body.index()].name; }
+
+}  // namespace mrc::harness

@@ -1,0 +1,160 @@
+// The closed word lists of the case format: areas, behaviour classes, requirement levels, DUT
+// roles, capabilities and the enum-valued settings. Each enum has one name table (index = enum
+// value) so loaders, reports and the README agree on spelling; parse_enum() turns a spelling back
+// into the enum and the tables feed "did you mean" suggestions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace mrc::harness {
+
+// Case areas: the folder under cases/ and the first part of a case id.
+enum class Area : std::uint8_t { kSpray, kReorder, kFailover, kSrcroute, kEvctl, kReliab, kInvalid };
+inline constexpr std::array<std::string_view, 7> kAreaNames{
+    "spray", "reorder", "failover", "srcroute", "evctl", "reliab", "invalid"};
+
+// Clause areas: the case areas plus the wire format and congestion control, which have
+// requirements but are exercised from cases in the other areas.
+enum class ClauseArea : std::uint8_t {
+  kSpray, kReorder, kFailover, kSrcroute, kEvctl, kReliab, kInvalid, kWire, kCc, kEndpoint
+};
+inline constexpr std::array<std::string_view, 10> kClauseAreaNames{
+    "spray", "reorder", "failover", "srcroute", "evctl", "reliab", "invalid", "wire", "cc", "endpoint"};
+
+// ETSI-style behaviour class; its first letter is the middle part of a case id.
+enum class Behaviour : std::uint8_t { kValid, kInvalid, kInopportune };
+inline constexpr std::array<std::string_view, 3> kBehaviourNames{"valid", "invalid", "inopportune"};
+constexpr char behaviour_letter(Behaviour b) { return "vio"[static_cast<int>(b)]; }
+
+// Requirement level; ordered strongest first so `a < b` means "a is stronger than b".
+enum class Level : std::uint8_t { kMust, kShould, kMay };
+inline constexpr std::array<std::string_view, 3> kLevelNames{"MUST", "SHOULD", "MAY"};
+
+// The DUT's role in a case.
+enum class Role : std::uint8_t { kRequester, kResponder, kBoth };
+inline constexpr std::array<std::string_view, 3> kRoleNames{"requester", "responder", "both"};
+
+// DUT capabilities a case may require; a DUT that does not declare one makes the case
+// UNSUPPORTED instead of FAIL. Named after the host API's device and control-plane caps.
+enum class Capability : std::uint8_t {
+  kTrimNack,          // MRC_DEVICE_CAP_TRIM_NACK: generates TRIM NACKs
+  kDynamicMpr,        // MRC_DEVICE_CAP_DYNAMIC_MPR
+  kSvcTime,           // MRC_DEVICE_CAP_SVC_TIME: reports responder service time
+  kEvProbe,           // MRC_CTL_OPT_CAP_EP_OP_EV_PROBE: endpoint EV probes
+  kPortStatus,        // endpoint PORT_STATUS_UPDATE op
+  kSrv6,              // EV format mode SRV6
+  kStev,              // EV format mode STEV
+  kUdpMode,           // EV format mode UDP
+  kModifyOnline,      // MRC_CTL_OPT_CAP_EV_PROFILE_MODIFY_ONLINE
+  kCcModifyOnline,    // MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE
+  kExplicitRange,     // MRC_CTL_OPT_CAP_EV_EXPLICIT_RANGE
+  kPreciseDropCount,  // MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT
+  kEvGenerated,       // EV mode GEN (the NIC draws EVs)
+  kEvAuto,            // EV mode AUTO (vendor-managed paths)
+  kIpv4,              // RoCEv2 over IPv4 (UDP mode only)
+};
+inline constexpr std::array<std::string_view, 15> kCapabilityNames{
+    "trim_nack", "dynamic_mpr", "svc_time", "ev_probe", "port_status", "srv6", "stev", "udp_mode",
+    "modify_online", "cc_modify_online", "explicit_range", "precise_drop_count", "ev_generated",
+    "ev_auto", "ipv4"};
+
+enum class EvFormatMode : std::uint8_t { kStev, kSrv6, kUdp };
+inline constexpr std::array<std::string_view, 3> kEvFormatModeNames{"stev", "srv6", "udp"};
+
+enum class EvMode : std::uint8_t { kAuto, kExplicit, kGenerated };
+inline constexpr std::array<std::string_view, 3> kEvModeNames{"auto", "explicit", "generated"};
+
+// Per-QP capability bits (mrc_qp_attr.cap).
+enum class QpCap : std::uint8_t { kDynamicMpr, kTrimNackDestUnsupported, kSvcTimeDestUnsupported };
+inline constexpr std::array<std::string_view, 3> kQpCapNames{
+    "dynamic_mpr", "trim_nack_dest_unsupported", "svc_time_dest_unsupported"};
+
+enum class PayloadPattern : std::uint8_t { kZero, kIncrement, kPrbs };
+inline constexpr std::array<std::string_view, 3> kPayloadPatternNames{"zero", "inc", "prbs"};
+
+enum class IcrcMode : std::uint8_t { kGood, kBad };
+inline constexpr std::array<std::string_view, 2> kIcrcModeNames{"good", "bad"};
+
+// BTH flag bits an injected frame may set.
+enum class FrameFlag : std::uint8_t { kAckReq, kSolicited, kMigReq, kFecn, kBecn };
+inline constexpr std::array<std::string_view, 5> kFrameFlagNames{"ack_req", "se", "migreq", "fecn", "becn"};
+
+enum class ImpairKind : std::uint8_t {
+  kDrop, kTrim, kReorder, kDuplicate, kCorrupt, kDelay,
+  kLinkDown, kLinkUp, kSwitchDown, kPortDown, kBlackhole,
+};
+inline constexpr std::array<std::string_view, 11> kImpairKindNames{
+    "drop", "trim", "reorder", "duplicate", "corrupt", "delay",
+    "link_down", "link_up", "switch_down", "port_down", "blackhole"};
+
+// Control-plane operations a case may schedule on the DUT (the libmrc-ctl side).
+enum class ControlOp : std::uint8_t {
+  kDenyEv, kAllowEv, kPortAdminDown, kPortAdminUp, kProbeEv, kPortStatusUpdate,
+  kProfileOffline, kProfileOnline,
+};
+inline constexpr std::array<std::string_view, 8> kControlOpNames{
+    "deny_ev", "allow_ev", "port_admin_down", "port_admin_up", "probe_ev", "port_status_update",
+    "profile_offline", "profile_online"};
+
+// The result a control operation must return ("ok" = success).
+enum class ControlResult : std::uint8_t { kOk, kEinval, kEbusy, kEperm, kEnoent, kEopnotsupp, kEtimedout, kEnospc };
+inline constexpr std::array<std::string_view, 8> kControlResultNames{
+    "ok", "EINVAL", "EBUSY", "EPERM", "ENOENT", "EOPNOTSUPP", "ETIMEDOUT", "ENOSPC"};
+
+enum class DistributionOver : std::uint8_t { kEv, kPlane, kPort };
+inline constexpr std::array<std::string_view, 3> kDistributionOverNames{"ev", "plane", "port"};
+
+enum class GofTest : std::uint8_t { kChi2, kG };
+inline constexpr std::array<std::string_view, 2> kGofTestNames{"chi2", "g"};
+
+// What a timing check measures; each is a span between two capture events (README, "timing").
+enum class TimingMetric : std::uint8_t {
+  kStopUsingFailed,      // failure -> last data packet on the failed EV/plane
+  kFirstRetxOtherPath,   // failure -> first retransmission on a different EV
+  kThroughputRecovered,  // failure -> goodput back to the pre-failure level
+  kAckTimeout,           // data send -> first retransmission of it, no feedback in between
+  kRetryInterval,        // retransmission -> next retransmission of the same PSN
+  kTrimNackLatency,      // trimmed stub arrives -> TRIM NACK leaves
+  kFeedbackLatency,      // data arrives -> feedback naming it leaves
+  kProbeInterval,        // EV probe -> next probe of the same EV
+  kEvReuseDelay,         // EV marked bad -> first data on it again
+};
+inline constexpr std::array<std::string_view, 9> kTimingMetricNames{
+    "stop_using_failed", "first_retx_other_path", "throughput_recovered", "ack_timeout",
+    "retry_interval", "trim_nack_latency", "feedback_latency", "probe_interval", "ev_reuse_delay"};
+
+// Looks `name` up in a name table; the enum value is the index.
+template <typename E, std::size_t N>
+constexpr std::optional<E> parse_enum(const std::array<std::string_view, N>& names, std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == name) return static_cast<E>(i);
+  }
+  return std::nullopt;
+}
+
+template <typename E, std::size_t N>
+constexpr std::string_view enum_name(const std::array<std::string_view, N>& names, E value) {
+  const auto i = static_cast<std::size_t>(value);
+  return i < N ? names[i] : std::string_view{"?"};
+}
+
+std::string_view to_string(Area v);
+std::string_view to_string(ClauseArea v);
+std::string_view to_string(Behaviour v);
+std::string_view to_string(Level v);
+std::string_view to_string(Role v);
+std::string_view to_string(Capability v);
+std::string_view to_string(EvFormatMode v);
+std::string_view to_string(EvMode v);
+std::string_view to_string(ImpairKind v);
+std::string_view to_string(ControlOp v);
+std::string_view to_string(TimingMetric v);
+
+// The EV format mode's capability: a case in that mode must list it in `requires`.
+Capability capability_for(EvFormatMode mode);
+
+}  // namespace mrc::harness

@@ -1,0 +1,66 @@
+#include "harness/verdict/verdict.hpp"
+
+namespace mrc::harness {
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "PASS";
+    case Verdict::kFail: return "FAIL";
+    case Verdict::kUnsupported: return "UNSUPPORTED";
+    case Verdict::kInconclusive: return "INCONCLUSIVE";
+    case Verdict::kError: return "ERROR";
+  }
+  return "ERROR";
+}
+
+std::optional<Verdict> verdict_from_string(std::string_view s) {
+  for (auto v : {Verdict::kPass, Verdict::kFail, Verdict::kUnsupported, Verdict::kInconclusive, Verdict::kError}) {
+    if (to_string(v) == s) return v;
+  }
+  return std::nullopt;
+}
+
+namespace {
+// Severity order used to combine check verdicts into a case verdict: the worst one wins.
+int severity(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return 0;
+    case Verdict::kUnsupported: return 1;
+    case Verdict::kInconclusive: return 2;
+    case Verdict::kFail: return 3;
+    case Verdict::kError: return 4;
+  }
+  return 4;
+}
+}  // namespace
+
+Verdict combine(Verdict a, Verdict b) { return severity(a) >= severity(b) ? a : b; }
+
+std::map<Verdict, std::size_t> RunResult::counts() const {
+  std::map<Verdict, std::size_t> m;
+  for (auto v : {Verdict::kPass, Verdict::kFail, Verdict::kUnsupported, Verdict::kInconclusive, Verdict::kError}) m[v] = 0;
+  for (const auto& c : cases) ++m[c.verdict];
+  return m;
+}
+
+int exit_code(const RunResult& r) {
+  bool fail = false;
+  bool error = r.interrupted;
+  for (const auto& c : r.cases) {
+    if (c.expectation == ExpectationOutcome::kExpected) continue;  // known, reported, not blocking
+    if (c.expectation == ExpectationOutcome::kExpired) error = true;
+    switch (c.verdict) {
+      case Verdict::kPass:
+        if (c.expectation == ExpectationOutcome::kUnexpectedPass) fail = true;
+        break;
+      case Verdict::kUnsupported: break;
+      case Verdict::kFail:
+      case Verdict::kInconclusive: fail = true; break;
+      case Verdict::kError: error = true; break;
+    }
+  }
+  if (error) return 3;
+  return fail ? 1 : 0;
+}
+
+}  // namespace mrc::harness

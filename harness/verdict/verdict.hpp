@@ -1,0 +1,124 @@
+// The verdict model: what a check, a case and a run conclude, with the evidence behind it.
+//
+// Only PASS and FAIL judge the DUT. UNSUPPORTED: the DUT does not declare a capability the case
+// needs. INCONCLUSIVE: the harness could not observe enough (capture drops, too few samples for
+// the declared power). ERROR: the harness or the DUT binding broke (a hung DUT, a crash, bad
+// golden). Results hold no wall-clock values unless asked for, so the same seed gives
+// byte-identical reports.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mrc::harness {
+
+enum class Verdict : std::uint8_t { kPass, kFail, kUnsupported, kInconclusive, kError };
+
+std::string_view to_string(Verdict v);           // "PASS", "FAIL", ...
+std::optional<Verdict> verdict_from_string(std::string_view s);
+
+// How verdicts combine: ERROR > FAIL > INCONCLUSIVE > UNSUPPORTED > PASS. A case with no checks
+// that ran is not a PASS (see Combine in verdict.cpp).
+Verdict combine(Verdict a, Verdict b);
+
+// One piece of evidence: where to look and what differed, at field level.
+struct Evidence {
+  std::string pcap;            // evidence file, relative to the run's output folder
+  std::int64_t packet_index = -1;  // 0-based index in that pcap (-1: not about one packet)
+  std::uint64_t ts_ns = 0;
+  std::string field;           // e.g. "bth.psn", "mfeh.sack_bitmap", "udp.sport"
+  std::string expected;
+  std::string observed;
+  std::string display_filter;  // Wireshark filter that finds the packet, e.g. "frame.number == 12"
+  std::string note;
+};
+
+// Data for a chart in the HTML report (bar chart of a distribution, or a timeline).
+struct Chart {
+  enum class Kind : std::uint8_t { kBars, kTimeline } kind = Kind::kBars;
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::vector<std::string> labels;   // bars: category names; timeline: series names per point
+  std::vector<double> values;        // bars: observed; timeline: x (ns) per point
+  std::vector<double> expected;      // bars: expected count per category; timeline: y per point
+  std::vector<double> markers;       // timeline: vertical markers (fault times, bounds), ns
+};
+
+struct CheckResult {
+  std::string type;       // golden, distribution, timing, invariant, positive_control, field
+  std::string name;       // a name unique within the case, e.g. "distribution/plane"
+  Verdict verdict = Verdict::kError;
+  std::string message;    // one line a stranger can act on
+  std::vector<Evidence> evidence;           // the first few differences, in order
+  std::map<std::string, double> metrics;    // p_value, effect_size, n, p50_ns, p99_ns, ...
+  std::vector<Chart> charts;
+};
+
+// What an expectation file said about a case, and how the verdict compares.
+enum class ExpectationOutcome : std::uint8_t {
+  kNone,            // no entry for this case
+  kExpected,        // the verdict matches the entry: CI stays green, the report still shows it
+  kUnexpectedPass,  // entry said FAIL/ERROR/..., the case passed: reported, the entry is stale
+  kUnexpectedOther, // entry said one thing, the case gave another non-PASS verdict
+  kExpired,         // the entry's expiry date has passed: reported as an error
+};
+
+struct CaseResult {
+  std::string id;
+  std::string title;
+  std::string area;
+  std::string file;                  // the case file, relative to the suite root
+  std::vector<std::string> clauses;
+  std::string level;                 // MUST / SHOULD / MAY
+  std::string behaviour;             // valid / invalid / inopportune
+  std::vector<std::string> tags;
+  std::uint64_t seed = 0;
+  Verdict verdict = Verdict::kError;
+  std::string message;
+  std::vector<CheckResult> checks;
+  std::vector<std::string> evidence_files;  // relative to the run's output folder
+  std::uint64_t sim_time_ns = 0;     // virtual time the case ran for
+  std::optional<double> wall_ms;     // only with --wall-clock (breaks byte-identical reports)
+  ExpectationOutcome expectation = ExpectationOutcome::kNone;
+  std::string expectation_reason;
+  std::string expectation_link;
+};
+
+struct RunMetadata {
+  std::string suite_version;
+  std::string git_hash;
+  std::string dut;                  // e.g. "reference" or "reference:spray-single-ev"
+  std::vector<std::string> dut_capabilities;
+  std::string testbed;
+  std::uint64_t seed = 0;
+  std::string command_line;
+  std::optional<std::string> started_at;   // only with --wall-clock
+  std::optional<double> wall_seconds;      // only with --wall-clock
+};
+
+struct RequirementRef {  // a row of the coverage matrix
+  std::string id;
+  std::string text;
+  std::string level;
+  std::string source;
+  std::vector<std::string> cases;  // ids of the cases that cover it
+};
+
+struct RunResult {
+  RunMetadata meta;
+  std::vector<CaseResult> cases;
+  std::vector<RequirementRef> requirements;
+  bool interrupted = false;  // Ctrl-C or a fatal harness error: the report is partial
+  std::map<Verdict, std::size_t> counts() const;
+};
+
+// Exit status of `mrc-conform run`: 0 all pass (or only expected failures), 1 any FAIL,
+// 2 bad input, 3 harness error.
+int exit_code(const RunResult& r);
+
+}  // namespace mrc::harness

@@ -1,0 +1,278 @@
+// Endpoint data plane: receive routing, the send loop, timers, completions and events.
+// Control plane (QPs, MRs, ports) is in endpoint_qp.cpp, frame building in endpoint_tx.cpp,
+// EP operations and health probes in endpoint_ep.cpp.
+#include "reference/endpoint.hpp"
+
+#include <algorithm>
+
+#include "reference/endpoint_internal.hpp"
+
+namespace mrc::ref {
+
+transport::RequesterQuirks requester_quirks(const DefectSet& d) {
+  transport::RequesterQuirks q;
+  q.exceed_mpr_window = d.has(Defect::kExceedMprWindow);
+  q.ignore_wimm = d.has(Defect::kIgnoreWimm);
+  q.retransmit_same_ev = d.has(Defect::kRetransmitSameEv);
+  q.go_back_n = d.has(Defect::kGoBackN);
+  q.no_reth_middle = d.has(Defect::kNoRethOnMiddle);
+  q.wrong_icrc = d.has(Defect::kWrongIcrc);
+  q.slow_timeout = d.has(Defect::kSlowTimeout);
+  return q;
+}
+
+transport::ResponderQuirks responder_quirks(const DefectSet& d) {
+  transport::ResponderQuirks q;
+  q.sack_off_by_one = d.has(Defect::kSackOffByOne);
+  q.wrong_ev_echo = d.has(Defect::kWrongEvEcho);
+  q.no_trim_nack = d.has(Defect::kNoTrimNack);
+  q.place_trimmed_stub = d.has(Defect::kPlaceTrimmedStub);
+  q.early_completion = d.has(Defect::kEarlyCompletion);
+  q.double_completion = d.has(Defect::kDoubleCompletion);
+  q.no_nack_loss = d.has(Defect::kNoNackLoss);
+  q.accept_out_of_window = d.has(Defect::kAcceptOutOfWindow);
+  q.no_service_time = d.has(Defect::kNoServiceTime);
+  return q;
+}
+
+ev::HealthQuirks health_quirks(const DefectSet& d) {
+  ev::HealthQuirks q;
+  q.keep_failed = d.has(Defect::kKeepFailedEv);
+  q.early_probe_reuse = d.has(Defect::kEarlyProbeReuse);
+  q.ignore_min_active = d.has(Defect::kIgnoreMinActive);
+  q.use_denied = d.has(Defect::kUseDeniedEv);
+  return q;
+}
+
+ev::SelectorQuirks selector_quirks(const DefectSet& d) {
+  ev::SelectorQuirks q;
+  q.spray_single_ev = d.has(Defect::kSpraySingleEv);
+  q.use_denied = d.has(Defect::kUseDeniedEv);
+  return q;
+}
+
+namespace {
+
+transport::EpResponderConfig ep_responder_config(const EndpointConfig& cfg) {
+  transport::EpResponderConfig c;
+  c.local_ports_up = cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << cfg.num_ports) - 1u);
+  c.report_svc_time = (cfg.device.caps & dev_cap::kSvcTime) != 0;
+  // Without a return EV in the request the answer leaves on the port the request came in on,
+  // carrying the UDP-mode EV 0xC000 (rsp_port 0 = arrival port, see ep_ops.hpp).
+  c.default_path.kind = transport::TxPath::Kind::kExplicitEv;
+  c.default_path.fmt = wire::EvFmtMode::kUdp;
+  c.default_path.port = 0;
+  c.default_path.ev[0] = 0xC0;
+  return c;
+}
+
+}  // namespace
+
+Endpoint::Endpoint(const EndpointConfig& cfg)
+    : cfg_(cfg),
+      controller_(cfg.limits),
+      memory_(transport::MemoryTableConfig{}),
+      port_up_(std::size_t{cfg.num_ports} + 1, true),
+      control_(std::make_unique<ControlQueue>(cfg.control_queue_depth)),
+      ep_responder_(ep_responder_config(cfg)),
+      ep_tracker_(transport::EpRequestTracker::Config{}) {
+  cfg_.num_ports = std::clamp<std::uint8_t>(cfg_.num_ports, 1, 32);
+  port_up_.assign(std::size_t{cfg_.num_ports} + 1, true);
+  port_up_[0] = false;
+  // QPNs differ between endpoints with different seeds, so a frame routed to the wrong peer is
+  // dropped rather than accepted by coincidence.
+  qpn_base_ = 0x100u + static_cast<std::uint32_t>((cfg_.seed * 0x9E3779B9u) & 0xFFFu) * 0x100u;
+  ep_pending_.reserve(256);
+  ep_results_.reserve(256);
+  cq_.reserve(64);
+}
+
+Endpoint::~Endpoint() = default;
+
+// ---- receive --------------------------------------------------------------------------------------
+
+void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_ns) {
+  now_ = std::max(now_, now_ns);
+  if (!port_up(port)) {
+    ++stats_.rx_port_down;
+    return;
+  }
+  ++stats_.frames_rx;
+  ++stats_.rx_per_port[port];
+  wire::DecodeOptions opt;
+  opt.mrc_framing = true;  // MODEL: M3
+  opt.verify_icrc = true;
+  if (!wire::decode_frame(frame, rx_, opt).ok()) {
+    ++stats_.rx_decode_error;
+    return;
+  }
+  // Addressed to us? (the inner header of an SRv6-encapsulated frame, M1)
+  bool ours = false;
+  if (rx_.l3 == wire::L3Kind::kIpv4) {
+    ours = cfg_.ipv4 && rx_.ip4.dst == cfg_.ipv4_addr;
+  } else {
+    ours = (rx_.encapsulated ? rx_.inner_ip6.dst : rx_.ip6.dst) == cfg_.gid;
+  }
+  if (!ours) {
+    ++stats_.rx_not_for_us;
+    return;
+  }
+  switch (rx_.bth.opcode) {
+    case wire::opcode::kRcAck:
+      rx_feedback(rx_, port);
+      break;
+    case wire::opcode::kMrcEpReq:  // MODEL: M6
+      rx_ep_request(rx_, port);
+      break;
+    case wire::opcode::kMrcEpRsp:  // MODEL: M6
+      rx_ep_response(rx_, port);
+      break;
+    default:
+      rx_data(rx_, port);
+      break;
+  }
+}
+
+void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
+  Qp* qp = find_qp(f.bth.dest_qp);
+  if (qp == nullptr || !qp->rsp) {
+    ++stats_.rx_unknown_qp;
+    return;
+  }
+  Sink sink(*this);
+  qp->rsp->on_data(f, port, now_, sink);
+  check_qp_error(*qp);
+}
+
+void Endpoint::rx_feedback(const wire::DecodedFrame& f, std::uint8_t port) {
+  if (!f.icrc_ok) {
+    ++stats_.rx_bad_icrc;
+    return;
+  }
+  Qp* qp = find_qp(f.bth.dest_qp);
+  if (qp == nullptr || !qp->req) {
+    ++stats_.rx_unknown_qp;
+    return;
+  }
+  qp->req->on_feedback(transport::feedback_from(f, port), now_);
+  pump_health(*qp);
+  check_qp_error(*qp);
+}
+
+void Endpoint::Sink::send_feedback(const transport::TxPacket& pkt,
+                                   const transport::FeedbackEgress& egress) {
+  ep_.push_control(pkt);
+  if (egress.has_trigger && ep_.control_->size != 0) {
+    // Feedback leaves on the plane its trigger arrived on (when that port is up).
+    transport::TxPacket& last =
+        ep_.control_->buf[(ep_.control_->head + ep_.control_->size - 1) % ep_.control_->buf.size()];
+    if (last.path.kind == transport::TxPath::Kind::kAnyQpEv) last.path.port = egress.arrival_port;
+  }
+}
+
+void Endpoint::push_control(const transport::TxPacket& pkt) {
+  if (!control_->push(pkt)) ++stats_.control_queue_full;
+}
+
+// ---- send ---------------------------------------------------------------------------------------
+
+bool Endpoint::poll_frame(transport::TxFrame& out) {
+  while (control_->size != 0) {
+    const bool sent = emit(control_->front(), out);
+    control_->pop();
+    if (sent) return true;
+  }
+  const auto n = static_cast<std::uint32_t>(qps_.size());
+  transport::TxPacket pkt;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t idx = (rr_qp_ + k) % n;
+    Qp* qp = qps_[idx].get();
+    if (qp == nullptr || qp->state != transport::QpState::kRts || !qp->req) continue;
+    sync_profile(*qp);
+    while (qp->req->next_packet(now_, pkt)) {
+      const bool sent = emit(pkt, out);
+      pump_health(*qp);  // a retransmission may have reported a timed-out EV
+      if (sent) {
+        if (pkt.path.ev_index < qp->tx_per_ev.size()) ++qp->tx_per_ev[pkt.path.ev_index];
+        ++stats_.data_tx;
+        rr_qp_ = (idx + 1) % n;
+        return true;
+      }
+      // Not emitted (port went down under the EV): the packet is lost, the ACK timer recovers.
+    }
+  }
+  return false;
+}
+
+// ---- time -----------------------------------------------------------------------------------------
+
+std::uint64_t Endpoint::next_deadline() const {
+  std::uint64_t t = UINT64_MAX;
+  for (const auto& q : qps_) {
+    if (!q) continue;
+    if (q->req && q->state == transport::QpState::kRts) {
+      t = std::min(t, q->req->next_deadline());
+      if (const auto h = q->req->health().next_deadline()) t = std::min(t, *h);
+    }
+    if (q->rsp && q->state != transport::QpState::kErr) t = std::min(t, q->rsp->next_deadline());
+  }
+  for (const EpPending& p : ep_pending_) t = std::min(t, p.deadline);
+  t = std::min(t, ep_tracker_.next_deadline());
+  return t;
+}
+
+void Endpoint::advance(std::uint64_t now_ns) {
+  now_ = std::max(now_, now_ns);
+  Sink sink(*this);
+  for (auto& q : qps_) {
+    if (!q) continue;
+    if (q->req && q->state == transport::QpState::kRts) {
+      q->req->advance(now_);
+      send_health_probes(*q);
+      pump_health(*q);
+    }
+    if (q->rsp && q->state != transport::QpState::kErr) q->rsp->advance(now_, sink);
+    check_qp_error(*q);
+  }
+  expire_ep(now_);
+}
+
+// ---- completions and events ------------------------------------------------------------------------
+
+bool Endpoint::poll_completion(transport::Completion& out) {
+  if (cq_head_ < cq_.size()) {
+    out = cq_[cq_head_++];
+    if (cq_head_ == cq_.size()) {
+      cq_.clear();
+      cq_head_ = 0;
+    }
+    return true;
+  }
+  for (auto& q : qps_) {
+    if (!q) continue;
+    if (q->req && q->req->poll_completion(out)) return true;
+    if (q->rsp && q->rsp->poll_completion(out)) return true;
+  }
+  return false;
+}
+
+bool Endpoint::poll_ev_event(ev::EvEvent& out) {
+  return controller_.poll_events(std::span<ev::EvEvent>(&out, 1)) == 1;
+}
+
+void Endpoint::pump_health(Qp& qp) {
+  if (!qp.req) return;
+  ev::EvHealth& h = qp.req->health();
+  if (h.events().empty()) return;
+  for (const ev::HealthEvent& e : h.events()) {
+    controller_.report_ev_state(qp.ev_profile, e.ev, e.state);  // MODEL: M7 EV events
+  }
+  h.clear_events();
+}
+
+void Endpoint::check_qp_error(Qp& qp) {
+  if (qp.state == transport::QpState::kErr) return;
+  if ((qp.req && qp.req->in_error()) || (qp.rsp && qp.rsp->in_error())) to_error(qp);
+}
+
+}  // namespace mrc::ref

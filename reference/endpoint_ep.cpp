@@ -1,0 +1,177 @@
+// Endpoint EP operations (MODEL: M6): ep_send batches from the controller API, the EP responder
+// (probe answers, peer port status), and the health probes of ASSUMED_BAD EVs (MODEL: M7).
+#include <algorithm>
+#include <cerrno>
+
+#include "reference/endpoint.hpp"
+#include "reference/endpoint_internal.hpp"
+
+namespace mrc::ref {
+namespace {
+constexpr std::size_t kMaxEpPending = 256;  // outstanding EP requests (matches the tracker)
+}  // namespace
+
+int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequest> reqs,
+                      std::uint64_t rsp_timeout_ns) {
+  if (reqs.empty() || req_tc > 63) return EINVAL;
+  if (op != wire::EpOp::kEvProbe && op != wire::EpOp::kPortStatusUpdate) return EINVAL;
+  if (op == wire::EpOp::kEvProbe && !(cfg_.limits.caps & ev::cap::kEpOpEvProbe)) return EOPNOTSUPP;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    if (reqs[i].req_port < 1 || reqs[i].req_port > cfg_.num_ports) return EINVAL;
+    // req_id: unique among outstanding requests, including the rest of this batch (§1.7).
+    if (ep_tracker_.busy(reqs[i].req_id)) return EBUSY;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (reqs[j].req_id == reqs[i].req_id) return EBUSY;
+    }
+  }
+  if (ep_pending_.size() + reqs.size() > kMaxEpPending) return ENOSPC;
+  for (const EpRequest& r : reqs) {
+    if (ep_tracker_.begin(r.req_id, op, now_, rsp_timeout_ns) != transport::EpRequestTracker::Status::kOk) {
+      return ENOSPC;
+    }
+    transport::EpRequestSpec spec;
+    spec.op = op;
+    spec.req_id = r.req_id;
+    spec.tx_timestamp_ns = now_;
+    spec.port_status = r.port_status != 0 ? r.port_status : local_ports_up();
+    spec.path.kind = transport::TxPath::Kind::kExplicitEv;
+    spec.path.fmt = r.ev_fmt_mode;
+    spec.path.ev = r.req_ev;
+    spec.path.port = r.req_port;
+    spec.path.srv6_ev_index = r.srv6_ev_index;
+    spec.dgid = r.dgid;
+    spec.dmac = r.dmac;
+    spec.req_tc = req_tc;  // §1.7: req_tc is the DSCP of the request
+    transport::TxPacket pkt;
+    if (!transport::build_ep_request(spec, pkt)) return EINVAL;
+    push_control(pkt);
+    ep_pending_.push_back(EpPending{r.req_id, op, false, 0, 0, now_ + rsp_timeout_ns});
+  }
+  return 0;
+}
+
+bool Endpoint::poll_ep_response(EpResponse& out) {
+  if (ep_results_head_ >= ep_results_.size()) return false;
+  out = ep_results_[ep_results_head_++];
+  if (ep_results_head_ == ep_results_.size()) {
+    ep_results_.clear();
+    ep_results_head_ = 0;
+  }
+  return true;
+}
+
+void Endpoint::send_health_probes(Qp& qp) {
+  ev::EvHealth& h = qp.req->health();
+  while (ep_pending_.size() < kMaxEpPending) {
+    const auto ev = h.next_probe(now_);  // MODEL: M7 an ASSUMED_BAD EV due for a probe
+    if (!ev) break;
+    const auto id = ep_tracker_.next_free_id();
+    if (!id || ep_tracker_.begin(*id, wire::EpOp::kEvProbe, now_, cfg_.probe_timeout_ns) !=
+                   transport::EpRequestTracker::Status::kOk) {
+      break;
+    }
+    transport::EpRequestSpec spec;
+    spec.op = wire::EpOp::kEvProbe;
+    spec.req_id = *id;
+    spec.tx_timestamp_ns = now_;
+    spec.port_status = local_ports_up();
+    spec.path.kind = transport::TxPath::Kind::kQpEv;
+    // MODEL: M6 the probe travels on the EV it tests (defect probe-wrong-ev: on the next one).
+    spec.path.ev_index = cfg_.defects.has(Defect::kProbeWrongEv)
+                             ? static_cast<std::uint32_t>((*ev + 1u) % h.size())
+                             : *ev;
+    spec.dgid = qp.attr.ah.dgid;
+    spec.dmac = qp.attr.ah.dmac;
+    spec.req_tc = wire::kDscpControl;
+    transport::TxPacket pkt;
+    if (!transport::build_ep_request(spec, pkt)) break;
+    pkt.qpn = qp.qpn;  // resolve the EV index in this QP's profile
+    push_control(pkt);
+    ++stats_.probes_sent;
+    ep_pending_.push_back(EpPending{*id, wire::EpOp::kEvProbe, true, qp.qpn, *ev,
+                                    now_ + cfg_.probe_timeout_ns});
+  }
+}
+
+void Endpoint::expire_ep(std::uint64_t now) {
+  ep_tracker_.advance(now);
+  for (std::size_t i = 0; i < ep_pending_.size();) {
+    const EpPending p = ep_pending_[i];
+    if (p.deadline > now) {
+      ++i;
+      continue;
+    }
+    ep_pending_[i] = ep_pending_.back();
+    ep_pending_.pop_back();
+    if (p.internal) {
+      ++stats_.probes_failed;
+      Qp* qp = find_qp(p.qpn);
+      if (qp && qp->req) {
+        qp->req->health().on_probe_result(p.ev, false, now);
+        pump_health(*qp);
+      }
+    } else {
+      EpResponse r;
+      r.status = ETIMEDOUT;
+      r.req_id = p.req_id;
+      r.op = p.op;
+      ep_results_.push_back(r);
+    }
+  }
+}
+
+void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
+  transport::TxPacket pkt;
+  const auto outcome = ep_responder_.on_request(f, port, now_, now_, pkt);
+  if (outcome != transport::EpRxOutcome::kResponded && outcome != transport::EpRxOutcome::kPeerTableFull) {
+    return;
+  }
+  push_control(pkt);
+  if (f.has_ep && f.ep.op == wire::EpOp::kPortStatusUpdate) {
+    // MODEL: M6 the peer's up ports: EVs of QPs towards it on a plane whose far end is down are
+    // not eligible until it comes back.
+    const wire::Ipv6Addr src = transport::source_gid(f);
+    for (auto& q : qps_) {
+      if (!q || !q->req || q->attr.ah.dgid != src) continue;
+      for (std::uint8_t p = 1; p <= 32; ++p) {
+        const bool peer_up = (f.ep.port_status >> (p - 1)) & 1u;
+        q->req->health().set_port_up(p, port_up(p) && peer_up);
+      }
+    }
+  }
+}
+
+void Endpoint::rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port) {
+  if (!f.icrc_ok || !f.has_ep) {
+    ++stats_.rx_bad_icrc;
+    return;
+  }
+  const auto res = ep_tracker_.on_response(f.ep, port, now_);
+  if (!res) return;
+  for (std::size_t i = 0; i < ep_pending_.size(); ++i) {
+    if (ep_pending_[i].req_id != res->req_id) continue;
+    const EpPending p = ep_pending_[i];
+    ep_pending_[i] = ep_pending_.back();
+    ep_pending_.pop_back();
+    if (p.internal) {
+      ++stats_.probes_ok;
+      Qp* qp = find_qp(p.qpn);
+      if (qp && qp->req) {
+        qp->req->health().on_probe_result(p.ev, true, now_);  // MODEL: M7
+        pump_health(*qp);
+      }
+    } else {
+      EpResponse r;
+      r.req_id = res->req_id;
+      r.op = res->op;
+      r.port = res->port;
+      r.rtt_ns = res->rtt_ns;
+      r.adj_svc_time = res->adj_svc_time;
+      r.port_status = res->port_status;
+      ep_results_.push_back(r);
+    }
+    return;
+  }
+}
+
+}  // namespace mrc::ref

@@ -1,0 +1,72 @@
+// Private pieces of the Endpoint shared by its .cpp files (not part of the public API).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "reference/endpoint.hpp"
+
+namespace mrc::ref {
+
+struct Endpoint::Qp {
+  std::uint32_t qpn = 0;
+  transport::QpState state = transport::QpState::kReset;
+  transport::QpInitAttr init;
+  transport::QpAttr attr;
+  bool ev_attached = false;
+  bool cc_attached = false;
+  ev::ProfileId ev_profile = 0;
+  ev::ProfileId cc_profile = 0;
+  wire::EvFmtMode fmt = wire::EvFmtMode::kStev;  // AUTO profiles spray on UDP source ports
+  std::uint64_t ev_generation = 0;
+  std::optional<cc::NsccConfig> nscc;  // set at INIT when the CC profile runs NSCC
+  std::unique_ptr<transport::Requester> req;
+  std::unique_ptr<transport::Responder> rsp;
+  std::vector<std::uint64_t> tx_per_ev;
+  // EV indices by 1-based port (for feedback leaving on the port its trigger arrived on) and a
+  // round-robin cursor per port; rebuilt when the profile's array changes.
+  std::vector<std::vector<std::uint16_t>> evs_by_port;
+  std::vector<std::uint32_t> port_cursor;
+  std::uint32_t any_cursor = 0;
+  std::vector<std::uint64_t> early_recv;  // receives posted in INIT, handed to the responder at RTR
+};
+
+struct Endpoint::EpPending {
+  std::uint16_t req_id = 0;
+  wire::EpOp op = wire::EpOp::kEvProbe;
+  bool internal = false;       // a health probe of a QP's EV (M7), not an ep_send request
+  std::uint32_t qpn = 0;
+  std::uint16_t ev = 0;
+  std::uint64_t deadline = 0;
+};
+
+// FIFO of control packets (feedback, EP requests and responses) waiting for poll_frame.
+struct Endpoint::ControlQueue {
+  explicit ControlQueue(std::size_t depth) : buf(depth == 0 ? 1 : depth) {}
+  std::vector<transport::TxPacket> buf;
+  std::size_t head = 0;
+  std::size_t size = 0;
+  bool push(const transport::TxPacket& p) {
+    if (size == buf.size()) return false;
+    buf[(head + size) % buf.size()] = p;
+    ++size;
+    return true;
+  }
+  transport::TxPacket& front() { return buf[head]; }
+  void pop() {
+    head = (head + 1) % buf.size();
+    --size;
+  }
+};
+
+// Feedback from a responder goes into the control queue, steered to the arrival port.
+class Endpoint::Sink final : public transport::FeedbackSink {
+ public:
+  explicit Sink(Endpoint& ep) : ep_(ep) {}
+  void send_feedback(const transport::TxPacket& pkt, const transport::FeedbackEgress& egress) override;
+
+ private:
+  Endpoint& ep_;
+};
+
+}  // namespace mrc::ref

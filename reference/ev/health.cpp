@@ -1,0 +1,193 @@
+// Per-QP EV health machine (MODEL: M7). See health.hpp for the rules.
+#include "reference/ev/health.hpp"
+
+#include <algorithm>
+
+namespace mrc::ev {
+
+EvHealth::EvHealth(std::span<const EvSlotInit> evs, const HealthParams& params, HealthQuirks quirks)
+    : params_(params), quirks_(quirks) {
+  params_.nack_threshold = std::clamp<std::uint32_t>(params_.nack_threshold, 1, kMaxNackThreshold);
+  params_.probes_needed = std::max<std::uint32_t>(params_.probes_needed, 1);
+  if (quirks_.early_probe_reuse) {
+    params_.hold_down_ns = 0;   // defect: no hold-down ...
+    params_.probes_needed = 1;  // ... and one probe is enough
+  }
+  const std::size_t n = std::min<std::size_t>(evs.size(), 0xFFFF);
+  evs_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    evs_[i].port = evs[i].port;
+    evs_[i].denied = evs[i].denied;
+  }
+}
+
+std::uint32_t EvHealth::good_count() const {
+  std::uint32_t n = 0;
+  for (const Slot& s : evs_) n += (!s.bad && !s.denied) ? 1u : 0u;
+  return n;
+}
+
+EvState EvHealth::state(std::uint16_t ev) const {
+  if (ev >= evs_.size()) return EvState::kUnknown;
+  const Slot& s = evs_[ev];
+  if (s.denied) return EvState::kDenied;
+  return s.bad ? EvState::kAssumedBad : EvState::kGood;
+}
+
+bool EvHealth::eligible(std::uint16_t ev, std::uint64_t now) const {
+  if (ev >= evs_.size()) return false;
+  const Slot& s = evs_[ev];
+  return !s.bad && (!s.denied || quirks_.use_denied) && now >= s.cool_until && !port_down_[s.port];
+}
+
+void EvHealth::on_timeout(std::uint16_t ev, std::uint64_t now) {
+  if (ev >= evs_.size()) return;
+  now_seen_ = std::max(now_seen_, now);
+  fail(ev, now);  // MODEL: M7 a timeout on the EV (after a retransmission elsewhere) marks it
+}
+
+void EvHealth::on_nack_loss(std::uint16_t ev, std::uint64_t now) {
+  if (ev >= evs_.size()) return;
+  now_seen_ = std::max(now_seen_, now);
+  Slot& s = evs_[ev];
+  if (s.bad) return;
+  // MODEL: M7 `nack_threshold` NACK-loss reports within `nack_window_ns` mark the EV.
+  s.nack_times[s.nack_head] = now;
+  s.nack_head = (s.nack_head + 1) % params_.nack_threshold;
+  s.nack_count = std::min(s.nack_count + 1, params_.nack_threshold);
+  std::uint32_t recent = 0;
+  for (std::uint32_t i = 0; i < s.nack_count; ++i) {
+    const std::uint64_t t = s.nack_times[i];
+    if (t >= now || now - t <= params_.nack_window_ns) ++recent;
+  }
+  if (recent >= params_.nack_threshold) {
+    s.nack_count = 0;
+    s.nack_head = 0;
+    fail(ev, now);
+  }
+}
+
+void EvHealth::on_congestion(std::uint16_t ev, std::uint64_t now) {
+  if (ev >= evs_.size()) return;
+  now_seen_ = std::max(now_seen_, now);
+  // MODEL: M7 ECN-CE / TRIM NACK: skip the EV for one base RTT; no state change, no event.
+  evs_[ev].cool_until = std::max(evs_[ev].cool_until, now + params_.cooldown_ns);
+}
+
+void EvHealth::on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now) {
+  if (ev >= evs_.size()) return;
+  now_seen_ = std::max(now_seen_, now);
+  Slot& s = evs_[ev];
+  // Only probes sent after the hold-down count (next_probe never issues one earlier).
+  if (!s.bad || !s.probed_once) return;
+  if (!ok) {
+    s.probe_ok_run = 0;
+    return;
+  }
+  if (++s.probe_ok_run < params_.probes_needed) return;
+  // MODEL: M7 hold-down over and `probes_needed` consecutive good probes: back to GOOD.
+  s.bad = false;
+  s.probed_once = false;
+  s.probe_ok_run = 0;
+  emit(ev, EvState::kGood);
+  release_forced(now);
+}
+
+void EvHealth::set_denied(std::uint16_t ev, bool denied) {
+  if (ev >= evs_.size()) return;
+  evs_[ev].denied = denied;
+}
+
+void EvHealth::set_port_up(std::uint8_t port, bool up) { port_down_[port] = !up; }
+
+void EvHealth::fail(std::uint16_t ev, std::uint64_t now) {
+  if (quirks_.keep_failed) return;  // defect: loss never retires an EV
+  Slot& s = evs_[ev];
+  if (s.bad || s.forced) return;  // already failed (a forced EV keeps its oldest failure time)
+  // MODEL: M7 ev_min_active floor: never mark below the floor; the EV stays GOOD, no event.
+  if (!quirks_.ignore_min_active && params_.ev_min_active != 0 && !s.denied &&
+      good_count() <= params_.ev_min_active) {
+    s.forced = true;
+    s.failed_at = now;
+    return;
+  }
+  mark_bad(ev, now, now);
+}
+
+void EvHealth::mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t now) {
+  Slot& s = evs_[ev];
+  s.bad = true;
+  s.forced = false;
+  s.failed_at = failed_at;
+  s.probe_after = now + params_.hold_down_ns;  // MODEL: M7 hold-down
+  s.probed_once = false;
+  s.probe_ok_run = 0;
+  s.nack_count = 0;
+  s.nack_head = 0;
+  emit(ev, EvState::kAssumedBad);
+}
+
+// Once the floor allows, forced-active EVs are marked after all, newest failure first, so the
+// EV with the oldest failure is the one that stays GOOD longest.
+void EvHealth::release_forced(std::uint64_t now) {
+  if (quirks_.ignore_min_active) return;
+  while (good_count() > params_.ev_min_active) {
+    std::size_t pick = evs_.size();
+    for (std::size_t i = 0; i < evs_.size(); ++i) {
+      if (!evs_[i].forced || evs_[i].denied) continue;
+      if (pick == evs_.size() || evs_[i].failed_at >= evs_[pick].failed_at) pick = i;
+    }
+    if (pick == evs_.size()) return;
+    mark_bad(static_cast<std::uint16_t>(pick), evs_[pick].failed_at, now);
+  }
+}
+
+std::optional<std::uint16_t> EvHealth::next_probe(std::uint64_t now) {
+  now_seen_ = std::max(now_seen_, now);
+  std::size_t best = evs_.size();
+  std::uint64_t best_due = 0;
+  for (std::size_t i = 0; i < evs_.size(); ++i) {
+    const Slot& s = evs_[i];
+    if (!s.bad || s.denied || port_down_[s.port]) continue;
+    const std::uint64_t due =
+        s.probed_once ? std::max(s.probe_after, s.last_probe + params_.probe_interval_ns)
+                      : s.probe_after;
+    if (due > now) continue;
+    if (best == evs_.size() || due < best_due) {
+      best = i;
+      best_due = due;
+    }
+  }
+  if (best == evs_.size()) return std::nullopt;
+  evs_[best].last_probe = now;  // MODEL: M7 one probe every probe_interval_ns
+  evs_[best].probed_once = true;
+  return static_cast<std::uint16_t>(best);
+}
+
+std::optional<std::uint64_t> EvHealth::next_deadline() const {
+  std::optional<std::uint64_t> best;
+  auto consider = [&best](std::uint64_t t) {
+    if (!best || t < *best) best = t;
+  };
+  for (const Slot& s : evs_) {
+    if (s.bad && !s.denied && !port_down_[s.port]) {
+      consider(s.probed_once ? std::max(s.probe_after, s.last_probe + params_.probe_interval_ns)
+                             : s.probe_after);
+    }
+    if (s.cool_until > now_seen_) consider(s.cool_until);
+  }
+  return best;
+}
+
+void EvHealth::emit(std::uint16_t ev, EvState st) {
+  if (n_events_ == kEventCapacity) {
+    ++dropped_;  // never overrun: count and report with the next event
+    return;
+  }
+  events_[n_events_++] = HealthEvent{ev, st, dropped_};
+  dropped_ = 0;
+}
+
+void EvHealth::clear_events() { n_events_ = 0; }
+
+}  // namespace mrc::ev

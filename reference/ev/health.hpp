@@ -1,0 +1,140 @@
+// Per-QP view of EV health: the project's EV state machine (mrc-wire-model.md §5 M7).
+//
+//   GOOD -> ASSUMED_BAD   on a data timeout on that EV (the transport calls on_timeout after the
+//                         retransmission elsewhere) or `nack_threshold` NACK-loss reports naming
+//                         the EV within `nack_window_ns`.
+//   ASSUMED_BAD -> GOOD   only after `hold_down_ns` AND then `probes_needed` consecutive
+//                         successful probes, one every `probe_interval_ns`.
+//   DENIED                set/cleared by the controller only; never eligible; no probing.
+//   cooldown              ECN-CE or a TRIM NACK skips the EV for `cooldown_ns`; no state change,
+//                         no event.
+//   ev_min_active floor   if marking would leave fewer than ev_min_active GOOD (non-DENIED) EVs,
+//                         the EV stays GOOD ("forced active", no event). When the floor later
+//                         allows, forced EVs are released newest failure first, so the EV with the
+//                         oldest failure is the one that stays GOOD.
+//
+// All times are ns on the caller's clock. Nothing allocates after construction. State changes
+// are queued as HealthEvents in a fixed buffer; overflow is counted into the next event's
+// drop_count.
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "reference/ev/types.hpp"
+
+namespace mrc::ev {
+
+// MODEL: M7 timing parameters.
+struct HealthParams {
+  std::uint64_t hold_down_ns = 100'000;      // MODEL: M7 100 us
+  std::uint64_t probe_interval_ns = 50'000;  // MODEL: M7 50 us
+  std::uint32_t probes_needed = 2;           // MODEL: M7 2 consecutive successes
+  std::uint64_t cooldown_ns = 12'000;        // MODEL: M7 1 base RTT (set from the QP's base RTT)
+  std::uint32_t nack_threshold = 2;          // MODEL: M7 2 NACK-loss reports ...
+  std::uint64_t nack_window_ns = 1'000'000;  // MODEL: M7 ... within 1 ms
+  std::uint32_t ev_min_active = 0;           // from the EV profile
+};
+
+// Behaviour switches the endpoint fills from its defect set (reference/defects.hpp), so this layer
+// does not depend on the facade.
+struct HealthQuirks {
+  bool keep_failed = false;        // loss never marks an EV ASSUMED_BAD
+  bool early_probe_reuse = false;  // no hold-down; one good probe brings an EV back
+  bool ignore_min_active = false;  // marks EVs below the ev_min_active floor
+  bool use_denied = false;         // DENIED EVs count as eligible
+};
+
+// One EV as the QP sees it at construction.
+struct EvSlotInit {
+  std::uint8_t port = 0;  // 1-based egress port (plane)
+  bool denied = false;    // from the profile's DENIED flag
+};
+
+struct HealthEvent {
+  std::uint16_t ev = 0;             // index into the QP's EV list
+  EvState state = EvState::kGood;   // the state entered (GOOD or ASSUMED_BAD)
+  std::uint32_t drop_count = 0;     // events lost to overflow before this one
+};
+
+class EvHealth {
+ public:
+  static constexpr std::size_t kEventCapacity = 64;
+  static constexpr std::uint32_t kMaxNackThreshold = 8;
+
+  EvHealth(std::span<const EvSlotInit> evs, const HealthParams& params, HealthQuirks quirks = {});
+
+  std::size_t size() const { return evs_.size(); }
+  const HealthParams& params() const { return params_; }
+  const HealthQuirks& quirks() const { return quirks_; }
+
+  // ---- inputs ----
+  void on_timeout(std::uint16_t ev, std::uint64_t now);   // MODEL: M7
+  void on_nack_loss(std::uint16_t ev, std::uint64_t now); // MODEL: M7
+  void on_congestion(std::uint16_t ev, std::uint64_t now);  // ECN-CE / TRIM NACK -> cooldown
+  void on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now);
+  void set_denied(std::uint16_t ev, bool denied);
+  // Peer or local port status (M6): EVs on a down port are not eligible. Not a state change.
+  void set_port_up(std::uint8_t port, bool up);
+
+  // ---- outputs ----
+  // GOOD (incl. forced active), not DENIED (unless use_denied), not cooling, port up.
+  bool eligible(std::uint16_t ev, std::uint64_t now) const;
+  // DENIED when denied, else GOOD or ASSUMED_BAD (a forced-active EV reports GOOD).
+  EvState state(std::uint16_t ev) const;
+  bool good(std::uint16_t ev) const { return !evs_[ev].bad; }  // ignores DENIED
+  bool denied(std::uint16_t ev) const { return evs_[ev].denied; }
+  bool cooling(std::uint16_t ev, std::uint64_t now) const { return now < evs_[ev].cool_until; }
+  bool port_up(std::uint8_t port) const { return !port_down_[port]; }
+  bool forced_active(std::uint16_t ev) const { return evs_[ev].forced; }
+  std::uint8_t port(std::uint16_t ev) const { return evs_[ev].port; }
+  std::uint32_t good_count() const;  // GOOD and not DENIED
+
+  // The next ASSUMED_BAD EV due for a probe at `now` (hold-down over, interval since the last
+  // probe elapsed); it is recorded as probed at `now`. nullopt if none is due.
+  std::optional<std::uint16_t> next_probe(std::uint64_t now);
+  // Earliest time something changes on its own: a probe falls due or a cooldown ends.
+  std::optional<std::uint64_t> next_deadline() const;
+
+  // State changes to report, oldest first. clear_events() empties the buffer.
+  std::span<const HealthEvent> events() const { return {events_.data(), n_events_}; }
+  void clear_events();
+
+ private:
+  struct Slot {
+    std::uint8_t port = 0;
+    bool denied = false;
+    bool bad = false;          // ASSUMED_BAD
+    bool forced = false;       // GOOD only because of the ev_min_active floor
+    std::uint64_t failed_at = 0;      // time of the failure that marked it (or forced it)
+    std::uint64_t probe_after = 0;    // end of hold-down
+    std::uint64_t last_probe = 0;
+    bool probed_once = false;
+    std::uint32_t probe_ok_run = 0;
+    std::uint64_t cool_until = 0;
+    std::array<std::uint64_t, kMaxNackThreshold> nack_times{};
+    std::uint32_t nack_count = 0;     // entries used in nack_times (ring)
+    std::uint32_t nack_head = 0;
+  };
+
+  void fail(std::uint16_t ev, std::uint64_t now);
+  void mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t now);
+  void release_forced(std::uint64_t now);
+  void emit(std::uint16_t ev, EvState s);
+
+  HealthParams params_;
+  HealthQuirks quirks_;
+  std::vector<Slot> evs_;
+  std::bitset<256> port_down_;
+  std::array<HealthEvent, kEventCapacity> events_{};
+  std::size_t n_events_ = 0;
+  std::uint32_t dropped_ = 0;
+  std::uint64_t now_seen_ = 0;  // latest time any input carried (for next_deadline)
+};
+
+}  // namespace mrc::ev

@@ -1,0 +1,64 @@
+// Per-packet EV choice (MODEL: M7): round-robin over eligible EVs, ports (planes) first.
+#include "reference/ev/selector.hpp"
+
+#include <algorithm>
+
+namespace mrc::ev {
+
+EvSelector::EvSelector(const EvHealth& health, SelectorQuirks quirks)
+    : health_(health), quirks_(quirks) {
+  const std::size_t n = health_.size();
+  order_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) order_[i] = static_cast<std::uint16_t>(i);
+  // Group by port (ascending), keeping index order inside a port.
+  std::stable_sort(order_.begin(), order_.end(), [this](std::uint16_t a, std::uint16_t b) {
+    return health_.port(a) < health_.port(b);
+  });
+  for (std::size_t i = 0; i < n;) {
+    PortRing r;
+    r.port = health_.port(order_[i]);
+    r.begin = i;
+    while (i < n && health_.port(order_[i]) == r.port) ++i;
+    r.size = i - r.begin;
+    ports_.push_back(r);
+  }
+}
+
+bool EvSelector::usable(std::uint16_t ev, std::uint64_t now) const {
+  if (ev >= health_.size()) return false;
+  const bool denied_ok = !health_.denied(ev) || quirks_.use_denied || health_.quirks().use_denied;
+  return health_.good(ev) && denied_ok && !health_.cooling(ev, now) &&
+         health_.port_up(health_.port(ev));
+}
+
+std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now,
+                                              std::optional<std::uint16_t> exclude) {
+  if (quirks_.spray_single_ev) {
+    // Defect: every packet on the first eligible EV.
+    for (std::size_t i = 0; i < health_.size(); ++i) {
+      const auto ev = static_cast<std::uint16_t>(i);
+      if (exclude && *exclude == ev) continue;
+      if (usable(ev, now)) return ev;
+    }
+    return std::nullopt;
+  }
+  // MODEL: M7 rotate over ports first, then over the EVs of the chosen port.
+  const std::size_t np = ports_.size();
+  for (std::size_t k = 0; k < np; ++k) {
+    const std::size_t pi = (port_cursor_ + k) % np;
+    PortRing& r = ports_[pi];
+    if (!health_.port_up(r.port)) continue;
+    for (std::size_t j = 0; j < r.size; ++j) {
+      const std::size_t pos = (r.cursor + j) % r.size;
+      const std::uint16_t ev = order_[r.begin + pos];
+      if (exclude && *exclude == ev) continue;
+      if (!usable(ev, now)) continue;
+      r.cursor = (pos + 1) % r.size;
+      port_cursor_ = (pi + 1) % np;
+      return ev;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace mrc::ev

@@ -1,0 +1,56 @@
+// Per-packet EV choice (mrc-wire-model.md §5 M7): round-robin over the eligible EVs, rotating
+// over ports (planes) first. Consecutive picks cycle through the ports; within a port they cycle
+// through that port's EVs. An EV is eligible when EvHealth says GOOD, not DENIED, not cooling and
+// its port is up.
+//
+// pick() is O(1) amortized while most EVs are eligible (it skips ineligible EVs, so a worst case
+// pick with almost everything ineligible scans each EV once) and never allocates.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "reference/ev/health.hpp"
+
+namespace mrc::ev {
+
+// Behaviour switches the endpoint fills from its defect set.
+struct SelectorQuirks {
+  bool spray_single_ev = false;  // always the first eligible EV (lowest index)
+  bool use_denied = false;       // DENIED EVs are not skipped
+};
+
+class EvSelector {
+ public:
+  // `health` must outlive the selector; its EV list (ports) is fixed at construction.
+  explicit EvSelector(const EvHealth& health, SelectorQuirks quirks = {});
+
+  // The next EV, or nullopt if none is eligible. `exclude` keeps a retransmission off the EV that
+  // timed out (it is still chosen by nothing else).
+  std::optional<std::uint16_t> pick(std::uint64_t now,
+                                    std::optional<std::uint16_t> exclude = std::nullopt);
+
+  // Eligibility as this selector sees it (health + quirks).
+  bool usable(std::uint16_t ev, std::uint64_t now) const;
+
+  std::size_t port_count() const { return ports_.size(); }
+  const SelectorQuirks& quirks() const { return quirks_; }
+
+ private:
+  struct PortRing {
+    std::uint8_t port = 0;
+    std::size_t begin = 0;   // into order_
+    std::size_t size = 0;
+    std::size_t cursor = 0;  // next position to try, 0..size-1
+  };
+
+  const EvHealth& health_;
+  SelectorQuirks quirks_;
+  std::vector<PortRing> ports_;      // ports in ascending port number
+  std::vector<std::uint16_t> order_; // EV indices grouped by port, ascending index within a port
+  std::size_t port_cursor_ = 0;
+};
+
+}  // namespace mrc::ev

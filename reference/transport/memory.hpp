@@ -1,0 +1,95 @@
+// Registered memory regions of one endpoint: the bytes a peer's RDMA WRITE lands in, and the bytes
+// a local RDMA WRITE reads from.
+//
+// The endpoint owns the bytes (allocated once, zero-filled, at registration), so a region is a
+// plain value: a virtual address range the peer names in RETH.VA plus an R_Key/L_Key. Placement
+// is by RETH alone (MODEL: M3): check_remote_write() is the whole access check a responder does
+// before it writes one packet's payload (key known and current, range inside the region, remote
+// write permitted), and remote_write() copies without allocating.
+//
+// Keys are deterministic: key = (slot + 1) << 8 | generation, where a slot is reused after
+// deregistration with its 8-bit generation bumped, so a stale key stops matching. lkey == rkey
+// (as on most RoCE NICs). Virtual addresses are assigned from `va_base` upward, each region
+// aligned to 4 KiB with one unmapped 4 KiB guard page between regions, unless the caller asks for
+// a specific address (regions may then overlap in VA; they stay separate memory, told apart by key).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "reference/transport/qp_types.hpp"
+#include "reference/wire/headers.hpp"
+
+namespace mrc::transport {
+
+enum class MemStatus : std::uint8_t {
+  kOk = 0,
+  kBadKey,        // no region has this key (never registered, deregistered, or stale generation)
+  kOutOfBounds,   // [va, va + len) is not inside the region (or wraps past 2^64)
+  kNoAccess,      // the region does not permit this operation (IBV_ACCESS_* bits)
+  kBadArgument,   // registration: length 0, REMOTE_WRITE without LOCAL_WRITE, unknown bits, VA wrap
+  kTableFull,     // registration: max_regions reached
+};
+std::string_view to_string(MemStatus s);
+
+struct MemoryTableConfig {
+  std::uint64_t va_base = 0x10000000;  // first auto-assigned VA
+  std::size_t max_regions = 1024;      // registration slots (and the range of key slot numbers)
+};
+
+class MemoryTable {
+ public:
+  static constexpr std::uint64_t kPage = 4096;
+  static constexpr int kKnownAccess = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+                                      IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+
+  explicit MemoryTable(const MemoryTableConfig& cfg = {});
+
+  struct RegisterResult {
+    MemStatus status = MemStatus::kOk;
+    MemoryRegion mr;  // valid when status == kOk
+  };
+  // Registers `length` zero-filled bytes with IBV_ACCESS_* bits `access` (verbs rule: remote write
+  // needs local write). `va` picks the address; without it the next free aligned address is used.
+  RegisterResult register_region(std::size_t length, int access,
+                                 std::optional<std::uint64_t> va = std::nullopt);
+  // kOk or kBadKey.
+  MemStatus deregister(std::uint32_t lkey);
+
+  // The access check of one remote write (responder, per packet). A zero-length write checks
+  // nothing (IBA: a zero-length RDMA WRITE needs no valid R_Key) and returns kOk.
+  MemStatus check_remote_write(std::uint32_t rkey, std::uint64_t va, std::size_t len) const;
+  // check_remote_write() then the copy. Writes nothing unless the check passes.
+  MemStatus remote_write(std::uint32_t rkey, std::uint64_t va, wire::Bytes data);
+
+  // Local access by L_Key (the application filling a source buffer, the requester reading
+  // payload, a test inspecting what landed). On success `out` views the region's bytes, valid
+  // until the region is deregistered.
+  MemStatus local_view(std::uint32_t lkey, std::uint64_t va, std::size_t len, wire::Bytes& out) const;
+  MemStatus local_mut(std::uint32_t lkey, std::uint64_t va, std::size_t len, wire::MutBytes& out);
+
+  // The registered region for a key, or nullptr.
+  const MemoryRegion* find(std::uint32_t key) const;
+  std::size_t region_count() const { return live_; }
+
+ private:
+  struct Slot {
+    bool live = false;
+    std::uint8_t generation = 0;
+    MemoryRegion mr;
+    std::vector<std::uint8_t> bytes;
+  };
+  const Slot* slot_for(std::uint32_t key) const;
+  Slot* slot_for(std::uint32_t key);
+  static MemStatus range_ok(const Slot& s, std::uint64_t va, std::size_t len);
+
+  MemoryTableConfig cfg_;
+  std::vector<Slot> slots_;  // sized max_regions at construction; never reallocated
+  std::uint64_t next_va_;
+  std::size_t live_ = 0;
+};
+
+}  // namespace mrc::transport

@@ -1,0 +1,251 @@
+// Requester: construction, posting, segmentation and the send path (what goes out next).
+// Feedback handling is in requester_feedback.cpp, timers and errors in requester_timers.cpp.
+#include "reference/transport/requester.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+
+namespace mrc::transport {
+namespace {
+
+std::uint32_t round_up_pow2(std::uint32_t v) { return std::bit_ceil(std::max<std::uint32_t>(v, 1)); }
+
+// RC WRITE opcodes by position in the message (IBA 9.2; MRC keeps them, MODEL: M3).
+std::uint8_t data_opcode(bool first, bool last, bool imm) {
+  if (first && last) return imm ? wire::opcode::kRcWriteOnlyImm : wire::opcode::kRcWriteOnly;
+  if (first) return wire::opcode::kRcWriteFirst;
+  if (last) return imm ? wire::opcode::kRcWriteLastImm : wire::opcode::kRcWriteLast;
+  return wire::opcode::kRcWriteMiddle;
+}
+
+}  // namespace
+
+Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit> evs,
+                     const ev::HealthParams& health_params, ev::HealthQuirks health_quirks,
+                     ev::SelectorQuirks selector_quirks, const cc::NsccParams* nscc,
+                     bool nscc_never_decrease)
+    : cfg_(cfg), schedule_(cfg.timeout, cfg.retry, cfg.quirks.slow_timeout) {
+  cfg_.mpr = std::max<std::uint8_t>(cfg_.mpr, 1);
+  cfg_.mtu = std::clamp<std::uint32_t>(cfg_.mtu, 256, 4096);
+  cfg_.max_send_wr = std::max<std::uint32_t>(cfg_.max_send_wr, 1);
+  health_ = std::make_unique<ev::EvHealth>(evs, health_params, health_quirks);
+  selector_ = std::make_unique<ev::EvSelector>(*health_, selector_quirks);
+  if (nscc != nullptr) nscc_.emplace(*nscc, nscc_never_decrease);
+
+  mpr_units_ = cfg_.peer_mpr_dest != 0 ? std::min(cfg_.mpr, cfg_.peer_mpr_dest) : cfg_.mpr;
+  // The ring holds the largest window this QP can ever use: the local mpr (dynamic MPR can only
+  // lower the peer's share), doubled when the exceed-mpr-window defect is on.
+  const std::uint32_t max_window =
+      std::uint32_t{cfg_.mpr} * kMprUnitPsns * (cfg_.quirks.exceed_mpr_window ? 2u : 1u);
+  ring_.assign(round_up_pow2(max_window), PsnSlot{});
+  ring_mask_ = static_cast<std::uint32_t>(ring_.size() - 1);
+  rq_.assign(ring_.size(), 0);
+  sq_.assign(cfg_.max_send_wr, WrSlot{});
+  cq_.assign(2 * std::size_t{cfg_.max_send_wr}, Completion{});
+  una_psn_ = next_psn_ = cfg_.sq_psn & kPsnMask;
+}
+
+std::uint32_t Requester::window_psns() const {
+  // MODEL: M9 min(mpr, peer mpr_dest) x 128 un-ACKed PSNs.
+  const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;
+  return cfg_.quirks.exceed_mpr_window ? 2 * w : w;  // defect exceed-mpr-window
+}
+
+std::uint32_t Requester::wimm_limit() const {
+  // MODEL: M10 min(max_wimm, peer max_wimm_dest).
+  return cfg_.peer_max_wimm_dest != 0 ? std::min(cfg_.max_wimm, cfg_.peer_max_wimm_dest)
+                                      : cfg_.max_wimm;
+}
+
+int Requester::post(const SendWr& wr, wire::Bytes payload) {
+  if (wr.opcode != IBV_WR_RDMA_WRITE && wr.opcode != IBV_WR_RDMA_WRITE_WITH_IMM) return EINVAL;
+  if (payload.size() != wr.length) return EINVAL;
+  const bool imm = wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+  if (imm && wimm_limit() == 0 && !cfg_.quirks.ignore_wimm) return EINVAL;
+  // Room in the send queue, and a completion entry reserved so the CQ can never overrun.
+  if (sq_count_ >= sq_.size() || sq_count_ + cq_count_ >= cq_.size()) return ENOMEM;
+  WrSlot& w = sq_[(sq_head_ + sq_count_) % sq_.size()];
+  w.wr = wr;
+  w.payload = payload;
+  w.imm = imm;
+  w.first_psn = 0;
+  w.npkts = wr.length == 0 ? 1 : (wr.length + cfg_.mtu - 1) / cfg_.mtu;
+  w.sent_pkts = 0;
+  ++sq_count_;
+  ++stats_.posted_wrs;
+  return 0;
+}
+
+bool Requester::tracked(std::uint32_t psn) const {
+  return psn_diff(psn, una_psn_) < outstanding_;
+}
+
+std::optional<std::uint16_t> Requester::ev_of(std::uint32_t psn) const {
+  if (!tracked(psn)) return std::nullopt;
+  return slot(psn).ev;
+}
+
+bool Requester::cwnd_allows(std::uint32_t bytes) const {
+  // MODEL: M12 NSCC gates by cwnd (always lets one packet go when nothing is in flight).
+  return !nscc_ || nscc_->can_send(inflight_bytes_, bytes);
+}
+
+std::optional<std::uint16_t> Requester::pick_ev(std::uint64_t now,
+                                                std::optional<std::uint16_t> exclude) {
+  return selector_->pick(now, exclude);  // MODEL: M7
+}
+
+bool Requester::next_packet(std::uint64_t now, TxPacket& out) {
+  if (error_) return false;
+  if (rq_count_ != 0 && emit_retransmit(now, out)) return true;
+  return emit_new(now, out);
+}
+
+bool Requester::emit_new(std::uint64_t now, TxPacket& out) {
+  if (sq_cursor_ >= sq_count_) return false;
+  const std::uint32_t wr_idx = (sq_head_ + sq_cursor_) % static_cast<std::uint32_t>(sq_.size());
+  WrSlot& w = sq_[wr_idx];
+  if (outstanding_ >= window_psns()) {  // MODEL: M9
+    ++stats_.blocked_window;
+    return false;
+  }
+  if (w.imm && w.sent_pkts == 0 && !cfg_.quirks.ignore_wimm &&
+      wimm_outstanding_ >= wimm_limit()) {  // MODEL: M10
+    ++stats_.blocked_wimm;
+    return false;
+  }
+  const std::uint32_t offset = w.sent_pkts * cfg_.mtu;
+  const std::uint32_t len = std::min(cfg_.mtu, w.wr.length - std::min(w.wr.length, offset));
+  if (!cwnd_allows(len)) {
+    ++stats_.blocked_cwnd;
+    return false;
+  }
+  const auto ev = pick_ev(now, std::nullopt);
+  if (!ev) {
+    ++stats_.blocked_no_ev;
+    return false;
+  }
+
+  const std::uint32_t psn = next_psn_;
+  PsnSlot& s = slot(psn);
+  s = PsnSlot{};
+  s.wr = wr_idx;
+  s.offset = offset;
+  s.len = static_cast<std::uint16_t>(len);
+  s.ev = *ev;
+  s.send_ts = now;
+  s.flags = kLive;
+  if (w.sent_pkts == 0) {
+    s.flags |= kFirst;
+    w.first_psn = psn;
+    if (w.imm) {
+      ++wimm_outstanding_;
+      stats_.max_outstanding_wimm = std::max(stats_.max_outstanding_wimm, wimm_outstanding_);
+    }
+  }
+  if (w.sent_pkts + 1 == w.npkts) {
+    s.flags |= kLast;
+    ++sq_cursor_;
+  }
+  ++w.sent_pkts;
+  next_psn_ = psn_add(psn, 1);
+  ++outstanding_;
+  stats_.max_outstanding_psns = std::max(stats_.max_outstanding_psns, outstanding_);
+  inflight_bytes_ += len;
+  timer_insert(psn, static_cast<std::uint8_t>(schedule_.level(0)), now + schedule_.wait_ns(0));
+  build(s, psn, *ev, out);
+  return true;
+}
+
+bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
+  while (rq_count_ != 0) {
+    const std::uint32_t psn = rq_[rq_head_];
+    PsnSlot& s = slot(psn);
+    const bool stale = !tracked(psn) || !(s.flags & kLive);
+    const bool done = (s.flags & kSacked) && !cfg_.quirks.go_back_n;  // MODEL: M5 selective
+    if (stale || done) {
+      if (!stale) s.flags &= static_cast<std::uint8_t>(~kQueued);
+      rq_head_ = (rq_head_ + 1) & ring_mask_;
+      --rq_count_;
+      continue;
+    }
+    const bool lost = (s.flags & kLost) != 0;
+    if (lost && !cwnd_allows(s.len)) {
+      ++stats_.blocked_cwnd;
+      return false;
+    }
+    std::optional<std::uint16_t> ev;
+    if (cfg_.quirks.retransmit_same_ev) {
+      ev = s.ev;  // defect retransmit-same-ev
+    } else {
+      // MODEL: M8 a retransmission goes out on a different GOOD EV than the last one it used;
+      // with a single eligible EV it has to reuse it.
+      ev = pick_ev(now, s.ev);
+      if (!ev) ev = pick_ev(now, std::nullopt);
+    }
+    if (!ev) {
+      ++stats_.blocked_no_ev;
+      return false;
+    }
+    rq_head_ = (rq_head_ + 1) & ring_mask_;
+    --rq_count_;
+    s.flags &= static_cast<std::uint8_t>(~(kQueued | kLost));
+    if (lost && !(s.flags & kSacked)) inflight_bytes_ += s.len;
+    const std::uint16_t old_ev = s.ev;
+    s.ev = *ev;
+    s.send_ts = now;
+    timer_remove(psn);
+    const auto lvl = static_cast<std::uint8_t>(schedule_.level(s.retries));
+    timer_insert(psn, lvl, now + schedule_.wait_ns(s.retries));
+    if (s.flags & kBlame) {
+      // MODEL: M7 the EV that timed out is reported once the PSN went out elsewhere.
+      s.flags &= static_cast<std::uint8_t>(~kBlame);
+      health_->on_timeout(s.blame_ev, now);
+    }
+    (void)old_ev;
+    ++stats_.retransmits;
+    build(s, psn, *ev, out);
+    return true;
+  }
+  return false;
+}
+
+void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxPacket& out) const {
+  const WrSlot& w = sq_[s.wr];
+  const bool first = (s.flags & kFirst) != 0;
+  const bool last = (s.flags & kLast) != 0;
+  out.qpn = cfg_.qpn;
+  out.path.kind = TxPath::Kind::kQpEv;
+  out.path.ev_index = ev;
+  out.dscp = wire::kDscpTrimmable;  // MODEL: M11 data is trimmable
+  out.ecn = wire::kEcnEct0;         // MODEL: M11 data is sent ECT(0)
+  out.bth = wire::Bth{};
+  out.bth.opcode = data_opcode(first, last, w.imm);
+  out.bth.dest_qp = cfg_.dest_qpn;
+  out.bth.psn = psn;
+  out.bth.ack_req = true;  // MODEL: M3 A set on every packet; ACKs coalesce at the responder
+  out.bth.se = last && w.imm && (w.wr.send_flags & IBV_SEND_SOLICITED) != 0;
+  if (!cfg_.quirks.no_reth_middle) {
+    // MODEL: M3 every packet carries VA of its own first byte and its own length.
+    out.has_reth = true;
+    out.reth.va = w.wr.remote_addr + s.offset;
+    out.reth.rkey = w.wr.rkey;
+    out.reth.dma_length = s.len;
+  } else {
+    // defect no-reth-middle: classic RC framing, RETH (with the message length) on FIRST/ONLY.
+    out.has_reth = first;
+    out.reth.va = w.wr.remote_addr;
+    out.reth.rkey = w.wr.rkey;
+    out.reth.dma_length = w.wr.length;
+  }
+  out.has_immdt = last && w.imm;
+  out.immdt = w.wr.imm_data;
+  out.has_aeth = false;
+  out.has_mfeh = false;
+  out.has_ep = false;
+  out.payload = w.payload.subspan(s.offset, s.len);
+  out.corrupt_icrc = cfg_.quirks.wrong_icrc;  // defect wrong-icrc
+}
+
+}  // namespace mrc::transport

@@ -1,0 +1,248 @@
+// The requester side of one MRC QP: turns posted RDMA WRITE / WRITE WITH IMMEDIATE work requests
+// into data packets, sprays them over EVs, and keeps every PSN until the responder acknowledges it.
+//
+//   segmentation   one packet per path-MTU chunk; each carries a RETH naming its own first byte
+//                  and its own length (MODEL: M3); PSNs mod 2^24 from sq_psn
+//   spraying       per packet, ev::EvSelector over the QP's ev::EvHealth (MODEL: M7)
+//   window         never more than min(mpr, peer mpr_dest) x 128 un-ACKed PSNs; the peer's MPR
+//                  from feedback only when both sides enabled dynamic MPR (MODEL: M9)
+//   WIMM           at most min(max_wimm, peer max_wimm_dest) WRITE-with-IMM messages between
+//                  their first packet and the ACK of their LAST PSN (MODEL: M10)
+//   loss recovery  per-PSN ACK timers with the M8 schedule, each retransmission on a different
+//                  GOOD EV; selective retransmission guided by the MFEH SACK bitmap; NACK-loss and
+//                  TRIM NACK retransmit the named PSN at once (MODEL: M5, M8)
+//   EV health      timeouts / NACK-loss / ECN / trims drive EvHealth (MODEL: M7); probing is done by
+//                  the endpoint through health()
+//   congestion     cc::Nscc gates new data by cwnd and is fed RTT, ECN, trims, losses (MODEL: M12)
+//
+// Sans-I/O: every call takes the time it should act at. Storage (per-PSN ring of the window size,
+// send queue, retransmit queue, completion ring) is allocated at construction; the per-packet path
+// allocates nothing.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "reference/cc/nscc.hpp"
+#include "reference/ev/health.hpp"
+#include "reference/ev/selector.hpp"
+#include "reference/transport/qp_types.hpp"
+#include "reference/transport/retry_schedule.hpp"
+
+namespace mrc::transport {
+
+// Behaviour switches the endpoint fills from its defect set (reference/defects.hpp).
+struct RequesterQuirks {
+  bool exceed_mpr_window = false;   // window of 2 x the MPR window
+  bool ignore_wimm = false;         // no WRITE-with-IMM outstanding limit
+  bool retransmit_same_ev = false;  // retransmit on the EV that timed out
+  bool go_back_n = false;           // on a loss, resend everything from the hole, SACKed or not
+  bool no_reth_middle = false;      // RETH only on FIRST/ONLY (classic RC framing)
+  bool wrong_icrc = false;          // data packets carry a corrupted ICRC
+  bool slow_timeout = false;        // every ACK timeout is 2T
+};
+
+struct RequesterConfig {
+  std::uint32_t qpn = 0;
+  std::uint32_t dest_qpn = 0;
+  std::uint32_t sq_psn = 0;
+  std::uint32_t mtu = 1024;             // path MTU in bytes (256..4096)
+  std::uint8_t mpr = 8;                 // units of 128 PSNs
+  std::uint8_t peer_mpr_dest = 0;       // 0 = unknown (own mpr applies)
+  std::uint16_t max_wimm = 128;
+  std::uint16_t peer_max_wimm_dest = 0; // 0 = unknown (own max_wimm applies)
+  bool dynamic_mpr = false;             // both peers set qp_cap::kDynamicMpr
+  bool peer_svc_time = true;            // the remote responder reports service time
+  std::uint8_t timeout = 8;
+  RetryAttr retry;
+  std::uint32_t max_send_wr = 1024;
+  RequesterQuirks quirks;
+};
+
+struct RequesterStats {
+  std::uint64_t posted_wrs = 0;
+  std::uint64_t data_packets = 0;       // every data packet emitted (new + retransmitted)
+  std::uint64_t data_bytes = 0;         // payload bytes emitted
+  std::uint64_t retransmits = 0;
+  std::uint64_t timeouts = 0;
+  std::uint64_t feedback = 0;
+  std::uint64_t nack_loss = 0;
+  std::uint64_t trim_nacks = 0;
+  std::uint64_t out_of_range = 0;
+  std::uint64_t ecn_marks = 0;
+  std::uint64_t sacked_psns = 0;
+  std::uint64_t completions = 0;
+  std::uint64_t blocked_window = 0;     // next_packet found new data held back by the MPR window
+  std::uint64_t blocked_wimm = 0;
+  std::uint64_t blocked_cwnd = 0;
+  std::uint64_t blocked_no_ev = 0;
+  std::uint32_t max_outstanding_psns = 0;
+  std::uint32_t max_outstanding_wimm = 0;
+};
+
+class Requester {
+ public:
+  // `evs` is the QP's EV list (from its EV profile). `nscc` null = no congestion control.
+  Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit> evs,
+            const ev::HealthParams& health_params, ev::HealthQuirks health_quirks,
+            ev::SelectorQuirks selector_quirks, const cc::NsccParams* nscc,
+            bool nscc_never_decrease);
+
+  // Queues a WRITE / WRITE WITH IMM whose payload is `payload` (a view into endpoint-owned
+  // memory that stays valid until the WR completes). 0, or ENOMEM when the send queue is full,
+  // EINVAL for an opcode other than WRITE / WRITE_WITH_IMM or a length/payload mismatch.
+  int post(const SendWr& wr, wire::Bytes payload);
+
+  // The next data packet to send at `now`: a queued retransmission first, then new data. False
+  // when nothing may go out now (window, WIMM, cwnd, no eligible EV, nothing queued, error).
+  bool next_packet(std::uint64_t now, TxPacket& out);
+
+  // One decoded ACKNOWLEDGE (ACK / SACK / NACK-loss / TRIM NACK / PSN out of range, M5).
+  void on_feedback(const FeedbackInfo& fb, std::uint64_t now);
+
+  // Earliest ACK timeout; UINT64_MAX when no PSN is waiting. (EvHealth's deadlines are the
+  // endpoint's, through health().)
+  std::uint64_t next_deadline() const;
+  // Runs every ACK timeout due at or before `now`.
+  void advance(std::uint64_t now);
+
+  bool poll_completion(Completion& out);
+
+  // QP moved to ERR (by retries exhausted, a fatal NAK, or flush()). Every WR not yet completed is
+  // completed with IBV_WC_WR_FLUSH_ERR (the one that failed with its own status).
+  bool in_error() const { return error_; }
+  void flush();
+
+  // ---- EV health and introspection ---------------------------------------------------------
+  ev::EvHealth& health() { return *health_; }
+  const ev::EvHealth& health() const { return *health_; }
+  const cc::Nscc* nscc() const { return nscc_ ? &*nscc_ : nullptr; }
+  const RequesterStats& stats() const { return stats_; }
+  const RequesterConfig& config() const { return cfg_; }
+  const RetrySchedule& schedule() const { return schedule_; }
+  std::uint32_t window_psns() const;                 // current un-ACKed PSN limit
+  std::uint32_t outstanding_psns() const { return outstanding_; }
+  std::uint32_t outstanding_wimm() const { return wimm_outstanding_; }
+  std::uint32_t wimm_limit() const;
+  std::uint64_t inflight_bytes() const { return inflight_bytes_; }
+  std::uint32_t next_psn() const { return next_psn_; }
+  std::uint32_t una_psn() const { return una_psn_; }
+  std::size_t queued_wrs() const { return sq_count_; }
+  // EV used by the last transmission of `psn`, if the PSN is still tracked.
+  std::optional<std::uint16_t> ev_of(std::uint32_t psn) const;
+
+ private:
+  static constexpr std::uint32_t kNil = 0xFFFFFFFFu;
+  static constexpr std::uint8_t kNoLevel = 0xFF;
+
+  // Per-PSN state, one slot per PSN of the window (ring indexed by psn & (capacity - 1)).
+  struct PsnSlot {
+    std::uint64_t send_ts = 0;   // last transmission
+    std::uint64_t deadline = 0;  // ACK timeout of the last transmission
+    std::uint32_t prev = kNil;   // timer list links (slot indices)
+    std::uint32_t next = kNil;
+    std::uint32_t wr = 0;        // send-queue slot of the WR this PSN belongs to
+    std::uint32_t offset = 0;    // byte offset of this packet inside the message
+    std::uint16_t len = 0;       // payload bytes
+    std::uint16_t ev = 0;        // EV of the last transmission
+    std::uint16_t blame_ev = 0;  // EV that timed out, reported once retransmitted elsewhere
+    std::uint8_t retries = 0;    // transmissions - 1
+    std::uint8_t level = kNoLevel;
+    std::uint8_t flags = 0;
+  };
+  enum SlotFlag : std::uint8_t {
+    kLive = 1u << 0,     // between next_psn assignment and the cumulative ACK
+    kSacked = 1u << 1,   // reported received in a SACK bitmap
+    kLost = 1u << 2,     // declared lost: not counted in flight until resent
+    kQueued = 1u << 3,   // waiting in the retransmit queue
+    kBlame = 1u << 4,    // blame_ev timed out; tell EvHealth after the retransmission
+    kFirst = 1u << 5,
+    kLast = 1u << 6,
+  };
+
+  struct WrSlot {
+    SendWr wr;
+    wire::Bytes payload;
+    std::uint32_t first_psn = 0;
+    std::uint32_t npkts = 0;
+    std::uint32_t sent_pkts = 0;  // packets generated so far (first transmissions)
+    bool imm = false;
+  };
+
+  // Segmentation and packet building.
+  bool emit_new(std::uint64_t now, TxPacket& out);
+  bool emit_retransmit(std::uint64_t now, TxPacket& out);
+  void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxPacket& out) const;
+  std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude);
+  bool cwnd_allows(std::uint32_t bytes) const;
+
+  // PSN bookkeeping.
+  PsnSlot& slot(std::uint32_t psn) { return ring_[psn & ring_mask_]; }
+  const PsnSlot& slot(std::uint32_t psn) const { return ring_[psn & ring_mask_]; }
+  bool tracked(std::uint32_t psn) const;  // in [una, next)
+  void ack_through(std::uint32_t cum_psn, std::uint64_t now, std::uint32_t& acked_bytes);
+  void apply_sack(const FeedbackInfo& fb, std::uint32_t& acked_bytes);
+  void declare_lost(std::uint32_t psn, bool front);
+  void queue_retx(std::uint32_t psn, bool front);
+  void go_back_from(std::uint32_t psn);
+  void complete_wrs();
+
+  // Timer lists (one FIFO per wait level; deadlines are monotonic inside a list).
+  void timer_insert(std::uint32_t psn, std::uint8_t level, std::uint64_t deadline);
+  void timer_remove(std::uint32_t psn);
+  void on_timeout(std::uint32_t psn, std::uint64_t now);
+
+  void fail(std::uint32_t wr_slot, enum ibv_wc_status status);
+  void push_completion(const Completion& c);
+
+  RequesterConfig cfg_;
+  RetrySchedule schedule_;
+  std::unique_ptr<ev::EvHealth> health_;
+  std::unique_ptr<ev::EvSelector> selector_;
+  std::optional<cc::Nscc> nscc_;
+
+  // Window.
+  std::vector<PsnSlot> ring_;
+  std::uint32_t ring_mask_ = 0;
+  std::uint32_t una_psn_ = 0;       // oldest un-ACKed PSN
+  std::uint32_t next_psn_ = 0;      // next new PSN
+  std::uint32_t outstanding_ = 0;   // next - una
+  std::uint32_t mpr_units_ = 8;     // min(mpr, peer mpr_dest), updated by dynamic MPR
+  std::uint64_t inflight_bytes_ = 0;
+
+  // Send queue ring: [sq_head_, sq_head_ + sq_count_) posted and not yet completed;
+  // sq_cursor_ is the WR whose packets are being generated.
+  std::vector<WrSlot> sq_;
+  std::uint32_t sq_head_ = 0;
+  std::uint32_t sq_count_ = 0;
+  std::uint32_t sq_cursor_ = 0;     // offset from sq_head_
+  std::uint32_t wimm_outstanding_ = 0;
+
+  // Retransmit queue: ring of PSNs (each at most once, guarded by kQueued).
+  std::vector<std::uint32_t> rq_;
+  std::uint32_t rq_head_ = 0;
+  std::uint32_t rq_count_ = 0;
+
+  // Timer lists.
+  struct TimerList {
+    std::uint32_t head = kNil;
+    std::uint32_t tail = kNil;
+  };
+  std::array<TimerList, RetrySchedule::kLevels> timers_{};
+
+  // Completions.
+  std::vector<Completion> cq_;
+  std::uint32_t cq_head_ = 0;
+  std::uint32_t cq_count_ = 0;
+
+  std::uint64_t min_rtt_ns_ = UINT64_MAX;  // smallest RTT sample seen (NACK de-duplication)
+  bool error_ = false;
+  RequesterStats stats_;
+};
+
+}  // namespace mrc::transport

@@ -1,0 +1,43 @@
+// The requester's ACK-timeout and retry schedule (host API units §1.3; MODEL: M8).
+//
+// T = 1.024 us x 2^timeout (1.024 us is exactly 1024 ns). The first transmission and retries
+// 1..linear_cnt each wait T; retry linear_cnt + j waits T x 2^j for j = 1..exp_cnt, capped at
+// 2^24 x 1.024 us. exp_cnt == 25 never gives up. When the last allowed retry times out the QP
+// goes to ERR with IBV_WC_RETRY_EXC_ERR.
+#pragma once
+
+#include <cstdint>
+
+#include "reference/transport/qp_types.hpp"
+
+namespace mrc::transport {
+
+class RetrySchedule {
+ public:
+  // Longest wait any transmission may have: 2^24 x 1.024 us (about 17.18 s).   MODEL: M8
+  static constexpr std::uint64_t kMaxWaitNs = std::uint64_t{1024} << 24;
+  // Distinct wait lengths: level 0 (= T) and levels 1..25 (= T x 2^j, capped).
+  static constexpr std::uint32_t kLevels = 26;
+
+  RetrySchedule() = default;
+  // `slow` is the slow-timeout defect: every wait is doubled.
+  RetrySchedule(std::uint8_t timeout, RetryAttr retry, bool slow = false);
+
+  std::uint64_t base_ns() const { return t_ns_; }
+  // Timer level of a transmission that is retry number `retry` (0 = first transmission).
+  std::uint32_t level(std::uint32_t retry) const;
+  // How long that transmission waits for its ACK before it counts as timed out.
+  std::uint64_t wait_ns(std::uint32_t retry) const { return level_wait_ns(level(retry)); }
+  std::uint64_t level_wait_ns(std::uint32_t level) const;
+  // True when a transmission that was retry number `retry` timed out and another retry is allowed.
+  bool may_retry_after(std::uint32_t retry) const;
+  bool infinite() const { return exp_cnt_ >= kExpRetryInfinite; }
+  std::uint32_t max_retries() const { return std::uint32_t{linear_cnt_} + exp_cnt_; }
+
+ private:
+  std::uint64_t t_ns_ = 1024u << 8;
+  std::uint8_t linear_cnt_ = 7;
+  std::uint8_t exp_cnt_ = 25;
+};
+
+}  // namespace mrc::transport

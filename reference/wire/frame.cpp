@@ -1,0 +1,279 @@
+// Whole-frame decoding (frame.hpp): how MRC stacks its headers (MODEL: M1, M3, M5, M6, M11).
+//
+// Length policy. Three lengths bound a RoCEv2 packet: the bytes captured, the IP length(s) and
+// the UDP length. A header that runs past the captured bytes is kTruncated; one that fits the
+// capture but not the length its enclosing header claims is kBadIpLength (IP) or kBadUdpLength
+// (UDP). The UDP length ends the RoCE packet (as in Linux rxe): the ICRC is its last 4 bytes.
+// Bytes captured past the IP length are Ethernet padding (frames under 60 bytes) and ignored.
+//
+// Trimmed stubs (MODEL: M11). Once BTH and the extension headers its opcode requires are
+// complete, the frame is a stub when the DSCP of any IP header is 11, the outer IP length claims
+// more bytes than were captured, or the ICRC fails verification. A stub decodes as kOk with
+// `trimmed` set. When the RoCE packet runs past the capture, `payload` is every captured byte
+// after the headers (there is no pad or ICRC to strip) and icrc_ok is false. When it is complete
+// (a switch that fixed up the lengths), pad and ICRC are handled as usual, except that a pad count
+// larger than the remaining bytes leaves `payload` = everything before the ICRC instead of
+// failing with kBadPadCount.
+#include <algorithm>
+
+#include "reference/wire/codec.hpp"
+#include "reference/wire/frame.hpp"
+#include "reference/wire/icrc.hpp"
+
+namespace mrc::wire {
+
+std::string_view to_string(WireError e) {
+  switch (e) {
+    case WireError::kOk: return "ok";
+    case WireError::kTruncated: return "truncated";
+    case WireError::kBadEthertype: return "bad-ethertype";
+    case WireError::kBadIpVersion: return "bad-ip-version";
+    case WireError::kBadIpHeaderLength: return "bad-ip-header-length";
+    case WireError::kBadIpLength: return "bad-ip-length";
+    case WireError::kNotUdp: return "not-udp";
+    case WireError::kNotRoce: return "not-roce";
+    case WireError::kBadUdpLength: return "bad-udp-length";
+    case WireError::kBadSrh: return "bad-srh";
+    case WireError::kBadOpcode: return "bad-opcode";
+    case WireError::kBadPadCount: return "bad-pad-count";
+    case WireError::kBadMfeh: return "bad-mfeh";
+    case WireError::kBadEpHeader: return "bad-ep-header";
+    case WireError::kBufferTooSmall: return "buffer-too-small";
+    case WireError::kBadArgument: return "bad-argument";
+  }
+  return "unknown-wire-error";
+}
+
+ExtLayout ext_layout(std::uint8_t op, bool mrc_framing) {
+  namespace oc = opcode;
+  ExtLayout l;
+  l.known = true;
+  switch (op) {
+    case oc::kRcSendFirst:
+    case oc::kRcSendMiddle:
+    case oc::kRcSendLast:
+    case oc::kRcSendOnly:
+    case oc::kRcReadRespMiddle:
+    case oc::kRcCompareSwap:  // AtomicETH (28 bytes) is left in the payload
+    case oc::kRcFetchAdd:
+    case oc::kCnp:            // 16 reserved bytes are left in the payload
+      break;
+    case oc::kRcSendLastImm:
+    case oc::kRcSendOnlyImm:
+      l.immdt = true;
+      break;
+    case oc::kRcWriteFirst:
+    case oc::kRcWriteOnly:
+    case oc::kRcReadRequest:
+      l.reth = true;
+      break;
+    case oc::kRcWriteMiddle:
+    case oc::kRcWriteLast:
+      l.reth = mrc_framing;  // MODEL: M3 every MRC data packet carries its address
+      break;
+    case oc::kRcWriteLastImm:
+      l.reth = mrc_framing;  // MODEL: M3
+      l.immdt = true;
+      break;
+    case oc::kRcWriteOnlyImm:
+      l.reth = true;
+      l.immdt = true;
+      break;
+    case oc::kRcReadRespFirst:
+    case oc::kRcReadRespLast:
+    case oc::kRcReadRespOnly:
+    case oc::kRcAtomicAck:  // AtomicAckETH (8 bytes) is left in the payload
+      l.aeth = true;
+      break;
+    case oc::kRcAck:
+      l.aeth = true;
+      l.mfeh = mrc_framing;  // MODEL: M5
+      break;
+    case oc::kMrcEpReq:  // MODEL: M6
+    case oc::kMrcEpRsp:  // MODEL: M6
+      l.ep = true;
+      break;
+    default:
+      l.known = false;
+      break;
+  }
+  return l;
+}
+
+namespace {
+
+DecodeResult fail(WireError e, std::size_t off) { return DecodeResult{e, off}; }
+
+// The IPv6 next-header chain MRC uses (MODEL: M1): [SRH] -> [inner IPv6] -> UDP.
+// On success `off` is the UDP header offset and `udp_ip_end` the end the carrying IP claims.
+struct Ipv6Chain {
+  std::size_t off;
+  std::size_t udp_ip_end;
+};
+
+DecodeResult decode_ipv6_chain(Bytes frame, std::size_t ip_off, std::size_t claimed_end,
+                               DecodedFrame& out, Ipv6Chain& chain) {
+  std::size_t off = ip_off + kIpv6Len;
+  std::uint8_t nh = out.ip6.next_header;
+  if (nh == kIpProtoRouting) {
+    WireError e = decode_srh(frame.subspan(off), out.srh);
+    if (e != WireError::kOk) return fail(e, off);
+    out.has_srh = true;
+    if (off + out.srh.wire_length() > claimed_end) return fail(WireError::kBadIpLength, off);
+    nh = out.srh.next_header;
+    off += out.srh.wire_length();
+  }
+  std::size_t udp_ip_end = claimed_end;
+  if (nh == kIpProtoIpv6) {  // MODEL: M1 SRv6 encapsulation, one level
+    WireError e = decode_ipv6(frame.subspan(off), out.inner_ip6);
+    if (e != WireError::kOk) return fail(e, off);
+    out.encapsulated = true;
+    out.roce_ip_offset = off;
+    udp_ip_end = off + kIpv6Len + out.inner_ip6.payload_length;
+    if (udp_ip_end > claimed_end) return fail(WireError::kBadIpLength, off);
+    nh = out.inner_ip6.next_header;
+    off += kIpv6Len;
+  }
+  if (nh != kIpProtoUdp) return fail(WireError::kNotUdp, off);
+  chain = Ipv6Chain{off, udp_ip_end};
+  return DecodeResult{};
+}
+
+// Decodes one extension header at `off`, bounded by the capture and by the RoCE packet end.
+template <typename DecodeFn>
+DecodeResult ext_header(Bytes frame, std::size_t& off, std::size_t roce_end, std::size_t len_hint,
+                        DecodeFn fn) {
+  WireError e = fn(frame.subspan(off));
+  if (e != WireError::kOk) return fail(e, off);
+  if (off + len_hint > roce_end) return fail(WireError::kBadUdpLength, off);
+  off += len_hint;
+  return DecodeResult{};
+}
+
+}  // namespace
+
+DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& opt) {
+  out = DecodedFrame{};
+  const std::size_t cap = frame.size();
+
+  // ---- Ethernet ----
+  if (WireError e = decode_eth(frame, out.eth); e != WireError::kOk) return fail(e, 0);
+  const std::size_t ip_off = eth_length(out.eth);
+  out.roce_ip_offset = ip_off;
+
+  // ---- IP (+ SRH + inner IPv6) ----
+  std::size_t claimed_end = 0;  // end of the outer IP packet as its length field says
+  std::size_t udp_ip_end = 0;   // end of the IP packet that carries the UDP header
+  std::size_t off = 0;
+  bool dscp_trimmed = false;
+  if (out.eth.ethertype == kEthTypeIpv4) {
+    out.l3 = L3Kind::kIpv4;
+    if (WireError e = decode_ipv4(frame.subspan(ip_off), out.ip4); e != WireError::kOk) {
+      return fail(e, ip_off);
+    }
+    const std::size_t hl = ipv4_length(out.ip4);
+    if (out.ip4.total_length < hl) return fail(WireError::kBadIpLength, ip_off);
+    claimed_end = ip_off + out.ip4.total_length;
+    if (out.ip4.protocol != kIpProtoUdp) return fail(WireError::kNotUdp, ip_off);
+    off = ip_off + hl;
+    udp_ip_end = claimed_end;
+    dscp_trimmed = out.ip4.dscp == kDscpTrimmed;  // MODEL: M11
+  } else {
+    out.l3 = L3Kind::kIpv6;
+    if (WireError e = decode_ipv6(frame.subspan(ip_off), out.ip6); e != WireError::kOk) {
+      return fail(e, ip_off);
+    }
+    claimed_end = ip_off + kIpv6Len + out.ip6.payload_length;
+    Ipv6Chain chain{};
+    DecodeResult r = decode_ipv6_chain(frame, ip_off, claimed_end, out, chain);
+    if (!r.ok()) return r;
+    off = chain.off;
+    udp_ip_end = chain.udp_ip_end;
+    dscp_trimmed = out.ip6.dscp == kDscpTrimmed ||  // MODEL: M11 outer and inner both count
+                   (out.encapsulated && out.inner_ip6.dscp == kDscpTrimmed);
+  }
+  out.frame_length = claimed_end;
+
+  // ---- UDP ----
+  if (WireError e = decode_udp(frame.subspan(off), out.udp); e != WireError::kOk) {
+    return fail(e, off);
+  }
+  if (off + kUdpLen > udp_ip_end) return fail(WireError::kBadIpLength, off);
+  if (out.udp.dport != kRoceV2Port) return fail(WireError::kNotRoce, off);
+  if (out.udp.length < kUdpLen || off + out.udp.length > udp_ip_end) {
+    return fail(WireError::kBadUdpLength, off);
+  }
+  const std::size_t roce_end = off + out.udp.length;
+  off += kUdpLen;
+
+  // ---- BTH and the extension headers its opcode carries (M3, M5, M6) ----
+  out.bth_offset = off;
+  if (WireError e = decode_bth(frame.subspan(off), out.bth); e != WireError::kOk) {
+    return fail(e, off);
+  }
+  if (off + kBthLen > roce_end) return fail(WireError::kBadUdpLength, off);
+  const ExtLayout layout = ext_layout(out.bth.opcode, opt.mrc_framing);
+  if (!layout.known) return fail(WireError::kBadOpcode, off);
+  off += kBthLen;
+
+  DecodeResult r;
+  if (layout.reth) {
+    r = ext_header(frame, off, roce_end, kRethLen, [&](Bytes b) { return decode_reth(b, out.reth); });
+    if (!r.ok()) return r;
+    out.has_reth = true;
+  }
+  if (layout.immdt) {
+    r = ext_header(frame, off, roce_end, kImmDtLen, [&](Bytes b) { return decode_immdt(b, out.immdt); });
+    if (!r.ok()) return r;
+    out.has_immdt = true;
+  }
+  if (layout.aeth) {
+    r = ext_header(frame, off, roce_end, kAethLen, [&](Bytes b) { return decode_aeth(b, out.aeth); });
+    if (!r.ok()) return r;
+    out.has_aeth = true;
+  }
+  if (layout.mfeh) {  // MODEL: M5
+    r = ext_header(frame, off, roce_end, kMfehLen, [&](Bytes b) { return decode_mfeh(b, out.mfeh); });
+    if (!r.ok()) return r;
+    out.has_mfeh = true;
+  }
+  if (layout.ep) {  // MODEL: M6
+    // The EP header's length depends on its own rsp_ev_len: decode first, then bound it.
+    if (WireError e = decode_ep(frame.subspan(off), out.ep); e != WireError::kOk) {
+      return fail(e, off);
+    }
+    if (off + out.ep.wire_length() > roce_end) return fail(WireError::kBadUdpLength, off);
+    off += out.ep.wire_length();
+    out.has_ep = true;
+  }
+  const std::size_t hdr_end = off;
+
+  // ---- payload, pad, ICRC; trimmed-stub detection (MODEL: M11) ----
+  const bool ip_short = claimed_end > cap;
+  bool icrc_bad = false;
+  if (roce_end > cap) {
+    // The RoCE packet runs past the capture: a stub with no pad or ICRC to strip.
+    out.payload = frame.subspan(hdr_end, cap - hdr_end);
+  } else {
+    if (roce_end < hdr_end + kIcrcLen) return fail(WireError::kBadUdpLength, hdr_end);
+    const std::size_t icrc_off = roce_end - kIcrcLen;
+    out.icrc_wire = icrc_read(frame.data() + icrc_off);
+    if (opt.verify_icrc) {
+      out.icrc_computed =
+          icrc_compute(frame.subspan(out.roce_ip_offset, icrc_off - out.roce_ip_offset));
+      out.icrc_ok = out.icrc_computed == out.icrc_wire;
+      icrc_bad = !out.icrc_ok;
+    }
+    const std::size_t pad = out.bth.pad_count;
+    if (hdr_end + pad > icrc_off) {
+      if (!(dscp_trimmed || ip_short || icrc_bad)) return fail(WireError::kBadPadCount, out.bth_offset);
+      out.payload = frame.subspan(hdr_end, icrc_off - hdr_end);
+    } else {
+      out.payload = frame.subspan(hdr_end, icrc_off - pad - hdr_end);
+    }
+  }
+  out.trimmed = dscp_trimmed || ip_short || icrc_bad;
+  return DecodeResult{WireError::kOk, std::min(claimed_end, cap)};
+}
+
+}  // namespace mrc::wire

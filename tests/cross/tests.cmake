@@ -1,0 +1,25 @@
+# Cross-validation against decoders nobody here wrote (label `cross`): the project encodes
+# random frames into a pcap with mrc_cross_gen, then scapy and tshark decode them.
+find_package(nlohmann_json 3 REQUIRED)
+
+add_executable(mrc_cross_gen ${CMAKE_CURRENT_LIST_DIR}/cross_gen.cpp
+                             ${CMAKE_CURRENT_LIST_DIR}/cross_frames.cpp)
+target_link_libraries(mrc_cross_gen PRIVATE mrc_wire nlohmann_json::nlohmann_json)
+
+set(MRC_CROSS_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with scapy (Debian's, not pyenv's)")
+set(MRC_CROSS_DIR ${PROJECT_BINARY_DIR}/cross)
+file(MAKE_DIRECTORY ${MRC_CROSS_DIR})
+
+# cross.scapy_icrc_bth: scapy.contrib.roce recomputes the ICRC (IPv4; scapy has no IPv6 ICRC)
+# and decodes BTH (+AETH) of every frame.
+add_test(NAME cross.scapy_icrc_bth
+         COMMAND ${MRC_CROSS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/scapy_check.py
+                 --gen $<TARGET_FILE:mrc_cross_gen> --count 2000 --seed 11
+                 --workdir ${MRC_CROSS_DIR})
+# cross.tshark_rroce: Wireshark's infiniband (RRoCE on UDP 4791) dissector decodes BTH, RETH,
+# ImmDt, AETH and the ICRC of classic IBA-framed frames over IPv4, IPv6 and SRv6.
+add_test(NAME cross.tshark_rroce
+         COMMAND ${MRC_CROSS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tshark_check.py
+                 --gen $<TARGET_FILE:mrc_cross_gen> --count 2000 --seed 12
+                 --workdir ${MRC_CROSS_DIR})
+set_tests_properties(cross.scapy_icrc_bth cross.tshark_rroce PROPERTIES LABELS cross TIMEOUT 600)

@@ -1,0 +1,25 @@
+# libFuzzer suite (label `fuzz`), built only with MRC_FUZZ=ON (preset `fuzz`, clang). The wire
+# library is already compiled with -fsanitize=fuzzer-no-link,address,undefined (MrcLayers.cmake);
+# the target adds the libFuzzer driver.
+if(NOT MRC_FUZZ)
+  return()
+endif()
+
+add_executable(fuzz_frame_decoder ${CMAKE_CURRENT_LIST_DIR}/fuzz_frame_decoder.cpp)
+target_link_libraries(fuzz_frame_decoder PRIVATE mrc_wire)
+target_link_options(fuzz_frame_decoder PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# Regenerates the checked-in seed corpus (not run by any test):
+#   fuzz_seed_corpus_gen tests/fuzz/corpus
+add_executable(fuzz_seed_corpus_gen ${CMAKE_CURRENT_LIST_DIR}/seed_corpus_gen.cpp)
+target_link_libraries(fuzz_seed_corpus_gen PRIVATE mrc_wire)
+
+# New inputs go to the scratch corpus (first directory); the checked-in seeds (second) are only
+# read. A bounded run: -runs caps the executions, -max_total_time caps the wall clock.
+set(MRC_FUZZ_SCRATCH ${PROJECT_BINARY_DIR}/fuzz/frame_decoder_corpus)
+file(MAKE_DIRECTORY ${MRC_FUZZ_SCRATCH})
+add_test(NAME fuzz.frame_decoder
+         COMMAND fuzz_frame_decoder ${MRC_FUZZ_SCRATCH} ${CMAKE_CURRENT_LIST_DIR}/corpus
+                 -runs=1000000 -max_len=9100 -max_total_time=150 -seed=1
+                 -print_final_stats=1)
+set_tests_properties(fuzz.frame_decoder PROPERTIES LABELS fuzz TIMEOUT 240)

@@ -1,0 +1,132 @@
+// EV selector (M7): ports first, uniform over EVs, never ineligible EVs, exclusion, quirks.
+#include "reference/ev/selector.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+namespace mrc::ev {
+namespace {
+
+std::vector<EvSlotInit> slots(std::size_t n, std::size_t ports = 8) {
+  std::vector<EvSlotInit> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i].port = static_cast<std::uint8_t>(1 + i % ports);
+  return v;
+}
+
+TEST(EvSelector, RotatesOverPortsFirstThenEvsWithinPort) {
+  EvHealth h(slots(32), HealthParams{});
+  EvSelector s(h);
+  EXPECT_EQ(s.port_count(), 8u);
+  std::vector<std::uint16_t> picks;
+  for (int i = 0; i < 320; ++i) {
+    auto ev = s.pick(0);
+    ASSERT_TRUE(ev);
+    picks.push_back(*ev);
+  }
+  // Consecutive picks cycle ports 1..8.
+  for (std::size_t i = 0; i < picks.size(); ++i) {
+    EXPECT_EQ(h.port(picks[i]), 1 + i % 8) << i;
+  }
+  // Within port 1 (EVs 0, 8, 16, 24) the picks cycle in index order.
+  EXPECT_EQ(picks[0], 0);
+  EXPECT_EQ(picks[8], 8);
+  EXPECT_EQ(picks[16], 16);
+  EXPECT_EQ(picks[24], 24);
+  EXPECT_EQ(picks[32], 0);
+  // Exactly uniform over EVs.
+  std::map<std::uint16_t, int> count;
+  for (auto p : picks) ++count[p];
+  ASSERT_EQ(count.size(), 32u);
+  for (auto& [ev, n] : count) EXPECT_EQ(n, 10) << ev;
+}
+
+TEST(EvSelector, UnevenPortsStillAlternatePorts) {
+  // Port 1 has 3 EVs, port 2 has 1: picks alternate ports, port 1's EVs cycle.
+  std::vector<EvSlotInit> v{{1, false}, {1, false}, {2, false}, {1, false}};
+  EvHealth h(v, HealthParams{});
+  EvSelector s(h);
+  std::vector<std::uint16_t> got;
+  for (int i = 0; i < 6; ++i) got.push_back(*s.pick(0));
+  EXPECT_EQ(got, (std::vector<std::uint16_t>{0, 2, 1, 2, 3, 2}));
+}
+
+TEST(EvSelector, NeverPicksDeniedBadOrCooling) {
+  std::vector<EvSlotInit> v = slots(16);
+  v[4].denied = true;
+  EvHealth h(v, HealthParams{});
+  h.on_timeout(7, 0);        // ASSUMED_BAD
+  h.on_congestion(9, 0);     // cooling for 12 us
+  h.set_port_up(6, false);   // EVs 5 and 13
+  EvSelector s(h);
+  std::map<std::uint16_t, int> count;
+  std::map<int, int> per_port;
+  for (int i = 0; i < 1400; ++i) {
+    const std::uint16_t ev = *s.pick(1'000);
+    ++count[ev];
+    ++per_port[h.port(ev)];
+  }
+  for (std::uint16_t bad : {4, 7, 9, 5, 13}) EXPECT_EQ(count.count(bad), 0u) << bad;
+  EXPECT_EQ(count.size(), 11u);
+  // Planes first: the 7 usable ports share equally; a port's share splits over its usable EVs.
+  ASSERT_EQ(per_port.size(), 7u);
+  for (auto& [port, n] : per_port) EXPECT_EQ(n, 200) << "port " << port;
+  for (std::uint16_t single : {1, 12, 15}) EXPECT_EQ(count[single], 200) << single;
+  for (std::uint16_t pair : {0, 8, 2, 10, 3, 11, 6, 14}) EXPECT_EQ(count[pair], 100) << pair;
+  // After the cooldown EV 9 comes back.
+  bool saw9 = false;
+  for (int i = 0; i < 100; ++i) saw9 |= *s.pick(20'000) == 9;
+  EXPECT_TRUE(saw9);
+}
+
+TEST(EvSelector, ExcludeKeepsRetransmissionOffTheFailedEv) {
+  EvHealth h(slots(8), HealthParams{});
+  EvSelector s(h);
+  for (int i = 0; i < 50; ++i) EXPECT_NE(*s.pick(0, std::uint16_t{3}), 3);
+  // Only EV 3 eligible: excluded -> nullopt; without exclusion -> 3.
+  for (std::uint16_t i = 0; i < 8; ++i) {
+    if (i != 3) h.on_congestion(i, 0);
+  }
+  EvSelector s2(h);
+  EXPECT_FALSE(s2.pick(1, std::uint16_t{3}).has_value());
+  EXPECT_EQ(s2.pick(1), std::optional<std::uint16_t>(3));
+}
+
+TEST(EvSelector, AllIneligibleReturnsNullopt) {
+  EvHealth h(slots(4), HealthParams{});
+  for (std::uint16_t i = 0; i < 4; ++i) h.on_timeout(i, 0);
+  EvSelector s(h);
+  EXPECT_FALSE(s.pick(0).has_value());
+  EvHealth empty(std::vector<EvSlotInit>{}, HealthParams{});
+  EvSelector se(empty);
+  EXPECT_FALSE(se.pick(0).has_value());
+}
+
+TEST(EvSelector, QuirkSpraySingleEv) {
+  EvHealth h(slots(8), HealthParams{});
+  h.on_congestion(0, 0);
+  SelectorQuirks q;
+  q.spray_single_ev = true;
+  EvSelector s(h, q);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(s.pick(1), std::optional<std::uint16_t>(1));
+  EXPECT_EQ(s.pick(1, std::uint16_t{1}), std::optional<std::uint16_t>(2));
+}
+
+TEST(EvSelector, QuirkUseDenied) {
+  std::vector<EvSlotInit> v = slots(4);
+  v[2].denied = true;
+  EvHealth h(v, HealthParams{});
+  SelectorQuirks q;
+  q.use_denied = true;
+  EvSelector s(h, q);
+  bool saw2 = false;
+  for (int i = 0; i < 8; ++i) saw2 |= *s.pick(0) == 2;
+  EXPECT_TRUE(saw2);
+  EXPECT_TRUE(s.usable(2, 0));
+  EvSelector strict(h);
+  EXPECT_FALSE(strict.usable(2, 0));
+}
+
+}  // namespace
+}  // namespace mrc::ev

@@ -1,0 +1,156 @@
+// Every responder-side defect (reference/defects.hpp) visibly changes the emitted feedback or the
+// memory. Each test runs the same scenario with and without the quirk and requires the difference.
+#include "tests/reference/transport/responder_fixture.hpp"
+
+namespace mrc::transport::test {
+namespace {
+
+namespace op = wire::opcode;
+
+TEST_F(ResponderTest, DefectSackOffByOneShiftsTheBitmap) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.sack_off_by_one = quirk;
+    sink_.clear();
+    make({}, q);
+    deliver(data(op::kRcWriteOnly, 0), 10);
+    deliver(data(op::kRcWriteOnly, 2, 64), 20);  // base 1: PSN 2 is bit i = 1
+    ASSERT_EQ(sink_.size(), 1u);
+    EXPECT_EQ(sink_.last().m().sack_bitmap,
+              quirk ? std::uint64_t{1} << 61 : std::uint64_t{1} << 62);
+  }
+}
+
+TEST_F(ResponderTest, DefectWrongEvEchoEchoesThePreviousPacket) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.wrong_ev_echo = quirk;
+    sink_.clear();
+    make({}, q);
+    DataPacket a = data(op::kRcWriteFirst, 0);
+    a.flow_label = 0xA;
+    a.sport = 0xC00A;
+    DataPacket b = data(op::kRcWriteLast, 1, 64);
+    b.flow_label = 0xB;
+    b.sport = 0xC00B;
+    b.ack_req = true;
+    deliver(a, 10);
+    deliver(b, 20);
+    ASSERT_EQ(sink_.size(), 1u);
+    EXPECT_EQ(sink_.last().m().trig_psn, 1u);
+    EXPECT_EQ(sink_.last().m().ev_echo, quirk ? stev_ev(a) : stev_ev(b));
+    EXPECT_EQ(sink_.last().egress.arrival_ev_echo, stev_ev(b));  // the truth for the endpoint
+  }
+}
+
+DataPacket stub(DataPacket p) {
+  p.dscp = wire::kDscpTrimmed;
+  p.truncate_to = wire::kTrimLength;
+  return p;
+}
+
+TEST_F(ResponderTest, DefectNoTrimNackDropsStubsSilently) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.no_trim_nack = quirk;
+    sink_.clear();
+    make({}, q);
+    deliver(stub(data(op::kRcWriteOnly, 0, 0, 1024)), 10);
+    EXPECT_EQ(sink_.size(), quirk ? 0u : 1u);
+  }
+}
+
+TEST_F(ResponderTest, DefectPlaceTrimmedStubWritesStubBytes) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.place_trimmed_stub = quirk;
+    make({}, q);
+    deliver(stub(data(op::kRcWriteOnly, 0, 0, 1024, 0x6B)), 10);
+    // The stub kept 256 - headers bytes of payload; the first 64 are surely among them.
+    EXPECT_EQ(memory(0, 64), filled(64, quirk ? 0x6B : 0x00));
+    EXPECT_EQ(memory(512, 64), filled(64, 0x00));  // bytes the trim cut never arrive
+  }
+}
+
+TEST_F(ResponderTest, DefectEarlyCompletionCompletesBeforeAllPsns) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.early_completion = quirk;
+    make({}, q);
+    ASSERT_EQ(rsp_->post_recv(1), 0);
+    deliver(data(op::kRcWriteLastImm, 1, 64), 10);  // PSN 0 (FIRST) missing
+    EXPECT_EQ(completions().size(), quirk ? 1u : 0u);
+    deliver(data(op::kRcWriteFirst, 0, 0), 20);
+    EXPECT_EQ(completions().size(), quirk ? 0u : 1u);  // never twice
+  }
+}
+
+TEST_F(ResponderTest, DefectDoubleCompletionCompletesADuplicateAgain) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.double_completion = quirk;
+    make({}, q);
+    ASSERT_EQ(rsp_->post_recv(1), 0);
+    ASSERT_EQ(rsp_->post_recv(2), 0);
+    DataPacket p = data(op::kRcWriteOnlyImm, 0);
+    deliver(p, 10);
+    deliver(p, 20);
+    EXPECT_EQ(completions().size(), quirk ? 2u : 1u);
+  }
+}
+
+TEST_F(ResponderTest, DefectNoNackLossNeverReportsAHole) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.no_nack_loss = quirk;
+    sink_.clear();
+    make({}, q);
+    deliver(data(op::kRcWriteOnly, 1), 10);
+    sink_.clear();
+    rsp_->advance(1'000'000, sink_);
+    EXPECT_EQ(sink_.size(), quirk ? 0u : 1u);
+    EXPECT_EQ(rsp_->next_deadline(), Responder::kNever);
+  }
+}
+
+TEST_F(ResponderTest, DefectAcceptOutOfWindowPlacesBeyondTheWindow) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.accept_out_of_window = quirk;
+    ResponderConfig c;
+    c.mpr_dest = 1;
+    sink_.clear();
+    make(c, q);
+    EXPECT_EQ(deliver(data(op::kRcWriteOnly, 128, 0, 64, 0x3C), 10),
+              quirk ? RxOutcome::kPlacedOutOfWindow : RxOutcome::kOutOfWindow);
+    ASSERT_EQ(sink_.size(), 1u);
+    EXPECT_EQ(sink_.last().m().type == wire::FeedbackType::kPsnOutOfRange, !quirk);
+    EXPECT_EQ(memory(0, 64), filled(64, quirk ? 0x3C : 0x00));
+  }
+}
+
+TEST_F(ResponderTest, DefectNoServiceTimeDropsTheField) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.no_service_time = quirk;
+    sink_.clear();
+    make({}, q);
+    deliver(data(op::kRcWriteFirst, 0), 1000);
+    rsp_->advance(3000, sink_);
+    ASSERT_EQ(sink_.size(), 1u);
+    EXPECT_EQ(sink_.last().m().svc_valid, !quirk);
+    EXPECT_EQ(sink_.last().m().svc_time, quirk ? 0 : 250);
+  }
+}
+
+}  // namespace
+}  // namespace mrc::transport::test

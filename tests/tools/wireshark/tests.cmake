@@ -1,0 +1,15 @@
+# dissector.mrc_lua (label `cross`): tools/wireshark/mrc.lua under tshark decodes every kind of
+# project frame written by mrc_cross_gen (tests/cross/tests.cmake defines it; that fragment is
+# included first, as fragments are included in path order).
+if(TARGET mrc_cross_gen)
+  set(MRC_CROSS_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with scapy (Debian's, not pyenv's)")
+  set(MRC_DISSECTOR_DIR ${PROJECT_BINARY_DIR}/dissector)
+  file(MAKE_DIRECTORY ${MRC_DISSECTOR_DIR})
+  add_test(NAME dissector.mrc_lua
+           COMMAND ${MRC_CROSS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lua_check.py
+                   --gen $<TARGET_FILE:mrc_cross_gen> --count 1200 --seed 21
+                   --workdir ${MRC_DISSECTOR_DIR})
+  set_tests_properties(dissector.mrc_lua PROPERTIES LABELS cross TIMEOUT 600)
+else()
+  message(WARNING "mrc_cross_gen is not defined; dissector.mrc_lua is not registered")
+endif()
