@@ -85,8 +85,9 @@ std::vector<StimulusStep> build_stimulus(const YAML::Node& root, Validator& v) {
     const StimulusKind* k = find_stimulus_kind(kind);
     if (!k) {
       const auto names = stimulus_kind_names();
-      v.error(at, path, "unknown step kind '" + kind + "'" + did_you_mean(closest_match(kind, names)) +
-                            " (expected one of " + words(names) + ")");
+      const auto hint = closest_match(kind, std::span<const std::string_view>(names));
+      v.error(at, path, "unknown step kind '" + kind + "'" +
+                            (hint.empty() ? " (expected one of " + words(names) + ")" : did_you_mean(hint)));
       continue;
     }
     const YAML::Node body = item.begin()->second;
@@ -119,9 +120,10 @@ std::vector<Check> build_checks(const YAML::Node& root, Validator& v) {
     const CheckType* t = find_check_type(tname);
     if (!t) {
       const auto names = check_type_names();
+      const auto hint = closest_match(tname, std::span<const std::string_view>(names));
       v.error(loc_of(*type).line ? loc_of(*type) : at, join_path(path, "type"),
-              "unknown check type '" + tname + "'" + did_you_mean(closest_match(tname, names)) + " (expected one of " +
-                  words(names) + ")");
+              "unknown check type '" + tname + "'" +
+                  (hint.empty() ? " (expected one of " + words(names) + ")" : did_you_mean(hint)));
       continue;
     }
     v.map(item, *t->schema, path, at);

@@ -130,7 +130,7 @@ void check_levels(const YAML::Node& root, const Case& c, const ClauseIndex& clau
   }
   // A case's level is the strongest of its clauses: labelling a MUST case SHOULD would let an
   // expectation file turn a MUST check off (design.md §4).
-  if (strongest && c.level != *strongest && find_key(root, "level")) {
+  if (strongest && c.level != *strongest && read_enum<Level>(root, "level", kLevelNames)) {
     v.error(loc_of(*find_key(root, "level")), "level",
             "level " + std::string(to_string(c.level)) + " does not match the strongest level of its clauses (" +
                 std::string(to_string(*strongest)) + ")");

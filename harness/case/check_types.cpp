@@ -117,7 +117,7 @@ CheckParams build_timing(const YAML::Node& b, const std::string& path, Validator
 
 // ------------------------------------------------------------------ invariant
 constexpr std::array<KeySpec, 0> kNone{};
-constexpr Schema kNoParams{"params (this invariant takes none)", kNone};
+constexpr Schema kNoParams{"this invariant takes no params", kNone};
 constexpr std::array kNackParams{KeySpec{.name = "max_delay_ns", .kind = VK::kUInt, .umin = 1}};
 constexpr Schema kNackSchema{"nack_for_hole params", kNackParams};
 constexpr std::array kGraceParams{KeySpec{.name = "grace_ns", .kind = VK::kUInt}};

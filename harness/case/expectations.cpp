@@ -62,6 +62,7 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
     }
     std::vector<std::string> ids;
     for (const auto& c : cases) ids.push_back(c.id);
+    std::vector<std::pair<std::string, int>> seen;  // every entry's case id and line, valid or not
     const auto list = find_key(*doc, "entries");
     if (!list || !list->IsSequence()) return r;
     std::size_t i = 0;
@@ -97,11 +98,14 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
                   "variance never turns a MUST check off)");
           ok = false;
         }
-        if (const Expectation* prev = r.set.find(e.case_id)) {
+        for (const auto& [id, line] : seen) {
+          if (id != e.case_id) continue;
           v.error(at, join_path(path, "case"),
-                  "second entry for case '" + e.case_id + "' (first at line " + std::to_string(prev->loc.line) + ")");
+                  "second entry for case '" + e.case_id + "' (first at line " + std::to_string(line) + ")");
           ok = false;
+          break;
         }
+        seen.emplace_back(e.case_id, e.loc.line);
       }
       if (parsed && options.today && days_between(*options.today, *parsed) > options.max_days) {
         v.error(key_loc(n, "expires"), join_path(path, "expires"),

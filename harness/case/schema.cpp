@@ -158,6 +158,8 @@ bool Validator::map(const YAML::Node& node, const Schema& schema, const std::str
       const auto hint = closest_match(name, std::span<const std::string_view>(names));
       if (!hint.empty()) {
         msg += did_you_mean(hint);
+      } else if (names.empty()) {
+        msg += " (" + std::string(schema.name) + ")";
       } else {
         msg += " (allowed in " + std::string(schema.name) + ": " + join_words(names) + ")";
       }
@@ -302,8 +304,9 @@ bool Validator::scalar(const YAML::Node& node, const KeySpec& spec, const std::s
     for (const auto& n : spec.names) {
       if (n == text) return true;
     }
-    error(at, path, "unknown value " + quote(text) + did_you_mean(closest_match(text, spec.names)) +
-                        " (expected one of " + join_words(spec.names) + ")");
+    const auto hint = closest_match(text, spec.names);
+    error(at, path, "unknown value " + quote(text) +
+                        (hint.empty() ? " (expected one of " + join_words(spec.names) + ")" : did_you_mean(hint)));
     return false;
   };
   switch (spec.kind) {

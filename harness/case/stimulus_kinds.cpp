@@ -204,7 +204,7 @@ constexpr std::array kImpairKeys{
 constexpr Schema kImpairSchema{"impair step", kImpairKeys};
 
 constexpr std::array<KeySpec, 0> kNoParams{};
-constexpr Schema kNoParamsSchema{"params (this kind takes none)", kNoParams};
+constexpr Schema kNoParamsSchema{"this impairment kind takes no params", kNoParams};
 constexpr std::array kTrimParams{KeySpec{.name = "bytes", .kind = VK::kUInt, .umin = 64, .umax = 9216}};
 constexpr Schema kTrimSchema{"trim params", kTrimParams};
 constexpr std::array kReorderParams{

@@ -3,6 +3,7 @@
 // diagnostics.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -210,6 +210,9 @@ class Controller {
   // delivered event carries the count (exact with PRECISE_DROP_CNT, otherwise 0/1).
   std::size_t poll_events(std::span<EvEvent> out);
   std::size_t pending_events() const { return events_.size(); }
+  // Events lost upstream (e.g. HealthEvent::drop_count from a QP's health buffer) count as
+  // dropped: the next delivered event carries them.
+  void note_dropped_events(std::uint32_t n) { dropped_events_ += n; }
 
  private:
   struct FmtSlot {

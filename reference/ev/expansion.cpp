@@ -3,6 +3,7 @@
 // header.
 #include "reference/ev/expansion.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstdio>
@@ -132,6 +133,10 @@ int validate_fields(const FormatProfile& fmt, std::span<const EvField> fields, s
 int validate_ev_bits(std::span<const EvField> fields, const wire::EvBytes& ev, std::string* why) {
   const std::uint32_t used = ev_bits_used(fields);
   for (std::uint32_t b = used; b < kEvMaxBits; ++b) {
+    if (b % 8 == 0 && ev[b / 8] == 0) {  // skip zero bytes whole
+      b += 7;
+      continue;
+    }
     if ((ev[b / 8] >> (7 - b % 8)) & 1u) {
       return fail(EINVAL, why,
                   "EV bit " + std::to_string(b) + " is set past the " + std::to_string(used) +
@@ -177,35 +182,49 @@ void expand_unchecked(std::span<const std::uint32_t> fmt_widths, std::span<const
   }
 }
 
+// Both helpers move whole byte chunks (up to 8 bits at a time) rather than single bits.
 std::uint64_t read_bits(const wire::EvBytes& bytes, std::uint32_t bit_off, std::uint32_t n) {
+  if (n > 64) n = 64;
   std::uint64_t v = 0;
-  for (std::uint32_t i = 0; i < n && i < 64; ++i) {
-    const std::uint32_t b = bit_off + i;
-    std::uint64_t bit = 0;
-    if (b < kEvMaxBits) bit = (bytes[b / 8] >> (7 - b % 8)) & 1u;
-    v = (v << 1) | bit;
+  std::uint32_t b = bit_off;
+  std::uint32_t left = n;
+  while (left != 0) {
+    if (b >= kEvMaxBits) {  // past the array: zeros
+      v = left >= 64 ? 0 : (v << left);
+      break;
+    }
+    const std::uint32_t off = b % 8;
+    const std::uint32_t take = std::min<std::uint32_t>(8 - off, left);
+    const std::uint32_t chunk = (bytes[b / 8] >> (8 - off - take)) & ((1u << take) - 1u);
+    v = (v << take) | chunk;
+    b += take;
+    left -= take;
   }
   return v;
 }
 
 void write_bits(wire::EvBytes& bytes, std::uint32_t bit_off, std::uint32_t n, std::uint64_t v) {
-  for (std::uint32_t i = 0; i < n && i < 64; ++i) {
-    const std::uint32_t b = bit_off + i;
-    if (b >= kEvMaxBits) break;
-    const auto bit = static_cast<std::uint8_t>((v >> (n - 1 - i)) & 1u);
-    const auto m = static_cast<std::uint8_t>(1u << (7 - b % 8));
-    bytes[b / 8] = static_cast<std::uint8_t>(bit ? (bytes[b / 8] | m) : (bytes[b / 8] & ~m));
+  if (n > 64) n = 64;
+  std::uint32_t b = bit_off;
+  std::uint32_t left = n;
+  while (left != 0 && b < kEvMaxBits) {
+    const std::uint32_t off = b % 8;
+    const std::uint32_t take = std::min<std::uint32_t>(8 - off, left);
+    const auto chunk = static_cast<std::uint32_t>((v >> (left - take)) & ((1u << take) - 1u));
+    const std::uint32_t shift = 8 - off - take;
+    const std::uint32_t m = ((1u << take) - 1u) << shift;
+    bytes[b / 8] = static_cast<std::uint8_t>((bytes[b / 8] & ~m) | (chunk << shift));
+    b += take;
+    left -= take;
   }
 }
 
 std::uint32_t scatter_bits(std::uint32_t init, std::uint32_t x, std::uint32_t mask) {
-  std::uint32_t v = init;
+  std::uint32_t v = init & ~mask;
   std::uint32_t j = 0;
-  for (std::uint32_t p = 0; p < 32; ++p) {
-    if ((mask >> p) & 1u) {
-      v = (v & ~(1u << p)) | (((x >> j) & 1u) << p);
-      ++j;
-    }
+  for (std::uint32_t m = mask; m != 0; m &= m - 1, ++j) {
+    const std::uint32_t low = m & (~m + 1u);  // lowest set mask bit
+    if ((x >> j) & 1u) v |= low;
   }
   return v;
 }
@@ -213,11 +232,9 @@ std::uint32_t scatter_bits(std::uint32_t init, std::uint32_t x, std::uint32_t ma
 std::uint32_t gather_bits(std::uint32_t value, std::uint32_t mask) {
   std::uint32_t x = 0;
   std::uint32_t j = 0;
-  for (std::uint32_t p = 0; p < 32; ++p) {
-    if ((mask >> p) & 1u) {
-      x |= ((value >> p) & 1u) << j;
-      ++j;
-    }
+  for (std::uint32_t m = mask; m != 0; m &= m - 1, ++j) {
+    const std::uint32_t low = m & (~m + 1u);
+    if (value & low) x |= 1u << j;
   }
   return x;
 }

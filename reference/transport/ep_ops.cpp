@@ -143,6 +143,7 @@ EpRxOutcome EpResponder::on_request(const wire::DecodedFrame& f, std::uint8_t rx
   out.ecn = wire::kEcnNotEct;
   if (req.rsp_ev_len == 0) {
     out.path = cfg_.default_path;
+    if (out.path.port == 0) out.path.port = rx_port;
   } else {
     out.path = TxPath{};
     out.path.kind = TxPath::Kind::kExplicitEv;

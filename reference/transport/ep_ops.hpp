@@ -15,7 +15,7 @@
 //     and tx_timestamp copied, svc_time_ns = emission - arrival with svc_valid, port_status = the
 //     responder's own up ports, rsp_ev_len 0. It is sent on the request's rsp_ev (rsp_fmt_mode,
 //     rsp_port, the rsp_ev bytes as the expanded on-wire EV; rsp_port 0 = the arrival port), or on
-//     the responder's default path when rsp_ev_len is 0. DSCP: the request's DSCP (so the answer
+//     the responder's default path when rsp_ev_len is 0 (its port 0 = the arrival port too). DSCP: the request's DSCP (so the answer
 //     travels in the traffic class the prober chose, req_tc), Not-ECT.
 //   - A port-status update records the sender's up-port mask per source GID (PortStatusTable).
 #pragma once
@@ -82,7 +82,8 @@ class PortStatusTable {
 
 struct EpResponderConfig {
   std::uint32_t local_ports_up = 0;  // bit N-1 = local port N up (reported in every response)
-  TxPath default_path;               // used when a request carries rsp_ev_len 0
+  TxPath default_path;               // used when a request carries rsp_ev_len 0; port 0 =
+                                     // the port the request arrived on
   bool report_svc_time = true;
   std::size_t max_peers = 64;
 };

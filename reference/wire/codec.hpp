@@ -122,6 +122,7 @@ void encode_mfeh(const Mfeh& h, std::uint8_t* out);
 WireError decode_ep(Bytes in, EpHdr& out);
 // Precondition: h.rsp_ev_len <= 32. Writes h.wire_length() bytes.
 void encode_ep(const EpHdr& h, std::uint8_t* out);
-inline bool ep_rsp_ev_len_valid(std::uint8_t n) { return n == 0 || n == 4 || n == 32; }  // MODEL: M6
+// MODEL: M6 the return-path EV is absent, a 32-bit STEV value, or a full 32-byte SRv6 EV.
+inline bool ep_rsp_ev_len_valid(std::uint8_t n) { return n == 0 || n == 4 || n == 32; }
 
 }  // namespace mrc::wire

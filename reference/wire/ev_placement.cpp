@@ -12,7 +12,8 @@ std::uint32_t stev_value(const EvBytes& wire) {  // MODEL: M2 big-endian read of
 
 std::uint32_t stev_flow_label(std::uint32_t v) { return v >> 16; }  // MODEL: M2
 
-std::uint16_t stev_sport(std::uint32_t v) { return static_cast<std::uint16_t>(v & 0xFFFF); }  // M2
+// MODEL: M2
+std::uint16_t stev_sport(std::uint32_t v) { return static_cast<std::uint16_t>(v & 0xFFFF); }
 
 std::uint16_t udp_mode_sport(const EvBytes& wire) {  // MODEL: M2
   return static_cast<std::uint16_t>((wire[0] << 8) | wire[1]);

@@ -218,22 +218,26 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
 
   DecodeResult r;
   if (layout.reth) {
-    r = ext_header(frame, off, roce_end, kRethLen, [&](Bytes b) { return decode_reth(b, out.reth); });
+    r = ext_header(frame, off, roce_end, kRethLen,
+                   [&](Bytes b) { return decode_reth(b, out.reth); });
     if (!r.ok()) return r;
     out.has_reth = true;
   }
   if (layout.immdt) {
-    r = ext_header(frame, off, roce_end, kImmDtLen, [&](Bytes b) { return decode_immdt(b, out.immdt); });
+    r = ext_header(frame, off, roce_end, kImmDtLen,
+                   [&](Bytes b) { return decode_immdt(b, out.immdt); });
     if (!r.ok()) return r;
     out.has_immdt = true;
   }
   if (layout.aeth) {
-    r = ext_header(frame, off, roce_end, kAethLen, [&](Bytes b) { return decode_aeth(b, out.aeth); });
+    r = ext_header(frame, off, roce_end, kAethLen,
+                   [&](Bytes b) { return decode_aeth(b, out.aeth); });
     if (!r.ok()) return r;
     out.has_aeth = true;
   }
   if (layout.mfeh) {  // MODEL: M5
-    r = ext_header(frame, off, roce_end, kMfehLen, [&](Bytes b) { return decode_mfeh(b, out.mfeh); });
+    r = ext_header(frame, off, roce_end, kMfehLen,
+                   [&](Bytes b) { return decode_mfeh(b, out.mfeh); });
     if (!r.ok()) return r;
     out.has_mfeh = true;
   }
@@ -266,7 +270,9 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     }
     const std::size_t pad = out.bth.pad_count;
     if (hdr_end + pad > icrc_off) {
-      if (!(dscp_trimmed || ip_short || icrc_bad)) return fail(WireError::kBadPadCount, out.bth_offset);
+      if (!(dscp_trimmed || ip_short || icrc_bad)) {
+        return fail(WireError::kBadPadCount, out.bth_offset);
+      }
       out.payload = frame.subspan(hdr_end, icrc_off - hdr_end);
     } else {
       out.payload = frame.subspan(hdr_end, icrc_off - pad - hdr_end);

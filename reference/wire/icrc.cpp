@@ -161,7 +161,7 @@ MRC_PCLMUL inline __m128i fold(__m128i x, __m128i k, __m128i next) {
   return _mm_xor_si128(_mm_xor_si128(h, l), next);
 }
 
-// The CRC register of the 128 message bits in x: x(x) * x^32 mod P.
+// The CRC register of the 128 message bits held in x: X(x) * x^32 mod P.
 MRC_PCLMUL std::uint32_t reduce128(__m128i x) {
   const __m128i k = _mm_set_epi64x(static_cast<long long>(kX64), static_cast<long long>(kX96));
   const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);

@@ -28,11 +28,16 @@ enum class Placement : std::uint8_t { kUdp4, kUdp6, kStev, kSrv6Srh, kSrv6NoSrh 
 
 const char* placement_name(Placement p) {
   switch (p) {
-    case Placement::kUdp4: return "udp4";
-    case Placement::kUdp6: return "udp6";
-    case Placement::kStev: return "stev";
-    case Placement::kSrv6Srh: return "srv6_srh";
-    case Placement::kSrv6NoSrh: return "srv6";
+    case Placement::kUdp4:
+      return "udp4";
+    case Placement::kUdp6:
+      return "udp6";
+    case Placement::kStev:
+      return "stev";
+    case Placement::kSrv6Srh:
+      return "srv6_srh";
+    case Placement::kSrv6NoSrh:
+      return "srv6";
   }
   return "?";
 }
@@ -100,8 +105,8 @@ void place(FrameSpec& s, Placement p, std::uint8_t dscp, Scratch& scratch, json&
     s.ip6.next_header = kIpProtoUdp;
     if (p == Placement::kStev) {
       // MODEL: M2 — V's top half in the flow label; keep it non-zero so the mode is visible.
-      const std::uint32_t v = (static_cast<std::uint32_t>(1 + bits(15)) << 16) |
-                              static_cast<std::uint32_t>(bits(16));
+      const std::uint32_t v =
+          (static_cast<std::uint32_t>(1 + bits(15)) << 16) | static_cast<std::uint32_t>(bits(16));
       s.ip6.flow_label = v >> 16;
       s.udp.sport = static_cast<std::uint16_t>(v & 0xFFFF);
       e["ev.mode"] = "STEV";
@@ -139,7 +144,8 @@ void place(FrameSpec& s, Placement p, std::uint8_t dscp, Scratch& scratch, json&
     auto& seg = scratch.srh_segment;
     seg = {};
     seg[0] = 0xFC;
-    for (std::size_t i = 1; i < 4 + 2 * (1 + bits(8) % 6); ++i) seg[i] = static_cast<std::uint8_t>(bits(8));
+    for (std::size_t i = 1; i < 4 + 2 * (1 + bits(8) % 6); ++i)
+      seg[i] = static_cast<std::uint8_t>(bits(8));
     s.srh = Srh{};
     s.srh.next_header = kIpProtoIpv6;
     s.srh.hdr_ext_len = 2;
@@ -227,10 +233,9 @@ GeneratedFrame finish(const FrameSpec& s, json e, std::size_t keep_bytes = 0) {
 
 GeneratedFrame FrameFactory::make_iba(std::uint32_t index) {
   auto rnd = [this](unsigned n) { return bits(n); };
-  static constexpr std::uint8_t kOps[] = {opcode::kRcWriteFirst,   opcode::kRcWriteMiddle,
-                                          opcode::kRcWriteLast,    opcode::kRcWriteLastImm,
-                                          opcode::kRcWriteOnly,    opcode::kRcWriteOnlyImm,
-                                          opcode::kRcAck};
+  static constexpr std::uint8_t kOps[] = {
+      opcode::kRcWriteFirst, opcode::kRcWriteMiddle,  opcode::kRcWriteLast, opcode::kRcWriteLastImm,
+      opcode::kRcWriteOnly,  opcode::kRcWriteOnlyImm, opcode::kRcAck};
   const std::uint8_t op = kOps[index % kinds()];
   static constexpr Placement kPlaces[] = {Placement::kUdp4, Placement::kStev, Placement::kUdp6,
                                           Placement::kSrv6Srh, Placement::kSrv6NoSrh};
@@ -269,7 +274,8 @@ GeneratedFrame FrameFactory::make_iba(std::uint32_t index) {
   if (lay.aeth) {
     s.has_aeth = true;
     static constexpr std::uint8_t kSyn[] = {syndrome::kAck, syndrome::kNakPsnSeqError,
-                                            syndrome::kNakInvalidRequest, syndrome::kNakRemoteAccess};
+                                            syndrome::kNakInvalidRequest,
+                                            syndrome::kNakRemoteAccess};
     s.aeth.syndrome = kSyn[bits(2)];
     s.aeth.msn = static_cast<std::uint32_t>(bits(24));
     e["aeth.syndrome"] = s.aeth.syndrome;
@@ -303,8 +309,9 @@ GeneratedFrame FrameFactory::make_mrc(std::uint32_t index) {
   s.udp.dport = kRoceV2Port;
 
   if (kind <= 5 || kind == 11) {
-    const std::uint8_t op = kind == 11 ? static_cast<std::uint8_t>(opcode::kRcWriteFirst + bits(8) % 6)
-                                       : static_cast<std::uint8_t>(opcode::kRcWriteFirst + kind);
+    const std::uint8_t op = kind == 11
+                                ? static_cast<std::uint8_t>(opcode::kRcWriteFirst + bits(8) % 6)
+                                : static_cast<std::uint8_t>(opcode::kRcWriteFirst + kind);
     s.bth = random_bth(op, rnd);
     s.bth.ack_req = true;  // MODEL: M3 (A set on every data packet)
     expect_bth(s.bth, e);
@@ -332,8 +339,9 @@ GeneratedFrame FrameFactory::make_mrc(std::uint32_t index) {
     s.bth = random_bth(opcode::kRcAck, rnd);
     expect_bth(s.bth, e);
     s.has_aeth = true;
-    static constexpr std::uint8_t kSyn[] = {syndrome::kAck, syndrome::kAck, syndrome::kNakPsnSeqError,
-                                            syndrome::kNakTrim, syndrome::kNakPsnSeqError};
+    static constexpr std::uint8_t kSyn[] = {syndrome::kAck, syndrome::kAck,
+                                            syndrome::kNakPsnSeqError, syndrome::kNakTrim,
+                                            syndrome::kNakPsnSeqError};
     s.aeth.syndrome = kSyn[static_cast<unsigned>(type)];
     s.aeth.msn = static_cast<std::uint32_t>(bits(24));
     e["aeth.syndrome"] = s.aeth.syndrome;
@@ -393,7 +401,8 @@ GeneratedFrame FrameFactory::make_mrc(std::uint32_t index) {
     static constexpr std::uint8_t kLens[] = {0, 4, 32};
     ep.rsp_ev_len = kLens[bits(8) % 3];
     ep.rsp_ev = {};
-    for (std::size_t i = 0; i < ep.rsp_ev_len; ++i) ep.rsp_ev[i] = static_cast<std::uint8_t>(bits(8));
+    for (std::size_t i = 0; i < ep.rsp_ev_len; ++i)
+      ep.rsp_ev[i] = static_cast<std::uint8_t>(bits(8));
     e["ep.op"] = static_cast<unsigned>(ep.op);
     e["ep.svc_valid"] = ep.svc_valid ? 1 : 0;
     e["ep.req_id"] = ep.req_id;

@@ -23,10 +23,10 @@ class PcapWriter {
     put32(0xa1b2c3d4u);
     put16(2);
     put16(4);
-    put32(0);       // thiszone
-    put32(0);       // sigfigs
-    put32(65535);   // snaplen
-    put32(1);       // LINKTYPE_ETHERNET
+    put32(0);      // thiszone
+    put32(0);      // sigfigs
+    put32(65535);  // snaplen
+    put32(1);      // LINKTYPE_ETHERNET
   }
   bool good() const { return static_cast<bool>(out_); }
   // `wire_len` may exceed the captured bytes (not used here: a trimmed stub is cut on the wire).
@@ -35,7 +35,8 @@ class PcapWriter {
     put32(usec_total % 1000000u);
     put32(static_cast<std::uint32_t>(bytes.size()));
     put32(static_cast<std::uint32_t>(bytes.size()));
-    out_.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out_.write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
   }
 
  private:
@@ -90,7 +91,8 @@ int main(int argc, char** argv) {
   if (profile_name != "iba" && profile_name != "mrc") return usage("--profile must be iba or mrc");
   if (pcap_path.empty() || expect_path.empty() || count == 0) return usage("missing option");
 
-  const auto profile = profile_name == "iba" ? mrc::cross::Profile::kIba : mrc::cross::Profile::kMrc;
+  const auto profile =
+      profile_name == "iba" ? mrc::cross::Profile::kIba : mrc::cross::Profile::kMrc;
   mrc::cross::FrameFactory factory(profile, seed);
   PcapWriter pcap(pcap_path);
   if (!pcap.good()) return usage("cannot open the pcap file");

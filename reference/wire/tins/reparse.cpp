@@ -69,7 +69,8 @@ WireError build_chain(Bytes b, bool mrc_framing, std::unique_ptr<Tins::PDU>& hea
   if (off + pad > icrc_off) return WireError::kBadPadCount;
   const std::size_t pay_end = icrc_off - pad;
   for (std::size_t i = pay_end; i < icrc_off; ++i) nonzero_pad |= b[i] != 0;
-  if (pay_end > off) tail->inner_pdu(new Tins::RawPDU(b.data() + off, static_cast<std::uint32_t>(pay_end - off)));
+  if (pay_end > off)
+    tail->inner_pdu(new Tins::RawPDU(b.data() + off, static_cast<std::uint32_t>(pay_end - off)));
   head = std::move(top);
   return WireError::kOk;
 }

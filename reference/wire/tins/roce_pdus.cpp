@@ -40,16 +40,20 @@ void BTH::write_serialization(std::uint8_t* buffer, std::uint32_t total_sz) {
   // total_sz = header + inner + trailer; the trailer is pad (zeros) then the ICRC.
   std::uint8_t* trailer = buffer + total_sz - pad - kIcrcLen;
   std::memset(trailer, 0, pad);
-  icrc_write(trailer + pad, icrc_ ^ 1);
+  icrc_write(trailer + pad, icrc_);
 }
 
 // ---- RETH -----------------------------------------------------------------------------------
-RETH::RETH(const std::uint8_t* data, std::uint32_t size) { require(decode_reth(view(data, size), f_)); }
+RETH::RETH(const std::uint8_t* data, std::uint32_t size) {
+  require(decode_reth(view(data, size), f_));
+}
 
 void RETH::write_serialization(std::uint8_t* buffer, std::uint32_t) { encode_reth(f_, buffer); }
 
 // ---- AETH -----------------------------------------------------------------------------------
-AETH::AETH(const std::uint8_t* data, std::uint32_t size) { require(decode_aeth(view(data, size), f_)); }
+AETH::AETH(const std::uint8_t* data, std::uint32_t size) {
+  require(decode_aeth(view(data, size), f_));
+}
 
 void AETH::write_serialization(std::uint8_t* buffer, std::uint32_t) { encode_aeth(f_, buffer); }
 
@@ -58,10 +62,14 @@ ImmDt::ImmDt(const std::uint8_t* data, std::uint32_t size) {
   require(decode_immdt(view(data, size), value_));
 }
 
-void ImmDt::write_serialization(std::uint8_t* buffer, std::uint32_t) { encode_immdt(value_, buffer); }
+void ImmDt::write_serialization(std::uint8_t* buffer, std::uint32_t) {
+  encode_immdt(value_, buffer);
+}
 
 // ---- MFEH ------------------------------------------------------------------------ MODEL: M5
-MFEH::MFEH(const std::uint8_t* data, std::uint32_t size) { require(decode_mfeh(view(data, size), f_)); }
+MFEH::MFEH(const std::uint8_t* data, std::uint32_t size) {
+  require(decode_mfeh(view(data, size), f_));
+}
 
 void MFEH::write_serialization(std::uint8_t* buffer, std::uint32_t) { encode_mfeh(f_, buffer); }
 

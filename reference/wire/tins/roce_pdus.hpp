@@ -24,12 +24,18 @@
 namespace mrc::wire::tins_adapters {
 
 // PDU type tags: Tins::PDU::USER_DEFINED_PDU + n.
-inline constexpr Tins::PDU::PDUType kBthType = static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 1);
-inline constexpr Tins::PDU::PDUType kRethType = static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 2);
-inline constexpr Tins::PDU::PDUType kAethType = static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 3);
-inline constexpr Tins::PDU::PDUType kImmDtType = static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 4);
-inline constexpr Tins::PDU::PDUType kMfehType = static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 5);  // MODEL: M5
-inline constexpr Tins::PDU::PDUType kEpType = static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 6);    // MODEL: M6
+inline constexpr Tins::PDU::PDUType kBthType =
+    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 1);
+inline constexpr Tins::PDU::PDUType kRethType =
+    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 2);
+inline constexpr Tins::PDU::PDUType kAethType =
+    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 3);
+inline constexpr Tins::PDU::PDUType kImmDtType =
+    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 4);
+inline constexpr Tins::PDU::PDUType kMfehType =
+    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 5);  // MODEL: M5
+inline constexpr Tins::PDU::PDUType kEpType =
+    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 6);  // MODEL: M6
 
 // ---- BTH (12 bytes) + pad + ICRC trailer -----------------------------------------------------
 class BTH : public Tins::PDU {
@@ -223,7 +229,7 @@ class EpHeader : public Tins::PDU {
   static constexpr PDUType pdu_flag = kEpType;
 
   EpHeader() = default;
-  explicit EpHeader(const EpHdr& fields);  // rsp_ev_len is clamped to 32
+  explicit EpHeader(const EpHdr& fields);                  // rsp_ev_len is clamped to 32
   EpHeader(const std::uint8_t* data, std::uint32_t size);  // throws Tins::malformed_packet
 
   const EpHdr& fields() const { return f_; }

@@ -17,8 +17,8 @@ void run(const Impairment& imp, const PairOptions& o = {}, std::uint32_t writes 
   EXPECT_EQ(r.failure, "");
   EXPECT_EQ(r.completed, writes);
   const auto& rs = p.a->requester(p.qp.qpn_a)->stats();
-  RecordProperty("virtual_ns", std::to_string(r.end_ns));
-  RecordProperty("retransmits", std::to_string(rs.retransmits));
+  ::testing::Test::RecordProperty("virtual_ns", std::to_string(r.end_ns));
+  ::testing::Test::RecordProperty("retransmits", std::to_string(rs.retransmits));
   std::printf("completed=%u bytes=%llu t=%.3f ms retx=%llu timeouts=%llu nack=%llu trim=%llu sacked=%llu dropped=%llu trimmed=%llu dup=%llu reord=%llu\n",
               r.completed, static_cast<unsigned long long>(r.bytes), r.end_ns / 1e6,
               static_cast<unsigned long long>(rs.retransmits), static_cast<unsigned long long>(rs.timeouts),

@@ -346,6 +346,12 @@ void overflow_and_check(bool precise, std::uint32_t expect_drop) {
   ASSERT_EQ(c.report_ev_state(0, 6, EvState::kAssumedBad), 0);
   ASSERT_EQ(c.poll_events(out), 1u);
   EXPECT_EQ(out[0].drop_count, 0u);
+  // Drops reported from upstream (a QP's health buffer) ride on the next event too.
+  c.note_dropped_events(2);
+  ASSERT_EQ(c.report_ev_state(0, 6, EvState::kGood), 0);
+  ASSERT_EQ(c.poll_events(out), 1u);
+  EXPECT_EQ(out[0].drop_count, precise ? 2u : 1u);
+  EXPECT_EQ(out[0].state, EvState::kGood);
 }
 
 TEST(EvEvents, PreciseDropCount) { overflow_and_check(true, 3); }

@@ -164,6 +164,18 @@ TEST(EvExpansion, BitHelpers) {
   EXPECT_EQ(b[1], 0xBC);
   EXPECT_EQ(read_bits(b, 4, 12), 0xABCu);
   EXPECT_EQ(read_bits(b, 250, 10), 0u);  // past the end reads zero
+  wire::EvBytes w{};
+  write_bits(w, 3, 64, 0xFEDCBA9876543210ull);
+  EXPECT_EQ(read_bits(w, 3, 64), 0xFEDCBA9876543210ull);
+  EXPECT_EQ(w[0], 0x1F);  // 000 + 11111
+  EXPECT_EQ(read_bits(w, 0, 3), 0u);
+  EXPECT_EQ(read_bits(w, 67, 8), 0u);
+  write_bits(w, 252, 8, 0xFF);  // only 4 bits fit
+  EXPECT_EQ(w[31], 0x0F);
+  EXPECT_EQ(read_bits(w, 252, 8), 0xF0u);
+  write_bits(w, 3, 5, 0);  // clears only its own bits
+  EXPECT_EQ(w[0], 0x00);
+  EXPECT_EQ(w[1], 0xDB);
   EXPECT_EQ(scatter_bits(0x1000, 0x33, 0x0F0F), 0x1303u);
   EXPECT_EQ(gather_bits(0x1303, 0x0F0F), 0x33u);
   EXPECT_EQ(ev_bits_used(std::vector<EvField>{{16, 0, 0, 0, 0x0F0F}, {8, 0, 0, 0, 0x3}}), 10u);

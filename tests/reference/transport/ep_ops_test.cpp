@@ -120,6 +120,12 @@ TEST(EpOps, ProbeWithoutRspEvUsesTheDefaultPath) {
   EXPECT_EQ(rsp.path.port, 7);
   EXPECT_EQ(rsp.path.ev[0], 0x77);
   EXPECT_EQ(rsp.ep.svc_time_ns, 0u);
+  // A default path without a port answers on the arrival port.
+  EpResponderConfig cfg0;
+  cfg0.default_path.kind = TxPath::Kind::kExplicitEv;
+  EpResponder r0(cfg0);
+  ASSERT_EQ(r0.on_request(in.f, 4, 10, 10, rsp), EpRxOutcome::kResponded);
+  EXPECT_EQ(rsp.path.port, 4);
 }
 
 TEST(EpOps, RspPortZeroMeansTheArrivalPort) {

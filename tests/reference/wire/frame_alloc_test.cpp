@@ -35,7 +35,8 @@ TEST(FrameAllocation, EncodeAndDecodeAllocateNothing) {
   for (auto& c : cases) {
     const EncodeResult e = encode_frame(c.spec, buf);
     ASSERT_TRUE(e.ok());
-    ASSERT_TRUE(decode_frame(Bytes(buf.data(), e.length), d, DecodeOptions{c.mrc_framing, true}).ok());
+    const DecodeOptions opt{c.mrc_framing, true};
+    ASSERT_TRUE(decode_frame(Bytes(buf.data(), e.length), d, opt).ok());
   }
   const std::size_t before = g_allocations.load();
   std::size_t good = 0;

@@ -93,9 +93,11 @@ void craft_Truncated(Crafter& t) {
   auto f = build(data_spec(L3Kind::kIpv6, 64));
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + 13), WireError::kTruncated, 0);
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kIp + 39), WireError::kTruncated, kIp);
-  t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kUdp6 + 7), WireError::kTruncated, kUdp6);
+  t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kUdp6 + 7), WireError::kTruncated,
+           kUdp6);
   // Cut inside the BTH or inside the RETH: not a stub, an error (M11 needs BTH + RETH).
-  t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kBth6 + 5), WireError::kTruncated, kBth6);
+  t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kBth6 + 5), WireError::kTruncated,
+           kBth6);
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kBth6 + 12 + 15), WireError::kTruncated,
          kBth6 + 12);
   set_dscp(f, kIp, kDscpTrimmed);
@@ -137,7 +139,8 @@ void craft_BadIpHeaderLengthAndIpLength(Crafter& t) {
   store_be16(g.data() + kIp + 4, 24 + 30);
   t.expect(g, WireError::kBadIpLength, kUdp6 + 24);
   g = s;  // inner claims more than the outer holds
-  store_be16(g.data() + kUdp6 + 24 + 4, static_cast<std::uint16_t>(load_be16(g.data() + kUdp6 + 24 + 4) + 1));
+  const std::uint16_t inner_len = load_be16(g.data() + kUdp6 + 24 + 4);
+  store_be16(g.data() + kUdp6 + 24 + 4, static_cast<std::uint16_t>(inner_len + 1));
   t.expect(g, WireError::kBadIpLength, kUdp6 + 24);
 }
 

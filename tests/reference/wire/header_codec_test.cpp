@@ -33,7 +33,8 @@ void round_trip(std::uint64_t seed, H (*gen)(Rng&), Enc enc, Dec dec, Len len) {
 }
 
 TEST(HeaderCodec, EthRoundTrip) {
-  round_trip<Eth>(1, random_eth, encode_eth, decode_eth, [](const Eth& h) { return eth_length(h); });
+  round_trip<Eth>(1, random_eth, encode_eth, decode_eth,
+                  [](const Eth& h) { return eth_length(h); });
 }
 
 TEST(HeaderCodec, Ipv4RoundTripWithChecksum) {
@@ -110,7 +111,8 @@ TEST(HeaderCodec, MfehRoundTrip) {  // MODEL: M5 (M13 asks for the MFEH round tr
 }
 
 TEST(HeaderCodec, EpRoundTrip) {  // MODEL: M6
-  round_trip<EpHdr>(10, random_ep, encode_ep, decode_ep, [](const EpHdr& h) { return h.wire_length(); });
+  round_trip<EpHdr>(10, random_ep, encode_ep, decode_ep,
+                    [](const EpHdr& h) { return h.wire_length(); });
 }
 
 TEST(HeaderCodec, SrhRoundTripAnySegmentsAndTlvs) {
@@ -142,7 +144,8 @@ TEST(HeaderCodec, SrhRoundTripAnySegmentsAndTlvs) {
     ASSERT_TRUE(same_bytes(d.tlvs, h.tlvs));
     for (std::size_t k = 0; k < nseg; ++k) {
       const Ipv6Addr seg = d.segment(k);
-      ASSERT_TRUE(std::equal(seg.begin(), seg.end(), body.begin() + static_cast<std::ptrdiff_t>(k * 16)));
+      const auto at = body.begin() + static_cast<std::ptrdiff_t>(k * 16);
+      ASSERT_TRUE(std::equal(seg.begin(), seg.end(), at));
     }
     encode_srh(d, b.data());
     ASSERT_TRUE(std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n), b.begin()));
@@ -297,7 +300,8 @@ TEST(HeaderCodec, BthBitPositions) {
   h.psn = 0x000010;
   std::uint8_t b[kBthLen];
   encode_bth(h, b);
-  const std::uint8_t want[] = {0x0A, 0xB0, 0xFF, 0xFF, 0x40, 0x00, 0x01, 0x23, 0x80, 0x00, 0x00, 0x10};
+  const std::uint8_t want[] = {0x0A, 0xB0, 0xFF, 0xFF, 0x40, 0x00,
+                              0x01, 0x23, 0x80, 0x00, 0x00, 0x10};
   EXPECT_TRUE(std::equal(std::begin(want), std::end(want), b));
 }
 

@@ -27,8 +27,8 @@ namespace ta = tins_adapters;
 using Frame = std::vector<std::uint8_t>;
 
 auto tie(const Bth& b) {
-  return std::tie(b.opcode, b.se, b.mig_req, b.pad_count, b.tver, b.pkey, b.fecn, b.becn,
-                  b.dest_qp, b.ack_req, b.psn);
+  return std::tie(b.opcode, b.se, b.mig_req, b.pad_count, b.tver, b.pkey, b.fecn, b.becn, b.dest_qp,
+                  b.ack_req, b.psn);
 }
 auto tie(const Reth& r) { return std::tie(r.va, r.rkey, r.dma_length); }
 auto tie(const Aeth& a) { return std::tie(a.syndrome, a.msn); }
@@ -62,7 +62,9 @@ class Random {
   explicit Random(std::uint64_t seed) : rng_(seed) {}
   std::uint64_t bits(unsigned n) { return n >= 64 ? rng_() : rng_() & ((1ull << n) - 1); }
   template <class T>
-  T pick(std::initializer_list<T> v) { return v.begin()[bits(16) % v.size()]; }
+  T pick(std::initializer_list<T> v) {
+    return v.begin()[bits(16) % v.size()];
+  }
 
  private:
   std::mt19937_64 rng_;
@@ -117,7 +119,8 @@ void fill(Random& r, Kind kind, L3 l3, Sample& s) {
     random_addr(r, f.inner_ip6.src);
     random_addr(r, f.inner_ip6.dst);
   }
-  f.udp.sport = static_cast<std::uint16_t>(l3 == L3::kSrv6 ? (kSrv6SportBase | r.bits(8)) : r.bits(16));
+  f.udp.sport =
+      static_cast<std::uint16_t>(l3 == L3::kSrv6 ? (kSrv6SportBase | r.bits(8)) : r.bits(16));
   f.udp.dport = kRoceV2Port;
   Bth& b = f.bth;
   b.se = r.bits(1);
@@ -181,7 +184,8 @@ void fill(Random& r, Kind kind, L3 l3, Sample& s) {
       e.rsp_port = static_cast<std::uint8_t>(r.bits(8));
       e.rsp_ev_len = static_cast<std::uint8_t>(r.pick({0, 4, 32}));
       e.rsp_ev = {};
-      for (std::size_t i = 0; i < e.rsp_ev_len; ++i) e.rsp_ev[i] = static_cast<std::uint8_t>(r.bits(8));
+      for (std::size_t i = 0; i < e.rsp_ev_len; ++i)
+        e.rsp_ev[i] = static_cast<std::uint8_t>(r.bits(8));
       break;
     }
   }
@@ -216,8 +220,11 @@ Tins::EthernetII compose(const Sample& s) {
   } else {
     Tins::IPv6 outer = make_ipv6(f.ip6);
     // SRH after its first two bytes (next header, length), which libtins writes itself.
-    std::vector<std::uint8_t> srh = {kSrhRoutingType, f.srh.segments_left, f.srh.last_entry,
-                                     f.srh.flags, static_cast<std::uint8_t>(f.srh.tag >> 8),
+    std::vector<std::uint8_t> srh = {kSrhRoutingType,
+                                     f.srh.segments_left,
+                                     f.srh.last_entry,
+                                     f.srh.flags,
+                                     static_cast<std::uint8_t>(f.srh.tag >> 8),
                                      static_cast<std::uint8_t>(f.srh.tag)};
     srh.insert(srh.end(), s.segment.begin(), s.segment.end());
     outer.add_header(Tins::IPv6::ext_header(Tins::IPv6::ROUTING, srh.size(), srh.data()));
@@ -231,7 +238,8 @@ Tins::EthernetII compose(const Sample& s) {
   if (f.has_aeth) pkt /= ta::AETH(f.aeth);
   if (f.has_mfeh) pkt /= ta::MFEH(f.mfeh);
   if (f.has_ep) pkt /= ta::EpHeader(f.ep);
-  if (!s.payload.empty()) pkt /= Tins::RawPDU(s.payload.data(), static_cast<std::uint32_t>(s.payload.size()));
+  if (!s.payload.empty())
+    pkt /= Tins::RawPDU(s.payload.data(), static_cast<std::uint32_t>(s.payload.size()));
   EXPECT_TRUE(ta::finalize_icrc(pkt).ok());
   return pkt;
 }
@@ -245,7 +253,10 @@ void set_udp_checksum(Frame& fr, const DecodedFrame& d, bool v4) {
     for (std::size_t i = 0; i < n; ++i) sum += (i % 2 == 0) ? p[i] << 8 : p[i];
   };
   const std::uint8_t* ip = fr.data() + d.roce_ip_offset;
-  if (v4) add(ip + 12, 8); else add(ip + 8, 32);
+  if (v4)
+    add(ip + 12, 8);
+  else
+    add(ip + 8, 32);
   sum += kIpProtoUdp + len;
   fr[udp + 6] = fr[udp + 7] = 0;
   add(fr.data() + udp, len);
@@ -271,15 +282,25 @@ void expect_transport(const Sample& s, const DecodedFrame& d) {
   want.pad_count = static_cast<std::uint8_t>((4 - s.payload.size() % 4) % 4);
   EXPECT_EQ(tie(d.bth), tie(want));
   ASSERT_EQ(d.has_reth, f.has_reth);
-  if (f.has_reth) { EXPECT_EQ(tie(d.reth), tie(f.reth)); }
+  if (f.has_reth) {
+    EXPECT_EQ(tie(d.reth), tie(f.reth));
+  }
   ASSERT_EQ(d.has_immdt, f.has_immdt);
-  if (f.has_immdt) { EXPECT_EQ(d.immdt, f.immdt); }
+  if (f.has_immdt) {
+    EXPECT_EQ(d.immdt, f.immdt);
+  }
   ASSERT_EQ(d.has_aeth, f.has_aeth);
-  if (f.has_aeth) { EXPECT_EQ(tie(d.aeth), tie(f.aeth)); }
+  if (f.has_aeth) {
+    EXPECT_EQ(tie(d.aeth), tie(f.aeth));
+  }
   ASSERT_EQ(d.has_mfeh, f.has_mfeh);
-  if (f.has_mfeh) { EXPECT_EQ(tie(d.mfeh), tie(f.mfeh)); }
+  if (f.has_mfeh) {
+    EXPECT_EQ(tie(d.mfeh), tie(f.mfeh));
+  }
   ASSERT_EQ(d.has_ep, f.has_ep);
-  if (f.has_ep) { EXPECT_EQ(tie(d.ep), tie(f.ep)); }
+  if (f.has_ep) {
+    EXPECT_EQ(tie(d.ep), tie(f.ep));
+  }
   EXPECT_EQ(Frame(d.payload.begin(), d.payload.end()), s.payload);
   EXPECT_EQ(d.udp.sport, f.udp.sport);
   EXPECT_TRUE(d.icrc_ok);
@@ -302,7 +323,9 @@ TEST(TinsAdapters, ComposedWithTinsDecodesNativelyAndReencodesIdentically) {
       const DecodeResult res = decode_frame(Bytes(bytes.data(), bytes.size()), d);
       ASSERT_TRUE(res.ok()) << to_string(res.error) << " at " << res.offset << ", frame " << i;
       expect_transport(s, d);
-      if (s.l3 == L3::kIpv6) { EXPECT_EQ(tie(d.ip6), tie(s.spec.ip6)); }
+      if (s.l3 == L3::kIpv6) {
+        EXPECT_EQ(tie(d.ip6), tie(s.spec.ip6));
+      }
       if (s.l3 == L3::kSrv6) {
         ASSERT_TRUE(d.encapsulated && d.has_srh);
         EXPECT_EQ(d.srh.segment(0), s.segment);
@@ -349,26 +372,37 @@ TEST(TinsAdapters, NativeFramesReparseToTheSameFieldsAndSerializeIdentically) {
       EXPECT_EQ(bth->parent_pdu()->pdu_type(), Tins::PDU::UDP);
       const auto* reth = pkt.find_pdu<ta::RETH>();
       ASSERT_EQ(reth != nullptr, d.has_reth);
-      if (reth) { EXPECT_EQ(std::make_tuple(reth->va(), reth->rkey(), reth->dma_length()), tie(d.reth)); }
+      if (reth) {
+        EXPECT_EQ(std::make_tuple(reth->va(), reth->rkey(), reth->dma_length()), tie(d.reth));
+      }
       const auto* imm = pkt.find_pdu<ta::ImmDt>();
       ASSERT_EQ(imm != nullptr, d.has_immdt);
-      if (imm) { EXPECT_EQ(imm->value(), d.immdt); }
+      if (imm) {
+        EXPECT_EQ(imm->value(), d.immdt);
+      }
       const auto* aeth = pkt.find_pdu<ta::AETH>();
       ASSERT_EQ(aeth != nullptr, d.has_aeth);
-      if (aeth) { EXPECT_EQ(std::make_tuple(aeth->syndrome(), aeth->msn()), tie(d.aeth)); }
+      if (aeth) {
+        EXPECT_EQ(std::make_tuple(aeth->syndrome(), aeth->msn()), tie(d.aeth));
+      }
       const auto* mfeh = pkt.find_pdu<ta::MFEH>();
       ASSERT_EQ(mfeh != nullptr, d.has_mfeh);
       if (mfeh) {
         EXPECT_EQ(tie(mfeh->fields()), tie(d.mfeh));
-        EXPECT_EQ(std::make_tuple(mfeh->type(), mfeh->trig_psn(), mfeh->ev_echo(), mfeh->sack_bitmap()),
-                  std::make_tuple(d.mfeh.type, d.mfeh.trig_psn, d.mfeh.ev_echo, d.mfeh.sack_bitmap));
+        EXPECT_EQ(
+            std::make_tuple(mfeh->type(), mfeh->trig_psn(), mfeh->ev_echo(), mfeh->sack_bitmap()),
+            std::make_tuple(d.mfeh.type, d.mfeh.trig_psn, d.mfeh.ev_echo, d.mfeh.sack_bitmap));
       }
       const auto* ep = pkt.find_pdu<ta::EpHeader>();
       ASSERT_EQ(ep != nullptr, d.has_ep);
-      if (ep) { EXPECT_EQ(tie(ep->fields()), tie(d.ep)); }
+      if (ep) {
+        EXPECT_EQ(tie(ep->fields()), tie(d.ep));
+      }
       const auto* raw = pkt.find_pdu<Tins::RawPDU>();
       EXPECT_EQ(raw != nullptr, !d.payload.empty());
-      if (raw) { EXPECT_EQ(raw->payload(), Frame(d.payload.begin(), d.payload.end())); }
+      if (raw) {
+        EXPECT_EQ(raw->payload(), Frame(d.payload.begin(), d.payload.end()));
+      }
       if (s.l3 == L3::kSrv6) {
         // libtins: outer IPv6 (Routing ext header 43 kept generic) -> inner IPv6 -> UDP.
         const auto* outer = pkt.find_pdu<Tins::IPv6>();
@@ -458,7 +492,9 @@ TEST(TinsAdapters, WithoutMrcFramingMiddleCarriesNoReth) {
   ASSERT_TRUE(rr.ok());
   EXPECT_TRUE(rr.icrc_ok);
   EXPECT_EQ(pkt.find_pdu<ta::RETH>(), nullptr);
-  if (!s.payload.empty()) { EXPECT_EQ(pkt.rfind_pdu<Tins::RawPDU>().payload(), s.payload); }
+  if (!s.payload.empty()) {
+    EXPECT_EQ(pkt.rfind_pdu<Tins::RawPDU>().payload(), s.payload);
+  }
   EXPECT_EQ(pkt.serialize(), bytes);
 }
 

@@ -1,0 +1,116 @@
+#include "harness/case/clauses.hpp"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "reference/defects.hpp"
+#include "tests/harness/case/case_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::project_clauses;
+using testing::scratch_dir;
+using testing::write_file;
+
+TEST(ProjectClauses, LoadCleanlyAndCoverEveryArea) {
+  const ClauseIndex& idx = project_clauses();
+  EXPECT_GE(idx.size(), 60u);
+  std::set<ClauseArea> areas;
+  std::set<Level> levels;
+  for (const auto& c : idx.all()) {
+    areas.insert(c.area);
+    levels.insert(c.level);
+    EXPECT_FALSE(c.text.empty()) << c.id;
+    EXPECT_FALSE(c.source.empty()) << c.id;
+    EXPECT_GT(c.loc.line, 0) << c.id;
+  }
+  EXPECT_EQ(areas.size(), kClauseAreaNames.size());
+  EXPECT_TRUE(levels.contains(Level::kMust));
+  EXPECT_TRUE(levels.contains(Level::kShould));
+}
+
+// Every requirement the reference endpoint's defect catalog claims to violate must exist, or the
+// mutation campaign could never attribute a kill to it.
+TEST(ProjectClauses, EveryDefectCatalogRequirementExists) {
+  const ClauseIndex& idx = project_clauses();
+  std::size_t named = 0;
+  for (const auto& d : ref::defect_catalog()) {
+    EXPECT_FALSE(d.violates.empty()) << d.name;
+    for (const auto id : d.violates) {
+      ++named;
+      EXPECT_NE(idx.find(id), nullptr) << "defect " << d.name << " names unknown clause " << id
+                                        << did_you_mean(idx.suggest(id));
+    }
+  }
+  EXPECT_GE(named, 27u);
+}
+
+TEST(ProjectClauses, LookupAndSuggestion) {
+  const ClauseIndex& idx = project_clauses();
+  const Clause* c = idx.find("WIRE-ICRC");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->level, Level::kMust);
+  EXPECT_EQ(c->area, ClauseArea::kWire);
+  EXPECT_EQ(idx.find("WIRE-ICRX"), nullptr);
+  EXPECT_EQ(idx.suggest("WIRE-ICRX"), "WIRE-ICRC");
+  EXPECT_EQ(idx.suggest("SOMETHING-ELSE-ENTIRELY"), "");
+}
+
+TEST(ClauseIds, Shape) {
+  EXPECT_TRUE(is_clause_id("SPRAY-PER-PACKET-EV"));
+  EXPECT_TRUE(is_clause_id("SRV6-USID-CONTAINER"));
+  EXPECT_FALSE(is_clause_id("SPRAY"));           // one word
+  EXPECT_FALSE(is_clause_id("spray-per-packet"));
+  EXPECT_FALSE(is_clause_id("SPRAY--EV"));
+  EXPECT_FALSE(is_clause_id("-SPRAY-EV"));
+  EXPECT_FALSE(is_clause_id("SPRAY-EV-"));
+  EXPECT_FALSE(is_clause_id("6SPRAY-EV"));
+  EXPECT_FALSE(is_clause_id("SPRAY EV"));
+}
+
+TEST(LoadClauses, ReportsEveryMistake) {
+  const auto file = write_file(scratch_dir() / "clauses.yaml",
+                               "- id: GOOD-ONE\n"
+                               "  text: fine\n"
+                               "  source: test\n"
+                               "  level: MUST\n"
+                               "  area: spray\n"
+                               "- id: GOOD-ONE\n"
+                               "  text: again\n"
+                               "  source: test\n"
+                               "  level: SHOULD\n"
+                               "  area: spray\n"
+                               "- id: lower-case\n"
+                               "  text: t\n"
+                               "  source: s\n"
+                               "  level: MUST\n"
+                               "  area: spray\n"
+                               "- id: NO-LEVEL\n"
+                               "  txet: t\n"
+                               "  source: s\n"
+                               "  level: MUTS\n"
+                               "  area: sprya\n");
+  const ClauseLoadResult r = load_clauses(file);
+  const std::string f = file.string();
+  EXPECT_TRUE(r.diagnostics.contains(f + ":6:7: [1].id: duplicate clause id 'GOOD-ONE' (first at line 1)")) << r.diagnostics.to_string();
+  EXPECT_TRUE(r.diagnostics.contains(f + ":11:7: [2].id: clause id 'lower-case' must be upper-case words"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":17:3: [3]: unknown key 'txet' (did you mean 'text'?)"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":16:3: [3]: missing required key 'text'"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":19:10: [3].level: unknown value 'MUTS' (did you mean 'MUST'?)"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":20:9: [3].area: unknown value 'sprya' (did you mean 'spray'?)"));
+  EXPECT_EQ(r.diagnostics.size(), 6u) << r.diagnostics.to_string();
+  ASSERT_EQ(r.index.size(), 1u);  // the well-formed entry survives
+  EXPECT_NE(r.index.find("GOOD-ONE"), nullptr);
+}
+
+TEST(LoadClauses, TopLevelMustBeAList) {
+  const auto file = write_file(scratch_dir() / "clauses.yaml", "id: X-Y\n");
+  const ClauseLoadResult r = load_clauses(file);
+  EXPECT_TRUE(r.diagnostics.contains("expected a list of clauses")) << r.diagnostics.to_string();
+  EXPECT_TRUE(r.index.empty());
+}
+
+}  // namespace
+}  // namespace mrc::harness
