@@ -32,7 +32,7 @@ struct AreaCounts {
   VerdictCounts counts;
 };
 
-// Per-area counts, areas sorted by name (a case with an empty area counts under "(none)").
+// Per-area counts, areas sorted by name (a case with an empty area counts under "none").
 std::vector<AreaCounts> count_by_area(const RunResult& run);
 VerdictCounts count_all(const RunResult& run);
 

@@ -78,6 +78,7 @@ class EvHealth {
   void on_nack_loss(std::uint16_t ev, std::uint64_t now); // MODEL: M7
   void on_congestion(std::uint16_t ev, std::uint64_t now);  // ECN-CE / TRIM NACK -> cooldown
   void on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now);
+  // Controller DENIED flag (from a profile resync). Does not re-evaluate the ev_min_active floor.
   void set_denied(std::uint16_t ev, bool denied);
   // Peer or local port status (M6): EVs on a down port are not eligible. Not a state change.
   void set_port_up(std::uint8_t port, bool up);

@@ -62,6 +62,7 @@ void Requester::on_feedback(const FeedbackInfo& fb, std::uint64_t now) {
   if (fatal_nak(fb.syndrome, fatal_status)) {
     // The responder refused the packet (bad R_Key, invalid request): the WR fails, the QP errs.
     const std::uint32_t failed = fb.has_mfeh ? fb.trig_psn : psn_add(fb.cum_psn, 1);
+    complete_wrs();  // what the NAK acknowledges cumulatively completes first
     fail(tracked(failed) ? slot(failed).wr : sq_head_, fatal_status);
     return;
   }

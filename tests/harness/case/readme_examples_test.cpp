@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include "harness/case/case_loader.hpp"
 #include "harness/case/expectations.hpp"

@@ -51,7 +51,9 @@ TEST(RequesterFeedback, SackedPsnsAreNotResentOnTimeout) {
 }
 
 TEST(RequesterFeedback, SackBaseHonoursTheOffset) {
-  Harness h;
+  ev::HealthParams hp;
+  hp.ev_min_active = 16;  // a mass timeout must not retire every EV in this test
+  Harness h(default_config(), 16, 8, hp);
   ASSERT_EQ(h.write(1, 80 * 1024), 0);  // PSN 0..79
   ASSERT_EQ(h.drain(0).size(), 80u);
   // cum = PSN 0; the bitmap block starts at cum + 1 + 64 = PSN 65; PSN 70 arrived.

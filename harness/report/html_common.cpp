@@ -1,0 +1,68 @@
+#include <unordered_set>
+
+#include "harness/report/html_parts.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace mrc::harness::html {
+
+std::string_view verdict_class(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kFail: return "fail";
+    case Verdict::kUnsupported: return "unsupported";
+    case Verdict::kInconclusive: return "inconclusive";
+    case Verdict::kError: return "error";
+  }
+  return "error";
+}
+
+std::string badge(Verdict v) {
+  return "<span class=\"badge v-" + std::string(verdict_class(v)) + "\">" + std::string(to_string(v)) + "</span>";
+}
+
+std::string not_run_badge() { return "<span class=\"badge v-not-run\">NOT RUN</span>"; }
+std::string uncovered_badge() { return "<span class=\"badge v-uncovered\">UNCOVERED</span>"; }
+
+namespace {
+std::string sanitize_id(std::string_view id) {
+  std::string out = "case-";
+  for (char ch : id) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
+    out += keep ? ch : '_';
+  }
+  return out;
+}
+}  // namespace
+
+Anchors::Anchors(const RunResult& run) {
+  // A sanitized id can collide with another case's ("a b" and "a_b"), or an id can repeat.
+  std::unordered_set<std::string> taken;
+  by_index_.reserve(run.cases.size());
+  for (const auto& c : run.cases) {
+    const std::string base = sanitize_id(c.id);
+    std::string anchor = base;
+    for (int n = 2; taken.contains(anchor); ++n) anchor = base + "-" + std::to_string(n);
+    taken.insert(anchor);
+    by_id_.emplace(c.id, anchor);
+    by_index_.push_back(std::move(anchor));
+  }
+}
+
+std::string Anchors::of_id(std::string_view id) const {
+  auto it = by_id_.find(std::string(id));
+  return it == by_id_.end() ? std::string() : it->second;
+}
+
+std::string join_escaped(const std::vector<std::string>& items) {
+  if (items.empty()) return "\xE2\x80\x94";
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += html_escape(items[i]);
+  }
+  return out;
+}
+
+}  // namespace mrc::harness::html

@@ -1,0 +1,46 @@
+// Pieces of index.html shared by the page renderer (html_report.cpp) and the per-case renderer
+// (html_case.cpp). Internal to harness/report.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "harness/verdict/verdict.hpp"
+
+namespace mrc::harness::html {
+
+// The page's stylesheet (inlined into <style>).
+std::string_view stylesheet();
+
+// CSS class suffix of a verdict: "pass", "fail", "unsupported", "inconclusive", "error".
+std::string_view verdict_class(Verdict v);
+// <span class="badge v-fail">FAIL</span>
+std::string badge(Verdict v);
+// A badge for a covering case that did not run ("NOT RUN") or a requirement without cases.
+std::string not_run_badge();
+std::string uncovered_badge();
+
+// Fragment ids of the case sections: "case-" + the id with characters outside [A-Za-z0-9._-]
+// replaced by '_', made unique with "-2", "-3", ... in run order.
+class Anchors {
+ public:
+  explicit Anchors(const RunResult& run);
+  const std::string& of_index(std::size_t case_index) const { return by_index_[case_index]; }
+  // The anchor of the first case with this id; empty when no case has it.
+  std::string of_id(std::string_view id) const;
+
+ private:
+  std::vector<std::string> by_index_;
+  std::unordered_map<std::string, std::string> by_id_;
+};
+
+// One <article class="case"> with its metadata, checks, metrics, evidence and charts.
+void render_case(std::string& out, const CaseResult& c, const std::string& anchor);
+
+// Joins escaped items with ", "; "—" when empty.
+std::string join_escaped(const std::vector<std::string>& items);
+
+}  // namespace mrc::harness::html

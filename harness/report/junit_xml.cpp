@@ -1,0 +1,218 @@
+// junit.xml in the Jenkins/Ant JUnit layout (tests/harness/report/junit.xsd describes it), for CI
+// systems that only read JUnit. One <testsuite name="mrc.<area>"> per area, one
+// <testcase classname="mrc.<area>" name="<case id>"> per case, in run order.
+//
+// Each testcase gets exactly one outcome element, chosen the way exit_code() judges the case:
+//   FAIL                       -> <failure type="FAIL">
+//   ERROR                      -> <error type="ERROR">
+//   UNSUPPORTED / INCONCLUSIVE -> <skipped message="UNSUPPORTED: ..."> / "INCONCLUSIVE: ..."
+//   PASS, expectation stale    -> <failure type="unexpected-pass"> (the entry must be removed)
+//   PASS, expectation expired  -> <error type="expired-expectation">
+//   PASS                       -> nothing
+// so the counts on <testsuite> and <testsuites> are the counts of those elements.
+#include <map>
+
+#include "harness/report/report.hpp"
+#include "harness/report/run_summary.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace mrc::harness {
+namespace {
+
+enum class Outcome { kPassed, kFailure, kError, kSkipped };
+
+Outcome outcome_of(const CaseResult& c) {
+  switch (c.verdict) {
+    case Verdict::kFail: return Outcome::kFailure;
+    case Verdict::kError: return Outcome::kError;
+    case Verdict::kUnsupported:
+    case Verdict::kInconclusive: return Outcome::kSkipped;
+    case Verdict::kPass: break;
+  }
+  if (c.expectation == ExpectationOutcome::kUnexpectedPass) return Outcome::kFailure;
+  if (c.expectation == ExpectationOutcome::kExpired) return Outcome::kError;
+  return Outcome::kPassed;
+}
+
+struct Tally {
+  std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  double wall_ms = 0;
+  bool has_wall = false;
+  void add(const CaseResult& c) {
+    ++tests;
+    switch (outcome_of(c)) {
+      case Outcome::kFailure: ++failures; break;
+      case Outcome::kError: ++errors; break;
+      case Outcome::kSkipped: ++skipped; break;
+      case Outcome::kPassed: break;
+    }
+    if (c.wall_ms) {
+      wall_ms += *c.wall_ms;
+      has_wall = true;
+    }
+  }
+};
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += sep;
+    out += v[i];
+  }
+  return out;
+}
+
+std::string seconds_attr(double ms) { return format_fixed(ms / 1000.0, 3); }
+
+void counts_attrs(std::string& out, const Tally& t) {
+  out += " tests=\"" + std::to_string(t.tests) + "\" failures=\"" + std::to_string(t.failures) + "\" errors=\"" +
+         std::to_string(t.errors) + "\" skipped=\"" + std::to_string(t.skipped) + "\"";
+}
+
+void property(std::string& out, std::string_view indent, std::string_view name, std::string_view value) {
+  out += indent;
+  out += "<property name=\"" + xml_attr(name) + "\" value=\"" + xml_attr(value) + "\"/>\n";
+}
+
+// One line per piece of evidence, everything a reader needs to find the packet in Wireshark.
+std::string evidence_line(const Evidence& e) {
+  std::string s = "    evidence: ";
+  s += e.pcap.empty() ? "(no pcap)" : e.pcap;
+  if (e.packet_index >= 0) s += " packet #" + std::to_string(e.packet_index);
+  if (e.ts_ns != 0) s += " at " + std::to_string(e.ts_ns) + " ns";
+  if (!e.field.empty()) s += "; field " + e.field;
+  if (!e.expected.empty() || !e.observed.empty()) s += "; expected " + e.expected + ", observed " + e.observed;
+  if (!e.display_filter.empty()) s += "; filter: " + e.display_filter;
+  if (!e.note.empty()) s += "; " + e.note;
+  return s + "\n";
+}
+
+std::string check_line(const CheckResult& ch) {
+  return "[" + std::string(to_string(ch.verdict)) + "] " + ch.name + " (" + ch.type + "): " + ch.message + "\n";
+}
+
+// The body of <failure>/<error>/<skipped>: the clause line, then every check with the case's
+// verdict, with its evidence; the case message when no check carries that verdict.
+std::string outcome_body(const CaseResult& c, Verdict wanted) {
+  std::string body = "clauses: " + join(c.clauses, ", ") + " (" + c.level + ")\n";
+  bool any = false;
+  for (const auto& ch : c.checks) {
+    if (ch.verdict != wanted) continue;
+    any = true;
+    body += check_line(ch);
+    for (const auto& e : ch.evidence) body += evidence_line(e);
+  }
+  if (!any) body += c.message + "\n";
+  return body;
+}
+
+std::string expectation_note(const CaseResult& c) {
+  switch (c.expectation) {
+    case ExpectationOutcome::kNone: return {};
+    case ExpectationOutcome::kExpected: return "[expected: " + c.expectation_reason + "] ";
+    case ExpectationOutcome::kUnexpectedPass: return "[unexpected pass: remove the expectation entry] ";
+    case ExpectationOutcome::kUnexpectedOther: return "[not the expected result: " + c.expectation_reason + "] ";
+    case ExpectationOutcome::kExpired: return "[expectation entry expired: " + c.expectation_reason + "] ";
+  }
+  return {};
+}
+
+void outcome_element(std::string& out, const CaseResult& c) {
+  const std::string note = expectation_note(c);
+  auto element = [&](std::string_view tag, std::string_view type, const std::string& message, Verdict wanted) {
+    out += "      <" + std::string(tag) + " message=\"" + xml_attr(note + message) + "\"";
+    if (!type.empty()) out += " type=\"" + xml_attr(type) + "\"";
+    out += ">" + xml_text(outcome_body(c, wanted)) + "</" + std::string(tag) + ">\n";
+  };
+  switch (outcome_of(c)) {
+    case Outcome::kPassed: return;
+    case Outcome::kFailure:
+      if (c.verdict == Verdict::kFail) {
+        element("failure", "FAIL", c.message, Verdict::kFail);
+      } else {
+        element("failure", "unexpected-pass", "the case passed: " + c.message, Verdict::kFail);
+      }
+      return;
+    case Outcome::kError:
+      if (c.verdict == Verdict::kError) {
+        element("error", "ERROR", c.message, Verdict::kError);
+      } else {
+        element("error", "expired-expectation", c.message, Verdict::kError);
+      }
+      return;
+    case Outcome::kSkipped:
+      element("skipped", "", std::string(to_string(c.verdict)) + ": " + c.message, c.verdict);
+      return;
+  }
+}
+
+void testcase(std::string& out, const CaseResult& c, const RunMetadata& meta, const std::string& classname) {
+  out += "    <testcase classname=\"" + xml_attr(classname) + "\" name=\"" + xml_attr(c.id) + "\"";
+  if (c.wall_ms) out += " time=\"" + seconds_attr(*c.wall_ms) + "\"";
+  out += ">\n      <properties>\n";
+  constexpr std::string_view ind = "        ";
+  for (const auto& cl : c.clauses) property(out, ind, "clause", cl);
+  property(out, ind, "level", c.level);
+  property(out, ind, "behaviour", c.behaviour);
+  property(out, ind, "seed", std::to_string(c.seed));
+  property(out, ind, "dut", meta.dut);
+  property(out, ind, "testbed", meta.testbed);
+  property(out, ind, "title", c.title);
+  property(out, ind, "file", c.file);
+  property(out, ind, "verdict", to_string(c.verdict));
+  property(out, ind, "sim_time_ns", std::to_string(c.sim_time_ns));
+  if (c.expectation != ExpectationOutcome::kNone) {
+    property(out, ind, "expectation", expectation_outcome_name(c.expectation));
+    property(out, ind, "expectation_reason", c.expectation_reason);
+    property(out, ind, "expectation_link", c.expectation_link);
+  }
+  out += "      </properties>\n";
+  outcome_element(out, c);
+  std::string log;
+  for (const auto& ch : c.checks) log += check_line(ch);
+  for (const auto& f : c.evidence_files) log += "evidence file: " + f + "\n";
+  if (!log.empty()) out += "      <system-out>" + xml_text(log) + "</system-out>\n";
+  out += "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string render_junit_xml(const RunResult& run) {
+  // Areas in name order, cases in run order within an area.
+  std::map<std::string, std::vector<const CaseResult*>> by_area;
+  for (const auto& c : run.cases) by_area[c.area.empty() ? "none" : c.area].push_back(&c);
+
+  Tally all;
+  for (const auto& c : run.cases) all.add(c);
+
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mrc-conform\"";
+  counts_attrs(out, all);
+  if (run.meta.wall_seconds) out += " time=\"" + seconds_attr(*run.meta.wall_seconds * 1000.0) + "\"";
+  out += ">\n";
+  for (const auto& [area, cases] : by_area) {
+    Tally t;
+    for (const auto* c : cases) t.add(*c);
+    const std::string classname = "mrc." + area;
+    out += "  <testsuite name=\"" + xml_attr(classname) + "\"";
+    counts_attrs(out, t);
+    if (t.has_wall) out += " time=\"" + seconds_attr(t.wall_ms) + "\"";
+    out += ">\n    <properties>\n";
+    constexpr std::string_view ind = "      ";
+    property(out, ind, "suite_version", run.meta.suite_version);
+    property(out, ind, "git_hash", run.meta.git_hash);
+    property(out, ind, "dut", run.meta.dut);
+    property(out, ind, "dut_capabilities", join(run.meta.dut_capabilities, ","));
+    property(out, ind, "testbed", run.meta.testbed);
+    property(out, ind, "seed", std::to_string(run.meta.seed));
+    property(out, ind, "command_line", run.meta.command_line);
+    property(out, ind, "interrupted", run.interrupted ? "true" : "false");
+    if (run.meta.started_at) property(out, ind, "started_at", *run.meta.started_at);
+    out += "    </properties>\n";
+    for (const auto* c : cases) testcase(out, *c, run.meta, classname);
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return out;
+}
+
+}  // namespace mrc::harness

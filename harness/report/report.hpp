@@ -1,0 +1,63 @@
+// The run reports (design.md §2, anchors G14): results.json is the primary, versioned output;
+// junit.xml and index.html are rendered from the same RunResult. Every renderer is a pure
+// function of the RunResult, so the same run gives byte-identical files (wall-clock values appear
+// only when the RunResult carries them).
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "harness/verdict/verdict.hpp"
+
+namespace mrc::harness {
+
+// The schema id written as "schema" in results.json. A change that removes or re-types a field
+// is a new number; the reader accepts exactly this one.
+inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1";
+
+// File names inside a report folder.
+inline constexpr std::string_view kResultsJsonName = "results.json";
+inline constexpr std::string_view kJunitXmlName = "junit.xml";
+inline constexpr std::string_view kHtmlReportName = "index.html";
+
+// A report could not be written, or a results.json could not be read. what() names the file and,
+// for a malformed results.json, the JSON pointer of the offending value
+// ("results.json: /cases/2/verdict: expected one of PASS, FAIL, ...").
+class ReportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// results.json: 2-space indented JSON, keys in a fixed order, ending in a newline.
+std::string render_results_json(const RunResult& run);
+// Parses results.json text. `origin` prefixes error messages (a file name). Throws ReportError.
+RunResult parse_results_json(std::string_view text, std::string_view origin = "results.json");
+// Reads a results.json file (the certification bundle and `--replay` use it). Throws ReportError.
+RunResult read_results_json(const std::filesystem::path& path);
+
+// junit.xml in the Jenkins/Ant JUnit layout: one <testsuite> per area, one <testcase> per case.
+std::string render_junit_xml(const RunResult& run);
+
+// index.html: one self-contained file (inline CSS and SVG, no script, no external URL).
+std::string render_html(const RunResult& run);
+
+struct ReportFiles {
+  std::filesystem::path results_json;
+  std::filesystem::path junit_xml;
+  std::filesystem::path index_html;
+};
+
+// Writes the three reports into `out_dir` (created if missing). Each file is written to
+// `<name>.tmp` and renamed over `<name>`, so an interrupted writer leaves either the previous
+// complete file or the new complete file, never a torn one. Throws ReportError.
+ReportFiles write_reports(const RunResult& run, const std::filesystem::path& out_dir);
+// Writes the reports of a run that stopped early (Ctrl-C, fatal harness error): the same files,
+// marked interrupted, so the HTML shows a "partial run" banner and the exit code is an error.
+ReportFiles write_partial(RunResult run, const std::filesystem::path& out_dir);
+
+// Writes `content` to `path` through `path.tmp` + rename. Throws ReportError.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace mrc::harness

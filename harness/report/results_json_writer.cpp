@@ -1,0 +1,195 @@
+// results.json writer. The layout is documented field by field in results.schema.json; keys are
+// emitted in a fixed order (ordered_json keeps insertion order) and doubles in nlohmann's
+// shortest round-trip form, so the same RunResult always gives the same bytes.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "harness/report/report.hpp"
+#include "harness/report/run_summary.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// JSON has no NaN or infinity; nlohmann would print them as null and lose them. They are written
+// as the strings "NaN", "Infinity", "-Infinity" (the schema's "real" type), which the reader maps
+// back, so a metric that could not be computed survives a round trip as what it was.
+Json real(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return v;
+}
+
+Json reals(const std::vector<double>& vs) {
+  Json a = Json::array();
+  for (double v : vs) a.push_back(real(v));
+  return a;
+}
+
+Json strings(const std::vector<std::string>& vs) {
+  Json a = Json::array();
+  for (const auto& v : vs) a.push_back(v);
+  return a;
+}
+
+void put_counts(Json& j, const VerdictCounts& c) {
+  j["total"] = c.total;
+  for (auto v : kReportVerdicts) j[std::string(to_string(v))] = c.of(v);
+  j["expected"] = c.expected;
+}
+
+Json meta_json(const RunMetadata& m) {
+  Json j;
+  j["suite_version"] = m.suite_version;
+  j["git_hash"] = m.git_hash;
+  j["dut"] = m.dut;
+  j["dut_capabilities"] = strings(m.dut_capabilities);
+  j["testbed"] = m.testbed;
+  j["seed"] = m.seed;
+  j["command_line"] = m.command_line;
+  if (m.started_at) j["started_at"] = *m.started_at;
+  if (m.wall_seconds) j["wall_seconds"] = real(*m.wall_seconds);
+  return j;
+}
+
+Json summary_json(const RunResult& run) {
+  Json j;
+  put_counts(j, count_all(run));
+  j["exit_code"] = exit_code(run);
+  Json areas = Json::array();
+  for (const auto& a : count_by_area(run)) {
+    Json row;
+    row["area"] = a.area;
+    put_counts(row, a.counts);
+    areas.push_back(std::move(row));
+  }
+  j["areas"] = std::move(areas);
+  return j;
+}
+
+Json coverage_json(const RunResult& run) {
+  const CoverageMatrix m = build_coverage(run);
+  const auto& s = m.summary;
+  Json j;
+  j["requirements"] = s.requirements;
+  j["covered"] = s.covered;
+  j["covered_percent"] = s.covered_percent();
+  j["must"] = s.must;
+  j["must_covered"] = s.must_covered;
+  j["must_covered_percent"] = s.must_covered_percent();
+  j["must_passed"] = s.must_passed;
+  j["uncovered_must"] = strings(s.uncovered_must);
+  Json rows = Json::array();
+  for (const auto& row : m.rows) {
+    const auto& req = *row.requirement;
+    Json r;
+    r["id"] = req.id;
+    r["level"] = req.level;
+    r["text"] = req.text;
+    r["source"] = req.source;
+    Json cases = Json::array();
+    for (const auto& cc : row.cases) {
+      Json c;
+      c["id"] = cc.id;
+      c["verdict"] = cc.verdict ? std::string(to_string(*cc.verdict)) : "NOT-RUN";
+      cases.push_back(std::move(c));
+    }
+    r["cases"] = std::move(cases);
+    r["verdict"] = !row.covered() ? "UNCOVERED" : row.verdict ? std::string(to_string(*row.verdict)) : "NOT-RUN";
+    rows.push_back(std::move(r));
+  }
+  j["matrix"] = std::move(rows);
+  return j;
+}
+
+Json evidence_json(const Evidence& e) {
+  Json j;
+  j["pcap"] = e.pcap;
+  j["packet_index"] = e.packet_index;
+  j["ts_ns"] = e.ts_ns;
+  j["field"] = e.field;
+  j["expected"] = e.expected;
+  j["observed"] = e.observed;
+  j["display_filter"] = e.display_filter;
+  j["note"] = e.note;
+  return j;
+}
+
+Json chart_json(const Chart& c) {
+  Json j;
+  j["kind"] = chart_kind_name(c.kind);
+  j["title"] = c.title;
+  j["x_label"] = c.x_label;
+  j["y_label"] = c.y_label;
+  j["labels"] = strings(c.labels);
+  j["values"] = reals(c.values);
+  j["expected"] = reals(c.expected);
+  j["markers"] = reals(c.markers);
+  return j;
+}
+
+Json check_json(const CheckResult& c) {
+  Json j;
+  j["type"] = c.type;
+  j["name"] = c.name;
+  j["verdict"] = to_string(c.verdict);
+  j["message"] = c.message;
+  Json metrics = Json::object();
+  for (const auto& [k, v] : c.metrics) metrics[k] = real(v);
+  j["metrics"] = std::move(metrics);
+  Json ev = Json::array();
+  for (const auto& e : c.evidence) ev.push_back(evidence_json(e));
+  j["evidence"] = std::move(ev);
+  Json charts = Json::array();
+  for (const auto& ch : c.charts) charts.push_back(chart_json(ch));
+  j["charts"] = std::move(charts);
+  return j;
+}
+
+Json case_json(const CaseResult& c) {
+  Json j;
+  j["id"] = c.id;
+  j["title"] = c.title;
+  j["area"] = c.area;
+  j["file"] = c.file;
+  j["clauses"] = strings(c.clauses);
+  j["level"] = c.level;
+  j["behaviour"] = c.behaviour;
+  j["tags"] = strings(c.tags);
+  j["seed"] = c.seed;
+  j["verdict"] = to_string(c.verdict);
+  j["message"] = c.message;
+  Json exp;
+  exp["outcome"] = expectation_outcome_name(c.expectation);
+  exp["reason"] = c.expectation_reason;
+  exp["link"] = c.expectation_link;
+  j["expectation"] = std::move(exp);
+  j["sim_time_ns"] = c.sim_time_ns;
+  if (c.wall_ms) j["wall_ms"] = real(*c.wall_ms);
+  j["evidence_files"] = strings(c.evidence_files);
+  Json checks = Json::array();
+  for (const auto& ch : c.checks) checks.push_back(check_json(ch));
+  j["checks"] = std::move(checks);
+  return j;
+}
+
+}  // namespace
+
+std::string render_results_json(const RunResult& run) {
+  Json j;
+  j["schema"] = kResultsSchemaId;
+  j["interrupted"] = run.interrupted;
+  j["meta"] = meta_json(run.meta);
+  j["summary"] = summary_json(run);
+  j["coverage"] = coverage_json(run);
+  Json cases = Json::array();
+  for (const auto& c : run.cases) cases.push_back(case_json(c));
+  j["cases"] = std::move(cases);
+  // Invalid UTF-8 from a DUT would make nlohmann throw; it is replaced by U+FFFD instead.
+  std::string out = j.dump(2, ' ', false, Json::error_handler_t::replace);
+  out += '\n';
+  return out;
+}
+
+}  // namespace mrc::harness

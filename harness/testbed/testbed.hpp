@@ -1,0 +1,144 @@
+// The testbed as the runner sees it (design.md §2): hosts with one port per plane, a virtual (or
+// real) clock that only moves when asked, taps on host links that become TapCaptures, frames
+// injected straight into a host's ingress, a per-packet impairment hook, scheduled faults and the
+// EV path query that says which EVs a fault hits.
+//
+// Two implementations: SimTestbed (below; the built-in discrete-event fabric, harness/testbed/sim)
+// and, later, the agent/netns testbed (issue 7). The interface is deliberately thin: the runner,
+// the DUT bindings and the stimulus layer only use what is here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/case/case_model.hpp"
+#include "harness/verdict/check_context.hpp"
+#include "reference/wire/headers.hpp"
+
+namespace mrc::ref {
+class Endpoint;
+}
+
+namespace mrc::harness {
+
+struct HostAddress {
+  wire::Ipv6Addr gid{};
+  wire::MacAddr mac{};
+  std::uint32_t ipv4 = 0;  // host order
+};
+
+// One link direction, as impairment programs and fault events name it.
+struct LinkRef {
+  std::uint32_t id = 0;   // testbed link id
+  std::string name;       // "plane2/host0-leaf0", "plane2/leaf0-spine1"
+  int plane = 0;          // 1-based
+  int host = -1;          // host end of a host link; -1 for fabric links
+};
+
+// A packet entering a link direction, handed to the impairment hook. The bytes may be edited in
+// place (e.g. to corrupt); length changes go through the returned action.
+struct LinkPacket {
+  std::uint64_t now_ns = 0;
+  std::uint32_t link = 0;   // LinkRef::id
+  int plane = 0;            // 1-based
+  int host = -1;            // host end when it is a host link, else -1
+  bool toward_host = false; // host links: true = towards the host (its ingress)
+  bool from_host_port = false;  // the packet leaves a host here (first hop)
+  std::uint8_t* bytes = nullptr;
+  std::uint16_t len = 0;
+};
+
+struct ImpairAction {
+  enum class Kind : std::uint8_t { kPass, kDrop, kTrim, kDuplicate, kDelay, kCorrupt };
+  Kind kind = Kind::kPass;
+  std::uint32_t trim_bytes = 0;   // kTrim
+  std::uint32_t copies = 0;       // kDuplicate: extra copies
+  std::uint64_t delay_ns = 0;     // kDelay
+  std::uint32_t offset = 0;       // kCorrupt: byte offset
+  std::uint8_t xor_mask = 0xFF;   // kCorrupt
+};
+
+// Called for each packet entering each link direction; must be deterministic.
+using ImpairmentHook = std::function<ImpairAction(const LinkPacket&)>;
+
+struct FaultRequest {
+  enum class Kind : std::uint8_t { kLinkDown, kLinkUp, kSwitchDown, kSwitchUp, kBlackhole, kPortDown, kPortUp };
+  Kind kind = Kind::kLinkDown;
+  std::uint64_t at_ns = 0;
+  std::string target;  // link or switch name (kLink*/kBlackhole/kSwitch*); empty for port faults
+  int host = -1;       // kPort*: the host whose port goes down (endpoint admin state)
+  int port = 0;        // kPort*: 1-based
+};
+
+// Why run_until() stopped.
+enum class RunStop : std::uint8_t { kReached, kIdle, kError };
+
+class Testbed {
+ public:
+  virtual ~Testbed() = default;
+
+  virtual std::string name() const = 0;  // "sim:mini (2 hosts, 8 planes, 2 spines/plane)"
+  virtual std::uint32_t planes() const = 0;
+  virtual std::uint32_t hosts() const = 0;
+  virtual HostAddress host_address(int host) const = 0;
+
+  // Drives `host` with a sans-I/O endpoint (the reference binding, the harness's peer).
+  // Returns "" or why not.
+  virtual std::string attach_endpoint(int host, ref::Endpoint& ep) = 0;
+
+  virtual std::uint64_t now() const = 0;
+  // Runs the clock up to `t_ns` (or until nothing is pending). Bounded by construction.
+  virtual RunStop run_until(std::uint64_t t_ns) = 0;
+
+  // Captures one direction of a host link (host port `port` = plane): `from_host` true = frames
+  // the host sends. Returns "" or why not. Captures start at once.
+  virtual std::string add_tap(std::string name, int host, int port, bool from_host) = 0;
+  // Hands over every tap's capture (with integrity counts). Call once, after the run.
+  virtual std::vector<TapCapture> take_taps() = 0;
+
+  // Delivers a frame straight to a host's ingress port at `at_ns` (a scripted peer on its link).
+  virtual std::string inject_to(int host, int port, std::span<const std::uint8_t> frame, std::uint64_t at_ns) = 0;
+
+  virtual void set_impairment_hook(ImpairmentHook hook) = 0;
+  virtual std::string schedule_fault(const FaultRequest& f) = 0;
+  // Every fault the testbed applied, in time order (affected_evs left empty: the runner fills
+  // them from ev_path()).
+  virtual std::vector<FaultEvent> faults() const = 0;
+
+  // Links, by name (nullopt-like: id == UINT32_MAX when unknown).
+  virtual LinkRef find_link(std::string_view name) const = 0;
+  virtual LinkRef host_link(int host, int port) const = 0;
+  virtual bool switch_exists(std::string_view name) const = 0;
+
+  // The link directions a frame with these EV-carrying fields takes from host `src` to host
+  // `dst`, and the switches it crosses (by name). `frame` is a complete frame as `src` would send
+  // it on `port`.
+  struct Path {
+    std::vector<LinkRef> links;
+    std::vector<std::string> switches;
+    bool delivered = false;  // the path ends at dst
+  };
+  virtual Path path_of(int src, int port, std::span<const std::uint8_t> frame) const = 0;
+
+  // The testbed's default EV setup between two hosts for a format mode: EVs that actually route
+  // (SRv6 uSID containers; STEV/UDP values spread over every plane and spine).
+  struct DefaultEvs {
+    std::vector<std::uint32_t> format_widths;
+    std::vector<EvFieldConfig> fields;  // identity fields: EV value = wire bytes
+    std::vector<std::pair<std::vector<std::uint8_t>, std::uint8_t>> evs;  // value, port
+  };
+  virtual DefaultEvs default_evs(EvFormatMode mode, int src, int dst) const = 0;
+};
+
+// The built-in simulated testbed. `spec` is the case's testbed (preset, file, overrides);
+// `fallback` the preset or YAML path used when the case names none (the CLI's --testbed).
+// Returns null and sets *error when the testbed cannot be built.
+std::unique_ptr<Testbed> make_sim_testbed(const TestbedSpec& spec, const std::string& fallback,
+                                          std::uint64_t seed, std::string* error);
+
+}  // namespace mrc::harness

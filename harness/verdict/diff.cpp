@@ -1,0 +1,272 @@
+#include "harness/verdict/diff.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+
+#include "harness/verdict/check_support.hpp"
+#include "harness/verdict/diff_table.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using diffing::FieldTable;
+using diffing::kSlots;
+
+// A difference as the hot loop records it: indices and a slot, nothing formatted.
+struct DiffRecord {
+  DiffKind kind;
+  std::int64_t ia;
+  std::int64_t ib;
+  int slot;
+};
+
+class Differ {
+ public:
+  Differ(const FieldTable& a, const FieldTable& b, const DiffOptions& opt, DiffReport& r)
+      : a_(a), b_(b), opt_(opt), r_(r) {
+    kept_.reserve(opt.max_differences);
+  }
+
+  void run() {
+    const std::size_t na = a_.rows;
+    const std::size_t nb = b_.rows;
+    const std::size_t w = std::max<std::uint32_t>(opt_.window, 1);
+    std::vector<std::uint8_t> used_b(nb, 0);  // one allocation per diff, not per pair
+    std::vector<std::int64_t> pair_of_a(na, -1);
+    std::size_t first_free = 0;  // every B index below it is used
+    // Pass 1: key matches inside the window, nearest-first from the low end.
+    for (std::size_t i = 0; i < na; ++i) {
+      while (first_free < nb && used_b[first_free]) ++first_free;
+      const std::size_t lo = std::max(first_free, i + 1 >= w ? i + 1 - w : 0);
+      const std::size_t hi = std::min(nb, i + w);
+      const std::uint64_t k = a_.key[i];
+      for (std::size_t j = lo; j < hi; ++j) {
+        if (!used_b[j] && b_.key[j] == k) {
+          used_b[j] = 1;
+          pair_of_a[i] = static_cast<std::int64_t>(j);
+          break;
+        }
+      }
+    }
+    // Pass 2: leftovers pair with the nearest unused B packet inside the window, positionally.
+    first_free = 0;
+    for (std::size_t i = 0; i < na; ++i) {
+      if (pair_of_a[i] >= 0) continue;
+      while (first_free < nb && used_b[first_free]) ++first_free;
+      const std::size_t lo = std::max(first_free, i + 1 >= w ? i + 1 - w : 0);
+      const std::size_t hi = std::min(nb, i + w);
+      for (std::size_t j = lo; j < hi; ++j) {
+        if (!used_b[j]) {
+          used_b[j] = 1;
+          pair_of_a[i] = static_cast<std::int64_t>(j);
+          break;
+        }
+      }
+    }
+    // Compare in A order so the first differences reported are the earliest.
+    for (std::size_t i = 0; i < na; ++i) {
+      if (pair_of_a[i] < 0) {
+        ++r_.missing;
+        record(DiffKind::kMissing, static_cast<std::int64_t>(i), -1, -1);
+        continue;
+      }
+      compare(i, static_cast<std::size_t>(pair_of_a[i]));
+    }
+    for (std::size_t j = 0; j < nb; ++j) {
+      if (used_b[j]) continue;
+      ++r_.extra;
+      record(DiffKind::kExtra, -1, static_cast<std::int64_t>(j), -1);
+    }
+  }
+
+  const std::vector<DiffRecord>& kept() const { return kept_; }
+
+ private:
+  void record(DiffKind k, std::int64_t ia, std::int64_t ib, int slot) {
+    if (kept_.size() < opt_.max_differences) kept_.push_back(DiffRecord{k, ia, ib, slot});
+  }
+
+  void compare(std::size_t i, std::size_t j) {
+    ++r_.pairs;
+    if (i != j) ++r_.reordered_pairs;
+    if (a_.error[i] != 0 || b_.error[j] != 0) {
+      const bool same = a_.error[i] == b_.error[j] && a_.row(i)[0] == b_.row(j)[0];
+      if (!same) {
+        ++r_.differing_pairs;
+        ++r_.field_differences;
+        record(DiffKind::kDecode, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), -1);
+      }
+      return;
+    }
+    const std::uint64_t* ra = a_.row(i);
+    const std::uint64_t* rb = b_.row(j);
+    const std::uint64_t pa = a_.present[i];
+    const std::uint64_t pb = b_.present[j];
+    std::uint64_t neq = 0;
+    for (std::size_t s = 0; s < kSlots; ++s) neq |= std::uint64_t{ra[s] != rb[s]} << s;
+    constexpr std::uint64_t ts_bit = std::uint64_t{1} << diffing::kTsSlot;
+    std::uint64_t d = (pa ^ pb) | (neq & pa & pb & ~ts_bit);
+    if ((pa & pb & ts_bit) && !ts_within(ra[diffing::kTsSlot], rb[diffing::kTsSlot])) d |= ts_bit;
+    if (d == 0) return;
+    ++r_.differing_pairs;
+    r_.field_differences += static_cast<std::size_t>(std::popcount(d));
+    while (d != 0 && kept_.size() < opt_.max_differences) {
+      const int s = std::countr_zero(d);
+      d &= d - 1;
+      record(DiffKind::kField, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), s);
+    }
+  }
+
+  bool ts_within(std::uint64_t ta, std::uint64_t tb) const {
+    const double delta = std::fabs(static_cast<double>(tb) - static_cast<double>(ta));
+    const double allowed = static_cast<double>(opt_.tolerance_ns) + opt_.tolerance_pct / 100.0 * static_cast<double>(ta);
+    return delta <= allowed;
+  }
+
+  const FieldTable& a_;
+  const FieldTable& b_;
+  const DiffOptions& opt_;
+  DiffReport& r_;
+  std::vector<DiffRecord> kept_;
+};
+
+// Raw (wire) value of a field in one packet, re-decoded for the report.
+struct RawView {
+  bool decoded = false;
+  wire::DecodedFrame f;
+  FrameMeta meta;
+  wire::WireError error = wire::WireError::kOk;
+};
+
+RawView raw_view(const Capture& cap, std::int64_t index, bool mrc_framing) {
+  RawView v;
+  if (index < 0 || static_cast<std::size_t>(index) >= cap.size()) return v;
+  const auto i = static_cast<std::size_t>(index);
+  wire::DecodeOptions o;
+  o.mrc_framing = mrc_framing;
+  const auto r = wire::decode_frame(cap.bytes(i), v.f, o);
+  v.decoded = r.ok();
+  v.error = r.error;
+  v.meta.ts_ns = cap.packet(i).ts_ns;
+  v.meta.caplen = static_cast<std::uint32_t>(cap.bytes(i).size());
+  return v;
+}
+
+std::string filter_for(const RawView& v, std::int64_t index) {
+  if (index < 0) return {};
+  const auto i = static_cast<std::size_t>(index);
+  return v.decoded ? frame_filter(i, "mrc.bth.psn", std::to_string(v.f.bth.psn)) : frame_filter(i);
+}
+
+std::string describe_value(const RawView& v, const FieldTable& t, std::int64_t index, int slot, bool normalize) {
+  if (!v.decoded) return "undecodable (" + std::string(wire::to_string(v.error)) + ")";
+  const FieldId id = diffing::field_of_slot(slot);
+  const auto i = static_cast<std::size_t>(index);
+  if (id == FieldId::kTs) return std::to_string(t.row(i)[slot]) + " ns after the first packet";
+  const FieldValue fv = get_field(id, v.f, v.meta);
+  std::string s = format_value(id, fv);
+  if (normalize && fv.present() && diffing::is_normalized(id, v.f.encapsulated)) {
+    const bool addr = fv.kind == FieldKind::kIpv6 || fv.kind == FieldKind::kIpv4 || fv.kind == FieldKind::kMac ||
+                      id == FieldId::kBthDqpn;
+    s += addr ? " [#" + std::to_string(t.row(i)[slot]) + " in order of appearance]"
+              : " [offset " + std::to_string(t.row(i)[slot]) + "]";
+  }
+  return s;
+}
+
+std::string summarize_packet(const RawView& v) {
+  if (!v.decoded) return "undecodable (" + std::string(wire::to_string(v.error)) + ")";
+  return "opcode " + hex(v.f.bth.opcode) + " psn " + std::to_string(v.f.bth.psn);
+}
+
+}  // namespace
+
+DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& opt) {
+  DiffReport r;
+  r.packets_a = a.size();
+  r.packets_b = b.size();
+  diffing::MaskSet masks;
+  r.error = diffing::parse_masks(opt.masks, masks);
+  if (!r.error.empty()) return r;
+  FieldTable ta;
+  FieldTable tb;
+  diffing::build_table(a, opt, masks, ta);
+  diffing::build_table(b, opt, masks, tb);
+  r.decode_failures_a = ta.decode_failures;
+  r.decode_failures_b = tb.decode_failures;
+  Differ d(ta, tb, opt, r);
+  d.run();
+
+  // Format only what is kept: re-decode those packets to show raw wire values.
+  r.differences.reserve(d.kept().size());
+  for (const DiffRecord& k : d.kept()) {
+    Difference out;
+    out.kind = k.kind;
+    out.index_a = k.ia;
+    out.index_b = k.ib;
+    const RawView va = raw_view(a, k.ia, opt.mrc_framing);
+    const RawView vb = raw_view(b, k.ib, opt.mrc_framing);
+    if (k.ia >= 0) out.ts_a = ta.row(static_cast<std::size_t>(k.ia))[diffing::kTsSlot];
+    if (k.ib >= 0) out.ts_b = tb.row(static_cast<std::size_t>(k.ib))[diffing::kTsSlot];
+    out.filter_a = filter_for(va, k.ia);
+    out.filter_b = filter_for(vb, k.ib);
+    switch (k.kind) {
+      case DiffKind::kField:
+        out.field = std::string(field_name(diffing::field_of_slot(k.slot)));
+        out.expected = describe_value(va, ta, k.ia, k.slot, opt.normalize);
+        out.observed = describe_value(vb, tb, k.ib, k.slot, opt.normalize);
+        break;
+      case DiffKind::kMissing:
+        out.field = "frame";
+        out.expected = summarize_packet(va);
+        out.observed = "no matching packet in " + opt.name_b;
+        break;
+      case DiffKind::kExtra:
+        out.field = "frame";
+        out.expected = "no such packet in " + opt.name_a;
+        out.observed = summarize_packet(vb);
+        break;
+      case DiffKind::kDecode:
+        out.field = "frame";
+        out.expected = va.decoded ? summarize_packet(va) : "undecodable (" + std::string(wire::to_string(va.error)) + ")";
+        out.observed = vb.decoded ? summarize_packet(vb) : "undecodable (" + std::string(wire::to_string(vb.error)) + ")";
+        if (!va.decoded && !vb.decoded && va.error == vb.error) out.observed += ", different bytes";
+        break;
+    }
+    r.differences.push_back(std::move(out));
+  }
+  return r;
+}
+
+std::string render_diff(const DiffReport& r, const DiffOptions& opt, std::size_t max_lines) {
+  std::string s;
+  if (!r.ok()) return "diff: " + r.error + "\n";
+  s += opt.name_a + ": " + std::to_string(r.packets_a) + " packets; " + opt.name_b + ": " +
+       std::to_string(r.packets_b) + " packets\n";
+  s += "compared " + std::to_string(r.pairs) + " pairs (" + std::to_string(r.reordered_pairs) +
+       " matched out of position inside a window of " + std::to_string(std::max<std::uint32_t>(opt.window, 1)) +
+       "): " + std::to_string(r.differing_pairs) + " differing pairs, " + std::to_string(r.field_differences) +
+       " field differences, " + std::to_string(r.missing) + " missing, " + std::to_string(r.extra) + " extra";
+  if (r.decode_failures_a || r.decode_failures_b) {
+    s += "; undecodable: " + std::to_string(r.decode_failures_a) + " in " + opt.name_a + ", " +
+         std::to_string(r.decode_failures_b) + " in " + opt.name_b;
+  }
+  s += r.identical() ? "\nIDENTICAL (after normalization and masks)\n" : "\n";
+  std::size_t n = 0;
+  for (const Difference& d : r.differences) {
+    if (n++ >= max_lines) break;
+    s += "#" + std::to_string(n) + " " + d.field + ": ";
+    s += opt.name_a + (d.index_a >= 0 ? "[" + std::to_string(d.index_a) + "]" : "[-]") + " expected " + d.expected;
+    s += "; " + opt.name_b + (d.index_b >= 0 ? "[" + std::to_string(d.index_b) + "]" : "[-]") + " observed " + d.observed + "\n";
+    s += "    filters: " + (d.filter_a.empty() ? std::string("-") : d.filter_a) + " | " +
+         (d.filter_b.empty() ? std::string("-") : d.filter_b) + "\n";
+  }
+  if (r.total_differences() > n) {
+    s += "... " + std::to_string(r.total_differences() - std::min(n, r.total_differences())) + " more\n";
+  }
+  return s;
+}
+
+}  // namespace mrc::harness

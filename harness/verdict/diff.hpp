@@ -1,0 +1,89 @@
+// The semantic capture diff (anchors G8): golden checks and `mrc-conform diff A B`.
+//
+// Both captures are decoded once into field tables (one row of 64-bit words per packet, in
+// preallocated vectors) and normalized so that what legitimately differs between two runs does
+// not show: QPNs and addresses (MAC, IP, GID) become ordinals in order of first appearance, PSNs
+// become offsets from the first PSN of their PSN space (data or feedback, per destination QP),
+// RETH VAs offsets from the first VA, timestamps offsets from the first packet. The outer IPv6
+// destination of an SRv6 frame is the EV's uSID container, a path, and is compared as is.
+//
+// Then A (expected) is walked in order and each packet is matched to a packet of B (observed)
+// inside the equivalence window: packets within `window` positions of each other may match in
+// any order when their key (opcode, normalized PSN; for feedback also MFEH type and trigger PSN;
+// for endpoint ops the request id) agrees. Unkeyed leftovers are paired positionally inside the
+// window and diffed field by field; the rest are missing (in A only) or extra (in B only).
+// Matching and comparing allocate nothing per packet pair; differences are kept as plain records
+// and formatted only for the first `max_differences`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/capture/capture.hpp"
+#include "harness/verdict/field_access.hpp"
+
+namespace mrc::harness {
+
+struct DiffOptions {
+  // Fields left out: vocabulary names (harness/case/frame_fields.hpp) and aliases, plus `ts`,
+  // `payload`, and `ev` (= every EV-carrying field: flow label, UDP source port, SRv6 outer DA and
+  // SRH segment). `port`, `plane`, `direction` and `ev_index` describe taps, not frames: accepted,
+  // never compared.
+  std::vector<std::string> masks;
+  std::uint32_t window = 1;          // equivalence window, packets (1 = strict order)
+  std::uint64_t tolerance_ns = 0;    // |ts_b - ts_a| <= tolerance_ns + tolerance_pct% of ts_a
+  double tolerance_pct = 0;          //   (timestamps relative to each capture's first packet)
+  bool mrc_framing = true;           // MODEL: M3
+  bool normalize = true;
+  std::size_t max_differences = 20;  // kept in detail; all are counted
+  std::string name_a = "A";          // the pcap files, for messages and evidence
+  std::string name_b = "B";
+};
+
+enum class DiffKind : std::uint8_t {
+  kField,     // a pair matched and this field differs
+  kMissing,   // packet of A with no counterpart in B
+  kExtra,     // packet of B with no counterpart in A
+  kDecode,    // one side decodes and the other does not, or both fail differently
+};
+
+struct Difference {
+  DiffKind kind = DiffKind::kField;
+  std::int64_t index_a = -1;   // 0-based packet index in A (-1: none)
+  std::int64_t index_b = -1;
+  std::uint64_t ts_a = 0;      // relative to A's first packet
+  std::uint64_t ts_b = 0;
+  std::string field;           // vocabulary name, or "frame" for missing/extra/decode
+  std::string expected;        // A's value (raw, with the normalized value when they differ)
+  std::string observed;        // B's value
+  std::string filter_a;        // Wireshark display filters that find the packets
+  std::string filter_b;
+};
+
+struct DiffReport {
+  std::string error;            // bad options (an unknown mask); nothing was compared
+  std::size_t packets_a = 0;
+  std::size_t packets_b = 0;
+  std::size_t pairs = 0;            // packet pairs compared
+  std::size_t reordered_pairs = 0;  // of those, matched at different positions (inside the window)
+  std::size_t differing_pairs = 0;
+  std::size_t field_differences = 0;
+  std::size_t missing = 0;
+  std::size_t extra = 0;
+  std::size_t decode_failures_a = 0;
+  std::size_t decode_failures_b = 0;
+  std::vector<Difference> differences;  // the first max_differences, in A order
+
+  bool ok() const { return error.empty(); }
+  bool identical() const { return ok() && differing_pairs == 0 && missing == 0 && extra == 0; }
+  std::size_t total_differences() const { return field_differences + missing + extra; }
+};
+
+DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& opt);
+
+// Text for humans: a summary line and up to max_lines differences with their filters.
+std::string render_diff(const DiffReport& r, const DiffOptions& opt, std::size_t max_lines = 20);
+
+}  // namespace mrc::harness

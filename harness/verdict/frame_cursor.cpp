@@ -1,0 +1,56 @@
+#include "harness/verdict/frame_cursor.hpp"
+
+namespace mrc::harness {
+
+FrameClass classify(std::uint8_t op) {
+  namespace oc = wire::opcode;
+  if (op == oc::kRcAck || op == oc::kRcAtomicAck) return FrameClass::kFeedback;
+  if (op == oc::kMrcEpReq || op == oc::kMrcEpRsp) return FrameClass::kEndpoint;  // MODEL: M6
+  if (op <= oc::kRcReadRequest || op == oc::kRcCompareSwap || op == oc::kRcFetchAdd) return FrameClass::kData;
+  return FrameClass::kOther;
+}
+
+bool is_write(std::uint8_t op) { return op >= wire::opcode::kRcWriteFirst && op <= wire::opcode::kRcWriteOnlyImm; }
+
+bool is_write_first(std::uint8_t op) {
+  return op == wire::opcode::kRcWriteFirst || op == wire::opcode::kRcWriteOnly || op == wire::opcode::kRcWriteOnlyImm;
+}
+
+bool is_write_last(std::uint8_t op) {
+  return op == wire::opcode::kRcWriteLast || op == wire::opcode::kRcWriteLastImm ||
+         op == wire::opcode::kRcWriteOnly || op == wire::opcode::kRcWriteOnlyImm;
+}
+
+bool carries_imm(std::uint8_t op) {
+  return op == wire::opcode::kRcWriteLastImm || op == wire::opcode::kRcWriteOnlyImm;
+}
+
+bool is_foreign(wire::WireError e) {
+  return e == wire::WireError::kBadEthertype || e == wire::WireError::kNotUdp || e == wire::WireError::kNotRoce;
+}
+
+FrameCursor::FrameCursor(const TapCapture& tap, bool mrc_framing, bool verify_icrc) : tap_(tap) {
+  opt_.mrc_framing = mrc_framing;  // MODEL: M3
+  opt_.verify_icrc = verify_icrc;
+}
+
+bool FrameCursor::next() {
+  const Capture& cap = tap_.capture;
+  while (pos_ < cap.size()) {
+    const std::size_t i = pos_++;
+    const wire::DecodeResult r = wire::decode_frame(cap.bytes(i), frame_, opt_);
+    if (r.ok()) {
+      index_ = i;
+      return true;
+    }
+    if (is_foreign(r.error)) {
+      ++foreign_;
+      continue;
+    }
+    ++malformed_;
+    if (kept_ < issues_.size()) issues_[kept_++] = DecodeIssue{i, cap.packet(i).ts_ns, r.error, r.offset};
+  }
+  return false;
+}
+
+}  // namespace mrc::harness

@@ -1,0 +1,111 @@
+#include "harness/verdict/trace.hpp"
+
+#include <algorithm>
+
+#include "harness/verdict/field_access.hpp"
+#include "reference/wire/ev_placement.hpp"
+
+namespace mrc::harness {
+namespace {
+
+void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
+  const bool v4 = f.l3 == wire::L3Kind::kIpv4;
+  r.ip_version = v4 ? 4 : 6;
+  r.dscp = v4 ? f.ip4.dscp : f.ip6.dscp;
+  r.ecn = v4 ? f.ip4.ecn : f.ip6.ecn;
+  r.flow_label = v4 ? 0 : f.ip6.flow_label;
+  r.encapsulated = f.encapsulated;
+  r.has_srh = f.has_srh;
+  if (f.has_srh) {
+    r.srh_sl = f.srh.segments_left;
+    r.srh_le = f.srh.last_entry;
+    r.srh_segments = static_cast<std::uint8_t>(f.srh.segment_count());
+  }
+  r.sport = f.udp.sport;
+  r.opcode = f.bth.opcode;
+  r.cls = classify(f.bth.opcode);
+  r.psn = f.bth.psn;
+  r.dqpn = f.bth.dest_qp;
+  r.ack_req = f.bth.ack_req;
+  r.ev = wire::ev_echo_value(f, mode);
+  r.payload_len = static_cast<std::uint32_t>(f.payload.size());
+  r.icrc_ok = f.icrc_ok;
+  r.trimmed = f.trimmed;
+  r.has_reth = f.has_reth;
+  if (f.has_reth) {
+    r.va = f.reth.va;
+    r.rkey = f.reth.rkey;
+    r.dma_len = f.reth.dma_length;
+  }
+  r.has_immdt = f.has_immdt;
+  r.immdt = f.immdt;
+  r.has_aeth = f.has_aeth;
+  if (f.has_aeth) {
+    r.syndrome = f.aeth.syndrome;
+    r.msn = f.aeth.msn;
+  }
+  r.has_mfeh = f.has_mfeh;
+  if (f.has_mfeh) {  // MODEL: M5
+    r.fb_type = static_cast<std::uint8_t>(f.mfeh.type);
+    r.ce = f.mfeh.ce;
+    r.svc_valid = f.mfeh.svc_valid;
+    r.ev_valid = f.mfeh.ev_valid;
+    r.mpr_valid = f.mfeh.mpr_valid;
+    r.sack_valid = f.mfeh.sack_valid;
+    r.svc_time = f.mfeh.svc_time;
+    r.trig_psn = f.mfeh.trig_psn;
+    r.ev_echo = f.mfeh.ev_echo;
+    r.ev_port = f.mfeh.ev_port;
+    r.mpr = f.mfeh.mpr;
+    r.sack_base_off = f.mfeh.sack_base_off;
+    r.sack_bitmap = f.mfeh.sack_bitmap;
+  }
+  r.has_ep = f.has_ep;
+  if (f.has_ep) {  // MODEL: M6
+    r.ep_op = static_cast<std::uint8_t>(f.ep.op);
+    r.req_id = f.ep.req_id;
+  }
+}
+
+}  // namespace
+
+std::vector<std::size_t> select_taps(const CheckContext& ctx, TapSide side) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < ctx.taps.size(); ++i) {
+    const bool from = ctx.taps[i].from_dut;
+    if (side == TapSide::kAll || (side == TapSide::kFromDut) == from) out.push_back(i);
+  }
+  return out;
+}
+
+Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps) {
+  Trace t;
+  std::size_t total = 0;
+  for (auto i : taps) total += ctx.taps[i].capture.size();
+  t.packets.reserve(total);
+  const wire::EvFmtMode mode = ev_mode(ctx.dut);
+  for (auto i : taps) {
+    const TapCapture& tap = ctx.taps[i];
+    FrameCursor cur(tap, ctx.mrc_framing);
+    while (cur.next()) {
+      PacketRec& r = t.packets.emplace_back();
+      r.ts_ns = cur.ts_ns();
+      r.index = static_cast<std::uint32_t>(cur.index());
+      r.wire_len = cur.packet().origlen;
+      r.tap = static_cast<std::uint16_t>(i);
+      r.port = static_cast<std::uint8_t>(tap.port);
+      r.from_dut = tap.from_dut;
+      fill(r, cur.frame(), mode);
+    }
+    t.malformed += cur.malformed();
+    t.foreign += cur.foreign();
+    for (const auto& is : cur.issues()) t.issues.push_back(TraceIssue{static_cast<std::uint16_t>(i), is});
+  }
+  // Taps were appended in tap order and each capture is in time order, so a stable sort by
+  // timestamp keeps ties deterministic.
+  std::stable_sort(t.packets.begin(), t.packets.end(),
+                   [](const PacketRec& a, const PacketRec& b) { return a.ts_ns < b.ts_ns; });
+  return t;
+}
+
+}  // namespace mrc::harness
