@@ -135,6 +135,9 @@ class Endpoint {
   const ev::Controller& controller() const { return controller_; }
   const DeviceAttr& device() const { return cfg_.device; }
   int create_qp(const transport::QpInitAttr& attr, std::uint32_t& qpn_out);
+  // RESET->INIT->RTR->RTS with the attributes qp_attr lists per transition; any -> ERR / RESET
+  // with STATE alone; RTR/RTS -> same state with STATE | MPR_DEST re-advertises mpr_dest on a QP
+  // with qp_cap::kDynamicMpr. Anything else: EINVAL.
   int modify_qp(std::uint32_t qpn, const transport::QpAttr& attr, std::uint32_t attr_mask);
   int query_qp(std::uint32_t qpn, transport::QpAttr& out) const;
   int destroy_qp(std::uint32_t qpn);

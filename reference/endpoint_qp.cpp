@@ -69,6 +69,15 @@ int Endpoint::modify_qp(std::uint32_t qpn, const transport::QpAttr& a, std::uint
   if (qp->state == QpState::kReset && a.qp_state == QpState::kInit) return to_init(*qp, a, mask);
   if (qp->state == QpState::kInit && a.qp_state == QpState::kRtr) return to_rtr(*qp, a, mask);
   if (qp->state == QpState::kRtr && a.qp_state == QpState::kRts) return to_rts(*qp, a, mask);
+  if ((qp->state == QpState::kRtr || qp->state == QpState::kRts) && a.qp_state == qp->state &&
+      mask == (qa::kState | qa::kMprDest)) {
+    // Dynamic MPR (MODEL: M9): a QP that enabled it may re-advertise its mpr_dest while running;
+    // the new value travels in every MFEH (mpr_valid).
+    if (!(qp->attr.cap & qc::kDynamicMpr) || !mpr_ok(a.mpr_dest, cfg_.device)) return EINVAL;
+    if (!qp->rsp || !qp->rsp->set_mpr_dest(a.mpr_dest)) return EINVAL;
+    qp->attr.mpr_dest = a.mpr_dest;
+    return 0;
+  }
   return EINVAL;
 }
 

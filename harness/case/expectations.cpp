@@ -81,7 +81,7 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
       bool ok = !e.case_id.empty() && parsed.has_value() && read_enum<ExpectedStatus>(n, "expected", kExpectedStatusNames);
       if (parsed) e.expires = *parsed;
       if (!e.link.empty() && !e.link.starts_with("https://") && !e.link.starts_with("http://")) {
-        v.error(key_loc(n, "link"), join_path(path, "link"), "link must be an http(s) URL to the bug or issue");
+        v.error(loc_of(*find_key(n, "link")), join_path(path, "link"), "link must be an http(s) URL to the bug or issue");
         ok = false;
       }
       if (!e.case_id.empty()) {
@@ -108,7 +108,7 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
         seen.emplace_back(e.case_id, e.loc.line);
       }
       if (parsed && options.today && days_between(*options.today, *parsed) > options.max_days) {
-        v.error(key_loc(n, "expires"), join_path(path, "expires"),
+        v.error(loc_of(*find_key(n, "expires")), join_path(path, "expires"),
                 "expires " + parsed->to_string() + " is more than " + std::to_string(options.max_days) +
                     " days after " + options.today->to_string() + "; renew excuses on purpose, not for ever");
         ok = false;

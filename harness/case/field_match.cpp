@@ -10,7 +10,7 @@ std::optional<MatchValue> match_value(const FrameField& f, const YAML::Node& nod
   if (!node.IsScalar()) return fail("expected a single value for " + std::string(f.name) + ", got " + describe(node));
   const std::string& text = node.Scalar();
   const bool plain = is_plain_scalar(node);
-  if (!plain && text == "*") return MatchValue{Wildcard{}};
+  if (!plain && text == "*") return std::make_optional<MatchValue>(std::in_place_type<Wildcard>);
   switch (f.kind) {
     case FieldValueKind::kUInt: {
       const auto v = plain ? parse_uint(text) : std::nullopt;
@@ -21,8 +21,8 @@ std::optional<MatchValue> match_value(const FrameField& f, const YAML::Node& nod
       return MatchValue{*v};
     }
     case FieldValueKind::kBool:
-      if (plain && text == "true") return MatchValue{true};
-      if (plain && text == "false") return MatchValue{false};
+      if (plain && text == "true") return std::make_optional<MatchValue>(std::in_place_type<bool>, true);
+      if (plain && text == "false") return std::make_optional<MatchValue>(std::in_place_type<bool>, false);
       return fail("expected true or false for " + std::string(f.name) + ", got " + describe(node));
     case FieldValueKind::kOpcode: {
       if (plain) {

@@ -111,7 +111,7 @@ void render_case(std::string& out, const CaseResult& c, const std::string& ancho
   if (!c.message.empty()) out += "<p class=\"message case-message\">" + html_escape(c.message) + "</p>\n";
   if (c.expectation != ExpectationOutcome::kNone) {
     out += "<p class=\"expectation exp-" + std::string(expectation_outcome_name(c.expectation)) + "\"><strong>" +
-           std::string(expectation_text(c.expectation)) + "</strong>";
+           html_escape(expectation_text(c.expectation)) + "</strong>";
     if (!c.expectation_reason.empty()) out += ": " + html_escape(c.expectation_reason);
     // The bug link is shown as text, not followed: the report links nothing outside its folder.
     if (!c.expectation_link.empty()) out += " <span class=\"dim\">bug:</span> <code>" + html_escape(c.expectation_link) + "</code>";

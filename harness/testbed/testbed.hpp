@@ -90,6 +90,9 @@ class Testbed {
   // Drives `host` with a sans-I/O endpoint (the reference binding, the harness's peer).
   // Returns "" or why not.
   virtual std::string attach_endpoint(int host, ref::Endpoint& ep) = 0;
+  // Tells the testbed that an attached endpoint may have frames or timers to serve now (after a
+  // post or a control call made from outside the event loop).
+  virtual void wake(int host) = 0;
 
   virtual std::uint64_t now() const = 0;
   // Runs the clock up to `t_ns` (or until nothing is pending). Bounded by construction.
@@ -126,13 +129,14 @@ class Testbed {
   virtual Path path_of(int src, int port, std::span<const std::uint8_t> frame) const = 0;
 
   // The testbed's default EV setup between two hosts for a format mode: EVs that actually route
-  // (SRv6 uSID containers; STEV/UDP values spread over every plane and spine).
+  // (SRv6 uSID containers, with `srv6_srh` the path split between the DA container and a
+  // single-segment SRH; STEV/UDP values spread over every plane and spine).
   struct DefaultEvs {
     std::vector<std::uint32_t> format_widths;
     std::vector<EvFieldConfig> fields;  // identity fields: EV value = wire bytes
     std::vector<std::pair<std::vector<std::uint8_t>, std::uint8_t>> evs;  // value, port
   };
-  virtual DefaultEvs default_evs(EvFormatMode mode, int src, int dst) const = 0;
+  virtual DefaultEvs default_evs(EvFormatMode mode, int src, int dst, bool srv6_srh = false) const = 0;
 };
 
 // The built-in simulated testbed. `spec` is the case's testbed (preset, file, overrides);

@@ -113,6 +113,14 @@ struct CheckContext {
     }
     return nullptr;
   }
+
+  // ---- appended by the verdict engine: the DUT's configured limits from the case config, for
+  // the checks that judge them (0 / empty = unknown; those checks are then ERROR, not guessed).
+  std::vector<std::uint32_t> peer_qpns;  // index = case QP index: the QPN the DUT's data frames target
+  std::uint32_t requester_window_psns = 0;  // MODEL: M9 min(mpr, peer mpr_dest) x 128
+  std::uint32_t responder_window_psns = 0;  // MODEL: M9 the DUT's mpr_dest x 128
+  std::uint32_t wimm_limit = 0;             // MODEL: M10 min(max_wimm, peer max_wimm_dest)
+  std::uint32_t ev_min_active = 0;          // the EV profile's ev_min_active
 };
 
 }  // namespace mrc::harness

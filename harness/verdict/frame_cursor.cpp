@@ -48,6 +48,7 @@ bool FrameCursor::next() {
       continue;
     }
     ++malformed_;
+    ++by_error_[static_cast<std::size_t>(r.error) % by_error_.size()];
     if (kept_ < issues_.size()) issues_[kept_++] = DecodeIssue{i, cap.packet(i).ts_ns, r.error, r.offset};
   }
   return false;

@@ -58,6 +58,7 @@ class FrameCursor {
   const TapCapture& tap() const { return tap_; }
 
   std::size_t malformed() const { return malformed_; }
+  std::size_t malformed(wire::WireError e) const { return by_error_[static_cast<std::size_t>(e) % by_error_.size()]; }
   std::size_t foreign() const { return foreign_; }
   // The first kKeptIssues malformed frames.
   std::span<const DecodeIssue> issues() const { return {issues_.data(), kept_}; }
@@ -69,6 +70,7 @@ class FrameCursor {
   std::size_t index_ = 0;
   std::size_t pos_ = 0;  // next packet to decode
   std::size_t malformed_ = 0;
+  std::array<std::size_t, 32> by_error_{};
   std::size_t foreign_ = 0;
   std::array<DecodeIssue, kKeptIssues> issues_{};
   std::size_t kept_ = 0;

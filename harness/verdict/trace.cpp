@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/verdict/field_access.hpp"
+#include "harness/verdict/flat_index.hpp"
 #include "reference/wire/ev_placement.hpp"
 
 namespace mrc::harness {
@@ -98,6 +99,9 @@ Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps)
       fill(r, cur.frame(), mode);
     }
     t.malformed += cur.malformed();
+    for (std::size_t e = 0; e < t.malformed_by_error.size(); ++e) {
+      t.malformed_by_error[e] += cur.malformed(static_cast<wire::WireError>(e));
+    }
     t.foreign += cur.foreign();
     for (const auto& is : cur.issues()) t.issues.push_back(TraceIssue{static_cast<std::uint16_t>(i), is});
   }
@@ -106,6 +110,20 @@ Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps)
   std::stable_sort(t.packets.begin(), t.packets.end(),
                    [](const PacketRec& a, const PacketRec& b) { return a.ts_ns < b.ts_ns; });
   return t;
+}
+
+std::vector<std::uint32_t> previous_transmissions(const Trace& t) {
+  std::vector<std::uint32_t> prev(t.packets.size(), kNoPacket);
+  FlatIndex last(t.packets.size());
+  for (std::size_t i = 0; i < t.packets.size(); ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!p.from_dut || !p.is_write_data()) continue;
+    std::uint32_t* slot = last.find_or_insert(psn_key(p.dqpn, p.psn));
+    if (!slot) continue;  // cannot happen: sized for every packet
+    prev[i] = *slot;      // kNone == kNoPacket for a first transmission
+    *slot = static_cast<std::uint32_t>(i);
+  }
+  return prev;
 }
 
 }  // namespace mrc::harness

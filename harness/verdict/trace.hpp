@@ -7,6 +7,7 @@
 // the evidence pcap.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -84,6 +85,7 @@ struct Trace {
   std::vector<TraceIssue> issues;   // the first few malformed frames per tap
   std::size_t malformed = 0;
   std::size_t foreign = 0;
+  std::array<std::size_t, 32> malformed_by_error{};  // index = wire::WireError
 };
 
 // Which taps a check looks at.
@@ -91,6 +93,12 @@ enum class TapSide : std::uint8_t { kAll, kFromDut, kToDut };
 std::vector<std::size_t> select_taps(const CheckContext& ctx, TapSide side);
 
 Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps);
+
+// For every WRITE data packet sent by the DUT: the position in t.packets of the previous
+// transmission of the same PSN on the same destination QP (kNoPacket for a first transmission
+// and for every other packet). A packet with a previous transmission is a retransmission.
+inline constexpr std::uint32_t kNoPacket = 0xFFFFFFFFu;
+std::vector<std::uint32_t> previous_transmissions(const Trace& t);
 
 // ---- 24-bit PSN arithmetic ------------------------------------------------------------------
 inline constexpr std::uint32_t kPsnMask = 0xFFFFFF;

@@ -154,6 +154,7 @@ bool Requester::emit_new(std::uint64_t now, TxPacket& out) {
   stats_.max_outstanding_psns = std::max(stats_.max_outstanding_psns, outstanding_);
   inflight_bytes_ += len;
   timer_insert(psn, static_cast<std::uint8_t>(schedule_.level(0)), now + schedule_.wait_ns(0));
+  count_tx(len);
   build(s, psn, *ev, out);
   return true;
 }
@@ -192,7 +193,6 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     --rq_count_;
     s.flags &= static_cast<std::uint8_t>(~(kQueued | kLost));
     if (lost && !(s.flags & kSacked)) inflight_bytes_ += s.len;
-    const std::uint16_t old_ev = s.ev;
     s.ev = *ev;
     s.send_ts = now;
     timer_remove(psn);
@@ -203,8 +203,8 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
       s.flags &= static_cast<std::uint8_t>(~kBlame);
       health_->on_timeout(s.blame_ev, now);
     }
-    (void)old_ev;
     ++stats_.retransmits;
+    count_tx(s.len);
     build(s, psn, *ev, out);
     return true;
   }
@@ -246,6 +246,11 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxP
   out.has_ep = false;
   out.payload = w.payload.subspan(s.offset, s.len);
   out.corrupt_icrc = cfg_.quirks.wrong_icrc;  // defect wrong-icrc
+}
+
+void Requester::count_tx(std::uint32_t len) {
+  ++stats_.data_packets;
+  stats_.data_bytes += len;
 }
 
 }  // namespace mrc::transport

@@ -180,6 +180,7 @@ class Requester {
   void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxPacket& out) const;
   std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude);
   bool cwnd_allows(std::uint32_t bytes) const;
+  void count_tx(std::uint32_t len);
 
   // PSN bookkeeping.
   PsnSlot& slot(std::uint32_t psn) { return ring_[psn & ring_mask_]; }

@@ -21,7 +21,7 @@ void v6_set_tc(std::uint8_t* ip, std::uint8_t tc) {
 
 // Visits every IP header of the frame that lies wholly inside `len`: f(offset, is_v6).
 template <typename F>
-void each_ip(std::uint8_t* f, std::uint16_t len, const FrameLayout& l, F&& fn) {
+void each_ip(std::uint16_t len, const FrameLayout& l, F&& fn) {
   const std::uint16_t need = l.v6 ? wire::kIpv6Len : wire::kIpv4MinLen;
   if (l.l3 + need <= len) fn(l.l3, l.v6);
   if (l.inner != 0 && l.inner + wire::kIpv6Len <= len) fn(l.inner, true);
@@ -97,7 +97,7 @@ void ipv4_fix_checksum(std::uint8_t* ip) {
 }
 
 void set_dscp_all(std::uint8_t* f, std::uint16_t len, const FrameLayout& l, std::uint8_t dscp) {
-  each_ip(f, len, l, [&](std::uint16_t off, bool v6) {
+  each_ip(len, l, [&](std::uint16_t off, bool v6) {
     std::uint8_t* ip = f + off;
     if (v6) {
       v6_set_tc(ip, static_cast<std::uint8_t>((dscp << 2) | (v6_tc(ip) & 3)));
@@ -110,7 +110,7 @@ void set_dscp_all(std::uint8_t* f, std::uint16_t len, const FrameLayout& l, std:
 
 bool mark_ce_all(std::uint8_t* f, std::uint16_t len, const FrameLayout& l) {
   bool any = false;
-  each_ip(f, len, l, [&](std::uint16_t off, bool v6) {
+  each_ip(len, l, [&](std::uint16_t off, bool v6) {
     std::uint8_t* ip = f + off;
     const std::uint8_t ecn = v6 ? static_cast<std::uint8_t>(v6_tc(ip) & 3) : static_cast<std::uint8_t>(ip[1] & 3);
     if (ecn == wire::kEcnNotEct) return;

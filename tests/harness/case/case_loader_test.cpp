@@ -87,7 +87,7 @@ TEST(LoadCase, EveryTopLevelAndConfigKeyIsTyped) {
 
   ASSERT_EQ(c.stimulus.size(), 2u);
   EXPECT_EQ(c.stimulus[0].kind(), "traffic");
-  EXPECT_EQ(c.stimulus[0].loc.line, 51);
+  EXPECT_EQ(c.stimulus[0].loc.line, 47);
   const auto& t0 = std::get<TrafficStep>(c.stimulus[0].body);
   EXPECT_EQ(t0.writes, 2000u);
   EXPECT_EQ(t0.size, 65536u);

@@ -84,12 +84,12 @@ TEST(LoadExpectations, RefusesMustCasesAndReportsEveryMistake) {
   EXPECT_TRUE(d.contains(f + ":1:6: dut: dut 'nic-c' does not match the file name 'nic-b.yaml'")) << d.to_string();
   EXPECT_TRUE(d.contains(f + ":3:12: entries[0].case: case 'spray-v-001' is a MUST case; expectation files may not excuse MUST cases"));
   EXPECT_TRUE(d.contains(f + ":4:12: entries[1].case: unknown case 'spray-v-01' (did you mean 'spray-v-001'?)"));
-  EXPECT_TRUE(d.contains(f + ":5:38: entries[2].expected: unknown value 'FIAL' (did you mean 'FAIL'?)"));
-  EXPECT_TRUE(d.contains(f + ":6:69: entries[3].link: link must be an http(s) URL"));
-  EXPECT_TRUE(d.contains(f + ":6:90: entries[3].expires: expected a real calendar date YYYY-MM-DD"));
-  EXPECT_TRUE(d.contains(f + ":7:82: entries[4].expires: expires 2027-07-01 is more than 180 days after 2026-06-01"));
+  EXPECT_TRUE(d.contains(f + ":5:36: entries[2].expected: unknown value 'FIAL' (did you mean 'FAIL'?)"));
+  EXPECT_TRUE(d.contains(f + ":6:61: entries[3].link: link must be an http(s) URL"));
+  EXPECT_TRUE(d.contains(f + ":6:78: entries[3].expires: expected a real calendar date YYYY-MM-DD"));
+  EXPECT_TRUE(d.contains(f + ":7:84: entries[4].expires: expires 2027-07-01 is more than 180 days after 2026-06-01"));
   EXPECT_TRUE(d.contains(f + ":8:5: entries[5]: missing required key 'reason'"));
-  EXPECT_TRUE(d.contains(f + ":8:86: entries[5]: unknown key 'extra'"));
+  EXPECT_TRUE(d.contains(f + ":8:84: entries[5]: unknown key 'extra'"));
   EXPECT_EQ(d.size(), 9u) << d.to_string();
   EXPECT_TRUE(r.set.entries.empty());
 }

@@ -31,11 +31,12 @@ bool Fabric::step(std::uint64_t limit_ns) {
   for (int e = 0; e < 2; ++e) {
     while (ep_[e]->poll_frame(tx_)) {
       ++sent[e];
+      if (record) taps.push_back(TapRecord{e, tx_.port, now_, {tx_.bytes.begin(), tx_.bytes.begin() + tx_.len}, false});
       if (filter && !filter(e, tx_, now_)) {
         ++dropped;
+        if (record) taps.back().filtered = true;
         continue;
       }
-      if (record) taps.push_back(TapRecord{e, tx_.port, now_, {tx_.bytes.begin(), tx_.bytes.begin() + tx_.len}});
       schedule(e, tx_);
     }
   }
@@ -117,7 +118,10 @@ std::string setup_profiles(Endpoint& ep, const PairOptions& o) {
   switch (o.fmt) {
     case wire::EvFmtMode::kStev: f.widths = {16, 16}; break;
     case wire::EvFmtMode::kUdp: f.widths = {16}; break;
-    case wire::EvFmtMode::kSrv6: f.widths = {32, 16, 16, 16, 16, 16, 16}; break;
+    case wire::EvFmtMode::kSrv6:
+      f.widths = {32, 16, 16, 16, 16, 16, 16};
+      if (o.srh) f.widths = {32, 16, 16, 16, 16, 16, 16, 32, 16, 16};  // + SRH segment[0]
+      break;
   }
   f.state = ev::ProfileState::kOffline;
   if (c.modify_fmt_profile(0, f, ev::fmt_attr::kState | ev::fmt_attr::kMode, &why)) return "fmt: " + why;
@@ -136,6 +140,13 @@ std::string setup_profiles(Endpoint& ep, const PairOptions& o) {
     case wire::EvFmtMode::kSrv6:
       e.fields = {{32, 0xfc000000, 0, 0, 0}, {16, 0x0100, 1, 15, 0x000F}, {16, 0x0200, 1, 15, 0x000F},
                   {16, 0x0300, 1, 15, 0x000F}};
+      if (o.srh) {
+        e.fields.push_back({16, 0, 0, 0, 0});
+        e.fields.push_back({16, 0, 0, 0, 0});
+        e.fields.push_back({16, 0, 0, 0, 0});
+        e.fields.push_back({32, 0xfc000001, 0, 0, 0});
+        e.fields.push_back({16, 0x0500, 1, 15, 0x000F});
+      }
       break;
   }
   e.ev_min_active = o.ev_min_active;

@@ -21,6 +21,7 @@ namespace mrc::ref::testing {
 struct PairOptions {
   std::uint64_t seed = 7;
   wire::EvFmtMode fmt = wire::EvFmtMode::kStev;
+  bool srh = false;                   // SRv6: EVs with a second container (single-segment SRH)
   std::uint32_t ev_count = 32;        // EVs per profile (generated, ports cycle 1..num_ports)
   std::uint32_t ev_min_active = 1;
   std::uint8_t num_ports = 8;
@@ -62,6 +63,7 @@ struct TapRecord {
   std::uint8_t port = 0;
   std::uint64_t t = 0;
   std::vector<std::uint8_t> bytes;
+  bool filtered = false;  // the test's filter dropped it right after it left the sender
 };
 
 class Fabric {
@@ -71,7 +73,7 @@ class Fabric {
 
   // Frames sent by endpoint `from`; returning false drops the frame (test-specific impairment).
   std::function<bool(int from, transport::TxFrame& f, std::uint64_t now)> filter;
-  bool record = false;                  // keep every emitted frame in `taps`
+  bool record = false;  // keep every emitted frame in `taps` (captured at the sender, before `filter`)
   std::vector<TapRecord> taps;
 
   // Runs until done() or the virtual clock passes limit_ns; true when done() held.

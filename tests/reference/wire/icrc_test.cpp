@@ -61,7 +61,7 @@ std::uint32_t icrc_by_copy(Bytes ip) {
   m[ip_len + 6] = m[ip_len + 7] = 0xFF;
   m[ip_len + 8 + 4] = 0xFF;
   const ByteVec lrh(8, 0xFF);
-  return crc32(crc32(0, lrh), m);
+  return crc32_bitwise(crc32_bitwise(0, lrh), m);
 }
 
 // §2.5: IPv6, RC WRITE ONLY, 16-byte payload, no pad; ICRC 0x41FE4829.
@@ -104,50 +104,85 @@ TEST(Crc32, ZlibCheckValue) {
   EXPECT_EQ(crc32(0x12345678u, {}), 0x12345678u);
 }
 
-TEST(Crc32, EngineIsChosenFromTheCpu) {
-  const std::string engine = crc32_engine();
+// The engines the CPU and OS allow, fastest first, from the CPU's own feature report.
+std::vector<std::string> expected_engines() {
+  std::vector<std::string> names;
 #if defined(__x86_64__)
   __builtin_cpu_init();
   const bool pclmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-  EXPECT_EQ(engine, pclmul ? "pclmul" : "slice8");
-#else
-  EXPECT_EQ(engine, "slice8");
+  // The compiler runtime reports the AVX-512 features only when XCR0 says the OS saves them.
+  const bool vpclmul = pclmul && __builtin_cpu_supports("avx2") &&
+                       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vpclmulqdq");
+  if (vpclmul) names.emplace_back("vpclmul");
+  if (pclmul) names.emplace_back("pclmul");
 #endif
+  names.emplace_back("slice8");
+  return names;
 }
 
-TEST(Crc32, EnginesAgreeOnRandomBuffers) {
+TEST(Crc32, EngineIsChosenFromTheCpu) {
+  const std::vector<std::string> want = expected_engines();
+  std::vector<std::string> got;
+  for (const CrcEngine& e : crc32_engines()) got.emplace_back(e.name);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(std::string(crc32_engine()), want.front());
+  for (const std::string& name : want) {
+    const CrcEngine* e = crc32_engine_by_name(name);
+    ASSERT_NE(e, nullptr) << name;
+    EXPECT_EQ(std::string(e->name), name);
+  }
+  EXPECT_EQ(crc32_engine_by_name("no-such-engine"), nullptr);
+  EXPECT_EQ(crc32_engine_by_name(""), nullptr);
+}
+
+TEST(Crc32, EveryEngineAgreesOnRandomBuffers) {
+  // Lengths 0..9000 at every alignment mod 64 and random seeds, each engine against slice8 (the
+  // portable engine, itself checked against the bitwise definition below).
   std::mt19937_64 rng(0x1C4C'2026);
   ByteVec pool(9000 + 64);
   for (auto& b : pool) b = static_cast<std::uint8_t>(rng());
   std::uniform_int_distribution<std::size_t> len_dist(0, 9000);
   std::uniform_int_distribution<std::size_t> align_dist(0, 63);
-  int mismatches = 0;
-  for (int i = 0; i < 10000; ++i) {
+  const auto engines = crc32_engines();
+  std::vector<int> mismatches(engines.size(), 0);
+  for (int i = 0; i < 12000; ++i) {
     // Short lengths are where the engines switch paths; give them extra weight.
-    const std::size_t len = (i % 4 == 0) ? len_dist(rng) % 200 : len_dist(rng);
+    std::size_t len = len_dist(rng);
+    if (i % 4 == 0) len %= 600;
     const std::size_t off = align_dist(rng);
     const Bytes data(pool.data() + off, len);
     const auto seed = static_cast<std::uint32_t>(rng());
-    if (crc32(seed, data) != crc32_portable(seed, data)) ++mismatches;
+    const std::uint32_t want = crc32_portable(seed, data);
+    for (std::size_t k = 0; k < engines.size(); ++k) {
+      if (engines[k].crc32(seed, data) != want) ++mismatches[k];
+    }
+    if (crc32(seed, data) != want) ++mismatches[0];
     pool[off + len / 2] ^= static_cast<std::uint8_t>(rng());  // keep the contents moving
   }
-  EXPECT_EQ(mismatches, 0);
+  for (std::size_t k = 0; k < engines.size(); ++k) {
+    EXPECT_EQ(mismatches[k], 0) << engines[k].name;
+  }
 }
 
-TEST(Crc32, BothEnginesMatchTheBitwiseDefinition) {
+TEST(Crc32, EveryEngineMatchesTheBitwiseDefinition) {
   std::mt19937_64 rng(7);
-  ByteVec buf(2100);
+  ByteVec buf(4200);
   for (auto& b : buf) b = static_cast<std::uint8_t>(rng());
-  for (std::size_t len = 0; len <= 300; ++len) {
-    const Bytes data(buf.data() + (len % 16), len);
-    const std::uint32_t want = crc32_bitwise(0, data);
-    ASSERT_EQ(crc32(0, data), want) << "len " << len;
-    ASSERT_EQ(crc32_portable(0, data), want) << "len " << len;
+  for (const CrcEngine& e : crc32_engines()) {
+    for (std::size_t len = 0; len <= 600; ++len) {
+      const Bytes data(buf.data() + (len % 61), len);
+      const auto seed = static_cast<std::uint32_t>(len * 0x9E3779B9u);
+      ASSERT_EQ(e.crc32(seed, data), crc32_bitwise(seed, data)) << e.name << " len " << len;
+    }
+    for (std::size_t len : {1024u, 1087u, 1100u, 2048u, 2099u, 4096u, 4159u}) {
+      const Bytes data(buf.data() + 3, len);
+      EXPECT_EQ(e.crc32(0xA5A5A5A5u, data), crc32_bitwise(0xA5A5A5A5u, data))
+          << e.name << " len " << len;
+    }
   }
-  for (std::size_t len : {1024u, 1087u, 2048u, 2099u}) {
-    const Bytes data(buf.data(), len);
-    EXPECT_EQ(crc32(0xA5A5A5A5u, data), crc32_bitwise(0xA5A5A5A5u, data)) << "len " << len;
-  }
+  EXPECT_EQ(crc32(0, Bytes(buf)), crc32_bitwise(0, Bytes(buf)));
+  EXPECT_EQ(crc32_portable(0, Bytes(buf)), crc32_bitwise(0, Bytes(buf)));
 }
 
 TEST(Crc32, ContinuesAcrossSplits) {
@@ -174,6 +209,7 @@ TEST(Icrc, WireModelVector) {
   ASSERT_EQ(pkt.size(), 40u + 8 + 12 + 16 + 16);
   EXPECT_EQ(icrc_compute(pkt), 0x41FE4829u);
   EXPECT_EQ(icrc_by_copy(pkt), 0x41FE4829u);
+  for (const CrcEngine& e : crc32_engines()) EXPECT_EQ(e.icrc(pkt), 0x41FE4829u) << e.name;
   std::array<std::uint8_t, 4> wire{};
   icrc_write(wire.data(), 0x41FE4829u);
   EXPECT_EQ(wire, (std::array<std::uint8_t, 4>{0x29, 0x48, 0xFE, 0x41}));
@@ -248,25 +284,62 @@ TEST(Icrc, ContinuesOverLongPayloadInPlace) {
 }
 
 TEST(Icrc, InPlaceMatchesCopyAtEveryLength) {
-  // Every split between the masked stack copy and the in-place rest (including rests shorter
-  // than one 16-byte block), for IPv6 and for IPv4 with every header length.
+  // Every engine, every split between the masked head blocks and the unmasked rest (including
+  // rests shorter than one 16-byte block, and the switch from the copy to the in-place path past
+  // 128 bytes), for IPv6 and for IPv4 with every header length.
   std::mt19937_64 rng(5);
   ByteVec v6 = from_hex(kVectorHex);
   v6.resize(600);
   for (std::size_t i = 76; i < v6.size(); ++i) v6[i] = static_cast<std::uint8_t>(rng());
-  for (std::size_t len = 60; len <= v6.size(); ++len) {
-    const Bytes pkt(v6.data(), len);
-    ASSERT_EQ(icrc_compute(pkt), icrc_by_copy(pkt)) << "IPv6 length " << len;
-  }
+  std::vector<ByteVec> v4s;
   for (std::uint8_t ihl = 5; ihl <= 15; ++ihl) {
     ByteVec v4(600);
     for (auto& b : v4) b = static_cast<std::uint8_t>(rng());
     v4[0] = static_cast<std::uint8_t>(0x40 | ihl);
-    for (std::size_t len = ihl * 4u + 20; len <= v4.size(); len += 7) {
-      const Bytes pkt(v4.data(), len);
-      ASSERT_EQ(icrc_compute(pkt), icrc_by_copy(pkt)) << "IHL " << int{ihl} << " length " << len;
+    v4s.push_back(v4);
+  }
+  for (const CrcEngine& e : crc32_engines()) {
+    for (std::size_t len = 60; len <= v6.size(); ++len) {
+      const Bytes pkt(v6.data(), len);
+      ASSERT_EQ(e.icrc(pkt), icrc_by_copy(pkt)) << e.name << " IPv6 length " << len;
+    }
+    for (const ByteVec& v4 : v4s) {
+      const std::size_t ihl = v4[0] & 0x0Fu;
+      for (std::size_t len = ihl * 4u + 20; len <= v4.size(); len += 3) {
+        const Bytes pkt(v4.data(), len);
+        ASSERT_EQ(e.icrc(pkt), icrc_by_copy(pkt)) << e.name << " IHL " << ihl << " length " << len;
+      }
     }
   }
+}
+
+TEST(Icrc, EveryEngineAgreesOnRandomPackets) {
+  // Long packets at random alignments, IPv6 and IPv4 with random header lengths (so 64- and
+  // 128-byte masked heads), each engine against slice8.
+  std::mt19937_64 rng(0x1C4C);
+  ByteVec pool(9000 + 64);
+  std::uniform_int_distribution<std::size_t> len_dist(0, 9000);
+  const CrcEngine* portable = crc32_engine_by_name("slice8");
+  ASSERT_NE(portable, nullptr);
+  int mismatches = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::size_t off = rng() % 64;
+    const std::size_t len = len_dist(rng);
+    for (std::size_t k = off; k < off + len; k += 8) pool[k] = static_cast<std::uint8_t>(rng());
+    pool[off] = (i % 2 == 0) ? static_cast<std::uint8_t>(0x60 | (rng() & 0x0F))
+                             : static_cast<std::uint8_t>(0x40 | (5 + rng() % 11));
+    const Bytes pkt(pool.data() + off, len);
+    const std::uint32_t want = portable->icrc(pkt);
+    for (const CrcEngine& e : crc32_engines()) {
+      if (e.icrc(pkt) != want) {
+        ++mismatches;
+        ADD_FAILURE() << e.name << " length " << len << " offset " << off;
+      }
+    }
+    if (icrc_compute(pkt) != want) ++mismatches;
+    if (mismatches > 5) break;
+  }
+  EXPECT_EQ(mismatches, 0);
 }
 
 TEST(Icrc, ShortOrForeignInputStaysInBounds) {

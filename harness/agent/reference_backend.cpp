@@ -1,0 +1,349 @@
+// ReferenceBackend: identity, the I/O loop (receive / advance / transmit), the data path and
+// the control-plane requests that are not part of APPLY (reference_setup.cpp).
+#include "harness/agent/reference_backend.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "reference/wire/ev_placement.hpp"
+
+namespace mrc::agent {
+namespace {
+
+constexpr int kRxBatchPerPort = 256;       // frames taken from one port per service() turn
+constexpr std::uint64_t kEpTimeoutNs = 1'000'000;  // EP requests (probes) unanswered after 1 ms
+constexpr std::uint8_t kEpRequestDscp = 46;         // MODEL: M11 probes use DSCP 46 unless told
+
+Outcome not_applied(const char* what) {
+  return Outcome::fail(ap::ErrorCode::kNotApplied, std::string(what) + " before APPLY_CONFIG");
+}
+
+}  // namespace
+
+ReferenceBackend::ReferenceBackend(ReferenceOptions opt, std::unique_ptr<FrameIo> io)
+    : opt_(std::move(opt)), io_(std::move(io)) {
+  const auto ports = io_->ports();
+  if (opt_.mac) {
+    mac_ = *opt_.mac;
+  } else if (!ports.empty()) {
+    mac_ = std::min_element(ports.begin(), ports.end(), [](const auto& a, const auto& b) {
+             return a.port < b.port;
+           })->mac;
+  }
+  if (opt_.gid) {
+    gid_ = *opt_.gid;
+  } else {
+    gid_ = {0xfd, 0x6d, 0x72, 0x63, 0, 0, 0, 0, 0, 0, mac_[0], mac_[1], mac_[2], mac_[3], mac_[4], mac_[5]};
+  }
+}
+
+ReferenceBackend::~ReferenceBackend() = default;
+
+std::string ReferenceBackend::identity() const {
+  std::string s = "reference";
+  if (!opt_.defects.empty()) s += ":" + opt_.defects.to_string();
+  std::string ports;
+  for (const auto& p : io_->ports()) {
+    ports += (ports.empty() ? " on p" : ",p") + std::to_string(p.port) + "=" + p.name;
+  }
+  return s + ports;
+}
+
+std::vector<std::string> ReferenceBackend::capabilities() const {
+  // What the reference endpoint's default device declares, in the case vocabulary's spelling.
+  const ref::EndpointConfig d;
+  std::vector<std::string> caps;
+  auto add = [&caps](bool on, const char* name) {
+    if (on) caps.emplace_back(name);
+  };
+  add(d.device.caps & ref::dev_cap::kTrimNack, "trim_nack");
+  add(d.device.caps & ref::dev_cap::kDynamicMpr, "dynamic_mpr");
+  add(d.device.caps & ref::dev_cap::kSvcTime, "svc_time");
+  add(d.limits.caps & ev::cap::kEpOpEvProbe, "ev_probe");
+  add(true, "port_status");
+  auto fmt = [&d](wire::EvFmtMode m) { return (d.limits.ev_fmt_mode_mask & static_cast<std::uint32_t>(m)) != 0; };
+  add(fmt(wire::EvFmtMode::kSrv6), "srv6");
+  add(fmt(wire::EvFmtMode::kStev), "stev");
+  add(fmt(wire::EvFmtMode::kUdp), "udp_mode");
+  add(d.limits.caps & ev::cap::kEvProfileModifyOnline, "modify_online");
+  add(d.limits.caps & ev::cap::kCcProfileModifyOnline, "cc_modify_online");
+  add(d.limits.caps & ev::cap::kExplicitRange, "explicit_range");
+  add(d.limits.caps & ev::cap::kPreciseDropCnt, "precise_drop_count");
+  add(d.limits.ev_mode_mask & static_cast<std::uint32_t>(ev::EvMode::kGen), "ev_generated");
+  add(d.limits.ev_mode_mask & static_cast<std::uint32_t>(ev::EvMode::kAuto), "ev_auto");
+  add(opt_.ipv4 != 0, "ipv4");
+  return caps;
+}
+
+std::vector<ap::PortInfo> ReferenceBackend::ports() const {
+  std::vector<ap::PortInfo> out = io_->ports();
+  for (auto& p : out) p.up = !ep_ || ep_->port_up(p.port);
+  return out;
+}
+
+std::uint32_t ReferenceBackend::port_mask() const {
+  std::uint32_t m = 0;
+  for (const auto& p : io_->ports()) m |= 1u << (p.port - 1);
+  return m;
+}
+
+// ---- I/O ------------------------------------------------------------------------------------------
+
+void ReferenceBackend::on_rx(void* self, std::uint8_t port, std::span<const std::uint8_t> frame) {
+  auto* b = static_cast<ReferenceBackend*>(self);
+  if (!b->ep_) {
+    ++b->rx_before_apply_;
+    return;
+  }
+  b->ep_->on_frame(port, wire::Bytes(frame.data(), frame.size()), b->now_);
+}
+
+std::vector<int> ReferenceBackend::io_fds() const { return io_->fds(); }
+
+std::uint64_t ReferenceBackend::next_deadline_ns() const {
+  return ep_ ? ep_->next_deadline() : UINT64_MAX;
+}
+
+void ReferenceBackend::service(std::uint64_t now_ns) {
+  now_ = std::max(now_, now_ns);
+  io_->receive(&ReferenceBackend::on_rx, this, kRxBatchPerPort);
+  if (!ep_) return;
+  ep_->advance(now_);
+  while (ep_->poll_frame(tx_)) {
+    if (std::string e = io_->send(tx_.port, tx_.view()); !e.empty()) {
+      ++tx_errors_;
+      last_tx_error_ = std::move(e);
+    }
+  }
+  drain_outputs();
+}
+
+void ReferenceBackend::drain_outputs() {
+  transport::Completion c;
+  while (ep_->poll_completion(c)) {
+    if (completions_.size() >= opt_.queue_limit) {
+      ++completions_dropped_;
+      continue;
+    }
+    ap::CompletionInfo ci;
+    ci.at_ns = now_;
+    ci.wr_id = c.wr_id;
+    const auto it = std::find(qpns_.begin(), qpns_.end(), c.qp_num);
+    ci.qp = it == qpns_.end() ? UINT32_MAX : static_cast<std::uint32_t>(it - qpns_.begin());
+    ci.status = static_cast<std::uint16_t>(c.status);
+    ci.is_send = c.is_send;
+    ci.has_imm = c.opcode == IBV_WC_RECV_RDMA_WITH_IMM;
+    ci.imm = c.imm_data;
+    ci.byte_len = c.byte_len;
+    completions_.push_back(ci);
+  }
+  ev::EvEvent evs[32];
+  const auto array = ep_->controller().ev_array(0);
+  for (std::size_t n; (n = ep_->controller().poll_events(evs)) != 0;) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (events_.size() >= opt_.queue_limit) {
+        ++events_dropped_;
+        continue;
+      }
+      ap::EvEventInfo e;
+      e.at_ns = now_;
+      e.port = evs[i].ev.port;
+      e.state = ev::bits(evs[i].state);
+      e.drop_count = evs[i].drop_count;
+      // The event names the EV by value and port; the harness speaks indices (lowest copy).
+      const auto it = std::find_if(array.begin(), array.end(), [&](const ev::EvEntry& x) { return x.ref() == evs[i].ev; });
+      e.ev_index = it == array.end() ? UINT32_MAX : static_cast<std::uint32_t>(it - array.begin());
+      events_.push_back(e);
+    }
+  }
+  ref::EpResponse r;
+  while (ep_->poll_ep_response(r)) {
+    if (r.status == 0) ++ep_responses_;
+    else ++ep_timeouts_;
+  }
+}
+
+// ---- data path --------------------------------------------------------------------------------------
+
+Outcome ReferenceBackend::post_write(const ap::PostWrite& w) {
+  if (!ep_) return not_applied("POST_WRITE");
+  if (w.qp >= qpns_.size()) return Outcome::fail(ap::ErrorCode::kBadValue, "no QP index " + std::to_string(w.qp));
+  if (w.region >= regions_.size()) {
+    return Outcome::fail(ap::ErrorCode::kBadValue, "no region index " + std::to_string(w.region));
+  }
+  const transport::MemoryRegion& mr = regions_[w.region].mr;
+  if (w.local_offset > mr.length || w.length > mr.length - w.local_offset) {
+    return Outcome::fail(ap::ErrorCode::kLimit, "local range runs past region " + std::to_string(w.region));
+  }
+  transport::SendWr wr;
+  wr.wr_id = w.wr_id;
+  wr.opcode = w.with_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+  wr.local_addr = mr.addr + w.local_offset;
+  wr.length = w.length;
+  wr.lkey = mr.lkey;
+  wr.remote_addr = w.remote_addr;
+  wr.rkey = w.rkey;
+  wr.imm_data = w.imm;
+  if (int rc = ep_->post_send(qpns_[w.qp], wr)) return Outcome::rejected(rc, std::string("post_send: ") + std::strerror(rc));
+  service(now_);  // the first packets leave now, not on the next loop turn
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::post_recv(const ap::PostRecv& r) {
+  if (!ep_) return not_applied("POST_RECV");
+  if (r.qp >= qpns_.size()) return Outcome::fail(ap::ErrorCode::kBadValue, "no QP index " + std::to_string(r.qp));
+  if (int rc = ep_->post_recv(qpns_[r.qp], r.wr_id)) return Outcome::rejected(rc, std::string("post_recv: ") + std::strerror(rc));
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::poll(const ap::Poll& p, ap::Completions& out) {
+  out.now_ns = now_;
+  const std::size_t nc = std::min<std::size_t>(p.max_completions, completions_.size());
+  out.completions.assign(completions_.begin(), completions_.begin() + static_cast<std::ptrdiff_t>(nc));
+  completions_.erase(completions_.begin(), completions_.begin() + static_cast<std::ptrdiff_t>(nc));
+  const std::size_t ne = std::min<std::size_t>(p.max_events, events_.size());
+  out.events.assign(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(ne));
+  events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(ne));
+  out.more = !completions_.empty() || !events_.empty();
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::find_range(std::uint64_t addr, std::size_t len, std::span<std::uint8_t>& out) {
+  for (const Region& r : regions_) {
+    if (addr >= r.mr.addr && addr - r.mr.addr <= r.mr.length && len <= r.mr.length - (addr - r.mr.addr)) {
+      out = ep_->mr_bytes(r.mr.lkey).subspan(addr - r.mr.addr, len);
+      return Outcome::success();
+    }
+  }
+  return Outcome::fail(ap::ErrorCode::kLimit, "range is not inside one registered region");
+}
+
+Outcome ReferenceBackend::read_memory(const ap::ReadMemory& r, ap::MemoryBytes& out) {
+  if (!ep_) return not_applied("READ_MEMORY");
+  std::span<std::uint8_t> bytes;
+  if (Outcome o = find_range(r.addr, r.length, bytes); !o.ok()) return o;
+  out.addr = r.addr;
+  out.bytes.assign(bytes.begin(), bytes.end());
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::write_memory(const ap::WriteMemory& w) {
+  if (!ep_) return not_applied("WRITE_MEMORY");
+  std::span<std::uint8_t> bytes;
+  if (Outcome o = find_range(w.addr, w.bytes.size(), bytes); !o.ok()) return o;
+  std::copy(w.bytes.begin(), w.bytes.end(), bytes.begin());
+  return Outcome::success();
+}
+
+// ---- control plane ----------------------------------------------------------------------------------
+
+Outcome ReferenceBackend::set_ev_state(const ap::SetEvState& s) {
+  if (!ep_) return not_applied("SET_EV_STATE");
+  ev::Controller& ctl = ep_->controller();
+  const auto array = ctl.ev_array(0);
+  if (s.index >= array.size()) {
+    return Outcome::fail(ap::ErrorCode::kBadValue, "EV index " + std::to_string(s.index) + " not in the array of " +
+                                                       std::to_string(array.size()));
+  }
+  ev::EvOpEntry e;
+  e.ev = array[s.index].ref();  // the API names EVs by value: the lowest copy is the one changed
+  e.state = s.denied ? ev::EvState::kDenied : ev::EvState::kGood;
+  std::string why;
+  if (int rc = ctl.modify_ev_state(0, std::span(&e, 1), nullptr, &why)) return Outcome::rejected(rc, "MODIFY_EV_STATE: " + why);
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::port_admin(const ap::PortAdmin& p) {
+  if (!ep_) return not_applied("PORT_ADMIN");
+  if (int rc = ep_->modify_port(p.port, p.up)) return Outcome::rejected(rc, std::string("modify_port: ") + std::strerror(rc));
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::ep_op(const ap::EpOp& op) {
+  if (!ep_ || !peer_) return Outcome::fail(ap::ErrorCode::kNotApplied, "EP_OP needs APPLY_CONFIG and a peer");
+  const auto array = ep_->controller().ev_array(0);
+  if (op.ev_index >= array.size()) {
+    return Outcome::fail(ap::ErrorCode::kBadValue, "EV index " + std::to_string(op.ev_index) + " not in the array");
+  }
+  const ev::EvEntry& e = array[op.ev_index];
+  const ev::FormatProfile* fmt = ep_->controller().format_of(0);
+  ref::EpRequest req;
+  req.req_id = next_req_id_++;
+  if (next_req_id_ == 0) next_req_id_ = 1;
+  req.dgid = peer_->gid;
+  req.dmac = peer_->mac;
+  req.ev_fmt_mode = fmt != nullptr ? fmt->mode : wire::EvFmtMode::kUdp;
+  req.req_ev = e.wire;
+  req.req_port = e.port;
+  req.srv6_ev_index = e.index;
+  const wire::EpOp kind = op.op == ap::EpOpKind::kProbeEv ? wire::EpOp::kEvProbe : wire::EpOp::kPortStatusUpdate;
+  if (int rc = ep_->ep_send(kEpRequestDscp, kind, std::span(&req, 1), kEpTimeoutNs)) {
+    return Outcome::rejected(rc, std::string("ep_send: ") + std::strerror(rc));
+  }
+  service(now_);
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::query_state(ap::StateReport& out) {
+  out.now_ns = now_;
+  if (ep_) {
+    const auto array = ep_->controller().ev_array(0);
+    const ev::FormatProfile* fmt = ep_->controller().format_of(0);
+    const wire::EvFmtMode mode = fmt != nullptr ? fmt->mode : wire::EvFmtMode::kUdp;
+    for (std::size_t i = 0; i < array.size() && i < ap::limit::kEvs; ++i) {
+      const ev::EvEntry& e = array[i];
+      ap::EvStateInfo s;
+      s.index = static_cast<std::uint32_t>(i);
+      s.port = e.port;
+      s.value.assign(e.val.begin(), e.val.end());
+      s.wire.assign(e.wire.begin(), e.wire.end());
+      // The identity a receiver echoes (MODEL: M2 / M5): STEV value V, UDP sport, SRv6 index.
+      s.echo = mode == wire::EvFmtMode::kStev  ? wire::stev_value(e.wire)
+               : mode == wire::EvFmtMode::kUdp ? wire::udp_mode_sport(e.wire)
+                                               : e.index;
+      s.state = ev::bits(e.state);
+      s.denied = e.denied;
+      out.evs.push_back(std::move(s));
+    }
+  }
+  auto add = [&out](const char* name, std::uint64_t v) { out.counters.push_back({name, static_cast<double>(v)}); };
+  if (ep_) {
+    const ref::EndpointStats& st = ep_->stats();
+    add("frames_tx", st.frames_tx);
+    add("frames_rx", st.frames_rx);
+    add("data_tx", st.data_tx);
+    add("feedback_tx", st.feedback_tx);
+    add("ep_tx", st.ep_tx);
+    add("tx_port_down", st.tx_port_down);
+    add("tx_no_path", st.tx_no_path);
+    add("rx_port_down", st.rx_port_down);
+    add("rx_decode_error", st.rx_decode_error);
+    add("rx_not_for_us", st.rx_not_for_us);
+    add("rx_unknown_qp", st.rx_unknown_qp);
+    add("rx_bad_icrc", st.rx_bad_icrc);
+    add("probes_sent", st.probes_sent);
+    add("probes_ok", st.probes_ok);
+    add("probes_failed", st.probes_failed);
+  }
+  add("agent_rx_before_apply", rx_before_apply_);
+  add("agent_tx_errors", tx_errors_);
+  add("agent_completions_dropped", completions_dropped_);
+  add("agent_events_dropped", events_dropped_);
+  add("agent_ep_responses", ep_responses_);
+  add("agent_ep_timeouts", ep_timeouts_);
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::reset() {
+  ep_.reset();
+  cfg_.reset();
+  peer_.reset();
+  qpns_.clear();
+  regions_.clear();
+  completions_.clear();
+  events_.clear();
+  return Outcome::success();
+}
+
+}  // namespace mrc::agent

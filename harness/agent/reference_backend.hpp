@@ -1,0 +1,100 @@
+// The `reference` backend: the project's sans-I/O reference endpoint (reference/endpoint.hpp),
+// optionally with named defects, driven on real interfaces. This is the real-wire driver of the
+// same code the simulator drives: frames come in from the FrameIo (libpcap in the agent), time
+// comes from the agent's CLOCK_MONOTONIC, and whatever the endpoint emits goes out of the port its
+// EV names.
+//
+// APPLY_CONFIG builds a fresh Endpoint (the previous one, if any, is dropped): EV format profile
+// 0, EV profile 0, CC profile 0, `qp.count` QPs taken to INIT and the memory regions; with a peer
+// it continues to RTR/RTS (CONNECT does that step on its own). The device limits are the
+// endpoint's defaults; the physical port mask is the set of bound interfaces.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/agent/backend.hpp"
+#include "harness/agent/frame_io.hpp"
+#include "reference/defects.hpp"
+#include "reference/endpoint.hpp"
+
+namespace mrc::agent {
+
+struct ReferenceOptions {
+  ref::DefectSet defects;
+  std::optional<wire::MacAddr> mac;  // default: the MAC of the lowest bound port
+  std::optional<wire::Ipv6Addr> gid; // default: fd6d:7263::<mac> (derived from the MAC)
+  std::uint32_t ipv4 = 0;            // host order; 0 = no IPv4 (ApplyConfig.ipv4 is refused)
+  std::size_t queue_limit = 65536;   // completions / EV events held for POLL before dropping
+};
+
+class ReferenceBackend final : public Backend {
+ public:
+  ReferenceBackend(ReferenceOptions opt, std::unique_ptr<FrameIo> io);
+  ~ReferenceBackend() override;
+
+  std::string identity() const override;
+  std::vector<std::string> capabilities() const override;
+  std::vector<ap::PortInfo> ports() const override;
+
+  Outcome apply(const ap::ApplyConfig& cfg, ap::ApplyOk& out) override;
+  Outcome connect(const ap::PeerInfo& peer) override;
+  Outcome post_write(const ap::PostWrite& w) override;
+  Outcome post_recv(const ap::PostRecv& r) override;
+  Outcome poll(const ap::Poll& p, ap::Completions& out) override;
+  Outcome set_ev_state(const ap::SetEvState& s) override;
+  Outcome port_admin(const ap::PortAdmin& p) override;
+  Outcome ep_op(const ap::EpOp& op) override;
+  Outcome read_memory(const ap::ReadMemory& r, ap::MemoryBytes& out) override;
+  Outcome write_memory(const ap::WriteMemory& w) override;
+  Outcome query_state(ap::StateReport& out) override;
+  Outcome reset() override;
+
+  std::vector<int> io_fds() const override;
+  void service(std::uint64_t now_ns) override;
+  std::uint64_t next_deadline_ns() const override;
+
+  // For tests and diagnostics.
+  const ref::Endpoint* endpoint() const { return ep_.get(); }
+  std::uint64_t now() const { return now_; }
+
+ private:
+  struct Region {
+    transport::MemoryRegion mr;
+  };
+  static void on_rx(void* self, std::uint8_t port, std::span<const std::uint8_t> frame);
+  Outcome setup_profiles(const ap::ApplyConfig& c);
+  Outcome create_qps(const ap::ApplyConfig& c);
+  Outcome register_regions(const ap::ApplyConfig& c, ap::ApplyOk& out);
+  Outcome find_range(std::uint64_t addr, std::size_t len, std::span<std::uint8_t>& out);
+  std::uint32_t port_mask() const;
+  void drain_outputs();
+
+  ReferenceOptions opt_;
+  std::unique_ptr<FrameIo> io_;
+  wire::MacAddr mac_{};
+  wire::Ipv6Addr gid_{};
+  std::unique_ptr<ref::Endpoint> ep_;
+  std::optional<ap::ApplyConfig> cfg_;  // the configuration applied (without its peer)
+  std::optional<ap::PeerInfo> peer_;
+  std::vector<std::uint32_t> qpns_;     // index = QP index
+  std::vector<Region> regions_;
+  std::deque<ap::CompletionInfo> completions_;
+  std::deque<ap::EvEventInfo> events_;
+  std::uint64_t now_ = 0;
+  std::uint16_t next_req_id_ = 1;
+  transport::TxFrame tx_;  // scratch: poll_frame writes here (no allocation per frame)
+  // Agent-side counters (STATE reports them next to the endpoint's).
+  std::uint64_t rx_before_apply_ = 0;
+  std::uint64_t tx_errors_ = 0;
+  std::uint64_t completions_dropped_ = 0;
+  std::uint64_t events_dropped_ = 0;
+  std::uint64_t ep_responses_ = 0;
+  std::uint64_t ep_timeouts_ = 0;
+  std::string last_tx_error_;
+};
+
+}  // namespace mrc::agent

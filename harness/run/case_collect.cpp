@@ -1,0 +1,168 @@
+// Step 5 of a case run: the testbed's taps become evidence pcaps, the scheduled faults and the
+// impairment rules become FaultEvents with the EVs they hit (from the testbed's path query), the
+// bindings' reports become DutObservations, and the scripted expects are judged.
+#include <algorithm>
+#include <set>
+
+#include "harness/capture/pcapng.hpp"
+#include "harness/run/expect_eval.hpp"
+#include "harness/run/session_state.hpp"
+
+namespace mrc::run {
+namespace {
+
+namespace stim = harness::stim;
+
+int fmt_mode_value(harness::EvFormatMode m) {  // host-API EV format mode bits
+  switch (m) {
+    case harness::EvFormatMode::kStev: return 1;
+    case harness::EvFormatMode::kSrv6: return 2;
+    case harness::EvFormatMode::kUdp: return 4;
+  }
+  return 1;
+}
+
+void write_evidence(SessionState& s, harness::TapCapture& t) {
+  const std::filesystem::path rel = std::filesystem::path("evidence") / s.c.id / (t.name + ".pcapng");
+  t.pcap = rel.generic_string();
+  if (!s.o.write_evidence) return;
+  std::error_code ec;
+  std::filesystem::create_directories(s.o.out_dir / rel.parent_path(), ec);
+  if (std::string e = harness::write_pcapng(s.o.out_dir / rel, t.capture); !e.empty()) {
+    s.result.notes.push_back("evidence not written: " + e);
+    return;
+  }
+  s.result.evidence_files.push_back(t.pcap);
+}
+
+// The path each of the DUT's EVs takes to the peer (index = EV position).
+std::vector<harness::Testbed::Path> ev_paths(SessionState& s) {
+  std::vector<harness::Testbed::Path> paths;
+  const stim::FrameContext fc = s.frame_context(/*from_dut=*/true, /*encapsulated=*/true);
+  harness::FrameSpec probe;
+  probe.opcode = wire::opcode::kRcWriteOnly;
+  probe.payload = harness::PayloadSpec{harness::PayloadPattern::kZero, 16};
+  for (std::size_t i = 0; i < s.dut_wire_evs.size(); ++i) {
+    probe.ev = static_cast<std::uint32_t>(i);
+    const stim::BuiltFrame f = stim::build_frame(probe, fc);
+    paths.push_back(f.ok() ? s.tb->path_of(kDutHost, s.dut_wire_evs[i].port, f.bytes) : harness::Testbed::Path{});
+  }
+  return paths;
+}
+
+std::uint32_t echo_of(SessionState& s, std::size_t i) {
+  for (const auto& e : s.dut_evs) {
+    if (e.index == i) return e.echo;
+  }
+  return static_cast<std::uint32_t>(i);
+}
+
+void collect_faults(SessionState& s, std::uint64_t end_ns) {
+  auto& out = s.result.ctx.faults;
+  const std::vector<harness::Testbed::Path> paths = ev_paths(s);
+  for (const ScheduledFault& f : s.faults) {
+    if (f.req.at_ns > end_ns) continue;  // scheduled past the end of the run: never applied
+    harness::FaultEvent e;
+    e.at_ns = f.req.at_ns;
+    e.kind = f.kind;
+    e.target = f.req.target;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      bool hit = false;
+      switch (f.req.kind) {
+        case harness::FaultRequest::Kind::kLinkDown:
+        case harness::FaultRequest::Kind::kLinkUp:
+        case harness::FaultRequest::Kind::kBlackhole:
+          e.plane = f.link.plane;
+          hit = std::any_of(paths[i].links.begin(), paths[i].links.end(),
+                            [&](const harness::LinkRef& l) { return l.id == f.link.id; });
+          break;
+        case harness::FaultRequest::Kind::kSwitchDown:
+        case harness::FaultRequest::Kind::kSwitchUp:
+          hit = std::find(paths[i].switches.begin(), paths[i].switches.end(), f.req.target) != paths[i].switches.end();
+          break;
+        case harness::FaultRequest::Kind::kPortDown:
+        case harness::FaultRequest::Kind::kPortUp:
+          e.plane = f.req.port;
+          hit = i < s.dut_wire_evs.size() && s.dut_wire_evs[i].port == f.req.port;
+          break;
+      }
+      if (hit) e.affected_evs.push_back(echo_of(s, i));
+    }
+    out.push_back(std::move(e));
+  }
+  if (s.impair) {  // one event per per-packet rule that acted on at least one packet
+    const auto& rules = s.impair->rules();
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      if (s.impair->hits()[r] == 0) continue;
+      const harness::ImpairSelect& sel = rules[r].select;
+      harness::FaultEvent e;
+      e.at_ns = std::max(rules[r].at_ns, sel.time_window ? sel.time_window->first : 0);
+      e.kind = std::string(harness::to_string(rules[r].kind));
+      e.target = "stimulus[" + std::to_string(rules[r].step) + "] " + e.kind + " on " +
+                 std::to_string(s.impair->hits()[r]) + " packet(s)" + (sel.link.empty() ? "" : " of " + sel.link);
+      e.plane = sel.plane ? static_cast<int>(*sel.plane) : 0;
+      for (const auto& ev : s.dut_evs) {
+        const bool by_ev = sel.evs.empty() || std::find(sel.evs.begin(), sel.evs.end(), ev.index) != sel.evs.end();
+        const bool by_plane = !sel.plane || ev.port == *sel.plane;
+        if (by_ev && by_plane) e.affected_evs.push_back(ev.echo);
+      }
+      out.push_back(std::move(e));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const harness::FaultEvent& a, const harness::FaultEvent& b) { return a.at_ns < b.at_ns; });
+}
+
+}  // namespace
+
+void collect(SessionState& s) {
+  harness::CheckContext& ctx = s.result.ctx;
+  const std::uint64_t end = s.tb->now();
+  ctx.case_id = s.c.id;
+  ctx.out_dir = s.o.out_dir;
+  ctx.golden_dir = s.o.golden_dir;
+  ctx.mrc_framing = true;  // MODEL: M3
+  ctx.traffic_start_ns = s.traffic_start_ns == UINT64_MAX ? 0 : s.traffic_start_ns;
+  ctx.end_ns = end;
+  s.result.sim_time_ns = end;
+
+  s.activity("collect.taps");
+  ctx.taps = s.tb->take_taps();
+  for (auto& t : ctx.taps) {
+    t.from_dut = t.from_dut && t.host == kDutHost;
+    write_evidence(s, t);
+  }
+  s.activity("collect.faults");
+  collect_faults(s, end);
+
+  s.activity("dut.ev_table");
+  harness::DutObservations& d = ctx.dut;
+  d.evs = s.dut.ev_table();
+  d.writes = s.writes;
+  s.activity("dut.counters");
+  d.counters = s.dut.counters();
+  d.ev_fmt_mode = fmt_mode_value(s.setups.dut.format_mode);
+  d.first_psn = s.dut_local.first_psn;
+  d.dut_qpn = s.dut_local.qpns.empty() ? 0 : s.dut_local.qpns.front();
+  d.peer_qpn = s.peer_local.qpns.empty() ? 0 : s.peer_local.qpns.front();
+
+  // The DUT's configured limits (MODEL: M9, M10), as the window and WIMM checks judge them.
+  const harness::QpConfig& q = s.setups.dut.qp;
+  ctx.peer_qpns = s.peer_local.qpns;
+  ctx.requester_window_psns = std::min<std::uint32_t>(q.mpr, s.peer_local.mpr_dest) * 128u;
+  ctx.responder_window_psns = std::uint32_t{q.mpr_dest} * 128u;
+  ctx.wimm_limit = std::min<std::uint32_t>(q.max_wimm, s.peer_local.max_wimm_dest);
+  ctx.ev_min_active = s.setups.dut.ev_min_active;
+
+  ctx.expects = evaluate_expects(s.c, s.timeline, ctx);
+  for (auto& r : s.control_records) ctx.expects.push_back(std::move(r));
+
+  if (s.hit_virtual_limit) {
+    std::size_t unfinished = 0;
+    for (const ProgramRun& p : s.programs) unfinished += p.prog.done() ? 0 : 1;
+    s.result.notes.push_back("virtual time limit reached at " + std::to_string(end) + " ns with " +
+                             std::to_string(unfinished) + " traffic program(s) unfinished");
+  }
+}
+
+}  // namespace mrc::run

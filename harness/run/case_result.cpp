@@ -1,0 +1,90 @@
+#include "harness/run/case_result.hpp"
+
+#include <exception>
+
+#include "harness/run/cli_common.hpp"
+#include "harness/verdict/checks.hpp"
+
+namespace mrc::run {
+
+using harness::CaseResult;
+using harness::CheckResult;
+using harness::Verdict;
+
+std::string with_clauses(const std::vector<std::string>& clauses, const std::string& message) {
+  if (clauses.empty()) return message;
+  std::string out = "[";
+  for (std::size_t i = 0; i < clauses.size(); ++i) {
+    if (i) out += ',';
+    out += clauses[i];
+  }
+  return out + "] " + message;
+}
+
+CaseResult case_header(const harness::Case& c, const std::filesystem::path& suite_root, std::uint64_t seed) {
+  CaseResult r;
+  r.id = c.id;
+  r.title = c.title;
+  r.area = std::string(harness::to_string(c.area));
+  r.file = relative_to(c.file, suite_root);
+  r.clauses = c.clauses;
+  r.level = std::string(harness::to_string(c.level));
+  r.behaviour = std::string(harness::to_string(c.behaviour));
+  r.tags = c.tags;
+  r.seed = seed;
+  return r;
+}
+
+CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std::filesystem::path& suite_root,
+                      std::uint64_t seed) {
+  CaseResult r = case_header(c, suite_root, seed);
+  r.evidence_files = s.evidence_files;
+  r.sim_time_ns = s.sim_time_ns;
+  if (s.status != Verdict::kPass) {
+    r.verdict = s.status;
+    r.message = s.message;
+    return r;
+  }
+  auto judge = [&](const std::vector<std::string>& clauses, auto&& run, const std::string& label) {
+    CheckResult cr;
+    try {
+      cr = run();
+    } catch (const std::exception& e) {
+      cr = CheckResult{};
+      cr.type = label;
+      cr.name = label;
+      cr.verdict = Verdict::kError;
+      cr.message = std::string("the check threw: ") + e.what();
+    }
+    cr.message = with_clauses(clauses, cr.message);
+    r.checks.push_back(std::move(cr));
+  };
+  for (const harness::Check& chk : c.checks) {
+    const auto& clauses = chk.clauses.empty() ? c.clauses : chk.clauses;
+    judge(clauses, [&] { return harness::run_check(chk, s.ctx); }, std::string(chk.type()));
+  }
+  if (!s.ctx.expects.empty()) {
+    judge(c.clauses, [&] { return harness::run_expectations(s.ctx); }, "expect");
+  }
+  if (r.checks.empty()) {
+    r.verdict = Verdict::kError;
+    r.message = "no check ran";
+    return r;
+  }
+  r.verdict = r.checks.front().verdict;
+  for (const auto& cr : r.checks) r.verdict = harness::combine(r.verdict, cr.verdict);
+  if (r.verdict == Verdict::kPass) {
+    r.message = std::to_string(r.checks.size()) + " check(s) passed";
+  } else {
+    for (const auto& cr : r.checks) {
+      if (cr.verdict == r.verdict) {
+        r.message = cr.name + ": " + cr.message;
+        break;
+      }
+    }
+  }
+  for (const auto& n : s.notes) r.message += "; " + n;
+  return r;
+}
+
+}  // namespace mrc::run

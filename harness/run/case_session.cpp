@@ -1,0 +1,482 @@
+#include "harness/run/case_session.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include "harness/run/session_state.hpp"
+#include "harness/dut/profile_setup.hpp"
+#include "harness/stimulus/payload.hpp"
+#include "reference/endpoint.hpp"
+
+namespace mrc::run {
+namespace {
+
+using harness::Verdict;
+namespace stim = harness::stim;
+
+constexpr std::uint64_t kBufferBudget = 64ull << 20;  // traffic slots per side
+constexpr std::uint64_t kMinBuffer = 1ull << 20;      // room for scripted frames' default RETH
+constexpr std::uint64_t kInitialRecvs = 256;
+
+std::string port_name(int port) { return "p" + std::to_string(port); }
+
+int errno_of(harness::ControlResult r) {
+  switch (r) {
+    case harness::ControlResult::kOk: return 0;
+    case harness::ControlResult::kEinval: return EINVAL;
+    case harness::ControlResult::kEbusy: return EBUSY;
+    case harness::ControlResult::kEperm: return EPERM;
+    case harness::ControlResult::kEnoent: return ENOENT;
+    case harness::ControlResult::kEopnotsupp: return EOPNOTSUPP;
+    case harness::ControlResult::kEtimedout: return ETIMEDOUT;
+    case harness::ControlResult::kEnospc: return ENOSPC;
+  }
+  return 0;
+}
+
+std::string fault_kind_name(harness::ImpairKind k) { return std::string(harness::to_string(k)); }
+
+class Session {
+ public:
+  explicit Session(SessionState& s) : s_(s) {}
+
+  bool setup();
+  bool play();
+
+ private:
+  bool setup_traffic(std::uint64_t& buffer_bytes);
+  bool setup_impairments();
+  bool setup_injects();
+  bool run_control(std::size_t step);
+  bool post_due(std::uint64_t now);
+  bool poll(std::uint64_t now);
+  bool on_completion(harness::DutBinding& side, const harness::CompletionRecord& c);
+  bool post_recvs(RecvNeed& r, std::uint64_t n);
+  bool status_ok(const harness::DutStatus& st, const std::string& what);
+
+  SessionState& s_;
+  std::vector<harness::CompletionRecord> polled_;
+};
+
+bool Session::status_ok(const harness::DutStatus& st, const std::string& what) {
+  if (st.ok()) return true;
+  const Verdict v = Verdict::kError;
+  return s_.fail(v, what + ": " + st.message);
+}
+
+bool Session::setup() {
+  const harness::Case& c = s_.c;
+  std::string why;
+  s_.activity("testbed");
+  s_.tb = harness::make_sim_testbed(c.testbed, s_.o.testbed, s_.o.seed, &why);
+  if (!s_.tb) return s_.fail(Verdict::kError, "testbed: " + why);
+  s_.activity("dut.attach");
+  if (!status_ok(s_.dut.attach(*s_.tb, kDutHost), "DUT attach")) return false;
+  if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
+
+  std::uint64_t buffer_bytes = 0;
+  if (!setup_traffic(buffer_bytes)) return false;
+  s_.setups = make_setups(c, *s_.tb, kDutHost, kPeerHost, buffer_bytes, s_.o.seed);
+  if (!s_.setups.error.empty()) return s_.fail(Verdict::kError, s_.setups.error);
+  s_.activity("dut.apply");
+  if (!status_ok(s_.dut.apply(s_.setups.dut, s_.dut_local), "DUT apply")) return false;
+  if (!status_ok(s_.peer.apply(s_.setups.peer, s_.peer_local), "peer apply")) return false;
+  s_.activity("dut.connect");
+  if (!status_ok(s_.dut.connect(s_.peer_local), "DUT connect")) return false;
+  if (!status_ok(s_.peer.connect(s_.dut_local), "peer connect")) return false;
+  if (s_.dut_local.qpns.empty() || s_.peer_local.qpns.empty()) return s_.fail(Verdict::kError, "no QP was created");
+
+  s_.activity("dut.ev_table");
+  s_.dut_evs = s_.dut.ev_table();
+  std::string ev_error;
+  for (const ev::EvEntry& e : harness::expected_ev_array(s_.setups.dut, s_.tb->planes(), &ev_error)) {
+    s_.dut_wire_evs.push_back(stim::WireEv{e.wire, e.port, e.index});
+  }
+
+  s_.activity("taps");
+  for (const harness::PortRef& p : s_.dut.data_ports()) {
+    for (bool tx : {true, false}) {
+      const std::string name = "dut." + port_name(p.port) + (tx ? ".tx" : ".rx");
+      if (std::string e = s_.tb->add_tap(name, p.host, p.port, tx); !e.empty()) return s_.fail(Verdict::kError, e);
+    }
+  }
+  if (!setup_impairments()) return false;
+  if (!setup_injects()) return false;
+  s_.timeline = stim::plan_timeline(c);
+  for (const auto& a : s_.timeline.actions) {
+    if (std::holds_alternative<harness::ControlStep>(c.stimulus[a.step].body)) s_.controls.emplace_back(a.at_ns, a.step);
+  }
+  return true;
+}
+
+bool Session::setup_traffic(std::uint64_t& buffer_bytes) {
+  const harness::Case& c = s_.c;
+  std::vector<const harness::TrafficStep*> steps;
+  std::vector<bool> dut_requests;
+  for (const auto& st : c.stimulus) {
+    const auto* t = std::get_if<harness::TrafficStep>(&st.body);
+    if (!t) continue;
+    if (c.role != harness::Role::kResponder) {
+      steps.push_back(t);
+      dut_requests.push_back(true);
+    }
+    if (c.role != harness::Role::kRequester) {
+      steps.push_back(t);
+      dut_requests.push_back(false);
+    }
+    s_.traffic_start_ns = std::min(s_.traffic_start_ns, t->start_ns);
+  }
+  std::vector<stim::TrafficLayout> layouts;
+  buffer_bytes = std::max(stim::layout_traffic(steps, kBufferBudget, layouts), kMinBuffer);
+  buffer_bytes = (buffer_bytes + 0xFFFF) & ~std::uint64_t{0xFFFF};
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    ProgramRun r{stim::TrafficProgram(*steps[i], static_cast<std::uint32_t>(i), layouts[i])};
+    r.requester = dut_requests[i] ? &s_.dut : static_cast<harness::DutBinding*>(&s_.peer);
+    r.responder = dut_requests[i] ? static_cast<harness::DutBinding*>(&s_.peer) : &s_.dut;
+    r.responder_local = dut_requests[i] ? &s_.peer_local : &s_.dut_local;
+    if (steps[i]->qp >= c.config.qp.count) {
+      return s_.fail(Verdict::kError, "traffic on QP " + std::to_string(steps[i]->qp) + " but only " +
+                                          std::to_string(c.config.qp.count) + " QP(s) are configured");
+    }
+    if (steps[i]->with_imm) {
+      auto it = std::find_if(s_.recvs.begin(), s_.recvs.end(),
+                             [&](const RecvNeed& n) { return n.side == r.responder && n.qp == steps[i]->qp; });
+      if (it == s_.recvs.end()) it = s_.recvs.insert(s_.recvs.end(), RecvNeed{r.responder, steps[i]->qp, 0, 0});
+      it->needed += steps[i]->writes;
+    }
+    s_.programs.push_back(std::move(r));
+  }
+  return true;
+}
+
+bool Session::setup_impairments() {
+  const harness::Case& c = s_.c;
+  std::vector<std::pair<std::size_t, const harness::ImpairStep*>> steps;
+  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
+    if (const auto* st = std::get_if<harness::ImpairStep>(&c.stimulus[i].body)) steps.emplace_back(i, st);
+  }
+  if (steps.empty()) return true;
+  std::unordered_map<std::uint32_t, std::uint32_t> echo_to_index;
+  for (const auto& e : s_.dut_evs) echo_to_index.emplace(e.echo, e.index);
+  s_.impair = std::make_unique<stim::ImpairmentProgram>(steps, harness::wire_mode(s_.setups.dut.format_mode),
+                                                        std::move(echo_to_index), s_.o.seed);
+  const auto& rules = s_.impair->rules();
+  for (std::size_t r = 0; r < rules.size(); ++r) {
+    if (rules[r].select.link.empty()) continue;
+    const harness::LinkRef l = s_.tb->find_link(rules[r].select.link);
+    if (l.id == UINT32_MAX) {
+      return s_.fail(Verdict::kError, "stimulus[" + std::to_string(rules[r].step) + "]: no link named '" +
+                                          rules[r].select.link + "' in " + s_.tb->name());
+    }
+    s_.impair->bind_link(r, l.id);
+  }
+  for (const stim::FaultPlan& f : s_.impair->faults()) {
+    ScheduledFault sf;
+    sf.step = f.step;
+    sf.kind = fault_kind_name(f.kind);
+    sf.req.at_ns = f.at_ns;
+    const std::string where = "stimulus[" + std::to_string(f.step) + "]: ";
+    switch (f.kind) {
+      case harness::ImpairKind::kLinkDown:
+      case harness::ImpairKind::kLinkUp:
+      case harness::ImpairKind::kBlackhole: {
+        sf.req.kind = f.kind == harness::ImpairKind::kLinkDown ? harness::FaultRequest::Kind::kLinkDown
+                      : f.kind == harness::ImpairKind::kLinkUp ? harness::FaultRequest::Kind::kLinkUp
+                                                               : harness::FaultRequest::Kind::kBlackhole;
+        sf.link = !f.link.empty() ? s_.tb->find_link(f.link)
+                                  : s_.tb->host_link(kDutHost, static_cast<int>(f.plane.value_or(0)));
+        if (sf.link.id == UINT32_MAX) {
+          return s_.fail(Verdict::kError, where + "no link '" + f.link + "' (plane " +
+                                              std::to_string(f.plane.value_or(0)) + ") in " + s_.tb->name());
+        }
+        sf.req.target = sf.link.name;
+        break;
+      }
+      case harness::ImpairKind::kSwitchDown:
+        sf.req.kind = harness::FaultRequest::Kind::kSwitchDown;
+        sf.req.target = f.target_switch;
+        if (!s_.tb->switch_exists(f.target_switch)) {
+          return s_.fail(Verdict::kError, where + "no switch named '" + f.target_switch + "' in " + s_.tb->name());
+        }
+        break;
+      case harness::ImpairKind::kPortDown:
+        sf.req.kind = harness::FaultRequest::Kind::kPortDown;
+        sf.req.host = kDutHost;
+        sf.req.port = static_cast<int>(f.port.value_or(1));
+        sf.req.target = "dut." + port_name(sf.req.port);
+        break;
+      default:
+        continue;
+    }
+    if (std::string e = s_.tb->schedule_fault(sf.req); !e.empty()) return s_.fail(Verdict::kError, where + e);
+    s_.faults.push_back(sf);
+  }
+  auto* prog = s_.impair.get();
+  s_.tb->set_impairment_hook([prog](const harness::LinkPacket& p) {
+    const stim::Decision d = prog->decide(stim::PacketInfo{p.now_ns, p.link, p.plane, p.from_host_port, p.bytes, p.len});
+    harness::ImpairAction a;
+    using DK = stim::Decision::Kind;
+    using AK = harness::ImpairAction::Kind;
+    switch (d.kind) {
+      case DK::kPass: a.kind = AK::kPass; break;
+      case DK::kDrop: a.kind = AK::kDrop; break;
+      case DK::kTrim: a.kind = AK::kTrim; break;
+      case DK::kDuplicate: a.kind = AK::kDuplicate; break;
+      case DK::kDelay: a.kind = AK::kDelay; break;
+      case DK::kCorrupt: a.kind = AK::kCorrupt; break;
+    }
+    a.trim_bytes = d.trim_bytes;
+    a.copies = d.copies;
+    a.delay_ns = d.delay_ns;
+    a.offset = d.offset;
+    a.xor_mask = d.xor_mask;
+    return a;
+  });
+  return true;
+}
+
+bool Session::setup_injects() {
+  const harness::Case& c = s_.c;
+  const stim::FrameContext fc = s_.frame_context(/*from_dut=*/false, /*encapsulated=*/false);
+  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
+    const auto* inj = std::get_if<harness::InjectStep>(&c.stimulus[i].body);
+    if (!inj) continue;
+    const std::string where = "stimulus[" + std::to_string(i) + "]: ";
+    const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
+    if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
+    if (std::string e = s_.tb->inject_to(kDutHost, static_cast<int>(inj->port), f.bytes, inj->at_ns); !e.empty()) {
+      return s_.fail(Verdict::kError, where + "inject on port " + std::to_string(inj->port) + ": " + e);
+    }
+  }
+  return true;
+}
+
+bool Session::run_control(std::size_t step) {
+  const auto& ctl = std::get<harness::ControlStep>(s_.c.stimulus[step].body);
+  const std::uint64_t now = s_.tb->now();
+  harness::DutBinding& d = s_.dut;
+  harness::DutStatus st;
+  s_.activity("dut.control");
+  switch (ctl.op) {
+    case harness::ControlOp::kDenyEv: st = d.set_ev_denied(ctl.ev.value_or(0), true); break;
+    case harness::ControlOp::kAllowEv: st = d.set_ev_denied(ctl.ev.value_or(0), false); break;
+    case harness::ControlOp::kPortAdminDown: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), false); break;
+    case harness::ControlOp::kPortAdminUp: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), true); break;
+    case harness::ControlOp::kProbeEv: st = d.probe_ev(ctl.ev.value_or(0), now); break;
+    case harness::ControlOp::kPortStatusUpdate: st = d.port_status_update(now); break;
+    case harness::ControlOp::kProfileOffline: st = d.set_profile_online(false); break;
+    case harness::ControlOp::kProfileOnline: st = d.set_profile_online(true); break;
+  }
+  if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
+    return s_.fail(Verdict::kError, "stimulus[" + std::to_string(step) + "] control " +
+                                        std::string(harness::to_string(ctl.op)) + ": " + st.message);
+  }
+  harness::ExpectRecord r;
+  const std::string want(harness::enum_name(harness::kControlResultNames, ctl.expect));
+  r.description = "stimulus[" + std::to_string(step) + "] control " + std::string(harness::to_string(ctl.op)) +
+                  (ctl.ev ? " ev=" + std::to_string(*ctl.ev) : "") + (ctl.port ? " port=" + std::to_string(*ctl.port) : "") +
+                  " at t=" + std::to_string(now) + " ns returns " + want;
+  r.window_start_ns = r.window_end_ns = r.matched_at_ns = now;
+  const int got = st.ok() ? 0 : st.err;
+  r.matched = got == errno_of(ctl.expect);
+  if (st.ok() && (ctl.op == harness::ControlOp::kDenyEv || ctl.op == harness::ControlOp::kAllowEv)) {
+    // The controller's DENIED flag raises no EV event of its own: record when it changed so the
+    // checks judge packets against the state at their time (ev::EvState bit values).
+    harness::EvEventRecord e;
+    e.at_ns = now;
+    e.ev_index = ctl.ev.value_or(0);
+    for (const auto& rec : s_.dut_evs) {
+      if (rec.index == e.ev_index) e.port = rec.port;
+    }
+    e.state = ctl.op == harness::ControlOp::kDenyEv ? 1u << 2 : 1u << 0;
+    s_.result.ctx.dut.ev_events.push_back(e);
+  }
+  if (!r.matched) r.mismatch = "returned " + (st.ok() ? std::string("ok") : st.message);
+  s_.control_records.push_back(std::move(r));
+  return true;
+}
+
+bool Session::post_due(std::uint64_t now) {
+  for (ProgramRun& p : s_.programs) {
+    while (auto w = p.prog.next(now)) {
+      s_.scratch.resize(w->length);
+      stim::fill_write_data(s_.o.seed, p.prog.program(), w->index, s_.scratch);
+      s_.activity(p.requester == &s_.dut ? "dut.post_write" : "peer.post_write");
+      if (!status_ok(p.requester->fill_local(w->src_offset, s_.scratch), "fill source buffer")) return false;
+      harness::WriteRequest req;
+      req.qp = p.prog.qp();
+      req.wr_id = w->wr_id;
+      req.local_offset = w->src_offset;
+      req.length = w->length;
+      req.remote_addr = p.responder_local->buffer_va + w->dst_offset;
+      req.rkey = p.responder_local->rkey;
+      req.with_imm = w->with_imm;
+      req.imm = w->imm;
+      const harness::DutStatus st = p.requester->post_write(req, now);
+      if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
+        return status_ok(st, "post_write");
+      }
+      s_.write_by_id[w->wr_id] = s_.writes.size();
+      s_.writes.push_back(harness::WriteRecord{w->wr_id, now, w->length, w->with_imm, false});
+      s_.write_dst.push_back(w->dst_offset);
+      if (st.ok()) {
+        p.prog.posted(*w, now);
+      } else {
+        p.prog.refused(*w);  // the DUT said no (e.g. ENOMEM): the write failed, move on
+        s_.result.notes.push_back("post_write " + std::to_string(w->wr_id) + " refused: " + st.message);
+      }
+    }
+  }
+  return true;
+}
+
+bool Session::post_recvs(RecvNeed& r, std::uint64_t n) {
+  for (std::uint64_t i = 0; i < n && r.posted < r.needed; ++i) {
+    const std::uint64_t wr_id = (std::uint64_t{1} << 63) | (std::uint64_t{r.qp} << 32) | r.posted;
+    s_.activity("post_recv");
+    if (!status_ok(r.side->post_recv(r.qp, wr_id), "post_recv")) return false;
+    ++r.posted;
+  }
+  return true;
+}
+
+bool Session::on_completion(harness::DutBinding& side, const harness::CompletionRecord& c) {
+  if (!c.is_send) {  // a WRITE-with-IMM arrived: hand the responder another receive buffer
+    const auto qp = static_cast<std::uint32_t>((c.wr_id >> 32) & 0x7FFFFFFF);
+    for (RecvNeed& r : s_.recvs) {
+      if (r.side == &side && r.qp == qp) return post_recvs(r, 1);
+    }
+    return true;
+  }
+  const std::uint32_t p = stim::TrafficProgram::program_of(c.wr_id);
+  if (p >= s_.programs.size() || s_.programs[p].requester != &side) return true;
+  ProgramRun& run = s_.programs[p];
+  if (!run.prog.completed(c.wr_id, c.status == 0) || c.status != 0) return true;
+  // The write is complete at the requester, so its bytes must be in place at the responder.
+  const std::uint64_t index = stim::TrafficProgram::index_of(c.wr_id);
+  const auto w = s_.write_by_id.find(c.wr_id);
+  if (w == s_.write_by_id.end()) return true;
+  harness::WriteRecord& rec = s_.writes[w->second];
+  s_.scratch.resize(rec.length);
+  s_.activity("read_local");
+  const harness::DutStatus st = run.responder->read_local(s_.write_dst[w->second], s_.scratch);
+  rec.data_verified = st.ok() && stim::check_write_data(s_.o.seed, run.prog.program(), index, s_.scratch);
+  return true;
+}
+
+bool Session::poll(std::uint64_t now) {
+  for (harness::DutBinding* side : {&s_.dut, static_cast<harness::DutBinding*>(&s_.peer)}) {
+    polled_.clear();
+    s_.activity(side == &s_.dut ? "dut.poll_completions" : "peer.poll_completions");
+    side->poll_completions(polled_, now);
+    for (const auto& c : polled_) {
+      if (side == &s_.dut) s_.result.ctx.dut.completions.push_back(c);
+      if (!on_completion(*side, c)) return false;
+    }
+  }
+  s_.activity("dut.poll_ev_events");
+  s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
+  return true;
+}
+
+bool Session::play() {
+  for (RecvNeed& r : s_.recvs) {
+    if (!post_recvs(r, kInitialRecvs)) return false;
+  }
+  const std::uint64_t horizon = s_.timeline.horizon_ns;
+  const std::uint64_t limit = horizon + s_.o.virtual_limit_ns;
+  std::size_t next_control = 0;
+  bool draining = false;
+  std::uint64_t drain_until = 0;
+  while (true) {
+    if (std::chrono::steady_clock::now() > s_.o.deadline) {
+      return s_.fail(Verdict::kError, "wall-clock bound of " + std::to_string(s_.c.timeout_s) +
+                                          " s exceeded at virtual t=" + std::to_string(s_.tb->now()) + " ns");
+    }
+    const std::uint64_t now = s_.tb->now();
+    while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {
+      if (!run_control(s_.controls[next_control++].second)) return false;
+    }
+    if (!post_due(now) || !poll(now)) return false;
+    const bool traffic_done =
+        std::all_of(s_.programs.begin(), s_.programs.end(), [](const ProgramRun& p) { return p.prog.done(); });
+    if (!draining && traffic_done && now >= horizon && next_control == s_.controls.size()) {
+      draining = true;
+      drain_until = now + s_.o.drain_ns;
+    }
+    if (draining && now >= drain_until) break;
+    if (now >= limit) {
+      s_.hit_virtual_limit = true;
+      break;
+    }
+    std::uint64_t next = limit;
+    if (draining) next = std::min(next, drain_until);
+    if (now < horizon) next = std::min(next, horizon);
+    if (next_control < s_.controls.size()) next = std::min(next, s_.controls[next_control].first);
+    for (const ProgramRun& p : s_.programs) {
+      next = std::min(next, p.prog.wake_time(now));
+      if (!p.prog.done()) next = std::min(next, now + s_.o.slice_ns);
+    }
+    if (next <= now) next = now + 1;
+    s_.activity("testbed.run_until");
+    s_.tb->run_until(next);
+  }
+  s_.activity("collect");
+  return true;
+}
+
+}  // namespace
+
+harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool encapsulated) const {
+  stim::FrameContext fc;
+  const harness::HostAddress src = tb->host_address(from_dut ? kDutHost : kPeerHost);
+  const harness::HostAddress dst = tb->host_address(from_dut ? kPeerHost : kDutHost);
+  const harness::DutLocal& rx = from_dut ? peer_local : dut_local;
+  fc.src_mac = src.mac;
+  fc.dst_mac = dst.mac;
+  fc.src_gid = src.gid;
+  fc.dst_gid = dst.gid;
+  fc.ipv4 = setups.dut.ipv4;
+  fc.src_ipv4 = src.ipv4;
+  fc.dst_ipv4 = dst.ipv4;
+  fc.mode = harness::wire_mode(setups.dut.format_mode);
+  if (from_dut) {
+    fc.evs = dut_wire_evs;
+  } else if (const ref::Endpoint* ep = const_cast<harness::ReferenceBinding&>(peer).endpoint()) {
+    for (const ev::EvEntry& e : ep->controller().ev_array(0)) fc.evs.push_back(stim::WireEv{e.wire, e.port, e.index});
+  }
+  fc.srv6_encapsulated = encapsulated;
+  fc.dqpn = rx.qpns.empty() ? 0 : rx.qpns.front();
+  fc.buffer_va = rx.buffer_va;
+  fc.rkey = rx.rkey;
+  fc.first_psn = rx.first_psn;
+  fc.mtu = c.config.qp.mtu;
+  fc.seed = o.seed;
+  return fc;
+}
+
+std::vector<std::string> missing_capabilities(const harness::Case& c, const harness::DutBinding& dut) {
+  const std::vector<std::string> have = dut.capabilities();
+  std::vector<std::string> missing;
+  for (harness::Capability cap : c.requires_caps) {
+    const std::string name(harness::to_string(cap));
+    if (std::find(have.begin(), have.end(), name) == have.end()) missing.push_back(name);
+  }
+  return missing;
+}
+
+SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, const SessionOptions& o) {
+  if (const auto missing = missing_capabilities(c, dut); !missing.empty()) {
+    SessionResult r;
+    r.status = Verdict::kUnsupported;
+    r.message = "the DUT does not declare:";
+    for (const auto& m : missing) r.message += " " + m;
+    return r;
+  }
+  SessionState s(c, dut, o);
+  Session session(s);
+  if (session.setup() && session.play()) collect(s);
+  return std::move(s.result);
+}
+
+}  // namespace mrc::run

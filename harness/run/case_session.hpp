@@ -1,0 +1,56 @@
+// One case, run (design.md §2 steps 1-5): capabilities, testbed, both bindings applied and
+// connected, taps on the DUT's ports, the stimulus played (scripted injects and control calls,
+// traffic programs, impairment rules and faults) on the testbed's clock, then everything
+// collected into a CheckContext. Checks (step 6) are case_result.hpp's job, so `golden` can reuse
+// this to record what the reference endpoint does.
+//
+// Bounds: the virtual clock stops at the scripted horizon plus `virtual_limit_ns`; the wall clock
+// is checked between simulation slices against `deadline` (a DUT binding that makes the fabric
+// spin forever becomes ERROR). A binding call that never returns is the caller's to bound (the
+// suite runner runs each case on its own thread with a watchdog).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/case/case_model.hpp"
+#include "harness/dut/dut_binding.hpp"
+#include "harness/verdict/check_context.hpp"
+#include "harness/verdict/verdict.hpp"
+
+namespace mrc::run {
+
+struct SessionOptions {
+  std::string testbed = "mini";            // used when the case names none
+  std::uint64_t seed = 1;                  // the case's effective seed
+  std::filesystem::path out_dir;           // evidence goes to <out_dir>/evidence/<case id>/
+  std::filesystem::path golden_dir;        // the suite's pcaps/
+  bool write_evidence = true;
+  std::uint64_t virtual_limit_ns = 100'000'000;   // virtual time allowed past the scripted horizon
+  std::uint64_t drain_ns = 50'000;         // quiet time after the stimulus finished
+  std::uint64_t slice_ns = 1'000;          // polling granularity while traffic waits on completions
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // Updated with the name of the binding call in progress, for a watchdog's message.
+  std::atomic<const char*>* activity = nullptr;
+};
+
+struct SessionResult {
+  // kPass: the stimulus ran and `ctx` is complete; kUnsupported / kError: it did not (message).
+  harness::Verdict status = harness::Verdict::kPass;
+  std::string message;
+  harness::CheckContext ctx;
+  std::vector<std::string> evidence_files;  // relative to out_dir
+  std::uint64_t sim_time_ns = 0;
+  std::vector<std::string> notes;           // facts worth a line in the case message
+};
+
+SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, const SessionOptions& o);
+
+// Capabilities the case requires that the binding does not declare (empty: supported).
+std::vector<std::string> missing_capabilities(const harness::Case& c, const harness::DutBinding& dut);
+
+}  // namespace mrc::run

@@ -1,0 +1,112 @@
+#include "harness/run/cli_common.hpp"
+
+#include <ostream>
+
+namespace mrc::run {
+namespace fs = std::filesystem;
+
+namespace {
+fs::path search_up(fs::path dir) {
+  std::error_code ec;
+  for (int i = 0; i < 8 && !dir.empty(); ++i) {
+    if (fs::is_regular_file(dir / "cases" / "clauses.yaml", ec)) return dir;
+    if (fs::is_regular_file(dir / "clauses.yaml", ec) && dir.filename() == "cases") return dir.parent_path();
+    const fs::path parent = dir.parent_path();
+    if (parent == dir) break;
+    dir = parent;
+  }
+  return {};
+}
+}  // namespace
+
+fs::path find_suite_root(const fs::path& start) {
+  std::error_code ec;
+  if (!start.empty()) {
+    fs::path p = fs::absolute(start, ec);
+    if (!fs::is_directory(p, ec)) p = p.parent_path();
+    if (fs::path r = search_up(p); !r.empty()) return r;
+  }
+  return search_up(fs::current_path(ec));
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    const auto b = cur.find_first_not_of(" \t");
+    const auto e = cur.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(cur.substr(b, e - b + 1));
+    cur.clear();
+  };
+  for (char c : text) {
+    if (c == ',') {
+      flush();
+    } else {
+      cur += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+std::vector<std::string> split_lists(const std::vector<std::string>& texts) {
+  std::vector<std::string> out;
+  for (const auto& t : texts) {
+    for (auto& s : split_list(t)) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+LoadedSuite load_suite(const std::vector<std::string>& inputs, const std::vector<std::string>& tags,
+                       const std::vector<std::string>& exclude_tags, std::ostream& err) {
+  LoadedSuite s;
+  s.root = find_suite_root(inputs.empty() ? fs::path{} : fs::path(inputs.front()));
+  std::vector<fs::path> paths;
+  for (const auto& i : inputs) paths.emplace_back(i);
+  if (paths.empty()) {
+    if (s.root.empty()) {
+      err << "error: no --cases given and no cases/clauses.yaml found from the working directory\n";
+      s.ok = false;
+      return s;
+    }
+    paths.push_back(s.root / "cases");
+  }
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) {
+      err << "error: " << p.string() << ": no such file or folder\n";
+      s.ok = false;
+    }
+  }
+  if (!s.ok) return s;
+  if (!s.root.empty()) {
+    auto loaded = harness::load_clauses(s.root / "cases" / "clauses.yaml");
+    if (!loaded.ok()) {
+      err << loaded.diagnostics.to_string();
+      s.ok = false;
+    }
+    s.clauses = std::move(loaded.index);
+  }
+  harness::CaseFilter filter{tags, exclude_tags};
+  // Each file is checked against the clauses.yaml above it (a case folder outside the suite may
+  // carry its own).
+  s.set = harness::load_cases(std::span<const fs::path>(paths), filter, nullptr);
+  if (!s.set.ok()) {
+    s.set.diagnostics.sort();
+    err << s.set.diagnostics.to_string();
+    s.ok = false;
+  }
+  return s;
+}
+
+std::string relative_to(const fs::path& path, const fs::path& root) {
+  if (root.empty()) return path.generic_string();
+  std::error_code ec;
+  const fs::path a = fs::weakly_canonical(path, ec);
+  const fs::path r = fs::weakly_canonical(root, ec);
+  const fs::path rel = a.lexically_relative(r);
+  if (rel.empty() || *rel.begin() == "..") return path.generic_string();
+  return rel.generic_string();
+}
+
+}  // namespace mrc::run

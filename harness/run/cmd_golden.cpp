@@ -1,0 +1,131 @@
+// `mrc-conform golden`: rebuilds every golden pcap a case's `golden` check names, from the
+// reference endpoint (no defects) with the case's own seed: the frames the DUT side sends, from
+// all its taps merged in time order (exactly what the golden check compares, merge_taps()).
+// pcaps/MANIFEST keeps one line per golden: `sha256  path  seed  generator-version`.
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "harness/capture/pcapng.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/run/case_session.hpp"
+#include "harness/run/cli_common.hpp"
+#include "harness/run/commands.hpp"
+#include "harness/run/sha256.hpp"
+#include "harness/verdict/checks.hpp"
+
+namespace mrc::run {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Manifest = std::map<std::string, std::string>;  // path -> whole line
+
+Manifest read_manifest(const fs::path& file) {
+  Manifest m;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string sha, path;
+    ls >> sha >> path;
+    if (!path.empty()) m[path] = line;
+  }
+  return m;
+}
+
+std::string write_manifest(const fs::path& file, const Manifest& m) {
+  std::ostringstream s;
+  s << "# Golden pcaps: sha256  path  seed  generator-version. Written by `mrc-conform golden`; never edit.\n";
+  for (const auto& [path, line] : m) s << line << '\n';
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << s.str();
+    if (!out) return "cannot write " + tmp.string();
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  return ec ? "cannot replace " + file.string() + ": " + ec.message() : "";
+}
+
+}  // namespace
+
+int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
+  const LoadedSuite s = load_suite(o.cases, split_lists(o.tags), split_lists(o.exclude_tags), err);
+  if (!s.ok) return kExitBadInput;
+  if (s.root.empty()) {
+    err << "error: no suite root (cases/clauses.yaml) found: goldens live in <suite>/pcaps/\n";
+    return kExitBadInput;
+  }
+  const fs::path manifest_file = s.root / "pcaps" / "MANIFEST";
+  Manifest manifest = read_manifest(manifest_file);
+  std::size_t written = 0, same = 0, differ = 0;
+  int rc = kExitPass;
+  for (const harness::Case& c : s.set.cases) {
+    std::vector<const harness::GoldenCheck*> goldens;
+    for (const auto& chk : c.checks) {
+      if (const auto* g = std::get_if<harness::GoldenCheck>(&chk.params)) goldens.push_back(g);
+    }
+    if (goldens.empty()) continue;
+    harness::ReferenceBinding dut;
+    SessionOptions so;
+    so.testbed = o.testbed;
+    so.seed = c.seed;
+    so.write_evidence = false;
+    so.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout_s);
+    const SessionResult r = run_session(c, dut, so);
+    dut.reset();
+    if (r.status != harness::Verdict::kPass) {
+      err << "error: " << c.id << ": " << r.message << '\n';
+      rc = kExitHarness;
+      continue;
+    }
+    const harness::Capture merged = harness::merge_taps(r.ctx, harness::TapSide::kFromDut);
+    const std::string bytes = harness::pcapng_bytes(merged);
+    const std::string sha = sha256_hex(std::span<const std::uint8_t>(
+        reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+    for (const harness::GoldenCheck* g : goldens) {
+      const fs::path rel = g->pcap;
+      const fs::path file = s.root / rel;
+      if (o.check_only) {
+        std::ifstream in(file, std::ios::binary);
+        const std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const bool equal = in.is_open() && disk == bytes;
+        out << (equal ? "same     " : "DIFFERS  ") << rel.generic_string() << '\n';
+        equal ? ++same : ++differ;
+        continue;
+      }
+      std::error_code ec;
+      fs::create_directories(file.parent_path(), ec);
+      if (std::string e = harness::write_pcapng(file, merged); !e.empty()) {
+        err << "error: " << e << '\n';
+        rc = kExitHarness;
+        continue;
+      }
+      manifest[rel.generic_string()] =
+          sha + "  " + rel.generic_string() + "  " + std::to_string(c.seed) + "  " + o.generator;
+      out << "wrote " << rel.generic_string() << " (" << merged.size() << " frames, sha256 " << sha.substr(0, 16)
+          << "...)\n";
+      ++written;
+    }
+  }
+  if (o.check_only) {
+    out << same << " golden(s) up to date, " << differ << " differ\n";
+    return rc != kExitPass ? rc : (differ > 0 ? kExitFail : kExitPass);
+  }
+  if (written > 0) {
+    if (std::string e = write_manifest(manifest_file, manifest); !e.empty()) {
+      err << "error: " << e << '\n';
+      return kExitHarness;
+    }
+  }
+  out << written << " golden(s) written, manifest " << manifest_file.string() << '\n';
+  return rc;
+}
+
+}  // namespace mrc::run

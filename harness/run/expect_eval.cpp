@@ -1,0 +1,157 @@
+#include "harness/run/expect_eval.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "harness/case/field_match.hpp"
+#include "harness/verdict/field_access.hpp"
+#include "reference/wire/frame.hpp"
+
+namespace mrc::run {
+namespace {
+
+using harness::CheckContext;
+using harness::ExpectRecord;
+using harness::ExpectStep;
+
+struct Candidate {
+  std::uint64_t ts = 0;
+  std::size_t tap = 0;
+  std::size_t index = 0;
+};
+
+std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor) {
+  std::string d = "stimulus[" + std::to_string(step) + "] expect";
+  if (e.absent) d += " no";
+  if (e.count > 1) d += " " + std::to_string(e.count) + "x";
+  d += " {";
+  for (std::size_t i = 0; i < e.match.size(); ++i) {
+    if (i) d += ", ";
+    d += e.match[i].field + ": " + harness::to_string(e.match[i].value);
+  }
+  d += "}";
+  if (e.port) d += " on port " + std::to_string(*e.port);
+  d += " within " + std::to_string(e.within_ns) + " ns of t=" + std::to_string(anchor) + " ns";
+  return d;
+}
+
+// Evaluates `e` on one frame: number of fields that match, and the first that does not.
+struct Score {
+  std::size_t matched = 0;
+  bool decoded = false;
+  std::string first_miss;
+};
+
+Score score(const ExpectStep& e, const CheckContext& ctx, const harness::TapCapture& tap, std::size_t index,
+            wire::DecodedFrame& f) {
+  Score s;
+  const auto bytes = tap.capture.bytes(index);
+  wire::DecodeOptions opt;
+  opt.mrc_framing = ctx.mrc_framing;
+  s.decoded = wire::decode_frame(wire::Bytes(bytes.data(), bytes.size()), f, opt).ok() || f.trimmed;
+  harness::FrameMeta m;
+  m.ts_ns = tap.capture.packet(index).ts_ns;
+  m.caplen = static_cast<std::uint32_t>(bytes.size());
+  m.from_dut = tap.from_dut;
+  m.port = tap.port;
+  m.mode = harness::ev_mode(ctx.dut);
+  m.dut = &ctx.dut;
+  if (!s.decoded) {
+    s.first_miss = "the frame does not decode";
+    return s;
+  }
+  for (const auto& fm : e.match) {
+    const auto id = harness::field_id(fm.field);
+    if (!id) {
+      if (s.first_miss.empty()) s.first_miss = "unknown field " + fm.field;
+      continue;
+    }
+    const harness::FieldValue v = harness::get_field(*id, f, m);
+    if (harness::matches(v, fm.value)) {
+      ++s.matched;
+    } else if (s.first_miss.empty()) {
+      s.first_miss = fm.field + " = " + harness::format_value(*id, v) + ", expected " + harness::to_string(fm.value);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<ExpectRecord> evaluate_expects(const harness::Case& c, const harness::stim::Timeline& t,
+                                           const CheckContext& ctx) {
+  std::vector<ExpectRecord> out;
+  std::set<std::pair<std::size_t, std::size_t>> used;  // (tap, index) consumed by a positive expect
+  wire::DecodedFrame f;
+  for (std::size_t k = 0; k < t.expects.size(); ++k) {
+    const auto& plan = t.expects[k];
+    const ExpectStep& e = *plan.expect;
+    std::uint64_t anchor = plan.anchor_ns;
+    if (plan.anchored_on_expect) {
+      const ExpectRecord& prev = out[plan.prev_expect];
+      anchor = prev.matched && prev.matched_at_ns != 0 ? prev.matched_at_ns : prev.window_start_ns;
+    }
+    ExpectRecord r;
+    r.window_start_ns = anchor;
+    r.window_end_ns = harness::stim::expect_deadline(e, anchor);
+    r.description = describe(e, plan.step, anchor);
+
+    std::vector<Candidate> cands;
+    for (std::size_t ti = 0; ti < ctx.taps.size(); ++ti) {
+      const auto& tap = ctx.taps[ti];
+      if (!tap.from_dut) continue;
+      if (e.port && tap.port != static_cast<int>(*e.port)) continue;
+      for (std::size_t i = 0; i < tap.capture.size(); ++i) {
+        const std::uint64_t ts = tap.capture.packet(i).ts_ns;
+        if (ts >= r.window_start_ns && ts <= r.window_end_ns) cands.push_back({ts, ti, i});
+      }
+    }
+    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.ts < b.ts; });
+
+    std::uint32_t found = 0;
+    std::size_t best_score = 0;
+    std::string best_miss;
+    for (const Candidate& cd : cands) {
+      if (!e.absent && used.count({cd.tap, cd.index})) continue;
+      const auto& tap = ctx.taps[cd.tap];
+      const Score s = score(e, ctx, tap, cd.index, f);
+      const bool hit = s.decoded && s.matched == e.match.size();
+      if (hit) {
+        ++found;
+        if (e.absent) {
+          r.tap = tap.name;
+          r.packet_index = static_cast<std::int64_t>(cd.index);
+          r.matched_at_ns = cd.ts;
+          r.mismatch = "frame #" + std::to_string(cd.index) + " on " + tap.name + " at " + std::to_string(cd.ts) +
+                       " ns matches, but no such frame may be sent";
+          break;
+        }
+        used.insert({cd.tap, cd.index});
+        r.tap = tap.name;
+        r.packet_index = static_cast<std::int64_t>(cd.index);
+        r.matched_at_ns = cd.ts;
+        if (found >= e.count) break;
+      } else if (best_miss.empty() || s.matched > best_score) {
+        best_score = s.matched;
+        best_miss = "closest: frame #" + std::to_string(cd.index) + " on " + tap.name + " at " +
+                    std::to_string(cd.ts) + " ns: " + s.first_miss;
+      }
+    }
+    if (e.absent) {
+      r.matched = found == 0;
+    } else {
+      r.matched = found >= e.count;
+      if (!r.matched) {
+        r.mismatch = (found > 0 ? "matched " + std::to_string(found) + " of " + std::to_string(e.count) + " frames; " : "") +
+                     (cands.empty() ? "the DUT sent nothing in the window [" + std::to_string(r.window_start_ns) + ", " +
+                                          std::to_string(r.window_end_ns) + "] ns"
+                                    : best_miss);
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  (void)c;
+  return out;
+}
+
+}  // namespace mrc::run

@@ -1,0 +1,96 @@
+// The state of one running case, shared by case_session.cpp (setup and the run loop) and
+// case_collect.cpp (turning what happened into a CheckContext). Internal to the CLI.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "harness/run/case_session.hpp"
+#include "harness/run/case_setup.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/stimulus/frame_builder.hpp"
+#include "harness/stimulus/impairment.hpp"
+#include "harness/stimulus/timeline.hpp"
+#include "harness/stimulus/traffic.hpp"
+#include "harness/testbed/testbed.hpp"
+
+namespace mrc::run {
+
+inline constexpr int kDutHost = 0;
+inline constexpr int kPeerHost = 1;
+
+// A traffic program and the two sides it runs between.
+struct ProgramRun {
+  harness::stim::TrafficProgram prog;
+  harness::DutBinding* requester = nullptr;
+  harness::DutBinding* responder = nullptr;
+  const harness::DutLocal* responder_local = nullptr;
+};
+
+// A testbed fault the stimulus scheduled, with what it hit (for affected_evs).
+struct ScheduledFault {
+  harness::FaultRequest req;
+  harness::LinkRef link;          // link faults
+  std::string kind;               // FaultEvent::kind spelling
+  std::size_t step = 0;
+};
+
+// Receive buffers a responder side needs for WRITE-with-IMM (no RNR in MRC: posted up front and
+// replenished as they complete).
+struct RecvNeed {
+  harness::DutBinding* side = nullptr;
+  std::uint32_t qp = 0;
+  std::uint64_t needed = 0;
+  std::uint64_t posted = 0;
+};
+
+struct SessionState {
+  const harness::Case& c;
+  harness::DutBinding& dut;
+  const SessionOptions& o;
+  SessionResult result;
+
+  // The peer is declared before the testbed so the testbed (which drives the peer's endpoint)
+  // goes first when the session ends.
+  harness::ReferenceBinding peer{{}, "peer"};
+  std::unique_ptr<harness::Testbed> tb;
+  CaseSetups setups;
+  harness::DutLocal dut_local;
+  harness::DutLocal peer_local;
+  harness::stim::Timeline timeline;
+  std::vector<ProgramRun> programs;
+  std::vector<RecvNeed> recvs;
+  std::unique_ptr<harness::stim::ImpairmentProgram> impair;
+  std::vector<ScheduledFault> faults;
+  std::vector<std::pair<std::uint64_t, std::size_t>> controls;  // (at_ns, step), sorted
+  std::vector<harness::ExpectRecord> control_records;           // control steps' expected results
+  std::vector<harness::EvRecord> dut_evs;                       // after apply
+  std::vector<harness::stim::WireEv> dut_wire_evs;              // on-wire bytes of dut_evs
+  std::vector<harness::WriteRecord> writes;
+  std::vector<std::uint64_t> write_dst;                         // destination offset per write
+  std::unordered_map<std::uint64_t, std::size_t> write_by_id;
+  std::vector<std::uint8_t> scratch;                            // write data / verification
+  std::uint64_t traffic_start_ns = UINT64_MAX;
+  bool hit_virtual_limit = false;
+
+  SessionState(const harness::Case& cs, harness::DutBinding& d, const SessionOptions& opt) : c(cs), dut(d), o(opt) {}
+
+  void activity(const char* what) const {
+    if (o.activity) o.activity->store(what);
+  }
+  bool fail(harness::Verdict v, std::string message) {
+    result.status = v;
+    result.message = std::move(message);
+    return false;
+  }
+  // The frame context for frames from `from_dut` ? DUT -> peer : peer -> DUT.
+  harness::stim::FrameContext frame_context(bool from_dut, bool encapsulated) const;
+};
+
+// case_collect.cpp: taps, faults, observations, expects -> result.ctx.
+void collect(SessionState& s);
+
+}  // namespace mrc::run

@@ -1,0 +1,329 @@
+#include "harness/run/suite_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <ctime>
+#include <iomanip>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "harness/case/expectations.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/report/report.hpp"
+#include "harness/run/case_result.hpp"
+#include "harness/run/case_session.hpp"
+#include "harness/run/cli_common.hpp"
+#include "harness/testbed/testbed.hpp"
+
+namespace mrc::run {
+namespace {
+
+using harness::CaseResult;
+using harness::Verdict;
+using Clock = std::chrono::steady_clock;
+
+// One case on its own thread. Shared with that thread, so a hung binding call can be abandoned
+// without leaving it anything dangling.
+struct CaseJob {
+  harness::Case c;
+  SessionOptions opts;
+  std::unique_ptr<harness::DutBinding> dut;
+  std::atomic<const char*> activity{"start"};
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  SessionResult result;
+  std::string exception;
+};
+
+harness::RunVerdict run_verdict(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return harness::RunVerdict::kPass;
+    case Verdict::kFail: return harness::RunVerdict::kFail;
+    case Verdict::kError: return harness::RunVerdict::kError;
+    case Verdict::kInconclusive: return harness::RunVerdict::kInconclusive;
+    case Verdict::kUnsupported: return harness::RunVerdict::kUnsupported;
+  }
+  return harness::RunVerdict::kError;
+}
+
+void apply_expectation(CaseResult& r, const harness::ExpectationSet& set, const harness::Date& today) {
+  const harness::Classification cl = harness::classify(r.id, run_verdict(r.verdict), set, today);
+  switch (cl.triage) {
+    case harness::Triage::kExpected: r.expectation = harness::ExpectationOutcome::kExpected; break;
+    case harness::Triage::kUnexpectedPass: r.expectation = harness::ExpectationOutcome::kUnexpectedPass; break;
+    case harness::Triage::kExpiredEntry: r.expectation = harness::ExpectationOutcome::kExpired; break;
+    case harness::Triage::kUnexpected:
+      r.expectation = cl.entry ? harness::ExpectationOutcome::kUnexpectedOther : harness::ExpectationOutcome::kNone;
+      break;
+    default: r.expectation = harness::ExpectationOutcome::kNone; break;
+  }
+  if (cl.entry) {
+    r.expectation_reason = cl.entry->reason;
+    r.expectation_link = cl.entry->link;
+  }
+}
+
+harness::Date system_today() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return harness::Date{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+}
+
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  if (s < 10) {
+    o << std::fixed << std::setprecision(1) << s << 's';
+  } else if (s < 600) {
+    o << static_cast<long>(s + 0.5) << 's';
+  } else {
+    o << static_cast<long>(s / 60 + 0.5) << 'm';
+  }
+  return o.str();
+}
+
+// Runs one case with the watchdog; never throws.
+CaseResult run_one(const harness::Case& c, const RunOptions& o, const std::filesystem::path& root,
+                   const std::function<std::unique_ptr<harness::DutBinding>()>& factory, double& wall_s) {
+  const auto start = Clock::now();
+  const std::uint64_t seed = o.seed.value_or(c.seed);
+  auto job = std::make_shared<CaseJob>();
+  job->c = c;
+  job->opts.testbed = o.testbed;
+  job->opts.seed = seed;
+  job->opts.out_dir = o.out;
+  job->opts.golden_dir = root.empty() ? std::filesystem::path("pcaps") : root / "pcaps";
+  job->opts.virtual_limit_ns = o.virtual_limit_ns;
+  job->opts.deadline = start + std::chrono::seconds(c.timeout_s);
+  job->opts.activity = &job->activity;
+  job->dut = factory();
+  std::error_code ec;
+  std::filesystem::remove_all(o.out / "evidence" / c.id, ec);
+
+  std::thread worker([job] {
+    try {
+      job->result = run_session(job->c, *job->dut, job->opts);
+    } catch (const std::exception& e) {
+      job->exception = e.what();
+    } catch (...) {
+      job->exception = "an unknown exception";
+    }
+    try {
+      job->dut->reset();
+    } catch (...) {
+    }
+    std::lock_guard<std::mutex> lock(job->m);
+    job->done = true;
+    job->cv.notify_all();
+  });
+  const auto limit = job->opts.deadline + std::chrono::milliseconds(static_cast<long>(o.watchdog_grace_s * 1000));
+  bool finished = false;
+  {
+    std::unique_lock<std::mutex> lock(job->m);
+    finished = job->cv.wait_until(lock, limit, [&] { return job->done; });
+  }
+  wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!finished) {
+    worker.detach();  // the job (and the binding it is stuck in) stays alive with the thread
+    CaseResult r = case_header(c, root, seed);
+    r.verdict = Verdict::kError;
+    r.message = std::string("the DUT binding hung: no return from ") + job->activity.load() + " within " +
+                std::to_string(c.timeout_s) + " s (+" + fmt_seconds(o.watchdog_grace_s) + " grace)";
+    return r;
+  }
+  worker.join();
+  if (!job->exception.empty()) {
+    CaseResult r = case_header(c, root, seed);
+    r.verdict = Verdict::kError;
+    r.message = "the harness or DUT binding threw during " + std::string(job->activity.load()) + ": " + job->exception;
+    return r;
+  }
+  return judge_case(c, job->result, root, seed);
+}
+
+std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
+  std::vector<harness::RequirementRef> out;
+  for (const harness::Clause& cl : all.clauses.all()) {
+    harness::RequirementRef r;
+    r.id = cl.id;
+    r.text = cl.text;
+    r.level = std::string(harness::to_string(cl.level));
+    r.source = cl.source;
+    for (const auto& c : all.set.cases) {
+      if (std::find(c.clauses.begin(), c.clauses.end(), cl.id) != c.clauses.end()) r.cases.push_back(c.id);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::atomic<bool>& interrupt_flag() {
+  static std::atomic<bool> flag{false};
+  return flag;
+}
+
+int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  const auto run_start = Clock::now();
+  // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
+  std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
+  if (!factory) {
+    std::string why;
+    if (!harness::valid_binding_spec(o.dut, &why)) {
+      err << "error: " << why << '\n';
+      return kExitBadInput;
+    }
+    factory = [spec = o.dut] { return harness::make_binding(spec, nullptr); };
+  }
+  LoadedSuite all = load_suite(o.cases, {}, {}, err);
+  if (!all.ok) return kExitBadInput;
+  const harness::CaseFilter filter{split_lists(o.tags), split_lists(o.exclude_tags)};
+  std::vector<const harness::Case*> selected;
+  for (const auto& c : all.set.cases) {
+    if (filter.matches(c)) selected.push_back(&c);
+  }
+  {
+    std::string why;
+    if (!harness::make_sim_testbed(harness::TestbedSpec{}, o.testbed, 1, &why)) {
+      err << "error: --testbed " << o.testbed << ": " << why << '\n';
+      return kExitBadInput;
+    }
+  }
+  harness::Date today = system_today();
+  if (!o.today.empty()) {
+    const auto d = harness::Date::parse(o.today);
+    if (!d) {
+      err << "error: --today '" << o.today << "' is not a YYYY-MM-DD date\n";
+      return kExitBadInput;
+    }
+    today = *d;
+  }
+  harness::ExpectationSet expectations;
+  if (!o.expectations.empty()) {
+    auto loaded = harness::load_expectations(o.expectations, all.set.cases, harness::ExpectationOptions{today, 180});
+    if (!loaded.ok()) {
+      loaded.diagnostics.sort();
+      err << loaded.diagnostics.to_string();
+      return kExitBadInput;
+    }
+    expectations = std::move(loaded.set);
+  }
+
+  // ---- the run ----
+  harness::RunResult run;
+  {
+    auto probe = factory();
+    const harness::DutIdentity id = probe->identity();
+    run.meta.dut = id.name;
+    run.meta.dut_capabilities = probe->capabilities();
+  }
+  run.meta.suite_version = o.suite_version;
+  run.meta.git_hash = o.git_hash;
+  run.meta.testbed = o.testbed;
+  run.meta.seed = o.seed.value_or(0);
+  run.meta.command_line = o.command_line;
+  if (o.wall_clock) {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::ostringstream s;
+    s << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+    run.meta.started_at = s.str();
+  }
+  run.requirements = coverage(all);
+
+  std::vector<std::optional<CaseResult>> results(selected.size());
+  std::mutex mu;
+  std::atomic<std::size_t> next{0};
+  std::size_t finished = 0;
+  double wall_total = 0;
+  bool report_error = false;
+  auto publish = [&] {  // under `mu`
+    harness::RunResult snapshot = run;
+    for (const auto& r : results) {
+      if (r) snapshot.cases.push_back(*r);
+    }
+    // Interrupted = stopped before every selected case ran.
+    snapshot.interrupted = interrupt_flag().load() && snapshot.cases.size() < selected.size();
+    if (o.wall_clock) snapshot.meta.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+    try {
+      if (snapshot.interrupted) {
+        harness::write_partial(snapshot, o.out);
+      } else {
+        harness::write_reports(snapshot, o.out);
+      }
+    } catch (const std::exception& e) {
+      if (!report_error) err << "error: writing reports: " << e.what() << '\n';
+      report_error = true;
+    }
+    return snapshot;
+  };
+  auto worker = [&] {
+    while (!interrupt_flag().load()) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= selected.size()) return;
+      double wall_s = 0;
+      CaseResult r = run_one(*selected[i], o, all.root, factory, wall_s);
+      apply_expectation(r, expectations, today);
+      if (o.wall_clock) r.wall_ms = wall_s * 1000.0;
+      std::lock_guard<std::mutex> lock(mu);
+      results[i] = std::move(r);
+      ++finished;
+      wall_total += wall_s;
+      if (o.progress) {
+        const std::size_t left = selected.size() - finished;
+        const double eta = wall_total / static_cast<double>(finished) * static_cast<double>(left) /
+                           static_cast<double>(std::max(1u, o.jobs));
+        const int width = static_cast<int>(std::to_string(selected.size()).size());
+        err << '[' << std::setw(width) << finished << '/' << selected.size() << "] " << results[i]->id << ' '
+            << harness::to_string(results[i]->verdict) << ' ' << fmt_seconds(wall_s) << " ETA " << fmt_seconds(eta)
+            << '\n'
+            << std::flush;
+      }
+      publish();
+    }
+  };
+  const unsigned jobs = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(std::max<std::size_t>(1, selected.size()))));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+
+  harness::RunResult final_run;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    final_run = publish();
+  }
+  // ---- summary ----
+  const auto counts = final_run.counts();
+  out << final_run.cases.size() << " case(s): " << counts.at(Verdict::kPass) << " PASS, " << counts.at(Verdict::kFail)
+      << " FAIL, " << counts.at(Verdict::kUnsupported) << " UNSUPPORTED, " << counts.at(Verdict::kInconclusive)
+      << " INCONCLUSIVE, " << counts.at(Verdict::kError) << " ERROR";
+  if (final_run.interrupted) out << " (interrupted: partial report)";
+  out << "\nreports: " << (o.out / harness::kResultsJsonName).string() << ", "
+      << (o.out / harness::kJunitXmlName).string() << ", " << (o.out / harness::kHtmlReportName).string() << '\n';
+  for (const auto& c : final_run.cases) {
+    if (c.verdict != Verdict::kPass && c.expectation != harness::ExpectationOutcome::kExpected) {
+      out << "  " << harness::to_string(c.verdict) << ' ' << c.id << ": " << c.message << '\n';
+    }
+    if (c.expectation == harness::ExpectationOutcome::kUnexpectedPass) {
+      out << "  unexpected pass: " << c.id << " passes, remove its expectation entry\n";
+    } else if (c.expectation == harness::ExpectationOutcome::kExpired) {
+      out << "  expired expectation: the entry for " << c.id << " is past its expiry date\n";
+    }
+  }
+  for (const harness::Expectation* e : expectations.expired(today)) {
+    const bool ran = std::any_of(final_run.cases.begin(), final_run.cases.end(),
+                                 [&](const CaseResult& c) { return c.id == e->case_id; });
+    if (!ran) out << "  expired expectation (case not run): " << e->case_id << " expired " << e->expires.to_string() << '\n';
+  }
+  if (report_error) return kExitHarness;
+  return harness::exit_code(final_run);
+}
+
+}  // namespace mrc::run

@@ -1,0 +1,156 @@
+#include "harness/stimulus/frame_builder.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "harness/stimulus/payload.hpp"
+#include "reference/wire/ev_placement.hpp"
+
+namespace mrc::harness::stim {
+namespace {
+
+constexpr std::uint32_t kPsnMask = 0xFFFFFF;
+
+wire::Mfeh to_wire(const MfehSpec& m) {  // MODEL: M5
+  wire::Mfeh w;
+  w.type = static_cast<wire::FeedbackType>(m.type);
+  w.ce = m.ce;
+  w.svc_valid = m.svc_time.has_value();
+  w.svc_time = m.svc_time.value_or(0);
+  w.trig_psn = m.trig_psn & kPsnMask;
+  w.ev_valid = m.ev_echo.has_value();
+  w.ev_echo = m.ev_echo.value_or(0);
+  w.ev_port = m.ev_port;
+  w.mpr_valid = m.mpr.has_value();
+  w.mpr = m.mpr.value_or(0);
+  w.sack_base_off = m.sack_base_off;
+  w.sack_valid = m.sack_bitmap.has_value();
+  w.sack_bitmap = m.sack_bitmap.value_or(0);
+  w.rcvd_bytes = m.rcvd_bytes;
+  return w;
+}
+
+void set_flags(wire::Bth& bth, const std::vector<FrameFlag>& flags) {
+  for (FrameFlag f : flags) {
+    switch (f) {
+      case FrameFlag::kAckReq: bth.ack_req = true; break;
+      case FrameFlag::kSolicited: bth.se = true; break;
+      case FrameFlag::kMigReq: bth.mig_req = true; break;
+      case FrameFlag::kFecn: bth.fecn = true; break;
+      case FrameFlag::kBecn: bth.becn = true; break;
+    }
+  }
+}
+
+}  // namespace
+
+bool is_write_opcode(std::uint8_t op) {
+  return op >= wire::opcode::kRcWriteFirst && op <= wire::opcode::kRcWriteOnlyImm;
+}
+
+BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
+  BuiltFrame out;
+  const wire::ExtLayout layout = wire::ext_layout(spec.opcode, /*mrc_framing=*/true);  // MODEL: M3
+  const bool data = is_write_opcode(spec.opcode);
+  const bool control = spec.opcode == wire::opcode::kRcAck || layout.ep;
+
+  // Payload: explicit, else a write carries reth.len (or 64) incrementing bytes.
+  std::uint32_t payload_len = 0;
+  PayloadPattern pattern = PayloadPattern::kIncrement;
+  if (spec.payload) {
+    payload_len = spec.payload->len;
+    pattern = spec.payload->pattern;
+  } else if (data) {
+    payload_len = spec.reth ? spec.reth->len : 64;
+  }
+  if (payload_len > 4096) {
+    out.error = "payload of " + std::to_string(payload_len) + " bytes is larger than 4096";
+    return out;
+  }
+  std::vector<std::uint8_t> payload(payload_len);
+  fill_pattern(pattern, ctx.seed ^ spec.psn, payload);
+
+  wire::FrameSpec f;
+  f.eth.src = ctx.src_mac;
+  f.eth.dst = ctx.dst_mac;
+  if (ctx.ipv4) {
+    f.l3 = wire::L3Kind::kIpv4;
+    f.ip4.src = ctx.src_ipv4;
+    f.ip4.dst = ctx.dst_ipv4;
+  }
+  f.ip6.src = ctx.src_gid;
+  f.ip6.dst = ctx.dst_gid;
+  const std::uint8_t dscp = spec.dscp.value_or(control ? wire::kDscpControl : wire::kDscpTrimmable);  // MODEL: M11
+  const std::uint8_t ecn = spec.ecn.value_or(wire::kEcnEct0);
+  f.ip6.dscp = f.ip4.dscp = dscp;
+  f.ip6.ecn = f.ip4.ecn = ecn;
+
+  // EV placement (MODEL: M1/M2): the named EV, else the sender's first one.
+  std::array<std::uint8_t, 16> srh_segment{};
+  if (spec.ev && *spec.ev >= ctx.evs.size()) {
+    out.error = "ev " + std::to_string(*spec.ev) + " is not in the EV array (" + std::to_string(ctx.evs.size()) + " EVs)";
+    return out;
+  }
+  if (!ctx.evs.empty()) {
+    const WireEv& ev = ctx.evs[spec.ev.value_or(0)];
+    if (ctx.mode == wire::EvFmtMode::kSrv6) {
+      if (ctx.srv6_encapsulated) {
+        wire::place_ev(f, ctx.mode, ev.wire, ev.index, srh_segment);
+        f.inner_ip6.dscp = dscp;
+        f.inner_ip6.ecn = ecn;
+      }
+      f.udp.sport = static_cast<std::uint16_t>(wire::kSrv6SportBase | ev.index);  // MODEL: M1
+    } else if (!ctx.ipv4 || ctx.mode == wire::EvFmtMode::kUdp) {
+      wire::place_ev(f, ctx.mode, ev.wire, ev.index, srh_segment);
+    }
+  }
+
+  f.bth.opcode = spec.opcode;
+  f.bth.psn = spec.psn & kPsnMask;
+  f.bth.pkey = spec.pkey.value_or(0xFFFF);
+  f.bth.dest_qp = spec.dqpn.value_or(layout.ep ? wire::kEpDestQp : ctx.dqpn) & kPsnMask;
+  if (data) f.bth.ack_req = true;  // MODEL: M3 BTH.A on every data packet
+  set_flags(f.bth, spec.flags);
+
+  if (layout.reth || spec.reth) {
+    f.has_reth = true;
+    if (spec.reth) {
+      f.reth = wire::Reth{spec.reth->va, spec.reth->rkey, spec.reth->len};
+    } else {  // MODEL: M3 the packet's own address in the receiver's buffer
+      const std::uint64_t index = (spec.psn - ctx.first_psn) & kPsnMask;
+      f.reth = wire::Reth{ctx.buffer_va + index * ctx.mtu, ctx.rkey, payload_len};
+    }
+  }
+  if (layout.immdt || spec.imm) {
+    f.has_immdt = true;
+    f.immdt = spec.imm.value_or(0);
+  }
+  if (layout.aeth || spec.aeth) {
+    f.has_aeth = true;
+    const AethSpec a = spec.aeth.value_or(AethSpec{});
+    f.aeth = wire::Aeth{a.syndrome, a.msn & kPsnMask};
+  }
+  if (layout.mfeh || spec.mfeh) {
+    f.has_mfeh = true;
+    f.mfeh = to_wire(spec.mfeh.value_or(MfehSpec{}));
+  }
+  if (layout.ep) {  // MODEL: M6 a bare EV probe request / response
+    f.has_ep = true;
+    f.ep.op = wire::EpOp::kEvProbe;
+  }
+  f.payload = wire::Bytes(payload.data(), payload.size());
+  f.corrupt_icrc = spec.icrc == IcrcMode::kBad;
+
+  out.bytes.resize(wire::kMaxFrameLen);
+  const wire::EncodeResult r = wire::encode_frame(f, wire::MutBytes(out.bytes.data(), out.bytes.size()));
+  if (!r.ok()) {
+    out.bytes.clear();
+    out.error = "cannot encode the frame: " + std::string(wire::to_string(r.error));
+    return out;
+  }
+  out.bytes.resize(r.length);
+  if (spec.truncate && *spec.truncate < out.bytes.size()) out.bytes.resize(*spec.truncate);
+  return out;
+}
+
+}  // namespace mrc::harness::stim

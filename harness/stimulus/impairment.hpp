@@ -1,0 +1,112 @@
+// Impairment programs: the case's `impair` steps turned into (a) per-packet rules the testbed's
+// impairment hook asks for every packet (drop, trim, reorder, duplicate, corrupt, delay, and a
+// black-hole by EV), selected by EV, plane, PSN range, time window, probability and link, and
+// (b) scheduled faults (link down/up, switch down, port down, link black-hole).
+//
+// Where a rule applies: on the named `select.link` when there is one (both directions), else at
+// a packet's first hop (the link leaving the sending host), so a rule acts once per packet.
+// `psn_range` picks RDMA WRITE data packets only (a feedback PSN is an acknowledgement, not the
+// packet's own number). A trim rule only cuts trimmable data (DSCP 10, MODEL: M11) longer than
+// its size. Reorder holds back every (depth+1)-th selected packet by delay_ns (default: depth x
+// 1 us), so `depth` later packets overtake it. Random choices come from a per-rule splitmix64
+// stream seeded from the case seed: the same seed gives the same impairments.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "harness/case/case_model.hpp"
+#include "reference/wire/frame.hpp"
+#include "reference/wire/headers.hpp"
+
+namespace mrc::harness::stim {
+
+// A packet as the impairment hook hands it over.
+struct PacketInfo {
+  std::uint64_t now_ns = 0;
+  std::uint32_t link = 0;  // testbed link id
+  int plane = 0;           // 1-based
+  bool first_hop = false;  // the packet is leaving its sending host on this link
+  const std::uint8_t* bytes = nullptr;
+  std::uint16_t len = 0;
+};
+
+struct Decision {
+  enum class Kind : std::uint8_t { kPass, kDrop, kTrim, kDuplicate, kDelay, kCorrupt };
+  Kind kind = Kind::kPass;
+  std::uint32_t trim_bytes = 0;
+  std::uint32_t copies = 0;
+  std::uint64_t delay_ns = 0;
+  std::uint32_t offset = 0;
+  std::uint8_t xor_mask = 0xFF;
+  int rule = -1;  // which rule decided (index into rules()), -1 for pass
+};
+
+// A fault to schedule on the testbed. Link faults name a link (`link`) or, with `plane`, the
+// DUT's host link on that plane; the runner resolves both.
+struct FaultPlan {
+  ImpairKind kind = ImpairKind::kLinkDown;
+  std::uint64_t at_ns = 0;
+  std::string link;              // select.link
+  std::optional<std::uint32_t> plane;  // select.plane
+  std::string target_switch;     // switch_down
+  std::optional<std::uint32_t> port;   // port_down
+  std::size_t step = 0;          // index of the impair step in the case's stimulus
+};
+
+// One per-packet rule (for reports: what it selects).
+struct RuleInfo {
+  ImpairKind kind = ImpairKind::kDrop;
+  std::uint64_t at_ns = 0;
+  ImpairSelect select;
+  std::size_t step = 0;
+};
+
+class ImpairmentProgram {
+ public:
+  // `steps`: the case's impair steps with their stimulus indices. `ev_echo_to_index` maps the EV
+  // identity a frame carries (wire::ev_echo_value) to its EV index; `mode` is the EV format.
+  ImpairmentProgram(const std::vector<std::pair<std::size_t, const ImpairStep*>>& steps, wire::EvFmtMode mode,
+                    std::unordered_map<std::uint32_t, std::uint32_t> ev_echo_to_index, std::uint64_t seed);
+
+  // The runner resolves each rule's `select.link` name to a testbed link id (rules whose link is
+  // unknown never fire; the runner reports the bad name as a case error first).
+  void bind_link(std::size_t rule, std::uint32_t link_id);
+
+  Decision decide(const PacketInfo& p);
+
+  const std::vector<RuleInfo>& rules() const { return rules_; }
+  const std::vector<FaultPlan>& faults() const { return faults_; }
+  // Packets each rule acted on.
+  const std::vector<std::uint64_t>& hits() const { return hits_; }
+
+ private:
+  struct Rule {
+    RuleInfo info;
+    ImpairParams params;
+    std::optional<std::uint32_t> link_id;
+    std::uint64_t rng = 0;
+    std::uint64_t matched = 0;  // reorder: selected packets seen
+  };
+  bool selects(Rule& r, const PacketInfo& p, bool& decoded);
+  double uniform(Rule& r);
+
+  std::vector<Rule> rule_state_;
+  std::vector<RuleInfo> rules_;
+  std::vector<FaultPlan> faults_;
+  std::vector<std::uint64_t> hits_;
+  wire::EvFmtMode mode_;
+  std::unordered_map<std::uint32_t, std::uint32_t> ev_index_;
+  // Scratch of the current packet's decode (filled on first need; no allocation per packet).
+  wire::DecodedFrame scratch_;
+  bool is_data_ = false;
+  bool has_bth_ = false;
+  std::uint32_t psn_ = 0;
+  std::optional<std::uint32_t> ev_;
+  std::uint8_t dscp_ = 0;
+};
+
+}  // namespace mrc::harness::stim

@@ -1,0 +1,258 @@
+// Links and queues: enqueue (MTU, admission, ECN, trimming), serialization, the wire's faults and
+// the impairment hook, arrival and the switch hop.
+#include <algorithm>
+#include <cstring>
+
+#include "harness/testbed/sim/address_plan.hpp"
+#include "harness/testbed/sim/frame_edit.hpp"
+#include "harness/testbed/sim/simulator.hpp"
+
+namespace mrc::sim {
+
+std::uint64_t Simulator::ser_ps(const DirState& s, std::uint32_t frame_len) const {
+  const std::uint64_t bytes = std::uint64_t{frame_len} + topo_.config().wire_overhead_bytes;
+  return bytes * 8'000'000ull / s.rate_mbps;  // bits / (Mb/s) = us; x 1e6 = ps
+}
+
+void Simulator::enqueue(DirId d, PacketId p) {
+  DirState& s = dirs_[d];
+  PacketMeta& m = pool_.meta(p);
+  ++s.c.enqueued;
+  const std::uint16_t l2 = l2_length(pool_.data(p), m.len);
+  if (m.len > l2 && static_cast<std::uint32_t>(m.len - l2) > s.mtu) {
+    ++s.c.dropped_queue;  // larger than the link MTU: never fits on the wire
+    pool_.free(p);
+    return;
+  }
+  bool priority = false;
+  if (!admit(d, p, priority)) return;
+  if (s.prio.empty() && s.data.empty() && s.busy_until_ps <= now_ * 1000) {
+    transmit(d, p);
+    return;
+  }
+  (priority ? s.prio : s.data).push(pool_, p);
+  s.c.max_queue_bytes = std::max(s.c.max_queue_bytes, s.prio.bytes + s.data.bytes);
+  if (!s.from_switch) hosts_[Topology::link_of(d) % topo_.hosts()].backlog_bytes += m.len;
+  schedule_txdone(d);
+}
+
+// Queue admission for a switch egress port (a host NIC queue admits everything): strict priority
+// for control and trimmed frames, ECN marking above the threshold, and on overflow trimming of
+// trimmable data (or a drop). False = dropped (and freed).
+bool Simulator::admit(DirId d, PacketId p, bool& priority) {
+  DirState& s = dirs_[d];
+  PacketMeta& m = pool_.meta(p);
+  std::uint8_t* f = pool_.data(p);
+  FrameLayout l;
+  const bool ip = parse_layout(f, m.len, l);
+  const std::uint8_t dscp = ip ? outer_dscp(f, l) : 0;
+  priority = ip && (dscp == wire::kDscpControl || dscp == wire::kDscpTrimmed);  // MODEL: M11
+  if (!s.from_switch) return true;
+  const SwitchParams& sw = topo_.config().sw;
+  if (priority) {
+    if (s.prio.bytes + m.len <= sw.priority_queue_bytes) return true;
+    ++s.c.dropped_queue;
+    pool_.free(p);
+    return false;
+  }
+  if (s.data.bytes + m.len > sw.queue_bytes) {
+    // MODEL: M11 overflow: trimmable data is cut to trim_bytes, re-marked DSCP 11 and sent in the
+    // priority queue; anything else (or with trimming off) is dropped.
+    if (sw.trim && ip && dscp == wire::kDscpTrimmable && m.len > sw.trim_bytes &&
+        s.prio.bytes + sw.trim_bytes <= sw.priority_queue_bytes) {
+      trim_packet(p, sw.trim_bytes);
+      ++s.c.trimmed;
+      priority = true;
+      return true;
+    }
+    ++s.c.dropped_queue;
+    pool_.free(p);
+    return false;
+  }
+  if (sw.ecn && ip && s.data.bytes > sw.ecn_threshold_bytes && mark_ce_all(f, m.len, l)) ++s.c.ecn_marked;
+  return true;
+}
+
+void Simulator::trim_packet(PacketId p, std::uint32_t bytes) {
+  PacketMeta& m = pool_.meta(p);
+  // MODEL: M11 the whole frame is cut to `bytes`; IP/UDP lengths and the ICRC are left alone, so
+  // the receiver sees a short packet with a failing ICRC, and DSCP 11 in every IP header.
+  if (m.len > bytes) m.len = static_cast<std::uint16_t>(bytes);
+  FrameLayout l;
+  if (parse_layout(pool_.data(p), m.len, l)) set_dscp_all(pool_.data(p), m.len, l, wire::kDscpTrimmed);
+}
+
+void Simulator::corrupt_packet(PacketId p) {
+  // One byte among the last 32 of the frame (payload, ICRC-covered headers or the ICRC itself:
+  // never a field the ICRC masks) is inverted, so the receiver's ICRC check fails.
+  PacketMeta& m = pool_.meta(p);
+  if (m.len == 0) return;
+  const std::uint32_t span = std::min<std::uint32_t>(m.len, 32);
+  const auto back = static_cast<std::uint32_t>(rng_.next() % span);
+  pool_.data(p)[m.len - 1 - back] ^= 0xFF;
+}
+
+void Simulator::schedule_txdone(DirId d) {
+  DirState& s = dirs_[d];
+  if (s.txdone_pending) return;
+  std::uint64_t t = (s.busy_until_ps + 999) / 1000;
+  if (t < now_) t = now_;
+  events_.push(t, EventKind::kTxDone, d);
+  s.txdone_pending = true;
+}
+
+void Simulator::on_txdone(DirId d) {
+  DirState& s = dirs_[d];
+  s.txdone_pending = false;
+  const PacketId p = !s.prio.empty() ? s.prio.pop(pool_) : s.data.pop(pool_);
+  if (p == kNone) return;
+  std::uint32_t host = kNone;
+  if (!s.from_switch) {
+    host = Topology::link_of(d) % topo_.hosts();
+    hosts_[host].backlog_bytes -= pool_.meta(p).len;
+  }
+  transmit(d, p);
+  if (!s.prio.empty() || !s.data.empty()) schedule_txdone(d);
+  if (host != kNone && hosts_[host].kind == HostKind::kEndpoint) service(host, false);  // NIC room
+}
+
+void Simulator::transmit(DirId d, PacketId p) {
+  DirState& s = dirs_[d];
+  PacketMeta& m = pool_.meta(p);
+  const std::uint64_t start_ps = std::max(now_ * 1000, s.busy_until_ps);
+  const std::uint64_t start_ns = start_ps / 1000;
+  if (s.taps != kNone) tap(d, TapPoint::kWire, p, start_ns);
+  ++s.c.tx_frames;
+  s.c.tx_bytes += m.len;
+  const std::uint64_t ser = ser_ps(s, m.len);
+  s.busy_until_ps = start_ps + ser;
+  std::uint64_t extra = 0;
+  std::uint32_t copies = 0;
+  if (!wire_faults(d, p, start_ns, extra, copies)) {
+    ++s.c.dropped_fault;
+    pool_.free(p);
+    return;
+  }
+  m.epoch = s.epoch;
+  const std::uint64_t arrive = (s.busy_until_ps + 999) / 1000 + s.prop_ns + s.extra_delay_ns + extra;
+  events_.push(arrive, EventKind::kArrive, d, p);
+  // Copies follow back to back, as if the link had carried them right after the original.
+  for (std::uint32_t k = 1; k <= copies; ++k) {
+    const PacketId q = pool_.alloc();
+    if (q == kNone) {
+      ++stats_.pool_exhausted;
+      break;
+    }
+    PacketMeta& mq = pool_.meta(q);
+    const PacketMeta& mp = pool_.meta(p);
+    mq.off = 0;
+    mq.len = mp.len;
+    mq.epoch = mp.epoch;
+    std::memcpy(pool_.buffer(q), pool_.data(p), mp.len);
+    ++s.c.duplicated;
+    events_.push(arrive + k * ((ser + 999) / 1000), EventKind::kArrive, d, q);
+  }
+}
+
+// The wire's effect on a packet that just went onto direction d: false = lost on the wire.
+bool Simulator::wire_faults(DirId d, PacketId p, std::uint64_t start_ns, std::uint64_t& extra_ns,
+                            std::uint32_t& copies) {
+  DirState& s = dirs_[d];
+  if (s.down || s.blackhole) return false;
+  const LinkId link = Topology::link_of(d);
+  const std::uint32_t plane = topo_.link(link).plane;
+  if (s.hooked && hook_) {
+    PacketMeta& m = pool_.meta(p);
+    std::uint16_t len = m.len;
+    const Impairment imp = hook_(start_ns, d, wire::MutBytes(pool_.data(p), m.len), len);
+    if (len < m.len) m.len = len;  // the hook may shorten the frame, never lengthen it
+    switch (imp.action) {
+      case Impairment::Action::kPass: break;
+      case Impairment::Action::kDrop:
+        record(FaultKind::kDrop, plane, link, d, kNone, true);
+        return false;
+      case Impairment::Action::kTrim:
+        trim_packet(p, imp.trim_bytes != 0 ? imp.trim_bytes : topo_.config().sw.trim_bytes);
+        ++s.c.trimmed;
+        record(FaultKind::kTrim, plane, link, d, kNone, true);
+        break;
+      case Impairment::Action::kDuplicate:
+        copies = std::clamp<std::uint32_t>(imp.copies, 1, 16);
+        record(FaultKind::kDuplicate, plane, link, d, kNone, true);
+        break;
+      case Impairment::Action::kDelay:
+        extra_ns += imp.delay_ns;
+        record(FaultKind::kDelay, plane, link, d, kNone, true);
+        break;
+      case Impairment::Action::kCorrupt:
+        corrupt_packet(p);
+        ++s.c.corrupted;
+        record(FaultKind::kCorrupt, plane, link, d, kNone, true);
+        break;
+    }
+  }
+  if (s.loss > 0 && draw() < s.loss) {
+    record(FaultKind::kDrop, plane, link, d, kNone, true);
+    return false;
+  }
+  if (s.corrupt > 0 && draw() < s.corrupt) {
+    corrupt_packet(p);
+    ++s.c.corrupted;
+    record(FaultKind::kCorrupt, plane, link, d, kNone, true);
+  }
+  return true;
+}
+
+void Simulator::flush(DirId d) {
+  DirState& s = dirs_[d];
+  for (PacketFifo* q : {&s.prio, &s.data}) {
+    while (!q->empty()) {
+      const PacketId p = q->pop(pool_);
+      if (!s.from_switch) hosts_[Topology::link_of(d) % topo_.hosts()].backlog_bytes -= pool_.meta(p).len;
+      ++s.c.dropped_fault;
+      pool_.free(p);
+    }
+  }
+}
+
+void Simulator::on_arrive(DirId d, PacketId p) {
+  DirState& s = dirs_[d];
+  ++stats_.hops;
+  const bool lost_in_flight = s.down || pool_.meta(p).epoch != s.epoch;
+  const bool to_dead_switch = s.to >= topo_.hosts() && switch_down_[s.to - topo_.hosts()] != 0;
+  if (lost_in_flight || to_dead_switch) {
+    ++s.c.dropped_fault;
+    pool_.free(p);
+    return;
+  }
+  ++s.c.delivered;
+  if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_);
+  if (s.to < topo_.hosts()) {
+    deliver_to_host(s.to, static_cast<std::uint8_t>(s.to_port), p);
+    return;
+  }
+  switch_arrival(d, p);
+}
+
+void Simulator::switch_arrival(DirId d, PacketId p) {
+  const NodeId n = dirs_[d].to;
+  const std::uint32_t k = n - topo_.hosts();
+  PacketMeta& m = pool_.meta(p);
+  std::uint16_t off = m.off;
+  std::uint16_t len = m.len;
+  const ForwardResult r = forward(switch_ctx_[k], pool_.buffer(p), off, len);
+  m.off = off;
+  m.len = len;
+  const DirId out = r.drop == DropReason::kNone ? topo_.egress_dir(n, r.port) : kNone;
+  if (out == kNone) {
+    ++stats_.forward_drops[static_cast<std::size_t>(r.drop == DropReason::kNone ? DropReason::kNoRoute : r.drop)];
+    pool_.free(p);
+    return;
+  }
+  const NodeId next = dirs_[out].to;
+  const wire::MacAddr& dst = next < topo_.hosts() ? addr::host_mac(next) : switch_macs_[next - topo_.hosts()];
+  set_macs(pool_.data(p), switch_macs_[k], dst);
+  enqueue(out, p);
+}
+
+}  // namespace mrc::sim

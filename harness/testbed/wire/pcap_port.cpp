@@ -1,0 +1,102 @@
+#include "harness/testbed/wire/pcap_port.hpp"
+
+#include <pcap/pcap.h>
+
+namespace mrc::harness::wire {
+namespace {
+
+pcap_t* P(void* p) { return static_cast<pcap_t*>(p); }
+
+struct Trampoline {
+  FrameCallback cb;
+  void* ctx;
+  bool ns;
+};
+
+void on_packet(u_char* user, const pcap_pkthdr* h, const u_char* bytes) {
+  const auto* t = reinterpret_cast<const Trampoline*>(user);
+  // With nanosecond precision libpcap stores nanoseconds in tv_usec.
+  const std::uint64_t frac = static_cast<std::uint64_t>(h->ts.tv_usec) * (t->ns ? 1u : 1000u);
+  const std::uint64_t ts = static_cast<std::uint64_t>(h->ts.tv_sec) * 1'000'000'000ull + frac;
+  t->cb(t->ctx, ts, std::span<const std::uint8_t>(bytes, h->caplen), h->len);
+}
+
+}  // namespace
+
+std::unique_ptr<PcapPort> PcapPort::open(const std::string& ifname, const PcapPortOptions& opt,
+                                         std::string* error) {
+  auto fail = [&](std::string e) -> std::unique_ptr<PcapPort> {
+    if (error != nullptr) *error = ifname + ": " + e;
+    return nullptr;
+  };
+  char errbuf[PCAP_ERRBUF_SIZE] = {};
+  pcap_t* p = pcap_create(ifname.c_str(), errbuf);
+  if (p == nullptr) return fail(errbuf);
+  std::unique_ptr<PcapPort> port(new PcapPort());
+  port->name_ = ifname;
+  port->pcap_ = p;  // owned from here on: the destructor closes it on every failure path
+  pcap_set_snaplen(p, opt.snaplen);
+  pcap_set_promisc(p, opt.promiscuous ? 1 : 0);
+  pcap_set_immediate_mode(p, 1);
+  pcap_set_buffer_size(p, opt.buffer_bytes);
+  port->ns_ = pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) == 0;
+  const int rc = pcap_activate(p);
+  if (rc < 0) return fail(std::string("pcap_activate: ") + pcap_statustostr(rc) + " " + pcap_geterr(p));
+  if (pcap_datalink(p) != DLT_EN10MB) return fail("not an Ethernet interface");
+  port->ns_ = port->ns_ && pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO;
+  if (opt.inbound_only && pcap_setdirection(p, PCAP_D_IN) != 0) {
+    return fail(std::string("pcap_setdirection: ") + pcap_geterr(p));
+  }
+  if (pcap_setnonblock(p, 1, errbuf) != 0) return fail(std::string("pcap_setnonblock: ") + errbuf);
+  port->fd_ = pcap_get_selectable_fd(p);
+  if (port->fd_ < 0) return fail("no selectable fd");
+  return port;
+}
+
+PcapPort::~PcapPort() {
+  if (pcap_ != nullptr) pcap_close(P(pcap_));
+}
+
+std::string PcapPort::inject(std::span<const std::uint8_t> frame) {
+  const int n = pcap_inject(P(pcap_), frame.data(), frame.size());
+  if (n < 0) return name_ + ": pcap_inject: " + pcap_geterr(P(pcap_));
+  if (static_cast<std::size_t>(n) != frame.size()) {
+    return name_ + ": pcap_inject sent " + std::to_string(n) + " of " + std::to_string(frame.size()) + " bytes";
+  }
+  return {};
+}
+
+int PcapPort::receive(FrameCallback cb, void* ctx, int max) {
+  Trampoline t{cb, ctx, ns_};
+  const int n = pcap_dispatch(P(pcap_), max, on_packet, reinterpret_cast<u_char*>(&t));
+  if (n == PCAP_ERROR) {
+    error_ = name_ + ": pcap_dispatch: " + pcap_geterr(P(pcap_));
+    return -1;
+  }
+  return n < 0 ? 0 : n;
+}
+
+int PcapPort::receive_into(Capture& cap, int max) {
+  auto add = [&cap, this](std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t orig) {
+    cap.add(ts, b, orig);  // counts captured / truncated
+    CaptureIntegrity& in = cap.integrity();
+    ++in.offered;
+    if (!ns_) in.ns_timestamps = false;
+  };
+  return receive(add, max);
+}
+
+std::uint64_t PcapPort::kernel_drops() const {
+  pcap_stat st{};
+  if (pcap_stats(P(pcap_), &st) != 0) return 0;
+  return std::uint64_t{st.ps_drop} + st.ps_ifdrop;
+}
+
+void PcapPort::update_drops(Capture& cap) const {
+  const std::uint64_t d = kernel_drops();
+  CaptureIntegrity& in = cap.integrity();
+  in.tap_dropped = d;
+  in.offered = in.captured + d;
+}
+
+}  // namespace mrc::harness::wire

@@ -1,0 +1,75 @@
+// A raw-frame port on one interface through libpcap: inject whole Ethernet frames, receive the
+// frames other stations send (inbound only, so our own injections never come back), without
+// blocking, with nanosecond timestamps where the platform offers them.
+//
+// Opened with pcap_create/pcap_activate rather than pcap_open_live because immediate mode (every
+// frame is delivered at once instead of when a kernel ring block fills up) and the timestamp
+// precision can only be chosen before activation. The selectable fd goes into the caller's
+// poll() loop; receive() then drains what is waiting.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "harness/capture/capture.hpp"
+
+namespace mrc::harness::wire {
+
+struct PcapPortOptions {
+  int snaplen = 65535;
+  int buffer_bytes = 8 << 20;  // kernel ring: large enough that a burst is not dropped
+  bool promiscuous = true;     // frames for any MAC (the peer may address another station)
+  bool inbound_only = true;    // PCAP_D_IN: do not see what we inject
+};
+
+// Called once per received frame. `bytes` is valid only during the call.
+using FrameCallback = void (*)(void* ctx, std::uint64_t ts_ns, std::span<const std::uint8_t> bytes,
+                               std::uint32_t origlen);
+
+class PcapPort {
+ public:
+  static std::unique_ptr<PcapPort> open(const std::string& ifname, const PcapPortOptions& opt,
+                                        std::string* error);
+  ~PcapPort();
+  PcapPort(const PcapPort&) = delete;
+  PcapPort& operator=(const PcapPort&) = delete;
+
+  const std::string& name() const { return name_; }
+  int fd() const { return fd_; }  // readable when frames wait
+  bool ns_timestamps() const { return ns_; }
+
+  // Sends one frame. "" or why not.
+  std::string inject(std::span<const std::uint8_t> frame);
+
+  // Hands up to `max` waiting frames to `cb`; returns how many, or -1 (see last_error()).
+  int receive(FrameCallback cb, void* ctx, int max);
+  // Any callable taking (ts_ns, bytes, origlen).
+  template <typename F>
+  int receive(F&& f, int max) {
+    return receive(
+        [](void* ctx, std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t orig) {
+          (*static_cast<std::remove_reference_t<F>*>(ctx))(ts, b, orig);
+        },
+        &f, max);
+  }
+  // Appends waiting frames to `cap` and keeps its integrity counters (offered, captured,
+  // truncated, ns_timestamps); call update_drops() at the end for the kernel's drop count.
+  int receive_into(Capture& cap, int max);
+  void update_drops(Capture& cap) const;
+
+  std::uint64_t kernel_drops() const;  // ps_drop + ps_ifdrop
+  const std::string& last_error() const { return error_; }
+
+ private:
+  PcapPort() = default;
+  std::string name_;
+  void* pcap_ = nullptr;  // pcap_t*, kept opaque so users do not include pcap.h
+  int fd_ = -1;
+  bool ns_ = false;
+  std::string error_;
+};
+
+}  // namespace mrc::harness::wire

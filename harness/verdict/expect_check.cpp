@@ -1,0 +1,58 @@
+// The scripted timeline's `expect` steps (ctx.expects): the stimulus layer matched them while
+// the case ran; this turns the records into a verdict. An unmatched expect is a FAIL with the
+// stimulus layer's mismatch text (the closest candidate and its first differing field), unless
+// the tap it watched lost packets: then the expect could not be judged (INCONCLUSIVE).
+#include <algorithm>
+
+#include "harness/verdict/check_support.hpp"
+#include "harness/verdict/checks.hpp"
+
+namespace mrc::harness {
+
+CheckResult run_expectations(const CheckContext& ctx) {
+  CheckResult r = make_result("expect", "expect");
+  if (ctx.expects.empty()) {
+    conclude(r, Verdict::kInconclusive, "the timeline has no expect steps: nothing to judge");
+    return r;
+  }
+  std::vector<std::size_t> taps;
+  for (const ExpectRecord& e : ctx.expects) {
+    for (std::size_t i = 0; i < ctx.taps.size(); ++i) {
+      const bool watched = e.tap.empty() ? ctx.taps[i].from_dut : ctx.taps[i].name == e.tap;
+      if (watched && std::find(taps.begin(), taps.end(), i) == taps.end()) taps.push_back(i);
+    }
+  }
+  if (integrity_gate(ctx, taps, "the frames the expect steps watch", r)) return r;
+
+  Findings findings(r);
+  std::size_t matched = 0;
+  for (const ExpectRecord& e : ctx.expects) {
+    if (e.matched) {
+      ++matched;
+      continue;
+    }
+    Evidence x;
+    const TapCapture* tap = e.tap.empty() ? nullptr : ctx.tap(e.tap);
+    x.pcap = tap ? pcap_of(*tap) : e.tap;
+    x.packet_index = e.packet_index;
+    x.ts_ns = e.window_start_ns;
+    x.field = "expect";
+    x.expected = e.description + " in [" + std::to_string(e.window_start_ns) + ", " + std::to_string(e.window_end_ns) + "] ns";
+    x.observed = e.mismatch.empty() ? "no matching frame" : e.mismatch;
+    if (e.packet_index >= 0) x.display_filter = frame_filter(static_cast<std::size_t>(e.packet_index));
+    x.note = e.packet_index >= 0 ? "closest candidate" : "";
+    findings.add(std::move(x));
+  }
+  r.metrics["expects"] = static_cast<double>(ctx.expects.size());
+  r.metrics["matched"] = static_cast<double>(matched);
+  if (findings.count() > 0) {
+    const Evidence& e = r.evidence.front();
+    conclude(r, Verdict::kFail, std::to_string(findings.count()) + " of " + std::to_string(ctx.expects.size()) +
+                                    " expectations unmatched; first: " + e.expected + ": " + e.observed);
+    return r;
+  }
+  conclude(r, Verdict::kPass, "all " + std::to_string(ctx.expects.size()) + " expectations matched");
+  return r;
+}
+
+}  // namespace mrc::harness

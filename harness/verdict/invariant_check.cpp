@@ -1,0 +1,120 @@
+// The `invariant` check: the registry of named invariants (invariants_*.cpp) and how their
+// findings become a verdict.
+#include <array>
+
+#include "harness/verdict/checks.hpp"
+#include "harness/verdict/invariants.hpp"
+
+namespace mrc::harness {
+namespace {
+
+struct Def {
+  std::string_view name;
+  inv::Needs needs;
+  inv::Fn fn;
+};
+
+using N = inv::Needs;
+constexpr std::array kDefs{
+    Def{"no_denied_ev", N::kFromDut, inv::no_denied_ev},
+    Def{"no_assumed_bad_ev", N::kFromDut, inv::no_assumed_bad_ev},
+    Def{"no_data_on_failed_ev", N::kFromDut, inv::no_data_on_failed_ev},
+    Def{"retx_different_ev", N::kFromDut, inv::retx_different_ev},
+    Def{"per_packet_ev_variation", N::kFromDut, inv::per_packet_ev_variation},
+    Def{"ev_min_active", N::kFromDut, inv::ev_min_active},
+    Def{"stev_placement", N::kFromDut, inv::stev_placement},
+    Def{"udp_placement", N::kFromDut, inv::udp_placement},
+    Def{"srv6_layout", N::kFromDut, inv::srv6_layout},
+    Def{"probe_on_tested_ev", N::kFromDut, inv::probe_on_tested_ev},
+    Def{"sack_consistent", N::kBoth, inv::sack_consistent},
+    Def{"ev_echo_matches", N::kBoth, inv::ev_echo_matches},
+    Def{"trim_nack_per_stub", N::kBoth, inv::trim_nack_per_stub},
+    Def{"trim_nack_for_stub", N::kBoth, inv::trim_nack_per_stub},
+    Def{"nack_for_hole", N::kBoth, inv::nack_for_hole},
+    Def{"svc_time_reported", N::kFromDut, inv::svc_time_reported},
+    Def{"stub_not_placed", N::kBoth, inv::stub_not_placed},
+    Def{"not_placed", N::kBoth, inv::not_placed},
+    Def{"silently_dropped", N::kBoth, inv::silently_dropped},
+    Def{"responder_window", N::kBoth, inv::responder_window},
+    Def{"no_rnr", N::kFromDut, inv::no_rnr},
+    Def{"every_psn_delivered", N::kBoth, inv::every_psn_delivered},
+    Def{"completions_exactly_once", N::kReports, inv::completions_exactly_once},
+    Def{"completion_after_all_psns", N::kBoth, inv::completion_after_all_psns},
+    Def{"requester_window", N::kBoth, inv::requester_window},
+    Def{"mpr_window", N::kBoth, inv::requester_window},
+    Def{"wimm_limit", N::kBoth, inv::wimm_limit},
+    Def{"selective_retx", N::kBoth, inv::selective_retx},
+    Def{"data_verified", N::kReports, inv::data_verified},
+    Def{"cwnd_decreases", N::kBoth, inv::cwnd_decreases},
+    Def{"reth_every_packet", N::kFromDut, inv::reth_every_packet},
+    Def{"icrc_valid", N::kFromDut, inv::icrc_valid},
+    Def{"allowed_opcodes", N::kFromDut, inv::allowed_opcodes},
+    Def{"dscp_marking", N::kFromDut, inv::dscp_marking},
+    Def{"ecn_capable", N::kFromDut, inv::ecn_capable},
+};
+
+constexpr auto make_names() {
+  std::array<std::string_view, kDefs.size()> out{};
+  for (std::size_t i = 0; i < kDefs.size(); ++i) out[i] = kDefs[i].name;
+  return out;
+}
+constexpr auto kNames = make_names();
+
+}  // namespace
+
+std::span<const std::string_view> implemented_invariants() { return kNames; }
+
+CheckResult run_invariant(const InvariantCheck& spec, const CheckContext& ctx) {
+  CheckResult r = make_result("invariant", "invariant/" + spec.name);
+  const Def* def = nullptr;
+  for (const auto& d : kDefs) {
+    if (d.name == spec.name) def = &d;
+  }
+  if (!def) {
+    conclude(r, Verdict::kError, "unknown invariant '" + spec.name + "'");
+    return r;
+  }
+  Trace t;
+  if (def->needs != N::kReports) {
+    const auto taps = select_taps(ctx, def->needs == N::kFromDut ? TapSide::kFromDut : TapSide::kAll);
+    if (integrity_gate(ctx, taps, def->needs == N::kFromDut ? "frames from the DUT" : "frames to and from the DUT", r)) {
+      return r;
+    }
+    t = build_trace(ctx, taps);
+  }
+  inv::Run run(ctx, spec, t, r);
+  def->fn(run);
+  r.metrics["judged"] = static_cast<double>(run.judged);
+  r.metrics["violations"] = static_cast<double>(run.findings.count());
+  r.metrics["malformed_frames"] = static_cast<double>(t.malformed);
+  if (!run.param_error.empty()) {
+    conclude(r, Verdict::kError, spec.name + ": " + run.param_error);
+    return r;
+  }
+  if (run.early != Verdict::kPass) {
+    conclude(r, run.early, spec.name + ": " + run.early_message);
+    return r;
+  }
+  const bool reports_malformed = def->fn == inv::icrc_valid || def->fn == inv::allowed_opcodes;
+  if (run.findings.count() > 0) {
+    std::string msg = spec.name + ": " + std::to_string(run.findings.count()) + " violations in " +
+                      std::to_string(run.judged) + " " + run.judged_what;
+    if (!r.evidence.empty()) {
+      const Evidence& e = r.evidence.front();
+      msg += "; first: " + e.field + " expected " + e.expected + ", observed " + e.observed;
+      if (!e.pcap.empty()) msg += " (" + e.pcap + " packet " + std::to_string(e.packet_index) + ")";
+    }
+    if (!reports_malformed) note_decode_issues(ctx, t, r);
+    conclude(r, Verdict::kFail, msg);
+    return r;
+  }
+  if (!reports_malformed) note_decode_issues(ctx, t, r);
+  if (run.judged == 0) {
+    conclude(r, Verdict::kInconclusive, spec.name + ": nothing to judge: no " + run.judged_what + " observed");
+    return r;
+  }
+  conclude(r, Verdict::kPass, spec.name + ": holds over " + std::to_string(run.judged) + " " + run.judged_what);
+  return r;
+}
+
+}  // namespace mrc::harness

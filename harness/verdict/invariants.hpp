@@ -1,0 +1,111 @@
+// Internal to the invariant check: the state one invariant works with, and the invariant
+// functions, one family per file (invariants_ev.cpp, invariants_feedback.cpp,
+// invariants_delivery.cpp, invariants_frame.cpp). The registry is invariant_check.cpp.
+//
+// An invariant walks the trace (or the DUT's reports), counts what it judged, and adds a
+// Finding per violation with the packet that shows it. It may instead stop early: ERROR when the
+// case or context lacks what it needs (a fault, a configured limit), INCONCLUSIVE when the run
+// gave it nothing to judge (an empty run must never pass a "never does X" invariant).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "harness/case/case_model.hpp"
+#include "harness/verdict/check_context.hpp"
+#include "harness/verdict/check_support.hpp"
+#include "harness/verdict/trace.hpp"
+
+namespace mrc::harness::inv {
+
+struct Run {
+  Run(const CheckContext& c, const InvariantCheck& s, const Trace& tr, CheckResult& res)
+      : ctx(c), spec(s), t(tr), r(res), findings(res) {}
+
+  const CheckContext& ctx;
+  const InvariantCheck& spec;
+  const Trace& t;
+  CheckResult& r;
+  Findings findings;
+  std::size_t judged = 0;           // items checked, for the message
+  std::string judged_what = "frames";
+  Verdict early = Verdict::kPass;   // kError / kInconclusive: stop without judging
+  std::string early_message;
+  std::string param_error;
+
+  void stop(Verdict v, std::string msg) {
+    early = v;
+    early_message = std::move(msg);
+  }
+  std::uint64_t param(std::string_view key, std::uint64_t def) {
+    return param_uint(spec.params, key, def, &param_error);
+  }
+  void violation(const PacketRec& p, std::string field, std::string expected, std::string observed,
+                 std::string note = {}) {
+    if (!findings.want_more()) return findings.count_only();
+    findings.add(packet_evidence(ctx, p, std::move(field), std::move(expected), std::move(observed), std::move(note)));
+  }
+  void violation(Evidence e) { findings.add(std::move(e)); }
+};
+
+// Which frames an invariant needs: none (it judges the DUT's reports only), the DUT's, or both
+// directions.
+enum class Needs : std::uint8_t { kReports, kFromDut, kBoth };
+
+using Fn = void (*)(Run&);
+
+// ---- EV use (invariants_ev.cpp)
+void no_denied_ev(Run& r);
+void no_assumed_bad_ev(Run& r);
+void no_data_on_failed_ev(Run& r);
+void retx_different_ev(Run& r);
+void per_packet_ev_variation(Run& r);
+void ev_min_active(Run& r);
+void stev_placement(Run& r);
+void udp_placement(Run& r);
+void srv6_layout(Run& r);
+void probe_on_tested_ev(Run& r);
+
+// ---- the DUT as responder: feedback (invariants_feedback.cpp)
+void sack_consistent(Run& r);
+void ev_echo_matches(Run& r);
+void trim_nack_per_stub(Run& r);
+void nack_for_hole(Run& r);
+void svc_time_reported(Run& r);
+void stub_not_placed(Run& r);
+void not_placed(Run& r);
+void silently_dropped(Run& r);
+void responder_window(Run& r);
+void no_rnr(Run& r);
+
+// ---- delivery, windows and completions (invariants_delivery.cpp)
+void every_psn_delivered(Run& r);
+void completions_exactly_once(Run& r);
+void completion_after_all_psns(Run& r);
+void requester_window(Run& r);
+void wimm_limit(Run& r);
+void selective_retx(Run& r);
+void data_verified(Run& r);
+void cwnd_decreases(Run& r);
+
+// ---- per frame (invariants_frame.cpp)
+void reth_every_packet(Run& r);
+void icrc_valid(Run& r);
+void allowed_opcodes(Run& r);
+void dscp_marking(Run& r);
+void ecn_capable(Run& r);
+
+// ---- helpers shared by the families
+const EvRecord* ev_by_echo(const CheckContext& ctx, std::uint32_t echo);
+const EvRecord* ev_by_index(const CheckContext& ctx, std::uint32_t index);
+inline bool dut_data(const PacketRec& p) { return p.from_dut && p.is_write_data(); }
+inline bool dut_feedback(const PacketRec& p) { return p.from_dut && p.is_feedback(); }
+// The cumulative ACK a feedback frame carries (BTH PSN of an ACK/SACK/NACK, MODEL: M5), and
+// whether it carries one.
+bool has_cumulative_ack(const PacketRec& fb);
+// Is `psn` in the feedback's SACK bitmap (MODEL: M5: base = BTH.PSN + 1 + sack_base_off)?
+bool sack_has(const PacketRec& fb, std::uint32_t psn);
+// An "EV" label for evidence: "0x01020304 (index 3, port 2)".
+std::string ev_label(const CheckContext& ctx, std::uint32_t echo);
+
+}  // namespace mrc::harness::inv

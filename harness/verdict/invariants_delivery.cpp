@@ -1,0 +1,288 @@
+// Invariants on the DUT as requester and on the run's outcome: every PSN acknowledged, the
+// un-ACKed window (M9) and WIMM limit (M10), selective retransmission, completions exactly once
+// and only after every PSN of the message was placed, data verified, and the congestion
+// response to ECN (M12).
+#include <algorithm>
+#include <deque>
+
+#include "harness/verdict/invariants.hpp"
+#include "harness/verdict/psn_space.hpp"
+
+namespace mrc::harness::inv {
+namespace {
+
+bool to_dut_feedback(const PacketRec& p) { return !p.from_dut && p.is_feedback(); }
+
+// The DUT's sent PSNs with what the peer's feedback (to the DUT) acknowledged so far.
+class SentSpace {
+ public:
+  explicit SentSpace(const Trace& t) : s_(t, [](const PacketRec& p) { return dut_data(p); }) {}
+
+  // Applies one feedback frame to the DUT: cumulative ACK and SACK bits (MODEL: M5).
+  void feedback(const PacketRec& fb) {
+    if (s_.empty()) return;
+    if (has_cumulative_ack(fb)) {
+      const std::int64_t a = std::min<std::int64_t>(psn_diff(fb.psn, s_.start()), static_cast<std::int64_t>(s_.size()) - 1);
+      acked_upto_ = std::max(acked_upto_, a);
+    }
+    if (fb.has_mfeh && fb.sack_valid) {
+      for (unsigned i = 0; i < 64; ++i) {
+        if (!((fb.sack_bitmap >> (63 - i)) & 1u)) continue;
+        const std::int64_t off = s_.offset(psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off} + i));
+        if (off >= 0) s_.flags(off) |= PsnSpace::kAcked;
+      }
+    }
+  }
+  bool acked(std::int64_t off) const { return off >= 0 && (off <= acked_upto_ || s_.has(off, PsnSpace::kAcked)); }
+  std::int64_t acked_upto() const { return acked_upto_; }  // -1: nothing cumulatively acked
+  PsnSpace& space() { return s_; }
+
+ private:
+  PsnSpace s_;
+  std::int64_t acked_upto_ = -1;
+};
+
+Evidence report_evidence(std::uint64_t ts, std::string field, std::string expected, std::string observed, std::string note) {
+  Evidence e;
+  e.ts_ns = ts;
+  e.field = std::move(field);
+  e.expected = std::move(expected);
+  e.observed = std::move(observed);
+  e.note = std::move(note);
+  return e;
+}
+
+}  // namespace
+
+void every_psn_delivered(Run& r) {
+  SentSpace s(r.t);
+  std::vector<std::uint32_t> first_tx(s.space().size(), kNoPacket);
+  r.judged_what = "PSNs sent by the DUT";
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (to_dut_feedback(p)) {
+      s.feedback(p);
+    } else if (dut_data(p)) {
+      const std::int64_t off = s.space().offset(p.psn);
+      if (first_tx[static_cast<std::size_t>(off)] == kNoPacket) {
+        first_tx[static_cast<std::size_t>(off)] = static_cast<std::uint32_t>(i);
+        ++r.judged;
+      }
+    }
+  }
+  for (std::size_t off = 0; off < first_tx.size(); ++off) {
+    if (first_tx[off] == kNoPacket || s.acked(static_cast<std::int64_t>(off))) continue;
+    r.violation(r.t.packets[first_tx[off]], "bth.psn", "acknowledged by the peer's feedback before the run ended",
+                "PSN " + std::to_string(r.t.packets[first_tx[off]].psn) + " never acknowledged");
+  }
+}
+
+void completions_exactly_once(Run& r) {
+  const auto& writes = r.ctx.dut.writes;
+  if (writes.empty()) return r.stop(Verdict::kInconclusive, "the DUT binding reported no posted writes");
+  r.judged_what = "posted writes";
+  std::vector<const CompletionRecord*> sends;
+  for (const auto& c : r.ctx.dut.completions) {
+    if (c.is_send) sends.push_back(&c);
+  }
+  std::stable_sort(sends.begin(), sends.end(), [](auto* a, auto* b) { return a->wr_id < b->wr_id; });
+  for (const WriteRecord& w : writes) {
+    ++r.judged;
+    auto lo = std::lower_bound(sends.begin(), sends.end(), w.wr_id,
+                               [](const CompletionRecord* c, std::uint64_t id) { return c->wr_id < id; });
+    auto hi = lo;
+    while (hi != sends.end() && (*hi)->wr_id == w.wr_id) ++hi;
+    const auto n = static_cast<std::size_t>(hi - lo);
+    if (n != 1) {
+      r.violation(report_evidence(n ? (*lo)->at_ns : w.posted_ns, "wr_id", "exactly 1 completion for wr_id " + std::to_string(w.wr_id),
+                                  std::to_string(n) + " completions", "write of " + std::to_string(w.length) + " bytes"));
+    } else if ((*lo)->status != 0) {
+      r.violation(report_evidence((*lo)->at_ns, "status", "0 (success) for wr_id " + std::to_string(w.wr_id),
+                                  std::to_string((*lo)->status), {}));
+    }
+  }
+  std::vector<std::uint64_t> posted;
+  for (const WriteRecord& w : writes) posted.push_back(w.wr_id);
+  std::sort(posted.begin(), posted.end());
+  for (const CompletionRecord* c : sends) {
+    if (!std::binary_search(posted.begin(), posted.end(), c->wr_id)) {
+      r.violation(report_evidence(c->at_ns, "wr_id", "the wr_id of a posted write", std::to_string(c->wr_id),
+                                  "completion for a write that was never posted"));
+    }
+  }
+}
+
+void completion_after_all_psns(Run& r) {  // MODEL: M3
+  PsnSpace s(r.t, [](const PacketRec& p) { return !p.from_dut && p.is_write_data(); });
+  std::vector<std::uint64_t> placed_at(s.size(), ~std::uint64_t{0});
+  std::vector<std::uint8_t> opcode(s.size(), 0);
+  std::vector<std::uint32_t> imm_last;  // positions of WRITE-with-IMM LAST/ONLY arrivals, time order
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (p.from_dut || !valid_arrival(p) || (r.ctx.dut.dut_qpn && p.dqpn != r.ctx.dut.dut_qpn)) continue;
+    const auto off = static_cast<std::size_t>(s.offset(p.psn));
+    if (placed_at[off] == ~std::uint64_t{0}) {
+      placed_at[off] = p.ts_ns;
+      opcode[off] = p.opcode;
+    }
+    if (carries_imm(p.opcode)) imm_last.push_back(static_cast<std::uint32_t>(i));
+  }
+  std::vector<std::uint8_t> used(imm_last.size(), 0);
+  r.judged_what = "WRITE-with-IMM receive completions";
+  for (const CompletionRecord& c : r.ctx.dut.completions) {
+    if (c.is_send || !c.has_imm) continue;
+    ++r.judged;
+    std::size_t k = 0;
+    while (k < imm_last.size() && (used[k] || r.t.packets[imm_last[k]].immdt != c.imm)) ++k;
+    if (k == imm_last.size()) {
+      r.violation(report_evidence(c.at_ns, "imm", "a WRITE-with-IMM carrying imm " + hex(c.imm) + " reached the DUT",
+                                  "none", "receive completion without its message"));
+      continue;
+    }
+    used[k] = 1;
+    const PacketRec& last = r.t.packets[imm_last[k]];
+    // Walk the message back from its LAST/ONLY to its FIRST: every PSN placed before the completion.
+    std::int64_t off = s.offset(last.psn);
+    for (std::size_t steps = 0; off >= 0 && steps < (1u << 20); ++steps, --off) {
+      const auto o = static_cast<std::size_t>(off);
+      if (placed_at[o] == ~std::uint64_t{0}) {
+        r.violation(last, "bth.psn", "PSN " + std::to_string(s.psn_at(off)) + " of the message placed before the completion at " +
+                                         std::to_string(c.at_ns) + " ns",
+                    "never arrived intact");
+        break;
+      }
+      if (placed_at[o] > c.at_ns) {
+        r.violation(last, "bth.psn", "PSN " + std::to_string(s.psn_at(off)) + " placed before the completion at " +
+                                         std::to_string(c.at_ns) + " ns",
+                    "placed at " + std::to_string(placed_at[o]) + " ns");
+        break;
+      }
+      if (is_write_first(opcode[o])) break;
+    }
+  }
+}
+
+void requester_window(Run& r) {  // MODEL: M9
+  const std::uint64_t n = r.param("max_outstanding", r.ctx.requester_window_psns);
+  if (n == 0) return r.stop(Verdict::kError, "the context does not carry the requester window (min(mpr, mpr_dest) x 128)");
+  SentSpace s(r.t);
+  r.judged_what = "data packets from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (to_dut_feedback(p)) {
+      s.feedback(p);
+      continue;
+    }
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    const std::int64_t ahead = s.space().offset(p.psn) - s.acked_upto();
+    if (ahead > static_cast<std::int64_t>(n)) {
+      r.violation(p, "bth.psn", "<= cumulative ACK + " + std::to_string(n) + " (" + std::to_string(s.space().psn_at(s.acked_upto() + static_cast<std::int64_t>(n))) + ")",
+                  std::to_string(p.psn) + ", " + std::to_string(ahead) + " PSNs past the cumulative ACK");
+    }
+  }
+}
+
+void wimm_limit(Run& r) {  // MODEL: M10
+  const std::uint64_t limit = r.param("max_outstanding", r.ctx.wimm_limit);
+  if (limit == 0) return r.stop(Verdict::kError, "the context does not carry the WIMM limit (min(max_wimm, max_wimm_dest))");
+  SentSpace s(r.t);
+  std::deque<std::int64_t> outstanding;  // LAST PSN offsets of WIMM messages not yet ACKed through
+  const auto prev = previous_transmissions(r.t);
+  r.judged_what = "WRITE-with-IMM messages from the DUT";
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (to_dut_feedback(p)) {
+      s.feedback(p);
+      continue;
+    }
+    if (!dut_data(p) || !is_write_first(p.opcode) || prev[i] != kNoPacket) continue;
+    // A new message starts: drop the ones ACKed through their LAST, then count.
+    while (!outstanding.empty() && outstanding.front() <= s.acked_upto()) outstanding.pop_front();
+    if (p.opcode == wire::opcode::kRcWriteOnlyImm) {
+      outstanding.push_back(s.space().offset(p.psn));
+      ++r.judged;
+    } else if (p.opcode == wire::opcode::kRcWriteFirst) {
+      // Its LAST decides whether it is a WIMM; look ahead in PSN order among the DUT's sends.
+      for (std::size_t j = i + 1; j < r.t.packets.size(); ++j) {
+        const PacketRec& q = r.t.packets[j];
+        if (!dut_data(q) || q.dqpn != p.dqpn || !is_write_last(q.opcode) || psn_diff(q.psn, p.psn) <= 0) continue;
+        if (q.opcode == wire::opcode::kRcWriteLastImm) {
+          outstanding.push_back(s.space().offset(q.psn));
+          ++r.judged;
+        }
+        break;
+      }
+    }
+    if (outstanding.size() > limit) {
+      r.violation(p, "bth.opcode", "<= " + std::to_string(limit) + " WRITE-with-IMM messages outstanding",
+                  std::to_string(outstanding.size()) + " outstanding when this message started");
+    }
+  }
+}
+
+void selective_retx(Run& r) {
+  SentSpace s(r.t);
+  const auto prev = previous_transmissions(r.t);
+  r.judged_what = "retransmissions from the DUT";
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (to_dut_feedback(p)) {
+      s.feedback(p);
+      continue;
+    }
+    if (!dut_data(p) || prev[i] == kNoPacket) continue;
+    ++r.judged;
+    if (s.acked(s.space().offset(p.psn))) {
+      r.violation(p, "bth.psn", "a PSN the peer has not acknowledged (cumulatively or by SACK)",
+                  std::to_string(p.psn) + ", already acknowledged");
+    }
+  }
+}
+
+void data_verified(Run& r) {
+  const auto& writes = r.ctx.dut.writes;
+  if (writes.empty()) return r.stop(Verdict::kInconclusive, "the DUT binding reported no posted writes");
+  r.judged_what = "posted writes";
+  for (const WriteRecord& w : writes) {
+    ++r.judged;
+    if (!w.data_verified) {
+      r.violation(report_evidence(w.posted_ns, "data", "destination bytes equal the source", "differ",
+                                  "wr_id " + std::to_string(w.wr_id) + ", " + std::to_string(w.length) + " bytes"));
+    }
+  }
+}
+
+void cwnd_decreases(Run& r) {  // MODEL: M12
+  const std::uint64_t w = r.param("within_ns", 50'000);
+  const auto& pk = r.t.packets;
+  auto bytes_in = [&](std::uint64_t from, std::uint64_t to) {
+    std::uint64_t b = 0;
+    for (const PacketRec& p : pk) {
+      if (dut_data(p) && p.ts_ns >= from && p.ts_ns < to) b += p.wire_len;
+    }
+    return b;
+  };
+  const std::uint64_t last_data = [&] {
+    std::uint64_t t = 0;
+    for (const PacketRec& p : pk) t = dut_data(p) ? p.ts_ns : t;
+    return t;
+  }();
+  r.judged_what = "congestion signals";
+  for (const PacketRec& fb : pk) {
+    if (!to_dut_feedback(fb) || !fb.has_mfeh || !fb.ce || fb.ts_ns < w) continue;
+    const std::uint64_t before = bytes_in(fb.ts_ns - w, fb.ts_ns);
+    if (before == 0 || last_data < fb.ts_ns + w) continue;  // no rate to compare, or traffic ended
+    ++r.judged;
+    const std::uint64_t after = bytes_in(fb.ts_ns, fb.ts_ns + w);
+    r.r.metrics["bytes_before"] = static_cast<double>(before);
+    r.r.metrics["bytes_after"] = static_cast<double>(after);
+    if (after >= before) {
+      r.violation(fb, "rate", "fewer data bytes in the " + fmt_ns(static_cast<double>(w)) + " after this ECN-CE feedback than the " +
+                                  std::to_string(before) + " bytes before it",
+                  std::to_string(after) + " bytes");
+    }
+    return;  // the first congestion signal with traffic on both sides is the trial
+  }
+}
+
+}  // namespace mrc::harness::inv

@@ -1,0 +1,352 @@
+// Invariants on how the DUT uses its EVs: never a DENIED or ASSUMED_BAD one, never a failed
+// path past a grace time, retransmissions on another EV, per-packet variation, ev_min_active, and
+// where the EV sits in the frame per format mode (MODEL: M1, M2, M7).
+#include <algorithm>
+#include <limits>
+
+#include "harness/verdict/flat_index.hpp"
+#include "harness/verdict/invariants.hpp"
+
+namespace mrc::harness::inv {
+namespace {
+
+constexpr std::uint32_t kGood = 1u << 0;        // host-API EV state bits
+constexpr std::uint32_t kAssumedBad = 1u << 1;
+constexpr std::uint32_t kDenied = 1u << 2;
+constexpr std::uint64_t kForever = std::numeric_limits<std::uint64_t>::max();
+
+struct Interval {
+  std::uint64_t from;
+  std::uint64_t to;  // exclusive
+};
+
+struct EvIntervals {
+  std::uint32_t echo;
+  std::uint32_t index;
+  std::vector<Interval> spans;
+};
+
+// Where an EV had `bit` set, from the DUT's EV events (time order); `initially` = set at start.
+std::vector<Interval> state_intervals(const CheckContext& ctx, std::uint32_t index, std::uint32_t bit, bool initially) {
+  std::vector<const EvEventRecord*> ev;
+  for (const auto& e : ctx.dut.ev_events) {
+    if (e.ev_index == index) ev.push_back(&e);
+  }
+  std::stable_sort(ev.begin(), ev.end(), [](auto* a, auto* b) { return a->at_ns < b->at_ns; });
+  std::vector<Interval> out;
+  bool in = initially;
+  std::uint64_t from = 0;
+  for (const auto* e : ev) {
+    const bool set = (e->state & bit) != 0;
+    if (set && !in) {
+      in = true;
+      from = e->at_ns;
+    } else if (!set && in) {
+      in = false;
+      out.push_back(Interval{from, e->at_ns});
+    }
+  }
+  if (in) out.push_back(Interval{from, kForever});
+  return out;
+}
+
+std::vector<EvIntervals> intervals_for(const CheckContext& ctx, std::uint32_t bit) {
+  std::vector<EvIntervals> out;
+  for (const EvRecord& rec : ctx.dut.evs) {
+    bool initially = false;
+    if (bit == kDenied && rec.denied) {  // denied before traffic unless an event says when
+      initially = std::none_of(ctx.dut.ev_events.begin(), ctx.dut.ev_events.end(), [&](const EvEventRecord& e) {
+        return e.ev_index == rec.index && (e.state & kDenied);
+      });
+    }
+    auto spans = state_intervals(ctx, rec.index, bit, initially);
+    if (!spans.empty()) out.push_back(EvIntervals{rec.echo, rec.index, std::move(spans)});
+  }
+  return out;
+}
+
+const Interval* covering(const std::vector<EvIntervals>& all, std::uint32_t echo, std::uint64_t ts, bool strict) {
+  for (const auto& e : all) {
+    if (e.echo != echo) continue;
+    for (const auto& s : e.spans) {
+      if ((strict ? ts > s.from : ts >= s.from) && ts < s.to) return &s;
+    }
+  }
+  return nullptr;
+}
+
+void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict) {
+  const auto spans = intervals_for(r.ctx, bit);
+  if (spans.empty()) return r.stop(Verdict::kInconclusive, std::string("no EV was ") + state + " during the run");
+  r.judged_what = "data packets from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    if (const Interval* s = covering(spans, p.ev, p.ts_ns, strict)) {
+      r.violation(p, "ev", std::string("an EV that is not ") + state, ev_label(r.ctx, p.ev),
+                  std::string(state) + " since " + std::to_string(s->from) + " ns");
+    }
+  }
+}
+
+void check_port(Run& r, const PacketRec& p, const EvRecord& rec) {
+  if (p.port != 0 && rec.port != 0 && p.port != rec.port) {
+    r.violation(p, "port", std::to_string(rec.port) + " (the port of " + ev_label(r.ctx, p.ev) + ")",
+                std::to_string(p.port));
+  }
+}
+
+bool require_mode(Run& r, int mode, const char* name) {
+  if (r.ctx.dut.ev_fmt_mode == mode) return true;
+  r.stop(Verdict::kError, std::string("this invariant judges ") + name + " placement, the DUT's EV format mode is " +
+                              std::to_string(r.ctx.dut.ev_fmt_mode));
+  return false;
+}
+
+// The EV identity must be one of the DUT's configured EVs, on that EV's port.
+void check_known_ev(Run& r, const PacketRec& p) {
+  if (r.ctx.dut.evs.empty()) return;
+  const EvRecord* rec = ev_by_echo(r.ctx, p.ev);
+  if (!rec) return r.violation(p, "ev", "an EV of the DUT's profile", hex(p.ev));
+  check_port(r, p, *rec);
+}
+
+}  // namespace
+
+void no_denied_ev(Run& r) { no_data_in_state(r, kDenied, "DENIED", false); }
+
+void no_assumed_bad_ev(Run& r) { no_data_in_state(r, kAssumedBad, "ASSUMED_BAD", true); }
+
+void no_data_on_failed_ev(Run& r) {
+  const std::uint64_t grace = r.param("grace_ns", 0);
+  std::vector<const FaultEvent*> failures;
+  for (const auto& f : r.ctx.faults) {
+    if (!f.affected_evs.empty()) failures.push_back(&f);
+  }
+  if (failures.empty()) {
+    return r.stop(Verdict::kError, "no fault event with affected EVs was recorded: nothing failed, nothing to judge");
+  }
+  r.judged_what = "data packets from the DUT after a fault";
+  for (const FaultEvent* f : failures) {
+    std::uint64_t restored = kForever;  // a later *_up on the same target ends the failure
+    for (const auto& g : r.ctx.faults) {
+      const bool up = g.kind.size() > 3 && g.kind.compare(g.kind.size() - 3, 3, "_up") == 0;
+      if (up && g.target == f->target && g.at_ns > f->at_ns) restored = std::min(restored, g.at_ns);
+    }
+    for (const PacketRec& p : r.t.packets) {
+      if (!dut_data(p) || p.ts_ns < f->at_ns || p.ts_ns >= restored) continue;
+      ++r.judged;
+      if (p.ts_ns <= f->at_ns + grace) continue;
+      if (std::find(f->affected_evs.begin(), f->affected_evs.end(), p.ev) != f->affected_evs.end()) {
+        r.violation(p, "ev", "an EV not crossing " + f->target + " later than " + std::to_string(grace) + " ns after the " +
+                                 f->kind + " at " + std::to_string(f->at_ns) + " ns",
+                    ev_label(r.ctx, p.ev), std::to_string(p.ts_ns - f->at_ns) + " ns after the fault");
+      }
+    }
+  }
+}
+
+void retx_different_ev(Run& r) {
+  const auto prev = previous_transmissions(r.t);
+  r.judged_what = "retransmissions from the DUT";
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    if (prev[i] == kNoPacket) continue;
+    const PacketRec& p = r.t.packets[i];
+    const PacketRec& before = r.t.packets[prev[i]];
+    ++r.judged;
+    if (p.ev == before.ev) {
+      r.violation(p, "ev", "an EV other than that of the previous transmission (" + pcap_of(r.ctx.taps[before.tap]) +
+                               " packet " + std::to_string(before.index) + ")",
+                  ev_label(r.ctx, p.ev), "retransmission of PSN " + std::to_string(p.psn));
+    }
+  }
+}
+
+void per_packet_ev_variation(Run& r) {
+  const std::uint64_t k = r.param("min_distinct", 2);
+  const std::uint64_t w = r.param("window", 8);
+  if (k < 1 || w < k || w > 1'000'000) return r.stop(Verdict::kError, "needs 1 <= min_distinct <= window <= 1e6");
+  std::size_t eligible = 0;
+  for (const auto& e : r.ctx.dut.evs) eligible += (!e.denied && (e.state & kGood)) ? 1 : 0;
+  if (!r.ctx.dut.evs.empty() && eligible < k) {
+    return r.stop(Verdict::kInconclusive, "only " + std::to_string(eligible) + " eligible EVs, fewer than min_distinct " +
+                                              std::to_string(k));
+  }
+  r.judged_what = "windows of " + std::to_string(w) + " data packets";
+  FlatIndex count(r.t.packets.size());
+  std::vector<std::uint32_t> ring(w);
+  std::size_t seen = 0;
+  std::size_t distinct = 0;
+  bool in_violation = false;
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (!dut_data(p)) continue;
+    if (seen >= w) {  // drop the packet leaving the window
+      std::uint32_t* c = count.find_or_insert(r.t.packets[ring[seen % w]].ev);
+      if (c && --*c == 0) --distinct;
+    }
+    std::uint32_t* c = count.find_or_insert(p.ev);
+    if (!c) return r.stop(Verdict::kError, "EV table overflow");
+    if (*c == FlatIndex::kNone) *c = 0;
+    if ((*c)++ == 0) ++distinct;
+    ring[seen % w] = static_cast<std::uint32_t>(i);
+    if (++seen < w) continue;
+    ++r.judged;
+    const bool bad = distinct < k;
+    if (bad && !in_violation) {
+      r.violation(p, "ev", ">= " + std::to_string(k) + " distinct EVs in every " + std::to_string(w) + " data packets",
+                  std::to_string(distinct) + " distinct (" + ev_label(r.ctx, p.ev) + ")",
+                  "the window ends at this packet");
+    }
+    in_violation = bad;
+  }
+}
+
+void ev_min_active(Run& r) {
+  const std::uint32_t min = r.ctx.ev_min_active;
+  if (min == 0) return r.stop(Verdict::kError, "the context does not carry the profile's ev_min_active");
+  if (r.ctx.dut.evs.empty()) return r.stop(Verdict::kError, "the DUT binding reported no EV list");
+  // The DUT's own reports: marking an EV ASSUMED_BAD must never leave fewer than min GOOD EVs.
+  std::vector<std::uint32_t> state;
+  std::vector<std::uint32_t> index;
+  for (const auto& e : r.ctx.dut.evs) {
+    index.push_back(e.index);
+    state.push_back(e.denied ? kDenied : kGood);
+  }
+  std::vector<const EvEventRecord*> ev;
+  for (const auto& e : r.ctx.dut.ev_events) ev.push_back(&e);
+  std::stable_sort(ev.begin(), ev.end(), [](auto* a, auto* b) { return a->at_ns < b->at_ns; });
+  r.judged_what = "EV events and data packets";
+  for (const EvEventRecord* e : ev) {
+    const auto it = std::find(index.begin(), index.end(), e->ev_index);
+    if (it == index.end()) continue;
+    state[static_cast<std::size_t>(it - index.begin())] = e->state;
+    ++r.judged;
+    std::size_t good = 0;
+    for (auto s : state) good += ((s & kGood) && !(s & (kDenied | kAssumedBad))) ? 1 : 0;
+    if ((e->state & kAssumedBad) && good < min) {
+      Evidence x;
+      x.ts_ns = e->at_ns;
+      x.field = "good_evs";
+      x.expected = ">= " + std::to_string(min) + " (ev_min_active)";
+      x.observed = std::to_string(good);
+      x.note = "after EV index " + std::to_string(e->ev_index) + " was marked ASSUMED_BAD at " + std::to_string(e->at_ns) + " ns";
+      r.violation(std::move(x));
+    }
+  }
+  // On the wire: the DUT used at least min distinct EVs over the run.
+  std::vector<std::uint32_t> used;
+  const PacketRec* last = nullptr;
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    last = &p;
+    if (std::find(used.begin(), used.end(), p.ev) == used.end()) used.push_back(p.ev);
+  }
+  if (last && used.size() < min) {
+    r.violation(*last, "ev", ">= " + std::to_string(min) + " distinct EVs used (ev_min_active)",
+                std::to_string(used.size()) + " distinct EVs over the run");
+  }
+}
+
+void stev_placement(Run& r) {  // MODEL: M2
+  if (!require_mode(r, 1, "STEV")) return;
+  r.judged_what = "data packets from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    if (p.ip_version != 6) {
+      r.violation(p, "ip.version", "6 (STEV carries the EV in the IPv6 flow label)", std::to_string(p.ip_version));
+      continue;
+    }
+    if (p.flow_label >> 16) {
+      r.violation(p, "ip.flow_label", "EV bits 31..16 in label bits 15..0, top 4 bits 0", hex(p.flow_label));
+    }
+    check_known_ev(r, p);
+  }
+}
+
+void udp_placement(Run& r) {  // MODEL: M2
+  if (!require_mode(r, 4, "UDP")) return;
+  r.judged_what = "data packets from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    if (p.ip_version == 6 && p.flow_label != 0) r.violation(p, "ip.flow_label", "0 (UDP mode)", hex(p.flow_label));
+    check_known_ev(r, p);
+  }
+}
+
+void srv6_layout(Run& r) {  // MODEL: M1
+  if (!require_mode(r, 2, "SRv6")) return;
+  r.judged_what = "data packets from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    if (!p.encapsulated) {
+      r.violation(p, "inner.dst", "an inner IPv6 header (SRv6 encapsulation)", "absent");
+      continue;
+    }
+    if (p.has_srh) {
+      if (p.srh_segments != 1) r.violation(p, "srh.last_entry", "a single segment", std::to_string(p.srh_segments) + " segments");
+      if (p.srh_sl != 1) r.violation(p, "srh.segments_left", "1", std::to_string(p.srh_sl));
+      if (p.srh_le != 0) r.violation(p, "srh.last_entry", "0", std::to_string(p.srh_le));
+    }
+    if ((p.sport >> 8) != (wire::kSrv6SportBase >> 8)) {
+      r.violation(p, "udp.sport", "0xC0nn (0xC000 | EV index)", hex(p.sport));
+      continue;
+    }
+    check_known_ev(r, p);
+  }
+}
+
+void probe_on_tested_ev(Run& r) {  // MODEL: M6
+  r.judged_what = "EV probes from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (!p.from_dut || p.opcode != wire::opcode::kMrcEpReq || !p.has_ep || p.ep_op != 0) continue;
+    ++r.judged;
+    if (r.ctx.dut.evs.empty()) continue;
+    const EvRecord* rec = ev_by_echo(r.ctx, p.ev);
+    if (!rec) {
+      r.violation(p, "ev", "the EV under test (one of the DUT's profile)", hex(p.ev));
+      continue;
+    }
+    check_port(r, p, *rec);
+  }
+}
+
+// ---- helpers shared by the families ----------------------------------------------------------
+
+const EvRecord* ev_by_echo(const CheckContext& ctx, std::uint32_t echo) {
+  for (const auto& e : ctx.dut.evs) {
+    if (e.echo == echo) return &e;
+  }
+  return nullptr;
+}
+
+const EvRecord* ev_by_index(const CheckContext& ctx, std::uint32_t index) {
+  for (const auto& e : ctx.dut.evs) {
+    if (e.index == index) return &e;
+  }
+  return nullptr;
+}
+
+std::string ev_label(const CheckContext& ctx, std::uint32_t echo) {
+  const EvRecord* e = ev_by_echo(ctx, echo);
+  if (!e) return "ev " + hex(echo);
+  return "ev " + hex(echo) + " (index " + std::to_string(e->index) + ", port " + std::to_string(e->port) + ")";
+}
+
+bool has_cumulative_ack(const PacketRec& fb) {  // MODEL: M5 BTH.PSN = highest in-order PSN
+  if (fb.has_mfeh) return fb.fb_type <= 4;
+  return fb.has_aeth;
+}
+
+bool sack_has(const PacketRec& fb, std::uint32_t psn) {  // MODEL: M5
+  if (!fb.has_mfeh || !fb.sack_valid) return false;
+  const std::uint32_t base = psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off});
+  const std::int32_t off = psn_diff(psn, base);
+  return off >= 0 && off < 64 && ((fb.sack_bitmap >> (63 - off)) & 1u);
+}
+
+}  // namespace mrc::harness::inv

@@ -1,0 +1,157 @@
+// The `timing` check (anchors G7): a latency measured from the capture per trial
+// (timing_metrics.cpp), judged at a declared percentile against bound_ns, and optionally every
+// measured value against min_ns.
+//
+// Censored trials (the end event had not happened when the trial ended) are lower bounds: the
+// judged percentile is computed twice, with censored values as measured (best case) and as
+// infinite (worst case). Best case above the bound: FAIL. Worst case within it: PASS. Otherwise
+// the trials were too short to tell: INCONCLUSIVE. Timestamps come from the taps, whose clocks
+// are ns-accurate (the integrity gate requires it): the error budget is stated in the message.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "harness/verdict/check_support.hpp"
+#include "harness/verdict/checks.hpp"
+#include "harness/verdict/timing_metrics.hpp"
+
+namespace mrc::harness {
+namespace {
+
+// Nearest-rank percentile of sorted values, p in (0, 100].
+double percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
+  const auto i = static_cast<std::size_t>(std::clamp(rank, 1.0, static_cast<double>(sorted.size()))) - 1;
+  return sorted[i];
+}
+
+std::string pct_name(double p) { return p >= 100 ? "max" : "p" + fmt_double(p, 4); }
+
+}  // namespace
+
+CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
+  const std::string metric(enum_name(kTimingMetricNames, spec.metric));
+  CheckResult r = make_result("timing", "timing/" + metric);
+  const auto taps = select_taps(ctx, timing::taps_needed(spec.metric));
+  if (integrity_gate(ctx, taps, "the frames this timing needs", r)) return r;
+  const Trace t = build_trace(ctx, taps);
+  note_decode_issues(ctx, t, r);
+  const timing::Measurement m = timing::measure(spec.metric, ctx, t);
+  if (m.early != Verdict::kPass) {
+    conclude(r, m.early, metric + ": " + m.message);
+    return r;
+  }
+
+  std::vector<double> best;
+  std::vector<double> worst;
+  std::size_t censored = 0;
+  for (const auto& s : m.samples) {
+    best.push_back(s.ns);
+    worst.push_back(s.censored ? std::numeric_limits<double>::infinity() : s.ns);
+    censored += s.censored ? 1 : 0;
+  }
+  std::sort(best.begin(), best.end());
+  std::sort(worst.begin(), worst.end());
+  const double p = spec.percentile;
+  const double bound = static_cast<double>(spec.bound_ns);
+  const double v_best = percentile(best, p);
+  const double v_worst = percentile(worst, p);
+
+  r.metrics["trials"] = static_cast<double>(m.samples.size());
+  r.metrics["trials_required"] = spec.trials;
+  r.metrics["skipped_trials"] = static_cast<double>(m.skipped);
+  r.metrics["censored"] = static_cast<double>(censored);
+  r.metrics["bound_ns"] = bound;
+  r.metrics["percentile"] = p;
+  r.metrics["timestamp_error_ns"] = 0;  // ns-accurate tap clocks (virtual time or HW stamps)
+  const double p50 = percentile(best, 50);
+  const double p99 = percentile(best, 99);
+  const double mx = best.empty() ? 0 : best.back();
+  if (!best.empty()) {
+    r.metrics["p50_ns"] = p50;
+    r.metrics["p99_ns"] = p99;
+    r.metrics["max_ns"] = mx;
+    r.metrics["min_ns"] = best.front();
+    r.metrics["mean_ns"] = std::accumulate(best.begin(), best.end(), 0.0) / static_cast<double>(best.size());
+    r.metrics["value_ns"] = v_best;
+  }
+
+  Chart chart;
+  chart.kind = Chart::Kind::kTimeline;
+  chart.title = metric + " per trial (markers: faults and fault + bound)";
+  chart.x_label = "trial start, ns";
+  chart.y_label = metric + ", ns";
+  for (std::size_t i = 0; i < m.samples.size(); ++i) {
+    chart.labels.push_back("trial " + std::to_string(i + 1) + (m.samples[i].censored ? " (censored)" : ""));
+    chart.values.push_back(static_cast<double>(m.samples[i].start_ns));
+    chart.expected.push_back(m.samples[i].ns);
+  }
+  for (auto f : m.fault_times) {
+    chart.markers.push_back(static_cast<double>(f));
+    chart.markers.push_back(static_cast<double>(f) + bound);
+  }
+  r.charts.push_back(std::move(chart));
+
+  // Evidence: the slowest trials first, each with the packet that ends its span.
+  std::vector<std::size_t> order(m.samples.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return m.samples[a].ns > m.samples[b].ns; });
+  auto evidence_for = [&](std::size_t k, const std::string& expected) {
+    const timing::Sample& s = m.samples[k];
+    const std::string obs = (s.censored ? ">= " : "") + fmt_ns(s.ns);
+    const std::string note = std::string(s.what) + "; span starts at " + std::to_string(s.start_ns) + " ns";
+    if (s.anchor >= 0) return packet_evidence(ctx, t.packets[static_cast<std::size_t>(s.anchor)], metric, expected, obs, note);
+    Evidence e;
+    e.field = metric;
+    e.expected = expected;
+    e.observed = obs;
+    e.ts_ns = s.start_ns;
+    e.note = note;
+    return e;
+  };
+  Findings below_min(r);
+  if (spec.min_ns) {
+    for (std::size_t k = 0; k < m.samples.size(); ++k) {
+      if (!m.samples[k].censored && m.samples[k].ns < static_cast<double>(*spec.min_ns)) {
+        below_min.add(evidence_for(k, ">= " + fmt_ns(static_cast<double>(*spec.min_ns))));
+      }
+    }
+  }
+  const std::string budget = "; timestamp error budget 0 ns (ns-accurate tap clocks)";
+  const std::string stats = pct_name(p) + " = " + fmt_ns(v_best) + (censored ? " (" + std::to_string(censored) + " censored)" : "") +
+                            " over " + std::to_string(m.samples.size()) + " trials (p50 " +
+                            fmt_ns(p50) + ", p99 " + fmt_ns(p99) + ", max " + fmt_ns(mx) + ")";
+  if (below_min.count() > 0) {
+    conclude(r, Verdict::kFail, metric + ": " + std::to_string(below_min.count()) + " trials below min " +
+                                    fmt_ns(static_cast<double>(*spec.min_ns)) + "; " + stats + budget);
+    return r;
+  }
+  if (m.samples.size() < spec.trials) {
+    std::string msg = metric + ": need " + std::to_string(spec.trials) + " trials, measured " +
+                      std::to_string(m.samples.size());
+    if (m.skipped) msg += " (" + std::to_string(m.skipped) + " skipped: " + m.skip_reason + ")";
+    conclude(r, Verdict::kInconclusive, msg);
+    return r;
+  }
+  if (v_best > bound) {
+    Findings over(r);
+    for (auto k : order) {
+      if (m.samples[k].ns > bound) over.add(evidence_for(k, "<= " + fmt_ns(bound)));
+    }
+    conclude(r, Verdict::kFail, metric + ": " + stats + " exceeds the bound " + fmt_ns(bound) + budget);
+    return r;
+  }
+  if (!order.empty()) r.evidence.push_back(evidence_for(order.front(), "<= " + fmt_ns(bound)));
+  if (v_worst > bound) {
+    conclude(r, Verdict::kInconclusive, metric + ": " + std::to_string(censored) +
+                                            " trials ended before the event, so " + pct_name(p) +
+                                            " may exceed the bound " + fmt_ns(bound) + "; " + stats + budget);
+    return r;
+  }
+  conclude(r, Verdict::kPass, metric + ": " + stats + " within the bound " + fmt_ns(bound) + budget);
+  return r;
+}
+
+}  // namespace mrc::harness

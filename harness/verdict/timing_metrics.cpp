@@ -1,0 +1,382 @@
+#include "harness/verdict/timing_metrics.hpp"
+
+#include <algorithm>
+
+#include "harness/verdict/flat_index.hpp"
+#include "reference/wire/headers.hpp"
+
+namespace mrc::harness::timing {
+namespace {
+
+constexpr std::uint32_t kEvAssumedBad = 1u << 1;  // host-API EV state bit
+
+bool is_failure(const FaultEvent& f) {
+  if (!f.affected_evs.empty()) return true;
+  return f.kind == "link_down" || f.kind == "switch_down" || f.kind == "port_down" || f.kind == "blackhole";
+}
+
+struct Trial {
+  const FaultEvent* fault;
+  std::uint64_t start;
+  std::uint64_t end;
+};
+
+std::uint64_t run_end(const CheckContext& ctx, const Trace& t) {
+  std::uint64_t end = ctx.end_ns;
+  if (!t.packets.empty()) end = std::max(end, t.packets.back().ts_ns + 1);
+  return end;
+}
+
+std::vector<Trial> failure_trials(const CheckContext& ctx, const Trace& t) {
+  std::vector<const FaultEvent*> f;
+  for (const auto& e : ctx.faults) {
+    if (is_failure(e)) f.push_back(&e);
+  }
+  std::stable_sort(f.begin(), f.end(), [](auto* a, auto* b) { return a->at_ns < b->at_ns; });
+  std::vector<Trial> out;
+  const std::uint64_t end = run_end(ctx, t);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const std::uint64_t next = i + 1 < f.size() ? f[i + 1]->at_ns : end;
+    out.push_back(Trial{f[i], f[i]->at_ns, std::max(next, f[i]->at_ns)});
+  }
+  return out;
+}
+
+std::size_t first_at(const Trace& t, std::uint64_t ts) {
+  return static_cast<std::size_t>(
+      std::lower_bound(t.packets.begin(), t.packets.end(), ts,
+                       [](const PacketRec& p, std::uint64_t v) { return p.ts_ns < v; }) -
+      t.packets.begin());
+}
+
+bool contains(const std::vector<std::uint32_t>& evs, std::uint32_t ev) {
+  return std::find(evs.begin(), evs.end(), ev) != evs.end();
+}
+
+bool dut_data(const PacketRec& p) { return p.from_dut && p.is_write_data(); }
+
+void skip(Measurement& m, std::string why) {
+  if (m.skipped++ == 0) m.skip_reason = std::move(why);
+}
+
+Sample sample(std::uint64_t start, std::uint64_t end, std::int64_t anchor, const char* what, bool censored = false) {
+  return Sample{static_cast<double>(end - start), censored, start, anchor, what};
+}
+
+// ---- failover metrics, one trial per failure event -------------------------------------------
+
+using TrialFn = void (*)(const Trial&, const Trace&, const std::vector<std::uint32_t>& prev, Measurement&);
+
+void stop_using_failed(const Trial& tr, const Trace& t, const std::vector<std::uint32_t>&, Measurement& m) {
+  std::int64_t last_failed = -1;
+  bool any = false;
+  bool other_after = false;  // data on a healthy EV after the last one on a failed EV
+  for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!dut_data(p)) continue;
+    any = true;
+    if (contains(tr.fault->affected_evs, p.ev)) {
+      last_failed = static_cast<std::int64_t>(i);
+      other_after = false;
+    } else {
+      other_after = true;
+    }
+  }
+  if (!any) return skip(m, "no data from the DUT after the fault at " + std::to_string(tr.start) + " ns");
+  if (last_failed < 0) return m.samples.push_back(sample(tr.start, tr.start, -1, "no data on an affected EV after the fault"));
+  const auto& lp = t.packets[static_cast<std::size_t>(last_failed)];
+  if (other_after) return m.samples.push_back(sample(tr.start, lp.ts_ns, last_failed, "last data packet on a failed EV"));
+  m.samples.push_back(sample(tr.start, tr.end, last_failed, "still sending on a failed EV when the trial ended", true));
+}
+
+void first_retx_other_path(const Trial& tr, const Trace& t, const std::vector<std::uint32_t>& prev, Measurement& m) {
+  bool any = false;
+  std::int64_t retx_on_failed = -1;
+  for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!dut_data(p)) continue;
+    any = true;
+    if (prev[i] == kNoPacket) continue;
+    if (!contains(tr.fault->affected_evs, p.ev)) {
+      return m.samples.push_back(sample(tr.start, p.ts_ns, static_cast<std::int64_t>(i), "first retransmission on a healthy EV"));
+    }
+    if (retx_on_failed < 0) retx_on_failed = static_cast<std::int64_t>(i);
+  }
+  if (!any) return skip(m, "no data from the DUT after the fault at " + std::to_string(tr.start) + " ns");
+  if (retx_on_failed < 0) return skip(m, "nothing was retransmitted after the fault at " + std::to_string(tr.start) + " ns");
+  m.samples.push_back(sample(tr.start, tr.end, retx_on_failed, "retransmitted only on failed EVs until the trial ended", true));
+}
+
+void throughput_recovered(const Trial& tr, const Trace& t, const std::vector<std::uint32_t>&, Measurement& m) {
+  const std::uint64_t w = kRateWindowNs;
+  std::uint64_t pre = 0;
+  const std::uint64_t pre_start = tr.start >= w ? tr.start - w : 0;
+  for (std::size_t i = first_at(t, pre_start); i < t.packets.size() && t.packets[i].ts_ns < tr.start; ++i) {
+    if (dut_data(t.packets[i])) pre += t.packets[i].wire_len;
+  }
+  if (pre == 0) return skip(m, "no data from the DUT in the " + std::to_string(w) + " ns before the fault at " +
+                                   std::to_string(tr.start) + " ns");
+  const double need = kRecoveredFraction * static_cast<double>(pre);
+  std::uint64_t bytes = 0;
+  std::size_t tail = first_at(t, tr.start);
+  bool any = false;
+  // Windows (ts - w, ts] that lie wholly after the fault, ending at each data packet.
+  for (std::size_t i = tail; i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!dut_data(p)) continue;
+    any = true;
+    bytes += p.wire_len;
+    while (t.packets[tail].ts_ns + w <= p.ts_ns) {
+      if (dut_data(t.packets[tail])) bytes -= t.packets[tail].wire_len;
+      ++tail;
+    }
+    if (p.ts_ns >= tr.start + w && static_cast<double>(bytes) >= need) {
+      return m.samples.push_back(sample(tr.start, p.ts_ns, static_cast<std::int64_t>(i), "end of the first window back at the pre-fault rate"));
+    }
+  }
+  if (!any) return skip(m, "no data from the DUT after the fault at " + std::to_string(tr.start) + " ns");
+  m.samples.push_back(sample(tr.start, tr.end, -1, "rate still below the pre-fault rate when the trial ended", true));
+}
+
+Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bool need_affected) {
+  Measurement m;
+  const auto trials = failure_trials(ctx, t);
+  if (trials.empty()) {
+    m.early = Verdict::kError;
+    m.message = "no fault event was recorded: the case's impairment never happened, nothing to time";
+    return m;
+  }
+  const auto prev = previous_transmissions(t);
+  for (const Trial& tr : trials) {
+    m.fault_times.push_back(tr.start);
+    if (need_affected && tr.fault->affected_evs.empty()) {
+      m.early = Verdict::kError;
+      m.message = "fault " + tr.fault->kind + " on " + tr.fault->target + " at " + std::to_string(tr.start) +
+                  " ns lists no affected EVs: the testbed's path query found none";
+      return m;
+    }
+    fn(tr, t, prev, m);
+  }
+  return m;
+}
+
+// ---- per-packet metrics ----------------------------------------------------------------------
+
+// The PSN a NACK sent to the DUT asks for again (MODEL: M5): a TRIM NACK names its stub in
+// trig_psn; a loss NACK names the hole after its cumulative ACK (BTH PSN + 1). kNone otherwise.
+std::uint32_t nacked_psn(const PacketRec& f) {
+  if (f.has_mfeh && f.fb_type == 3) return f.trig_psn;
+  if ((f.has_mfeh && f.fb_type == 2) || (!f.has_mfeh && f.has_aeth && f.syndrome >= wire::syndrome::kNakPsnSeqError)) {
+    return psn_add(f.psn, 1);
+  }
+  if (f.has_aeth && f.syndrome == wire::syndrome::kNakTrim) return f.has_mfeh ? f.trig_psn : psn_add(f.psn, 1);
+  return FlatIndex::kNone;
+}
+
+Measurement ack_timeout(const Trace& t) {
+  Measurement m;
+  const auto prev = previous_transmissions(t);
+  FlatIndex last_nack(t.packets.size());  // psn -> position of the latest NACK naming it
+  for (std::size_t i = 0; i < t.packets.size(); ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!p.from_dut && p.is_feedback()) {
+      const std::uint32_t named = nacked_psn(p);
+      if (named != FlatIndex::kNone) {
+        if (std::uint32_t* s = last_nack.find_or_insert(named)) *s = static_cast<std::uint32_t>(i);
+      }
+      continue;
+    }
+    if (!dut_data(p) || prev[i] == kNoPacket || prev[prev[i]] != kNoPacket) continue;  // first retx only
+    const PacketRec& orig = t.packets[prev[i]];
+    const std::uint32_t nack = last_nack.get(p.psn);
+    if (nack != FlatIndex::kNone && t.packets[nack].ts_ns >= orig.ts_ns) continue;  // NACK-driven, not a timeout
+    m.samples.push_back(sample(orig.ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "first retransmission, no NACK since the send"));
+  }
+  if (m.samples.empty()) {
+    m.early = Verdict::kInconclusive;
+    m.message = "no retransmission without a NACK was observed: no ACK timeout to time";
+  }
+  return m;
+}
+
+Measurement retry_interval(const Trace& t) {
+  Measurement m;
+  const auto prev = previous_transmissions(t);
+  for (std::size_t i = 0; i < t.packets.size(); ++i) {
+    if (!dut_data(t.packets[i]) || prev[i] == kNoPacket || prev[prev[i]] == kNoPacket) continue;
+    m.samples.push_back(sample(t.packets[prev[i]].ts_ns, t.packets[i].ts_ns, static_cast<std::int64_t>(i),
+                               "retransmission following an earlier retransmission of the PSN"));
+  }
+  if (m.samples.empty()) {
+    m.early = Verdict::kInconclusive;
+    m.message = "no PSN was retransmitted twice: no retry interval to time";
+  }
+  return m;
+}
+
+bool is_trim_nack(const PacketRec& p) {  // MODEL: M5
+  return p.from_dut && p.is_feedback() &&
+         ((p.has_mfeh && p.fb_type == 3) || (p.has_aeth && p.syndrome == wire::syndrome::kNakTrim));
+}
+
+Measurement trim_nack_latency(const CheckContext& ctx, const Trace& t) {
+  Measurement m;
+  std::vector<std::uint32_t> stubs;
+  std::vector<std::uint8_t> answered;
+  FlatIndex pending(t.packets.size());  // psn -> index into stubs of the earliest unanswered stub
+  for (std::size_t i = 0; i < t.packets.size(); ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!p.from_dut && p.is_write_data() && p.trimmed) {  // MODEL: M11
+      std::uint32_t* s = pending.find_or_insert(p.psn);
+      if (s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(stubs.size());
+      stubs.push_back(static_cast<std::uint32_t>(i));
+      answered.push_back(0);
+    } else if (is_trim_nack(p) && p.has_mfeh) {
+      std::uint32_t* s = pending.find_or_insert(p.trig_psn);
+      if (!s || *s == FlatIndex::kNone) continue;
+      const PacketRec& stub = t.packets[stubs[*s]];
+      m.samples.push_back(sample(stub.ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "TRIM NACK naming the stub"));
+      answered[*s] = 1;
+      *s = FlatIndex::kNone;
+    }
+  }
+  const std::uint64_t end = run_end(ctx, t);
+  for (std::size_t k = 0; k < stubs.size(); ++k) {
+    if (answered[k]) continue;
+    const PacketRec& stub = t.packets[stubs[k]];
+    m.samples.push_back(sample(stub.ts_ns, end, static_cast<std::int64_t>(stubs[k]), "trimmed stub never answered by a TRIM NACK", true));
+  }
+  if (stubs.empty()) {
+    m.early = Verdict::kInconclusive;
+    m.message = "no trimmed stub reached the DUT: no TRIM NACK latency to time";
+  }
+  return m;
+}
+
+bool covers(const PacketRec& fb, std::uint32_t psn) {  // MODEL: M5
+  if (fb.has_mfeh && fb.trig_psn == psn) return true;
+  const bool ack = fb.has_mfeh ? (fb.fb_type <= 1) : (fb.has_aeth && fb.syndrome < 0x20);
+  if (ack && psn_diff(fb.psn, psn) >= 0) return true;
+  if (fb.has_mfeh && fb.sack_valid) {
+    const std::uint32_t base = psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off});
+    const std::int32_t off = psn_diff(psn, base);
+    if (off >= 0 && off < 64 && ((fb.sack_bitmap >> (63 - off)) & 1u)) return true;
+  }
+  return false;
+}
+
+Measurement feedback_latency(const CheckContext& ctx, const Trace& t) {
+  Measurement m;
+  std::vector<std::uint32_t> pending;  // arrivals not yet covered by feedback (the in-flight window)
+  std::size_t arrivals = 0;
+  for (std::size_t i = 0; i < t.packets.size(); ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!p.from_dut && valid_arrival(p)) {
+      pending.push_back(static_cast<std::uint32_t>(i));
+      ++arrivals;
+    } else if (p.from_dut && p.is_feedback()) {
+      auto keep = std::remove_if(pending.begin(), pending.end(), [&](std::uint32_t a) {
+        if (!covers(p, t.packets[a].psn)) return false;
+        m.samples.push_back(sample(t.packets[a].ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "first feedback covering the PSN"));
+        return true;
+      });
+      pending.erase(keep, pending.end());
+    }
+  }
+  const std::uint64_t end = run_end(ctx, t);
+  for (auto a : pending) {
+    m.samples.push_back(sample(t.packets[a].ts_ns, end, a, "data packet never covered by feedback", true));
+  }
+  if (arrivals == 0) {
+    m.early = Verdict::kInconclusive;
+    m.message = "no valid data packet reached the DUT: no feedback latency to time";
+  }
+  return m;
+}
+
+Measurement probe_interval(const Trace& t) {
+  Measurement m;
+  FlatIndex last(t.packets.size());  // EV -> position of its latest probe
+  for (std::size_t i = 0; i < t.packets.size(); ++i) {
+    const PacketRec& p = t.packets[i];
+    if (!p.from_dut || p.opcode != wire::opcode::kMrcEpReq || !p.has_ep || p.ep_op != 0) continue;  // MODEL: M6
+    std::uint32_t* s = last.find_or_insert(p.ev);
+    if (!s) continue;
+    if (*s != FlatIndex::kNone) {
+      m.samples.push_back(sample(t.packets[*s].ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "next probe of the same EV"));
+    }
+    *s = static_cast<std::uint32_t>(i);
+  }
+  if (m.samples.empty()) {
+    m.early = Verdict::kInconclusive;
+    m.message = "no EV was probed twice: no probe interval to time";
+  }
+  return m;
+}
+
+Measurement ev_reuse_delay(const CheckContext& ctx, const Trace& t) {
+  Measurement m;
+  const std::uint64_t end = run_end(ctx, t);
+  std::size_t events = 0;
+  for (const EvEventRecord& ev : ctx.dut.ev_events) {
+    if (!(ev.state & kEvAssumedBad)) continue;
+    ++events;
+    m.fault_times.push_back(ev.at_ns);
+    const EvRecord* rec = nullptr;
+    for (const auto& e : ctx.dut.evs) {
+      if (e.index == ev.ev_index) rec = &e;
+    }
+    if (!rec) {
+      m.early = Verdict::kError;
+      m.message = "EV event names EV index " + std::to_string(ev.ev_index) + ", which the DUT's EV list does not have";
+      return m;
+    }
+    bool found = false;
+    for (std::size_t i = first_at(t, ev.at_ns + 1); i < t.packets.size(); ++i) {
+      if (dut_data(t.packets[i]) && t.packets[i].ev == rec->echo) {
+        m.samples.push_back(sample(ev.at_ns, t.packets[i].ts_ns, static_cast<std::int64_t>(i), "first data packet on the EV after it was marked ASSUMED_BAD"));
+        found = true;
+        break;
+      }
+    }
+    if (!found) m.samples.push_back(sample(ev.at_ns, end, -1, "EV not used again before the run ended", true));
+  }
+  if (events == 0) {
+    m.early = Verdict::kInconclusive;
+    m.message = "the DUT reported no ASSUMED_BAD event: no EV reuse delay to time";
+  }
+  return m;
+}
+
+}  // namespace
+
+TapSide taps_needed(TimingMetric m) {
+  switch (m) {
+    case TimingMetric::kAckTimeout:
+    case TimingMetric::kTrimNackLatency:
+    case TimingMetric::kFeedbackLatency:
+      return TapSide::kAll;
+    default:
+      return TapSide::kFromDut;
+  }
+}
+
+Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t) {
+  switch (m) {
+    case TimingMetric::kStopUsingFailed: return fault_metric(ctx, t, stop_using_failed, true);
+    case TimingMetric::kFirstRetxOtherPath: return fault_metric(ctx, t, first_retx_other_path, true);
+    case TimingMetric::kThroughputRecovered: return fault_metric(ctx, t, throughput_recovered, false);
+    case TimingMetric::kAckTimeout: return ack_timeout(t);
+    case TimingMetric::kRetryInterval: return retry_interval(t);
+    case TimingMetric::kTrimNackLatency: return trim_nack_latency(ctx, t);
+    case TimingMetric::kFeedbackLatency: return feedback_latency(ctx, t);
+    case TimingMetric::kProbeInterval: return probe_interval(t);
+    case TimingMetric::kEvReuseDelay: return ev_reuse_delay(ctx, t);
+  }
+  Measurement bad;
+  bad.early = Verdict::kError;
+  bad.message = "unknown timing metric";
+  return bad;
+}
+
+}  // namespace mrc::harness::timing

@@ -1,0 +1,47 @@
+// Internal to the timing check: measuring one latency per trial from the trace.
+//
+// Each metric turns the capture into samples. A sample whose end event never happened before
+// its trial ended is `censored`: its value is only a lower bound (the judge then treats it as
+// "at least this long"). Trials that cannot be measured at all (no data after the fault, nothing
+// was retransmitted) produce no sample and are counted in `skipped` with the reason.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/case/vocabulary.hpp"
+#include "harness/verdict/check_context.hpp"
+#include "harness/verdict/trace.hpp"
+#include "harness/verdict/verdict.hpp"
+
+namespace mrc::harness::timing {
+
+// throughput_recovered has no rate parameters in the case model yet: the DUT's data rate is
+// measured over this sliding window and counts as recovered at this fraction of its pre-fault rate.
+inline constexpr std::uint64_t kRateWindowNs = 20'000;
+inline constexpr double kRecoveredFraction = 0.9;
+
+struct Sample {
+  double ns = 0;
+  bool censored = false;        // the end event did not happen before the trial ended
+  std::uint64_t start_ns = 0;   // where the span starts (the fault time, the first send, ...)
+  std::int64_t anchor = -1;     // position in Trace::packets of the packet that ends the span
+  const char* what = "";        // what the anchor packet is
+};
+
+struct Measurement {
+  std::vector<Sample> samples;
+  std::vector<std::uint64_t> fault_times;  // chart markers
+  Verdict early = Verdict::kPass;          // kError / kInconclusive: nothing to judge
+  std::string message;                     // why, when early is set
+  std::size_t skipped = 0;                 // trials that gave no sample
+  std::string skip_reason;                 // the first reason
+};
+
+// Which taps a metric reads (feedback to the DUT, or only what the DUT sends).
+TapSide taps_needed(TimingMetric m);
+
+Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t);
+
+}  // namespace mrc::harness::timing

@@ -1,0 +1,210 @@
+// index.html structure: summary, areas, coverage matrix (uncovered MUST highlighted), case
+// anchors, checks with metrics/evidence/charts; self-contained (no script, no external URL);
+// hostile text escaped; deterministic.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "harness/report/report.hpp"
+#include "tests/harness/report/report_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+std::size_t count_of(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, pos + needle.size())) ++n;
+  return n;
+}
+
+// True when `s` is well-formed UTF-8 (no invalid sequence survived into the page).
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + static_cast<std::size_t>(len) > s.size()) return false;
+    for (int k = 1; k < len; ++k) {
+      if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0xC0) != 0x80) return false;
+    }
+    i += static_cast<std::size_t>(len);
+  }
+  return true;
+}
+
+TEST(HtmlReport, HasSummaryAreasCoverageAndCaseSections) {
+  const std::string html = render_html(test::sample_run());
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
+  EXPECT_NE(html.find("<header class=\"top\" id=\"summary\">"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"areas\">"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"coverage\">"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"cases\">"), std::string::npos);
+  // Summary badges with counts, in verdict order.
+  EXPECT_NE(html.find("<div class=\"count v-pass\"><span class=\"n\">2</span><span class=\"label\">PASS</span></div>"
+                      "<div class=\"count v-fail\"><span class=\"n\">3</span><span class=\"label\">FAIL</span></div>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<span class=\"n\">8</span><span class=\"label\">CASES</span>"), std::string::npos);
+  EXPECT_NE(html.find("exit 3: harness error"), std::string::npos);
+  EXPECT_NE(html.find("MUST coverage 88.9% (8 of 9)"), std::string::npos);
+  // Run metadata.
+  EXPECT_NE(html.find("reference:spray-single-ev"), std::string::npos);
+  EXPECT_NE(html.find("stev, udp-ev, srv6, trim"), std::string::npos);
+  EXPECT_NE(html.find("<code>mrc-conform run --dut reference:spray-single-ev --seed 42 --out reports/latest</code>"),
+            std::string::npos);
+  EXPECT_NE(html.find("8f4f26c0ab12"), std::string::npos);
+  // Areas table: 7 areas + the "all" row.
+  EXPECT_EQ(count_of(html, "<td class=\"area\">"), 7u);
+  EXPECT_NE(html.find("<tr><th>all</th><td class=\"num\">8</td>"), std::string::npos);
+  // One article per case, each with an anchor; the index links to it.
+  EXPECT_EQ(count_of(html, "<article class=\"case "), 8u);
+  for (const auto& c : test::sample_run().cases) {
+    EXPECT_NE(html.find("id=\"case-" + c.id + "\""), std::string::npos) << c.id;
+    EXPECT_GE(count_of(html, "href=\"#case-" + c.id + "\""), 2u) << c.id;  // index + heading
+  }
+  EXPECT_EQ(html.find("Partial run"), std::string::npos);
+  EXPECT_EQ(html.substr(html.size() - 8), "</html>\n");
+}
+
+TEST(HtmlReport, CoverageMatrixShowsCasesVerdictsAndUncoveredMust) {
+  const std::string html = render_html(test::sample_run());
+  EXPECT_NE(html.find("<strong>10 of 12</strong> requirements have at least one case (83.3%)"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"warn\" id=\"uncovered-must\">MUST requirements without any case: "
+                      "<code>EVCTL-DENIED-NOT-USED</code></p>"),
+            std::string::npos);
+  EXPECT_EQ(count_of(html, "<tr class=\"req req-must uncovered uncovered-must\">"), 1u);
+  EXPECT_EQ(count_of(html, "<tr class=\"req uncovered\">"), 1u);  // the uncovered MAY is not highlighted
+  const auto row = html.find("<code>SPRAY-PER-PACKET-EV</code></td><td>MUST</td>");
+  ASSERT_NE(row, std::string::npos);
+  const std::string tr = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(tr.find("<a href=\"#case-spray-v-001\"><code>spray-v-001</code></a> <span class=\"badge v-pass\">PASS"),
+            std::string::npos)
+      << tr;
+  EXPECT_NE(tr.find("<a href=\"#case-spray-v-002\"><code>spray-v-002</code></a> <span class=\"badge v-fail\">FAIL"),
+            std::string::npos);
+  EXPECT_NE(tr.find("mrc_ctl.h EV spraying"), std::string::npos);  // source under the text
+  EXPECT_NE(html.find("<code>reliab-v-009</code> <span class=\"badge v-not-run\">NOT RUN</span>"), std::string::npos);
+  EXPECT_EQ(count_of(html, "<span class=\"badge v-uncovered\">UNCOVERED</span>"), 2u);
+}
+
+TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
+  const std::string html = render_html(test::sample_run());
+  const auto start = html.find("<article class=\"case case-fail\" id=\"case-spray-v-002\">");
+  ASSERT_NE(start, std::string::npos);
+  const std::string art = html.substr(start, html.find("</article>", start) - start);
+  EXPECT_NE(art.find("<dt>Clauses</dt><dd><code>SPRAY-PER-PACKET-EV</code></dd>"), std::string::npos);
+  EXPECT_NE(art.find("<dt>Level</dt><dd>MUST</dd><dt>Behaviour</dt><dd>valid</dd>"), std::string::npos);
+  EXPECT_NE(art.find("distribution/ev: 1 of 16 EVs carried 100% of packets (p &lt; 1e-300)"), std::string::npos);
+  EXPECT_EQ(count_of(art, "<section class=\"check "), 2u);
+  // Metrics, including the non-finite ones and a duration shown readably.
+  EXPECT_NE(art.find("<code>p_undefined</code></td><td class=\"num\">NaN</td>"), std::string::npos);
+  EXPECT_NE(art.find("<code>bound</code></td><td class=\"num\">inf</td>"), std::string::npos);
+  EXPECT_NE(art.find("<code>gap_ns</code></td><td class=\"num\">1234567 <span class=\"dim\">(1.235 ms)</span>"),
+            std::string::npos);
+  // Evidence: relative pcap link, packet index and Wireshark frame, field, expected/observed, filter.
+  EXPECT_NE(art.find("<td><a class=\"file\" href=\"evidence/spray-v-002/dut0.pcapng\">evidence/spray-v-002/dut0.pcapng"
+                     "</a></td><td class=\"num\">41 <span class=\"dim\">(frame 42)</span></td>"),
+            std::string::npos);
+  EXPECT_NE(art.find("<td><code>udp.sport</code></td><td class=\"expected\"><code>49152..65535 (hashed EV)</code></td>"
+                     "<td class=\"observed\"><code>4791</code></td><td><code class=\"filter\">frame.number == 42</code>"),
+            std::string::npos);
+  EXPECT_NE(art.find("href=\"evidence/spray-v-002/tap%201.pcapng\""), std::string::npos);  // encoded space
+  EXPECT_NE(art.find("<figure class=\"chart\"><svg class=\"chart chart-bars\""), std::string::npos);
+  EXPECT_NE(art.find("<figcaption>Packets per EV</figcaption>"), std::string::npos);
+
+  const auto fo = html.find("id=\"case-failover-v-001\"");
+  ASSERT_NE(fo, std::string::npos);
+  const std::string fo_art = html.substr(fo, html.find("</article>", fo) - fo);
+  EXPECT_NE(fo_art.find("<svg class=\"chart chart-timeline\""), std::string::npos);
+  EXPECT_EQ(count_of(fo_art, "<title>marker "), 3u);
+  EXPECT_NE(fo_art.find("Expected by the DUT&#39;s expectation file</strong>: late retransmit"), std::string::npos);
+  EXPECT_NE(fo_art.find("<code>https://bugs.example.invalid/mrc/123</code>"), std::string::npos);  // text, not a link
+
+  EXPECT_NE(html.find("No check ran for this case."), std::string::npos);  // the UNSUPPORTED case
+}
+
+TEST(HtmlReport, IsSelfContainedWithNoScriptAndNoExternalUrl) {
+  const std::string html = render_html(test::sample_run());
+  for (const char* banned : {"<script", "<link", "<iframe", "<img", "<object", "<embed", "src=", "url(", "@import",
+                             "href=\"javascript", "xmlns", "http://", "//fonts"}) {
+    // The only "http" text is the expectation link, shown as text.
+    if (std::string_view(banned) == "http://") continue;
+    EXPECT_EQ(html.find(banned), std::string::npos) << banned;
+  }
+  const std::regex href("href=\"([^\"]*)\"");
+  std::size_t links = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator(); ++it) {
+    const std::string target = (*it)[1];
+    ++links;
+    EXPECT_FALSE(target.empty());
+    EXPECT_EQ(target.find(':'), std::string::npos) << target;  // no scheme
+    EXPECT_NE(target.front(), '/') << target;                  // nothing absolute
+  }
+  EXPECT_GT(links, 20u);
+  // A run whose strings hold no URL renders no URL at all.
+  RunResult plain = test::sample_run();
+  for (auto& c : plain.cases) c.expectation_link = "bug 123";
+  const std::string page = render_html(plain);
+  EXPECT_EQ(page.find("http"), std::string::npos);
+  EXPECT_EQ(page.find("//"), std::string::npos);
+}
+
+TEST(HtmlReport, PartialRunShowsABanner) {
+  RunResult run = test::sample_run();
+  run.interrupted = true;
+  const std::string html = render_html(run);
+  EXPECT_NE(html.find("<div class=\"banner partial\" id=\"partial-run\" role=\"alert\"><strong>Partial run.</strong>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<title>[partial] MRC conformance report"), std::string::npos);
+  EXPECT_NE(html.find("8 case(s) are reported below"), std::string::npos);
+}
+
+TEST(HtmlReport, HostileTextIsEscapedEverywhere) {
+  const RunResult run = test::hostile_run();
+  const std::string html = render_html(run);
+  EXPECT_EQ(count_of(html, "<script"), 0u);
+  EXPECT_EQ(html.find("</svg><script>"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);  // from the evidence field name
+  EXPECT_EQ(html.find("<tag>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot; \\u0001\\u0007\\u001B[31m"),
+            std::string::npos);
+  EXPECT_NE(html.find("bth.psn&quot;&gt;&lt;b&gt;"), std::string::npos);
+  EXPECT_NE(html.find("nul[\\u0000] bell\\u0007"), std::string::npos);
+  EXPECT_TRUE(valid_utf8(html));
+  for (char c : html) {
+    const auto u = static_cast<unsigned char>(c);
+    EXPECT_FALSE(u < 0x20 && c != '\n' && c != '\t' && c != '\r') << "raw control byte " << int(u);
+  }
+  // Hostile evidence paths are never links: a scheme-like name is percent-encoded into a relative
+  // path, an absolute path is shown as text.
+  EXPECT_NE(html.find("href=\"javascript%3Aalert%281%29\""), std::string::npos);
+  EXPECT_EQ(html.find("href=\"/etc/passwd\""), std::string::npos);
+  EXPECT_NE(html.find("<code>/etc/passwd</code>"), std::string::npos);
+  EXPECT_NE(html.find("href=\"evidence/r%22e%3Co%3Er%26d%27er.pcapng\""), std::string::npos);
+}
+
+TEST(HtmlReport, DuplicateAndOddCaseIdsGetDistinctAnchors) {
+  RunResult run;
+  for (const char* id : {"a b", "a_b", "a b", "x\"><script>"}) run.cases.push_back(test::make_case(id, "spray", Verdict::kPass));
+  const std::string html = render_html(run);
+  EXPECT_NE(html.find("id=\"case-a_b\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"case-a_b-2\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"case-a_b-3\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"case-x___script_\""), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+}
+
+TEST(HtmlReport, EmptyRunStillRenders) {
+  const std::string html = render_html(RunResult{});
+  EXPECT_NE(html.find("No case ran."), std::string::npos);
+  EXPECT_NE(html.find("This run carries no requirement index."), std::string::npos);
+  EXPECT_NE(html.find("MUST coverage n/a"), std::string::npos);
+}
+
+TEST(HtmlReport, SameRunGivesByteIdenticalText) {
+  EXPECT_EQ(render_html(test::sample_run()), render_html(test::sample_run()));
+  EXPECT_EQ(render_html(test::hostile_run()), render_html(test::hostile_run()));
+  EXPECT_EQ(render_html(test::sample_run_with_wall_clock()), render_html(test::sample_run_with_wall_clock()));
+}
+
+}  // namespace
+}  // namespace mrc::harness

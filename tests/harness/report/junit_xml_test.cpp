@@ -1,0 +1,177 @@
+// junit.xml: valid against tests/harness/report/junit.xsd (checked with xmllint), outcome
+// elements and counts agree, properties carry what CI dashboards group by, and hostile text is
+// escaped so the file stays well-formed.
+#include <gtest/gtest.h>
+
+#include "harness/report/report.hpp"
+#include "tests/harness/report/report_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+class JunitXml : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::have_program("xmllint")) {
+      FAIL() << "xmllint is missing: install libxml2-utils (scripts/install-deps)";
+    }
+    dir_ = test::fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::filesystem::path write(const RunResult& run, const std::string& name = "junit.xml") {
+    const auto path = dir_ / name;
+    test::write_file(path, render_junit_xml(run));
+    return path;
+  }
+  static test::CommandResult validate(const std::filesystem::path& file) {
+    return run_command("xmllint --noout --schema " + shell_quote(test::source_path("tests/harness/report/junit.xsd")) +
+                           " " + shell_quote(file.string()),
+                       60);
+  }
+  static std::string xpath(const std::filesystem::path& file, const std::string& expr) {
+    const auto r = run_command("xmllint --xpath " + shell_quote(expr) + " " + shell_quote(file.string()), 30);
+    EXPECT_EQ(r.status, 0) << expr << ": " << r.output;
+    std::string out = r.output;
+    if (!out.empty() && out.back() == '\n') out.pop_back();  // xmllint ends its answer with a newline
+    return out;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(JunitXml, ValidatesAgainstTheJunitSchema) {
+  RunResult interrupted = test::sample_run();
+  interrupted.interrupted = true;
+  int i = 0;
+  for (const RunResult& run : {test::sample_run(), test::sample_run_with_wall_clock(), test::hostile_run(),
+                               RunResult{}, interrupted}) {
+    const auto file = write(run, "junit" + std::to_string(i++) + ".xml");
+    const auto r = validate(file);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("validates"), std::string::npos) << r.output;
+  }
+}
+
+TEST_F(JunitXml, SchemaRefusesWhatCiToolsWouldNotRead) {
+  // Proves the XSD check bites: a testcase without classname, a time with an exponent, a
+  // failure outside a testcase.
+  const std::string head = "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"s\" tests=\"1\">";
+  for (const std::string& bad : {head + "<testcase name=\"a\"/></testsuite></testsuites>",
+                                 head + "<testcase name=\"a\" classname=\"c\" time=\"1e-3\"/></testsuite></testsuites>",
+                                 head + "<failure/></testsuite></testsuites>",
+                                 std::string("<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"s\"/></testsuites>")}) {
+    const auto file = dir_ / "bad.xml";
+    test::write_file(file, bad);
+    EXPECT_NE(validate(file).status, 0) << bad;
+  }
+}
+
+TEST_F(JunitXml, CountsAgreeWithOutcomeElements) {
+  const auto file = write(test::sample_run());
+  EXPECT_EQ(xpath(file, "count(//testcase)"), "8");
+  EXPECT_EQ(xpath(file, "count(//testcase/failure)"), "4");  // 3 FAIL + 1 unexpected pass
+  EXPECT_EQ(xpath(file, "count(//testcase/error)"), "1");
+  EXPECT_EQ(xpath(file, "count(//testcase/skipped)"), "2");
+  EXPECT_EQ(xpath(file, "string(/testsuites/@tests)"), "8");
+  EXPECT_EQ(xpath(file, "string(/testsuites/@failures)"), "4");
+  EXPECT_EQ(xpath(file, "string(/testsuites/@errors)"), "1");
+  EXPECT_EQ(xpath(file, "string(/testsuites/@skipped)"), "2");
+  EXPECT_EQ(xpath(file, "count(/testsuites/testsuite)"), "7");  // one per area
+  EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/@tests)"), "2");
+  EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/@failures)"), "1");
+  EXPECT_EQ(xpath(file, "count(//testcase[@classname='mrc.spray'])"), "2");
+  // Every suite's attributes are the counts of its own elements.
+  EXPECT_EQ(xpath(file, "count(//testsuite[@tests != count(testcase) or @failures != count(testcase/failure) or "
+                        "@errors != count(testcase/error) or @skipped != count(testcase/skipped)])"),
+            "0");
+  EXPECT_EQ(xpath(file, "count(//testcase[@name='spray-v-001']/*[self::failure or self::error or self::skipped])"),
+            "0");
+  // No wall clock in the run, so no time attributes at all.
+  EXPECT_EQ(xpath(file, "count(//@time)"), "0");
+}
+
+TEST_F(JunitXml, TimesAppearOnlyWithWallClock) {
+  const auto file = write(test::sample_run_with_wall_clock());
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='spray-v-001']/@time)"), "0.250");
+  EXPECT_EQ(xpath(file, "string(/testsuites/@time)"), "12.750");
+  EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/@time)"), "0.750");  // 250 + 500 ms
+}
+
+TEST_F(JunitXml, PropertiesCarryClauseLevelBehaviourSeedDutTestbed) {
+  const auto file = write(test::sample_run());
+  const std::string tc = "//testcase[@name='spray-v-001']/properties/property";
+  EXPECT_EQ(xpath(file, "count(" + tc + "[@name='clause'])"), "2");
+  EXPECT_EQ(xpath(file, "string(" + tc + "[@name='clause'][2]/@value)"), "SPRAY-UNIFORM-PLANES");
+  EXPECT_EQ(xpath(file, "string(" + tc + "[@name='level']/@value)"), "MUST");
+  EXPECT_EQ(xpath(file, "string(" + tc + "[@name='behaviour']/@value)"), "valid");
+  EXPECT_EQ(xpath(file, "string(" + tc + "[@name='seed']/@value)"), "42");
+  EXPECT_EQ(xpath(file, "string(" + tc + "[@name='dut']/@value)"), "reference:spray-single-ev");
+  EXPECT_EQ(xpath(file, "string(" + tc + "[@name='testbed']/@value)"), "sim:mini");
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='failover-v-001']/properties/property[@name='expectation']/@value)"),
+            "expected");
+  EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/properties/property[@name='git_hash']/@value)"),
+            "8f4f26c0ab12");
+}
+
+TEST_F(JunitXml, OutcomeElementsCarryMessageTypeAndEvidence) {
+  const auto file = write(test::sample_run());
+  const std::string fail = "//testcase[@name='spray-v-002']/failure";
+  EXPECT_EQ(xpath(file, "string(" + fail + "/@type)"), "FAIL");
+  EXPECT_EQ(xpath(file, "string(" + fail + "/@message)"),
+            "distribution/ev: 1 of 16 EVs carried 100% of packets (p < 1e-300)");
+  const std::string body = xpath(file, "string(" + fail + ")");
+  EXPECT_NE(body.find("clauses: SPRAY-PER-PACKET-EV (MUST)"), std::string::npos) << body;
+  EXPECT_NE(body.find("[FAIL] distribution/ev (distribution): all packets on EV 0x3 <script>"), std::string::npos);
+  EXPECT_NE(body.find("evidence/spray-v-002/dut0.pcapng packet #41 at 54250 ns; field udp.sport; expected 49152..65535 "
+                      "(hashed EV), observed 4791; filter: frame.number == 42"),
+            std::string::npos)
+      << body;
+  EXPECT_EQ(body.find("golden/headers"), std::string::npos);  // passing checks are not in the failure body
+  EXPECT_NE(xpath(file, "string(//testcase[@name='spray-v-002']/system-out)").find("[PASS] golden/headers"),
+            std::string::npos);
+
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='invalid-i-001']/error/@type)"), "ERROR");
+  EXPECT_NE(xpath(file, "string(//testcase[@name='invalid-i-001']/error)").find("golden file missing"),
+            std::string::npos);
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='srcroute-v-001']/skipped/@message)"),
+            "UNSUPPORTED: the DUT does not declare capability srv6-usid");
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='reliab-v-001']/skipped/@message)"),
+            "INCONCLUSIVE: capture dropped 3 packets on tap0: cannot judge");
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='evctl-o-001']/failure/@type)"), "unexpected-pass");
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='failover-v-001']/failure/@message)"),
+            "[expected: late retransmit on the failed EV, fixed in fw 2.1] recovery took 700 us, bound 1 ms; but EV 3 "
+            "kept 1 packet after the fault");
+}
+
+TEST_F(JunitXml, HostileTextIsEscapedAndStaysWellFormed) {
+  const RunResult run = test::hostile_run();
+  const std::string xml = render_junit_xml(run);
+  EXPECT_EQ(xml.find("<script>"), std::string::npos);
+  EXPECT_EQ(xml.find("]]></failure><script>"), std::string::npos);
+  for (char c : xml) {
+    const auto u = static_cast<unsigned char>(c);
+    EXPECT_FALSE(u < 0x20 && c != '\n' && c != '\t') << "raw control byte " << int(u);
+  }
+  const auto file = write(run);
+  EXPECT_EQ(validate(file).status, 0);
+  // The parser reads back exactly the text, with controls made visible.
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='reorder-v-001']/properties/property[@name='title']/@value)"),
+            "<script>alert('x')</script> & \"quoted\" \\u0001\\u0007\\u001B[31m");
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='reorder-v-001']/failure/@message)"),
+            "]]></failure><script>evil()</script>\ttab\r\nCRLF \\u007F del \\u0085 nel");
+  EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/properties/property[@name='dut']/@value)"),
+            "dut bad utf8 \xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD trunc "
+            "\xEF\xBF\xBD\xEF\xBF\xBDnul[\\u0000] bell\\u0007 <script>alert(1)</script> & \"'");
+}
+
+TEST_F(JunitXml, SameRunGivesByteIdenticalText) {
+  EXPECT_EQ(render_junit_xml(test::sample_run()), render_junit_xml(test::sample_run()));
+  EXPECT_EQ(render_junit_xml(test::hostile_run()), render_junit_xml(test::hostile_run()));
+}
+
+}  // namespace
+}  // namespace mrc::harness

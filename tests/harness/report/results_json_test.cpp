@@ -1,0 +1,249 @@
+// results.json: write -> read gives the same RunResult, the output validates against
+// harness/report/results.schema.json, derived sections are right, and bad files get clear errors.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "harness/report/json_schema_subset.hpp"
+#include "harness/report/report.hpp"
+#include "tests/harness/report/report_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using test::sample_run;
+
+nlohmann::json load_schema() {
+  const auto text = test::read_file(test::source_path("harness/report/results.schema.json"));
+  return nlohmann::json::parse(text);
+}
+
+std::string violations_text(const std::vector<SchemaViolation>& v) {
+  std::string s;
+  for (const auto& x : v) s += x.pointer + ": " + x.message + "\n";
+  return s;
+}
+
+TEST(ResultsJson, RoundTripGivesTheSameRun) {
+  const RunResult run = sample_run();
+  const RunResult back = parse_results_json(render_results_json(run));
+  test::expect_same_run(run, back);
+}
+
+TEST(ResultsJson, RoundTripKeepsWallClockFieldsAndInterruption) {
+  RunResult run = test::sample_run_with_wall_clock();
+  run.interrupted = true;
+  const RunResult back = parse_results_json(render_results_json(run));
+  test::expect_same_run(run, back);
+  ASSERT_TRUE(back.meta.started_at.has_value());
+  EXPECT_EQ(*back.meta.started_at, "2026-07-01T12:00:00Z");
+}
+
+TEST(ResultsJson, NonFiniteMetricsSurviveAsNamedStrings) {
+  const auto j = nlohmann::json::parse(render_results_json(sample_run()));
+  const auto& m = j["cases"][1]["checks"][0]["metrics"];
+  EXPECT_EQ(m["p_undefined"], "NaN");
+  EXPECT_EQ(m["bound"], "Infinity");
+  EXPECT_EQ(m["floor"], "-Infinity");
+  EXPECT_EQ(m["gap_ns"], 1234567.0);
+}
+
+TEST(ResultsJson, WallClockFieldsAppearOnlyWhenPresent) {
+  const std::string plain = render_results_json(sample_run());
+  EXPECT_EQ(plain.find("wall_ms"), std::string::npos);
+  EXPECT_EQ(plain.find("wall_seconds"), std::string::npos);
+  EXPECT_EQ(plain.find("started_at"), std::string::npos);
+  const std::string timed = render_results_json(test::sample_run_with_wall_clock());
+  EXPECT_NE(timed.find("\"wall_ms\": 250.0"), std::string::npos);
+  EXPECT_NE(timed.find("\"wall_seconds\": 12.75"), std::string::npos);
+}
+
+TEST(ResultsJson, SameRunGivesByteIdenticalText) {
+  const RunResult a = sample_run();
+  const RunResult b = sample_run();
+  const std::string first = render_results_json(a);
+  EXPECT_EQ(first, render_results_json(b));
+  EXPECT_EQ(first, render_results_json(parse_results_json(first)));  // stable through a round trip
+}
+
+TEST(ResultsJson, KeysComeInTheDocumentedOrder) {
+  const std::string text = render_results_json(sample_run());
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1\",\n  \"interrupted\": false,\n  \"meta\": {", 0), 0u)
+      << text.substr(0, 200);
+  const auto pos = [&](std::string_view key) { return text.find("\n  \"" + std::string(key) + "\": "); };
+  EXPECT_LT(pos("meta"), pos("summary"));
+  EXPECT_LT(pos("summary"), pos("coverage"));
+  EXPECT_LT(pos("coverage"), pos("cases"));
+  EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(ResultsJson, SummaryCountsEveryVerdictPerArea) {
+  const auto j = nlohmann::json::parse(render_results_json(sample_run()));
+  const auto& s = j["summary"];
+  EXPECT_EQ(s["total"], 8);
+  EXPECT_EQ(s["PASS"], 2);
+  EXPECT_EQ(s["FAIL"], 3);
+  EXPECT_EQ(s["UNSUPPORTED"], 1);
+  EXPECT_EQ(s["INCONCLUSIVE"], 1);
+  EXPECT_EQ(s["ERROR"], 1);
+  EXPECT_EQ(s["expected"], 1);
+  EXPECT_EQ(s["exit_code"], 3);  // an ERROR case
+  ASSERT_EQ(s["areas"].size(), 7u);
+  EXPECT_EQ(s["areas"][0]["area"], "evctl");  // sorted by name
+  EXPECT_EQ(s["areas"][5]["area"], "spray");
+  EXPECT_EQ(s["areas"][5]["total"], 2);
+  EXPECT_EQ(s["areas"][5]["PASS"], 1);
+  EXPECT_EQ(s["areas"][5]["FAIL"], 1);
+  EXPECT_EQ(s["areas"][6]["area"], "srcroute");
+  EXPECT_EQ(s["areas"][6]["UNSUPPORTED"], 1);
+}
+
+TEST(ResultsJson, CoverageMatrixMapsRequirementsToCaseVerdicts) {
+  const auto j = nlohmann::json::parse(render_results_json(sample_run()));
+  const auto& c = j["coverage"];
+  EXPECT_EQ(c["requirements"], 12);
+  EXPECT_EQ(c["covered"], 10);
+  EXPECT_EQ(c["covered_percent"], "83.3");
+  EXPECT_EQ(c["must"], 9);
+  EXPECT_EQ(c["must_covered"], 8);
+  EXPECT_EQ(c["must_covered_percent"], "88.9");
+  EXPECT_EQ(c["must_passed"], 1);  // SPRAY-EV-IN-PROFILE
+  EXPECT_EQ(c["uncovered_must"], nlohmann::json::array({"EVCTL-DENIED-NOT-USED"}));
+  const auto& rows = c["matrix"];
+  ASSERT_EQ(rows.size(), 12u);
+  EXPECT_EQ(rows[0]["id"], "SPRAY-PER-PACKET-EV");
+  EXPECT_EQ(rows[0]["cases"][0]["verdict"], "PASS");
+  EXPECT_EQ(rows[0]["cases"][1]["verdict"], "FAIL");
+  EXPECT_EQ(rows[0]["verdict"], "FAIL");  // the worst covering verdict
+  EXPECT_EQ(rows[1]["verdict"], "PASS");
+  EXPECT_EQ(rows[4]["cases"][1]["verdict"], "NOT-RUN");
+  EXPECT_EQ(rows[4]["verdict"], "INCONCLUSIVE");
+  EXPECT_EQ(rows[8]["verdict"], "UNCOVERED");
+  EXPECT_EQ(rows[9]["verdict"], "UNCOVERED");
+  EXPECT_EQ(rows[10]["verdict"], "NOT-RUN");
+  EXPECT_EQ(rows[11]["verdict"], "PASS");
+}
+
+TEST(ResultsJson, SchemaUsesOnlyTheValidatedSubset) {
+  const auto schema = load_schema();
+  const auto unknown = unsupported_keywords(schema);
+  EXPECT_TRUE(unknown.empty()) << unknown.front();
+}
+
+TEST(ResultsJson, OutputValidatesAgainstTheSchema) {
+  const auto schema = load_schema();
+  RunResult interrupted = sample_run();
+  interrupted.interrupted = true;
+  for (const RunResult& run : {sample_run(), test::sample_run_with_wall_clock(), RunResult{}, interrupted,
+                               test::hostile_run()}) {
+    const auto doc = nlohmann::json::parse(render_results_json(run));
+    const auto v = validate_json(schema, doc);
+    EXPECT_TRUE(v.empty()) << violations_text(v);
+  }
+}
+
+TEST(ResultsJson, SchemaRejectsDriftedDocuments) {
+  const auto schema = load_schema();
+  const auto good = nlohmann::json::parse(render_results_json(sample_run()));
+  auto expect_violation = [&](const char* what, auto mutate, const std::string& pointer) {
+    auto doc = good;
+    mutate(doc);
+    const auto v = validate_json(schema, doc);
+    ASSERT_FALSE(v.empty()) << what;
+    EXPECT_EQ(v.front().pointer, pointer) << what << ": " << violations_text(v);
+  };
+  expect_violation("missing field", [](auto& d) { d["cases"][0]["checks"][0].erase("metrics"); },
+                   "/cases/0/checks/0");
+  expect_violation("bad verdict", [](auto& d) { d["cases"][2]["verdict"] = "pass"; }, "/cases/2/verdict");
+  expect_violation("unknown key", [](auto& d) { d["meta"]["vendor"] = "x"; }, "/meta/vendor");
+  expect_violation("wrong type", [](auto& d) { d["cases"][1]["seed"] = "42"; }, "/cases/1/seed");
+  expect_violation("metric as text", [](auto& d) { d["cases"][0]["checks"][0]["metrics"]["n"] = true; },
+                   "/cases/0/checks/0/metrics/n");
+  expect_violation("schema version", [](auto& d) { d["schema"] = "mrc-conform/results/2"; }, "/schema");
+  expect_violation("chart kind", [](auto& d) { d["cases"][2]["checks"][0]["charts"][0]["kind"] = "pie"; },
+                   "/cases/2/checks/0/charts/0/kind");
+}
+
+// --- the reader refuses what it does not understand, naming where -------------------------------
+
+void expect_read_error(const std::string& text, const std::string& needle) {
+  try {
+    (void)parse_results_json(text, "r.json");
+    ADD_FAILURE() << "accepted a bad file; wanted an error containing: " << needle;
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+std::string mutated(const std::function<void(nlohmann::json&)>& f) {
+  auto j = nlohmann::json::parse(render_results_json(sample_run()));
+  f(j);
+  return j.dump();
+}
+
+TEST(ResultsJsonReader, RefusesBadInputWithThePlace) {
+  expect_read_error("{ not json", "r.json: not valid JSON");
+  expect_read_error("[]", "r.json: /: expected an object");
+  expect_read_error(mutated([](auto& j) { j["schema"] = "mrc-conform/results/2"; }),
+                    "r.json: /schema: this reader understands \"mrc-conform/results/1\"");
+  expect_read_error(mutated([](auto& j) { j["cases"][1]["verdict"] = "pass"; }),
+                    "r.json: /cases/1/verdict: expected one of PASS, FAIL");
+  expect_read_error(mutated([](auto& j) { j["cases"][0].erase("title"); }),
+                    "r.json: /cases/0: missing required field \"title\"");
+  expect_read_error(mutated([](auto& j) { 
+                      j["cases"][0]["checks"][0]["evidence"] =
+                          nlohmann::json::array({nlohmann::json::object({{"pcap", 1}})});
+                    }),
+                    "r.json: /cases/0/checks/0/evidence/0/pcap: expected a string");
+  expect_read_error(mutated([](auto& j) { j["cases"][1]["checks"][0]["evidence"][0]["packet_index"] = 1.5; }),
+                    "/cases/1/checks/0/evidence/0/packet_index: expected a signed 64-bit integer");
+  expect_read_error(mutated([](auto& j) { j["meta"]["seed"] = -1; }), "/meta/seed: expected a non-negative integer");
+  expect_read_error(mutated([](auto& j) { j["cases"][0]["checks"][0]["metrics"]["a/b"] = "nan"; }),
+                    "/cases/0/checks/0/metrics/a~1b: expected a number or one of");
+  expect_read_error(mutated([](auto& j) { j["cases"][0]["expectation"]["outcome"] = "xfail"; }),
+                    "/cases/0/expectation/outcome: expected one of none, expected");
+  expect_read_error(mutated([](auto& j) { j["cases"][2]["checks"][0]["charts"][0]["kind"] = "pie"; }),
+                    "/cases/2/checks/0/charts/0/kind: expected \"bars\" or \"timeline\"");
+  expect_read_error(mutated([](auto& j) { j["meta"]["vendor"] = "x"; }), "/meta/vendor: unknown field");
+  expect_read_error(mutated([](auto& j) { j.erase("summary"); }), "/: missing required field \"summary\"");
+  expect_read_error(mutated([](auto& j) { j["coverage"]["matrix"][0]["cases"] = "x"; }),
+                    "/coverage/matrix/0/cases: expected an array");
+}
+
+TEST(ResultsJsonReader, DerivedSectionsAreRecomputedNotTrusted) {
+  // A hand-edited summary does not change what is read back; re-rendering restores it.
+  const std::string original = render_results_json(sample_run());
+  auto j = nlohmann::json::parse(original);
+  j["summary"]["PASS"] = 999;
+  j["coverage"]["matrix"][0]["verdict"] = "PASS";
+  const RunResult back = parse_results_json(j.dump());
+  EXPECT_EQ(render_results_json(back), original);
+}
+
+TEST(ResultsJsonReader, ReadsAFileAndNamesAMissingOne) {
+  const auto dir = test::fresh_dir("read-file");
+  const auto path = dir / "results.json";
+  test::write_file(path, render_results_json(sample_run()));
+  test::expect_same_run(sample_run(), read_results_json(path));
+  try {
+    (void)read_results_json(dir / "absent.json");
+    ADD_FAILURE() << "read a missing file";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("absent.json: cannot open"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ResultsJson, InvalidUtf8IsReplacedNotThrown) {
+  const RunResult run = test::hostile_run();
+  std::string text;
+  ASSERT_NO_THROW(text = render_results_json(run));
+  const RunResult back = parse_results_json(text);
+  EXPECT_NE(back.meta.command_line.find("bad utf8 \xEF\xBF\xBD"), std::string::npos);
+  EXPECT_NE(back.meta.command_line.find(std::string("nul[") + '\0' + "]"), std::string::npos);  // NUL kept
+  EXPECT_NE(text.find("nul[\\u0000]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mrc::harness
