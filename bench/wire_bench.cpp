@@ -71,7 +71,8 @@ const EncodedFrame& encoded_frame() {
     EncodedFrame e;
     const EncodeResult r = encode_frame(stev_data_frame_spec(), e.buf);
     DecodedFrame d;
-    const DecodeResult dr = r.ok() ? decode_frame(Bytes(e.buf.data(), r.length), d) : DecodeResult{};
+    const DecodeResult dr =
+        r.ok() ? decode_frame(Bytes(e.buf.data(), r.length), d) : DecodeResult{};
     if (!r.ok() || !dr.ok() || !d.icrc_ok || d.payload.size() != kPayloadLen || d.trimmed) {
       std::fprintf(stderr, "wire_bench: the benchmark frame does not round-trip (%s / %s)\n",
                    to_string(r.error).data(), to_string(dr.error).data());

@@ -24,7 +24,10 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
       if (reqs[j].req_id == reqs[i].req_id) return EBUSY;
     }
   }
-  if (ep_pending_.size() + reqs.size() > kMaxEpPending) return ENOSPC;
+  // Bounded: outstanding requests plus answers not yet polled.
+  if (ep_pending_.size() + (ep_results_.size() - ep_results_head_) + reqs.size() > kMaxEpPending) {
+    return ENOSPC;
+  }
   for (const EpRequest& r : reqs) {
     if (ep_tracker_.begin(r.req_id, op, now_, rsp_timeout_ns) != transport::EpRequestTracker::Status::kOk) {
       return ENOSPC;

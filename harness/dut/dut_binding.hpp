@@ -73,8 +73,11 @@ struct DutSetup {
   std::uint64_t generate_seed = 1;
   std::uint32_t ev_min_active = 0;
   std::vector<std::uint32_t> denied;  // EV indices set DENIED before traffic
-  // CC profile (NSCC; absent = CC off).
+  // CC profile (NSCC; absent = CC off) and the network facts it is tuned to (cc_config.hpp:
+  // `line_rate_bps`, `fabric_trims`; 0 = unknown, the endpoint's default).
   std::optional<NsccConfig> cc;
+  std::uint64_t cc_line_rate_bps = 0;
+  bool cc_fabric_trims = true;
   // QPs: `qp.count` QPs with these attributes.
   QpConfig qp;
   std::uint32_t first_psn = 0;  // starting PSN of every QP in both directions

@@ -18,7 +18,7 @@ ev::EvMode api_mode(EvMode m) {
 
 // The CC profile's config bytes in the reference endpoint's "name=value" format (cc_config.hpp);
 // a field left 0 keeps its UEC default (MODEL: M12).
-std::string nscc_text(const NsccConfig& c) {
+std::string nscc_text(const NsccConfig& c, std::uint64_t line_rate_bps, bool fabric_trims) {
   std::ostringstream s;
   auto put = [&](const char* name, auto v) {
     if (v != 0) s << name << '=' << +v << ',';
@@ -36,6 +36,8 @@ std::string nscc_text(const NsccConfig& c) {
   put("qa_gate", c.qa_gate);
   put("qa_threshold", c.qa_threshold);
   put("target_delay", c.target_delay);
+  put("line_rate_bps", line_rate_bps);
+  s << "fabric_trims=" << (fabric_trims ? 1 : 0) << ',';
   std::string out = s.str();
   if (!out.empty()) out.pop_back();
   return out;
@@ -124,7 +126,7 @@ DutStatus configure_profiles(ev::Controller& c, const DutSetup& s) {
   std::uint32_t cmask = ev::cc_attr::kState | ev::cc_attr::kAlgorithm;
   if (s.cc) {
     cc.algorithm = s.cc->algorithm;
-    const std::string text = nscc_text(*s.cc);
+    const std::string text = nscc_text(*s.cc, s.cc_line_rate_bps, s.cc_fabric_trims);
     cc.config.assign(text.begin(), text.end());
     cmask |= ev::cc_attr::kConfig;
   }

@@ -54,6 +54,13 @@ std::string metric_value(const std::string& name, double v) {
   return s;
 }
 
+// <code> for a value, a dash for an empty one (an empty code box reads as a rendering glitch).
+std::string code_or_dash(const std::string& s, std::string_view cls = {}) {
+  if (s.empty()) return std::string(kDash);
+  const std::string open = cls.empty() ? "<code>" : "<code class=\"" + std::string(cls) + "\">";
+  return open + html_escape(s) + "</code>";
+}
+
 void metrics_table(std::string& out, const CheckResult& ch) {
   if (ch.metrics.empty()) return;
   out += "<table class=\"metrics\"><thead><tr><th>metric</th><th>value</th></tr></thead><tbody>";
@@ -78,10 +85,10 @@ void evidence_table(std::string& out, const CheckResult& ch) {
     } else {
       out += "<td>" + std::string(kDash) + "</td><td>" + std::string(kDash) + "</td>";
     }
-    out += "<td><code>" + html_escape(e.field) + "</code></td>";
-    out += "<td class=\"expected\"><code>" + html_escape(e.expected) + "</code></td>";
-    out += "<td class=\"observed\"><code>" + html_escape(e.observed) + "</code></td>";
-    out += "<td><code class=\"filter\">" + html_escape(e.display_filter) + "</code></td>";
+    out += "<td>" + code_or_dash(e.field) + "</td>";
+    out += "<td class=\"expected\">" + code_or_dash(e.expected) + "</td>";
+    out += "<td class=\"observed\">" + code_or_dash(e.observed) + "</td>";
+    out += "<td>" + code_or_dash(e.display_filter, "filter") + "</td>";
     out += "<td>" + html_escape(e.note) + "</td></tr>";
   }
   out += "</tbody></table>";
@@ -95,9 +102,8 @@ void render_check(std::string& out, const CheckResult& ch) {
   metrics_table(out, ch);
   evidence_table(out, ch);
   for (const auto& chart : ch.charts) {
-    out += "<figure class=\"chart\">" + render_svg_chart(chart);
-    if (!chart.title.empty()) out += "<figcaption>" + html_escape(chart.title) + "</figcaption>";
-    out += "</figure>";
+    // The chart's title is drawn inside the SVG, so the figure needs no caption.
+    out += "<figure class=\"chart\">" + render_svg_chart(chart) + "</figure>";
   }
   out += "</section>\n";
 }

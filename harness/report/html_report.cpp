@@ -116,7 +116,7 @@ void coverage_table(std::string& out, const CoverageMatrix& m, const html::Ancho
     const auto& req = *row.requirement;
     std::string cls = row.is_must() ? "req req-must" : "req";
     if (!row.covered()) cls += row.is_must() ? " uncovered uncovered-must" : " uncovered";
-    out += "<tr class=\"" + cls + "\"><td><code>" + html_escape(req.id) + "</code></td><td>" +
+    out += "<tr class=\"" + cls + "\"><td class=\"req-id\"><code>" + html_escape(req.id) + "</code></td><td>" +
            html_escape(req.level) + "</td><td class=\"req-text\">" + html_escape(req.text);
     if (!req.source.empty()) out += "<br><span class=\"dim\">" + html_escape(req.source) + "</span>";
     out += "</td><td>";

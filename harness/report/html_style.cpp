@@ -56,6 +56,7 @@ td.zero { color: #b0b8c0; }
 table.areas td.area { font-weight: 600; }
 table.coverage { width: 100%; }
 table.coverage td.req-text { max-width: 560px; }
+table.coverage td.req-id { white-space: nowrap; }
 table.coverage tr.uncovered-must td { background: #ffebe9; }
 table.coverage tr.uncovered-must td:first-child { box-shadow: inset 4px 0 0 var(--fail); }
 .covering { display: inline-block; margin: 0 8px 2px 0; white-space: nowrap; }
@@ -94,7 +95,6 @@ table.evidence td.expected code { background: #dafbe1; }
 table.evidence td.observed code { background: #ffebe9; }
 code.filter { white-space: nowrap; }
 figure.chart { margin: 8px 0 12px; }
-figure.chart figcaption { font-size: 12px; color: var(--dim); }
 svg.chart { max-width: 100%; height: auto; display: block; font-family: system-ui, "DejaVu Sans", Arial, sans-serif; }
 svg.chart .frame { fill: #fff; stroke: var(--line); }
 svg.chart .chart-title { font-size: 13px; font-weight: 600; fill: var(--ink); }

@@ -15,9 +15,10 @@ constexpr double kWidth = 680, kHeight = 300;
 constexpr double kLeft = 64, kRight = 20, kTop = 56, kBottom = 66;
 constexpr double kPlotX0 = kLeft, kPlotX1 = kWidth - kRight, kPlotY0 = kTop, kPlotY1 = kHeight - kBottom;
 
-// Series colours (colour-blind-safe palette), cycled when a timeline has more series.
-constexpr std::array<std::string_view, 8> kPalette{"#0969da", "#d1242f", "#1a7f37", "#9a6700",
-                                                   "#8250df", "#bc4c00", "#1b7c83", "#6e7781"};
+// Series colours, cycled when a timeline has more series. Red comes last: it is the colour of
+// the fault/bound markers.
+constexpr std::array<std::string_view, 8> kPalette{"#0969da", "#bc4c00", "#1a7f37", "#8250df",
+                                                   "#1b7c83", "#9a6700", "#6e7781", "#d1242f"};
 
 std::string num(double v) { return format_fixed(v, 1); }
 
@@ -197,8 +198,8 @@ void bars(std::string& out, const Chart& c) {
   }
   x_label(out, c.x_label);
   cap_note(out, n, total, "categories");
-  std::vector<LegendItem> items{{"observed", "<rect class=\"bar\" x=\"0\" y=\"0\" width=\"14\" height=\"10\"/>"}};
-  if (any_expected) items.push_back({"expected", "<line class=\"expected\" x1=\"0\" y1=\"5\" x2=\"14\" y2=\"5\"/>"});
+  std::vector<LegendItem> items{{"observed", "<rect class=\"bar swatch\" x=\"0\" y=\"0\" width=\"14\" height=\"10\"/>"}};
+  if (any_expected) items.push_back({"expected", "<line class=\"expected swatch\" x1=\"0\" y1=\"5\" x2=\"14\" y2=\"5\"/>"});
   legend(out, items);
 }
 
@@ -259,7 +260,7 @@ void timeline(std::string& out, const Chart& c) {
          "M" + std::to_string(k + 1) + " " + format_duration_ns(markers[k]));
   }
   if (!markers.empty()) {
-    items.push_back({"fault / bound", "<line class=\"marker\" x1=\"7\" y1=\"0\" x2=\"7\" y2=\"10\"/>"});
+    items.push_back({"fault / bound", "<line class=\"marker swatch\" x1=\"7\" y1=\"0\" x2=\"7\" y2=\"10\"/>"});
   }
   x_label(out, c.x_label);
   cap_note(out, n, total, "points");

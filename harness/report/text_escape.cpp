@@ -1,5 +1,6 @@
 #include "harness/report/text_escape.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -120,6 +121,12 @@ std::string html_escape(std::string_view s) { return escape(s, Mode::kHtml); }
 
 std::string relative_href(std::string_view path) {
   if (path.empty() || path.front() == '/' || path.front() == '\\') return {};
+  // A ".." segment would climb out of the report folder.
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t end = std::min(path.find_first_of("/\\", start), path.size());
+    if (path.substr(start, end - start) == "..") return {};
+    start = end + 1;
+  }
   static constexpr std::string_view kHex = "0123456789ABCDEF";
   std::string out;
   for (const char ch : path) {
@@ -140,8 +147,13 @@ std::string relative_href(std::string_view path) {
 std::string format_number(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::array<char, 64> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  // Plain notation where people read numbers ("1000000", "0.0123"), scientific outside it
+  // ("1e-300"); both the shortest text that reads back as the same double.
+  const double mag = std::fabs(v);
+  const bool plain = mag == 0 || (mag >= 1e-4 && mag < 1e15);
+  std::array<char, 512> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v,
+                               plain ? std::chars_format::fixed : std::chars_format::scientific);
   if (r.ec != std::errc{}) return "NaN";
   return std::string(buf.data(), r.ptr);
 }

@@ -22,12 +22,14 @@ std::string html_escape(std::string_view s);
 
 // A relative link target for an evidence file: percent-encodes everything except unreserved
 // characters and '/', so the result can never carry a scheme (':' is encoded) and never leaves
-// the attribute. Empty when `path` is not a relative path (absolute, empty, or starting with
-// "//"): such a path is shown as text, never linked.
+// the attribute. Empty when `path` is not a relative path inside the report folder (empty,
+// absolute, starting with "//" or "\\", or with a ".." segment): such a path is shown as text,
+// never linked.
 std::string relative_href(std::string_view path);
 
-// Shortest decimal that reads back as the same double (std::to_chars): deterministic on every
-// platform. Non-finite values print as "NaN", "inf", "-inf".
+// Shortest decimal that reads back as the same double (std::to_chars), in plain notation for
+// magnitudes in [1e-4, 1e15) and scientific outside: deterministic on every platform.
+// Non-finite values print as "NaN", "inf", "-inf".
 std::string format_number(double v);
 // Fixed-point with `decimals` digits, for SVG coordinates ("12.50"); non-finite prints "0".
 std::string format_fixed(double v, int decimals);

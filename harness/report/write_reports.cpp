@@ -61,11 +61,11 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 
 ReportFiles write_reports(const RunResult& run, const std::filesystem::path& out_dir) {
   std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) throw ReportError(out_dir.string() + ": cannot create the report folder: " + ec.message());
-  if (!std::filesystem::is_directory(out_dir, ec)) {
+  if (std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec)) {
     throw ReportError(out_dir.string() + ": not a folder");
   }
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) throw ReportError(out_dir.string() + ": cannot create the report folder: " + ec.message());
 
   ReportFiles files{out_dir / kResultsJsonName, out_dir / kJunitXmlName, out_dir / kHtmlReportName};
   // results.json first: it is the primary output, the other two are renderings of it.

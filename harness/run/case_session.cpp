@@ -7,6 +7,7 @@
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
 #include "reference/endpoint.hpp"
+#include "reference/wire/ev_placement.hpp"
 
 namespace mrc::run {
 namespace {
@@ -89,13 +90,27 @@ bool Session::setup() {
   s_.activity("dut.ev_table");
   s_.dut_evs = s_.dut.ev_table();
   std::string ev_error;
-  for (const ev::EvEntry& e : harness::expected_ev_array(s_.setups.dut, s_.tb->planes(), &ev_error)) {
-    s_.dut_wire_evs.push_back(stim::WireEv{e.wire, e.port, e.index});
+  const auto expected = harness::expected_ev_array(s_.setups.dut, s_.tb->planes(), &ev_error);
+  const wire::EvFmtMode mode = harness::wire_mode(s_.setups.dut.format_mode);
+  for (const ev::EvEntry& e : expected) s_.dut_wire_evs.push_back(stim::WireEv{e.wire, e.port, e.index});
+  if (s_.dut_evs.empty()) {  // a binding without an EV table: what the harness configured
+    for (const ev::EvEntry& e : expected) {
+      harness::EvRecord r;
+      r.index = e.index;
+      r.port = e.port;
+      r.echo = mode == wire::EvFmtMode::kStev ? wire::stev_value(e.wire)
+               : mode == wire::EvFmtMode::kUdp ? wire::udp_mode_sport(e.wire)
+                                               : e.index;
+      s_.dut_evs.push_back(r);
+    }
   }
 
   s_.activity("taps");
-  for (const harness::PortRef& p : s_.dut.data_ports()) {
-    for (bool tx : {true, false}) {
+  // Every receive tap before every transmit tap: checks merge taps in time order and break ties
+  // by tap order, and a frame that arrives at the DUT is the cause of what the DUT sends at the
+  // same nanosecond (a SACK, a TRIM NACK), never the other way round.
+  for (bool tx : {false, true}) {
+    for (const harness::PortRef& p : s_.dut.data_ports()) {
       const std::string name = "dut." + port_name(p.port) + (tx ? ".tx" : ".rx");
       if (std::string e = s_.tb->add_tap(name, p.host, p.port, tx); !e.empty()) return s_.fail(Verdict::kError, e);
     }
@@ -419,7 +434,9 @@ bool Session::play() {
     }
     if (next <= now) next = now + 1;
     s_.activity("testbed.run_until");
+    const auto t0 = std::chrono::steady_clock::now();
     s_.tb->run_until(next);
+    s_.result.testbed_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   s_.activity("collect");
   return true;

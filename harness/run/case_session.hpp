@@ -46,6 +46,9 @@ struct SessionResult {
   std::vector<std::string> evidence_files;  // relative to out_dir
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
+  // Wall time spent inside the testbed's run_until (to measure the harness's own overhead; never
+  // written into a report).
+  double testbed_wall_s = 0;
 };
 
 SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, const SessionOptions& o);

@@ -45,6 +45,11 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
   s.format_mode = cfg.ev_format ? cfg.ev_format->mode : EvFormatMode::kStev;
   s.qp = cfg.qp;
   s.cc = cfg.cc_profile.value_or(harness::NsccConfig{});
+  // NSCC is tuned to the network (MODEL: M12): the testbed's unloaded RTT unless the case sets one.
+  const harness::Testbed::NetworkFacts net = tb.network_facts(dut_host, peer_host, cfg.qp.mtu);
+  if (s.cc->base_rtt == 0) s.cc->base_rtt = static_cast<std::uint32_t>(net.base_rtt_ns);
+  s.cc_line_rate_bps = net.line_rate_bps;
+  s.cc_fabric_trims = net.fabric_trims;
   s.first_psn = 0;
   s.buffer_bytes = buffer_bytes;
   s.ipv4 = c.requires_cap(harness::Capability::kIpv4);

@@ -20,6 +20,15 @@ struct Candidate {
   std::size_t index = 0;
 };
 
+// A value as the evidence shows the field (hex PSNs, opcode numbers in hex, ...).
+std::string shown(const harness::FieldMatch& m) {
+  const auto id = harness::field_id(m.field);
+  if (const auto* u = std::get_if<std::uint64_t>(&m.value); u && id) {
+    return harness::format_value(*id, harness::FieldValue{harness::FieldKind::kUInt, *u, {}});
+  }
+  return harness::to_string(m.value);
+}
+
 std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor) {
   std::string d = "stimulus[" + std::to_string(step) + "] expect";
   if (e.absent) d += " no";
@@ -27,7 +36,7 @@ std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor
   d += " {";
   for (std::size_t i = 0; i < e.match.size(); ++i) {
     if (i) d += ", ";
-    d += e.match[i].field + ": " + harness::to_string(e.match[i].value);
+    d += e.match[i].field + ": " + shown(e.match[i]);
   }
   d += "}";
   if (e.port) d += " on port " + std::to_string(*e.port);
@@ -70,7 +79,7 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const harness::TapCapt
     if (harness::matches(v, fm.value)) {
       ++s.matched;
     } else if (s.first_miss.empty()) {
-      s.first_miss = fm.field + " = " + harness::format_value(*id, v) + ", expected " + harness::to_string(fm.value);
+      s.first_miss = fm.field + " = " + harness::format_value(*id, v) + ", expected " + shown(fm);
     }
   }
   return s;

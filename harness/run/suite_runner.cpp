@@ -100,7 +100,18 @@ CaseResult run_one(const harness::Case& c, const RunOptions& o, const std::files
   job->opts.virtual_limit_ns = o.virtual_limit_ns;
   job->opts.deadline = start + std::chrono::seconds(c.timeout_s);
   job->opts.activity = &job->activity;
-  job->dut = factory();
+  try {
+    job->dut = factory();
+  } catch (const std::exception& e) {
+    job->exception = e.what();
+  }
+  if (!job->dut) {
+    CaseResult r = case_header(c, root, seed);
+    r.verdict = Verdict::kError;
+    r.message = "the DUT binding could not be created" + (job->exception.empty() ? "" : ": " + job->exception);
+    wall_s = 0;
+    return r;
+  }
   std::error_code ec;
   std::filesystem::remove_all(o.out / "evidence" / c.id, ec);
 

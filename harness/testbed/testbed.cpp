@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "harness/testbed/sim/address_plan.hpp"
+#include "harness/testbed/sim/host_setup.hpp"
 #include "harness/testbed/sim/path_query.hpp"
 #include "harness/testbed/sim/simulator.hpp"
 #include "harness/testbed/sim/yaml_loader.hpp"
@@ -167,6 +168,16 @@ class SimTestbed final : public Testbed {
       if (t.node(to).kind != sim::NodeKind::kHost) p.switches.push_back(t.node_name(to));
     }
     return p;
+  }
+
+  NetworkFacts network_facts(int src, int dst, std::uint32_t mtu_bytes) const override {
+    const auto& t = sim_->topology();
+    NetworkFacts f;
+    f.base_rtt_ns = sim::base_rtt_ns(*sim_, static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst), mtu_bytes);
+    // A QP sprays over every plane: its window covers the NIC's aggregate rate.
+    f.line_rate_bps = t.config().host_link.rate_mbps * 1'000'000ull * t.planes();
+    f.fabric_trims = t.config().sw.trim;
+    return f;
   }
 
   DefaultEvs default_evs(EvFormatMode mode, int src, int dst, bool srv6_srh) const override {

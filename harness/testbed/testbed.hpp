@@ -128,6 +128,16 @@ class Testbed {
   };
   virtual Path path_of(int src, int port, std::span<const std::uint8_t> frame) const = 0;
 
+  // What congestion control needs to know about the network between two hosts (NSCC's base RTT
+  // and line rate, MODEL: M12): an unloaded round trip of an MTU-sized frame and its ACK, the
+  // NIC's aggregate rate over every plane, and whether switches trim.
+  struct NetworkFacts {
+    std::uint64_t base_rtt_ns = 0;
+    std::uint64_t line_rate_bps = 0;
+    bool fabric_trims = true;
+  };
+  virtual NetworkFacts network_facts(int src, int dst, std::uint32_t mtu_bytes) const = 0;
+
   // The testbed's default EV setup between two hosts for a format mode: EVs that actually route
   // (SRv6 uSID containers, with `srv6_srh` the path split between the DA container and a
   // single-segment SRH; STEV/UDP values spread over every plane and spine).

@@ -36,7 +36,12 @@ std::vector<Trial> failure_trials(const CheckContext& ctx, const Trace& t) {
   std::vector<Trial> out;
   const std::uint64_t end = run_end(ctx, t);
   for (std::size_t i = 0; i < f.size(); ++i) {
-    const std::uint64_t next = i + 1 < f.size() ? f[i + 1]->at_ns : end;
+    // A trial lasts until the next failure, or until its target comes back up.
+    std::uint64_t next = i + 1 < f.size() ? f[i + 1]->at_ns : end;
+    for (const auto& g : ctx.faults) {
+      const bool up = g.kind.size() > 3 && g.kind.compare(g.kind.size() - 3, 3, "_up") == 0;
+      if (up && g.target == f[i]->target && g.at_ns > f[i]->at_ns) next = std::min(next, g.at_ns);
+    }
     out.push_back(Trial{f[i], f[i]->at_ns, std::max(next, f[i]->at_ns)});
   }
   return out;
@@ -65,31 +70,45 @@ Sample sample(std::uint64_t start, std::uint64_t end, std::int64_t anchor, const
 
 // ---- failover metrics, one trial per failure event -------------------------------------------
 
-using TrialFn = void (*)(const Trial&, const Trace&, const std::vector<std::uint32_t>& prev, Measurement&);
+// What every failover trial reads.
+struct TrialEnv {
+  const Trace& t;
+  const std::vector<std::uint32_t>& prev;  // previous_transmissions(t)
+  std::size_t confirm;  // healthy-EV packets after the last failed-EV one that prove the DUT stopped
+};
 
-void stop_using_failed(const Trial& tr, const Trace& t, const std::vector<std::uint32_t>&, Measurement& m) {
+using TrialFn = void (*)(const Trial&, const TrialEnv&, Measurement&);
+
+void stop_using_failed(const Trial& tr, const TrialEnv& env, Measurement& m) {
+  const Trace& t = env.t;
   std::int64_t last_failed = -1;
   bool any = false;
-  bool other_after = false;  // data on a healthy EV after the last one on a failed EV
+  std::size_t healthy_after = 0;  // data on healthy EVs after the last one on a failed EV
   for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
     const PacketRec& p = t.packets[i];
     if (!dut_data(p)) continue;
     any = true;
     if (contains(tr.fault->affected_evs, p.ev)) {
       last_failed = static_cast<std::int64_t>(i);
-      other_after = false;
+      healthy_after = 0;
     } else {
-      other_after = true;
+      ++healthy_after;
     }
   }
   if (!any) return skip(m, "no data from the DUT after the fault at " + std::to_string(tr.start) + " ns");
   if (last_failed < 0) return m.samples.push_back(sample(tr.start, tr.start, -1, "no data on an affected EV after the fault"));
   const auto& lp = t.packets[static_cast<std::size_t>(last_failed)];
-  if (other_after) return m.samples.push_back(sample(tr.start, lp.ts_ns, last_failed, "last data packet on a failed EV"));
+  // Stopped only if afterwards it sent enough on healthy EVs to have come back round to a failed
+  // one (twice the EV count); otherwise the trial ended too soon to tell.
+  if (healthy_after >= env.confirm) {
+    return m.samples.push_back(sample(tr.start, lp.ts_ns, last_failed, "last data packet on a failed EV"));
+  }
   m.samples.push_back(sample(tr.start, tr.end, last_failed, "still sending on a failed EV when the trial ended", true));
 }
 
-void first_retx_other_path(const Trial& tr, const Trace& t, const std::vector<std::uint32_t>& prev, Measurement& m) {
+void first_retx_other_path(const Trial& tr, const TrialEnv& env, Measurement& m) {
+  const Trace& t = env.t;
+  const auto& prev = env.prev;
   bool any = false;
   std::int64_t retx_on_failed = -1;
   for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
@@ -107,7 +126,8 @@ void first_retx_other_path(const Trial& tr, const Trace& t, const std::vector<st
   m.samples.push_back(sample(tr.start, tr.end, retx_on_failed, "retransmitted only on failed EVs until the trial ended", true));
 }
 
-void throughput_recovered(const Trial& tr, const Trace& t, const std::vector<std::uint32_t>&, Measurement& m) {
+void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) {
+  const Trace& t = env.t;
   const std::uint64_t w = kRateWindowNs;
   std::uint64_t pre = 0;
   const std::uint64_t pre_start = tr.start >= w ? tr.start - w : 0;
@@ -147,6 +167,7 @@ Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bo
     return m;
   }
   const auto prev = previous_transmissions(t);
+  const TrialEnv env{t, prev, 2 * std::max<std::size_t>(ctx.dut.evs.size(), 1)};
   for (const Trial& tr : trials) {
     m.fault_times.push_back(tr.start);
     if (need_affected && tr.fault->affected_evs.empty()) {
@@ -155,7 +176,7 @@ Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bo
                   " ns lists no affected EVs: the testbed's path query found none";
       return m;
     }
-    fn(tr, t, prev, m);
+    fn(tr, env, m);
   }
   return m;
 }

@@ -119,7 +119,8 @@ constexpr LayoutTable make_layout_table(bool mrc_framing) {
 
 // Indexed [mrc_framing][opcode]: one load per decoded frame instead of a switch.
 constexpr std::array<LayoutTable, 2> kLayouts = {make_layout_table(false), make_layout_table(true)};
-static_assert(kLayouts[1][opcode::kRcWriteMiddle].reth && !kLayouts[0][opcode::kRcWriteMiddle].reth);
+static_assert(kLayouts[1][opcode::kRcWriteMiddle].reth);  // MODEL: M3
+static_assert(!kLayouts[0][opcode::kRcWriteMiddle].reth);
 
 const ExtLayout& layout_for(std::uint8_t op, bool mrc_framing) { return kLayouts[mrc_framing][op]; }
 

@@ -2,9 +2,9 @@
 #include "harness/testbed/sim/forwarding.hpp"
 
 #include <cstring>
+#include <optional>
 
 #include "harness/testbed/sim/address_plan.hpp"
-#include "reference/wire/usid.hpp"
 
 namespace mrc::sim {
 namespace {
@@ -76,6 +76,15 @@ wire::Ipv6Addr read_addr(const std::uint8_t* p) {
   return a;
 }
 
+// True when nothing follows the active uSID (End-of-Carrier after this hop): bytes 6..15 zero.
+bool end_of_carrier(const std::uint8_t* da) {
+  std::uint64_t a = 0;
+  std::uint16_t b = 0;
+  std::memcpy(&a, da + 6, 8);
+  std::memcpy(&b, da + 14, 2);
+  return a == 0 && b == 0;
+}
+
 // SRv6 processing on the outer DA (see forwarding.hpp).
 ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint16_t& off,
                            std::uint16_t& len, const FrameLayout& l) {
@@ -83,7 +92,6 @@ ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint
   res.srv6 = true;
   std::uint8_t* f = buf + off;
   std::uint8_t* da = f + l.l3 + 24;
-  const wire::UsidLayout layout{};
   for (int iter = 0; iter < 16; ++iter) {
     const std::uint32_t blk = static_cast<std::uint32_t>(load_be64(da, 4));
     const auto plane = addr::plane_of_block(blk, sw.planes);
@@ -98,10 +106,12 @@ ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint
         res.port = r.port;
         return res;
       case RouteAction::kLocal: {
-        wire::Ipv6Addr a = read_addr(da);
-        if (!wire::usid_end_of_carrier(a, layout)) {
-          wire::usid_shift(a, layout);  // uN: the next uSID becomes active
-          std::memcpy(da, a.data(), 16);
+        if (!end_of_carrier(da)) {
+          // uN (RFC 9800 NEXT-CSID, 32-bit block, 16-bit uSIDs): the argument moves up one uSID
+          // and the freed tail is zero; the same as wire::usid_shift, on the bytes in place.
+          std::memmove(da + 4, da + 6, 10);
+          da[14] = 0;
+          da[15] = 0;
           ++res.shifts;
           continue;
         }
@@ -121,7 +131,7 @@ ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint
       }
       case RouteAction::kDecap: {
         // MODEL: M1 the last hop decapsulates: the inner packet goes to the host.
-        const bool eoc = wire::usid_end_of_carrier(read_addr(da), layout);
+        const bool eoc = end_of_carrier(da);
         const bool segs_left = l.srh != 0 && l.srh + 4u <= len && f[l.srh + 3] != 0;
         if (!eoc || segs_left) {
           res.drop = DropReason::kDecapNotLast;

@@ -63,7 +63,10 @@ PathTrace trace_frame(const Simulator& sim, std::uint32_t src, std::uint8_t port
   return tr;
 }
 
-std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4, wire::MutBytes out) {
+std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4, wire::MutBytes out,
+                     std::uint32_t payload_bytes) {
+  static constexpr std::array<std::uint8_t, 4096> kPayload{};
+  if (payload_bytes > kPayload.size()) return 0;
   wire::FrameSpec spec;
   spec.eth.src = addr::host_mac(src);
   spec.eth.dst = addr::host_mac(dst);
@@ -86,13 +89,12 @@ std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, boo
     spec.inner_ip6.dscp = wire::kDscpTrimmable;
     spec.inner_ip6.ecn = wire::kEcnEct0;
   }
-  static constexpr std::array<std::uint8_t, 16> kPayload{};
   spec.bth.opcode = wire::opcode::kRcWriteOnly;
   spec.bth.dest_qp = 0x000100;
   spec.bth.ack_req = true;
   spec.has_reth = true;  // MODEL: M3
-  spec.reth.dma_length = kPayload.size();
-  spec.payload = kPayload;
+  spec.reth.dma_length = payload_bytes;
+  spec.payload = wire::Bytes(kPayload.data(), payload_bytes);
   const wire::EncodeResult r = wire::encode_frame(spec, out);
   return r.ok() ? r.length : 0;
 }

@@ -111,15 +111,19 @@ void Simulator::on_txdone(DirId d) {
     host = Topology::link_of(d) % topo_.hosts();
     hosts_[host].backlog_bytes -= pool_.meta(p).len;
   }
-  transmit(d, p);
+  transmit(d, p, /*back_to_back=*/true);
   if (!s.prio.empty() || !s.data.empty()) schedule_txdone(d);
   if (host != kNone && hosts_[host].kind == HostKind::kEndpoint) service(host, false);  // NIC room
 }
 
-void Simulator::transmit(DirId d, PacketId p) {
+void Simulator::transmit(DirId d, PacketId p, bool back_to_back) {
   DirState& s = dirs_[d];
   PacketMeta& m = pool_.meta(p);
-  const std::uint64_t start_ps = std::max(now_ * 1000, s.busy_until_ps);
+  // A frame waiting in the queue starts the picosecond the previous one ends (its TxDone event
+  // fired at the next whole ns); an idle link starts now.
+  const std::uint64_t now_ps = now_ * 1000;
+  const std::uint64_t start_ps =
+      back_to_back ? std::max(s.busy_until_ps, now_ps - std::min<std::uint64_t>(now_ps, 999)) : std::max(now_ps, s.busy_until_ps);
   const std::uint64_t start_ns = start_ps / 1000;
   if (s.taps != kNone) tap(d, TapPoint::kWire, p, start_ns);
   ++s.c.tx_frames;
@@ -243,7 +247,10 @@ void Simulator::switch_arrival(DirId d, PacketId p) {
   const ForwardResult r = forward(switch_ctx_[k], pool_.buffer(p), off, len);
   m.off = off;
   m.len = len;
-  const DirId out = r.drop == DropReason::kNone ? topo_.egress_dir(n, r.port) : kNone;
+  DirId out = kNone;
+  if (r.drop == DropReason::kNone && egress_base_[k] + r.port < egress_base_[k + 1]) {
+    out = egress_[egress_base_[k] + r.port];
+  }
   if (out == kNone) {
     ++stats_.forward_drops[static_cast<std::size_t>(r.drop == DropReason::kNone ? DropReason::kNoRoute : r.drop)];
     pool_.free(p);

@@ -60,6 +60,13 @@ Simulator::Simulator(const TopologyConfig& cfg)
   switch_macs_.reserve(switches);
   for (std::uint32_t k = 0; k < switches; ++k) switch_macs_.push_back(addr::switch_mac(topo_.node(topo_.hosts() + k)));
   switch_down_.assign(switches, 0);
+  egress_base_.reserve(switches + 1);
+  for (std::uint32_t k = 0; k < switches; ++k) {
+    const NodeId n = topo_.hosts() + k;
+    egress_base_.push_back(static_cast<std::uint32_t>(egress_.size()));
+    for (std::uint32_t port = 0; port < topo_.port_count(n); ++port) egress_.push_back(topo_.egress_dir(n, port));
+  }
+  egress_base_.push_back(static_cast<std::uint32_t>(egress_.size()));
   switch_ctx_.reserve(switches);
   for (std::uint32_t k = 0; k < switches; ++k) {
     switch_ctx_.push_back(SwitchContext{&tables_[k], topo_.node(topo_.hosts() + k), topo_.hosts(), topo_.planes()});
@@ -151,6 +158,8 @@ std::size_t Simulator::memory_bytes() const {
          sizeof(std::uint16_t) * t.ecmp_ports.capacity();
   }
   n += switch_macs_.capacity() * sizeof(wire::MacAddr) + switch_down_.capacity();
+  n += egress_.capacity() * sizeof(DirId) + egress_base_.capacity() * sizeof(std::uint32_t);
+  n += switch_ctx_.capacity() * sizeof(SwitchContext);
   n += dirs_.capacity() * sizeof(DirState) + hosts_.capacity() * sizeof(Host);
   n += pool_.bytes_reserved() + pool_.buffers() * (sizeof(PacketMeta) + sizeof(PacketId));
   n += events_.size() * sizeof(Event);

@@ -163,7 +163,7 @@ class Simulator {
   // Links (sim_links.cpp).
   void enqueue(DirId d, PacketId p);
   bool admit(DirId d, PacketId p, bool& priority);
-  void transmit(DirId d, PacketId p);
+  void transmit(DirId d, PacketId p, bool back_to_back = false);
   void schedule_txdone(DirId d);
   bool wire_faults(DirId d, PacketId p, std::uint64_t start_ns, std::uint64_t& extra_ns,
                    std::uint32_t& copies);
@@ -195,6 +195,8 @@ class Simulator {
   std::vector<SwitchTable> tables_;
   std::vector<wire::MacAddr> switch_macs_;
   std::vector<SwitchContext> switch_ctx_;  // by switch index (node - hosts)
+  std::vector<DirId> egress_;              // switch k's port p leaves on egress_[egress_base_[k] + p]
+  std::vector<std::uint32_t> egress_base_; // switches + 1 entries
   PacketPool pool_;
   EventQueue events_;
   std::vector<DirState> dirs_;

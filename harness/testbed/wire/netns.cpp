@@ -26,6 +26,7 @@ constexpr std::chrono::milliseconds kVanishWait{3000};  // kernel tears veths do
 // Fixed storage, no allocation: the handler may only touch memory that is always valid.
 struct Slot {
   std::atomic<int> state{0};  // 0 free, 1 being filled, 2 live
+  pid_t owner = 0;            // a forked child inherits the table but must not remove our namespaces
   char path[128] = {};
 };
 constexpr int kSlots = 64;
@@ -39,6 +40,7 @@ int register_netns(const std::string& path) {
     int expected = 0;
     if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
       std::snprintf(g_slots[i].path, sizeof g_slots[i].path, "%s", path.c_str());
+      g_slots[i].owner = getpid();
       g_slots[i].state.store(2);
       return i;
     }
@@ -52,9 +54,10 @@ void unregister_netns(int slot) {
 
 void on_fatal_signal(int sig, siginfo_t* info, void* ctx) {
   // Only async-signal-safe calls: umount2 + unlink is what `ip netns del` does.
+  const pid_t self = getpid();
   for (Slot& s : g_slots) {
     int expected = 2;
-    if (s.state.compare_exchange_strong(expected, 0)) {
+    if (s.owner == self && s.state.compare_exchange_strong(expected, 0)) {
       umount2(s.path, MNT_DETACH);
       unlink(s.path);
     }

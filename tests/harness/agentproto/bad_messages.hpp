@@ -69,7 +69,7 @@ inline Message apply_msg(std::uint32_t seq) {
   ApplyConfig c;
   c.format_widths = {16, 16};
   c.fields = {{16, 0, 0, 0xFFF, 0x0FFF}, {16, 0xC000, 0, 0xFFF, 0x0FFF}};
-  c.evs = {{{0x00, 0x01, 0x00}, 1}};
+  for (std::uint8_t i = 0; i < 8; ++i) c.evs.push_back({{0x00, static_cast<std::uint8_t>(i + 1), 0x00}, static_cast<std::uint8_t>(1 + i % 2)});
   c.regions = {{0x10000, 4096}};
   m.body = c;
   return m;
@@ -154,9 +154,9 @@ inline std::vector<BadMessage> bad_message_catalog() {
     c.push_back({"apply_evs_count_past_body", raw_frame(t(T::kApplyConfig), 0, 5, b), ErrorCode::kTruncatedBody, true, false, true, 5});
   }
   {
-    // ev[0] is 1 + 3 + 1 bytes; then generate_count (4), generate_seed (8), ev_min_active (4),
+    // 8 EVs of 1 + 3 + 1 bytes; then generate_count (4), generate_seed (8), ev_min_active (4),
     // denied count (4), has_cc (1), and qp.count.
-    const std::size_t qp_count = kEvLen + 1 + 3 + 1 + 4 + 8 + 4 + 4 + 1;
+    const std::size_t qp_count = kEvLen + 8 * (1 + 3 + 1) + 4 + 8 + 4 + 4 + 1;
     std::vector<std::uint8_t> b = apply_body;
     b[qp_count + 3] = 65;  // limit::kQps is 64
     c.push_back({"apply_qp_count_over_limit", raw_frame(t(T::kApplyConfig), 0, 5, b), ErrorCode::kFieldTooLong, true, false, true, 5});

@@ -109,7 +109,11 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
             std::string::npos);
   EXPECT_NE(art.find("href=\"evidence/spray-v-002/tap%201.pcapng\""), std::string::npos);  // encoded space
   EXPECT_NE(art.find("<figure class=\"chart\"><svg class=\"chart chart-bars\""), std::string::npos);
-  EXPECT_NE(art.find("<figcaption>Packets per EV</figcaption>"), std::string::npos);
+  EXPECT_NE(art.find("<title>Packets per EV</title>"), std::string::npos);
+  // An evidence row about no single packet: dashes, not empty boxes.
+  EXPECT_NE(art.find("<td>\xE2\x80\x94</td><td>\xE2\x80\x94</td><td>\xE2\x80\x94</td><td>\xE2\x80\x94</td><td class=\"expected\">"
+                     "\xE2\x80\x94</td><td class=\"observed\">\xE2\x80\x94</td><td>\xE2\x80\x94</td><td>16 EVs configured, 1 used</td>"),
+            std::string::npos);
 
   const auto fo = html.find("id=\"case-failover-v-001\"");
   ASSERT_NE(fo, std::string::npos);
@@ -125,7 +129,7 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
 TEST(HtmlReport, IsSelfContainedWithNoScriptAndNoExternalUrl) {
   const std::string html = render_html(test::sample_run());
   for (const char* banned : {"<script", "<link", "<iframe", "<img", "<object", "<embed", "src=", "url(", "@import",
-                             "href=\"javascript", "xmlns", "http://", "//fonts"}) {
+                             "href=\"javascript:", "xmlns", "http://", "//fonts"}) {
     // The only "http" text is the expectation link, shown as text.
     if (std::string_view(banned) == "http://") continue;
     EXPECT_EQ(html.find(banned), std::string::npos) << banned;
@@ -179,6 +183,7 @@ TEST(HtmlReport, HostileTextIsEscapedEverywhere) {
   EXPECT_NE(html.find("href=\"javascript%3Aalert%281%29\""), std::string::npos);
   EXPECT_EQ(html.find("href=\"/etc/passwd\""), std::string::npos);
   EXPECT_NE(html.find("<code>/etc/passwd</code>"), std::string::npos);
+  EXPECT_NE(html.find("<code>../outside.pcapng</code>"), std::string::npos);  // would leave the folder
   EXPECT_NE(html.find("href=\"evidence/r%22e%3Co%3Er%26d%27er.pcapng\""), std::string::npos);
 }
 

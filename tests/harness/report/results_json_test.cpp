@@ -165,6 +165,42 @@ TEST(ResultsJson, SchemaRejectsDriftedDocuments) {
                    "/cases/2/checks/0/charts/0/kind");
 }
 
+// A second opinion from a full JSON Schema implementation (python3-jsonschema, Draft 2020-12):
+// the schema itself is a valid 2020-12 schema, the writer's output validates, and a drifted
+// document does not. Skipped only when the module is missing (scripts/install-deps installs it).
+TEST(ResultsJson, FullJsonSchemaImplementationAgrees) {
+  if (test::run_command("/usr/bin/python3 -c 'import jsonschema'", 30).status != 0) {
+    GTEST_SKIP() << "python3-jsonschema is not installed (scripts/install-deps)";
+  }
+  const auto dir = test::fresh_dir("jsonschema");
+  test::write_file(dir / "sample.json", render_results_json(test::sample_run_with_wall_clock()));
+  test::write_file(dir / "hostile.json", render_results_json(test::hostile_run()));
+  auto drifted = nlohmann::json::parse(render_results_json(sample_run()));
+  drifted["cases"][0]["checks"][0]["evidence"] = nlohmann::json::array({nlohmann::json::object({{"pcap", "x"}})});
+  test::write_file(dir / "drifted.json", drifted.dump());
+  test::write_file(dir / "check.py", R"py(
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+for path in sys.argv[2:]:
+    errors = sorted(v.iter_errors(json.load(open(path))), key=lambda e: list(e.path))
+    print(path.rsplit("/", 1)[-1], len(errors), "/".join(str(p) for p in errors[0].path) if errors else "")
+)py");
+  const auto r = test::run_command("/usr/bin/python3 " + test::shell_quote((dir / "check.py").string()) + " " +
+                                       test::shell_quote(test::source_path("harness/report/results.schema.json")) + " " +
+                                       test::shell_quote((dir / "sample.json").string()) + " " +
+                                       test::shell_quote((dir / "hostile.json").string()) + " " +
+                                       test::shell_quote((dir / "drifted.json").string()),
+                                   60);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("sample.json 0 \n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("hostile.json 0 \n"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("drifted.json 0 "), std::string::npos) << r.output;  // 7 missing fields
+  EXPECT_NE(r.output.find(" cases/0/checks/0/evidence/0\n"), std::string::npos) << r.output;
+  std::filesystem::remove_all(dir);
+}
+
 // --- the reader refuses what it does not understand, naming where -------------------------------
 
 void expect_read_error(const std::string& text, const std::string& needle) {

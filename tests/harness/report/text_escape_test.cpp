@@ -50,12 +50,21 @@ TEST(TextEscape, RelativeHrefNeverCarriesASchemeOrLeavesTheFolder) {
   EXPECT_EQ(relative_href("//host/x"), "");
   EXPECT_EQ(relative_href("\\\\host\\x"), "");
   EXPECT_EQ(relative_href(""), "");
+  EXPECT_EQ(relative_href("../up.pcapng"), "");
+  EXPECT_EQ(relative_href("evidence/../../up.pcapng"), "");
+  EXPECT_EQ(relative_href("evidence\\..\\x"), "");
+  EXPECT_EQ(relative_href("evidence/..x/a..b"), "evidence/..x/a..b");
 }
 
 TEST(TextEscape, NumbersPrintTheSameEverywhere) {
   EXPECT_EQ(format_number(0.1), "0.1");
   EXPECT_EQ(format_number(0.1 + 0.2), "0.30000000000000004");  // shortest round trip, not rounded
   EXPECT_EQ(format_number(10000), "10000");
+  EXPECT_EQ(format_number(1000000), "1000000");  // not "1e+06"
+  EXPECT_EQ(format_number(0.0001), "0.0001");
+  EXPECT_EQ(format_number(0.00001), "1e-05");
+  EXPECT_EQ(format_number(1e15), "1e+15");
+  EXPECT_EQ(format_number(-2.5), "-2.5");
   EXPECT_EQ(format_number(1e-300), "1e-300");
   EXPECT_EQ(format_number(std::nan("")), "NaN");
   EXPECT_EQ(format_number(INFINITY), "inf");

@@ -19,8 +19,7 @@ DefectSet with(Defect d) {
 
 PairOptions fast_timeout() {
   PairOptions o;
-  o.timeout = 4;   // T = 16.4 us, so recovery fits in a short virtual run
-  o.nscc = false;  // these runs are about EV health; keep the send rate steady
+  o.timeout = 6;  // T = 65.5 us: recovery fits in a short run, above NSCC-bounded queueing
   return o;
 }
 
@@ -207,6 +206,7 @@ TEST(DefectSymptoms, EarlyProbeReuse) {
 std::size_t evs_in_use(const PairOptions& base) {
   PairOptions o = base;
   o.ev_min_active = 16;
+  o.nscc = false;  // 3/4 of the planes lose everything: keep the send rate up to see every EV
   Pair p(o, kSlow);
   EXPECT_EQ(p.error, "");
   p.fabric->record = true;

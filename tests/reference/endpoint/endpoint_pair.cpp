@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reference/transport/qp_types.hpp"
+#include "reference/wire/codec.hpp"
 
 namespace mrc::ref::testing {
 
@@ -64,7 +65,8 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
   opt.verify_icrc = false;
   const bool decoded = wire::decode_frame(f.view(), d, opt).ok();
   const bool data = decoded && is_data(d);
-  const bool trimmable = decoded && d.l3 == wire::L3Kind::kIpv6 && d.ip6.dscp == wire::kDscpTrimmable;
+  const bool v4 = decoded && d.l3 == wire::L3Kind::kIpv4;
+  const bool trimmable = decoded && (v4 ? d.ip4.dscp : d.ip6.dscp) == wire::kDscpTrimmable;
   const bool impair = !imp_.data_only || data;
   if (impair && chance(imp_.drop)) {
     ++dropped;
@@ -76,9 +78,18 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
     // ICRC are left as they were (so the ICRC fails). DSCP sits in the IPv6 traffic class.
     bytes.resize(wire::kTrimLength);
     const std::size_t ip = wire::kEthLen;
-    const std::uint8_t tc = static_cast<std::uint8_t>((wire::kDscpTrimmed << 2) | d.ip6.ecn);
-    bytes[ip] = static_cast<std::uint8_t>(0x60 | (tc >> 4));
-    bytes[ip + 1] = static_cast<std::uint8_t>(((tc & 0x0F) << 4) | (bytes[ip + 1] & 0x0F));
+    if (v4) {
+      // IPv4: DSCP in the TOS byte; a switch rewriting it also fixes the header checksum.
+      bytes[ip + 1] = static_cast<std::uint8_t>((wire::kDscpTrimmed << 2) | d.ip4.ecn);
+      bytes[ip + 10] = bytes[ip + 11] = 0;
+      const std::uint16_t sum = wire::ipv4_checksum(wire::Bytes(bytes.data() + ip, std::size_t{d.ip4.ihl} * 4));
+      bytes[ip + 10] = static_cast<std::uint8_t>(sum >> 8);
+      bytes[ip + 11] = static_cast<std::uint8_t>(sum);
+    } else {
+      const std::uint8_t tc = static_cast<std::uint8_t>((wire::kDscpTrimmed << 2) | d.ip6.ecn);
+      bytes[ip] = static_cast<std::uint8_t>(0x60 | (tc >> 4));
+      bytes[ip + 1] = static_cast<std::uint8_t>(((tc & 0x0F) << 4) | (bytes[ip + 1] & 0x0F));
+    }
     ++trimmed;
   }
   const int to = 1 - from;
@@ -105,6 +116,11 @@ EndpointConfig endpoint_config(const PairOptions& o, int side) {
   c.num_ports = o.num_ports;
   c.mac = {0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(side + 1)};
   c.gid = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>(side + 1)};
+  if (o.ipv4) {
+    c.ipv4 = true;
+    c.ipv4_addr = 0x0A000001u + static_cast<std::uint32_t>(side);
+    c.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, static_cast<std::uint8_t>(side + 1)};
+  }
   c.limits.phy_port_mask = o.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << o.num_ports) - 1u);
   c.health = o.health;
   return c;
@@ -130,7 +146,7 @@ std::string setup_profiles(Endpoint& ep, const PairOptions& o) {
 
   ev::EvProfileAttr e;
   e.state = ev::ProfileState::kOffline;
-  e.mode = ev::EvMode::kGen;
+  e.mode = o.auto_ev ? ev::EvMode::kAuto : ev::EvMode::kGen;
   e.fmt_id = 0;
   e.ev_count = o.ev_count;
   e.gen_seed = o.seed;
@@ -151,9 +167,8 @@ std::string setup_profiles(Endpoint& ep, const PairOptions& o) {
   }
   e.ev_min_active = o.ev_min_active;
   e.ev_event_mask = ev::bits(ev::EvState::kGood) | ev::bits(ev::EvState::kAssumedBad);
-  if (c.modify_ev_profile(0, e, ev::ev_attr::kState | ev::ev_attr::kMode | ev::ev_attr::kFmtId |
-                                    ev::ev_attr::kCount | ev::ev_attr::kFields | ev::ev_attr::kGenSeed,
-                          &why)) {
+  const std::uint32_t layout = o.auto_ev ? 0u : (ev::ev_attr::kFmtId | ev::ev_attr::kFields | ev::ev_attr::kGenSeed);
+  if (c.modify_ev_profile(0, e, ev::ev_attr::kState | ev::ev_attr::kMode | ev::ev_attr::kCount | layout, &why)) {
     return "ev: " + why;
   }
   e.state = ev::ProfileState::kOnline;

@@ -74,5 +74,18 @@ TEST(RandomWrites, Srv6AndUdpModes) {
   run(imp, o, 2000);
 }
 
+TEST(RandomWrites, AutoProfileAndIpv4) {
+  Impairment imp;
+  imp.drop = 0.005;
+  imp.trim = 0.01;
+  PairOptions o;
+  o.auto_ev = true;  // AUTO: the endpoint sprays on UDP source ports 0xC000 | i
+  run(imp, o, 2000);
+  o = PairOptions{};
+  o.ipv4 = true;
+  o.fmt = wire::EvFmtMode::kUdp;
+  run(imp, o, 2000);
+}
+
 }  // namespace
 }  // namespace mrc::ref::testing

@@ -106,15 +106,22 @@ inline std::pair<int, int> drain_completions(Pair& p) {
 
 // Largest number of PSNs A had sent but B had not cumulatively acknowledged, from the wire:
 // for each data frame A emits, its PSN minus the newest cumulative ACK B had emitted before.
-inline std::uint32_t max_unacked_on_wire(const std::vector<WireFrame>& frames, std::uint32_t sq_psn) {
+// With `new_only`, only first transmissions (a PSN above every PSN sent before) count; only data
+// frames sent after `after_ns` count (feedback before it still moves the cumulative point).
+inline std::uint32_t max_unacked_on_wire(const std::vector<WireFrame>& frames, std::uint32_t sq_psn,
+                                         bool new_only = false, std::uint64_t after_ns = 0) {
   std::uint32_t cum_next = sq_psn;  // first PSN not yet cumulatively acknowledged
   std::uint32_t worst = 0;
+  std::uint32_t next_new = sq_psn;
   for (const WireFrame& w : frames) {
     if (!w.ok) continue;
     if (w.from() == 1 && is_feedback(w)) {
       const std::uint32_t n = (w.f.bth.psn + 1) & transport::kPsnMask;
       if (transport::psn_before(cum_next, n)) cum_next = n;
     } else if (w.from() == 0 && is_data(w.f)) {
+      const bool fresh = !transport::psn_before(w.f.bth.psn, next_new);
+      if (fresh) next_new = (w.f.bth.psn + 1) & transport::kPsnMask;
+      if ((new_only && !fresh) || w.t() < after_ns) continue;
       const std::uint32_t d = transport::psn_diff(w.f.bth.psn, cum_next) + 1;
       if (d < (1u << 23)) worst = std::max(worst, d);
     }

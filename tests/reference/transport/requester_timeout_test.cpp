@@ -48,6 +48,21 @@ TEST(RequesterTimeout, FirstRetransmissionAfterExactlyT) {
   EXPECT_EQ(h.r->health().state(static_cast<std::uint16_t>(r[0].path.ev_index)), ev::EvState::kGood);
 }
 
+TEST(RequesterTimeout, RetransmissionAvoidsTheTimedOutEvEvenWhenRoundRobinPointsAtIt) {
+  Harness h(default_config(), 2, 2);  // EV 0 on port 1, EV 1 on port 2
+  ASSERT_EQ(h.write(1, 2048), 0);
+  const auto p = h.drain(0);
+  ASSERT_EQ(p.size(), 2u);
+  ASSERT_EQ(p[0].path.ev_index, 0u);  // round robin: PSN 0 on EV 0, PSN 1 on EV 1, next is EV 0
+  h.r->on_feedback(sack(psn(0x1000, 0) - 1, psn(0x1000, 1), psn(0x1000, 0), {psn(0x1000, 1)}), 100);
+  const std::uint64_t t = h.r->next_deadline();
+  h.r->advance(t);
+  const auto r = h.drain(t);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].bth.psn, psn(0x1000, 0));
+  EXPECT_EQ(r[0].path.ev_index, 1u);  // M8: not EV 0, which timed out
+}
+
 TEST(RequesterTimeout, LinearThenExponentialBackoffThenRetryExceeded) {
   RequesterConfig c = default_config();
   c.timeout = 4;  // T = 16,384 ns

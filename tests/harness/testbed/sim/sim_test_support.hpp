@@ -35,9 +35,10 @@ inline void make_external(Simulator& sim, std::initializer_list<std::uint32_t> h
   }
 }
 
-inline std::vector<std::uint8_t> frame_for(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4 = false) {
+inline std::vector<std::uint8_t> frame_for(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4 = false,
+                                           std::uint32_t payload_bytes = 16) {
   std::array<std::uint8_t, wire::kMaxFrameLen> buf{};
-  const std::size_t n = ev_frame(src, dst, ev, ipv4, buf);
+  const std::size_t n = ev_frame(src, dst, ev, ipv4, buf, payload_bytes);
   return {buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n)};
 }
 

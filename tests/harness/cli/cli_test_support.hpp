@@ -1,0 +1,100 @@
+// Test support for the runner tests: temporary suites and output folders, and one-call suite runs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "harness/report/report.hpp"
+#include "harness/run/suite_runner.hpp"
+
+namespace mrc::run::testing {
+
+namespace fs = std::filesystem;
+
+inline fs::path source_dir() { return fs::path(MRC_SOURCE_DIR); }
+inline fs::path case_file(const std::string& id) {
+  const std::string area = id.substr(0, id.find('-'));
+  return source_dir() / "cases" / area / (id + ".yaml");
+}
+
+// A fresh folder under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "mrc-run-test-XXXXXX").string();
+    path_ = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// A suite root of its own: cases/clauses.yaml copied from the repository, case files written in.
+class TempSuite : public TempDir {
+ public:
+  TempSuite() {
+    fs::create_directories(path() / "cases");
+    fs::copy_file(source_dir() / "cases" / "clauses.yaml", path() / "cases" / "clauses.yaml");
+  }
+  fs::path write_case(const std::string& id, const std::string& yaml) const {
+    const std::string area = id.substr(0, id.find('-'));
+    const fs::path f = path() / "cases" / area / (id + ".yaml");
+    fs::create_directories(f.parent_path());
+    std::ofstream(f) << yaml;
+    return f;
+  }
+  fs::path copy_case(const std::string& id) const {
+    std::ifstream in(case_file(id));
+    std::stringstream s;
+    s << in.rdbuf();
+    return write_case(id, s.str());
+  }
+};
+
+struct SuiteRun {
+  int rc = -1;
+  std::string out;
+  std::string err;
+  harness::RunResult result;
+  bool has_result = false;
+  const harness::CaseResult* find(const std::string& id) const {
+    for (const auto& c : result.cases) {
+      if (c.id == id) return &c;
+    }
+    return nullptr;
+  }
+};
+
+inline SuiteRun run(RunOptions o) {
+  SuiteRun r;
+  o.progress = false;
+  std::ostringstream out, err;
+  r.rc = run_suite(o, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  const fs::path results = o.out / harness::kResultsJsonName;
+  if (fs::exists(results)) {
+    r.result = harness::read_results_json(results);
+    r.has_result = true;
+  }
+  return r;
+}
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace mrc::run::testing

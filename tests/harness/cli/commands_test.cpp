@@ -1,0 +1,105 @@
+// `list`, `diff` and `golden` as functions, and the SHA-256 the golden manifest uses.
+#include "harness/run/commands.hpp"
+#include "harness/run/sha256.hpp"
+#include "tests/harness/cli/cli_test_support.hpp"
+
+namespace mrc::run::testing {
+namespace {
+
+std::span<const std::uint8_t> bytes_of(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(sha256_hex(bytes_of("")), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex(bytes_of("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex(bytes_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const std::string million(1'000'000, 'a');
+  EXPECT_EQ(sha256_hex(bytes_of(million)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST(ListCommand, ListsTheStarterSetWithLevelsAndClauses) {
+  ListOptions o;
+  o.cases = {(source_dir() / "cases").string()};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_list(o, out, err), 0) << err.str();
+  const std::string s = out.str();
+  for (const char* id : {"spray-v-001", "reorder-v-001", "failover-v-001", "srcroute-v-001", "evctl-v-001",
+                         "reliab-v-001", "invalid-i-001"}) {
+    EXPECT_NE(s.find(id), std::string::npos) << id;
+  }
+  EXPECT_NE(s.find("clauses=SPRAY-PER-PACKET-EV,SPRAY-UNIFORM-PLANES"), std::string::npos);
+  o.tags = {"srv6"};
+  std::ostringstream only;
+  EXPECT_EQ(run_list(o, only, err), 0);
+  EXPECT_NE(only.str().find("srcroute-v-001"), std::string::npos);
+  EXPECT_EQ(only.str().find("spray-v-001"), std::string::npos);
+}
+
+TEST(DiffCommand, SameDifferentAndBadInput) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  ASSERT_EQ(run(o).rc, 0);
+  o.seed = 99;
+  o.out = out.path() / "other";
+  ASSERT_EQ(run(o).rc, 0);
+  const std::string a = (out.path() / "evidence/spray-v-001/dut.p1.tx.pcapng").string();
+  const std::string b = (out.path() / "other/evidence/spray-v-001/dut.p1.tx.pcapng").string();
+  std::ostringstream s1, e1;
+  EXPECT_EQ(run_diff(DiffCliOptions{a, a}, s1, e1), 0) << s1.str() << e1.str();
+  std::ostringstream s2, e2;
+  EXPECT_EQ(run_diff(DiffCliOptions{a, b}, s2, e2), 1) << s2.str() << e2.str();
+  EXPECT_FALSE(s2.str().empty());
+  std::ostringstream s3, e3;
+  EXPECT_EQ(run_diff(DiffCliOptions{a, "/nonexistent.pcapng"}, s3, e3), 2);
+  EXPECT_NE(e3.str().find("nonexistent"), std::string::npos);
+  DiffCliOptions masked{a, a};
+  masked.masks = {"no.such.field"};
+  std::ostringstream s4, e4;
+  EXPECT_EQ(run_diff(masked, s4, e4), 2);
+}
+
+TEST(GoldenCommand, TheCommittedGoldensAreUpToDate) {
+  GoldenOptions o;
+  o.cases = {(source_dir() / "cases").string()};
+  o.check_only = true;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_golden(o, out, err), 0) << out.str() << err.str();
+  EXPECT_NE(out.str().find("same     pcaps/srcroute/srcroute-v-002.pcapng"), std::string::npos) << out.str();
+}
+
+TEST(GoldenCommand, WritesGoldensAndTheirManifestLines) {
+  TempSuite suite;
+  suite.copy_case("srcroute-v-002");
+  GoldenOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.generator = "mrc-conform/test";
+  std::ostringstream out, err;
+  ASSERT_EQ(run_golden(o, out, err), 0) << err.str();
+  const fs::path golden = suite.path() / "pcaps/srcroute/srcroute-v-002.pcapng";
+  ASSERT_TRUE(fs::exists(golden));
+  const std::string manifest = slurp(suite.path() / "pcaps/MANIFEST");
+  const std::string line =
+      sha256_hex(bytes_of(slurp(golden))) + "  pcaps/srcroute/srcroute-v-002.pcapng  7  mrc-conform/test";
+  EXPECT_NE(manifest.find(line), std::string::npos) << manifest;
+  // Regenerating gives the same bytes; the check mode agrees.
+  const std::string first = slurp(golden);
+  std::ostringstream out2;
+  ASSERT_EQ(run_golden(o, out2, err), 0);
+  EXPECT_EQ(slurp(golden), first);
+  o.check_only = true;
+  std::ostringstream out3;
+  EXPECT_EQ(run_golden(o, out3, err), 0) << out3.str();
+  // The golden's case passes against it, and its defect fails it.
+  TempDir res;
+  RunOptions ro;
+  ro.cases = {(suite.path() / "cases").string()};
+  ro.out = res.path();
+  EXPECT_EQ(run(ro).rc, 0);
+}
+
+}  // namespace
+}  // namespace mrc::run::testing

@@ -1,0 +1,211 @@
+// The runner's error paths: malformed cases, bindings that throw, hang, crawl, lack capabilities
+// or implement nothing. Each is an ERROR (or UNSUPPORTED / exit 2) for that case, never a crash,
+// and the run goes on.
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "harness/dut/reference_binding.hpp"
+#include "tests/harness/cli/cli_test_support.hpp"
+
+namespace mrc::run::testing {
+namespace {
+
+constexpr const char* kTinyCase = R"(id: spray-v-{N}
+title: A small transfer
+clauses: [SPRAY-PER-PACKET-EV]
+level: MUST
+behaviour: valid
+rationale: runner tests
+requires: [stev]
+role: requester
+config:
+  ev_format: {mode: stev, widths: [16, 16]}
+stimulus:
+  - traffic: {writes: 4, size: 16384, window: 2}
+checks:
+  - {type: positive_control, min_packets: 8}
+timeout_s: {T}
+)";
+
+std::string tiny(const std::string& n, int timeout_s = 30) {
+  std::string s = kTinyCase;
+  s.replace(s.find("{N}"), 3, n);
+  s.replace(s.find("{T}"), 3, std::to_string(timeout_s));
+  return s;
+}
+
+class ThrowingBinding : public harness::ReferenceBinding {
+ public:
+  harness::DutStatus post_write(const harness::WriteRequest&, std::uint64_t) override {
+    throw std::runtime_error("driver exploded");
+  }
+};
+
+class HangingBinding : public harness::ReferenceBinding {
+ public:
+  harness::DutStatus post_write(const harness::WriteRequest&, std::uint64_t) override {
+    std::this_thread::sleep_for(std::chrono::seconds(30));  // never returns within the bound
+    return harness::DutStatus::failed("woke up");
+  }
+};
+
+class CrawlingBinding : public harness::ReferenceBinding {
+ public:
+  std::size_t poll_completions(std::vector<harness::CompletionRecord>& out, std::uint64_t now) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // returns, but far too slowly
+    return ReferenceBinding::poll_completions(out, now);
+  }
+};
+
+class BareBinding : public harness::DutBinding {
+ public:
+  harness::DutIdentity identity() const override { return {"bare", "bare", "0", ""}; }
+  std::vector<std::string> capabilities() const override { return {"stev"}; }
+};
+
+TEST(RunnerErrors, MalformedCaseIsExit2WithEveryLoaderError) {
+  TempSuite suite;
+  suite.write_case("spray-v-001", tiny("001"));
+  suite.write_case("spray-v-002", "id: spray-v-002\ntitle: broken\nclauess: [X]\nlevel: MUST\n");
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("spray-v-002.yaml:3:1: unknown key 'clauess'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("missing required key 'clauses'"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.has_result);  // nothing ran
+}
+
+TEST(RunnerErrors, BadDutSpecIsExit2ListingTheDefects) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "reference:no-such-defect";
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown defect 'no-such-defect'"), std::string::npos);
+  EXPECT_NE(r.err.find("spray-single-ev"), std::string::npos);
+}
+
+TEST(RunnerErrors, AThrowingBindingIsAnErrorAndTheRunGoesOn) {
+  TempSuite suite;
+  suite.write_case("spray-v-001", tiny("001"));
+  suite.write_case("spray-v-002", tiny("002"));
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  int made = 0;
+  o.binding_factory = [&made]() -> std::unique_ptr<harness::DutBinding> {
+    // Call 0 is the run's identity probe; call 1 the first case.
+    if (made++ == 1) return std::make_unique<ThrowingBinding>();
+    return std::make_unique<harness::ReferenceBinding>();
+  };
+  const SuiteRun r = run(o);
+  ASSERT_TRUE(r.has_result);
+  ASSERT_EQ(r.result.cases.size(), 2u);
+  EXPECT_EQ(r.find("spray-v-001")->verdict, harness::Verdict::kError);
+  EXPECT_NE(r.find("spray-v-001")->message.find("driver exploded"), std::string::npos);
+  EXPECT_EQ(r.find("spray-v-002")->verdict, harness::Verdict::kPass) << r.find("spray-v-002")->message;
+  EXPECT_EQ(r.rc, 3);
+}
+
+TEST(RunnerErrors, AHungBindingIsBoundedAndTheRunGoesOn) {
+  TempSuite suite;
+  suite.write_case("spray-v-001", tiny("001", 1));
+  suite.write_case("spray-v-002", tiny("002"));
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  o.watchdog_grace_s = 0.5;
+  int made = 0;
+  o.binding_factory = [&made]() -> std::unique_ptr<harness::DutBinding> {
+    if (made++ == 1) return std::make_unique<HangingBinding>();
+    return std::make_unique<harness::ReferenceBinding>();
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const SuiteRun r = run(o);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 10.0);
+  ASSERT_TRUE(r.has_result);
+  const auto* hung = r.find("spray-v-001");
+  ASSERT_NE(hung, nullptr);
+  EXPECT_EQ(hung->verdict, harness::Verdict::kError);
+  EXPECT_NE(hung->message.find("hung"), std::string::npos) << hung->message;
+  EXPECT_NE(hung->message.find("post_write"), std::string::npos) << hung->message;
+  EXPECT_EQ(r.find("spray-v-002")->verdict, harness::Verdict::kPass);
+}
+
+TEST(RunnerErrors, ASlowBindingHitsTheWallClockBoundBetweenSlices) {
+  TempSuite suite;
+  suite.write_case("spray-v-001", tiny("001", 1));
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  int made = 0;
+  o.binding_factory = [&made]() -> std::unique_ptr<harness::DutBinding> {
+    if (made++ == 1) return std::make_unique<CrawlingBinding>();
+    return std::make_unique<harness::ReferenceBinding>();
+  };
+  const SuiteRun r = run(o);
+  ASSERT_TRUE(r.has_result);
+  const auto* c = r.find("spray-v-001");
+  EXPECT_EQ(c->verdict, harness::Verdict::kError);
+  EXPECT_NE(c->message.find("wall-clock bound of 1 s exceeded"), std::string::npos) << c->message;
+}
+
+TEST(RunnerErrors, MissingCapabilitiesAreUnsupportedAndUnimplementedCallsAreErrors) {
+  TempSuite suite;
+  suite.write_case("spray-v-001", tiny("001"));
+  suite.copy_case("srcroute-v-001");  // requires srv6
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  o.binding_factory = [] { return std::make_unique<BareBinding>(); };
+  const SuiteRun r = run(o);
+  ASSERT_TRUE(r.has_result);
+  const auto* srv6 = r.find("srcroute-v-001");
+  EXPECT_EQ(srv6->verdict, harness::Verdict::kUnsupported);
+  EXPECT_NE(srv6->message.find("srv6"), std::string::npos);
+  const auto* bare = r.find("spray-v-001");
+  EXPECT_EQ(bare->verdict, harness::Verdict::kError);
+  EXPECT_NE(bare->message.find("does not implement attach()"), std::string::npos) << bare->message;
+  EXPECT_EQ(r.rc, 3);
+}
+
+TEST(RunnerErrors, AnUnmatchedExpectFailsWithTheClosestFrame) {
+  TempSuite suite;
+  suite.write_case("invalid-i-002", R"(id: invalid-i-002
+title: expects a remote access NAK where the DUT sends an invalid-request NAK
+clauses: [INVALID-FORBIDDEN-OPCODE]
+level: MUST
+behaviour: invalid
+rationale: runner tests
+role: responder
+stimulus:
+  - inject: {at_ns: 1000, frame: {opcode: read_request, psn: 0, payload: {len: 0}}}
+  - expect: {within_ns: 20000, match: {opcode: ack, aeth.syndrome: 0x62}}
+checks:
+  - {type: invariant, name: not_placed}
+)");
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  const SuiteRun r = run(o);
+  ASSERT_TRUE(r.has_result);
+  const auto* c = r.find("invalid-i-002");
+  EXPECT_EQ(c->verdict, harness::Verdict::kFail);
+  EXPECT_NE(c->message.find("aeth.syndrome"), std::string::npos) << c->message;
+  EXPECT_EQ(r.rc, 1);
+}
+
+}  // namespace
+}  // namespace mrc::run::testing

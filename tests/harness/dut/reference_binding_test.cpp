@@ -1,0 +1,180 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "harness/dut/profile_setup.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/testbed/testbed.hpp"
+#include "reference/endpoint.hpp"
+
+namespace mrc::harness {
+namespace {
+
+std::unique_ptr<Testbed> mini(std::uint64_t seed = 1) {
+  std::string why;
+  auto tb = make_sim_testbed(TestbedSpec{}, "mini", seed, &why);
+  EXPECT_TRUE(tb) << why;
+  return tb;
+}
+
+DutSetup setup_for(const Testbed& tb, int src, int dst) {
+  DutSetup s;
+  const auto d = tb.default_evs(EvFormatMode::kStev, src, dst);
+  s.format_mode = EvFormatMode::kStev;
+  s.format_widths = d.format_widths;
+  s.fields = d.fields;
+  for (const auto& [v, p] : d.evs) s.evs.push_back(EvSetup{v, p});
+  s.ev_min_active = 1;
+  s.cc = NsccConfig{};
+  s.buffer_bytes = 1 << 20;
+  return s;
+}
+
+// Two reference bindings on the mini testbed, connected.
+struct Pair {
+  std::unique_ptr<Testbed> tb = mini();
+  ReferenceBinding a;
+  ReferenceBinding b;
+  DutLocal la, lb;
+  Pair(ref::DefectSet defects = {}) : a(defects) {
+    EXPECT_TRUE(a.attach(*tb, 0).ok());
+    EXPECT_TRUE(b.attach(*tb, 1).ok());
+    auto sa = setup_for(*tb, 0, 1);
+    auto sb = setup_for(*tb, 1, 0);
+    sb.seed = 2;
+    const DutStatus st_a = a.apply(sa, la);
+    EXPECT_TRUE(st_a.ok()) << st_a.message;
+    EXPECT_TRUE(b.apply(sb, lb).ok());
+    EXPECT_TRUE(a.connect(lb).ok());
+    EXPECT_TRUE(b.connect(la).ok());
+  }
+};
+
+TEST(ReferenceBinding, BindingSpecsAndTheirErrors) {
+  std::string why;
+  auto plain = make_binding("reference", &why);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->identity().name, "reference");
+  auto two = make_binding("reference:spray-single-ev,no-trim-nack", &why);
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->identity().name, "reference:spray-single-ev,no-trim-nack");
+  EXPECT_FALSE(make_binding("reference:spray-singel-ev", &why));
+  EXPECT_NE(why.find("unknown defect 'spray-singel-ev'"), std::string::npos);
+  EXPECT_NE(why.find("use-denied-ev"), std::string::npos);  // lists the valid names
+  EXPECT_FALSE(make_binding("vendorx", &why));
+  EXPECT_NE(why.find("unknown DUT binding 'vendorx'"), std::string::npos);
+}
+
+TEST(ReferenceBinding, DeclaresTheCaseVocabularysCapabilities) {
+  ReferenceBinding b;
+  const auto caps = b.capabilities();
+  for (const char* c : {"trim_nack", "srv6", "stev", "udp_mode", "ev_probe", "ev_generated"}) {
+    EXPECT_NE(std::find(caps.begin(), caps.end(), c), caps.end()) << c;
+  }
+  EXPECT_EQ(std::find(caps.begin(), caps.end(), "explicit_range"), caps.end());
+}
+
+// A binding that implements nothing but its identity: every call is a clear "unimplemented".
+class EmptyBinding : public DutBinding {
+ public:
+  DutIdentity identity() const override { return DutIdentity{"empty", "empty", "0", ""}; }
+};
+
+TEST(DutBinding, UnimplementedDefaultsSayWhoAndWhat) {
+  EmptyBinding b;
+  DutLocal l;
+  const DutStatus st = b.apply(DutSetup{}, l);
+  EXPECT_EQ(st.code, DutStatus::Code::kUnimplemented);
+  EXPECT_EQ(st.message, "ERROR: DUT binding 'empty' does not implement apply()");
+  EXPECT_EQ(b.post_write(WriteRequest{}, 0).code, DutStatus::Code::kUnimplemented);
+  EXPECT_EQ(b.set_ev_denied(0, true).code, DutStatus::Code::kUnimplemented);
+  EXPECT_EQ(b.reset().code, DutStatus::Code::kUnimplemented);
+  std::vector<CompletionRecord> c;
+  EXPECT_EQ(b.poll_completions(c, 0), 0u);
+  EXPECT_TRUE(b.capabilities().empty());
+}
+
+TEST(ReferenceBinding, AWriteCrossesTheTestbedAndItsBytesArrive) {
+  Pair p;
+  ASSERT_EQ(p.la.qpns.size(), 1u);
+  EXPECT_EQ(p.la.buffer_va, 0x10000000u);
+  EXPECT_EQ(p.a.data_ports().size(), 8u);
+  std::vector<std::uint8_t> src(64 * 1024);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 7);
+  ASSERT_TRUE(p.a.fill_local(0, src).ok());
+  WriteRequest w;
+  w.wr_id = 77;
+  w.length = static_cast<std::uint32_t>(src.size());
+  w.remote_addr = p.lb.buffer_va + 4096;
+  w.rkey = p.lb.rkey;
+  ASSERT_TRUE(p.a.post_write(w, 0).ok());
+  std::vector<CompletionRecord> done;
+  for (std::uint64_t t = 1000; t < 2'000'000 && done.empty(); t += 1000) {
+    p.tb->run_until(t);
+    p.a.poll_completions(done, t);
+  }
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].wr_id, 77u);
+  EXPECT_EQ(done[0].status, 0);
+  std::vector<std::uint8_t> dst(src.size());
+  ASSERT_TRUE(p.b.read_local(4096, dst).ok());
+  EXPECT_EQ(dst, src);
+  EXPECT_FALSE(p.b.read_local((1 << 20) - 10, dst).ok());  // past the buffer: an error, not a crash
+  const auto counters = p.a.counters();
+  const auto it = std::find_if(counters.begin(), counters.end(), [](const auto& c) { return c.first == "req.data_packets"; });
+  ASSERT_NE(it, counters.end());
+  EXPECT_GE(it->second, 16.0);
+}
+
+TEST(ReferenceBinding, ControlPlaneCallsReportTheHostApisErrors) {
+  Pair p;
+  const auto table = p.a.ev_table();
+  ASSERT_FALSE(table.empty());
+  EXPECT_TRUE(p.a.set_ev_denied(3, true).ok());
+  EXPECT_TRUE(p.a.ev_table()[3].denied);
+  EXPECT_TRUE(p.a.set_ev_denied(3, false).ok());
+  EXPECT_TRUE(p.a.ev_table()[3].denied);  // "was denied during the run" stays visible
+  const DutStatus bad = p.a.set_ev_denied(1000, true);
+  EXPECT_EQ(bad.code, DutStatus::Code::kRejected);
+  EXPECT_EQ(bad.err, ENOENT);
+  EXPECT_TRUE(p.a.port_admin(2, false).ok());
+  EXPECT_FALSE(p.a.endpoint()->port_up(2));
+  EXPECT_EQ(p.a.port_admin(40, false).err, EINVAL);
+  EXPECT_TRUE(p.a.probe_ev(0, 0).ok());
+  // The profile is in use by a QP: taking it offline is refused (EBUSY).
+  EXPECT_EQ(p.a.set_profile_online(false).err, EBUSY);
+  EXPECT_TRUE(p.a.reset().ok());
+  EXPECT_EQ(p.a.endpoint(), nullptr);
+}
+
+TEST(ReferenceBinding, EchoIdentitiesMatchTheWireModel) {
+  Pair p;
+  const auto table = p.a.ev_table();
+  std::string why;
+  const auto expected = expected_ev_array(setup_for(*p.tb, 0, 1), 8, &why);
+  ASSERT_EQ(expected.size(), table.size()) << why;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const std::uint32_t v = (std::uint32_t{expected[i].wire[0]} << 24) | (std::uint32_t{expected[i].wire[1]} << 16) |
+                            (std::uint32_t{expected[i].wire[2]} << 8) | expected[i].wire[3];
+    EXPECT_EQ(table[i].echo, v);  // MODEL: M2 STEV value V
+    EXPECT_EQ(table[i].port, expected[i].port);
+  }
+}
+
+TEST(ReferenceBinding, ApplyBeforeAttachAndBadSetupsAreErrors) {
+  ReferenceBinding b;
+  DutLocal l;
+  EXPECT_EQ(b.apply(DutSetup{}, l).code, DutStatus::Code::kFailed);
+  auto tb = mini();
+  ASSERT_TRUE(b.attach(*tb, 0).ok());
+  EXPECT_FALSE(b.attach(*tb, 9).ok());
+  DutSetup s = setup_for(*tb, 0, 1);
+  s.format_widths = {40};  // wider than STEV's 32 bits
+  const DutStatus st = b.apply(s, l);
+  EXPECT_EQ(st.code, DutStatus::Code::kRejected);
+  EXPECT_EQ(st.err, EINVAL);
+}
+
+}  // namespace
+}  // namespace mrc::harness

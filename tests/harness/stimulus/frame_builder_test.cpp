@@ -1,0 +1,154 @@
+#include <gtest/gtest.h>
+
+#include "harness/stimulus/frame_builder.hpp"
+#include "reference/wire/ev_placement.hpp"
+#include "reference/wire/frame.hpp"
+
+namespace mrc::harness::stim {
+namespace {
+
+FrameContext context(wire::EvFmtMode mode = wire::EvFmtMode::kStev) {
+  FrameContext c;
+  c.src_mac = {2, 0, 0, 0, 0, 2};
+  c.dst_mac = {2, 0, 0, 0, 0, 1};
+  c.src_gid = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  c.dst_gid = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  c.mode = mode;
+  WireEv a;
+  a.wire = {0x00, 0x12, 0xC0, 0x34};  // STEV V = 0x0012C034
+  a.port = 1;
+  a.index = 0;
+  WireEv b;
+  b.wire = {0x00, 0x56, 0xC0, 0x78};
+  b.port = 2;
+  b.index = 1;
+  c.evs = {a, b};
+  c.dqpn = 0x123;
+  c.buffer_va = 0x10000000;
+  c.rkey = 0xBEEF;
+  c.first_psn = 0;
+  c.mtu = 1024;
+  return c;
+}
+
+wire::DecodedFrame decode(const BuiltFrame& f, bool* ok = nullptr) {
+  wire::DecodedFrame d;
+  const bool good = wire::decode_frame(wire::Bytes(f.bytes.data(), f.bytes.size()), d).ok();
+  if (ok) *ok = good;
+  return d;
+}
+
+TEST(FrameBuilder, DataFramesTakeTheEndpointsDefaults) {
+  FrameSpec s;
+  s.opcode = wire::opcode::kRcWriteMiddle;
+  s.psn = 3;
+  s.ev = 1;
+  s.payload = PayloadSpec{PayloadPattern::kIncrement, 1024};
+  const BuiltFrame f = build_frame(s, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  bool ok = false;
+  const wire::DecodedFrame d = decode(f, &ok);
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(d.icrc_ok);
+  EXPECT_EQ(d.bth.dest_qp, 0x123u);
+  EXPECT_EQ(d.bth.pkey, 0xFFFF);
+  EXPECT_TRUE(d.bth.ack_req);
+  EXPECT_EQ(d.ip6.dscp, wire::kDscpTrimmable);
+  EXPECT_EQ(d.ip6.ecn, wire::kEcnEct0);
+  ASSERT_TRUE(d.has_reth);  // MODEL: M3 a MIDDLE packet carries its own address
+  EXPECT_EQ(d.reth.va, 0x10000000u + 3 * 1024);
+  EXPECT_EQ(d.reth.rkey, 0xBEEFu);
+  EXPECT_EQ(d.reth.dma_length, 1024u);
+  EXPECT_EQ(wire::ev_echo_value(d, wire::EvFmtMode::kStev), 0x0056C078u);
+  EXPECT_EQ(d.payload.size(), 1024u);
+  EXPECT_EQ(d.payload[5], 5);
+}
+
+TEST(FrameBuilder, FeedbackCarriesAethAndMfeh) {
+  FrameSpec s;
+  s.opcode = wire::opcode::kRcAck;
+  s.psn = 99;
+  s.aeth = AethSpec{0x1F, 3};
+  MfehSpec m;
+  m.type = 1;
+  m.ce = true;
+  m.trig_psn = 99;
+  m.ev_echo = 0x13032102;
+  m.ev_port = 2;
+  m.sack_bitmap = 0xF000000000000000ull;
+  m.rcvd_bytes = 409600;
+  s.mfeh = m;
+  const BuiltFrame f = build_frame(s, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  const wire::DecodedFrame d = decode(f);
+  ASSERT_TRUE(d.has_aeth && d.has_mfeh);
+  EXPECT_EQ(d.ip6.dscp, wire::kDscpControl);
+  EXPECT_EQ(d.aeth.msn, 3u);
+  EXPECT_EQ(d.mfeh.type, wire::FeedbackType::kSack);
+  EXPECT_TRUE(d.mfeh.ce);
+  EXPECT_TRUE(d.mfeh.ev_valid);
+  EXPECT_EQ(d.mfeh.ev_echo, 0x13032102u);
+  EXPECT_TRUE(d.mfeh.sack_valid);
+  EXPECT_FALSE(d.mfeh.svc_valid);
+  EXPECT_EQ(d.mfeh.rcvd_bytes, 409600u);
+}
+
+TEST(FrameBuilder, TrimmedStubsBadIcrcAndForbiddenOpcodes) {
+  FrameSpec stub;
+  stub.opcode = wire::opcode::kRcWriteFirst;
+  stub.psn = 1;
+  stub.dscp = wire::kDscpTrimmed;
+  stub.payload = PayloadSpec{PayloadPattern::kPrbs, 1024};
+  stub.truncate = 128;
+  const BuiltFrame f = build_frame(stub, context());
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f.bytes.size(), 128u);
+  wire::DecodedFrame d;
+  wire::decode_frame(wire::Bytes(f.bytes.data(), f.bytes.size()), d);
+  EXPECT_TRUE(d.trimmed);
+
+  FrameSpec bad;
+  bad.opcode = wire::opcode::kRcWriteOnly;
+  bad.icrc = IcrcMode::kBad;
+  EXPECT_FALSE(decode(build_frame(bad, context())).icrc_ok);
+
+  FrameSpec read;
+  read.opcode = wire::opcode::kRcReadRequest;
+  read.payload = PayloadSpec{PayloadPattern::kZero, 0};
+  const wire::DecodedFrame r = decode(build_frame(read, context()));
+  EXPECT_EQ(r.bth.opcode, wire::opcode::kRcReadRequest);
+  EXPECT_TRUE(r.has_reth);
+}
+
+TEST(FrameBuilder, Srv6FramesForTheFabricOrForTheReceiversIngress) {
+  FrameContext c = context(wire::EvFmtMode::kSrv6);
+  c.evs[1].wire = {0xfc, 0x00, 0x00, 0x01, 0x20, 0x00, 0x10, 0x01, 0x80, 0x00};
+  FrameSpec s;
+  s.opcode = wire::opcode::kRcWriteOnly;
+  s.ev = 1;
+  // What the receiver sees after decapsulation at the last hop: the inner packet, EV index in sport.
+  const wire::DecodedFrame inner = decode(build_frame(s, c));
+  EXPECT_FALSE(inner.encapsulated);
+  EXPECT_EQ(inner.udp.sport, wire::kSrv6SportBase | 1);
+  EXPECT_EQ(inner.ip6.dst, c.dst_gid);
+  // What the sender puts into the fabric: outer DA = the uSID container.
+  c.srv6_encapsulated = true;
+  const wire::DecodedFrame outer = decode(build_frame(s, c));
+  EXPECT_TRUE(outer.encapsulated);
+  EXPECT_EQ(outer.ip6.dst[0], 0xfc);
+  EXPECT_EQ(outer.ip6.dst[4], 0x20);
+  EXPECT_EQ(outer.inner_ip6.dst, c.dst_gid);
+}
+
+TEST(FrameBuilder, BadSpecsAreErrorsNotCrashes) {
+  FrameSpec s;
+  s.opcode = wire::opcode::kRcWriteOnly;
+  s.ev = 7;  // the array has 2 EVs
+  EXPECT_FALSE(build_frame(s, context()).ok());
+  s.ev.reset();
+  s.payload = PayloadSpec{PayloadPattern::kZero, 5000};
+  EXPECT_FALSE(build_frame(s, context()).ok());
+}
+
+}  // namespace
+}  // namespace mrc::harness::stim

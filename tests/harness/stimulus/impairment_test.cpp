@@ -1,0 +1,159 @@
+#include <gtest/gtest.h>
+
+#include "harness/stimulus/frame_builder.hpp"
+#include "harness/stimulus/impairment.hpp"
+
+namespace mrc::harness::stim {
+namespace {
+
+// Frames on EV 0 (V 0x0001C001) and EV 1 (V 0x0002C002), data or ACK.
+struct Frames {
+  FrameContext ctx;
+  Frames() {
+    ctx.evs = {WireEv{{0x00, 0x01, 0xC0, 0x01}, 1, 0}, WireEv{{0x00, 0x02, 0xC0, 0x02}, 2, 1}};
+    ctx.mtu = 1024;
+  }
+  std::vector<std::uint8_t> data(std::uint32_t ev, std::uint32_t psn, std::uint32_t len = 1024) const {
+    FrameSpec s;
+    s.opcode = wire::opcode::kRcWriteMiddle;
+    s.psn = psn;
+    s.ev = ev;
+    s.payload = PayloadSpec{PayloadPattern::kIncrement, len};
+    return build_frame(s, ctx).bytes;
+  }
+  std::vector<std::uint8_t> ack(std::uint32_t ev, std::uint32_t psn) const {
+    FrameSpec s;
+    s.opcode = wire::opcode::kRcAck;
+    s.psn = psn;
+    s.ev = ev;
+    return build_frame(s, ctx).bytes;
+  }
+};
+
+PacketInfo at(const std::vector<std::uint8_t>& f, std::uint64_t now = 0, bool first_hop = true, std::uint32_t link = 5,
+              int plane = 1) {
+  return PacketInfo{now, link, plane, first_hop, f.data(), static_cast<std::uint16_t>(f.size())};
+}
+
+std::unordered_map<std::uint32_t, std::uint32_t> evs() { return {{0x0001C001u, 0}, {0x0002C002u, 1}}; }
+
+ImpairmentProgram program(std::vector<ImpairStep> steps, std::uint64_t seed = 1) {
+  static std::vector<ImpairStep> keep;
+  keep = std::move(steps);
+  std::vector<std::pair<std::size_t, const ImpairStep*>> v;
+  for (std::size_t i = 0; i < keep.size(); ++i) v.emplace_back(i, &keep[i]);
+  return ImpairmentProgram(v, wire::EvFmtMode::kStev, evs(), seed);
+}
+
+TEST(Impairment, DropSelectsByEvPsnRangeAndTime) {
+  ImpairStep s;
+  s.kind = ImpairKind::kDrop;
+  s.at_ns = 100;
+  s.select.evs = {1};
+  s.select.psn_range = std::make_pair(10u, 20u);
+  s.select.time_window = std::make_pair(std::uint64_t{0}, std::uint64_t{1000});
+  auto p = program({s});
+  Frames f;
+  EXPECT_EQ(p.decide(at(f.data(1, 15), 50)).kind, Decision::Kind::kPass);   // before at_ns
+  EXPECT_EQ(p.decide(at(f.data(1, 15), 200)).kind, Decision::Kind::kDrop);
+  EXPECT_EQ(p.decide(at(f.data(0, 15), 200)).kind, Decision::Kind::kPass);  // other EV
+  EXPECT_EQ(p.decide(at(f.data(1, 21), 200)).kind, Decision::Kind::kPass);  // PSN out of range
+  EXPECT_EQ(p.decide(at(f.ack(1, 15), 200)).kind, Decision::Kind::kPass);   // PSN range = data only
+  EXPECT_EQ(p.decide(at(f.data(1, 15), 1000)).kind, Decision::Kind::kPass); // window is [start, end)
+  EXPECT_EQ(p.decide(at(f.data(1, 15), 200, /*first_hop=*/false)).kind, Decision::Kind::kPass);
+  EXPECT_EQ(p.hits()[0], 1u);
+}
+
+TEST(Impairment, ProbabilityIsSeededAndAboutRight) {
+  ImpairStep s;
+  s.kind = ImpairKind::kDrop;
+  s.select.probability = 0.25;
+  Frames f;
+  const auto frame = f.data(0, 1);
+  auto count = [&](std::uint64_t seed) {
+    auto p = program({s}, seed);
+    int drops = 0;
+    for (int i = 0; i < 4000; ++i) drops += p.decide(at(frame)).kind == Decision::Kind::kDrop;
+    return drops;
+  };
+  const int a = count(9);
+  EXPECT_EQ(a, count(9));
+  EXPECT_NE(a, count(10));
+  EXPECT_GT(a, 850);
+  EXPECT_LT(a, 1150);
+}
+
+TEST(Impairment, ReorderHoldsBackEveryDepthPlusOnePacket) {
+  ImpairStep s;
+  s.kind = ImpairKind::kReorder;
+  s.params.depth = 3;
+  s.params.delay_ns = 3000;
+  auto p = program({s});
+  Frames f;
+  std::vector<int> delayed;
+  for (int i = 0; i < 8; ++i) {
+    const Decision d = p.decide(at(f.data(0, static_cast<std::uint32_t>(i))));
+    if (d.kind == Decision::Kind::kDelay) {
+      EXPECT_EQ(d.delay_ns, 3000u);
+      delayed.push_back(i);
+    }
+  }
+  EXPECT_EQ(delayed, (std::vector<int>{0, 4}));
+}
+
+TEST(Impairment, TrimCutsOnlyLongTrimmableData) {
+  ImpairStep s;
+  s.kind = ImpairKind::kTrim;
+  s.params.bytes = 256;
+  auto p = program({s});
+  Frames f;
+  const Decision d = p.decide(at(f.data(0, 1)));
+  EXPECT_EQ(d.kind, Decision::Kind::kTrim);
+  EXPECT_EQ(d.trim_bytes, 256u);
+  EXPECT_EQ(p.decide(at(f.ack(0, 1))).kind, Decision::Kind::kPass);       // DSCP 46, short
+  EXPECT_EQ(p.decide(at(f.data(0, 1, 64))).kind, Decision::Kind::kPass);  // shorter than the cut
+}
+
+TEST(Impairment, LinkRulesActOnTheirLinkOnly) {
+  ImpairStep s;
+  s.kind = ImpairKind::kCorrupt;
+  s.select.link = "plane1/leaf0-spine1";
+  s.params.offset = 60;
+  s.params.xor_mask = 0x80;
+  auto p = program({s});
+  Frames f;
+  const auto frame = f.data(0, 1);
+  EXPECT_EQ(p.decide(at(frame, 0, true, 7)).kind, Decision::Kind::kPass);  // not bound yet
+  p.bind_link(0, 7);
+  EXPECT_EQ(p.decide(at(frame, 0, true, 5)).kind, Decision::Kind::kPass);
+  const Decision d = p.decide(at(frame, 0, false, 7));
+  EXPECT_EQ(d.kind, Decision::Kind::kCorrupt);
+  EXPECT_EQ(d.offset, 60u);
+  EXPECT_EQ(d.xor_mask, 0x80);
+}
+
+TEST(Impairment, LinkAndSwitchFaultsBecomeFaultPlans) {
+  ImpairStep down;
+  down.kind = ImpairKind::kLinkDown;
+  down.at_ns = 200000;
+  down.select.plane = 2;
+  ImpairStep sw;
+  sw.kind = ImpairKind::kSwitchDown;
+  sw.at_ns = 300000;
+  sw.params.target = "plane1/spine0";
+  ImpairStep hole;  // a black-hole of EVs is a drop rule, of a plane a fault
+  hole.kind = ImpairKind::kBlackhole;
+  hole.select.evs = {0};
+  auto p = program({down, sw, hole});
+  ASSERT_EQ(p.faults().size(), 2u);
+  EXPECT_EQ(p.faults()[0].kind, ImpairKind::kLinkDown);
+  EXPECT_EQ(p.faults()[0].plane, 2u);
+  EXPECT_EQ(p.faults()[1].target_switch, "plane1/spine0");
+  ASSERT_EQ(p.rules().size(), 1u);
+  Frames f;
+  EXPECT_EQ(p.decide(at(f.data(0, 1))).kind, Decision::Kind::kDrop);
+  EXPECT_EQ(p.decide(at(f.data(1, 1))).kind, Decision::Kind::kPass);
+}
+
+}  // namespace
+}  // namespace mrc::harness::stim

@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include "harness/stimulus/timeline.hpp"
+
+namespace mrc::harness::stim {
+namespace {
+
+StimulusStep step(StepBody b) { return StimulusStep{SourceLoc{}, std::move(b)}; }
+
+TEST(Timeline, ActionsAreSortedByTimeThenStepOrder) {
+  Case c;
+  c.stimulus.push_back(step(ControlStep{5000, ControlOp::kDenyEv, 1u, std::nullopt, ControlResult::kOk}));
+  InjectStep a;
+  a.at_ns = 1000;
+  c.stimulus.push_back(step(a));
+  InjectStep b;
+  b.at_ns = 5000;
+  c.stimulus.push_back(step(b));
+  const Timeline t = plan_timeline(c);
+  ASSERT_EQ(t.actions.size(), 3u);
+  EXPECT_EQ(t.actions[0].step, 1u);
+  EXPECT_EQ(t.actions[1].step, 0u);  // same time: step order kept
+  EXPECT_EQ(t.actions[2].step, 2u);
+  EXPECT_EQ(t.horizon_ns, 5000u);
+}
+
+TEST(Timeline, ExpectWindowsAddAbsoluteAndRelativeTolerance) {
+  ExpectStep e;
+  e.within_ns = 10'000;
+  e.tolerance_ns = 500;
+  e.tolerance_pct = 10;
+  EXPECT_EQ(expect_deadline(e, 1000), 1000u + 10'000 + 500 + 1000);
+}
+
+TEST(Timeline, ExpectsAnchorOnThePreviousStep) {
+  Case c;
+  InjectStep in;
+  in.at_ns = 2000;
+  c.stimulus.push_back(step(in));
+  ExpectStep first;
+  first.within_ns = 1000;
+  c.stimulus.push_back(step(first));
+  ExpectStep second;
+  second.within_ns = 3000;
+  c.stimulus.push_back(step(second));
+  const Timeline t = plan_timeline(c);
+  ASSERT_EQ(t.expects.size(), 2u);
+  EXPECT_FALSE(t.expects[0].anchored_on_expect);
+  EXPECT_EQ(t.expects[0].anchor_ns, 2000u);
+  EXPECT_TRUE(t.expects[1].anchored_on_expect);
+  EXPECT_EQ(t.expects[1].prev_expect, 0u);
+  // The second window can end at most 3000 after the first one's latest match.
+  EXPECT_EQ(t.horizon_ns, 2000u + 1000 + 3000);
+}
+
+}  // namespace
+}  // namespace mrc::harness::stim

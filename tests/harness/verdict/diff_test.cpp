@@ -1,0 +1,278 @@
+// The semantic capture diff: normalization hides what legitimately differs between runs, a real
+// difference is named at field level with both packet indices and Wireshark filters, masks,
+// equivalence windows, timestamp tolerances, missing/extra and undecodable packets.
+#include "harness/verdict/diff.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Feedback;
+using testing::encode;
+using testing::ev_value;
+
+// One run as a capture: n WRITE packets sprayed over 4 EVs plus a feedback frame every 4th,
+// with everything run-specific (QPN, first PSN, VA, addresses, start time) taken from the args.
+struct RunSpec {
+  std::uint32_t qpn = 0x222;
+  std::uint32_t psn0 = 1000;
+  std::uint64_t va0 = 0x10000;
+  std::uint8_t src = 1;
+  std::uint8_t dst = 2;
+  std::uint64_t t0 = 5000;
+};
+
+Capture make_run(const RunSpec& r, std::size_t n = 24) {
+  Capture c("run");
+  for (std::size_t k = 0; k < n; ++k) {
+    Data d;
+    d.opcode = k % 4 == 0 ? wire::opcode::kRcWriteFirst : (k % 4 == 3 ? wire::opcode::kRcWriteLast : wire::opcode::kRcWriteMiddle);
+    d.psn = r.psn0 + static_cast<std::uint32_t>(k);
+    d.dqpn = r.qpn;
+    d.va = r.va0 + k * 256;
+    d.ev = ev_value(static_cast<std::uint32_t>(k % 4));
+    d.src_host = r.src;
+    d.dst_host = r.dst;
+    d.fill = static_cast<std::uint8_t>(k);
+    c.add(r.t0 + k * 1000, encode(d));
+    if (k % 4 == 3) {
+      Feedback f;
+      f.psn = 70000 + static_cast<std::uint32_t>(k);  // the peer's PSN space
+      f.trig_psn = f.psn;
+      f.dqpn = r.qpn + 1;
+      f.src_host = r.dst;
+      f.dst_host = r.src;
+      c.add(r.t0 + k * 1000 + 500, encode(f));
+    }
+  }
+  c.integrity().offered = c.integrity().captured;
+  return c;
+}
+
+Capture rebuild(const Capture& c, const std::vector<std::size_t>& order) {
+  Capture out("reordered");
+  for (std::size_t i = 0; i < order.size(); ++i) out.add(c.packet(i).ts_ns, c.bytes(order[i]));
+  return out;
+}
+
+TEST(CaptureDiff, NormalizationHidesQpnPsnVaAddressesAndStartTime) {
+  const Capture a = make_run(RunSpec{});
+  const Capture b = make_run(RunSpec{0x999, 0xFFFFF0, 0x7F000000, 9, 7, 1'000'000});  // PSNs wrap past 2^24
+  const DiffReport r = diff_captures(a, b, DiffOptions{});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.identical()) << render_diff(r, DiffOptions{});
+  EXPECT_EQ(r.pairs, a.size());
+  EXPECT_EQ(r.reordered_pairs, 0u);
+  // Without normalization the same two runs differ everywhere.
+  DiffOptions raw;
+  raw.normalize = false;
+  EXPECT_FALSE(diff_captures(a, b, raw).identical());
+}
+
+TEST(CaptureDiff, AFieldDifferenceNamesFieldValuesIndicesAndFilters) {
+  const Capture a = make_run(RunSpec{});
+  // make_run: k = 0..3 data, the feedback after k = 3 is index 4, k = 4 (PSN 1004, FIRST) index 5.
+  Capture b("b");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i != 5) {
+      b.add(a.packet(i).ts_ns, a.bytes(i));
+      continue;
+    }
+    Data x;
+    x.opcode = wire::opcode::kRcWriteFirst;
+    x.psn = 1005;  // one too high
+    x.dqpn = 0x222;
+    x.va = 0x10000 + 4 * 256;
+    x.ev = ev_value(0);
+    x.fill = 4;
+    b.add(a.packet(i).ts_ns, encode(x));
+  }
+  const DiffReport r = diff_captures(a, b, DiffOptions{});
+  ASSERT_FALSE(r.identical());
+  EXPECT_EQ(r.differing_pairs, 1u);
+  ASSERT_EQ(r.differences.size(), 1u) << render_diff(r, DiffOptions{});
+  const Difference& x = r.differences[0];
+  EXPECT_EQ(x.kind, DiffKind::kField);
+  EXPECT_EQ(x.field, "bth.psn");
+  EXPECT_EQ(x.index_a, 5);
+  EXPECT_EQ(x.index_b, 5);
+  EXPECT_EQ(x.expected, "1004 [offset 4]");
+  EXPECT_EQ(x.observed, "1005 [offset 5]");
+  EXPECT_EQ(x.filter_a, "frame.number == 6 && mrc.bth.psn == 1004");
+  EXPECT_EQ(x.filter_b, "frame.number == 6 && mrc.bth.psn == 1005");
+  const std::string text = render_diff(r, DiffOptions{});
+  EXPECT_NE(text.find("bth.psn"), std::string::npos) << text;
+  EXPECT_NE(text.find("frame.number == 6 && mrc.bth.psn == 1005"), std::string::npos) << text;
+}
+
+TEST(CaptureDiff, MasksLeaveFieldsOut) {
+  const Capture a = make_run(RunSpec{});
+  Capture b("b");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto bytes = std::vector<std::uint8_t>(a.bytes(i).begin(), a.bytes(i).end());
+    bytes[14 + 7] = 33;  // IPv6 hop limit
+    b.add(a.packet(i).ts_ns, bytes);
+  }
+  DiffOptions opt;
+  auto r = diff_captures(a, b, opt);
+  EXPECT_EQ(r.differing_pairs, a.size());
+  EXPECT_EQ(r.differences.front().field, "ip.hop_limit");
+  opt.masks = {"ip.hop_limit"};
+  EXPECT_TRUE(diff_captures(a, b, opt).identical());
+  opt.masks = {"ip.hop_limitt"};
+  r = diff_captures(a, b, opt);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("ip.hop_limitt"), std::string::npos);
+}
+
+TEST(CaptureDiff, EvMaskCoversEveryEvCarryingField) {
+  const Capture a = make_run(RunSpec{});
+  Capture b("b");
+  for (std::size_t k = 0, i = 0; i < a.size(); ++i) {
+    wire::DecodedFrame f;
+    ASSERT_TRUE(wire::decode_frame(a.bytes(i), f).ok());
+    if (f.bth.opcode == wire::opcode::kRcAck) {
+      b.add(a.packet(i).ts_ns, a.bytes(i));
+      continue;
+    }
+    Data d;
+    d.opcode = f.bth.opcode;
+    d.psn = f.bth.psn;
+    d.dqpn = f.bth.dest_qp;
+    d.va = f.reth.va;
+    d.ev = ev_value(static_cast<std::uint32_t>(7 - k % 4));  // other EVs
+    d.fill = static_cast<std::uint8_t>(k++);
+    b.add(a.packet(i).ts_ns, encode(d));
+  }
+  DiffOptions opt;
+  const auto r = diff_captures(a, b, opt);
+  EXPECT_FALSE(r.identical());
+  EXPECT_EQ(r.differences.front().field, "ip.flow_label");
+  opt.masks = {"ev"};
+  EXPECT_TRUE(diff_captures(a, b, opt).identical()) << render_diff(diff_captures(a, b, opt), opt);
+}
+
+TEST(CaptureDiff, ReorderingInsideTheWindowMatchesByOpcodeAndPsn) {
+  const Capture a = make_run(RunSpec{});
+  std::vector<std::size_t> order(a.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::swap(order[1], order[2]);  // two MIDDLE packets sprayed out of order
+  const Capture b = rebuild(a, order);
+  DiffOptions strict;
+  EXPECT_FALSE(diff_captures(a, b, strict).identical());
+  DiffOptions win;
+  win.window = 4;
+  // Matched across positions, the pairs keep their own timestamps: only `ts` differs.
+  auto r = diff_captures(a, b, win);
+  EXPECT_EQ(r.reordered_pairs, 2u);
+  EXPECT_EQ(r.field_differences, 2u);
+  for (const auto& d : r.differences) EXPECT_EQ(d.field, "ts");
+  win.tolerance_ns = 1000;  // one packet gap
+  r = diff_captures(a, b, win);
+  EXPECT_TRUE(r.identical()) << render_diff(r, win);
+  EXPECT_EQ(r.reordered_pairs, 2u);
+  // A swap wider than the window is still a difference.
+  std::vector<std::size_t> far(a.size());
+  for (std::size_t i = 0; i < far.size(); ++i) far[i] = i;
+  std::swap(far[0], far[10]);
+  EXPECT_FALSE(diff_captures(a, rebuild(a, far), win).identical());
+}
+
+TEST(CaptureDiff, MissingAndExtraPackets) {
+  const Capture a = make_run(RunSpec{});
+  Capture b("b");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i != 6) b.add(a.packet(i).ts_ns, a.bytes(i));
+  }
+  DiffOptions opt;
+  opt.window = 2;
+  auto r = diff_captures(a, b, opt);
+  EXPECT_EQ(r.missing, 1u);
+  EXPECT_EQ(r.extra, 0u);
+  EXPECT_EQ(r.differing_pairs, 0u);
+  ASSERT_EQ(r.differences.size(), 1u);
+  EXPECT_EQ(r.differences[0].kind, DiffKind::kMissing);
+  EXPECT_EQ(r.differences[0].index_a, 6);
+  r = diff_captures(b, a, opt);
+  EXPECT_EQ(r.extra, 1u);
+  EXPECT_EQ(r.missing, 0u);
+  EXPECT_EQ(r.differences[0].index_b, 6);
+}
+
+TEST(CaptureDiff, TimestampToleranceAbsoluteAndRelative) {
+  const Capture a = make_run(RunSpec{});
+  Capture b("b");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::uint64_t rel = a.packet(i).ts_ns - a.packet(0).ts_ns;
+    b.add(a.packet(0).ts_ns + rel + rel / 20 + 3, a.bytes(i));  // 5% slower plus 3 ns
+  }
+  DiffOptions opt;
+  auto r = diff_captures(a, b, opt);
+  EXPECT_EQ(r.differing_pairs, a.size() - 1);  // all but the first (both at 0)
+  EXPECT_EQ(r.differences.front().field, "ts");
+  opt.tolerance_ns = 3;
+  opt.tolerance_pct = 5;
+  EXPECT_TRUE(diff_captures(a, b, opt).identical());
+  opt.tolerance_pct = 4;
+  EXPECT_FALSE(diff_captures(a, b, opt).identical());
+  opt.masks = {"ts"};
+  EXPECT_TRUE(diff_captures(a, b, opt).identical());
+}
+
+TEST(CaptureDiff, PayloadAndUndecodablePackets) {
+  const Capture a = make_run(RunSpec{}, 4);
+  Capture b("b");
+  Capture c("c");
+  const std::vector<std::uint8_t> junk(60, 0xEE);
+  std::vector<std::uint8_t> junk2 = junk;
+  junk2[30] = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto bytes = std::vector<std::uint8_t>(a.bytes(i).begin(), a.bytes(i).end());
+    if (i == 1) bytes[bytes.size() - 10] ^= 1;  // one payload byte (ICRC now bad as well)
+    b.add(a.packet(i).ts_ns, bytes);
+    c.add(a.packet(i).ts_ns, a.bytes(i));
+  }
+  auto r = diff_captures(a, b, DiffOptions{});
+  ASSERT_EQ(r.differing_pairs, 1u);
+  std::vector<std::string> fields;
+  for (const auto& d : r.differences) fields.push_back(d.field);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "payload"), fields.end());
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "icrc"), fields.end());
+  // Undecodable frames compare by error and bytes.
+  Capture a2 = a;
+  a2.add(100'000, junk);
+  c.add(100'000, junk);
+  EXPECT_TRUE(diff_captures(a2, c, DiffOptions{}).identical());
+  Capture c2 = make_run(RunSpec{}, 4);
+  c2.add(100'000, junk2);
+  r = diff_captures(a2, c2, DiffOptions{});
+  EXPECT_EQ(r.differing_pairs, 1u);
+  EXPECT_EQ(r.decode_failures_a, 1u);
+  ASSERT_FALSE(r.differences.empty());
+  EXPECT_EQ(r.differences.back().kind, DiffKind::kDecode);
+  EXPECT_NE(r.differences.back().observed.find("different bytes"), std::string::npos);
+}
+
+TEST(CaptureDiff, KeepsOnlyTheFirstDifferencesButCountsAll) {
+  const Capture a = make_run(RunSpec{}, 40);
+  Capture b("b");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto bytes = std::vector<std::uint8_t>(a.bytes(i).begin(), a.bytes(i).end());
+    bytes[14 + 7] = 1;
+    b.add(a.packet(i).ts_ns, bytes);
+  }
+  DiffOptions opt;
+  opt.max_differences = 3;
+  const auto r = diff_captures(a, b, opt);
+  EXPECT_EQ(r.differences.size(), 3u);
+  EXPECT_EQ(r.field_differences, a.size());
+  const std::string text = render_diff(r, opt, 2);
+  EXPECT_NE(text.find("more"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace mrc::harness

@@ -1,0 +1,123 @@
+// The golden check end to end: a golden pcapng written from the DUT's merged taps matches the
+// same run, a changed field fails with evidence in the DUT tap's own pcap and frame numbering, an
+// incomplete capture is INCONCLUSIVE, and a missing golden is an ERROR of the harness.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "harness/capture/pcapng.hpp"
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Scenario;
+
+std::filesystem::path scratch() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto dir = std::filesystem::path(MRC_BINARY_DIR) / "test-scratch" / "verdict" / info->name();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "pcaps" / "spray");
+  return dir;
+}
+
+// A DUT run: 64 packets sprayed over 8 EVs on 4 ports, plus feedback it sends as responder.
+Scenario dut_run(std::uint8_t dscp_of_packet_20 = wire::kDscpTrimmable) {
+  Scenario s(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    Data d;
+    d.psn = 500 + k;
+    d.va = 0x4000 + k * 256;
+    d.dscp = k == 20 ? dscp_of_packet_20 : wire::kDscpTrimmable;
+    s.dut_sends(1000 + k * 100, d, k % 8);
+  }
+  s.finish();
+  return s;
+}
+
+GoldenCheck golden_spec() {
+  GoldenCheck g;
+  g.pcap = "pcaps/spray/spray-v-001.pcapng";
+  return g;
+}
+
+TEST(GoldenCheck, TheSameRunMatchesItsGolden) {
+  const auto dir = scratch();
+  Scenario s = dut_run();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(s.ctx, TapSide::kFromDut)), "");
+  s.ctx.golden_dir = dir / "pcaps";
+  const auto r = run_golden(golden_spec(), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("pairs"), 64);
+  // golden_dir may also be the repository root: "pcaps/..." is then found as written.
+  s.ctx.golden_dir = dir;
+  EXPECT_EQ(run_golden(golden_spec(), s.ctx).verdict, Verdict::kPass);
+}
+
+TEST(GoldenCheck, AChangedFieldFailsWithEvidenceInTheTapsPcap) {
+  const auto dir = scratch();
+  const Scenario golden = dut_run();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(golden.ctx, TapSide::kFromDut)), "");
+  Scenario s = dut_run(/*dscp_of_packet_20=*/12);
+  s.ctx.golden_dir = dir / "pcaps";
+  const auto r = run_golden(golden_spec(), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  ASSERT_FALSE(r.evidence.empty());
+  const Evidence& e = r.evidence[0];
+  EXPECT_EQ(e.field, "ip.dscp");
+  EXPECT_EQ(e.expected, "10");
+  EXPECT_EQ(e.observed, "12");
+  // Packet 20 went out on EV 4 = port 1, as that tap's 6th packet (k = 0, 4, 8, 12, 16, 20).
+  EXPECT_EQ(e.pcap, "dut.p1.tx.pcapng");
+  EXPECT_EQ(e.packet_index, 5);
+  EXPECT_EQ(e.display_filter, "frame.number == 6 && mrc.bth.psn == 520");
+  EXPECT_NE(e.note.find("golden pcaps/spray/spray-v-001.pcapng packet 20"), std::string::npos) << e.note;
+  EXPECT_NE(r.message.find("ip.dscp expected 10, observed 12"), std::string::npos) << r.message;
+  // Masking the field makes it match.
+  auto masked = golden_spec();
+  masked.masks = {"ip.dscp"};
+  EXPECT_EQ(run_golden(masked, s.ctx).verdict, Verdict::kPass);
+}
+
+TEST(GoldenCheck, IncompleteCaptureIsInconclusive) {
+  const auto dir = scratch();
+  Scenario s = dut_run();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(s.ctx, TapSide::kFromDut)), "");
+  s.ctx.golden_dir = dir / "pcaps";
+  s.tx(2).capture.integrity().truncated = 1;
+  const auto r = run_golden(golden_spec(), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("dut.p2.tx"), std::string::npos) << r.message;
+}
+
+TEST(GoldenCheck, MissingGoldenOrBadMaskIsAHarnessError) {
+  const auto dir = scratch();
+  Scenario s = dut_run();
+  s.ctx.golden_dir = dir / "pcaps";
+  auto r = run_golden(golden_spec(), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kError);
+  EXPECT_NE(r.message.find("spray-v-001.pcapng"), std::string::npos) << r.message;
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(s.ctx, TapSide::kFromDut)), "");
+  auto bad = golden_spec();
+  bad.masks = {"no.such.field"};
+  r = run_golden(bad, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kError);
+  EXPECT_NE(r.message.find("no.such.field"), std::string::npos);
+}
+
+TEST(GoldenCheck, MergedTapsAreInTimeOrderWithTheirOrigin) {
+  Scenario s = dut_run();
+  std::vector<TapRef> origin;
+  const Capture m = merge_taps(s.ctx, TapSide::kFromDut, &origin);
+  ASSERT_EQ(m.size(), 64u);
+  ASSERT_EQ(origin.size(), 64u);
+  for (std::size_t i = 1; i < m.size(); ++i) EXPECT_LE(m.packet(i - 1).ts_ns, m.packet(i).ts_ns);
+  EXPECT_EQ(s.ctx.taps[origin[5].tap].port, 2);  // k = 5 is EV 5 on port 2
+  EXPECT_EQ(origin[5].index, 1u);
+  EXPECT_TRUE(m.integrity().complete());
+}
+
+}  // namespace
+}  // namespace mrc::harness

@@ -1,0 +1,182 @@
+// Requester-side and outcome invariants: acknowledged PSNs, windows (M9, M10), selective
+// retransmission, completions, data verification and the reaction to ECN (M12).
+#include <gtest/gtest.h>
+
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Feedback;
+using testing::Scenario;
+
+constexpr std::uint64_t kUs = 1000;
+
+InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::string>> params = {}) {
+  return InvariantCheck{std::move(name), std::move(params)};
+}
+
+void send(Scenario& s, std::uint64_t ts, std::uint32_t psn, std::uint8_t opcode = wire::opcode::kRcWriteOnly,
+          std::uint32_t ev = 0) {
+  Data d;
+  d.psn = psn;
+  d.opcode = opcode;
+  d.imm = opcode == wire::opcode::kRcWriteOnlyImm || opcode == wire::opcode::kRcWriteLastImm;
+  s.dut_sends(ts, d, ev == 0 ? psn % 8 : ev);
+}
+
+void ack(Scenario& s, std::uint64_t ts, std::uint32_t cum, std::uint64_t bitmap = 0) {
+  Feedback f;
+  f.psn = cum;
+  f.type = bitmap ? wire::FeedbackType::kSack : wire::FeedbackType::kAck;
+  f.sack_valid = bitmap != 0;
+  f.sack_bitmap = bitmap;
+  s.dut_receives(ts, f);
+}
+
+constexpr std::uint64_t bit(unsigned i) { return std::uint64_t{1} << (63 - i); }
+
+TEST(DeliveryInvariants, EveryPsnDelivered) {
+  Scenario s(4, 8);
+  for (std::uint32_t p = 0; p < 10; ++p) send(s, p * 100, p);
+  Scenario all = s;
+  ack(all, 5 * kUs, 9);
+  EXPECT_EQ(run_invariant(inv("every_psn_delivered"), all.finish()).verdict, Verdict::kPass);
+  ack(s, 5 * kUs, 7, bit(1));  // base 8: PSN 9 SACKed, PSN 8 never
+  const auto r = run_invariant(inv("every_psn_delivered"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("violations"), 1);
+  EXPECT_NE(r.evidence[0].display_filter.find("mrc.bth.psn == 8"), std::string::npos);
+}
+
+TEST(DeliveryInvariants, CompletionsExactlyOnce) {
+  Scenario s(4, 8);
+  EXPECT_EQ(run_invariant(inv("completions_exactly_once"), s.finish()).verdict, Verdict::kInconclusive);
+  for (std::uint64_t w = 1; w <= 3; ++w) {
+    s.ctx.dut.writes.push_back(WriteRecord{w, w * 10, 4096, false, true});
+    s.ctx.dut.completions.push_back(CompletionRecord{w * 100, w, 0, true, false, 0, 4096});
+  }
+  EXPECT_EQ(run_invariant(inv("completions_exactly_once"), s.ctx).verdict, Verdict::kPass);
+  auto dup = s;
+  dup.ctx.dut.completions.push_back(CompletionRecord{900, 2, 0, true, false, 0, 4096});
+  auto r = run_invariant(inv("completions_exactly_once"), dup.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].observed, "2 completions");
+  auto missing = s;
+  missing.ctx.dut.completions.pop_back();
+  EXPECT_EQ(run_invariant(inv("completions_exactly_once"), missing.ctx).evidence[0].observed, "0 completions");
+  auto unknown = s;
+  unknown.ctx.dut.completions.push_back(CompletionRecord{900, 77, 0, true, false, 0, 1});
+  EXPECT_EQ(run_invariant(inv("completions_exactly_once"), unknown.ctx).evidence[0].observed, "77");
+  auto failed = s;
+  failed.ctx.dut.completions[0].status = 12;  // IBV_WC_RETRY_EXC_ERR
+  EXPECT_EQ(run_invariant(inv("completions_exactly_once"), failed.ctx).evidence[0].field, "status");
+}
+
+TEST(DeliveryInvariants, CompletionAfterAllPsns) {
+  Scenario s(4, 8);
+  const std::uint8_t ops[] = {wire::opcode::kRcWriteFirst, wire::opcode::kRcWriteMiddle, wire::opcode::kRcWriteLastImm};
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    Data d;
+    d.psn = p;
+    d.opcode = ops[p];
+    d.imm = p == 2;
+    d.immdt = 0xAB;
+    s.dut_receives((p + 1) * kUs, d, p);
+  }
+  EXPECT_EQ(run_invariant(inv("completion_after_all_psns"), s.finish()).verdict, Verdict::kInconclusive);
+  auto good = s;
+  good.ctx.dut.completions.push_back(CompletionRecord{4 * kUs, 0, 0, false, true, 0xAB, 768});
+  EXPECT_EQ(run_invariant(inv("completion_after_all_psns"), good.ctx).verdict, Verdict::kPass);
+  auto early = s;
+  early.ctx.dut.completions.push_back(CompletionRecord{2 * kUs + 500, 0, 0, false, true, 0xAB, 768});
+  auto r = run_invariant(inv("completion_after_all_psns"), early.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].observed, "placed at 3000 ns");
+  auto stranger = s;
+  stranger.ctx.dut.completions.push_back(CompletionRecord{4 * kUs, 0, 0, false, true, 0xCD, 768});
+  EXPECT_EQ(run_invariant(inv("completion_after_all_psns"), stranger.ctx).evidence[0].field, "imm");
+}
+
+TEST(DeliveryInvariants, RequesterWindow) {
+  Scenario s(4, 8);
+  for (std::uint32_t p = 0; p < 4; ++p) send(s, p * 100, p);
+  ack(s, 1000, 1);
+  send(s, 1100, 4);
+  send(s, 1200, 5);
+  EXPECT_EQ(run_invariant(inv("requester_window"), s.finish()).verdict, Verdict::kError);  // no limit known
+  s.ctx.requester_window_psns = 4;
+  EXPECT_EQ(run_invariant(inv("requester_window"), s.ctx).verdict, Verdict::kPass);
+  send(s, 1300, 6);  // 5 past the cumulative ACK
+  const auto r = run_invariant(inv("mpr_window"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].observed, "6, 5 PSNs past the cumulative ACK");
+  EXPECT_EQ(run_invariant(inv("requester_window", {{"max_outstanding", "5"}}), s.ctx).verdict, Verdict::kPass);
+}
+
+TEST(DeliveryInvariants, WimmLimit) {
+  Scenario s(4, 8);
+  s.ctx.wimm_limit = 2;
+  send(s, 100, 0, wire::opcode::kRcWriteOnlyImm);
+  send(s, 200, 1, wire::opcode::kRcWriteFirst);
+  send(s, 300, 2, wire::opcode::kRcWriteLastImm);
+  Scenario acked = s;
+  ack(acked, 350, 0);
+  send(acked, 400, 3, wire::opcode::kRcWriteOnlyImm);
+  EXPECT_EQ(run_invariant(inv("wimm_limit"), acked.finish()).verdict, Verdict::kPass);
+  send(s, 400, 3, wire::opcode::kRcWriteOnlyImm);
+  const auto r = run_invariant(inv("wimm_limit"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].observed, "3 outstanding when this message started");
+}
+
+TEST(DeliveryInvariants, SelectiveRetransmission) {
+  Scenario s(4, 8);
+  for (std::uint32_t p = 0; p < 6; ++p) send(s, p * 100, p);
+  ack(s, 1000, 1, bit(1) | bit(2));  // base 2: PSNs 3 and 4 SACKed, 2 and 5 missing
+  EXPECT_EQ(run_invariant(inv("selective_retx"), s.finish()).verdict, Verdict::kInconclusive);
+  send(s, 2000, 2, wire::opcode::kRcWriteOnly, 7);
+  EXPECT_EQ(run_invariant(inv("selective_retx"), s.finish()).verdict, Verdict::kPass);
+  send(s, 2100, 3, wire::opcode::kRcWriteOnly, 6);
+  send(s, 2200, 1, wire::opcode::kRcWriteOnly, 5);
+  const auto r = run_invariant(inv("selective_retx"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("violations"), 2);
+}
+
+TEST(DeliveryInvariants, DataVerified) {
+  Scenario s(4, 8);
+  EXPECT_EQ(run_invariant(inv("data_verified"), s.finish()).verdict, Verdict::kInconclusive);
+  s.ctx.dut.writes = {WriteRecord{1, 0, 100, false, true}, WriteRecord{2, 0, 100, true, true}};
+  EXPECT_EQ(run_invariant(inv("data_verified"), s.ctx).verdict, Verdict::kPass);
+  s.ctx.dut.writes[1].data_verified = false;
+  const auto r = run_invariant(inv("data_verified"), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.evidence[0].note.find("wr_id 2"), std::string::npos);
+}
+
+TEST(DeliveryInvariants, CwndDecreasesAfterEcn) {
+  auto run = [](std::uint64_t gap_after) {
+    Scenario s(4, 8);
+    std::uint32_t psn = 0;
+    for (std::uint64_t t = 0; t < 20 * kUs; t += 100) send(s, t, psn++);
+    for (std::uint64_t t = 20 * kUs; t < 50 * kUs; t += gap_after) send(s, t, psn++);
+    Feedback ce;
+    ce.psn = 10;
+    ce.ce = true;
+    s.dut_receives(20 * kUs, ce);
+    return run_invariant(inv("cwnd_decreases", {{"within_ns", "10000"}}), s.finish());
+  };
+  EXPECT_EQ(run(200).verdict, Verdict::kPass);
+  const auto r = run(100);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "rate");
+  Scenario quiet(4, 8);
+  quiet.spray(0, 0, 100);
+  EXPECT_EQ(run_invariant(inv("cwnd_decreases"), quiet.finish()).verdict, Verdict::kInconclusive);
+}
+
+}  // namespace
+}  // namespace mrc::harness

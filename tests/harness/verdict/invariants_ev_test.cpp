@@ -1,0 +1,223 @@
+// EV-use invariants: each FAILs on a violating trace with packet-level evidence, PASSes on a
+// clean one, and is INCONCLUSIVE or ERROR when the run or context gives it nothing to judge.
+#include <gtest/gtest.h>
+
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Probe;
+using testing::Scenario;
+using testing::encode;
+using testing::ev_value;
+
+constexpr std::uint64_t kUs = 1000;
+constexpr std::uint32_t kGood = 1, kBad = 2, kDenied = 4;
+
+InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::string>> params = {}) {
+  return InvariantCheck{std::move(name), std::move(params)};
+}
+
+void send_on(Scenario& s, std::uint64_t ts, std::uint32_t psn, std::uint32_t ev, int port = 0) {
+  Data d;
+  d.psn = psn;
+  s.dut_sends(ts, d, ev, port);
+}
+
+EvEventRecord event(std::uint64_t at, std::uint32_t index, std::uint32_t state) {
+  EvEventRecord e;
+  e.at_ns = at;
+  e.ev_index = index;
+  e.state = state;
+  return e;
+}
+
+TEST(EvInvariants, NoDeniedEv) {
+  Scenario s(4, 8);
+  s.ctx.dut.evs[2].denied = true;
+  for (std::uint32_t k = 0; k < 16; ++k) send_on(s, k * 100, k, k % 8 == 2 ? 3 : k % 8);
+  EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 5000, 99, 2);
+  const auto r = run_invariant(inv("no_denied_ev"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.evidence[0].field, "ev");
+  EXPECT_EQ(r.evidence[0].pcap, "dut.p3.tx.pcapng");
+  EXPECT_NE(r.evidence[0].observed.find("index 2"), std::string::npos);
+  EXPECT_NE(r.evidence[0].display_filter.find("mrc.bth.psn == 99"), std::string::npos);
+  // Nothing denied: nothing to judge.
+  s.ctx.dut.evs[2].denied = false;
+  EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.ctx).verdict, Verdict::kInconclusive);
+}
+
+TEST(EvInvariants, NoDeniedEvHonoursWhenTheControllerDeniedAndAllowed) {
+  Scenario s(4, 8);
+  s.ctx.dut.evs[2].denied = true;
+  s.ctx.dut.ev_events = {event(50 * kUs, 2, kDenied), event(80 * kUs, 2, kGood)};
+  send_on(s, 10 * kUs, 1, 2);  // before the deny
+  send_on(s, 90 * kUs, 2, 2);  // after the allow
+  EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 60 * kUs, 3, 2);
+  EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.finish()).verdict, Verdict::kFail);
+}
+
+TEST(EvInvariants, NoAssumedBadEv) {
+  Scenario s(4, 8);
+  s.ctx.dut.ev_events = {event(10 * kUs, 3, kBad), event(30 * kUs, 3, kGood)};
+  send_on(s, 5 * kUs, 1, 3);
+  send_on(s, 35 * kUs, 2, 3);
+  EXPECT_EQ(run_invariant(inv("no_assumed_bad_ev"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 20 * kUs, 3, 3);
+  const auto r = run_invariant(inv("no_assumed_bad_ev"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.evidence[0].note.find("ASSUMED_BAD since 10000"), std::string::npos) << r.evidence[0].note;
+}
+
+TEST(EvInvariants, NoDataOnFailedEvAfterGrace) {
+  Scenario s(4, 8);
+  FaultEvent down;
+  down.at_ns = 100 * kUs;
+  down.kind = "link_down";
+  down.target = "plane2";
+  down.affected_evs = {ev_value(1), ev_value(5)};
+  FaultEvent up = down;
+  up.at_ns = 150 * kUs;
+  up.kind = "link_up";
+  up.affected_evs.clear();
+  s.ctx.faults = {down, up};
+  send_on(s, 103 * kUs, 1, 1);  // inside the 5 us grace
+  send_on(s, 120 * kUs, 2, 0);
+  send_on(s, 160 * kUs, 3, 5);  // after the link came back
+  const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
+  EXPECT_EQ(run_invariant(grace, s.finish()).verdict, Verdict::kPass);
+  send_on(s, 110 * kUs, 4, 5);
+  const auto r = run_invariant(grace, s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("violations"), 1);
+  EXPECT_EQ(run_invariant(inv("no_data_on_failed_ev", {{"grace_ns", "x"}}), s.ctx).verdict, Verdict::kError);
+  s.ctx.faults.clear();
+  EXPECT_EQ(run_invariant(grace, s.ctx).verdict, Verdict::kError);
+}
+
+TEST(EvInvariants, RetransmissionOnADifferentEv) {
+  Scenario s(4, 8);
+  send_on(s, 100, 5, 0);
+  send_on(s, 200, 6, 1);
+  EXPECT_EQ(run_invariant(inv("retx_different_ev"), s.finish()).verdict, Verdict::kInconclusive);
+  send_on(s, 900, 5, 1);
+  EXPECT_EQ(run_invariant(inv("retx_different_ev"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 1900, 5, 1);  // the retransmission of the retransmission reuses EV 1
+  const auto r = run_invariant(inv("retx_different_ev"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.evidence[0].expected.find("dut.p2.tx.pcapng packet 1"), std::string::npos) << r.evidence[0].expected;
+}
+
+TEST(EvInvariants, PerPacketEvVariation) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 64);
+  EXPECT_EQ(run_invariant(inv("per_packet_ev_variation"), s.finish()).verdict, Verdict::kPass);
+  for (std::uint32_t k = 0; k < 20; ++k) send_on(s, 10'000 + k * 100, 100 + k, 4);  // pinned to one EV
+  const auto r = run_invariant(inv("per_packet_ev_variation", {{"min_distinct", "4"}, {"window", "8"}}), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("violations"), 1);  // one run of bad windows, reported once
+  EXPECT_EQ(run_invariant(inv("per_packet_ev_variation", {{"min_distinct", "3"}, {"window", "2"}}), s.ctx).verdict,
+            Verdict::kError);
+}
+
+TEST(EvInvariants, EvMinActive) {
+  Scenario s(4, 8);
+  s.ctx.ev_min_active = 6;
+  s.spray(0, 0, 32);
+  s.ctx.dut.ev_events = {event(1 * kUs, 0, kBad), event(2 * kUs, 1, kBad)};
+  EXPECT_EQ(run_invariant(inv("ev_min_active"), s.finish()).verdict, Verdict::kPass);
+  s.ctx.dut.ev_events.push_back(event(3 * kUs, 2, kBad));  // only 5 GOOD left
+  const auto r = run_invariant(inv("ev_min_active"), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "good_evs");
+  EXPECT_EQ(r.evidence[0].observed, "5");
+  s.ctx.ev_min_active = 0;
+  EXPECT_EQ(run_invariant(inv("ev_min_active"), s.ctx).verdict, Verdict::kError);
+}
+
+TEST(EvInvariants, StevPlacement) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 16);
+  EXPECT_EQ(run_invariant(inv("stev_placement"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 5000, 50, 1, 3);  // EV 1 belongs to port 2
+  Data top;
+  top.psn = 51;
+  top.flow_label = 0x91001;  // label bits 19..16 must be 0 (MODEL: M2)
+  top.ev = ev_value(1);
+  s.raw(6000, true, 2, encode(top));
+  Data stranger;
+  stranger.psn = 52;
+  stranger.ev = 0x0BAD0BAD;
+  s.raw(7000, true, 1, encode(stranger));
+  const auto r = run_invariant(inv("stev_placement"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.evidence.size(), 3u);
+  EXPECT_EQ(r.evidence[0].field, "port");
+  EXPECT_EQ(r.evidence[1].field, "ip.flow_label");
+  EXPECT_EQ(r.evidence[2].field, "ev");
+  s.ctx.dut.ev_fmt_mode = 4;
+  EXPECT_EQ(run_invariant(inv("stev_placement"), s.ctx).verdict, Verdict::kError);
+}
+
+TEST(EvInvariants, UdpPlacement) {
+  Scenario s(2, 4);
+  s.ctx.dut.ev_fmt_mode = 4;  // UDP mode: the EV is the source port only
+  for (auto& e : s.ctx.dut.evs) e.echo &= 0xFFFF;
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    Data d;
+    d.psn = k;
+    d.ev = ev_value(k % 4) & 0xFFFF;  // flow label 0
+    s.raw(k * 100, true, s.port_of_ev(k % 4), encode(d));
+  }
+  EXPECT_EQ(run_invariant(inv("udp_placement"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 5000, 9, 1);  // STEV-style: flow label carries EV bits
+  const auto r = run_invariant(inv("udp_placement"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "ip.flow_label");
+}
+
+TEST(EvInvariants, Srv6Layout) {
+  Scenario s(2, 4);
+  s.ctx.dut.ev_fmt_mode = 2;
+  for (auto& e : s.ctx.dut.evs) e.echo = e.index;  // SRv6 echo identity = EV index (MODEL: M1)
+  for (std::uint32_t k = 0; k < 8; ++k) s.raw(k * 100, true, s.port_of_ev(k % 4), testing::encode_srv6(k % 4, k));
+  EXPECT_EQ(run_invariant(inv("srv6_layout"), s.finish()).verdict, Verdict::kPass);
+  s.raw(5000, true, 1, testing::encode_srv6(0, 20, /*segments_left=*/0));
+  send_on(s, 6000, 21, 0);  // not encapsulated at all
+  const auto r = run_invariant(inv("srv6_layout"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "srh.segments_left");
+  EXPECT_EQ(r.evidence[1].field, "inner.dst");
+}
+
+TEST(EvInvariants, ProbeOnTestedEv) {
+  Scenario s(4, 8);
+  EXPECT_EQ(run_invariant(inv("probe_on_tested_ev"), s.finish()).verdict, Verdict::kInconclusive);
+  Probe p;
+  p.ev = ev_value(3);
+  s.dut_sends(100, p, 4);
+  EXPECT_EQ(run_invariant(inv("probe_on_tested_ev"), s.finish()).verdict, Verdict::kPass);
+  s.dut_sends(200, p, 1);  // EV 3 probed out of port 1
+  EXPECT_EQ(run_invariant(inv("probe_on_tested_ev"), s.finish()).verdict, Verdict::kFail);
+}
+
+TEST(EvInvariants, IncompleteCaptureAndUnknownNames) {
+  Scenario s(4, 8);
+  s.ctx.dut.evs[2].denied = true;
+  s.spray(0, 0, 16);
+  s.finish();
+  s.tx(1).capture.integrity().tap_dropped = 1;
+  const auto r = run_invariant(inv("no_denied_ev"), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("dut.p1.tx"), std::string::npos);
+  EXPECT_EQ(run_invariant(inv("no_such_invariant"), s.ctx).verdict, Verdict::kError);
+}
+
+}  // namespace
+}  // namespace mrc::harness

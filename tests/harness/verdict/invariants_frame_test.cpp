@@ -1,0 +1,162 @@
+// Per-frame invariants: per-packet RETH (MODEL: M3), ICRC, opcodes, DSCP (MODEL: M11), ECN.
+// A DUT frame that does not decode is a violation with its packet index, never a crash.
+#include <gtest/gtest.h>
+
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Feedback;
+using testing::Probe;
+using testing::Scenario;
+using testing::encode;
+
+InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::string>> params = {}) {
+  return InvariantCheck{std::move(name), std::move(params)};
+}
+
+Data packet(std::uint32_t psn, std::uint8_t op, std::uint64_t va) {
+  Data d;
+  d.psn = psn;
+  d.opcode = op;
+  d.va = va;
+  return d;
+}
+
+TEST(FrameInvariants, RethEveryPacketWithVaContinuity) {
+  namespace oc = wire::opcode;
+  Scenario s(4, 8);
+  // One 3-packet message sprayed out of order: PSN 12 leaves before PSN 11.
+  s.dut_sends(100, packet(10, oc::kRcWriteFirst, 0x1000), 0);
+  s.dut_sends(200, packet(12, oc::kRcWriteLast, 0x1200), 1);
+  s.dut_sends(300, packet(11, oc::kRcWriteMiddle, 0x1100), 2);
+  s.dut_sends(400, packet(13, oc::kRcWriteOnly, 0x9000), 3);
+  s.dut_sends(500, packet(11, oc::kRcWriteMiddle, 0x1100), 4);  // retransmission, same VA
+  EXPECT_EQ(run_invariant(inv("reth_every_packet"), s.finish()).verdict, Verdict::kPass);
+
+  Scenario gap(4, 8);
+  gap.dut_sends(100, packet(10, oc::kRcWriteFirst, 0x1000), 0);
+  gap.dut_sends(200, packet(11, oc::kRcWriteMiddle, 0x1180), 1);  // should be 0x1100
+  auto r = run_invariant(inv("reth_every_packet"), gap.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "reth.va");
+  EXPECT_EQ(r.evidence[0].expected, "0x1100 (VA of PSN 10 + its 256 payload bytes)");
+  EXPECT_EQ(r.evidence[0].observed, "0x1180");
+
+  Scenario moved = s;
+  moved.dut_sends(600, packet(11, oc::kRcWriteMiddle, 0x2100), 5);  // a retransmission elsewhere
+  EXPECT_EQ(run_invariant(inv("reth_every_packet"), moved.finish()).verdict, Verdict::kFail);
+
+  Scenario bare(4, 8);  // IBA framing: MIDDLE without RETH; MRC framing reads payload as a RETH
+  Data middle = packet(11, oc::kRcWriteMiddle, 0);
+  middle.reth = false;
+  bare.dut_sends(100, packet(10, oc::kRcWriteFirst, 0x1000), 0);
+  bare.dut_sends(200, middle, 1);
+  r = run_invariant(inv("reth_every_packet"), bare.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "reth.len");
+}
+
+TEST(FrameInvariants, IcrcValidCountsBadAndUndecodableFrames) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  Feedback ack;
+  s.dut_sends(1000, ack, 1);
+  EXPECT_EQ(run_invariant(inv("icrc_valid"), s.finish()).verdict, Verdict::kPass);
+  Data bad;
+  bad.psn = 9;
+  bad.corrupt_icrc = true;
+  s.dut_sends(2000, bad, 3);
+  auto r = run_invariant(inv("icrc_valid"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].observed, "bad");
+  EXPECT_EQ(r.evidence[0].pcap, "dut.p4.tx.pcapng");
+  Data unknown;  // an opcode with no layout: does not decode
+  unknown.opcode = 0x1F;
+  unknown.reth = false;
+  s.raw(3000, true, 2, encode(unknown));
+  r = run_invariant(inv("icrc_valid"), s.finish());
+  EXPECT_EQ(r.metrics.at("violations"), 2);
+  EXPECT_EQ(r.metrics.at("malformed_frames"), 1);
+  bool shown = false;
+  for (const auto& e : r.evidence) {
+    shown |= e.observed.find("undecodable: bad-opcode") != std::string::npos && e.pcap == "dut.p2.tx.pcapng";
+  }
+  EXPECT_TRUE(shown);
+}
+
+TEST(FrameInvariants, AllowedOpcodes) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  Feedback ack;
+  s.dut_sends(1000, ack, 1);
+  Probe p;
+  p.ev = testing::ev_value(0);
+  s.dut_sends(1100, p, 1);
+  EXPECT_EQ(run_invariant(inv("allowed_opcodes"), s.finish()).verdict, Verdict::kPass);
+  Data read;
+  read.opcode = wire::opcode::kRcReadRequest;
+  read.len = 0;
+  read.psn = 20;
+  s.dut_sends(2000, read, 0);
+  Data unknown;
+  unknown.opcode = 0x1F;
+  unknown.reth = false;
+  s.raw(3000, true, 2, encode(unknown));
+  const auto r = run_invariant(inv("allowed_opcodes"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("violations"), 2);
+  EXPECT_EQ(r.evidence[0].observed, "0xc");
+}
+
+TEST(FrameInvariants, DscpMarking) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  Feedback ack;
+  s.dut_sends(1000, ack, 1);
+  Probe p;
+  p.ev = testing::ev_value(0);
+  p.dscp = 24;  // req_tc
+  s.dut_sends(1100, p, 1);
+  EXPECT_EQ(run_invariant(inv("dscp_marking"), s.finish()).verdict, Verdict::kPass);
+  EXPECT_EQ(run_invariant(inv("dscp_marking", {{"probe", "24"}}), s.ctx).verdict, Verdict::kPass);
+  EXPECT_EQ(run_invariant(inv("dscp_marking", {{"probe", "46"}}), s.ctx).verdict, Verdict::kFail);
+  Data plain;
+  plain.psn = 30;
+  plain.dscp = 0;
+  s.dut_sends(2000, plain, 2);
+  const auto r = run_invariant(inv("dscp_marking"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "ip.dscp");
+  EXPECT_EQ(r.evidence[0].expected, "10");
+  EXPECT_EQ(r.evidence[0].observed, "0");
+}
+
+TEST(FrameInvariants, EcnCapable) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  EXPECT_EQ(run_invariant(inv("ecn_capable"), s.finish()).verdict, Verdict::kPass);
+  Data not_ect;
+  not_ect.psn = 9;
+  not_ect.ecn = wire::kEcnNotEct;
+  s.dut_sends(2000, not_ect, 1);
+  EXPECT_EQ(run_invariant(inv("ecn_capable"), s.finish()).verdict, Verdict::kFail);
+  Scenario empty(4, 8);
+  EXPECT_EQ(run_invariant(inv("ecn_capable"), empty.finish()).verdict, Verdict::kInconclusive);
+}
+
+TEST(FrameInvariants, IncompleteCaptureIsInconclusive) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  s.finish();
+  s.tx(4).capture.integrity().ns_timestamps = false;
+  const auto r = run_invariant(inv("icrc_valid"), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("timestamps coarse"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace mrc::harness

@@ -1,0 +1,300 @@
+// The timing check: every metric measured on a built trace, judged against bound_ns at a
+// percentile (and min_ns), with censored trials, the ERROR / INCONCLUSIVE preconditions (no fault
+// recorded, no data after the fault, too few trials, an incomplete capture) and the evidence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Feedback;
+using testing::Probe;
+using testing::Scenario;
+using testing::ev_value;
+
+constexpr std::uint64_t kUs = 1000;
+
+// DUT data every `gap` ns in [from, to) round-robin over `evs`; PSNs continue from `psn`.
+void traffic(Scenario& s, std::uint64_t from, std::uint64_t to, std::uint32_t& psn, const std::vector<std::uint32_t>& evs,
+             std::uint64_t gap = 100) {
+  std::size_t k = 0;
+  for (std::uint64_t t = from; t < to; t += gap, ++k) {
+    Data d;
+    d.psn = psn++;
+    s.dut_sends(t, d, evs[k % evs.size()]);
+  }
+}
+
+const std::vector<std::uint32_t> kAll{0, 1, 2, 3, 4, 5, 6, 7};
+const std::vector<std::uint32_t> kHealthy{0, 2, 3, 4, 6, 7};  // without EVs 1 and 5 (port 2)
+
+FaultEvent port2_down(std::uint64_t at) {
+  FaultEvent f;
+  f.at_ns = at;
+  f.kind = "link_down";
+  f.target = "plane2/leaf0-spine0";
+  f.plane = 2;
+  f.affected_evs = {ev_value(1), ev_value(5)};
+  return f;
+}
+
+TimingCheck spec(TimingMetric m, std::uint64_t bound, std::uint32_t trials = 1, double pct = 100) {
+  TimingCheck t;
+  t.metric = m;
+  t.bound_ns = bound;
+  t.trials = trials;
+  t.percentile = pct;
+  return t;
+}
+
+// One failover: full spraying until the fault + `stop_after`, then only healthy EVs.
+Scenario failover(std::uint64_t stop_after) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 100 * kUs + stop_after, psn, kAll);
+  traffic(s, 100 * kUs + stop_after, 200 * kUs, psn, kHealthy);
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  s.finish();
+  return s;
+}
+
+TEST(TimingCheck, StopUsingFailedPassesAndFailsAgainstTheBound) {
+  Scenario s = failover(3 * kUs);
+  auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_GE(r.metrics.at("max_ns"), 2.5 * kUs);
+  EXPECT_LT(r.metrics.at("max_ns"), 3.0 * kUs);
+  EXPECT_EQ(r.metrics.at("timestamp_error_ns"), 0);
+  EXPECT_NE(r.message.find("error budget 0 ns"), std::string::npos) << r.message;
+  ASSERT_EQ(r.charts.size(), 1u);
+  EXPECT_EQ(r.charts[0].kind, Chart::Kind::kTimeline);
+  EXPECT_EQ(r.charts[0].markers.size(), 2u);  // fault and fault + bound
+
+  r = run_timing(spec(TimingMetric::kStopUsingFailed, 2 * kUs), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  ASSERT_FALSE(r.evidence.empty());
+  EXPECT_EQ(r.evidence[0].pcap, "dut.p2.tx.pcapng");  // the last packet on a failed EV
+  EXPECT_GE(r.evidence[0].packet_index, 0);
+  EXPECT_NE(r.evidence[0].note.find("last data packet on a failed EV"), std::string::npos);
+}
+
+TEST(TimingCheck, ADutThatNeverStopsFailsOrIsInconclusiveWhenTheTrialIsTooShort) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 200 * kUs, psn, kAll);
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  s.finish();
+  auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;  // still sending 100 us later: >= 100 us
+  EXPECT_EQ(r.metrics.at("censored"), 1);
+  s.ctx.faults[0].at_ns = 199 * kUs;  // the run ends 1 us after the fault
+  r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+}
+
+TEST(TimingCheck, MissingFaultIsAnErrorAndNoDataAfterItIsInconclusive) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 50 * kUs, psn, kAll);
+  s.finish();
+  auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kError);
+  EXPECT_NE(r.message.find("no fault event"), std::string::npos) << r.message;
+  s.ctx.faults.push_back(port2_down(100 * kUs));  // after the last data packet
+  r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("no data from the DUT after the fault"), std::string::npos) << r.message;
+  s.ctx.faults[0].affected_evs.clear();
+  EXPECT_EQ(run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx).verdict, Verdict::kError);
+}
+
+TEST(TimingCheck, PercentileOverRepeatedTrials) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  const std::uint64_t stops[] = {2 * kUs, 3 * kUs, 8 * kUs};
+  for (int i = 0; i < 3; ++i) {
+    const std::uint64_t t0 = static_cast<std::uint64_t>(i) * 300 * kUs;
+    traffic(s, t0, t0 + 100 * kUs + stops[i], psn, kAll);
+    traffic(s, t0 + 100 * kUs + stops[i], t0 + 300 * kUs, psn, kHealthy);
+    s.ctx.faults.push_back(port2_down(t0 + 100 * kUs));
+    FaultEvent up = port2_down(t0 + 250 * kUs);
+    up.kind = "link_up";
+    up.affected_evs.clear();
+    s.ctx.faults.push_back(up);  // not a failure: does not start a trial
+  }
+  s.finish();
+  EXPECT_EQ(run_timing(spec(TimingMetric::kStopUsingFailed, 5 * kUs, 3, 50), s.ctx).verdict, Verdict::kPass);
+  const auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 5 * kUs, 3, 100), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("trials"), 3);
+  EXPECT_NEAR(r.metrics.at("p50_ns"), 3 * kUs, 200);
+  EXPECT_NEAR(r.metrics.at("max_ns"), 8 * kUs, 500);  // EVs 1 and 5 recur every 400 ns
+  EXPECT_EQ(r.evidence.size(), 1u);  // only the trial over the bound
+  // Asking for more trials than the case produced is INCONCLUSIVE.
+  EXPECT_EQ(run_timing(spec(TimingMetric::kStopUsingFailed, 50 * kUs, 30), s.ctx).verdict, Verdict::kInconclusive);
+}
+
+TEST(TimingCheck, FirstRetransmissionOnAnotherPath) {
+  for (bool healthy : {true, false}) {
+    Scenario s(4, 8);
+    std::uint32_t psn = 0;
+    traffic(s, 0, 100 * kUs, psn, kAll);
+    traffic(s, 100 * kUs, 105 * kUs, psn, kHealthy);
+    Data retx;
+    retx.psn = psn - 70;  // sent before: a retransmission
+    s.dut_sends(105 * kUs + 50, retx, healthy ? 3 : 5);
+    traffic(s, 106 * kUs, 150 * kUs, psn, kHealthy);
+    s.ctx.faults.push_back(port2_down(100 * kUs));
+    const auto r = run_timing(spec(TimingMetric::kFirstRetxOtherPath, 10 * kUs), s.finish());
+    if (healthy) {
+      EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+      EXPECT_NEAR(r.metrics.at("max_ns"), 5 * kUs + 50, 1);
+    } else {
+      EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;  // only on a failed EV: censored at 50 us
+      EXPECT_EQ(r.metrics.at("censored"), 1);
+    }
+  }
+}
+
+TEST(TimingCheck, ThroughputRecovered) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 100 * kUs, psn, kAll);
+  traffic(s, 130 * kUs, 250 * kUs, psn, kHealthy);  // silent for 30 us, then back at full rate
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  s.finish();
+  auto r = run_timing(spec(TimingMetric::kThroughputRecovered, 60 * kUs), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
+  // Back at >= 90% of the pre-fault rate once a 20 us window after t = 130 us is 90% full.
+  EXPECT_NEAR(r.metrics.at("max_ns"), 48 * kUs, 1 * kUs);
+  EXPECT_EQ(run_timing(spec(TimingMetric::kThroughputRecovered, 40 * kUs), s.ctx).verdict, Verdict::kFail);
+}
+
+TEST(TimingCheck, AckTimeoutExcludesNackDrivenRetransmissions) {
+  Scenario s(4, 8);
+  Data d;
+  d.psn = 5;
+  s.dut_sends(1000, d, 0);
+  d.psn = 6;
+  s.dut_sends(1100, d, 1);
+  Feedback nack;  // a loss NACK to the DUT naming PSN 6 (cumulative ACK 5)
+  nack.psn = 5;
+  nack.type = wire::FeedbackType::kNackLoss;
+  nack.syndrome = wire::syndrome::kNakPsnSeqError;
+  s.dut_receives(1500, nack, 1);
+  d.psn = 6;
+  s.dut_sends(2000, d, 2);  // NACK-driven: not a timeout
+  d.psn = 5;
+  s.dut_sends(1000 + 262 * kUs, d, 3);  // timeout-driven, T = 1.024 us x 2^8
+  s.finish();
+  auto t = spec(TimingMetric::kAckTimeout, 300 * kUs);
+  t.min_ns = 250 * kUs;
+  auto r = run_timing(t, s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("trials"), 1);
+  t.min_ns = 280 * kUs;
+  r = run_timing(t, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_NE(r.message.find("below min"), std::string::npos);
+}
+
+TEST(TimingCheck, RetryIntervalTrimNackAndFeedbackLatency) {
+  Scenario s(4, 8);
+  Data d;
+  d.psn = 9;
+  for (std::uint64_t t : {0 * kUs, 10 * kUs, 30 * kUs, 70 * kUs}) s.dut_sends(t, d, static_cast<std::uint32_t>(t / kUs) % 8);
+  // The DUT as responder: PSNs 100..103 arrive, one of them trimmed.
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    Data in;
+    in.psn = 100 + k;
+    in.trim_to = k == 2 ? 120 : 0;
+    s.dut_receives(100 * kUs + k * kUs, in, k);
+  }
+  Feedback trim;
+  trim.psn = 101;
+  trim.type = wire::FeedbackType::kTrimNack;
+  trim.syndrome = wire::syndrome::kNakTrim;
+  trim.trig_psn = 102;
+  trim.ce = true;
+  s.dut_sends(102 * kUs + 700, trim, 1);
+  Feedback ack;
+  ack.psn = 101;
+  ack.trig_psn = 101;
+  s.dut_sends(103 * kUs + 500, ack, 1);
+  s.finish();
+
+  auto r = run_timing(spec(TimingMetric::kRetryInterval, 50 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("trials"), 2);  // 10->30 and 30->70
+  EXPECT_EQ(r.metrics.at("max_ns"), 40 * kUs);
+  EXPECT_EQ(run_timing(spec(TimingMetric::kRetryInterval, 30 * kUs), s.ctx).verdict, Verdict::kFail);
+
+  r = run_timing(spec(TimingMetric::kTrimNackLatency, 1 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("max_ns"), 700);
+
+  // PSNs 100, 101 are covered by the ACK; 103 (and stub 102) never: censored at the run's end.
+  r = run_timing(spec(TimingMetric::kFeedbackLatency, 10 * kUs), s.ctx);
+  EXPECT_EQ(r.metrics.at("trials"), 3);
+  EXPECT_EQ(r.metrics.at("censored"), 1);
+  EXPECT_EQ(r.metrics.at("max_ns"), 3.5 * kUs);
+  // The censored PSN may yet exceed the bound: INCONCLUSIVE, not PASS.
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  r = run_timing(spec(TimingMetric::kFeedbackLatency, 3 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+}
+
+TEST(TimingCheck, ProbeIntervalAndEvReuseDelay) {
+  Scenario s(4, 8);
+  for (std::uint64_t t : {0 * kUs, 50 * kUs, 100 * kUs}) {
+    Probe p;
+    p.ev = ev_value(3);
+    s.dut_sends(t, p, 4);
+  }
+  EvEventRecord bad;
+  bad.at_ns = 10 * kUs;
+  bad.ev_index = 2;
+  bad.port = 3;
+  bad.state = 1u << 1;
+  s.ctx.dut.ev_events.push_back(bad);
+  Data d;
+  d.psn = 1;
+  s.dut_sends(150 * kUs, d, 2);
+  s.finish();
+  auto r = run_timing(spec(TimingMetric::kProbeInterval, 60 * kUs, 2), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("max_ns"), 50 * kUs);
+  auto reuse = spec(TimingMetric::kEvReuseDelay, 200 * kUs);
+  reuse.min_ns = 100 * kUs;  // the hold-down
+  r = run_timing(reuse, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("max_ns"), 140 * kUs);
+  reuse.min_ns = 150 * kUs;
+  EXPECT_EQ(run_timing(reuse, s.ctx).verdict, Verdict::kFail);
+}
+
+TEST(TimingCheck, NothingToTimeAndIncompleteCaptures) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 10 * kUs, psn, kAll);
+  s.finish();
+  for (auto m : {TimingMetric::kAckTimeout, TimingMetric::kRetryInterval, TimingMetric::kTrimNackLatency,
+                 TimingMetric::kFeedbackLatency, TimingMetric::kProbeInterval, TimingMetric::kEvReuseDelay}) {
+    EXPECT_EQ(run_timing(spec(m, kUs), s.ctx).verdict, Verdict::kInconclusive) << static_cast<int>(m);
+  }
+  Scenario f = failover(3 * kUs);
+  f.rx(1).capture.integrity().offered += 1;  // a feedback tap lost a packet
+  EXPECT_EQ(run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), f.ctx).verdict, Verdict::kPass);  // DUT taps only
+  const auto r = run_timing(spec(TimingMetric::kAckTimeout, 10 * kUs), f.ctx);  // needs the feedback taps
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("dut.p1.rx"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace mrc::harness

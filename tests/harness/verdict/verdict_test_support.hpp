@@ -1,0 +1,267 @@
+// Building CheckContexts for the verdict tests: frames encoded with wire::encode_frame into
+// harness::Capture taps, as a DUT on a multi-port testbed would have sent and received them.
+//
+// EV i of a scenario has the STEV value ev_value(i) and leaves on port (i % ports) + 1. Taps are
+// "dut.pN.tx" (from the DUT, port N) and "dut.pN.rx" (to the DUT), with evidence files of the
+// same name plus ".pcapng". finish() marks every capture complete (offered = captured), so a
+// test breaks integrity on purpose when it wants the gate to fire.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "harness/verdict/check_context.hpp"
+#include "reference/wire/frame.hpp"
+#include "reference/wire/headers.hpp"
+#include "reference/wire/ev_placement.hpp"
+
+namespace mrc::harness::testing {
+
+inline constexpr std::uint32_t kDutQpn = 0x000111;
+inline constexpr std::uint32_t kPeerQpn = 0x000222;
+
+// MODEL: M2 STEV value V of EV i: flow label = V >> 16, UDP sport = V & 0xFFFF.
+inline std::uint32_t ev_value(std::uint32_t i) { return ((0x1000u + i) << 16) | (0xC100u + i); }
+
+struct Data {
+  std::uint8_t opcode = wire::opcode::kRcWriteOnly;
+  std::uint32_t psn = 0;
+  std::uint32_t ev = 0;  // STEV value V
+  std::uint32_t dqpn = kPeerQpn;
+  std::uint64_t va = 0x10000;
+  std::uint32_t len = 256;
+  std::uint32_t dma_len = 0xFFFFFFFF;  // default: len
+  bool reth = true;
+  bool imm = false;
+  std::uint32_t immdt = 0;
+  std::uint8_t dscp = wire::kDscpTrimmable;
+  std::uint8_t ecn = wire::kEcnEct0;
+  bool corrupt_icrc = false;
+  std::size_t trim_to = 0;  // > 0: a trimmed stub (DSCP 11, cut to this many bytes; MODEL: M11)
+  std::uint8_t fill = 0x5A;
+  std::uint8_t src_host = 1;  // last byte of the source MAC and GID
+  std::uint8_t dst_host = 2;
+  std::uint32_t flow_label = 0xFFFFFFFF;  // default: ev >> 16
+};
+
+struct Feedback {
+  std::uint32_t psn = 0;  // cumulative ACK PSN
+  std::uint32_t dqpn = kDutQpn;
+  std::uint8_t syndrome = wire::syndrome::kAck;
+  bool mfeh = true;
+  wire::FeedbackType type = wire::FeedbackType::kAck;
+  std::uint32_t trig_psn = 0;
+  std::uint32_t ev_echo = 0;
+  bool ev_valid = true;
+  std::uint8_t ev_port = 1;
+  bool ce = false;
+  bool svc_valid = true;
+  std::uint16_t svc_time = 10;
+  bool sack_valid = false;
+  std::uint16_t sack_base_off = 0;
+  std::uint64_t sack_bitmap = 0;
+  std::uint8_t dscp = wire::kDscpControl;
+  std::uint32_t ev = 0;  // EV the feedback itself travels on
+  std::uint8_t src_host = 2;
+  std::uint8_t dst_host = 1;
+};
+
+struct Probe {
+  std::uint32_t ev = 0;
+  std::uint16_t req_id = 0;
+  wire::EpOp op = wire::EpOp::kEvProbe;
+  std::uint8_t dscp = wire::kDscpControl;
+};
+
+namespace detail {
+inline wire::FrameSpec base_spec(std::uint32_t ev, std::uint8_t dscp, std::uint8_t ecn, std::uint8_t src = 1,
+                                 std::uint8_t dst = 2) {
+  wire::FrameSpec s;
+  s.eth.src = {0x02, 0, 0, 0, 0, src};
+  s.eth.dst = {0x02, 0, 0, 0, 0, dst};
+  s.l3 = wire::L3Kind::kIpv6;
+  s.ip6.dscp = dscp;
+  s.ip6.ecn = ecn;
+  s.ip6.flow_label = ev >> 16;  // MODEL: M2
+  s.ip6.src = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, src};
+  s.ip6.dst = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, dst};
+  s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);  // MODEL: M2
+  return s;
+}
+
+inline std::vector<std::uint8_t> finish(const wire::FrameSpec& s) {
+  std::vector<std::uint8_t> buf(wire::kMaxFrameLen);
+  const auto r = wire::encode_frame(s, buf);
+  EXPECT_TRUE(r.ok()) << wire::to_string(r.error);
+  buf.resize(r.length);
+  return buf;
+}
+}  // namespace detail
+
+inline std::vector<std::uint8_t> encode(const Data& d) {
+  wire::FrameSpec s = detail::base_spec(d.ev, d.trim_to ? wire::kDscpTrimmed : d.dscp, d.ecn, d.src_host, d.dst_host);
+  std::vector<std::uint8_t> payload(d.len, d.fill);
+  s.bth.opcode = d.opcode;
+  s.bth.dest_qp = d.dqpn;
+  s.bth.psn = d.psn & 0xFFFFFF;
+  s.bth.ack_req = true;  // MODEL: M3
+  s.has_reth = d.reth;
+  s.reth.va = d.va;
+  s.reth.rkey = 0x1234;
+  s.reth.dma_length = d.dma_len == 0xFFFFFFFF ? d.len : d.dma_len;
+  if (d.flow_label != 0xFFFFFFFF) s.ip6.flow_label = d.flow_label;
+  s.has_immdt = d.imm;
+  s.immdt = d.immdt;
+  s.payload = wire::Bytes(payload);
+  s.corrupt_icrc = d.corrupt_icrc;
+  auto out = detail::finish(s);
+  if (d.trim_to && d.trim_to < out.size()) out.resize(d.trim_to);
+  return out;
+}
+
+// An SRv6 data frame (MODEL: M1): outer DA = uSID container, single-segment SRH with
+// `segments_left`, inner IPv6, sport = 0xC000 | ev_index.
+inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32_t psn, std::uint8_t segments_left = 1) {
+  wire::FrameSpec s = detail::base_spec(0, wire::kDscpTrimmable, wire::kEcnEct0);
+  std::vector<std::uint8_t> payload(128, 0x33);
+  s.bth.opcode = wire::opcode::kRcWriteOnly;
+  s.bth.dest_qp = kPeerQpn;
+  s.bth.psn = psn;
+  s.has_reth = true;
+  s.reth.va = 0x1000;
+  s.reth.dma_length = 128;
+  s.payload = wire::Bytes(payload);
+  wire::EvBytes ev{};
+  ev[0] = 0xfc;
+  ev[1] = static_cast<std::uint8_t>(ev_index);
+  ev[16] = 0xfc;
+  ev[17] = 0x01;
+  std::array<std::uint8_t, 16> seg{};
+  wire::place_ev(s, wire::EvFmtMode::kSrv6, ev, static_cast<std::uint8_t>(ev_index), seg);
+  s.srh.segments_left = segments_left;
+  return detail::finish(s);
+}
+
+inline std::vector<std::uint8_t> encode(const Feedback& f) {
+  wire::FrameSpec s = detail::base_spec(f.ev, f.dscp, wire::kEcnEct0, f.src_host, f.dst_host);
+  s.bth.opcode = wire::opcode::kRcAck;
+  s.bth.dest_qp = f.dqpn;
+  s.bth.psn = f.psn & 0xFFFFFF;
+  s.has_aeth = true;
+  s.aeth.syndrome = f.syndrome;
+  s.aeth.msn = 1;
+  s.has_mfeh = f.mfeh;  // MODEL: M5
+  s.mfeh.type = f.type;
+  s.mfeh.ce = f.ce;
+  s.mfeh.svc_valid = f.svc_valid;
+  s.mfeh.svc_time = f.svc_time;
+  s.mfeh.ev_valid = f.ev_valid;
+  s.mfeh.trig_psn = f.trig_psn & 0xFFFFFF;
+  s.mfeh.ev_echo = f.ev_echo;
+  s.mfeh.ev_port = f.ev_port;
+  s.mfeh.sack_valid = f.sack_valid;
+  s.mfeh.sack_base_off = f.sack_base_off;
+  s.mfeh.sack_bitmap = f.sack_bitmap;
+  return detail::finish(s);
+}
+
+inline std::vector<std::uint8_t> encode(const Probe& p) {
+  wire::FrameSpec s = detail::base_spec(p.ev, p.dscp, wire::kEcnEct0);
+  s.bth.opcode = wire::opcode::kMrcEpReq;  // MODEL: M6
+  s.bth.dest_qp = wire::kEpDestQp;
+  s.bth.psn = 0;
+  s.has_ep = true;
+  s.ep.op = p.op;
+  s.ep.req_id = p.req_id;
+  return detail::finish(s);
+}
+
+class Scenario {
+ public:
+  // `ports` DUT ports, `evs` EVs in the DUT's profile (GOOD, not denied).
+  explicit Scenario(int ports = 4, int evs = 8) : ports_(ports) {
+    for (int p = 1; p <= ports; ++p) {
+      for (bool from : {true, false}) {
+        TapCapture t;
+        t.name = "dut.p" + std::to_string(p) + (from ? ".tx" : ".rx");
+        t.pcap = t.name + ".pcapng";
+        t.host = 0;
+        t.port = p;
+        t.from_dut = from;
+        t.capture.set_tap(t.name);
+        ctx.taps.push_back(std::move(t));
+      }
+    }
+    for (int i = 0; i < evs; ++i) {
+      EvRecord e;
+      e.index = static_cast<std::uint32_t>(i);
+      e.port = static_cast<std::uint8_t>(port_of_ev(static_cast<std::uint32_t>(i)));
+      e.echo = ev_value(static_cast<std::uint32_t>(i));
+      ctx.dut.evs.push_back(e);
+    }
+    ctx.case_id = "test-v-001";
+    ctx.dut.ev_fmt_mode = 1;  // STEV
+    ctx.dut.dut_qpn = kDutQpn;
+    ctx.dut.peer_qpn = kPeerQpn;
+  }
+
+  CheckContext ctx;
+
+  TapCapture& tx(int port) { return ctx.taps[static_cast<std::size_t>(2 * (port - 1))]; }      // from the DUT
+  TapCapture& rx(int port) { return ctx.taps[static_cast<std::size_t>(2 * (port - 1) + 1)]; }  // to the DUT
+  int port_of_ev(std::uint32_t i) const { return static_cast<int>(i % static_cast<std::uint32_t>(ports_)) + 1; }
+
+  // Frames the DUT sends, on the port of EV `ev_index` unless `port` is given.
+  void dut_sends(std::uint64_t ts, Data d, std::uint32_t ev_index, int port = 0) {
+    d.ev = ev_value(ev_index);
+    tx(port ? port : port_of_ev(ev_index)).capture.add(ts, encode(d));
+  }
+  void dut_sends(std::uint64_t ts, const Feedback& f, int port = 1) {
+    Feedback g = f;
+    if (g.dqpn == kDutQpn) g.dqpn = kPeerQpn;  // the DUT's feedback goes to the peer's QP
+    tx(port).capture.add(ts, encode(g));
+  }
+  void dut_sends(std::uint64_t ts, const Probe& p, int port) { tx(port).capture.add(ts, encode(p)); }
+  // Frames that reach the DUT.
+  void dut_receives(std::uint64_t ts, Data d, std::uint32_t ev_index, int port = 0) {
+    d.ev = ev_value(ev_index);
+    if (d.dqpn == kPeerQpn) d.dqpn = kDutQpn;
+    rx(port ? port : port_of_ev(ev_index)).capture.add(ts, encode(d));
+  }
+  void dut_receives(std::uint64_t ts, const Feedback& f, int port = 1) { rx(port).capture.add(ts, encode(f)); }
+  void raw(std::uint64_t ts, bool from_dut, int port, const std::vector<std::uint8_t>& bytes) {
+    (from_dut ? tx(port) : rx(port)).capture.add(ts, bytes);
+  }
+
+  // Round-robin WRITE ONLY packets from the DUT: PSN first_psn + k on EV (k % evs), one per `gap` ns.
+  void spray(std::uint64_t t0, std::uint32_t first_psn, std::size_t n, std::uint64_t gap = 100) {
+    const auto evs = static_cast<std::uint32_t>(ctx.dut.evs.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      Data d;
+      d.psn = first_psn + static_cast<std::uint32_t>(k);
+      d.va = 0x10000 + k * d.len;
+      dut_sends(t0 + k * gap, d, static_cast<std::uint32_t>(k) % evs);
+    }
+  }
+
+  // Marks every capture complete; call before running a check.
+  CheckContext& finish() {
+    std::uint64_t end = 0;
+    for (auto& t : ctx.taps) {
+      t.capture.integrity().offered = t.capture.integrity().captured;
+      if (!t.capture.empty()) end = std::max(end, t.capture.packets().back().ts_ns);
+    }
+    ctx.end_ns = std::max(ctx.end_ns, end + 1);
+    return ctx;
+  }
+
+ private:
+  int ports_;
+};
+
+}  // namespace mrc::harness::testing
