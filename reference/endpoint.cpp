@@ -75,15 +75,15 @@ Endpoint::Endpoint(const EndpointConfig& cfg)
       port_up_(std::size_t{cfg.num_ports} + 1, true),
       control_(std::make_unique<ControlQueue>(cfg.control_queue_depth)),
       ep_responder_(ep_responder_config(cfg)),
-      ep_tracker_(transport::EpRequestTracker::Config{}) {
+      ep_tracker_(transport::EpRequestTracker::Config{2048, 0}) {
   cfg_.num_ports = std::clamp<std::uint8_t>(cfg_.num_ports, 1, 32);
   port_up_.assign(std::size_t{cfg_.num_ports} + 1, true);
   port_up_[0] = false;
   // QPNs differ between endpoints with different seeds, so a frame routed to the wrong peer is
   // dropped rather than accepted by coincidence.
   qpn_base_ = 0x100u + static_cast<std::uint32_t>((cfg_.seed * 0x9E3779B9u) & 0xFFFu) * 0x100u;
-  ep_pending_.reserve(256);
-  ep_results_.reserve(256);
+  ep_pending_.reserve(1024);
+  ep_results_.reserve(1024);
   cq_.reserve(64);
 }
 

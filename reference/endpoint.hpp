@@ -111,6 +111,7 @@ struct EndpointStats {
   std::uint64_t probes_sent = 0;
   std::uint64_t probes_ok = 0;
   std::uint64_t probes_failed = 0;
+  std::uint64_t probes_skipped = 0;  // due, but the EP request table was full (tried next interval)
   std::array<std::uint64_t, 33> tx_per_port{};  // index = 1-based port
   std::array<std::uint64_t, 33> rx_per_port{};
 };

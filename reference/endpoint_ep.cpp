@@ -8,7 +8,7 @@
 
 namespace mrc::ref {
 namespace {
-constexpr std::size_t kMaxEpPending = 256;  // outstanding EP requests (matches the tracker)
+constexpr std::size_t kMaxEpPending = 1024;  // outstanding EP requests (tracker holds 2048 ids)
 }  // namespace
 
 int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequest> reqs,
@@ -65,13 +65,19 @@ bool Endpoint::poll_ep_response(EpResponse& out) {
 
 void Endpoint::send_health_probes(Qp& qp) {
   ev::EvHealth& h = qp.req->health();
-  while (ep_pending_.size() < kMaxEpPending) {
-    const auto ev = h.next_probe(now_);  // MODEL: M7 an ASSUMED_BAD EV due for a probe
-    if (!ev) break;
+  // Every due EV is taken off the due list (EvHealth records it as probed now), even when no probe
+  // can go out: a full request table then only delays that EV's probe by one interval, and the
+  // health deadline never stays in the past.
+  while (const auto ev = h.next_probe(now_)) {  // MODEL: M7 an ASSUMED_BAD EV due for a probe
+    if (ep_pending_.size() >= kMaxEpPending) {
+      ++stats_.probes_skipped;
+      continue;
+    }
     const auto id = ep_tracker_.next_free_id();
     if (!id || ep_tracker_.begin(*id, wire::EpOp::kEvProbe, now_, cfg_.probe_timeout_ns) !=
                    transport::EpRequestTracker::Status::kOk) {
-      break;
+      ++stats_.probes_skipped;
+      continue;
     }
     transport::EpRequestSpec spec;
     spec.op = wire::EpOp::kEvProbe;
@@ -87,7 +93,7 @@ void Endpoint::send_health_probes(Qp& qp) {
     spec.dmac = qp.attr.ah.dmac;
     spec.req_tc = wire::kDscpControl;
     transport::TxPacket pkt;
-    if (!transport::build_ep_request(spec, pkt)) break;
+    if (!transport::build_ep_request(spec, pkt)) continue;
     pkt.qpn = qp.qpn;  // resolve the EV index in this QP's profile
     push_control(pkt);
     ++stats_.probes_sent;

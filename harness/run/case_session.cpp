@@ -94,9 +94,10 @@ bool Session::setup() {
   const wire::EvFmtMode mode = harness::wire_mode(s_.setups.dut.format_mode);
   for (const ev::EvEntry& e : expected) s_.dut_wire_evs.push_back(stim::WireEv{e.wire, e.port, e.index});
   if (s_.dut_evs.empty()) {  // a binding without an EV table: what the harness configured
-    for (const ev::EvEntry& e : expected) {
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      const ev::EvEntry& e = expected[i];
       harness::EvRecord r;
-      r.index = e.index;
+      r.index = static_cast<std::uint32_t>(i);
       r.port = e.port;
       r.echo = mode == wire::EvFmtMode::kStev ? wire::stev_value(e.wire)
                : mode == wire::EvFmtMode::kUdp ? wire::udp_mode_sport(e.wire)

@@ -1,6 +1,7 @@
 #include "harness/verdict/diff.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -24,14 +25,14 @@ struct DiffRecord {
 
 class Differ {
  public:
-  Differ(const FieldTable& a, const FieldTable& b, const DiffOptions& opt, DiffReport& r)
-      : a_(a), b_(b), opt_(opt), r_(r) {
+  Differ(const Capture& ca, const Capture& cb, FieldTable& a, FieldTable& b, const DiffOptions& opt, DiffReport& r)
+      : ca_(ca), cb_(cb), a_(a), b_(b), opt_(opt), r_(r) {
     kept_.reserve(opt.max_differences);
   }
 
   void run() {
-    const std::size_t na = a_.rows;
-    const std::size_t nb = b_.rows;
+    const std::size_t na = a_.rows.size();
+    const std::size_t nb = b_.rows.size();
     const std::size_t w = std::max<std::uint32_t>(opt_.window, 1);
     std::vector<std::uint8_t> used_b(nb, 0);  // one allocation per diff, not per pair
     std::vector<std::int64_t> pair_of_a(na, -1);
@@ -41,9 +42,9 @@ class Differ {
       while (first_free < nb && used_b[first_free]) ++first_free;
       const std::size_t lo = std::max(first_free, i + 1 >= w ? i + 1 - w : 0);
       const std::size_t hi = std::min(nb, i + w);
-      const std::uint64_t k = a_.key[i];
+      const std::uint64_t k = a_.rows[i].key;
       for (std::size_t j = lo; j < hi; ++j) {
-        if (!used_b[j] && b_.key[j] == k) {
+        if (!used_b[j] && b_.rows[j].key == k) {
           used_b[j] = 1;
           pair_of_a[i] = static_cast<std::int64_t>(j);
           break;
@@ -91,24 +92,32 @@ class Differ {
   void compare(std::size_t i, std::size_t j) {
     ++r_.pairs;
     if (i != j) ++r_.reordered_pairs;
-    if (a_.error[i] != 0 || b_.error[j] != 0) {
-      const bool same = a_.error[i] == b_.error[j] && a_.row(i)[0] == b_.row(j)[0];
-      if (!same) {
+    const diffing::Row& ra = a_.rows[i];
+    const diffing::Row& rb = b_.rows[j];
+    if (ra.error != 0 || rb.error != 0) {
+      if (ra.error != rb.error || ra.hash != rb.hash) {
         ++r_.differing_pairs;
         ++r_.field_differences;
         record(DiffKind::kDecode, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), -1);
       }
       return;
     }
-    const std::uint64_t* ra = a_.row(i);
-    const std::uint64_t* rb = b_.row(j);
-    const std::uint64_t pa = a_.present[i];
-    const std::uint64_t pb = b_.present[j];
-    std::uint64_t neq = 0;
-    for (std::size_t s = 0; s < kSlots; ++s) neq |= std::uint64_t{ra[s] != rb[s]} << s;
+    constexpr std::uint64_t psn_bit = std::uint64_t{1} << static_cast<int>(FieldId::kBthPsn);
+    constexpr std::uint64_t trig_bit = std::uint64_t{1} << static_cast<int>(FieldId::kMfehTrigPsn);
+    constexpr std::uint64_t va_bit = std::uint64_t{1} << static_cast<int>(FieldId::kRethVa);
     constexpr std::uint64_t ts_bit = std::uint64_t{1} << diffing::kTsSlot;
+    const std::uint64_t p = ra.present;
+    const bool same = p == rb.present && ra.hash == rb.hash && (!(p & psn_bit) || ra.psn == rb.psn) &&
+                      (!(p & trig_bit) || ra.trig == rb.trig) && (!(p & va_bit) || ra.va == rb.va) &&
+                      (!(p & ts_bit) || ts_within(ra.ts, rb.ts));
+    if (same) return;  // the common case: no decoding, no per-field work
+    // A differing pair: decode both again into full rows to name the fields.
+    const std::uint64_t pa = diffing::full_row(ca_, i, opt_, a_, sa_);
+    const std::uint64_t pb = diffing::full_row(cb_, j, opt_, b_, sb_);
+    std::uint64_t neq = 0;
+    for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= std::uint64_t{sa_[s] != sb_[s]} << s;
     std::uint64_t d = (pa ^ pb) | (neq & pa & pb & ~ts_bit);
-    if ((pa & pb & ts_bit) && !ts_within(ra[diffing::kTsSlot], rb[diffing::kTsSlot])) d |= ts_bit;
+    if ((pa & pb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
     if (d == 0) return;
     ++r_.differing_pairs;
     r_.field_differences += static_cast<std::size_t>(std::popcount(d));
@@ -125,11 +134,15 @@ class Differ {
     return delta <= allowed;
   }
 
-  const FieldTable& a_;
-  const FieldTable& b_;
+  const Capture& ca_;
+  const Capture& cb_;
+  FieldTable& a_;
+  FieldTable& b_;
   const DiffOptions& opt_;
   DiffReport& r_;
   std::vector<DiffRecord> kept_;
+  std::array<std::uint64_t, diffing::kSlots> sa_{};
+  std::array<std::uint64_t, diffing::kSlots> sb_{};
 };
 
 // Raw (wire) value of a field in one packet, re-decoded for the report.
@@ -160,18 +173,21 @@ std::string filter_for(const RawView& v, std::int64_t index) {
   return v.decoded ? frame_filter(i, "mrc.bth.psn", std::to_string(v.f.bth.psn)) : frame_filter(i);
 }
 
-std::string describe_value(const RawView& v, const FieldTable& t, std::int64_t index, int slot, bool normalize) {
+std::string describe_value(const RawView& v, const Capture& cap, FieldTable& t, std::int64_t index, int slot,
+                           const DiffOptions& opt) {
   if (!v.decoded) return "undecodable (" + std::string(wire::to_string(v.error)) + ")";
   const FieldId id = diffing::field_of_slot(slot);
   const auto i = static_cast<std::size_t>(index);
-  if (id == FieldId::kTs) return std::to_string(t.row(i)[slot]) + " ns after the first packet";
+  if (id == FieldId::kTs) return std::to_string(t.rows[i].ts) + " ns after the first packet";
   const FieldValue fv = get_field(id, v.f, v.meta);
   std::string s = format_value(id, fv);
-  if (normalize && fv.present() && diffing::is_normalized(id, v.f.encapsulated)) {
+  if (opt.normalize && fv.present() && diffing::is_normalized(id, v.f.encapsulated)) {
+    std::array<std::uint64_t, diffing::kSlots> slots{};
+    diffing::full_row(cap, i, opt, t, slots);
     const bool addr = fv.kind == FieldKind::kIpv6 || fv.kind == FieldKind::kIpv4 || fv.kind == FieldKind::kMac ||
                       id == FieldId::kBthDqpn;
-    s += addr ? " [#" + std::to_string(t.row(i)[slot]) + " in order of appearance]"
-              : " [offset " + std::to_string(t.row(i)[slot]) + "]";
+    const std::uint64_t norm = slots[static_cast<std::size_t>(slot)];
+    s += addr ? " [#" + std::to_string(norm) + " in order of appearance]" : " [offset " + std::to_string(norm) + "]";
   }
   return s;
 }
@@ -196,7 +212,7 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
   diffing::build_table(b, opt, masks, tb);
   r.decode_failures_a = ta.decode_failures;
   r.decode_failures_b = tb.decode_failures;
-  Differ d(ta, tb, opt, r);
+  Differ d(a, b, ta, tb, opt, r);
   d.run();
 
   // Format only what is kept: re-decode those packets to show raw wire values.
@@ -208,15 +224,15 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
     out.index_b = k.ib;
     const RawView va = raw_view(a, k.ia, opt.mrc_framing);
     const RawView vb = raw_view(b, k.ib, opt.mrc_framing);
-    if (k.ia >= 0) out.ts_a = ta.row(static_cast<std::size_t>(k.ia))[diffing::kTsSlot];
-    if (k.ib >= 0) out.ts_b = tb.row(static_cast<std::size_t>(k.ib))[diffing::kTsSlot];
+    if (k.ia >= 0) out.ts_a = ta.rows[static_cast<std::size_t>(k.ia)].ts;
+    if (k.ib >= 0) out.ts_b = tb.rows[static_cast<std::size_t>(k.ib)].ts;
     out.filter_a = filter_for(va, k.ia);
     out.filter_b = filter_for(vb, k.ib);
     switch (k.kind) {
       case DiffKind::kField:
         out.field = std::string(field_name(diffing::field_of_slot(k.slot)));
-        out.expected = describe_value(va, ta, k.ia, k.slot, opt.normalize);
-        out.observed = describe_value(vb, tb, k.ib, k.slot, opt.normalize);
+        out.expected = describe_value(va, a, ta, k.ia, k.slot, opt);
+        out.observed = describe_value(vb, b, tb, k.ib, k.slot, opt);
         break;
       case DiffKind::kMissing:
         out.field = "frame";

@@ -1,6 +1,6 @@
 #include "harness/verdict/diff_table.hpp"
 
-#include <array>
+#include <utility>
 
 #include "reference/wire/icrc.hpp"
 
@@ -11,6 +11,11 @@ static_assert(static_cast<int>(FieldId::kFrameLen) == 60, "slots 0..60 are the F
 static_assert(kPayloadSlot < static_cast<int>(kSlots));
 
 constexpr std::uint64_t bit(int slot) { return std::uint64_t{1} << slot; }
+constexpr int kPsnSlot = static_cast<int>(FieldId::kBthPsn);
+constexpr int kTrigSlot = static_cast<int>(FieldId::kMfehTrigPsn);
+constexpr int kVaSlot = static_cast<int>(FieldId::kRethVa);
+// Compared outside the hash: normalized once the whole capture is seen, or with a tolerance.
+constexpr std::uint64_t kLate = bit(kPsnSlot) | bit(kTrigSlot) | bit(kVaSlot) | bit(kTsSlot);
 
 std::uint64_t fold128(std::uint64_t hi, std::uint64_t lo) {
   std::uint64_t h = hi * 0x9E3779B97F4A7C15ull;
@@ -24,61 +29,108 @@ std::uint64_t be64(const std::uint8_t* p) {
   return v;
 }
 
-// Values in order of first appearance -> 0, 1, 2, ... A fixed table: a capture with more distinct
-// values than it holds keeps the rest as (marked) raw folds, which still compare exactly.
-template <std::size_t N>
-class Ordinals {
- public:
-  std::uint64_t get(std::uint64_t hi, std::uint64_t lo) {
-    for (std::size_t i = 0; i < n_; ++i) {
-      if (hi_[i] == hi && lo_[i] == lo) return i;
-    }
-    if (n_ < N) {
-      hi_[n_] = hi;
-      lo_[n_] = lo;
-      return n_++;
-    }
-    return fold128(hi, lo) | (std::uint64_t{1} << 63);
+bool is_feedback(std::uint8_t op) { return op == wire::opcode::kRcAck || op == wire::opcode::kRcAtomicAck; }
+
+// Pass-1 value of one slot: ordinals for addresses and QPNs, raw PSN / trigger / VA.
+[[gnu::always_inline]] inline std::uint64_t slot_value(FieldId id, const FieldValue& v, const wire::DecodedFrame& f, const DiffOptions& opt,
+                         const MaskSet& masks, Normalizer& n) {
+  if (v.kind == FieldKind::kIpv6 || v.kind == FieldKind::kIpv4) {
+    const std::uint64_t hi = v.kind == FieldKind::kIpv4 ? 0xFFFF : be64(v.a.data());
+    const std::uint64_t lo = v.kind == FieldKind::kIpv4 ? v.u : be64(v.a.data() + 8);
+    const bool path = id == FieldId::kSrhSegment0 || (id == FieldId::kIpDst && f.encapsulated);  // MODEL: M1
+    if (path) return masks.ev ? 0 : fold128(hi, lo);
+    return opt.normalize ? n.addrs.get(hi, lo) : fold128(hi, lo);
   }
+  if (v.kind == FieldKind::kMac) return opt.normalize ? n.macs.get(1, v.u) : v.u;
+  if (!opt.normalize) return v.u;
+  if (id == FieldId::kBthDqpn) return n.qpns.get(0, v.u);
+  if (id == FieldId::kEpTxTimestamp) return v.u - n.ts0;
+  return v.u;
+}
 
- private:
-  std::array<std::uint64_t, N> hi_{};
-  std::array<std::uint64_t, N> lo_{};
-  std::size_t n_ = 0;
-};
+// One slot, with its id known at compile time so get_field's switch folds away.
+template <int S>
+[[gnu::always_inline]] inline void fill_one(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt, const MaskSet& masks,
+                     Normalizer& n, std::array<std::uint64_t, kSlots>& slots, std::uint64_t& present) {
+  if (masks.bits & bit(S)) return;
+  const FieldValue v = get_field(static_cast<FieldId>(S), f, meta);
+  if (!v.present()) return;
+  present |= bit(S);
+  slots[S] = slot_value(static_cast<FieldId>(S), v, f, opt, masks, n);
+}
 
-// The first PSN of each PSN space (data / feedback, per destination QP).
-class PsnBases {
- public:
-  std::uint32_t base(std::uint64_t space, std::uint32_t psn) {
-    for (std::size_t i = 0; i < n_; ++i) {
-      if (space_[i] == space) return base_[i];
-    }
-    if (n_ < space_.size()) {
-      space_[n_] = space;
-      base_[n_++] = psn;
-      return psn;
-    }
-    return 0;  // too many spaces: compare raw PSNs
+template <int... S>
+inline std::uint64_t fill_header_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
+                                       const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots,
+                                       std::integer_sequence<int, S...>) {
+  std::uint64_t present = 0;
+  (fill_one<S>(f, meta, opt, masks, n, slots, present), ...);
+  return present;
+}
+
+// Fills every unmasked present slot of a decoded frame (pass-1 values); returns the mask.
+std::uint64_t fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
+                         const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots) {
+  std::uint64_t present = fill_header_slots(f, meta, opt, masks, n, slots,
+                                            std::make_integer_sequence<int, static_cast<int>(FieldId::kFrameLen) + 1>{});
+  if (!(masks.bits & bit(kPayloadSlot))) {
+    slots[kPayloadSlot] = get_field(FieldId::kPayload, f, meta).u;
+    present |= bit(kPayloadSlot);
   }
+  if (!(masks.bits & bit(kTsSlot))) {
+    slots[kTsSlot] = meta.ts_ns - n.ts0;
+    present |= bit(kTsSlot);
+  }
+  return present;
+}
 
- private:
-  std::array<std::uint64_t, 64> space_{};
-  std::array<std::uint32_t, 64> base_{};
-  std::size_t n_ = 0;
-};
-
-struct Normalizer {
-  Ordinals<64> macs;
-  Ordinals<64> addrs;
-  Ordinals<64> qpns;
-  PsnBases psns;
-  bool have_va = false;
-  std::uint64_t va_base = 0;
-  std::uint64_t ts0 = 0;
-};
+// Order-independent sum of per-slot mixes: no serial dependency between fields, and a change in
+// any one field changes the sum.
+std::uint64_t hash_slots(const std::array<std::uint64_t, kSlots>& slots, std::uint64_t present) {
+  std::uint64_t h = 0;
+  for (std::size_t s = 0; s < kSlots; ++s) {
+    std::uint64_t x = (slots[s] ^ (0x9E3779B97F4A7C15ull * (s + 1))) * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 31;
+    x *= 0x94D049BB133111EBull;
+    h += ((present >> s) & 1u) ? x : 0;
+  }
+  return h;
+}
 
 }  // namespace
+
+template <std::size_t N>
+std::uint64_t Ordinals<N>::get(std::uint64_t hi, std::uint64_t lo) {
+  for (std::size_t i = 0; i < n_; ++i) {
+    if (hi_[i] == hi && lo_[i] == lo) return i;
+  }
+  if (n_ < N) {
+    hi_[n_] = hi;
+    lo_[n_] = lo;
+    return n_++;
+  }
+  return fold128(hi, lo) | (std::uint64_t{1} << 63);  // table full: a marked raw fold, still exact
+}
+
+std::uint8_t Normalizer::space_of(std::uint64_t id, std::uint32_t psn) {
+  for (std::size_t i = 0; i < spaces; ++i) {
+    if (space_id[i] != id) continue;
+    const std::int32_t d = static_cast<std::int32_t>((psn - space_first[i]) & 0xFFFFFF);
+    const std::int32_t off = d >= (1 << 23) ? d - (1 << 24) : d;
+    if (off < space_min[i]) space_min[i] = off;
+    return static_cast<std::uint8_t>(i);
+  }
+  if (spaces == space_id.size()) return kNoSpace;  // too many: those PSNs compare raw
+  space_id[spaces] = id;
+  space_first[spaces] = psn;
+  space_min[spaces] = 0;
+  return static_cast<std::uint8_t>(spaces++);
+}
+
+std::uint32_t Normalizer::base(std::uint8_t space) const {
+  if (space == kNoSpace) return 0;
+  return static_cast<std::uint32_t>(static_cast<std::int64_t>(space_first[space]) + space_min[space]) & 0xFFFFFF;
+}
 
 int slot_of(FieldId id) {
   const int i = static_cast<int>(id);
@@ -124,94 +176,89 @@ bool is_normalized(FieldId id, bool encapsulated) {
 
 void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& t) {
   const std::size_t n = cap.size();
-  t.rows = n;
-  t.values.assign(n * kSlots, 0);
-  t.present.assign(n, 0);
-  t.key.assign(n, 0);
-  t.error.assign(n, 0);
+  t.rows.assign(n, Row{});
+  t.norm = Normalizer{};
+  t.masks = masks;
   t.decode_failures = 0;
   if (n == 0) return;
-
-  Normalizer norm;
-  norm.ts0 = cap.packet(0).ts_ns;
+  t.norm.ts0 = cap.packet(0).ts_ns;
   wire::DecodeOptions dopt;
   dopt.mrc_framing = opt.mrc_framing;  // MODEL: M3
   wire::DecodedFrame f;
   FrameMeta meta;
+  std::array<std::uint64_t, kSlots> slots{};
 
+  // Pass 1: decode, hash the fields, keep the values normalized later.
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint64_t* row = t.values.data() + i * kSlots;
+    Row& r = t.rows[i];
     const auto bytes = cap.bytes(i);
-    const auto rel_ts = cap.packet(i).ts_ns - norm.ts0;
-    row[kTsSlot] = rel_ts;
+    r.ts = cap.packet(i).ts_ns - t.norm.ts0;
     const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
-    if (!dr.ok()) {
-      // Undecodable: compared by error and raw bytes only.
-      t.error[i] = static_cast<std::uint8_t>(dr.error);
+    if (!dr.ok()) {  // undecodable: compared by error and raw bytes only
+      r.error = static_cast<std::uint8_t>(dr.error);
+      r.hash = wire::crc32(0, bytes);
+      r.present = bit(kTsSlot) & ~masks.bits;
       ++t.decode_failures;
-      row[0] = wire::crc32(0, bytes);
-      t.present[i] = bit(kTsSlot) & ~masks.bits;
-      t.key[i] = ~std::uint64_t{0} ^ static_cast<std::uint64_t>(dr.error);
       continue;
     }
     meta.ts_ns = cap.packet(i).ts_ns;
     meta.caplen = static_cast<std::uint32_t>(bytes.size());
-    std::uint64_t present = 0;
-    const bool feedback = f.bth.opcode == wire::opcode::kRcAck || f.bth.opcode == wire::opcode::kRcAtomicAck;
-    const std::uint64_t space = (std::uint64_t{feedback} << 32) | f.bth.dest_qp;
-    for (int s = 0; s <= static_cast<int>(FieldId::kFrameLen); ++s) {
-      if (masks.bits & bit(s)) continue;
-      const FieldId id = static_cast<FieldId>(s);
-      const FieldValue v = get_field(id, f, meta);
-      if (!v.present()) continue;
-      present |= bit(s);
-      std::uint64_t u = v.u;
-      const bool path_addr = id == FieldId::kSrhSegment0 || (id == FieldId::kIpDst && f.encapsulated);
-      if (v.kind == FieldKind::kIpv6 || v.kind == FieldKind::kIpv4) {
-        const std::uint64_t hi = v.kind == FieldKind::kIpv4 ? 0xFFFF : be64(v.a.data());
-        const std::uint64_t lo = v.kind == FieldKind::kIpv4 ? v.u : be64(v.a.data() + 8);
-        if (path_addr) {
-          u = masks.ev ? 0 : fold128(hi, lo);
-        } else {
-          u = opt.normalize ? norm.addrs.get(hi, lo) : fold128(hi, lo);
-        }
-      } else if (v.kind == FieldKind::kMac) {
-        if (opt.normalize) u = norm.macs.get(1, v.u);
-      } else if (opt.normalize) {
-        switch (id) {
-          case FieldId::kBthDqpn: u = norm.qpns.get(0, v.u); break;
-          case FieldId::kBthPsn: u = (v.u - norm.psns.base(space, f.bth.psn)) & 0xFFFFFF; break;
-          case FieldId::kMfehTrigPsn: u = (v.u - norm.psns.base(space, f.bth.psn)) & 0xFFFFFF; break;
-          case FieldId::kRethVa:
-            if (!norm.have_va) {
-              norm.have_va = true;
-              norm.va_base = v.u;
-            }
-            u = v.u - norm.va_base;
-            break;
-          case FieldId::kEpTxTimestamp: u = v.u - norm.ts0; break;
-          default: break;
-        }
+    r.present = fill_slots(f, meta, opt, masks, t.norm, slots);
+    r.hash = hash_slots(slots, r.present & ~kLate);
+    r.psn = f.bth.psn;
+    r.trig = f.has_mfeh ? f.mfeh.trig_psn : 0;
+    r.va = f.has_reth ? f.reth.va : 0;
+    if (opt.normalize) {
+      r.space = t.norm.space_of((std::uint64_t{is_feedback(f.bth.opcode)} << 32) | f.bth.dest_qp, f.bth.psn);
+      if (f.has_reth && (!t.norm.have_va || f.reth.va < t.norm.va_min)) {
+        t.norm.have_va = true;
+        t.norm.va_min = f.reth.va;
       }
-      row[s] = u;
     }
-    if (!(masks.bits & bit(kPayloadSlot))) {
-      row[kPayloadSlot] = get_field(FieldId::kPayload, f, meta).u;
-      present |= bit(kPayloadSlot);
-    }
-    present |= bit(kTsSlot);
-    t.present[i] = present & ~masks.bits;
-    // The window key: what identifies "the same packet" when spraying reorders them.
+    // The window key's parts that need no normalization: opcode, MFEH type, endpoint request.
     std::uint64_t key = f.bth.opcode;
-    if (!(masks.bits & bit(slot_of(FieldId::kBthPsn)))) key |= std::uint64_t{row[slot_of(FieldId::kBthPsn)]} << 8;
-    if (f.has_mfeh) {  // MODEL: M5
-      key |= std::uint64_t{static_cast<std::uint8_t>(f.mfeh.type)} << 32;
-      if (!(masks.bits & bit(slot_of(FieldId::kMfehTrigPsn)))) key |= row[slot_of(FieldId::kMfehTrigPsn)] << 36;
-    } else if (f.has_ep) {  // MODEL: M6
-      key |= (std::uint64_t{f.ep.req_id} << 36) | (std::uint64_t{1} << 35);
-    }
-    t.key[i] = key;
+    if (f.has_mfeh) key |= std::uint64_t{static_cast<std::uint8_t>(f.mfeh.type)} << 32;  // MODEL: M5
+    if (f.has_ep) key |= (std::uint64_t{f.ep.req_id} << 36) | (std::uint64_t{1} << 35);  // MODEL: M6
+    r.key = key;
   }
+  // Pass 2: PSNs from the lowest of their space, VAs from the lowest, and the rest of the key.
+  const bool key_psn = !(masks.bits & bit(kPsnSlot));
+  const bool key_trig = !(masks.bits & bit(kTrigSlot));
+  for (Row& r : t.rows) {
+    if (r.error) {
+      r.key = ~std::uint64_t{0} ^ r.error;
+      continue;
+    }
+    if (opt.normalize) {
+      const std::uint32_t base = t.norm.base(r.space);
+      r.psn = (r.psn - base) & 0xFFFFFF;
+      r.trig = (r.trig - base) & 0xFFFFFF;
+      r.va -= t.norm.va_min;
+    }
+    if (key_psn) r.key |= std::uint64_t{r.psn} << 8;
+    if (key_trig && (r.present & bit(kTrigSlot))) r.key |= std::uint64_t{r.trig} << 36;
+  }
+}
+
+std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
+                       std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error) {
+  slots.fill(0);
+  wire::DecodeOptions dopt;
+  dopt.mrc_framing = opt.mrc_framing;
+  wire::DecodedFrame f;
+  const auto bytes = cap.bytes(i);
+  const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
+  if (error) *error = static_cast<std::uint8_t>(dr.error);
+  if (!dr.ok()) return 0;
+  FrameMeta meta;
+  meta.ts_ns = cap.packet(i).ts_ns;
+  meta.caplen = static_cast<std::uint32_t>(bytes.size());
+  const std::uint64_t present = fill_slots(f, meta, opt, t.masks, t.norm, slots);
+  const Row& r = t.rows[i];  // the normalized late values
+  slots[kPsnSlot] = r.psn;
+  slots[kTrigSlot] = r.trig;
+  slots[kVaSlot] = r.va;
+  return present;
 }
 
 }  // namespace mrc::harness::diffing

@@ -1,11 +1,20 @@
-// Internal to the capture diff (diff.hpp): decoded, normalized field tables.
+// Internal to the capture diff (diff.hpp): compact, normalized per-packet rows.
 //
-// A table row is 64 words: one slot per comparable frame field (the vocabulary's header fields
-// through frame.len, then ts and the payload digest), a bit mask of the slots present, a match
-// key and the decode error (0 = decoded). Slots are filled once per packet; comparing two rows is
-// a word-by-word loop the compiler vectorizes.
+// A frame has 63 comparable fields (the vocabulary's header fields through frame.len, then ts
+// and a payload digest). Storing them all would cost 512 bytes a packet; instead each row keeps
+// what matching and the fast comparison need (about 64 bytes): a 64-bit hash of every unmasked
+// field except the few normalized after the whole capture is seen (PSN, trigger PSN, VA), those
+// raw values, the relative timestamp, the mask of fields present and the window key. Two rows
+// with equal hashes, presence and normalized values are the same packet. Only for a pair that
+// differs are both frames decoded again into full 64-slot rows (full_row) to name the fields.
+//
+// Normalization (diff.hpp): addresses and QPNs become ordinals in order of first appearance
+// (pass 1); PSNs become offsets from the lowest PSN of their space (data / feedback, per
+// destination QP) and VAs offsets from the lowest VA (pass 2, once every packet was seen), so a
+// capture whose first packets were sprayed out of order still normalizes the same way.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,6 +29,7 @@ namespace mrc::harness::diffing {
 inline constexpr std::size_t kSlots = 64;
 inline constexpr int kTsSlot = 61;
 inline constexpr int kPayloadSlot = 62;
+inline constexpr std::uint8_t kNoSpace = 0xFF;
 
 // The table slot of a field, or -1 when the diff does not compare it (tap-level fields).
 int slot_of(FieldId id);
@@ -35,17 +45,57 @@ std::string parse_masks(const std::vector<std::string>& names, MaskSet& out);
 // Fields whose table value is a normalization of the wire value (for evidence text).
 bool is_normalized(FieldId id, bool encapsulated);
 
-struct FieldTable {
-  std::size_t rows = 0;
-  std::vector<std::uint64_t> values;   // rows * kSlots
-  std::vector<std::uint64_t> present;  // slot bit mask per row
-  std::vector<std::uint64_t> key;      // window-matching key per row
-  std::vector<std::uint8_t> error;     // wire::WireError per row (0 = decoded)
-  std::size_t decode_failures = 0;
+struct Row {
+  std::uint64_t hash = 0;     // every unmasked present slot except PSN, trigger PSN, VA and ts
+  std::uint64_t present = 0;  // unmasked slots present
+  std::uint64_t ts = 0;       // ns after the capture's first packet
+  std::uint64_t va = 0;       // raw in pass 1, offset from the lowest VA after pass 2
+  std::uint64_t key = 0;      // window-matching key (pass 2)
+  std::uint32_t psn = 0;      // raw in pass 1, offset in its space after pass 2
+  std::uint32_t trig = 0;     // MODEL: M5 trigger PSN, same space as psn
+  std::uint8_t space = kNoSpace;
+  std::uint8_t error = 0;     // wire::WireError (0 = decoded); undecodable rows hash their bytes
+};
 
-  const std::uint64_t* row(std::size_t i) const { return values.data() + i * kSlots; }
+template <std::size_t N>
+class Ordinals {  // values in order of first appearance -> 0, 1, 2, ...
+ public:
+  std::uint64_t get(std::uint64_t hi, std::uint64_t lo);
+
+ private:
+  std::array<std::uint64_t, N> hi_{};
+  std::array<std::uint64_t, N> lo_{};
+  std::size_t n_ = 0;
+};
+
+struct Normalizer {
+  Ordinals<64> macs;
+  Ordinals<64> addrs;
+  Ordinals<64> qpns;
+  std::array<std::uint64_t, 64> space_id{};    // (feedback << 32) | dest QP
+  std::array<std::uint32_t, 64> space_first{};  // first PSN seen in the space
+  std::array<std::int32_t, 64> space_min{};     // lowest PSN as an offset from the first
+  std::size_t spaces = 0;
+  bool have_va = false;
+  std::uint64_t va_min = 0;
+  std::uint64_t ts0 = 0;
+
+  std::uint8_t space_of(std::uint64_t id, std::uint32_t psn);  // registers; kNoSpace when full
+  std::uint32_t base(std::uint8_t space) const;
+};
+
+struct FieldTable {
+  std::vector<Row> rows;
+  Normalizer norm;
+  MaskSet masks;
+  std::size_t decode_failures = 0;
 };
 
 void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& out);
+
+// Every slot of packet i, normalized as in the table, into `slots`; returns the present mask
+// (unmasked). For undecodable packets returns 0 and sets *error. Used only for differing pairs.
+std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
+                       std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error = nullptr);
 
 }  // namespace mrc::harness::diffing

@@ -23,3 +23,16 @@ add_test(NAME fuzz.frame_decoder
                  -runs=1000000 -max_len=9100 -max_total_time=150 -seed=1
                  -print_final_stats=1)
 set_tests_properties(fuzz.frame_decoder PROPERTIES LABELS fuzz TIMEOUT 240)
+
+# Agent control protocol (harness/dut/agent-protocol.md): codec + session on arbitrary bytes.
+# Seeds: tests/fuzz/agent_corpus (one encoded message of every type; kept current by the agent
+# suite's AgentCodec.FuzzSeedCorpusIsCurrent test).
+add_executable(fuzz_agent_protocol ${CMAKE_CURRENT_LIST_DIR}/fuzz_agent_protocol.cpp)
+target_link_libraries(fuzz_agent_protocol PRIVATE mrc_agent_core mrc_agentproto)
+target_link_options(fuzz_agent_protocol PRIVATE -fsanitize=fuzzer,address,undefined)
+set(MRC_FUZZ_AGENT_SCRATCH ${PROJECT_BINARY_DIR}/fuzz/agent_protocol_corpus)
+file(MAKE_DIRECTORY ${MRC_FUZZ_AGENT_SCRATCH})
+add_test(NAME fuzz.agent_protocol
+         COMMAND fuzz_agent_protocol ${MRC_FUZZ_AGENT_SCRATCH} ${CMAKE_CURRENT_LIST_DIR}/agent_corpus
+                 -runs=500000 -max_len=4096 -max_total_time=120 -seed=1 -print_final_stats=1)
+set_tests_properties(fuzz.agent_protocol PROPERTIES LABELS fuzz TIMEOUT 200)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "harness/testbed/sim/forwarding.hpp"
 #include "harness/testbed/sim/topology.hpp"
@@ -98,6 +99,10 @@ enum class TapPoint : std::uint8_t {
 };
 
 struct TapSpec {
+  TapSpec() = default;
+  TapSpec(DirId d, TapPoint p = TapPoint::kWire, std::string tap_name = {}, std::uint32_t snap = 0)
+      : dir(d), point(p), name(std::move(tap_name)), snaplen(snap) {}
+
   DirId dir = kNone;
   TapPoint point = TapPoint::kWire;
   std::string name;                  // the capture's tap name ("" = the direction name)

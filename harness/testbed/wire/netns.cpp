@@ -1,6 +1,9 @@
 #include "harness/testbed/wire/netns.hpp"
 
 #include <dirent.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -135,8 +138,8 @@ std::string write_file(const std::string& path, const std::string& value) {
 // IPv6 off (and DAD / router solicitations off, for kernels that ignore disable_ipv6 on some
 // paths) for one interface, in the calling thread's namespace.
 std::string silence_ipv6(const std::string& ifname) {
+  if (access("/proc/sys/net/ipv6", F_OK) != 0) return {};  // no IPv6 in this kernel: nothing to silence
   const std::string base = "/proc/sys/net/ipv6/conf/" + ifname + "/";
-  if (access(base.c_str(), F_OK) != 0) return {};  // IPv6 not compiled in: nothing to silence
   for (const auto& [key, value] : {std::pair{"accept_dad", "0"}, std::pair{"router_solicitations", "0"},
                                    std::pair{"disable_ipv6", "1"}}) {
     if (std::string e = write_file(base + key, value); !e.empty()) return e;
@@ -196,15 +199,18 @@ std::vector<std::string> list_our_netns() { return list_dir_with_prefix(kNetnsDi
 std::vector<std::string> list_our_links() { return list_dir_with_prefix("/sys/class/net"); }
 
 std::optional<std::array<std::uint8_t, 6>> read_mac(const std::string& ifname) {
-  std::ifstream f("/sys/class/net/" + ifname + "/address");
-  std::string s;
-  if (!(f >> s) || s.size() != 17) return std::nullopt;
+  // SIOCGIFHWADDR on a socket this thread creates answers for the thread's namespace; /sys would
+  // show the namespace /sys was mounted in, whatever the thread entered.
+  if (ifname.size() >= IFNAMSIZ) return std::nullopt;
+  const int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return std::nullopt;
+  ifreq req{};
+  std::memcpy(req.ifr_name, ifname.c_str(), ifname.size());
+  const int rc = ioctl(fd, SIOCGIFHWADDR, &req);
+  close(fd);
+  if (rc != 0) return std::nullopt;
   std::array<std::uint8_t, 6> mac{};
-  for (std::size_t i = 0; i < 6; ++i) {
-    const auto v = parse_base(s.substr(i * 3, 2), 16);
-    if (!v) return std::nullopt;
-    mac[i] = static_cast<std::uint8_t>(*v);
-  }
+  std::memcpy(mac.data(), req.ifr_hwaddr.sa_data, mac.size());
   return mac;
 }
 

@@ -94,7 +94,7 @@ void install_signal_cleanup();
 std::vector<std::string> list_our_netns();
 std::vector<std::string> list_our_links();
 
-// Reads an interface's MAC in the calling thread's namespace (/sys/class/net/<if>/address).
+// Reads an interface's MAC in the calling thread's namespace (SIOCGIFHWADDR).
 std::optional<std::array<std::uint8_t, 6>> read_mac(const std::string& ifname);
 
 }  // namespace mrc::harness::wire

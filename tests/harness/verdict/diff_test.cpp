@@ -175,6 +175,12 @@ TEST(CaptureDiff, ReorderingInsideTheWindowMatchesByOpcodeAndPsn) {
   r = diff_captures(a, b, win);
   EXPECT_TRUE(r.identical()) << render_diff(r, win);
   EXPECT_EQ(r.reordered_pairs, 2u);
+  // Reordering at the very start: PSN and VA bases are the lowest values, not the first seen.
+  std::vector<std::size_t> first(a.size());
+  for (std::size_t i = 0; i < first.size(); ++i) first[i] = i;
+  std::swap(first[0], first[1]);
+  r = diff_captures(a, rebuild(a, first), win);
+  EXPECT_TRUE(r.identical()) << render_diff(r, win);
   // A swap wider than the window is still a difference.
   std::vector<std::size_t> far(a.size());
   for (std::size_t i = 0; i < far.size(); ++i) far[i] = i;

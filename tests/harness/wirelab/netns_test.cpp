@@ -25,6 +25,43 @@ std::vector<std::string> links_of(pid_t pid) {
   return out;
 }
 
+// A forked child that creates a namespace, reports its name on a pipe and waits for a signal.
+// The guard SIGKILLs and reaps it on every path out of the test, so no child outlives a failure.
+struct NetnsChild {
+  pid_t pid = -1;
+  std::string name;  // "mrcc-..." or "ERROR ..."
+  bool reaped = false;
+  int status = 0;
+
+  NetnsChild() {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      std::string err;
+      auto ns = hw::Netns::create({2, 1500}, &err);  // also installs the signal cleanup
+      const std::string msg = ns ? ns->name() + "\n" : "ERROR " + err + "\n";
+      (void)!write(fds[1], msg.data(), msg.size());
+      if (!ns) _exit(1);
+      for (;;) pause();  // until a signal
+    }
+    close(fds[1]);
+    char c;
+    while (pid > 0 && read(fds[0], &c, 1) == 1 && c != '\n') name += c;
+    close(fds[0]);
+  }
+  int signal_and_reap(int sig) {
+    kill(pid, sig);
+    waitpid(pid, &status, 0);
+    reaped = true;
+    return status;
+  }
+  ~NetnsChild() {
+    if (pid > 0 && !reaped) signal_and_reap(SIGKILL);
+  }
+};
+
 TEST(WireNames, FitInterfaceNamesAndEncodeTheOwner) {
   for (pid_t pid : {1, 4242, 4194304}) {
     for (unsigned counter : {0u, 35u, 1295u, 5000u}) {
@@ -111,29 +148,13 @@ TEST(WireNetns, KernelPutsNoStrayFramesOnTheVeths) {
 // cleanup_stale() (what the next process start runs) removes it.
 TEST(WireNetns, StaleCleanupAfterSigkill) {
   MRC_SKIP_UNLESS_NETNS();
-  int pipefd[2];
-  ASSERT_EQ(pipe(pipefd), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    close(pipefd[0]);
-    std::string err;
-    auto ns = hw::Netns::create({2, 1500}, &err);
-    const std::string msg = ns ? ns->name() + "\n" : "ERROR " + err + "\n";
-    (void)!write(pipefd[1], msg.data(), msg.size());
-    for (;;) pause();  // until SIGKILL
-  }
-  close(pipefd[1]);
-  std::string line;
-  char c;
-  while (read(pipefd[0], &c, 1) == 1 && c != '\n') line += c;
-  close(pipefd[0]);
+  NetnsChild child;
+  ASSERT_GT(child.pid, 0);
+  const std::string line = child.name;
   ASSERT_EQ(line.rfind("mrcc-", 0), 0u) << line;
   EXPECT_TRUE(netns_listed(line));
-  EXPECT_EQ(links_of(child).size(), 2u);
-  kill(child, SIGKILL);
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(links_of(child.pid).size(), 2u);
+  const int status = child.signal_and_reap(SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
   EXPECT_TRUE(netns_listed(line)) << "nothing ran at SIGKILL: the namespace is stale now";
 
@@ -142,7 +163,7 @@ TEST(WireNetns, StaleCleanupAfterSigkill) {
   EXPECT_EQ(err, "");
   EXPECT_NE(std::find(removed.begin(), removed.end(), line), removed.end());
   EXPECT_FALSE(netns_listed(line)) << ip_out({"netns", "list"});
-  EXPECT_TRUE(links_of(child).empty());
+  EXPECT_TRUE(links_of(child.pid).empty());
   // Live owners are never touched: our own namespaces survive a cleanup.
   auto mine = hw::Netns::create({1, 1500}, &err);
   ASSERT_NE(mine, nullptr) << err;
@@ -152,33 +173,17 @@ TEST(WireNetns, StaleCleanupAfterSigkill) {
 
 TEST(WireNetns, SigtermRemovesLiveNamespaces) {
   MRC_SKIP_UNLESS_NETNS();
-  int pipefd[2];
-  ASSERT_EQ(pipe(pipefd), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    close(pipefd[0]);
-    std::string err;
-    auto ns = hw::Netns::create({1, 1500}, &err);  // installs the signal cleanup
-    const std::string msg = ns ? ns->name() + "\n" : "ERROR " + err + "\n";
-    (void)!write(pipefd[1], msg.data(), msg.size());
-    for (;;) pause();
-  }
-  close(pipefd[1]);
-  std::string line;
-  char c;
-  while (read(pipefd[0], &c, 1) == 1 && c != '\n') line += c;
-  close(pipefd[0]);
+  NetnsChild child;
+  ASSERT_GT(child.pid, 0);
+  const std::string line = child.name;
   ASSERT_EQ(line.rfind("mrcc-", 0), 0u) << line;
   ASSERT_TRUE(netns_listed(line));
-  kill(child, SIGTERM);
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  const int status = child.signal_and_reap(SIGTERM);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "the default action still ends the process";
   EXPECT_FALSE(netns_listed(line)) << "the handler removed the namespace";
   // The veths go with the namespace (the kernel takes them down asynchronously).
-  for (int i = 0; i < 300 && !links_of(child).empty(); ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_TRUE(links_of(child).empty());
+  for (int i = 0; i < 300 && !links_of(child.pid).empty(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_TRUE(links_of(child.pid).empty());
 }
 
 TEST(WireNetns, ProcessesAndSocketsLandInside) {

@@ -92,7 +92,9 @@ void failover(Mode m, LinkSide side) {
       EXPECT_EQ(states[i], ev::EvState::kAssumedBad) << "EV " << i;
       EXPECT_EQ(end[i], mid[i]) << "EV " << i << " still carried data after the failure was detected";
     } else {
-      if (side == LinkSide::kDown) EXPECT_EQ(states[i], ev::EvState::kGood) << "EV " << i;
+      if (side == LinkSide::kDown) {
+        EXPECT_EQ(states[i], ev::EvState::kGood) << "EV " << i;
+      }
       good += states[i] == ev::EvState::kGood;
       after_unaffected += end[i] - mid[i];
     }

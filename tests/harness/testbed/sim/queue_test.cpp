@@ -67,7 +67,9 @@ TEST(SimQueues, EcnMarksAboveThresholdOnlyEctTraffic) {
   for (std::size_t i = 0; i < x.log->size(); ++i) {
     const std::uint8_t e = ecn_of((*x.log)[i]);
     ce += e == wire::kEcnCe;
-    if (i < 8) EXPECT_EQ(e, wire::kEcnEct0) << i;  // the queue was short when these arrived
+    if (i < 8) {
+      EXPECT_EQ(e, wire::kEcnEct0) << i;  // the queue was short when these arrived
+    }
   }
   const DirCounters& c = x.sim.dir_counters(x.sink_dir());
   EXPECT_GT(ce, 40u);

@@ -69,7 +69,9 @@ void every_path(bool with_srh) {
     EXPECT_EQ(addr::decode_usid(static_cast<std::uint16_t>(wire::usid_active(b.ip6.dst))).kind, addr::UsidKind::kLeaf);
     wire::Ipv6Addr shifted = a.ip6.dst;
     wire::usid_shift(shifted);  // the spine's in-place shift is RFC 9800's (reference/wire/usid)
-    if (!with_srh) EXPECT_EQ(b.ip6.dst, shifted);
+    if (!with_srh) {
+      EXPECT_EQ(b.ip6.dst, shifted);
+    }
     EXPECT_EQ(a.ip6.hop_limit, 63);
     EXPECT_EQ(b.ip6.hop_limit, 62);
     if (with_srh) {
