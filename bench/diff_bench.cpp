@@ -9,7 +9,7 @@
 // files: decoding both captures (with ICRC checks), normalization, window matching and the
 // field-by-field comparison.
 //
-// A counting operator new checks the "no allocation per packet pair" rule: the allocations of
+// A counting operator new (plain and aligned) checks the "no allocation per packet pair" rule: the allocations of
 // one diff must not grow with the number of packets (1k versus 100k frames).
 #include <benchmark/benchmark.h>
 
@@ -32,8 +32,16 @@ std::atomic<std::size_t> g_allocations{0};
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
+[[gnu::noinline]] void* operator new(std::size_t n, std::align_val_t a) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t al = static_cast<std::size_t>(a);
+  if (void* p = std::aligned_alloc(al, (n + al - 1) / al * al)) return p;
+  throw std::bad_alloc();
+}
 [[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace mrc::harness {
 namespace {

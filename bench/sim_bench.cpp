@@ -97,7 +97,8 @@ void BM_SimWrite1GiB(benchmark::State& state) {
     state.ResumeTiming();
   }
 }
-BENCHMARK(BM_SimWrite1GiB)->Arg(1024)->Arg(128)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+// Rates are per CPU second (the machine is shared); the Time column is the wall clock.
+BENCHMARK(BM_SimWrite1GiB)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_SimBuildPod(benchmark::State& state) {
   for (auto _ : state) {

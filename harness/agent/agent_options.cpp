@@ -128,9 +128,11 @@ std::unique_ptr<Backend> make_backend(const AgentOptions& opt, std::string* erro
   };
   const std::string kind = opt.backend.substr(0, opt.backend.find(':'));
   if (kind == "vendor") {
-#ifdef MRC_VENDOR_SDK_DIR
+#if defined(MRC_HAVE_VENDOR_BACKEND)
+    return make_vendor_backend(opt, error);
+#elif defined(MRC_VENDOR_SDK_DIR)
     return fail("--backend vendor: a vendor MRC SDK was found at " MRC_VENDOR_SDK_DIR
-                ", but this release has no vendor backend source to build against it "
+                ", but harness/agent/vendor_backend.cpp does not exist yet "
                 "(harness/agent/README.md, 'Vendor backend', lists the calls it has to make)");
 #else
     return fail("--backend vendor: not available: this mrc-dut-agent was built without a vendor MRC SDK. "

@@ -39,4 +39,9 @@ std::string agent_usage();
 // be built (unknown defect, interface missing, vendor backend not compiled in).
 std::unique_ptr<Backend> make_backend(const AgentOptions& opt, std::string* error);
 
+#ifdef MRC_HAVE_VENDOR_BACKEND
+// vendor_backend.cpp, compiled only against a vendor MRC SDK (-DMRC_VENDOR_SDK=..., README.md).
+std::unique_ptr<Backend> make_vendor_backend(const AgentOptions& opt, std::string* error);
+#endif
+
 }  // namespace mrc::agent

@@ -6,14 +6,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "reference/wire/ev_placement.hpp"
 
 namespace mrc::agent {
 namespace {
 
 constexpr int kRxBatchPerPort = 256;       // frames taken from one port per service() turn
-constexpr std::uint64_t kEpTimeoutNs = 1'000'000;  // EP requests (probes) unanswered after 1 ms
-constexpr std::uint8_t kEpRequestDscp = 46;         // MODEL: M11 probes use DSCP 46 unless told
 
 Outcome not_applied(const char* what) {
   return Outcome::fail(ap::ErrorCode::kNotApplied, std::string(what) + " before APPLY_CONFIG");
@@ -278,60 +275,11 @@ Outcome ReferenceBackend::ep_op(const ap::EpOp& op) {
   req.req_port = e.port;
   req.srv6_ev_index = e.index;
   const wire::EpOp kind = op.op == ap::EpOpKind::kProbeEv ? wire::EpOp::kEvProbe : wire::EpOp::kPortStatusUpdate;
-  if (int rc = ep_->ep_send(kEpRequestDscp, kind, std::span(&req, 1), kEpTimeoutNs)) {
+  // MODEL: M11 EP requests use the control DSCP; unanswered after the endpoint's probe timeout.
+  if (int rc = ep_->ep_send(wire::kDscpControl, kind, std::span(&req, 1), ep_->config().probe_timeout_ns)) {
     return Outcome::rejected(rc, std::string("ep_send: ") + std::strerror(rc));
   }
   service(now_);
-  return Outcome::success();
-}
-
-Outcome ReferenceBackend::query_state(ap::StateReport& out) {
-  out.now_ns = now_;
-  if (ep_) {
-    const auto array = ep_->controller().ev_array(0);
-    const ev::FormatProfile* fmt = ep_->controller().format_of(0);
-    const wire::EvFmtMode mode = fmt != nullptr ? fmt->mode : wire::EvFmtMode::kUdp;
-    for (std::size_t i = 0; i < array.size() && i < ap::limit::kEvs; ++i) {
-      const ev::EvEntry& e = array[i];
-      ap::EvStateInfo s;
-      s.index = static_cast<std::uint32_t>(i);
-      s.port = e.port;
-      s.value.assign(e.val.begin(), e.val.end());
-      s.wire.assign(e.wire.begin(), e.wire.end());
-      // The identity a receiver echoes (MODEL: M2 / M5): STEV value V, UDP sport, SRv6 index.
-      s.echo = mode == wire::EvFmtMode::kStev  ? wire::stev_value(e.wire)
-               : mode == wire::EvFmtMode::kUdp ? wire::udp_mode_sport(e.wire)
-                                               : e.index;
-      s.state = ev::bits(e.state);
-      s.denied = e.denied;
-      out.evs.push_back(std::move(s));
-    }
-  }
-  auto add = [&out](const char* name, std::uint64_t v) { out.counters.push_back({name, static_cast<double>(v)}); };
-  if (ep_) {
-    const ref::EndpointStats& st = ep_->stats();
-    add("frames_tx", st.frames_tx);
-    add("frames_rx", st.frames_rx);
-    add("data_tx", st.data_tx);
-    add("feedback_tx", st.feedback_tx);
-    add("ep_tx", st.ep_tx);
-    add("tx_port_down", st.tx_port_down);
-    add("tx_no_path", st.tx_no_path);
-    add("rx_port_down", st.rx_port_down);
-    add("rx_decode_error", st.rx_decode_error);
-    add("rx_not_for_us", st.rx_not_for_us);
-    add("rx_unknown_qp", st.rx_unknown_qp);
-    add("rx_bad_icrc", st.rx_bad_icrc);
-    add("probes_sent", st.probes_sent);
-    add("probes_ok", st.probes_ok);
-    add("probes_failed", st.probes_failed);
-  }
-  add("agent_rx_before_apply", rx_before_apply_);
-  add("agent_tx_errors", tx_errors_);
-  add("agent_completions_dropped", completions_dropped_);
-  add("agent_events_dropped", events_dropped_);
-  add("agent_ep_responses", ep_responses_);
-  add("agent_ep_timeouts", ep_timeouts_);
   return Outcome::success();
 }
 

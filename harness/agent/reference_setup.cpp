@@ -102,6 +102,7 @@ Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
   for (const auto& p : io_->ports()) top = std::max(top, p.port);
   ec.num_ports = top;
   ec.limits.phy_port_mask = port_mask();
+  ec.limits.ev_count_align = 1;  // as the in-process reference binding: case EV arrays have any length
   ep_ = std::make_unique<ref::Endpoint>(ec);
   ep_->advance(now_);
 

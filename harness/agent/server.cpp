@@ -161,7 +161,8 @@ std::string Server::step(std::chrono::milliseconds max_wait) {
                                                              : c->opened_ns + to_ns(cfg_.hello_timeout);
     wait = std::min(wait, limit > now ? limit - now : 0);
   }
-  std::vector<pollfd> fds;
+  std::vector<pollfd>& fds = pollfds_;  // reused: no allocation per loop turn once grown
+  fds.clear();
   fds.push_back({wake_fd_, POLLIN, 0});
   fds.push_back({listen_fd_, POLLIN, 0});
   for (const auto& c : conns_) {
@@ -172,7 +173,8 @@ std::string Server::step(std::chrono::milliseconds max_wait) {
     fds.push_back({c->fd, ev, 0});
   }
   const std::size_t backend_first = fds.size();
-  for (int fd : backend_.io_fds()) fds.push_back({fd, POLLIN, 0});
+  if (io_fds_.empty()) io_fds_ = backend_.io_fds();  // fixed for the backend's life
+  for (int fd : io_fds_) fds.push_back({fd, POLLIN, 0});
   // Round up so a deadline 0.5 ms away does not become a busy loop of zero-timeout polls.
   const int timeout_ms = static_cast<int>((wait + 999'999) / 1'000'000);
   const int n = poll(fds.data(), fds.size(), timeout_ms);

@@ -10,6 +10,8 @@
 // closed, so a client still sending never turns our last ERROR into a connection reset.
 #pragma once
 
+#include <poll.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -85,6 +87,8 @@ class Server {
   std::uint64_t origin_ns_ = 0;
   std::atomic<bool> stopping_{false};
   std::vector<std::unique_ptr<Conn>> conns_;
+  std::vector<struct pollfd> pollfds_;
+  std::vector<int> io_fds_;
   ServerStats stats_;
 };
 

@@ -21,8 +21,12 @@
 namespace {
 
 extern "C" void on_sigint(int) {
-  // Only an atomic store: the suite stops taking cases and writes a partial report.
-  mrc::run::interrupt_flag().store(true);
+  // First Ctrl-C: only an atomic store; the suite finishes the case in progress, stops taking
+  // cases and writes a partial report. A second one ends the process at once.
+  if (mrc::run::interrupt_flag().exchange(true)) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
 }
 
 std::string command_line(int argc, char** argv) {

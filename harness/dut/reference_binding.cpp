@@ -92,6 +92,10 @@ DutStatus ReferenceBinding::apply(const DutSetup& s, DutLocal& local) {
   cfg.ipv4 = s.ipv4;
   cfg.ipv4_addr = addr.ipv4;
   cfg.limits.ev_count_align = 1;  // case EV arrays have any length
+  // Feedback / EP frames waiting for the testbed to pull them. The testbed pulls after every
+  // event, so a few hundred is plenty; the endpoint's default (4096 frame-sized slots, ~18 MB
+  // zero-filled) would dominate the harness's per-case cost. Overflows show in the counters.
+  cfg.control_queue_depth = 512;
   cfg.limits.phy_port_mask = planes_ >= 32 ? 0xFFFFFFFFu : ((1u << planes_) - 1u);
   ep_ = std::make_unique<ref::Endpoint>(cfg);
   if (std::string why = testbed_->attach_endpoint(host_, *ep_); !why.empty()) {
@@ -376,6 +380,7 @@ std::vector<std::pair<std::string, double>> ReferenceBinding::counters() const {
   put("ep.ep_tx", s.ep_tx);
   put("ep.rx_decode_error", s.rx_decode_error);
   put("ep.rx_unknown_qp", s.rx_unknown_qp);
+  put("ep.control_queue_full", s.control_queue_full);
   put("ep.probes_sent", s.probes_sent);
   put("ep.probes_ok", s.probes_ok);
   put("ep.probes_failed", s.probes_failed);

@@ -270,7 +270,7 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   Json j;
   try {
     j = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw ReportError(std::string(origin) + ": not valid JSON: " + e.what());
   }
   Reader top(j, "", origin);

@@ -154,7 +154,7 @@ void collect(SessionState& s) {
   ctx.wimm_limit = std::min<std::uint32_t>(q.max_wimm, s.peer_local.max_wimm_dest);
   ctx.ev_min_active = s.setups.dut.ev_min_active;
 
-  ctx.expects = evaluate_expects(s.c, s.timeline, ctx);
+  ctx.expects = evaluate_expects(s.timeline, ctx);
   for (auto& r : s.control_records) ctx.expects.push_back(std::move(r));
 
   if (s.hit_virtual_limit) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <ctime>
 
 #include "harness/run/session_state.hpp"
 #include "harness/dut/profile_setup.hpp"
@@ -16,8 +17,32 @@ using harness::Verdict;
 namespace stim = harness::stim;
 
 constexpr std::uint64_t kBufferBudget = 64ull << 20;  // traffic slots per side
-constexpr std::uint64_t kMinBuffer = 1ull << 20;      // room for scripted frames' default RETH
+constexpr std::uint64_t kMinBuffer = 64ull << 10;     // room for scripted frames' default RETH
 constexpr std::uint64_t kInitialRecvs = 256;
+
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Adds the time spent inside the testbed (simulator work: building it, delivering injected
+// frames, running the clock) to the session's counters.
+class TestbedTimer {
+ public:
+  explicit TestbedTimer(SessionResult& r) : r_(r), wall0_(std::chrono::steady_clock::now()), cpu0_(thread_cpu_s()) {}
+  ~TestbedTimer() {
+    r_.testbed_cpu_s += thread_cpu_s() - cpu0_;
+    r_.testbed_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
+  }
+  TestbedTimer(const TestbedTimer&) = delete;
+  TestbedTimer& operator=(const TestbedTimer&) = delete;
+
+ private:
+  SessionResult& r_;
+  std::chrono::steady_clock::time_point wall0_;
+  double cpu0_;
+};
 
 std::string port_name(int port) { return "p" + std::to_string(port); }
 
@@ -35,8 +60,6 @@ int errno_of(harness::ControlResult r) {
   return 0;
 }
 
-std::string fault_kind_name(harness::ImpairKind k) { return std::string(harness::to_string(k)); }
-
 class Session {
  public:
   explicit Session(SessionState& s) : s_(s) {}
@@ -46,7 +69,6 @@ class Session {
 
  private:
   bool setup_traffic(std::uint64_t& buffer_bytes);
-  bool setup_impairments();
   bool setup_injects();
   bool run_control(std::size_t step);
   bool post_due(std::uint64_t now);
@@ -69,7 +91,10 @@ bool Session::setup() {
   const harness::Case& c = s_.c;
   std::string why;
   s_.activity("testbed");
-  s_.tb = harness::make_sim_testbed(c.testbed, s_.o.testbed, s_.o.seed, &why);
+  {
+    const TestbedTimer timer(s_.result);
+    s_.tb = harness::make_sim_testbed(c.testbed, s_.o.testbed, s_.o.seed, &why);
+  }
   if (!s_.tb) return s_.fail(Verdict::kError, "testbed: " + why);
   s_.activity("dut.attach");
   if (!status_ok(s_.dut.attach(*s_.tb, kDutHost), "DUT attach")) return false;
@@ -116,7 +141,7 @@ bool Session::setup() {
       if (std::string e = s_.tb->add_tap(name, p.host, p.port, tx); !e.empty()) return s_.fail(Verdict::kError, e);
     }
   }
-  if (!setup_impairments()) return false;
+  if (!setup_impairments(s_)) return false;
   if (!setup_injects()) return false;
   s_.timeline = stim::plan_timeline(c);
   for (const auto& a : s_.timeline.actions) {
@@ -165,92 +190,6 @@ bool Session::setup_traffic(std::uint64_t& buffer_bytes) {
   return true;
 }
 
-bool Session::setup_impairments() {
-  const harness::Case& c = s_.c;
-  std::vector<std::pair<std::size_t, const harness::ImpairStep*>> steps;
-  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
-    if (const auto* st = std::get_if<harness::ImpairStep>(&c.stimulus[i].body)) steps.emplace_back(i, st);
-  }
-  if (steps.empty()) return true;
-  std::unordered_map<std::uint32_t, std::uint32_t> echo_to_index;
-  for (const auto& e : s_.dut_evs) echo_to_index.emplace(e.echo, e.index);
-  s_.impair = std::make_unique<stim::ImpairmentProgram>(steps, harness::wire_mode(s_.setups.dut.format_mode),
-                                                        std::move(echo_to_index), s_.o.seed);
-  const auto& rules = s_.impair->rules();
-  for (std::size_t r = 0; r < rules.size(); ++r) {
-    if (rules[r].select.link.empty()) continue;
-    const harness::LinkRef l = s_.tb->find_link(rules[r].select.link);
-    if (l.id == UINT32_MAX) {
-      return s_.fail(Verdict::kError, "stimulus[" + std::to_string(rules[r].step) + "]: no link named '" +
-                                          rules[r].select.link + "' in " + s_.tb->name());
-    }
-    s_.impair->bind_link(r, l.id);
-  }
-  for (const stim::FaultPlan& f : s_.impair->faults()) {
-    ScheduledFault sf;
-    sf.step = f.step;
-    sf.kind = fault_kind_name(f.kind);
-    sf.req.at_ns = f.at_ns;
-    const std::string where = "stimulus[" + std::to_string(f.step) + "]: ";
-    switch (f.kind) {
-      case harness::ImpairKind::kLinkDown:
-      case harness::ImpairKind::kLinkUp:
-      case harness::ImpairKind::kBlackhole: {
-        sf.req.kind = f.kind == harness::ImpairKind::kLinkDown ? harness::FaultRequest::Kind::kLinkDown
-                      : f.kind == harness::ImpairKind::kLinkUp ? harness::FaultRequest::Kind::kLinkUp
-                                                               : harness::FaultRequest::Kind::kBlackhole;
-        sf.link = !f.link.empty() ? s_.tb->find_link(f.link)
-                                  : s_.tb->host_link(kDutHost, static_cast<int>(f.plane.value_or(0)));
-        if (sf.link.id == UINT32_MAX) {
-          return s_.fail(Verdict::kError, where + "no link '" + f.link + "' (plane " +
-                                              std::to_string(f.plane.value_or(0)) + ") in " + s_.tb->name());
-        }
-        sf.req.target = sf.link.name;
-        break;
-      }
-      case harness::ImpairKind::kSwitchDown:
-        sf.req.kind = harness::FaultRequest::Kind::kSwitchDown;
-        sf.req.target = f.target_switch;
-        if (!s_.tb->switch_exists(f.target_switch)) {
-          return s_.fail(Verdict::kError, where + "no switch named '" + f.target_switch + "' in " + s_.tb->name());
-        }
-        break;
-      case harness::ImpairKind::kPortDown:
-        sf.req.kind = harness::FaultRequest::Kind::kPortDown;
-        sf.req.host = kDutHost;
-        sf.req.port = static_cast<int>(f.port.value_or(1));
-        sf.req.target = "dut." + port_name(sf.req.port);
-        break;
-      default:
-        continue;
-    }
-    if (std::string e = s_.tb->schedule_fault(sf.req); !e.empty()) return s_.fail(Verdict::kError, where + e);
-    s_.faults.push_back(sf);
-  }
-  auto* prog = s_.impair.get();
-  s_.tb->set_impairment_hook([prog](const harness::LinkPacket& p) {
-    const stim::Decision d = prog->decide(stim::PacketInfo{p.now_ns, p.link, p.plane, p.from_host_port, p.bytes, p.len});
-    harness::ImpairAction a;
-    using DK = stim::Decision::Kind;
-    using AK = harness::ImpairAction::Kind;
-    switch (d.kind) {
-      case DK::kPass: a.kind = AK::kPass; break;
-      case DK::kDrop: a.kind = AK::kDrop; break;
-      case DK::kTrim: a.kind = AK::kTrim; break;
-      case DK::kDuplicate: a.kind = AK::kDuplicate; break;
-      case DK::kDelay: a.kind = AK::kDelay; break;
-      case DK::kCorrupt: a.kind = AK::kCorrupt; break;
-    }
-    a.trim_bytes = d.trim_bytes;
-    a.copies = d.copies;
-    a.delay_ns = d.delay_ns;
-    a.offset = d.offset;
-    a.xor_mask = d.xor_mask;
-    return a;
-  });
-  return true;
-}
-
 bool Session::setup_injects() {
   const harness::Case& c = s_.c;
   const stim::FrameContext fc = s_.frame_context(/*from_dut=*/false, /*encapsulated=*/false);
@@ -260,6 +199,7 @@ bool Session::setup_injects() {
     const std::string where = "stimulus[" + std::to_string(i) + "]: ";
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
+    const TestbedTimer timer(s_.result);
     if (std::string e = s_.tb->inject_to(kDutHost, static_cast<int>(inj->port), f.bytes, inj->at_ns); !e.empty()) {
       return s_.fail(Verdict::kError, where + "inject on port " + std::to_string(inj->port) + ": " + e);
     }
@@ -435,9 +375,8 @@ bool Session::play() {
     }
     if (next <= now) next = now + 1;
     s_.activity("testbed.run_until");
-    const auto t0 = std::chrono::steady_clock::now();
+    const TestbedTimer timer(s_.result);
     s_.tb->run_until(next);
-    s_.result.testbed_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   s_.activity("collect");
   return true;

@@ -46,9 +46,10 @@ struct SessionResult {
   std::vector<std::string> evidence_files;  // relative to out_dir
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
-  // Wall time spent inside the testbed's run_until (to measure the harness's own overhead; never
-  // written into a report).
+  // Wall time spent inside the testbed (building it, injecting, run_until), to measure the
+  // harness's own overhead; never written into a report.
   double testbed_wall_s = 0;
+  double testbed_cpu_s = 0;  // the same, in this thread's CPU time (immune to a loaded machine)
 };
 
 SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, const SessionOptions& o);

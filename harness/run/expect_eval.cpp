@@ -87,8 +87,7 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const harness::TapCapt
 
 }  // namespace
 
-std::vector<ExpectRecord> evaluate_expects(const harness::Case& c, const harness::stim::Timeline& t,
-                                           const CheckContext& ctx) {
+std::vector<ExpectRecord> evaluate_expects(const harness::stim::Timeline& t, const CheckContext& ctx) {
   std::vector<ExpectRecord> out;
   std::set<std::pair<std::size_t, std::size_t>> used;  // (tap, index) consumed by a positive expect
   wire::DecodedFrame f;
@@ -159,7 +158,6 @@ std::vector<ExpectRecord> evaluate_expects(const harness::Case& c, const harness
     }
     out.push_back(std::move(r));
   }
-  (void)c;
   return out;
 }
 

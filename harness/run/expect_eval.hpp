@@ -13,7 +13,6 @@
 
 namespace mrc::run {
 
-std::vector<harness::ExpectRecord> evaluate_expects(const harness::Case& c, const harness::stim::Timeline& t,
-                                                    const harness::CheckContext& ctx);
+std::vector<harness::ExpectRecord> evaluate_expects(const harness::stim::Timeline& t, const harness::CheckContext& ctx);
 
 }  // namespace mrc::run

@@ -90,6 +90,10 @@ struct SessionState {
   harness::stim::FrameContext frame_context(bool from_dut, bool encapsulated) const;
 };
 
+// case_impair.cpp: the impair steps -> impairment hook and scheduled faults. False = s.result
+// holds the ERROR.
+bool setup_impairments(SessionState& s);
+
 // case_collect.cpp: taps, faults, observations, expects -> result.ctx.
 void collect(SessionState& s);
 

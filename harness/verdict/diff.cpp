@@ -34,8 +34,12 @@ class Differ {
     const std::size_t na = a_.rows.size();
     const std::size_t nb = b_.rows.size();
     const std::size_t w = std::max<std::uint32_t>(opt_.window, 1);
-    std::vector<std::uint8_t> used_b(nb, 0);  // one allocation per diff, not per pair
-    std::vector<std::int64_t> pair_of_a(na, -1);
+    diffing::RowArray<std::uint8_t> used_b;  // one allocation per diff, not per pair
+    used_b.reset(nb);
+    std::fill(used_b.begin(), used_b.end(), std::uint8_t{0});
+    diffing::RowArray<std::int64_t> pair_of_a;
+    pair_of_a.reset(na);
+    std::fill(pair_of_a.begin(), pair_of_a.end(), std::int64_t{-1});
     std::size_t first_free = 0;  // every B index below it is used
     // Pass 1: key matches inside the window, nearest-first from the low end.
     for (std::size_t i = 0; i < na; ++i) {

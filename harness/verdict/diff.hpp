@@ -1,19 +1,21 @@
 // The semantic capture diff (anchors G8): golden checks and `mrc-conform diff A B`.
 //
-// Both captures are decoded once into field tables (one row of 64-bit words per packet, in
-// preallocated vectors) and normalized so that what legitimately differs between two runs does
-// not show: QPNs and addresses (MAC, IP, GID) become ordinals in order of first appearance, PSNs
-// become offsets from the first PSN of their PSN space (data or feedback, per destination QP),
-// RETH VAs offsets from the first VA, timestamps offsets from the first packet. The outer IPv6
-// destination of an SRv6 frame is the EV's uSID container, a path, and is compared as is.
+// Both captures are decoded once into compact per-packet rows (diff_table.hpp: a hash of every
+// compared field plus the few values normalized late, in one preallocated array per capture) and
+// normalized so that what legitimately differs between two runs does not show: QPNs and addresses
+// (MAC, IP, GID) become ordinals in order of first appearance, PSNs become offsets from the lowest
+// PSN of their space (data or feedback, per destination QP), RETH VAs offsets from the lowest VA,
+// timestamps offsets from the first packet. The outer IPv6 destination of an SRv6 frame is the
+// EV's uSID container, a path, and is compared as is.
 //
 // Then A (expected) is walked in order and each packet is matched to a packet of B (observed)
 // inside the equivalence window: packets within `window` positions of each other may match in
 // any order when their key (opcode, normalized PSN; for feedback also MFEH type and trigger PSN;
 // for endpoint ops the request id) agrees. Unkeyed leftovers are paired positionally inside the
 // window and diffed field by field; the rest are missing (in A only) or extra (in B only).
-// Matching and comparing allocate nothing per packet pair; differences are kept as plain records
-// and formatted only for the first `max_differences`.
+// Matching and comparing allocate nothing per packet pair: equal rows compare in a few words;
+// only a differing pair is decoded again to name its fields, and only the first
+// `max_differences` are formatted.
 #pragma once
 
 #include <cstddef>

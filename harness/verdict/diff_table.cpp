@@ -176,7 +176,7 @@ bool is_normalized(FieldId id, bool encapsulated) {
 
 void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& t) {
   const std::size_t n = cap.size();
-  t.rows.assign(n, Row{});
+  t.rows.reset(n);
   t.norm = Normalizer{};
   t.masks = masks;
   t.decode_failures = 0;
@@ -191,6 +191,7 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   // Pass 1: decode, hash the fields, keep the values normalized later.
   for (std::size_t i = 0; i < n; ++i) {
     Row& r = t.rows[i];
+    r = Row{};
     const auto bytes = cap.bytes(i);
     r.ts = cap.packet(i).ts_ns - t.norm.ts0;
     const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);

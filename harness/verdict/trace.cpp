@@ -105,10 +105,12 @@ Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps)
     t.foreign += cur.foreign();
     for (const auto& is : cur.issues()) t.issues.push_back(TraceIssue{static_cast<std::uint16_t>(i), is});
   }
-  // Taps were appended in tap order and each capture is in time order, so a stable sort by
-  // timestamp keeps ties deterministic.
-  std::stable_sort(t.packets.begin(), t.packets.end(),
-                   [](const PacketRec& a, const PacketRec& b) { return a.ts_ns < b.ts_ns; });
+  // Taps were appended in tap order and each capture is in time order, so a stable sort keeps
+  // ties deterministic. At the same nanosecond a frame reaching the DUT comes first: it can be the
+  // cause of what the DUT sends then (a SACK, a TRIM NACK), never the other way round.
+  std::stable_sort(t.packets.begin(), t.packets.end(), [](const PacketRec& a, const PacketRec& b) {
+    return a.ts_ns != b.ts_ns ? a.ts_ns < b.ts_ns : (!a.from_dut && b.from_dut);
+  });
   return t;
 }
 

@@ -8,6 +8,9 @@ endif()
 add_executable(fuzz_frame_decoder ${CMAKE_CURRENT_LIST_DIR}/fuzz_frame_decoder.cpp)
 target_link_libraries(fuzz_frame_decoder PRIVATE mrc_wire)
 target_link_options(fuzz_frame_decoder PRIVATE -fsanitize=fuzzer,address,undefined)
+# Every fuzz target, so scripts/test builds them all with one name.
+add_custom_target(fuzz_targets)
+add_dependencies(fuzz_targets fuzz_frame_decoder)
 
 # Regenerates the checked-in seed corpus (not run by any test):
 #   fuzz_seed_corpus_gen tests/fuzz/corpus
@@ -30,6 +33,7 @@ set_tests_properties(fuzz.frame_decoder PROPERTIES LABELS fuzz TIMEOUT 240)
 add_executable(fuzz_agent_protocol ${CMAKE_CURRENT_LIST_DIR}/fuzz_agent_protocol.cpp)
 target_link_libraries(fuzz_agent_protocol PRIVATE mrc_agent_core mrc_agentproto)
 target_link_options(fuzz_agent_protocol PRIVATE -fsanitize=fuzzer,address,undefined)
+add_dependencies(fuzz_targets fuzz_agent_protocol)
 set(MRC_FUZZ_AGENT_SCRATCH ${PROJECT_BINARY_DIR}/fuzz/agent_protocol_corpus)
 file(MAKE_DIRECTORY ${MRC_FUZZ_AGENT_SCRATCH})
 add_test(NAME fuzz.agent_protocol

@@ -193,7 +193,7 @@ void Simulator::set_switch_state(NodeId sw, bool up) {
   record(up ? FaultKind::kSwitchUp : FaultKind::kSwitchDown, topo_.node(sw).plane, kNone, kNone, sw, false);
 }
 
-bool Simulator::switch_down_now(NodeId n) const {
+bool Simulator::switch_is_down(NodeId n) const {
   return n >= topo_.hosts() && n < topo_.node_count() && switch_down_[n - topo_.hosts()] != 0;
 }
 

@@ -131,7 +131,6 @@ bool Simulator::step() {
 void Simulator::dispatch(const Event& e) {
   if (e.t > now_) now_ = e.t;
   ++stats_.events;
-  in_dispatch_ = true;
   switch (e.kind) {
     case EventKind::kArrive: on_arrive(e.a, e.b); break;
     case EventKind::kTxDone: on_txdone(e.a); break;
@@ -140,7 +139,6 @@ void Simulator::dispatch(const Event& e) {
     case EventKind::kInject: enqueue(e.a, e.b); break;
     case EventKind::kDeliver: on_deliver(e.a, e.b); break;
   }
-  in_dispatch_ = false;
 }
 
 SimStats Simulator::stats() const {

@@ -108,6 +108,7 @@ class Simulator {
   // Runs the next event; false when none is pending.
   bool step();
   bool idle() const { return events_.empty(); }
+  bool switch_is_down(NodeId sw) const;
   std::uint64_t next_event_time() const { return events_.next_time(); }
 
   SimStats stats() const;
@@ -189,7 +190,6 @@ class Simulator {
   void apply_link_fault(const FaultSpec& f);
   void set_switch_state(NodeId sw, bool up);
   double draw();  // uniform [0, 1) from the seeded stream
-  bool switch_down_now(NodeId n) const;
 
   Topology topo_;
   std::vector<SwitchTable> tables_;
@@ -212,7 +212,6 @@ class Simulator {
   ev::SplitMix64 rng_;
   std::uint64_t now_ = 0;
   SimStats stats_;
-  bool in_dispatch_ = false;
 };
 
 }  // namespace mrc::sim

@@ -110,7 +110,7 @@ TEST(ReferenceBackend, WriteLandsByteExact) {
   EXPECT_NE(st.evs[0].echo, st.evs[1].echo);
   double data_tx = 0;
   for (const auto& k : st.counters) {
-    if (k.name == "data_tx") data_tx = k.value;
+    if (k.name == "ep.data_tx") data_tx = k.value;
   }
   EXPECT_GE(data_tx, 10.0);  // 10000 bytes at MTU 1024
 }
@@ -156,7 +156,7 @@ TEST(ReferenceBackend, RequestsBeforeApplyAreRefused) {
   a.query_state(st);
   bool found = false;
   for (const auto& c : st.counters) {
-    if (c.name == "agent_rx_before_apply") found = c.value == 1.0;
+    if (c.name == "agent.rx_before_apply") found = c.value == 1.0;
   }
   EXPECT_TRUE(found);
 }
@@ -172,9 +172,10 @@ TEST(ReferenceBackend, DeviceRulesComeBackAsRejections) {
   EXPECT_EQ(o.err, EINVAL);
   EXPECT_NE(o.text.find("REPLACE_EV"), std::string::npos) << o.text;
   c = stev_config();
-  c.evs.resize(5);  // explicit count must be a multiple of the device's alignment (8)
+  c.ev_min_active = 9;  // more than the 8 EVs in the array
   o = a.apply(c, ok);
   EXPECT_EQ(o.code, ap::ErrorCode::kRejected) << o.text;
+  EXPECT_EQ(o.err, EINVAL);
   c = stev_config();
   c.ipv4 = true;  // the agent was given no IPv4 address
   EXPECT_EQ(a.apply(c, ok).code, ap::ErrorCode::kRejected);
@@ -217,7 +218,7 @@ TEST(ReferenceBackend, ControlRequestsReachTheEndpoint) {
   p.a.query_state(st);
   double responses = -1;
   for (const auto& k : st.counters) {
-    if (k.name == "agent_ep_responses") responses = k.value;
+    if (k.name == "agent.ep_responses") responses = k.value;
   }
   EXPECT_EQ(responses, 1.0);
   ASSERT_TRUE(p.a.reset().ok());

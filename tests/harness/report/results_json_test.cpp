@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <random>
+#include <typeinfo>
 #include <nlohmann/json.hpp>
 
 #include "harness/report/json_schema_subset.hpp"
@@ -245,6 +247,33 @@ TEST(ResultsJsonReader, RefusesBadInputWithThePlace) {
   expect_read_error(mutated([](auto& j) { j.erase("summary"); }), "/: missing required field \"summary\"");
   expect_read_error(mutated([](auto& j) { j["coverage"]["matrix"][0]["cases"] = "x"; }),
                     "/coverage/matrix/0/cases: expected an array");
+}
+
+TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {
+  // Seeded byte mutations (flip, delete, insert) of a valid file: each either reads or throws
+  // ReportError, never anything else.
+  const std::string good = render_results_json(sample_run());
+  std::mt19937_64 rng(20260701);
+  std::size_t refused = 0;
+  for (int i = 0; i < 1500; ++i) {
+    std::string text = good;
+    for (int k = 0; k < 1 + i % 4; ++k) {
+      const std::size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0: text[at] = static_cast<char>(rng() % 256); break;
+        case 1: text.erase(at, 1 + rng() % 8); break;
+        default: text.insert(at, 1, "{}[]\",:0-e\x01\xff"[rng() % 13]); break;
+      }
+    }
+    try {
+      (void)parse_results_json(text);
+    } catch (const ReportError&) {
+      ++refused;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "mutation " << i << " escaped as " << typeid(e).name() << ": " << e.what();
+    }
+  }
+  EXPECT_GT(refused, 1100u);
 }
 
 TEST(ResultsJsonReader, DerivedSectionsAreRecomputedNotTrusted) {

@@ -2,8 +2,12 @@
 // underneath every check (decode errors as evidence, time-ordered merge of taps).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "harness/case/check_types.hpp"
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/field_access.hpp"
 #include "harness/verdict/frame_cursor.hpp"
 #include "harness/verdict/trace.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
@@ -99,6 +103,16 @@ TEST(FieldCheck, EqualsInAndRangeOnSelectedFrames) {
   EXPECT_EQ(run_field(field("no.such", {MatchValue{std::uint64_t{1}}}), s.ctx).verdict, Verdict::kError);
 }
 
+TEST(FieldCheck, IncompleteCaptureIsInconclusive) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  s.finish();
+  s.tx(2).capture.integrity().truncated = 1;
+  const auto r = run_field(field("ip.dscp", {MatchValue{std::uint64_t{10}}}), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("dut.p2.tx"), std::string::npos) << r.message;
+}
+
 TEST(FieldCheck, SourceRouteFields) {
   Scenario s(2, 4);
   s.ctx.dut.ev_fmt_mode = 2;
@@ -163,6 +177,24 @@ TEST(CheckRegistry, EveryInvariantTheCaseFormatNamesIsImplemented) {
     EXPECT_NE(r.verdict, Verdict::kPass) << name << ": " << r.message;
     EXPECT_FALSE(r.message.empty()) << name;
   }
+}
+
+// Every display filter names a field the project's Wireshark dissector registers (mrc.*) or a
+// Wireshark built-in, so a filter from the evidence always parses in tshark.
+TEST(FrameAccess, DisplayFieldsExistInTheDissector) {
+  std::ifstream lua(std::string(MRC_SOURCE_DIR) + "/tools/wireshark/mrc.lua");
+  ASSERT_TRUE(lua.good());
+  const std::string text((std::istreambuf_iterator<char>(lua)), std::istreambuf_iterator<char>());
+  for (std::size_t i = 0; i < kFieldCount; ++i) {
+    for (bool v4 : {false, true}) {
+      const std::string_view f = display_field(static_cast<FieldId>(i), v4);
+      if (f.rfind("mrc.", 0) != 0) continue;
+      const std::string reg = "field(\"" + std::string(f.substr(4)) + "\"";
+      EXPECT_NE(text.find(reg), std::string::npos) << f << " is not registered by mrc.lua";
+    }
+  }
+  EXPECT_EQ(display_field(FieldId::kBthPsn, false), "mrc.bth.psn");
+  EXPECT_EQ(display_field(FieldId::kIpSrc, true), "ip.src");
 }
 
 TEST(FrameAccess, MalformedFramesAreCountedWithTheirIndexAndForeignOnesSkipped) {

@@ -238,6 +238,9 @@ TEST(TimingCheck, RetryIntervalTrimNackAndFeedbackLatency) {
   r = run_timing(spec(TimingMetric::kTrimNackLatency, 1 * kUs), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
   EXPECT_EQ(r.metrics.at("max_ns"), 700);
+  r = run_timing(spec(TimingMetric::kTrimNackLatency, 500), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.evidence[0].pcap, "dut.p1.tx.pcapng");  // the TRIM NACK ends the span
 
   // PSNs 100, 101 are covered by the ACK; 103 (and stub 102) never: censored at the run's end.
   r = run_timing(spec(TimingMetric::kFeedbackLatency, 10 * kUs), s.ctx);
@@ -270,6 +273,7 @@ TEST(TimingCheck, ProbeIntervalAndEvReuseDelay) {
   auto r = run_timing(spec(TimingMetric::kProbeInterval, 60 * kUs, 2), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
   EXPECT_EQ(r.metrics.at("max_ns"), 50 * kUs);
+  EXPECT_EQ(run_timing(spec(TimingMetric::kProbeInterval, 40 * kUs, 2), s.ctx).verdict, Verdict::kFail);
   auto reuse = spec(TimingMetric::kEvReuseDelay, 200 * kUs);
   reuse.min_ns = 100 * kUs;  // the hold-down
   r = run_timing(reuse, s.ctx);

@@ -206,10 +206,10 @@ void run_session(Client& c, const hw::Netns& ns) {
   const auto& st = std::get<ap::StateReport>(state->body);
   EXPECT_EQ(st.evs.size(), 8u);
   for (const auto& k : st.counters) {
-    if (k.name == "frames_tx" || k.name == "frames_rx") {
+    if (k.name == "ep.frames_tx" || k.name == "ep.frames_rx") {
       EXPECT_GT(k.value, 0) << k.name;
     }
-    if (k.name == "agent_tx_errors") {
+    if (k.name == "agent.tx_errors") {
       EXPECT_EQ(k.value, 0) << k.name;
     }
   }

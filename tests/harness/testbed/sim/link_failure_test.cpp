@@ -96,6 +96,8 @@ TEST(SimFaults, SwitchDownLosesEveryPathThroughIt) {
   const Topology& t = r.sim.topology();
   const auto evs = srv6_evs(t, 0, 1);
   ASSERT_EQ(r.sim.switch_down(t.spine_node(2, 0), 0), SimError::kOk);
+  r.sim.run_until(0);
+  EXPECT_TRUE(r.sim.switch_is_down(t.spine_node(2, 0)));
   EXPECT_EQ(r.sim.switch_down(0, 0), SimError::kBadSwitch);  // node 0 is a host
   r.send_all(evs, 1000);
   r.sim.run_until_idle(10'000'000);

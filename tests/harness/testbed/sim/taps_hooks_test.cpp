@@ -159,6 +159,12 @@ TEST(SimRunControl, StepRunUntilAndBoundedIdle) {
   EXPECT_TRUE(x.verify());
   EXPECT_GT(sim.stats().events, 1000u);
   EXPECT_EQ(sim.stats().deadline_stalls, 0u);
+  // Steady state: a second, identical transfer reuses the pool's buffers (no growth).
+  const std::size_t buffers = sim.stats().pool_buffers;
+  const WriteOutcome again = run_write(sim, c, job);
+  EXPECT_EQ(again.failure, "");
+  EXPECT_EQ(sim.stats().pool_buffers, buffers);
+  EXPECT_LE(sim.stats().pool_high_water, buffers);
 }
 
 TEST(SimHosts, PortAdminDownMovesTrafficOffThePlane) {

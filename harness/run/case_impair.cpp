@@ -1,0 +1,102 @@
+// The case's `impair` steps on the testbed: per-packet rules behind the impairment hook (their
+// `select.link` resolved to testbed links) and scheduled faults (link down/up, black-hole of a
+// link or of the DUT's link on a plane, switch down, DUT port down).
+#include "harness/dut/profile_setup.hpp"
+#include "harness/run/session_state.hpp"
+
+namespace mrc::run {
+namespace {
+namespace stim = harness::stim;
+using harness::Verdict;
+
+std::string port_name(int port) { return "p" + std::to_string(port); }
+std::string fault_kind_name(harness::ImpairKind k) { return std::string(harness::to_string(k)); }
+}  // namespace
+
+bool setup_impairments(SessionState& s) {
+  const harness::Case& c = s.c;
+  std::vector<std::pair<std::size_t, const harness::ImpairStep*>> steps;
+  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
+    if (const auto* st = std::get_if<harness::ImpairStep>(&c.stimulus[i].body)) steps.emplace_back(i, st);
+  }
+  if (steps.empty()) return true;
+  std::unordered_map<std::uint32_t, std::uint32_t> echo_to_index;
+  for (const auto& e : s.dut_evs) echo_to_index.emplace(e.echo, e.index);
+  s.impair = std::make_unique<stim::ImpairmentProgram>(steps, harness::wire_mode(s.setups.dut.format_mode),
+                                                        std::move(echo_to_index), s.o.seed);
+  const auto& rules = s.impair->rules();
+  for (std::size_t r = 0; r < rules.size(); ++r) {
+    if (rules[r].select.link.empty()) continue;
+    const harness::LinkRef l = s.tb->find_link(rules[r].select.link);
+    if (l.id == UINT32_MAX) {
+      return s.fail(Verdict::kError, "stimulus[" + std::to_string(rules[r].step) + "]: no link named '" +
+                                          rules[r].select.link + "' in " + s.tb->name());
+    }
+    s.impair->bind_link(r, l.id);
+  }
+  for (const stim::FaultPlan& f : s.impair->faults()) {
+    ScheduledFault sf;
+    sf.step = f.step;
+    sf.kind = fault_kind_name(f.kind);
+    sf.req.at_ns = f.at_ns;
+    const std::string where = "stimulus[" + std::to_string(f.step) + "]: ";
+    switch (f.kind) {
+      case harness::ImpairKind::kLinkDown:
+      case harness::ImpairKind::kLinkUp:
+      case harness::ImpairKind::kBlackhole: {
+        sf.req.kind = f.kind == harness::ImpairKind::kLinkDown ? harness::FaultRequest::Kind::kLinkDown
+                      : f.kind == harness::ImpairKind::kLinkUp ? harness::FaultRequest::Kind::kLinkUp
+                                                               : harness::FaultRequest::Kind::kBlackhole;
+        sf.link = !f.link.empty() ? s.tb->find_link(f.link)
+                                  : s.tb->host_link(kDutHost, static_cast<int>(f.plane.value_or(0)));
+        if (sf.link.id == UINT32_MAX) {
+          return s.fail(Verdict::kError, where + "no link '" + f.link + "' (plane " +
+                                              std::to_string(f.plane.value_or(0)) + ") in " + s.tb->name());
+        }
+        sf.req.target = sf.link.name;
+        break;
+      }
+      case harness::ImpairKind::kSwitchDown:
+        sf.req.kind = harness::FaultRequest::Kind::kSwitchDown;
+        sf.req.target = f.target_switch;
+        if (!s.tb->switch_exists(f.target_switch)) {
+          return s.fail(Verdict::kError, where + "no switch named '" + f.target_switch + "' in " + s.tb->name());
+        }
+        break;
+      case harness::ImpairKind::kPortDown:
+        sf.req.kind = harness::FaultRequest::Kind::kPortDown;
+        sf.req.host = kDutHost;
+        sf.req.port = static_cast<int>(f.port.value_or(1));
+        sf.req.target = "dut." + port_name(sf.req.port);
+        break;
+      default:
+        continue;
+    }
+    if (std::string e = s.tb->schedule_fault(sf.req); !e.empty()) return s.fail(Verdict::kError, where + e);
+    s.faults.push_back(sf);
+  }
+  auto* prog = s.impair.get();
+  s.tb->set_impairment_hook([prog](const harness::LinkPacket& p) {
+    const stim::Decision d = prog->decide(stim::PacketInfo{p.now_ns, p.link, p.plane, p.from_host_port, p.bytes, p.len});
+    harness::ImpairAction a;
+    using DK = stim::Decision::Kind;
+    using AK = harness::ImpairAction::Kind;
+    switch (d.kind) {
+      case DK::kPass: a.kind = AK::kPass; break;
+      case DK::kDrop: a.kind = AK::kDrop; break;
+      case DK::kTrim: a.kind = AK::kTrim; break;
+      case DK::kDuplicate: a.kind = AK::kDuplicate; break;
+      case DK::kDelay: a.kind = AK::kDelay; break;
+      case DK::kCorrupt: a.kind = AK::kCorrupt; break;
+    }
+    a.trim_bytes = d.trim_bytes;
+    a.copies = d.copies;
+    a.delay_ns = d.delay_ns;
+    a.offset = d.offset;
+    a.xor_mask = d.xor_mask;
+    return a;
+  });
+  return true;
+}
+
+}  // namespace mrc::run
