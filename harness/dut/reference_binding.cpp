@@ -8,6 +8,7 @@
 #include "harness/dut/profile_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 #include "reference/endpoint.hpp"
+#include "reference/endpoint_counters.hpp"
 #include "reference/wire/ev_placement.hpp"
 
 namespace mrc::harness {
@@ -371,59 +372,9 @@ std::vector<EvRecord> ReferenceBinding::ev_table() const {
 std::vector<std::pair<std::string, double>> ReferenceBinding::counters() const {
   std::vector<std::pair<std::string, double>> out;
   if (!ep_) return out;
-  auto put = [&](const char* name, std::uint64_t v) { out.emplace_back(name, static_cast<double>(v)); };
-  const ref::EndpointStats& s = ep_->stats();
-  put("ep.frames_tx", s.frames_tx);
-  put("ep.frames_rx", s.frames_rx);
-  put("ep.data_tx", s.data_tx);
-  put("ep.feedback_tx", s.feedback_tx);
-  put("ep.ep_tx", s.ep_tx);
-  put("ep.rx_decode_error", s.rx_decode_error);
-  put("ep.rx_unknown_qp", s.rx_unknown_qp);
-  put("ep.control_queue_full", s.control_queue_full);
-  put("ep.probes_sent", s.probes_sent);
-  put("ep.probes_ok", s.probes_ok);
-  put("ep.probes_failed", s.probes_failed);
-  transport::RequesterStats rq{};
-  transport::ResponderStats rs{};
-  for (std::uint32_t qpn : local_.qpns) {
-    if (const auto* r = ep_->requester(qpn)) {
-      const auto& x = r->stats();
-      rq.posted_wrs += x.posted_wrs;
-      rq.data_packets += x.data_packets;
-      rq.retransmits += x.retransmits;
-      rq.timeouts += x.timeouts;
-      rq.completions += x.completions;
-      rq.max_outstanding_psns = std::max(rq.max_outstanding_psns, x.max_outstanding_psns);
-    }
-    if (const auto* r = ep_->responder(qpn)) {
-      const auto& x = r->stats();
-      rs.placed += x.placed;
-      rs.placed_bytes += x.placed_bytes;
-      rs.trimmed_stubs += x.trimmed_stubs;
-      rs.stub_bytes_placed += x.stub_bytes_placed;
-      rs.trim_nacks += x.trim_nacks;
-      rs.nack_loss += x.nack_loss;
-      rs.error_naks += x.error_naks;
-      rs.bad_icrc += x.bad_icrc;
-      rs.completions += x.completions;
-    }
+  for (const auto& [name, v] : ref::endpoint_counters(*ep_, local_.qpns)) {
+    out.emplace_back(std::string(name), static_cast<double>(v));
   }
-  put("req.posted_wrs", rq.posted_wrs);
-  put("req.data_packets", rq.data_packets);
-  put("req.retransmits", rq.retransmits);
-  put("req.timeouts", rq.timeouts);
-  put("req.completions", rq.completions);
-  put("req.max_outstanding_psns", rq.max_outstanding_psns);
-  put("resp.placed", rs.placed);
-  put("resp.placed_bytes", rs.placed_bytes);
-  put("resp.trimmed_stubs", rs.trimmed_stubs);
-  put("resp.stub_bytes_placed", rs.stub_bytes_placed);
-  put("resp.trim_nacks", rs.trim_nacks);
-  put("resp.nack_loss", rs.nack_loss);
-  put("resp.error_naks", rs.error_naks);
-  put("resp.bad_icrc", rs.bad_icrc);
-  put("resp.completions", rs.completions);
   return out;
 }
 
