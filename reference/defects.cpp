@@ -33,6 +33,33 @@ constexpr std::array<R, 1> kNackLoss{"FB-NACK-LOSS"};
 constexpr std::array<R, 1> kWindow{"MPR-RESPONDER-WINDOW"};
 constexpr std::array<R, 1> kProbePath{"PROBE-SAME-PATH"};
 constexpr std::array<R, 1> kSvc{"FB-SERVICE-TIME"};
+constexpr std::array<R, 1> kRetryExceeded{"TIMER-RETRY-EXCEEDED"};
+constexpr std::array<R, 1> kMprDynamic{"MPR-DYNAMIC-BOTH-SIDES"};
+
+constexpr std::array<R, 1> kForbiddenOpcode{"INVALID-FORBIDDEN-OPCODE"};
+constexpr std::array<R, 1> kBadRkey{"INVALID-BAD-RKEY"};
+constexpr std::array<R, 1> kWrongPkey{"INVALID-WRONG-PKEY"};
+constexpr std::array<R, 1> kBadIcrc{"INVALID-BAD-ICRC"};
+
+constexpr std::array<R, 1> kEvEventOnState{"EV-EVENT-ON-STATE"};
+constexpr std::array<R, 1> kEvEventDropCount{"EV-EVENT-DROP-COUNT"};
+constexpr std::array<R, 1> kProfileStates{"EVCTL-PROFILE-STATES"};
+constexpr std::array<R, 1> kProfileValidity{"EVCTL-PROFILE-VALIDITY"};
+constexpr std::array<R, 1> kCountLimits{"EVCTL-COUNT-LIMITS"};
+constexpr std::array<R, 1> kExplicitPopulated{"EVCTL-EXPLICIT-POPULATED"};
+constexpr std::array<R, 1> kModifyOnlineCap{"EVCTL-MODIFY-ONLINE-CAP"};
+
+constexpr std::array<R, 1> kEpReqidEcho{"EP-PROBE-REQID-ECHO"};
+constexpr std::array<R, 1> kEpConnectionless{"EP-PROBE-CONNECTIONLESS"};
+constexpr std::array<R, 1> kEpDscp{"EP-PROBE-DSCP"};
+constexpr std::array<R, 1> kEpReqidUnique{"EP-REQID-UNIQUE"};
+constexpr std::array<R, 1> kEpPortMask{"EP-PORT-STATUS-MASK"};
+
+constexpr std::array<R, 1> kNsccNoMdBelow{"CC-NSCC-NO-MD-BELOW-TARGET"};
+constexpr std::array<R, 1> kNsccQuickAdapt{"CC-NSCC-QUICK-ADAPT"};
+constexpr std::array<R, 1> kNsccBounds{"CC-NSCC-BOUNDS"};
+
+constexpr std::array<R, 1> kGhostAck{"INVALID-GHOST-ACK"};
 
 constexpr std::array<DefectInfo, static_cast<std::size_t>(Defect::kCount)> kCatalog{{
     {Defect::kSpraySingleEv, "spray-single-ev", "every data packet carries the same EV", kSpray},
@@ -61,6 +88,29 @@ constexpr std::array<DefectInfo, static_cast<std::size_t>(Defect::kCount)> kCata
     {Defect::kAcceptOutOfWindow, "accept-out-of-window", "PSNs beyond mpr_dest x 128 are placed, no type-4 feedback", kWindow},
     {Defect::kProbeWrongEv, "probe-wrong-ev", "an EV probe leaves on a different EV than the one it tests", kProbePath},
     {Defect::kNoServiceTime, "no-service-time", "feedback never carries a service time", kSvc},
+    {Defect::kAnswerRead, "answer-read", "a READ request draws an ACK instead of an invalid-request NAK (0x61)", kForbiddenOpcode},
+    {Defect::kAcceptBadRkey, "accept-bad-rkey", "a WRITE with an invalid R_Key draws an ACK, no remote-access NAK (0x62)", kBadRkey},
+    {Defect::kAcceptWrongPkey, "accept-wrong-pkey", "a frame with a foreign P_Key is placed and acknowledged", kWrongPkey},
+    {Defect::kAcceptBadIcrc, "accept-bad-icrc", "a full-length frame with a wrong ICRC is placed and acknowledged", kBadIcrc},
+    {Defect::kNoEvEvents, "no-ev-events", "an EV turns ASSUMED_BAD and no EV event reports it", kEvEventOnState},
+    {Defect::kEventsIgnoreMask, "events-ignore-mask", "EV events arrive for states masked out of ev_event_mask", kEvEventOnState},
+    {Defect::kImpreciseDropCount, "imprecise-drop-count", "drop_count is 1 after several lost EV events despite PRECISE_DROP_CNT", kEvEventDropCount},
+    {Defect::kBadProfileTransition, "bad-profile-transition", "an ONLINE profile goes straight to INIT", kProfileStates},
+    {Defect::kAcceptInvalidProfile, "accept-invalid-profile", "an EV profile breaking the field validity rules is accepted", kProfileValidity},
+    {Defect::kIgnoreCountLimits, "ignore-count-limits", "ev_count over the maximum or ev_min_active > ev_count is accepted", kCountLimits},
+    {Defect::kOnlineUnpopulated, "online-unpopulated", "an explicit profile with UNPOPULATED EVs goes ONLINE", kExplicitPopulated},
+    {Defect::kModifyOnlineWithoutCap, "modify-online-without-cap", "an ONLINE profile changes without the MODIFY_ONLINE capability", kModifyOnlineCap},
+    {Defect::kProbeReqidMangled, "probe-reqid-mangled", "a probe reply carries req_id + 1, not its request's id", kEpReqidEcho},
+    {Defect::kProbeNeedsQp, "probe-needs-qp", "an EV probe from a peer without a QP draws no reply", kEpConnectionless},
+    {Defect::kProbeIgnoresTc, "probe-ignores-tc", "EV probe requests carry DSCP 46 whatever req_tc was", kEpDscp},
+    {Defect::kReqidReuse, "reqid-reuse", "a new EP request reuses the req_id of one still outstanding", kEpReqidUnique},
+    {Defect::kPortStatusOffByOne, "port-status-off-by-one", "port_status masks set bit N for port N (0-based bits)", kEpPortMask},
+    {Defect::kNsccMdBelowTarget, "nscc-md-below-target", "bytes in flight collapse under ECN marks while the queueing delay stays below target", kNsccNoMdBelow},
+    {Defect::kNsccNoQuickAdapt, "nscc-no-quick-adapt", "after a trim in a starved epoch the bytes in flight stay near the old window", kNsccQuickAdapt},
+    {Defect::kNsccExceedMaxCwnd, "nscc-exceed-max-cwnd", "more bytes in flight than the configured max_cwnd", kNsccBounds},
+    {Defect::kNeverGiveUp, "never-give-up", "retries never run out: no retry-exceeded completion, the QP never errors", kRetryExceeded},
+    {Defect::kHonourGhostAck, "honour-ghost-ack", "after an ACK for never-sent PSNs, lost PSNs are never retransmitted", kGhostAck},
+    {Defect::kMprAlwaysDynamic, "mpr-always-dynamic", "the requester window follows the peer's MPR advertisement without dynamic MPR on both QPs", kMprDynamic},
 }};
 
 }  // namespace

@@ -42,6 +42,29 @@ enum class Defect : std::uint8_t {
   kAcceptOutOfWindow,  // responder places PSNs beyond its mpr_dest window
   kProbeWrongEv,       // EV probes leave on a different EV than the one they test
   kNoServiceTime,      // responder never reports service time
+  kAnswerRead,         // responder acknowledges a READ request as executed, no invalid-request NAK
+  kAcceptBadRkey,      // responder ACKs a WRITE with a bad R_Key (not placed), no remote-access NAK
+  kAcceptWrongPkey,    // responder places and ACKs frames whose P_Key is not the QP's
+  kAcceptBadIcrc,      // responder places and ACKs full-length frames whose ICRC is wrong
+  kNoEvEvents,         // never raises EV events
+  kEventsIgnoreMask,   // raises EV events for states masked out of ev_event_mask
+  kImpreciseDropCount, // EV event drop_count is a 0/1 flag despite PRECISE_DROP_CNT
+  kBadProfileTransition,  // accepts every profile state transition (e.g. ONLINE -> INIT)
+  kAcceptInvalidProfile,  // accepts EV profile fields that break the validity rules
+  kIgnoreCountLimits,  // accepts ev_count over the per-profile maximum, ev_min_active > ev_count
+  kOnlineUnpopulated,  // an explicit EV profile goes ONLINE with UNPOPULATED EVs
+  kModifyOnlineWithoutCap,  // changes ONLINE EV/CC profiles without the MODIFY_ONLINE capability
+  kProbeReqidMangled,  // EP responder answers a probe with req_id + 1
+  kProbeNeedsQp,       // EP responder ignores probes from a peer it has no QP with
+  kProbeIgnoresTc,     // EV probes leave with DSCP 46 whatever req_tc the caller gave
+  kReqidReuse,         // EP requester hands out the previous req_id while its request is outstanding
+  kPortStatusOffByOne, // port-status masks use 0-based bits (bit N = port N)
+  kNsccMdBelowTarget,  // NSCC cuts the window on ECN marks even while the delay is below target
+  kNsccNoQuickAdapt,   // NSCC QuickAdapt never fires
+  kNsccExceedMaxCwnd,  // NSCC window runs up to 4 x max_cwnd
+  kNeverGiveUp,        // requester retries forever, whatever retry.exp_cnt says
+  kHonourGhostAck,     // requester takes an ACK for PSNs never sent as acknowledging all it has out
+  kMprAlwaysDynamic,   // requester follows MPR advertisements without dynamic MPR on both QPs
   kCount,
 };
 

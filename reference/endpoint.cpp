@@ -18,6 +18,9 @@ transport::RequesterQuirks requester_quirks(const DefectSet& d) {
   q.no_reth_middle = d.has(Defect::kNoRethOnMiddle);
   q.wrong_icrc = d.has(Defect::kWrongIcrc);
   q.slow_timeout = d.has(Defect::kSlowTimeout);
+  q.honour_ghost_ack = d.has(Defect::kHonourGhostAck);
+  q.never_give_up = d.has(Defect::kNeverGiveUp);
+  q.always_dynamic_mpr = d.has(Defect::kMprAlwaysDynamic);
   return q;
 }
 
@@ -32,6 +35,19 @@ transport::ResponderQuirks responder_quirks(const DefectSet& d) {
   q.no_nack_loss = d.has(Defect::kNoNackLoss);
   q.accept_out_of_window = d.has(Defect::kAcceptOutOfWindow);
   q.no_service_time = d.has(Defect::kNoServiceTime);
+  q.answer_read = d.has(Defect::kAnswerRead);
+  q.accept_bad_rkey = d.has(Defect::kAcceptBadRkey);
+  q.accept_wrong_pkey = d.has(Defect::kAcceptWrongPkey);
+  q.accept_bad_icrc = d.has(Defect::kAcceptBadIcrc);
+  return q;
+}
+
+cc::NsccQuirks nscc_quirks(const DefectSet& d) {
+  cc::NsccQuirks q;
+  q.never_decrease = d.has(Defect::kNsccNoDecrease);
+  q.md_below_target = d.has(Defect::kNsccMdBelowTarget);
+  q.no_quick_adapt = d.has(Defect::kNsccNoQuickAdapt);
+  q.exceed_max_cwnd = d.has(Defect::kNsccExceedMaxCwnd);
   return q;
 }
 
@@ -41,6 +57,19 @@ ev::HealthQuirks health_quirks(const DefectSet& d) {
   q.early_probe_reuse = d.has(Defect::kEarlyProbeReuse);
   q.ignore_min_active = d.has(Defect::kIgnoreMinActive);
   q.use_denied = d.has(Defect::kUseDeniedEv);
+  return q;
+}
+
+ev::ControllerQuirks controller_quirks(const DefectSet& d) {
+  ev::ControllerQuirks q;
+  q.no_events = d.has(Defect::kNoEvEvents);
+  q.ignore_event_mask = d.has(Defect::kEventsIgnoreMask);
+  q.imprecise_drop_count = d.has(Defect::kImpreciseDropCount);
+  q.any_transition = d.has(Defect::kBadProfileTransition);
+  q.skip_field_rules = d.has(Defect::kAcceptInvalidProfile);
+  q.ignore_count_limits = d.has(Defect::kIgnoreCountLimits);
+  q.online_unpopulated = d.has(Defect::kOnlineUnpopulated);
+  q.modify_online_without_cap = d.has(Defect::kModifyOnlineWithoutCap);
   return q;
 }
 
@@ -77,6 +106,7 @@ Endpoint::Endpoint(const EndpointConfig& cfg)
       ep_responder_(ep_responder_config(cfg)),
       ep_tracker_(transport::EpRequestTracker::Config{2048, 0}) {
   cfg_.num_ports = std::clamp<std::uint8_t>(cfg_.num_ports, 1, 32);
+  controller_.set_quirks(controller_quirks(cfg_.defects));
   port_up_.assign(std::size_t{cfg_.num_ports} + 1, true);
   port_up_[0] = false;
   // QPNs differ between endpoints with different seeds, so a frame routed to the wrong peer is
@@ -260,14 +290,20 @@ bool Endpoint::poll_ev_event(ev::EvEvent& out) {
   return controller_.poll_events(std::span<ev::EvEvent>(&out, 1)) == 1;
 }
 
-void Endpoint::pump_health(Qp& qp) {
-  if (!qp.req) return;
-  ev::EvHealth& h = qp.req->health();
+void forward_health_events(ev::EvHealth& h, ev::Controller& c, ev::ProfileId profile) {
   if (h.events().empty()) return;
   for (const ev::HealthEvent& e : h.events()) {
-    controller_.report_ev_state(qp.ev_profile, e.ev, e.state);  // MODEL: M7 EV events
+    // State changes the QP's health buffer could not hold are lost events too: the next event
+    // the controller delivers carries them in its drop_count.
+    if (e.drop_count != 0) c.note_dropped_events(e.drop_count);
+    c.report_ev_state(profile, e.ev, e.state);  // MODEL: M7 EV events
   }
   h.clear_events();
+}
+
+void Endpoint::pump_health(Qp& qp) {
+  if (!qp.req) return;
+  forward_health_events(qp.req->health(), controller_, qp.ev_profile);
 }
 
 void Endpoint::check_qp_error(Qp& qp) {

@@ -59,6 +59,7 @@ struct DeviceAttr {
 struct EndpointConfig {
   std::uint64_t seed = 1;
   DefectSet defects;
+  bool random_spray = false;  // the seeded random EV choice instead of round robin (not a defect)
   std::uint8_t num_ports = 8;
   wire::MacAddr mac{};
   wire::Ipv6Addr gid{};
@@ -157,6 +158,9 @@ class Endpoint {
   // ENOSPC: too many outstanding requests. EOPNOTSUPP: probes without the EP_OP_EV_PROBE cap.
   int ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequest> reqs,
               std::uint64_t rsp_timeout_ns);
+  // A req_id for the next ep_send request that no request which may still draw a response uses
+  // (outstanding, or timed out and lingering; §1.7). nullopt when the request table is full.
+  std::optional<std::uint16_t> next_ep_req_id();
   bool poll_ep_response(EpResponse& out);
 
   // ---- introspection for the harness ---------------------------------------------------------
@@ -228,7 +232,13 @@ class Endpoint {
 // Maps a defect set onto the layer quirk structs (so transport/ev never see the facade).
 transport::RequesterQuirks requester_quirks(const DefectSet& d);
 transport::ResponderQuirks responder_quirks(const DefectSet& d);
+cc::NsccQuirks nscc_quirks(const DefectSet& d);
 ev::HealthQuirks health_quirks(const DefectSet& d);
 ev::SelectorQuirks selector_quirks(const DefectSet& d);
+ev::ControllerQuirks controller_quirks(const DefectSet& d);
+
+// Hands a QP's queued EV state changes to the controller (profile-wide state and EV events) and
+// empties the QP's buffer; changes the buffer dropped are counted into the next event.
+void forward_health_events(ev::EvHealth& h, ev::Controller& c, ev::ProfileId profile);
 
 }  // namespace mrc::ref

@@ -9,19 +9,31 @@
 namespace mrc::ref {
 namespace {
 constexpr std::size_t kMaxEpPending = 1024;  // outstanding EP requests (tracker holds 2048 ids)
+
+// MODEL: M6 port_status: bit N-1 = port N up (defect port-status-off-by-one: bit N).
+std::uint32_t port_status_field(std::uint32_t ports_up, const DefectSet& d) {
+  return d.has(Defect::kPortStatusOffByOne) ? ports_up << 1 : ports_up;
+}
 }  // namespace
+
+std::optional<std::uint16_t> Endpoint::next_ep_req_id() {
+  // Defect reqid-reuse: the previous id again, even while its request is still outstanding.
+  if (cfg_.defects.has(Defect::kReqidReuse) && ep_tracker_.stats().started > 0) return ep_tracker_.last_issued_id();
+  return ep_tracker_.next_free_id();
+}
 
 int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequest> reqs,
                       std::uint64_t rsp_timeout_ns) {
   if (reqs.empty() || req_tc > 63) return EINVAL;
   if (op != wire::EpOp::kEvProbe && op != wire::EpOp::kPortStatusUpdate) return EINVAL;
   if (op == wire::EpOp::kEvProbe && !(cfg_.limits.caps & ev::cap::kEpOpEvProbe)) return EOPNOTSUPP;
+  const bool reuse = cfg_.defects.has(Defect::kReqidReuse);  // defect: no req_id uniqueness rule
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].req_port < 1 || reqs[i].req_port > cfg_.num_ports) return EINVAL;
     // req_id: unique among outstanding requests, including the rest of this batch (§1.7).
-    if (ep_tracker_.busy(reqs[i].req_id)) return EBUSY;
+    if (!reuse && ep_tracker_.busy(reqs[i].req_id)) return EBUSY;
     for (std::size_t j = 0; j < i; ++j) {
-      if (reqs[j].req_id == reqs[i].req_id) return EBUSY;
+      if (!reuse && reqs[j].req_id == reqs[i].req_id) return EBUSY;
     }
   }
   // Bounded: outstanding requests plus answers not yet polled.
@@ -29,14 +41,15 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     return ENOSPC;
   }
   for (const EpRequest& r : reqs) {
-    if (ep_tracker_.begin(r.req_id, op, now_, rsp_timeout_ns) != transport::EpRequestTracker::Status::kOk) {
+    const bool reused = reuse && ep_tracker_.busy(r.req_id);  // the defect sends it, tracked once
+    if (!reused && ep_tracker_.begin(r.req_id, op, now_, rsp_timeout_ns) != transport::EpRequestTracker::Status::kOk) {
       return ENOSPC;
     }
     transport::EpRequestSpec spec;
     spec.op = op;
     spec.req_id = r.req_id;
     spec.tx_timestamp_ns = now_;
-    spec.port_status = r.port_status != 0 ? r.port_status : local_ports_up();
+    spec.port_status = r.port_status != 0 ? r.port_status : port_status_field(local_ports_up(), cfg_.defects);
     spec.path.kind = transport::TxPath::Kind::kExplicitEv;
     spec.path.fmt = r.ev_fmt_mode;
     spec.path.ev = r.req_ev;
@@ -44,7 +57,8 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     spec.path.srv6_ev_index = r.srv6_ev_index;
     spec.dgid = r.dgid;
     spec.dmac = r.dmac;
-    spec.req_tc = req_tc;  // §1.7: req_tc is the DSCP of the request
+    // §1.7: req_tc is the DSCP of the request (defect probe-ignores-tc: always 46 for probes).
+    spec.req_tc = op == wire::EpOp::kEvProbe && cfg_.defects.has(Defect::kProbeIgnoresTc) ? wire::kDscpControl : req_tc;
     transport::TxPacket pkt;
     if (!transport::build_ep_request(spec, pkt)) return EINVAL;
     push_control(pkt);
@@ -83,7 +97,7 @@ void Endpoint::send_health_probes(Qp& qp) {
     spec.op = wire::EpOp::kEvProbe;
     spec.req_id = *id;
     spec.tx_timestamp_ns = now_;
-    spec.port_status = local_ports_up();
+    spec.port_status = port_status_field(local_ports_up(), cfg_.defects);
     spec.path.kind = transport::TxPath::Kind::kQpEv;
     // MODEL: M6 the probe travels on the EV it tests (defect probe-wrong-ev: on the next one).
     spec.path.ev_index = cfg_.defects.has(Defect::kProbeWrongEv)
@@ -130,11 +144,21 @@ void Endpoint::expire_ep(std::uint64_t now) {
 }
 
 void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
+  const bool probe = f.has_ep && f.ep.op == wire::EpOp::kEvProbe;
+  if (probe && cfg_.defects.has(Defect::kProbeNeedsQp)) {
+    // Defect probe-needs-qp: probes are answered only for a peer this endpoint has a QP with,
+    // although MRC probes are connectionless (§1.7).
+    const wire::Ipv6Addr src = transport::source_gid(f);
+    const bool has_qp = std::any_of(qps_.begin(), qps_.end(), [&](const auto& q) { return q && q->attr.ah.dgid == src; });
+    if (!has_qp) return;
+  }
   transport::TxPacket pkt;
   const auto outcome = ep_responder_.on_request(f, port, now_, now_, pkt);
   if (outcome != transport::EpRxOutcome::kResponded && outcome != transport::EpRxOutcome::kPeerTableFull) {
     return;
   }
+  pkt.ep.port_status = port_status_field(pkt.ep.port_status, cfg_.defects);
+  if (probe && cfg_.defects.has(Defect::kProbeReqidMangled)) ++pkt.ep.req_id;  // defect: wrong id echoed
   push_control(pkt);
   if (f.has_ep && f.ep.op == wire::EpOp::kPortStatusUpdate) {
     // MODEL: M6 the peer's up ports: EVs of QPs towards it on a plane whose far end is down are

@@ -211,9 +211,11 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   rc.quirks = requester_quirks(cfg_.defects);
 
   qp.attr = next;
+  ev::SelectorQuirks sq = selector_quirks(cfg_.defects);
+  if (cfg_.random_spray) sq.random_seed = (cfg_.seed * 0x9E3779B97F4A7C15ull) ^ qp.qpn ^ 0xA5A5A5A5ull;
   qp.req = std::make_unique<transport::Requester>(
-      rc, evs, hp, health_quirks(cfg_.defects), selector_quirks(cfg_.defects),
-      params ? &*params : nullptr, cfg_.defects.has(Defect::kNsccNoDecrease));
+      rc, evs, hp, health_quirks(cfg_.defects), sq,
+      params ? &*params : nullptr, nscc_quirks(cfg_.defects));
   qp.tx_per_ev.assign(arr.size(), 0);
   qp.ev_generation = controller_.ev_generation(qp.ev_profile);
   const auto peer_ports = ep_responder_.peers().ports(qp.attr.ah.dgid);

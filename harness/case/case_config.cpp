@@ -49,6 +49,8 @@ constexpr std::array kEvProfileKeys{
     KeySpec{.name = "ev_min_active", .kind = VK::kUInt, .umax = 65536},
     KeySpec{.name = "denied", .kind = VK::kList, .umax = 65535, .item = VK::kUInt, .scalar_as_list = true,
             .help = "EV indices set DENIED before traffic"},
+    KeySpec{.name = "event_mask", .kind = VK::kList, .names = kEvStateNames, .item = VK::kEnum, .scalar_as_list = true,
+            .help = "ev_event_mask: good, assumed_bad (default both)"},
 };
 constexpr Schema kEvProfileSchema{"ev_profile", kEvProfileKeys, kEvProfileGroups};
 
@@ -77,19 +79,32 @@ constexpr std::array kRetryKeys{
 constexpr Schema kRetrySchema{"retry", kRetryKeys};
 
 constexpr std::array kQpKeys{
-    KeySpec{.name = "count", .kind = VK::kUInt, .umin = 1, .umax = 1024},
+    KeySpec{.name = "count", .kind = VK::kUInt, .umax = 1024,
+            .help = "0 = no QP: only endpoint operations (connectionless probes)"},
     KeySpec{.name = "mtu", .kind = VK::kUInt, .umin = 256, .umax = 4096},
     KeySpec{.name = "mpr", .kind = VK::kUInt, .umin = 1, .umax = 255, .help = "units of 128 PSNs"},
     KeySpec{.name = "mpr_dest", .kind = VK::kUInt, .umin = 1, .umax = 255},
     KeySpec{.name = "max_wimm", .kind = VK::kUInt, .umax = 0xFFFF},
     KeySpec{.name = "max_wimm_dest", .kind = VK::kUInt, .umax = 0xFFFF},
     KeySpec{.name = "timeout", .kind = VK::kUInt, .umax = 24, .help = "1.024 us x 2^timeout"},
+    KeySpec{.name = "first_psn", .kind = VK::kUInt, .umax = 0xFFFFFF, .help = "starting PSN of every QP (24 bits)"},
     KeySpec{.name = "retry", .kind = VK::kMap, .schema = &kRetrySchema},
     KeySpec{.name = "caps", .kind = VK::kList, .names = kQpCapNames, .item = VK::kEnum, .scalar_as_list = true},
 };
 constexpr Schema kQpSchema{"qp", kQpKeys};
 
+constexpr std::array kDeviceKeys{
+    KeySpec{.name = "caps_off", .kind = VK::kList, .names = kCapabilityNames, .item = VK::kEnum,
+            .scalar_as_list = true, .help = "DUT capabilities turned off for this case"},
+    KeySpec{.name = "event_queue_depth", .kind = VK::kUInt, .umin = 1, .umax = 1u << 20,
+            .help = "EV events the DUT holds before it drops"},
+    KeySpec{.name = "event_poll_ns", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000'000,
+            .help = "how often the harness reads EV events"},
+};
+constexpr Schema kDeviceSchema{"device", kDeviceKeys};
+
 constexpr std::array kConfigKeys{
+    KeySpec{.name = "device", .kind = VK::kMap, .schema = &kDeviceSchema},
     KeySpec{.name = "ev_format", .kind = VK::kMap, .schema = &kEvFormatSchema},
     KeySpec{.name = "ev_profile", .kind = VK::kMap, .schema = &kEvProfileSchema},
     KeySpec{.name = "cc_profile", .kind = VK::kMap, .schema = &kNsccSchema},
@@ -196,6 +211,15 @@ EvProfileConfig build_ev_profile(const YAML::Node& prof, const std::optional<EvF
   }
   p.ev_min_active = read_uint_as<std::uint32_t>(prof, "ev_min_active").value_or(0);
   for (auto d : read_uint_list(prof, "denied")) p.denied.push_back(static_cast<std::uint32_t>(d));
+  if (find_key(prof, "event_mask")) {
+    p.event_mask = 0;
+    for (const auto& name : read_string_list(prof, "event_mask")) {
+      if (const auto st = parse_enum<EvStateName>(kEvStateNames, name)) p.event_mask |= ev_state_bit(*st);
+    }
+    if ((p.event_mask & ~(ev_state_bit(EvStateName::kGood) | ev_state_bit(EvStateName::kAssumedBad))) != 0) {
+      v.error(key_loc(prof, "event_mask"), "config.ev_profile.event_mask", "only good and assumed_bad can be monitored");
+    }
+  }
 
   // The rules below compare values; on a badly shaped config they would only echo its errors.
   if (!shape_ok) return p;
@@ -264,6 +288,13 @@ CaseConfig build_config(const YAML::Node& root, Validator& v) {
     c.ev_format = fmt;
   }
   if (const auto p = find_key(*cfg, "ev_profile"); p && p->IsMap()) c.ev_profile = build_ev_profile(*p, c.ev_format, shape_ok, v);
+  if (const auto d = find_key(*cfg, "device"); d && d->IsMap()) {
+    for (const auto& name : read_string_list(*d, "caps_off")) {
+      if (const auto cap = parse_enum<Capability>(kCapabilityNames, name)) c.device.caps_off.push_back(*cap);
+    }
+    c.device.event_queue_depth = read_uint_as<std::uint32_t>(*d, "event_queue_depth").value_or(0);
+    c.device.event_poll_ns = read_uint(*d, "event_poll_ns").value_or(0);
+  }
   if (const auto n = find_key(*cfg, "cc_profile"); n && n->IsMap()) {
     NsccConfig x;
     x.algorithm = read_string(*n, "algorithm").value_or(x.algorithm);
@@ -294,6 +325,7 @@ CaseConfig build_config(const YAML::Node& root, Validator& v) {
     x.max_wimm = read_uint_as<std::uint16_t>(*q, "max_wimm").value_or(x.max_wimm);
     x.max_wimm_dest = read_uint_as<std::uint16_t>(*q, "max_wimm_dest").value_or(x.max_wimm_dest);
     x.timeout = read_uint_as<std::uint8_t>(*q, "timeout").value_or(x.timeout);
+    x.first_psn = read_uint_as<std::uint32_t>(*q, "first_psn").value_or(x.first_psn);
     if (const auto r = find_key(*q, "retry")) {
       x.retry.linear = read_uint_as<std::uint8_t>(*r, "linear").value_or(x.retry.linear);
       x.retry.exp = read_uint_as<std::uint8_t>(*r, "exp").value_or(x.retry.exp);

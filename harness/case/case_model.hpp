@@ -65,6 +65,7 @@ struct EvProfileConfig {
   std::optional<EvGenerateConfig> generate;
   std::uint32_t ev_min_active = 0;
   std::vector<std::uint32_t> denied;  // indices into the EV array set DENIED before traffic
+  std::uint32_t event_mask = 0x3;     // ev_event_mask, host-API state bits (GOOD | ASSUMED_BAD)
 
   // EVs in the array: evs.size(), or generate->count; 0 when the DUT owns them (auto / generated
   // mode without a count).
@@ -103,11 +104,22 @@ struct QpConfig {
   std::uint16_t max_wimm = 128;
   std::uint16_t max_wimm_dest = 128;
   std::uint8_t timeout = 8;  // ACK timeout = 1.024 us x 2^timeout, <= 24
+  std::uint32_t first_psn = 0;  // starting PSN of every QP in both directions (PSN-wrap cases)
   RetryConfig retry;
   std::vector<QpCap> caps;
 };
 
+// What the harness changes about the DUT for one case (`config.device`): capabilities turned
+// off, the EV event queue depth, and how often the harness reads EV events. A binding that
+// cannot do it makes the case ERROR.
+struct DeviceConfig {
+  std::vector<Capability> caps_off;
+  std::uint32_t event_queue_depth = 0;  // EV events held before the device drops; 0 = its own
+  std::uint64_t event_poll_ns = 0;      // read EV events every this many ns; 0 = continuously
+};
+
 struct CaseConfig {
+  DeviceConfig device;
   std::optional<EvFormatConfig> ev_format;    // absent: the testbed's default
   std::optional<EvProfileConfig> ev_profile;  // absent: the testbed's default
   std::optional<NsccConfig> cc_profile;       // absent: NSCC with defaults
@@ -155,6 +167,20 @@ struct PayloadSpec {
   std::uint32_t len = 0;
 };
 
+// The endpoint-operation header of an injected MRC_EP_REQ / MRC_EP_RSP (MODEL: M6). Unset
+// fields are 0; `svc_time_ns` also sets the svc_valid flag; `rsp_ev` (MSB first) sets
+// rsp_ev_len to 4 (up to 4 bytes, zero-padded) or 32 (longer), 0 when absent.
+struct EpSpec {
+  std::uint8_t op = 0;  // 0 EV_PROBE, 1 PORT_STATUS_UPDATE (others: invalid-input cases)
+  std::uint16_t req_id = 0;
+  std::uint32_t port_status = 0;  // bit N-1 = port N up
+  std::uint64_t tx_timestamp = 0;
+  std::optional<std::uint32_t> svc_time_ns;
+  std::uint8_t rsp_fmt_mode = 0;  // host-API EvFmtMode value (1 stev, 2 srv6, 4 udp)
+  std::uint8_t rsp_port = 0;      // 0 = the port the request arrived on
+  std::vector<std::uint8_t> rsp_ev;
+};
+
 // A frame the generator injects. Unset optionals take the value the reference endpoint would
 // use for this QP (its DestQP, P_Key 0xFFFF, DSCP 10 and ECT(0) for data, ...).
 struct FrameSpec {
@@ -167,6 +193,7 @@ struct FrameSpec {
   std::optional<std::uint32_t> imm;
   std::optional<AethSpec> aeth;
   std::optional<MfehSpec> mfeh;
+  std::optional<EpSpec> ep;           // only with the EP opcodes (ep_req / ep_rsp)
   std::vector<FrameFlag> flags;
   std::optional<PayloadSpec> payload;
   std::optional<std::uint8_t> dscp;
@@ -230,12 +257,42 @@ struct ImpairStep {
   ImpairParams params;
 };
 
+// Payloads of the profile operations on the operation slot (EV profile 1 on the case's EV format
+// profile, CC profile 1; never the profiles traffic uses). Each attribute written is sent with
+// its attribute-mask bit, exactly as written: the loader type-checks them but applies no profile
+// rule, since sending invalid profiles is the point.
+struct EvProfileOp {
+  std::optional<ProfileStateName> state;
+  std::optional<EvMode> mode;
+  std::optional<std::vector<EvFieldConfig>> fields;
+  std::optional<std::uint32_t> count;
+  std::optional<std::uint32_t> min_active;
+  std::optional<std::uint32_t> event_mask;  // host-API state bits
+  std::optional<std::uint64_t> seed;        // generated EVs
+};
+
+struct CcProfileOp {
+  std::optional<ProfileStateName> state;
+  std::optional<std::string> algorithm;
+  std::vector<std::pair<std::string, std::string>> config;  // algorithm config, name = value
+};
+
+struct ReplaceEvOp {  // REPLACE_EV: each of `evs` replaces one copy (or all) of `from`
+  std::optional<EvEntryConfig> from;  // absent: UNPOPULATED (an empty slot)
+  std::vector<EvEntryConfig> evs;
+  bool all_copies = false;
+};
+
 struct ControlStep {  // a control-plane call on the DUT (libmrc-ctl side)
   std::uint64_t at_ns = 0;
   ControlOp op = ControlOp::kDenyEv;
   std::optional<std::uint32_t> ev;    // EV index
   std::optional<std::uint32_t> port;  // 1-based port
+  std::optional<std::uint8_t> tc;     // probe_ev: the request's DSCP (req_tc); default 46 (M11)
   ControlResult expect = ControlResult::kOk;
+  std::optional<EvProfileOp> ev_profile;  // ev_profile_set
+  std::optional<CcProfileOp> cc_profile;  // cc_profile_set
+  std::optional<ReplaceEvOp> replace;     // replace_ev
 };
 
 using StepBody = std::variant<TrafficStep, InjectStep, ExpectStep, ImpairStep, ControlStep>;
@@ -271,6 +328,10 @@ struct TimingCheck {
   std::optional<std::uint64_t> min_ns;  // lower bound (hold-downs, timeouts)
   std::uint32_t trials = 1;
   double percentile = 100;
+  // throughput_recovered only: the sliding window the DUT's data rate is measured over, and the
+  // share of its pre-fault rate that counts as recovered.
+  std::uint64_t window_ns = 20'000;
+  double recovered_pct = 90;
 };
 
 // A named protocol invariant; parameter keys depend on the name (invariant_names()).

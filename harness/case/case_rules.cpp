@@ -3,6 +3,7 @@
 
 #include "harness/case/case_loader.hpp"
 #include "harness/case/case_parts.hpp"
+#include "harness/case/frame_fields.hpp"
 
 namespace mrc::harness::detail {
 namespace {
@@ -60,6 +61,12 @@ void check_step_refs(const YAML::Node& root, const Refs& r, Validator& v) {
       }
     } else if (const auto* in = std::get_if<InjectStep>(&b)) {
       if (in->frame.ev) check_ev_index(r, *in->frame.ev, at("ev"), path + ".frame.ev", v);
+      // Without QPs (config.qp.count 0: connectionless endpoint operations only) a frame has no
+      // default destination QP; EP frames go to DestQP 0xFFFFFF (MODEL: M6).
+      const bool ep_frame = in->frame.opcode == opcode_by_name("ep_req") || in->frame.opcode == opcode_by_name("ep_rsp");
+      if (r.c.config.qp.count == 0 && !ep_frame && !in->frame.dqpn) {
+        v.error(at("opcode"), path + ".frame", "config.qp.count is 0, so a non-endpoint frame needs an explicit 'dqpn'");
+      }
       check_port(r, in->port, at("port"), path + ".port", v);
     } else if (const auto* e = std::get_if<ExpectStep>(&b)) {
       if (e->port) check_port(r, *e->port, at("port"), path + ".port", v);
@@ -104,6 +111,12 @@ void check_requires(const YAML::Node& root, const Case& c, Validator& v) {
   for (const auto& n : needs) {
     if (c.requires_cap(n.cap) || !reported.insert(n.cap).second) continue;
     v.error(at, "requires", "missing '" + std::string(to_string(n.cap)) + "': " + n.why);
+  }
+  // A capability the case turns off cannot also be one it needs.
+  for (Capability cap : c.config.device.caps_off) {
+    if (c.requires_cap(cap)) {
+      v.error(at, "requires", "'" + std::string(to_string(cap)) + "' is required but config.device.caps_off turns it off");
+    }
   }
 }
 

@@ -99,6 +99,10 @@ constexpr std::array kTimingKeys{
     KeySpec{.name = "min_ns", .kind = VK::kUInt, .help = "lower bound (hold-downs, timeouts)"},
     KeySpec{.name = "trials", .kind = VK::kUInt, .umin = 1, .umax = 10000},
     KeySpec{.name = "percentile", .kind = VK::kNumber, .dmin = 0, .dmax = 100, .dmin_open = true},
+    KeySpec{.name = "window_ns", .kind = VK::kUInt, .umin = 100, .umax = 1'000'000'000,
+            .help = "throughput_recovered: rate window (default 20000)"},
+    KeySpec{.name = "recovered_pct", .kind = VK::kNumber, .dmin = 0, .dmax = 100, .dmin_open = true,
+            .help = "throughput_recovered: share of the pre-fault rate (default 90)"},
 };
 constexpr Schema kTimingSchema{"timing check", kTimingKeys, {}, &kCommonSchema};
 
@@ -112,6 +116,15 @@ CheckParams build_timing(const YAML::Node& b, const std::string& path, Validator
   if (t.min_ns && t.bound_ns && *t.min_ns > t.bound_ns) {
     v.error(key_loc(b, "min_ns"), join_path(path, "min_ns"), "min_ns is larger than bound_ns");
   }
+  t.window_ns = read_uint(b, "window_ns").value_or(t.window_ns);
+  t.recovered_pct = read_number(b, "recovered_pct").value_or(t.recovered_pct);
+  if (t.metric != TimingMetric::kThroughputRecovered) {
+    for (const char* k : {"window_ns", "recovered_pct"}) {
+      if (find_key(b, k)) {
+        v.error(key_loc(b, k), join_path(path, k), std::string(k) + " applies only to metric throughput_recovered");
+      }
+    }
+  }
   return t;
 }
 
@@ -122,6 +135,9 @@ constexpr std::array kNackParams{KeySpec{.name = "max_delay_ns", .kind = VK::kUI
 constexpr Schema kNackSchema{"nack_for_hole params", kNackParams};
 constexpr std::array kGraceParams{KeySpec{.name = "grace_ns", .kind = VK::kUInt}};
 constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
+// A frame that was already queued in the DUT's port when the state changed is not the "next
+// packet": `grace_ns` (default 0) forgives frames leaving that soon after the change.
+constexpr Schema kStateGraceSchema{"no_denied_ev / no_assumed_bad_ev params", kGraceParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -130,9 +146,45 @@ constexpr std::array kDscpParams{
 constexpr Schema kDscpSchema{"dscp_marking params", kDscpParams};
 constexpr std::array kCwndParams{KeySpec{.name = "within_ns", .kind = VK::kUInt, .umin = 1}};
 constexpr Schema kCwndSchema{"cwnd_decreases params", kCwndParams};
+// requester_window / mpr_window / wimm_limit: an explicit limit instead of the configured one.
+constexpr std::array kOutstandingParams{KeySpec{.name = "max_outstanding", .kind = VK::kUInt, .umin = 1,
+                                                .help = "limit instead of the one the config implies"}};
+constexpr Schema kOutstandingSchema{"window params", kOutstandingParams};
+constexpr std::array kVariationParams{
+    KeySpec{.name = "min_distinct", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000,
+            .help = "distinct EVs required in every window (default 2)"},
+    KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000,
+            .help = "consecutive data packets per window (default 8)"},
+};
+constexpr Schema kVariationSchema{"per_packet_ev_variation params", kVariationParams};
+// The NSCC window checks restate the cc_profile values they judge against (MODEL: M12).
+constexpr std::array kInflightParams{
+    KeySpec{.name = "max_bytes", .kind = VK::kUInt, .required = true, .umin = 1, .help = "the configured max_cwnd"},
+    KeySpec{.name = "slack_bytes", .kind = VK::kUInt, .help = "allowance over max_bytes (default 0)"},
+};
+constexpr Schema kInflightSchema{"inflight_bounds params", kInflightParams};
+constexpr std::array kNoMdParams{
+    KeySpec{.name = "target_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "the configured target_delay"},
+    KeySpec{.name = "window_ns", .kind = VK::kUInt, .umin = 1, .help = "judging window (default 20000)"},
+    KeySpec{.name = "min_pct", .kind = VK::kUInt, .umin = 1, .umax = 100,
+            .help = "bytes in flight kept, % of the pre-mark flight (default 75)"},
+};
+constexpr Schema kNoMdSchema{"no_md_below_target params", kNoMdParams};
+constexpr std::array kQuickAdaptParams{
+    KeySpec{.name = "max_cwnd", .kind = VK::kUInt, .required = true, .umin = 1, .help = "MaxWnd, bytes"},
+    KeySpec{.name = "epoch_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "base_rtt + target_delay"},
+    KeySpec{.name = "qa_gate", .kind = VK::kUInt, .umax = 31, .help = "default 3"},
+    KeySpec{.name = "within_ns", .kind = VK::kUInt, .umin = 1, .help = "reaction time (default 100000)"},
+    KeySpec{.name = "mtu", .kind = VK::kUInt, .umin = 256, .umax = 4096, .help = "default 4096"},
+    KeySpec{.name = "slack_pct", .kind = VK::kUInt, .umax = 1000, .help = "allowance over the achieved bytes (default 10)"},
+};
+constexpr Schema kQuickAdaptSchema{"quick_adapt params", kQuickAdaptParams};
+constexpr std::array kReqIdParams{KeySpec{.name = "in_flight_ns", .kind = VK::kUInt, .umin = 1,
+                                          .help = "how long an unanswered request may still draw a response (default 100000)"}};
+constexpr Schema kReqIdSchema{"req_id_not_reused params", kReqIdParams};
 
 constexpr std::array kInvariants{
-    InvariantType{"no_denied_ev", &kNoParams, "no data frame leaves on an EV the controller DENIED"},
+    InvariantType{"no_denied_ev", &kStateGraceSchema, "no data frame leaves on an EV the controller DENIED"},
     InvariantType{"every_psn_delivered", &kNoParams, "every PSN sent is placed exactly once at the responder"},
     InvariantType{"completions_exactly_once", &kNoParams, "each WRITE-with-IMM completes once"},
     InvariantType{"completion_after_all_psns", &kNoParams, "a WRITE-with-IMM completes only after all its PSNs are placed"},
@@ -141,15 +193,20 @@ constexpr std::array kInvariants{
     InvariantType{"reth_every_packet", &kNoParams, "every data packet carries a RETH with its own address (M3)"},
     InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC"},
     InvariantType{"allowed_opcodes", &kNoParams, "only WRITE, WRITE-with-IMM, ACK and endpoint opcodes"},
-    InvariantType{"requester_window", &kNoParams, "un-ACKed PSNs never exceed min(mpr, mpr_dest) x 128"},
+    InvariantType{"requester_window", &kOutstandingSchema, "un-ACKed PSNs never exceed min(mpr, mpr_dest) x 128"},
     InvariantType{"responder_window", &kNoParams, "PSNs beyond the mpr_dest window are not placed and draw type 4"},
-    InvariantType{"wimm_limit", &kNoParams, "outstanding WRITE-with-IMM never exceed min(max_wimm, max_wimm_dest)"},
+    InvariantType{"wimm_limit", &kOutstandingSchema, "outstanding WRITE-with-IMM never exceed min(max_wimm, max_wimm_dest)"},
     InvariantType{"retx_different_ev", &kNoParams, "a retransmission never reuses the EV that timed out"},
     InvariantType{"selective_retx", &kNoParams, "no PSN reported received by SACK is sent again"},
     InvariantType{"trim_nack_per_stub", &kNoParams, "every trimmed stub draws a TRIM NACK"},
     InvariantType{"stub_not_placed", &kNoParams, "no byte of a trimmed stub is written"},
     InvariantType{"nack_for_hole", &kNackSchema, "a PSN hole draws a loss NACK within max_delay_ns"},
     InvariantType{"probe_on_tested_ev", &kNoParams, "an EV probe leaves on the EV it tests"},
+    InvariantType{"ev_events", &kNoParams,
+                  "EV events name a table EV and a state in ev_event_mask; every monitored entry is reported"},
+    InvariantType{"control_results", &kNoParams, "every control step's call returned the result the step expects"},
+    InvariantType{"ev_event_drop_count", &kNoParams,
+                  "EV event drop counts cover the lost events (exact with precise_drop_count, else a 0/1 flag)"},
     InvariantType{"svc_time_reported", &kNoParams, "feedback carries a service time when svc_time is on"},
     InvariantType{"ev_min_active", &kNoParams, "at least ev_min_active EVs stay in use"},
     InvariantType{"no_data_on_failed_ev", &kGraceSchema, "after a failure, no data on the failed EV past grace_ns"},
@@ -159,9 +216,23 @@ constexpr std::array kInvariants{
     InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (M2)"},
     InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
     InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment (M1)"},
+    InvariantType{"retry_exceeded", &kNoParams, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
     InvariantType{"cwnd_decreases", &kCwndSchema, "the sending rate drops under ECN and delay within within_ns"},
     InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},
     InvariantType{"not_placed", &kNoParams, "injected frames write nothing to memory"},
+    InvariantType{"no_assumed_bad_ev", &kStateGraceSchema, "no data frame leaves on an EV the DUT reported ASSUMED_BAD"},
+    InvariantType{"per_packet_ev_variation", &kVariationSchema,
+                  "every window of data packets uses at least min_distinct EVs"},
+    InvariantType{"data_verified", &kNoParams, "every posted write's destination bytes equal its source"},
+    InvariantType{"mpr_window", &kOutstandingSchema, "alias of requester_window"},
+    InvariantType{"trim_nack_for_stub", &kNoParams, "alias of trim_nack_per_stub"},
+    InvariantType{"inflight_bounds", &kInflightSchema, "the DUT never has more than max_bytes (max_cwnd) in flight"},
+    InvariantType{"no_md_below_target", &kNoMdSchema,
+                  "ECN marks with the queueing delay below target leave the bytes in flight where they were"},
+    InvariantType{"quick_adapt", &kQuickAdaptSchema,
+                  "a trim or loss in a starved epoch brings the bytes in flight down to the achieved bytes"},
+    InvariantType{"req_id_not_reused", &kReqIdSchema,
+                  "no EP request reuses the req_id of an unanswered one younger than in_flight_ns (M6)"},
 };
 
 constexpr auto make_invariant_names() {

@@ -4,6 +4,7 @@
 
 #include "harness/case/field_match.hpp"
 #include "harness/case/frame_fields.hpp"
+#include "harness/case/profile_ops.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -68,6 +69,23 @@ constexpr std::array kMfehKeys{
 };
 constexpr Schema kMfehSchema{"mfeh", kMfehKeys};
 
+// MODEL: M6 — the endpoint-operation header of an injected MRC_EP_REQ / MRC_EP_RSP.
+constexpr std::array<std::string_view, 2> kEpOpNames{"ev_probe", "port_status_update"};
+constexpr std::array<std::string_view, 3> kEpFmtNames{"stev", "srv6", "udp"};  // EvFmtMode 1, 2, 4
+constexpr std::array kEpKeys{
+    KeySpec{.name = "op", .kind = VK::kUIntOrName, .umax = 255, .names = kEpOpNames,
+            .help = "ev_probe (0) / port_status_update (1), or a raw value"},
+    KeySpec{.name = "req_id", .kind = VK::kUInt, .umax = 0xFFFF},
+    KeySpec{.name = "port_status", .kind = VK::kUInt, .umax = k32, .help = "bit N-1 = port N up"},
+    KeySpec{.name = "tx_timestamp", .kind = VK::kUInt, .help = "ns; a responder echoes it"},
+    KeySpec{.name = "svc_time_ns", .kind = VK::kUInt, .umax = k32, .help = "sets svc_valid"},
+    KeySpec{.name = "rsp_fmt_mode", .kind = VK::kEnum, .names = kEpFmtNames, .help = "format of rsp_ev"},
+    KeySpec{.name = "rsp_port", .kind = VK::kUInt, .umax = 255, .help = "0 = the arrival port"},
+    KeySpec{.name = "rsp_ev", .kind = VK::kHexBytes, .min_items = 1, .max_items = 32,
+            .help = "return EV, MSB first; rsp_ev_len 4 (<= 4 bytes) or 32"},
+};
+constexpr Schema kEpSchema{"ep", kEpKeys};
+
 constexpr std::array kPayloadKeys{
     KeySpec{.name = "pattern", .kind = VK::kEnum, .names = kPayloadPatternNames},
     KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = 9000},
@@ -84,6 +102,7 @@ constexpr std::array kFrameKeys{
     KeySpec{.name = "imm", .kind = VK::kUInt, .umax = k32},
     KeySpec{.name = "aeth", .kind = VK::kMap, .schema = &kAethSchema},
     KeySpec{.name = "mfeh", .kind = VK::kMap, .schema = &kMfehSchema},
+    KeySpec{.name = "ep", .kind = VK::kMap, .schema = &kEpSchema, .help = "EP header (ep_req / ep_rsp only)"},
     KeySpec{.name = "flags", .kind = VK::kList, .names = kFrameFlagNames, .item = VK::kEnum, .scalar_as_list = true},
     KeySpec{.name = "payload", .kind = VK::kMap, .schema = &kPayloadSchema},
     KeySpec{.name = "dscp", .kind = VK::kUInt, .umax = 63},
@@ -108,7 +127,33 @@ std::uint8_t opcode_of(const YAML::Node& frame) {
   return u && *u <= 255 ? static_cast<std::uint8_t>(*u) : 0;
 }
 
-StepBody build_inject(const YAML::Node& b, const std::string&, Validator&) {
+std::optional<EpSpec> build_ep(const YAML::Node& f, std::uint8_t opcode, const std::string& path, Validator& v) {
+  const auto e = find_key(f, "ep");
+  if (!e) return std::nullopt;
+  if (find_key(f, "opcode") && opcode != opcode_by_name("ep_req") && opcode != opcode_by_name("ep_rsp")) {
+    v.error(key_loc(f, "ep"), path + ".frame.ep", "an 'ep' header needs opcode ep_req or ep_rsp");
+  }
+  EpSpec ep;
+  if (const auto name = read_string(*e, "op"); name && name == "port_status_update") {
+    ep.op = 1;
+  } else {
+    ep.op = read_uint_as<std::uint8_t>(*e, "op").value_or(0);
+  }
+  ep.req_id = read_uint_as<std::uint16_t>(*e, "req_id").value_or(0);
+  ep.port_status = read_uint_as<std::uint32_t>(*e, "port_status").value_or(0);
+  ep.tx_timestamp = read_uint(*e, "tx_timestamp").value_or(0);
+  ep.svc_time_ns = read_uint_as<std::uint32_t>(*e, "svc_time_ns");
+  const auto fmt = read_string(*e, "rsp_fmt_mode");
+  ep.rsp_fmt_mode = !fmt ? 0 : *fmt == "stev" ? 1 : *fmt == "srv6" ? 2 : *fmt == "udp" ? 4 : 0;
+  ep.rsp_port = read_uint_as<std::uint8_t>(*e, "rsp_port").value_or(0);
+  ep.rsp_ev = read_hex(*e, "rsp_ev").value_or(std::vector<std::uint8_t>{});
+  if (!ep.rsp_ev.empty() && !fmt) {
+    v.error(key_loc(*e, "rsp_ev"), path + ".frame.ep.rsp_ev", "a return EV needs 'rsp_fmt_mode'");
+  }
+  return ep;
+}
+
+StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v) {
   InjectStep s;
   s.at_ns = read_uint(b, "at_ns").value_or(0);
   s.port = read_uint_as<std::uint32_t>(b, "port").value_or(1);
@@ -142,6 +187,7 @@ StepBody build_inject(const YAML::Node& b, const std::string&, Validator&) {
     h.rcvd_bytes = read_uint_as<std::uint32_t>(*m, "rcvd_bytes").value_or(0);
     fr.mfeh = h;
   }
+  fr.ep = build_ep(f, fr.opcode, path, v);
   for (const auto& name : read_string_list(f, "flags")) {
     if (const auto flag = parse_enum<FrameFlag>(kFrameFlagNames, name)) fr.flags.push_back(*flag);
   }
@@ -241,6 +287,7 @@ constexpr std::array kImpairmentKinds{
     ImpairmentKind{ImpairKind::kSwitchDown, &kSwitchSchema, "fail a whole switch"},
     ImpairmentKind{ImpairKind::kPortDown, &kPortSchema, "fail a DUT port (its plane)"},
     ImpairmentKind{ImpairKind::kBlackhole, &kNoParamsSchema, "silently drop every selected packet, link stays up"},
+    ImpairmentKind{ImpairKind::kMarkCe, &kNoParamsSchema, "set ECN CE on selected ECN-capable packets (a congested switch)"},
 };
 
 StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v) {
@@ -301,7 +348,12 @@ constexpr std::array kControlKeys{
     KeySpec{.name = "op", .kind = VK::kEnum, .required = true, .names = kControlOpNames},
     KeySpec{.name = "ev", .kind = VK::kUInt, .umax = k32, .help = "EV index"},
     KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
+    KeySpec{.name = "tc", .kind = VK::kUInt, .umax = 63, .help = "probe_ev: DSCP of the request (req_tc)"},
     KeySpec{.name = "expect", .kind = VK::kEnum, .names = kControlResultNames, .help = "ok or an errno name"},
+    KeySpec{.name = "profile", .kind = VK::kCustom, .help = "ev_profile_set / cc_profile_set: attributes to set"},
+    KeySpec{.name = "evs", .kind = VK::kCustom, .help = "replace_ev: the new EVs"},
+    KeySpec{.name = "from", .kind = VK::kCustom, .help = "replace_ev: the EV replaced (default UNPOPULATED)"},
+    KeySpec{.name = "all_copies", .kind = VK::kBool, .help = "replace_ev: replace every copy of 'from'"},
 };
 constexpr Schema kControlSchema{"control step", kControlKeys};
 
@@ -312,12 +364,17 @@ StepBody build_control(const YAML::Node& b, const std::string& path, Validator& 
   c.op = op.value_or(ControlOp::kDenyEv);
   c.ev = read_uint_as<std::uint32_t>(b, "ev");
   c.port = read_uint_as<std::uint32_t>(b, "port");
+  c.tc = read_uint_as<std::uint8_t>(b, "tc");
   c.expect = read_enum<ControlResult>(b, "expect", kControlResultNames).value_or(ControlResult::kOk);
   if (!op) return c;
+  read_profile_op(b, c, path, v);  // profile_ops.hpp: ev_profile_set, cc_profile_set, replace_ev
   const bool needs_ev = *op == ControlOp::kDenyEv || *op == ControlOp::kAllowEv || *op == ControlOp::kProbeEv;
   const bool needs_port = *op == ControlOp::kPortAdminDown || *op == ControlOp::kPortAdminUp;
   if (needs_ev && !find_key(b, "ev")) v.error(key_loc(b, "op"), path, "op '" + std::string(to_string(*op)) + "' needs 'ev'");
   if (needs_port && !find_key(b, "port")) v.error(key_loc(b, "op"), path, "op '" + std::string(to_string(*op)) + "' needs 'port'");
+  if (*op != ControlOp::kProbeEv && find_key(b, "tc")) {
+    v.error(key_loc(b, "tc"), path + ".tc", "'tc' (the probe's DSCP) applies only to op probe_ev");
+  }
   return c;
 }
 

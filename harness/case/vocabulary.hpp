@@ -85,25 +85,37 @@ inline constexpr std::array<std::string_view, 5> kFrameFlagNames{"ack_req", "se"
 
 enum class ImpairKind : std::uint8_t {
   kDrop, kTrim, kReorder, kDuplicate, kCorrupt, kDelay,
-  kLinkDown, kLinkUp, kSwitchDown, kPortDown, kBlackhole,
+  kLinkDown, kLinkUp, kSwitchDown, kPortDown, kBlackhole, kMarkCe,
 };
-inline constexpr std::array<std::string_view, 11> kImpairKindNames{
+inline constexpr std::array<std::string_view, 12> kImpairKindNames{
     "drop", "trim", "reorder", "duplicate", "corrupt", "delay",
-    "link_down", "link_up", "switch_down", "port_down", "blackhole"};
+    "link_down", "link_up", "switch_down", "port_down", "blackhole", "mark_ce"};
 
 // Control-plane operations a case may schedule on the DUT (the libmrc-ctl side).
 enum class ControlOp : std::uint8_t {
   kDenyEv, kAllowEv, kPortAdminDown, kPortAdminUp, kProbeEv, kPortStatusUpdate,
   kProfileOffline, kProfileOnline,
+  kEvProfileSet, kCcProfileSet, kReplaceEv,  // on the operation slot (profile 1), cases/README.md
 };
-inline constexpr std::array<std::string_view, 8> kControlOpNames{
+inline constexpr std::array<std::string_view, 11> kControlOpNames{
     "deny_ev", "allow_ev", "port_admin_down", "port_admin_up", "probe_ev", "port_status_update",
-    "profile_offline", "profile_online"};
+    "profile_offline", "profile_online", "ev_profile_set", "cc_profile_set", "replace_ev"};
+
+// Profile states of the controller API (EV format, EV and CC profiles).
+enum class ProfileStateName : std::uint8_t { kInit, kOffline, kOnline };
+inline constexpr std::array<std::string_view, 3> kProfileStateNames{"init", "offline", "online"};
+
+// EV states as ev_event_mask and EV events name them (host-API bit i = index i, UNKNOWN = bit 31).
+enum class EvStateName : std::uint8_t { kGood, kAssumedBad, kDenied, kUnknown };
+inline constexpr std::array<std::string_view, 4> kEvStateNames{"good", "assumed_bad", "denied", "unknown"};
+constexpr std::uint32_t ev_state_bit(EvStateName s) {
+  return s == EvStateName::kUnknown ? (1u << 31) : (1u << static_cast<unsigned>(s));
+}
 
 // The result a control operation must return ("ok" = success).
-enum class ControlResult : std::uint8_t { kOk, kEinval, kEbusy, kEperm, kEnoent, kEopnotsupp, kEtimedout, kEnospc };
-inline constexpr std::array<std::string_view, 8> kControlResultNames{
-    "ok", "EINVAL", "EBUSY", "EPERM", "ENOENT", "EOPNOTSUPP", "ETIMEDOUT", "ENOSPC"};
+enum class ControlResult : std::uint8_t { kOk, kEinval, kEbusy, kEperm, kEnoent, kEopnotsupp, kEtimedout, kEnospc, kE2big };
+inline constexpr std::array<std::string_view, 9> kControlResultNames{
+    "ok", "EINVAL", "EBUSY", "EPERM", "ENOENT", "EOPNOTSUPP", "ETIMEDOUT", "ENOSPC", "E2BIG"};
 
 enum class DistributionOver : std::uint8_t { kEv, kPlane, kPort };
 inline constexpr std::array<std::string_view, 3> kDistributionOverNames{"ev", "plane", "port"};

@@ -1,5 +1,5 @@
 // mrc-conform: the suite's command line (design.md §3). Subcommands: run, list, golden, diff,
-// ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
+// campaign, falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
 
 #include <csignal>
@@ -88,6 +88,38 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("--tolerance-pct", diff.tolerance_pct, "timestamp tolerance, % of elapsed time")->capture_default_str();
   diff_cmd->add_option("--max", diff.max_lines, "differences shown")->capture_default_str();
 
+  mrc::run::CampaignOptions campaign;
+  auto* campaign_cmd = app.add_subcommand("campaign", "run the cases against every catalog defect of the reference; report the kill rate");
+  campaign_cmd->add_option("--cases", campaign.cases, "case files or folders (default: the suite's cases/)");
+  campaign_cmd->add_option("--tags", campaign.tags, "only cases carrying any of these tags (comma list)");
+  campaign_cmd->add_option("--exclude-tags", campaign.exclude_tags, "skip cases carrying any of these tags");
+  campaign_cmd->add_option("--defects", campaign.defects, "all, or a comma list of defect names")->capture_default_str();
+  campaign_cmd->add_option("--out", campaign.out, "report folder (campaign.json, campaign.html)")->capture_default_str();
+  campaign_cmd->add_option("--jobs,-j", campaign.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  campaign_cmd->add_option("--min-kill-rate", campaign.min_kill_rate, "exit 1 below this share of defects caught")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  campaign_cmd->add_flag("--relevant-only", campaign.relevant_only, "per defect, only the cases whose clauses it violates");
+  campaign_cmd->add_option("--testbed", campaign.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
+  campaign_cmd->add_flag("!--no-progress", campaign.progress, "no per-run progress line on stderr");
+
+  mrc::run::FalsefailOptions falsefail;
+  auto* falsefail_cmd = app.add_subcommand("falsefail", "false-fail rate of the statistical cases over many seeds on the reference");
+  falsefail_cmd->add_option("--cases", falsefail.cases, "case files or folders (default: the suite's cases/)");
+  falsefail_cmd->add_option("--tags", falsefail.tags, "only cases carrying any of these tags (comma list)");
+  falsefail_cmd->add_option("--exclude-tags", falsefail.exclude_tags, "skip cases carrying any of these tags");
+  falsefail_cmd->add_option("--seeds", falsefail.seeds, "runs per case (seeds first-seed, first-seed+1, ...)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u));
+  falsefail_cmd->add_option("--first-seed", falsefail.first_seed, "first seed")->capture_default_str();
+  falsefail_cmd->add_option("--out", falsefail.out, "report folder (falsefail.json)")->capture_default_str();
+  falsefail_cmd->add_option("--jobs,-j", falsefail.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  falsefail_cmd->add_option("--testbed", falsefail.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  falsefail_cmd->add_option("--dut", falsefail.dut, "binding measured (a defective reference shows the rate exceeding alpha)")
+      ->capture_default_str();
+  falsefail_cmd->add_flag("!--no-progress", falsefail.progress, "no progress lines on stderr");
+
   std::string ev_file;
   auto* ev_cmd = app.add_subcommand("ev-expand", "expand an EV profile YAML (same as mrc-ev)");
   ev_cmd->add_option("FILE", ev_file, "EV profile YAML")->required();
@@ -116,6 +148,14 @@ int main(int argc, char** argv) {
   if (*list_cmd) return mrc::run::run_list(list, std::cout, std::cerr);
   if (*golden_cmd) return mrc::run::run_golden(golden, std::cout, std::cerr);
   if (*diff_cmd) return mrc::run::run_diff(diff, std::cout, std::cerr);
+  if (*campaign_cmd) {
+    std::signal(SIGINT, on_sigint);
+    return mrc::run::run_campaign(campaign, std::cout, std::cerr);
+  }
+  if (*falsefail_cmd) {
+    std::signal(SIGINT, on_sigint);
+    return mrc::run::run_falsefail(falsefail, std::cout, std::cerr);
+  }
   if (*ev_cmd) return mrc::cli::run_ev_expand(ev_file, std::cout, std::cerr);
   return mrc::run::kExitBadInput;
 }

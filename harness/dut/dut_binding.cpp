@@ -32,9 +32,13 @@ std::size_t DutBinding::poll_completions(std::vector<CompletionRecord>&, std::ui
 std::size_t DutBinding::poll_ev_events(std::vector<EvEventRecord>&, std::uint64_t) { return 0; }
 DutStatus DutBinding::set_ev_denied(std::uint32_t, bool) { return unimplemented("set_ev_denied"); }
 DutStatus DutBinding::port_admin(std::uint8_t, bool) { return unimplemented("port_admin"); }
-DutStatus DutBinding::probe_ev(std::uint32_t, std::uint64_t) { return unimplemented("probe_ev"); }
+DutStatus DutBinding::probe_ev(std::uint32_t, std::uint8_t, std::uint64_t) { return unimplemented("probe_ev"); }
 DutStatus DutBinding::port_status_update(std::uint64_t) { return unimplemented("port_status_update"); }
 DutStatus DutBinding::set_profile_online(bool) { return unimplemented("set_profile_online"); }
+DutStatus DutBinding::ev_profile_op(const EvProfileOp&) { return unimplemented("ev_profile_op"); }
+DutStatus DutBinding::cc_profile_op(const CcProfileOp&) { return unimplemented("cc_profile_op"); }
+DutStatus DutBinding::replace_ev(const ReplaceEvOp&) { return unimplemented("replace_ev"); }
+DutStatus DutBinding::restrict_device(const DeviceConfig&) { return unimplemented("restrict_device"); }
 DutStatus DutBinding::reset() { return unimplemented("reset"); }
 
 std::vector<std::string> capability_names(std::span<const Capability> caps) {

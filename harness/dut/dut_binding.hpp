@@ -73,6 +73,7 @@ struct DutSetup {
   std::uint64_t generate_seed = 1;
   std::uint32_t ev_min_active = 0;
   std::vector<std::uint32_t> denied;  // EV indices set DENIED before traffic
+  std::uint32_t ev_event_mask = 0x3;  // states that raise EV events (host-API bits)
   // CC profile (NSCC; absent = CC off) and the network facts it is tuned to (cc_config.hpp:
   // `line_rate_bps`, `fabric_trims`; 0 = unknown, the endpoint's default).
   std::optional<NsccConfig> cc;
@@ -151,9 +152,19 @@ class DutBinding {
   // Control plane.
   virtual DutStatus set_ev_denied(std::uint32_t ev_index, bool denied);
   virtual DutStatus port_admin(std::uint8_t port, bool up);
-  virtual DutStatus probe_ev(std::uint32_t ev_index, std::uint64_t now_ns);
+  // An EV probe (mrc_ctl_ep_batch_send_wait, EV_PROBE) on EV `ev_index`; `tc` is the request's
+  // DSCP (req_tc, 0..63). The DUT picks the req_id.
+  virtual DutStatus probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t now_ns);
   virtual DutStatus port_status_update(std::uint64_t now_ns);
   virtual DutStatus set_profile_online(bool online);
+  // Profile operations on the operation slot: EV profile 1 (on EV format profile 0, the case's
+  // format) and CC profile 1, never the profiles traffic uses. Each attribute given is sent with
+  // its mask bit, as given (cases/README.md "Profile operations").
+  virtual DutStatus ev_profile_op(const EvProfileOp& op);
+  virtual DutStatus cc_profile_op(const CcProfileOp& op);
+  virtual DutStatus replace_ev(const ReplaceEvOp& op);
+  // Before apply(): what config.device changes (capabilities off, EV event queue depth).
+  virtual DutStatus restrict_device(const DeviceConfig& d);
 
   // After the run.
   virtual std::vector<EvRecord> ev_table() const { return {}; }

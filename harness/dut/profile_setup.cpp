@@ -103,7 +103,7 @@ DutStatus configure_profiles(ev::Controller& c, const DutSetup& s) {
   e.gen_seed = s.generate_seed;
   for (const EvFieldConfig& fc : s.fields) e.fields.push_back({fc.width, fc.init, fc.min, fc.max, fc.mask});
   e.ev_min_active = s.ev_min_active;
-  e.ev_event_mask = ev::bits(ev::EvState::kGood) | ev::bits(ev::EvState::kAssumedBad);
+  e.ev_event_mask = s.ev_event_mask;
   std::uint32_t mask = ev::ev_attr::kState | ev::ev_attr::kMode | ev::ev_attr::kCount | ev::ev_attr::kGenSeed;
   if (has_fmt) mask |= ev::ev_attr::kFmtId | ev::ev_attr::kFields;
   if (int rc = c.modify_ev_profile(0, e, mask, &why)) return api_error("EV profile", rc, why);

@@ -14,6 +14,17 @@
 namespace mrc::harness {
 namespace {
 
+// The GID the DUT addresses the peer by: over IPv4 the IPv4-mapped form (::ffff:a.b.c.d), whose
+// last four bytes the endpoint puts into the IPv4 destination.
+wire::Ipv6Addr peer_gid(const DutLocal& r) {
+  if (r.ipv4 == 0) return r.gid;
+  wire::Ipv6Addr g{};
+  g[10] = 0xFF;
+  g[11] = 0xFF;
+  for (int b = 0; b < 4; ++b) g[static_cast<std::size_t>(12 + b)] = static_cast<std::uint8_t>(r.ipv4 >> (24 - 8 * b));
+  return g;
+}
+
 namespace qa = transport::qp_attr;
 
 enum ibv_mtu ibv_mtu_of(std::uint32_t bytes) {
@@ -50,7 +61,8 @@ ReferenceBinding::~ReferenceBinding() = default;
 DutIdentity ReferenceBinding::identity() const {
   DutIdentity id;
   id.binding = "reference";
-  id.name = defects_.empty() ? "reference" : "reference:" + defects_.to_string();
+  const std::string base = random_spray_ ? "reference-random" : "reference";
+  id.name = defects_.empty() ? base : base + ":" + defects_.to_string();
   id.version = "reference endpoint (sans-I/O), wire model M1-M13";
   id.details = defects_.empty() ? "no defects" : "defects: " + defects_.to_string();
   return id;
@@ -87,6 +99,7 @@ DutStatus ReferenceBinding::apply(const DutSetup& s, DutLocal& local) {
   ref::EndpointConfig cfg;
   cfg.seed = s.seed;
   cfg.defects = defects_;
+  cfg.random_spray = random_spray_;
   cfg.num_ports = static_cast<std::uint8_t>(planes_);
   cfg.mac = addr.mac;
   cfg.gid = addr.gid;
@@ -98,6 +111,7 @@ DutStatus ReferenceBinding::apply(const DutSetup& s, DutLocal& local) {
   // zero-filled) would dominate the harness's per-case cost. Overflows show in the counters.
   cfg.control_queue_depth = 512;
   cfg.limits.phy_port_mask = planes_ >= 32 ? 0xFFFFFFFFu : ((1u << planes_) - 1u);
+  restrict_limits(restrict_, cfg);  // config.device (reference_profile_ops.cpp)
   ep_ = std::make_unique<ref::Endpoint>(cfg);
   if (std::string why = testbed_->attach_endpoint(host_, *ep_); !why.empty()) {
     return DutStatus::failed("testbed refused the endpoint: " + why);
@@ -162,7 +176,7 @@ DutStatus ReferenceBinding::connect(const DutLocal& remote) {
   for (std::size_t i = 0; i < local_.qpns.size(); ++i) {
     transport::QpAttr at;
     at.qp_state = transport::QpState::kRtr;
-    at.ah.dgid = remote.gid;
+    at.ah.dgid = peer_gid(remote);
     at.ah.dmac = remote.mac;
     at.dest_qp_num = remote.qpns[i];
     at.rq_psn = remote.first_psn;
@@ -296,19 +310,23 @@ DutStatus ReferenceBinding::port_admin(std::uint8_t port, bool up) {
   return DutStatus::success();
 }
 
-DutStatus ReferenceBinding::probe_ev(std::uint32_t ev_index, std::uint64_t) {
+DutStatus ReferenceBinding::probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t) {
   if (!ep_) return DutStatus::failed("probe_ev() before apply()");
   const auto arr = ep_->controller().ev_array(0);
   if (ev_index >= arr.size()) return api_error("probe_ev " + std::to_string(ev_index), ENOENT, "no such EV index");
+  // The endpoint picks the req_id, as a NIC's library would: one no request that may still draw a
+  // response uses (§1.7).
+  const auto id = ep_->next_ep_req_id();
+  if (!id) return api_error("probe_ev", ENOSPC, "no free request id");
   ref::EpRequest r;
-  r.req_id = next_req_id_++;
-  r.dgid = remote_.gid;
+  r.req_id = *id;
+  r.dgid = peer_gid(remote_);
   r.dmac = remote_.mac;
   r.ev_fmt_mode = wire_mode(setup_.format_mode);
   r.req_ev = arr[ev_index].wire;
   r.req_port = arr[ev_index].port;
   r.srv6_ev_index = arr[ev_index].index;
-  if (int rc = ep_->ep_send(wire::kDscpControl, wire::EpOp::kEvProbe, std::span<const ref::EpRequest>(&r, 1),
+  if (int rc = ep_->ep_send(tc, wire::EpOp::kEvProbe, std::span<const ref::EpRequest>(&r, 1),
                             ep_->config().probe_timeout_ns)) {
     return api_error("probe_ev", rc);
   }
@@ -320,9 +338,11 @@ DutStatus ReferenceBinding::port_status_update(std::uint64_t) {
   if (!ep_) return DutStatus::failed("port_status_update() before apply()");
   const auto arr = ep_->controller().ev_array(0);
   if (arr.empty()) return api_error("port_status_update", EINVAL, "no EV to send it on");
+  const auto id = ep_->next_ep_req_id();
+  if (!id) return api_error("port_status_update", ENOSPC, "no free request id");
   ref::EpRequest r;
-  r.req_id = next_req_id_++;
-  r.dgid = remote_.gid;
+  r.req_id = *id;
+  r.dgid = peer_gid(remote_);
   r.dmac = remote_.mac;
   r.ev_fmt_mode = wire_mode(setup_.format_mode);
   r.req_ev = arr[0].wire;
@@ -383,8 +403,8 @@ DutStatus ReferenceBinding::reset() {
   testbed_ = nullptr;
   host_ = -1;
   lkey_ = 0;
-  next_req_id_ = 1;
   ever_denied_.clear();
+  restrict_ = DeviceConfig{};
   return DutStatus::success();
 }
 
@@ -392,7 +412,9 @@ DutStatus ReferenceBinding::reset() {
 
 namespace {
 std::string binding_help() {
-  std::string m = "valid DUT bindings: reference, reference:<defect>[,<defect>...]; defects:";
+  std::string m =
+      "valid DUT bindings: reference, reference-random (random EV choice), reference[-random]:<defect>[,<defect>...]; "
+      "defects:";
   for (const auto& d : ref::defect_catalog()) {
     m += ' ';
     m += d.name;
@@ -404,7 +426,7 @@ std::string binding_help() {
 std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error) {
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
-  if (kind != "reference") {
+  if (kind != "reference" && kind != "reference-random") {
     if (error) *error = "unknown DUT binding '" + kind + "'; " + binding_help();
     return nullptr;
   }
@@ -418,7 +440,9 @@ std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* e
     }
     defects = *parsed;
   }
-  return std::make_unique<ReferenceBinding>(defects);
+  auto b = std::make_unique<ReferenceBinding>(defects);
+  if (kind == "reference-random") b->use_random_spray();
+  return b;
 }
 
 bool valid_binding_spec(const std::string& spec, std::string* error) { return make_binding(spec, error) != nullptr; }

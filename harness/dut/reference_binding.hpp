@@ -15,6 +15,7 @@
 
 namespace mrc::ref {
 class Endpoint;
+struct EndpointConfig;
 }
 
 namespace mrc::harness {
@@ -23,6 +24,9 @@ class ReferenceBinding : public DutBinding {
  public:
   explicit ReferenceBinding(ref::DefectSet defects = {}, std::string role_name = "dut");
   ~ReferenceBinding() override;
+  // The `reference-random` DUT: seeded random EV choice instead of round robin (conformant; used
+  // to measure the false-fail rate of statistical checks against a sprayer whose counts vary).
+  void use_random_spray() { random_spray_ = true; }
 
   DutIdentity identity() const override;
   std::vector<std::string> capabilities() const override;
@@ -41,9 +45,14 @@ class ReferenceBinding : public DutBinding {
 
   DutStatus set_ev_denied(std::uint32_t ev_index, bool denied) override;
   DutStatus port_admin(std::uint8_t port, bool up) override;
-  DutStatus probe_ev(std::uint32_t ev_index, std::uint64_t now_ns) override;
+  DutStatus probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t now_ns) override;
   DutStatus port_status_update(std::uint64_t now_ns) override;
   DutStatus set_profile_online(bool online) override;
+  // reference_profile_ops.cpp
+  DutStatus ev_profile_op(const EvProfileOp& op) override;
+  DutStatus cc_profile_op(const CcProfileOp& op) override;
+  DutStatus replace_ev(const ReplaceEvOp& op) override;
+  DutStatus restrict_device(const DeviceConfig& d) override;
 
   std::vector<EvRecord> ev_table() const override;
   std::vector<std::pair<std::string, double>> counters() const override;
@@ -58,6 +67,7 @@ class ReferenceBinding : public DutBinding {
 
   ref::DefectSet defects_;
   std::string role_name_;
+  bool random_spray_ = false;
   Testbed* testbed_ = nullptr;
   int host_ = -1;
   std::uint32_t planes_ = 0;
@@ -66,9 +76,13 @@ class ReferenceBinding : public DutBinding {
   DutLocal local_;
   DutLocal remote_;
   std::uint32_t lkey_ = 0;
-  std::uint16_t next_req_id_ = 1;
   std::set<std::uint32_t> ever_denied_;
+  DeviceConfig restrict_;  // config.device, applied by apply()
 };
+
+// Applies config.device to an endpoint's limits and capabilities (capabilities the reference
+// cannot turn off are left to restrict_device(), which refuses them).
+void restrict_limits(const DeviceConfig& d, ref::EndpointConfig& cfg);
 
 // Parses `reference[:defect,...]`. On a bad spelling returns null and sets *error to a message
 // that lists the valid binding and defect names.

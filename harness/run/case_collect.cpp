@@ -153,6 +153,12 @@ void collect(SessionState& s) {
   ctx.responder_window_psns = std::uint32_t{q.mpr_dest} * 128u;
   ctx.wimm_limit = std::min<std::uint32_t>(q.max_wimm, s.peer_local.max_wimm_dest);
   ctx.ev_min_active = s.setups.dut.ev_min_active;
+  ctx.ev_event_mask = s.setups.dut.ev_event_mask;
+  const auto caps = s.dut.capabilities();
+  const auto& off = s.c.config.device.caps_off;
+  ctx.ev_precise_drop_count =
+      std::find(caps.begin(), caps.end(), "precise_drop_count") != caps.end() &&
+      std::find(off.begin(), off.end(), harness::Capability::kPreciseDropCount) == off.end();
 
   ctx.expects = evaluate_expects(s.timeline, ctx);
   for (auto& r : s.control_records) ctx.expects.push_back(std::move(r));

@@ -56,6 +56,7 @@ int errno_of(harness::ControlResult r) {
     case harness::ControlResult::kEopnotsupp: return EOPNOTSUPP;
     case harness::ControlResult::kEtimedout: return ETIMEDOUT;
     case harness::ControlResult::kEnospc: return ENOSPC;
+    case harness::ControlResult::kE2big: return E2BIG;
   }
   return 0;
 }
@@ -73,12 +74,14 @@ class Session {
   bool run_control(std::size_t step);
   bool post_due(std::uint64_t now);
   bool poll(std::uint64_t now);
+  void poll_ev_events(std::uint64_t now, bool last);
   bool on_completion(harness::DutBinding& side, const harness::CompletionRecord& c);
   bool post_recvs(RecvNeed& r, std::uint64_t n);
   bool status_ok(const harness::DutStatus& st, const std::string& what);
 
   SessionState& s_;
   std::vector<harness::CompletionRecord> polled_;
+  std::uint64_t next_ev_poll_ = 0;
 };
 
 bool Session::status_ok(const harness::DutStatus& st, const std::string& what) {
@@ -104,13 +107,21 @@ bool Session::setup() {
   if (!setup_traffic(buffer_bytes)) return false;
   s_.setups = make_setups(c, *s_.tb, kDutHost, kPeerHost, buffer_bytes, s_.o.seed);
   if (!s_.setups.error.empty()) return s_.fail(Verdict::kError, s_.setups.error);
+  const harness::DeviceConfig& dev = c.config.device;
+  if (!dev.caps_off.empty() || dev.event_queue_depth != 0) {
+    s_.activity("dut.restrict_device");
+    if (!status_ok(s_.dut.restrict_device(dev), "DUT config.device")) return false;
+  }
   s_.activity("dut.apply");
   if (!status_ok(s_.dut.apply(s_.setups.dut, s_.dut_local), "DUT apply")) return false;
   if (!status_ok(s_.peer.apply(s_.setups.peer, s_.peer_local), "peer apply")) return false;
   s_.activity("dut.connect");
   if (!status_ok(s_.dut.connect(s_.peer_local), "DUT connect")) return false;
   if (!status_ok(s_.peer.connect(s_.dut_local), "peer connect")) return false;
-  if (s_.dut_local.qpns.empty() || s_.peer_local.qpns.empty()) return s_.fail(Verdict::kError, "no QP was created");
+  // config.qp.count 0 is a case of connectionless endpoint operations only (no QP by design).
+  if (s_.dut_local.qpns.size() < c.config.qp.count || s_.peer_local.qpns.size() < c.config.qp.count) {
+    return s_.fail(Verdict::kError, "fewer QPs were created than config.qp.count");
+  }
 
   s_.activity("dut.ev_table");
   s_.dut_evs = s_.dut.ev_table();
@@ -218,10 +229,13 @@ bool Session::run_control(std::size_t step) {
     case harness::ControlOp::kAllowEv: st = d.set_ev_denied(ctl.ev.value_or(0), false); break;
     case harness::ControlOp::kPortAdminDown: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), false); break;
     case harness::ControlOp::kPortAdminUp: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), true); break;
-    case harness::ControlOp::kProbeEv: st = d.probe_ev(ctl.ev.value_or(0), now); break;
+    case harness::ControlOp::kProbeEv: st = d.probe_ev(ctl.ev.value_or(0), ctl.tc.value_or(wire::kDscpControl), now); break;
     case harness::ControlOp::kPortStatusUpdate: st = d.port_status_update(now); break;
     case harness::ControlOp::kProfileOffline: st = d.set_profile_online(false); break;
     case harness::ControlOp::kProfileOnline: st = d.set_profile_online(true); break;
+    case harness::ControlOp::kEvProfileSet: st = d.ev_profile_op(ctl.ev_profile.value_or(harness::EvProfileOp{})); break;
+    case harness::ControlOp::kCcProfileSet: st = d.cc_profile_op(ctl.cc_profile.value_or(harness::CcProfileOp{})); break;
+    case harness::ControlOp::kReplaceEv: st = d.replace_ev(ctl.replace.value_or(harness::ReplaceEvOp{})); break;
   }
   if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
     return s_.fail(Verdict::kError, "stimulus[" + std::to_string(step) + "] control " +
@@ -233,6 +247,7 @@ bool Session::run_control(std::size_t step) {
                   (ctl.ev ? " ev=" + std::to_string(*ctl.ev) : "") + (ctl.port ? " port=" + std::to_string(*ctl.port) : "") +
                   " at t=" + std::to_string(now) + " ns returns " + want;
   r.window_start_ns = r.window_end_ns = r.matched_at_ns = now;
+  r.control = true;
   const int got = st.ok() ? 0 : st.err;
   r.matched = got == errno_of(ctl.expect);
   if (st.ok() && (ctl.op == harness::ControlOp::kDenyEv || ctl.op == harness::ControlOp::kAllowEv)) {
@@ -245,6 +260,7 @@ bool Session::run_control(std::size_t step) {
       if (rec.index == e.ev_index) e.port = rec.port;
     }
     e.state = ctl.op == harness::ControlOp::kDenyEv ? 1u << 2 : 1u << 0;
+    e.controller_change = true;
     s_.result.ctx.dut.ev_events.push_back(e);
   }
   if (!r.matched) r.mismatch = "returned " + (st.ok() ? std::string("ok") : st.message);
@@ -273,7 +289,8 @@ bool Session::post_due(std::uint64_t now) {
         return status_ok(st, "post_write");
       }
       s_.write_by_id[w->wr_id] = s_.writes.size();
-      s_.writes.push_back(harness::WriteRecord{w->wr_id, now, w->length, w->with_imm, false});
+      s_.writes.push_back(harness::WriteRecord{w->wr_id, now, w->length, w->with_imm, false,
+                                               p.requester == &s_.dut, w->imm});
       s_.write_dst.push_back(w->dst_offset);
       if (st.ok()) {
         p.prog.posted(*w, now);
@@ -330,9 +347,18 @@ bool Session::poll(std::uint64_t now) {
       if (!on_completion(*side, c)) return false;
     }
   }
+  poll_ev_events(now, false);
+  return true;
+}
+
+// config.device.event_poll_ns spaces the reads out, so a DUT's event queue can fill up between
+// them (EV-EVENT-DROP-COUNT); the last read comes after the run.
+void Session::poll_ev_events(std::uint64_t now, bool last) {
+  const std::uint64_t every = s_.c.config.device.event_poll_ns;
+  if (!last && every != 0 && now < next_ev_poll_) return;
+  if (every != 0) next_ev_poll_ = (now / every + 1) * every;
   s_.activity("dut.poll_ev_events");
   s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
-  return true;
 }
 
 bool Session::play() {
@@ -378,6 +404,7 @@ bool Session::play() {
     const TestbedTimer timer(s_.result);
     s_.tb->run_until(next);
   }
+  poll_ev_events(s_.tb->now(), true);
   s_.activity("collect");
   return true;
 }

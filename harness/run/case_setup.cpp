@@ -50,7 +50,7 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
   if (s.cc->base_rtt == 0) s.cc->base_rtt = static_cast<std::uint32_t>(net.base_rtt_ns);
   s.cc_line_rate_bps = net.line_rate_bps;
   s.cc_fabric_trims = net.fabric_trims;
-  s.first_psn = 0;
+  s.first_psn = cfg.qp.first_psn;
   s.buffer_bytes = buffer_bytes;
   s.ipv4 = c.requires_cap(harness::Capability::kIpv4);
   s.seed = seed;
@@ -74,6 +74,7 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
     s.fields = p.fields;
     s.ev_min_active = p.ev_min_active;
     s.denied = p.denied;
+    s.ev_event_mask = p.event_mask;
     switch (p.mode) {
       case EvMode::kExplicit:
         if (!p.evs.empty()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -40,5 +41,45 @@ struct GoldenOptions {
 // Regenerates the golden pcaps of every case with a golden check from the reference endpoint
 // (no defects) and rewrites their pcaps/MANIFEST lines (`sha256  path  seed  generator-version`).
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err);
+
+struct CampaignOptions {
+  std::vector<std::string> cases;  // default <suite>/cases
+  std::vector<std::string> tags;
+  std::vector<std::string> exclude_tags;
+  std::string defects = "all";     // "all" or a comma list of catalog names
+  std::filesystem::path out = "reports/campaign";
+  unsigned jobs = 1;
+  double min_kill_rate = 0.9;
+  bool relevant_only = false;      // per defect, only the cases whose clauses it violates
+  std::string testbed = "mini";
+  bool wall_clock = false;         // put the wall time into campaign.json/html
+  bool progress = true;            // a line per finished case run on `err`
+  double watchdog_grace_s = 2.0;
+};
+// The defect campaign (campaign.hpp): a baseline run on `reference`, then the selected cases
+// against `reference:<defect>` for each chosen defect of the catalog; writes campaign.json and
+// campaign.html into `out` and a line per defect to `out` stream. Exit 0 kill rate >= minimum and
+// baseline clean, 1 otherwise, 2 bad input (unknown defect, bad cases), 3 harness error.
+int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err);
+
+struct FalsefailOptions {
+  std::vector<std::string> cases;  // default <suite>/cases
+  std::vector<std::string> tags;
+  std::vector<std::string> exclude_tags;
+  std::uint32_t seeds = 200;
+  std::uint64_t first_seed = 1;
+  std::filesystem::path out = "reports/falsefail";
+  unsigned jobs = 1;
+  std::string testbed = "mini";
+  // The binding the statistics are measured on. `reference` in use; a defective reference
+  // (e.g. reference:spray-single-ev) proves the command reports a rate above alpha.
+  std::string dut = "reference";
+  bool progress = true;
+  double watchdog_grace_s = 2.0;
+};
+// False-fail rate of the statistical cases (falsefail.hpp): every case with a distribution check,
+// once per seed; falsefail.json into `out` and a table on `out` stream. Exit 0 every case and check
+// consistent with its declared alpha, 1 otherwise (or any run ERROR), 2 bad input, 3 harness error.
+int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace mrc::run

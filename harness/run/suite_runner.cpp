@@ -2,19 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <ctime>
 #include <iomanip>
 #include <mutex>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 #include "harness/case/expectations.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/report/report.hpp"
+#include "harness/run/case_pool.hpp"
 #include "harness/run/case_result.hpp"
-#include "harness/run/case_session.hpp"
 #include "harness/run/cli_common.hpp"
 #include "harness/testbed/testbed.hpp"
 
@@ -24,20 +22,6 @@ namespace {
 using harness::CaseResult;
 using harness::Verdict;
 using Clock = std::chrono::steady_clock;
-
-// One case on its own thread. Shared with that thread, so a hung binding call can be abandoned
-// without leaving it anything dangling.
-struct CaseJob {
-  harness::Case c;
-  SessionOptions opts;
-  std::unique_ptr<harness::DutBinding> dut;
-  std::atomic<const char*> activity{"start"};
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  SessionResult result;
-  std::string exception;
-};
 
 harness::RunVerdict run_verdict(Verdict v) {
   switch (v) {
@@ -72,88 +56,6 @@ harness::Date system_today() {
   std::tm tm{};
   gmtime_r(&t, &tm);
   return harness::Date{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
-}
-
-std::string fmt_seconds(double s) {
-  std::ostringstream o;
-  if (s < 10) {
-    o << std::fixed << std::setprecision(1) << s << 's';
-  } else if (s < 600) {
-    o << static_cast<long>(s + 0.5) << 's';
-  } else {
-    o << static_cast<long>(s / 60 + 0.5) << 'm';
-  }
-  return o.str();
-}
-
-// Runs one case with the watchdog; never throws.
-CaseResult run_one(const harness::Case& c, const RunOptions& o, const std::filesystem::path& root,
-                   const std::function<std::unique_ptr<harness::DutBinding>()>& factory, double& wall_s) {
-  const auto start = Clock::now();
-  const std::uint64_t seed = o.seed.value_or(c.seed);
-  auto job = std::make_shared<CaseJob>();
-  job->c = c;
-  job->opts.testbed = o.testbed;
-  job->opts.seed = seed;
-  job->opts.out_dir = o.out;
-  job->opts.golden_dir = root.empty() ? std::filesystem::path("pcaps") : root / "pcaps";
-  job->opts.virtual_limit_ns = o.virtual_limit_ns;
-  job->opts.deadline = start + std::chrono::seconds(c.timeout_s);
-  job->opts.activity = &job->activity;
-  try {
-    job->dut = factory();
-  } catch (const std::exception& e) {
-    job->exception = e.what();
-  }
-  if (!job->dut) {
-    CaseResult r = case_header(c, root, seed);
-    r.verdict = Verdict::kError;
-    r.message = "the DUT binding could not be created" + (job->exception.empty() ? "" : ": " + job->exception);
-    wall_s = 0;
-    return r;
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(o.out / "evidence" / c.id, ec);
-
-  std::thread worker([job] {
-    try {
-      job->result = run_session(job->c, *job->dut, job->opts);
-    } catch (const std::exception& e) {
-      job->exception = e.what();
-    } catch (...) {
-      job->exception = "an unknown exception";
-    }
-    try {
-      job->dut->reset();
-    } catch (...) {
-    }
-    std::lock_guard<std::mutex> lock(job->m);
-    job->done = true;
-    job->cv.notify_all();
-  });
-  const auto limit = job->opts.deadline + std::chrono::milliseconds(static_cast<long>(o.watchdog_grace_s * 1000));
-  bool finished = false;
-  {
-    std::unique_lock<std::mutex> lock(job->m);
-    finished = job->cv.wait_until(lock, limit, [&] { return job->done; });
-  }
-  wall_s = std::chrono::duration<double>(Clock::now() - start).count();
-  if (!finished) {
-    worker.detach();  // the job (and the binding it is stuck in) stays alive with the thread
-    CaseResult r = case_header(c, root, seed);
-    r.verdict = Verdict::kError;
-    r.message = std::string("the DUT binding hung: no return from ") + job->activity.load() + " within " +
-                std::to_string(c.timeout_s) + " s (+" + fmt_seconds(o.watchdog_grace_s) + " grace)";
-    return r;
-  }
-  worker.join();
-  if (!job->exception.empty()) {
-    CaseResult r = case_header(c, root, seed);
-    r.verdict = Verdict::kError;
-    r.message = "the harness or DUT binding threw during " + std::string(job->activity.load()) + ": " + job->exception;
-    return r;
-  }
-  return judge_case(c, job->result, root, seed);
 }
 
 std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
@@ -249,8 +151,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   run.requirements = coverage(all);
 
   std::vector<std::optional<CaseResult>> results(selected.size());
-  std::mutex mu;
-  std::atomic<std::size_t> next{0};
+  std::mutex mu;  // guards `results`, `report_error` and the report files
   std::size_t finished = 0;
   double wall_total = 0;
   bool report_error = false;
@@ -274,36 +175,36 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
     }
     return snapshot;
   };
-  auto worker = [&] {
-    while (!interrupt_flag().load()) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= selected.size()) return;
-      double wall_s = 0;
-      CaseResult r = run_one(*selected[i], o, all.root, factory, wall_s);
-      apply_expectation(r, expectations, today);
-      if (o.wall_clock) r.wall_ms = wall_s * 1000.0;
-      std::lock_guard<std::mutex> lock(mu);
-      results[i] = std::move(r);
-      ++finished;
-      wall_total += wall_s;
-      if (o.progress) {
-        const std::size_t left = selected.size() - finished;
-        const double eta = wall_total / static_cast<double>(finished) * static_cast<double>(left) /
-                           static_cast<double>(std::max(1u, o.jobs));
-        const int width = static_cast<int>(std::to_string(selected.size()).size());
-        err << '[' << std::setw(width) << finished << '/' << selected.size() << "] " << results[i]->id << ' '
-            << harness::to_string(results[i]->verdict) << ' ' << fmt_seconds(wall_s) << " ETA " << fmt_seconds(eta)
-            << '\n'
-            << std::flush;
-      }
-      publish();
+  std::vector<CaseTask> tasks;
+  for (const harness::Case* c : selected) tasks.push_back(CaseTask{c, o.seed.value_or(c->seed)});
+  PoolOptions po;
+  po.testbed = o.testbed;
+  po.out = o.out;
+  po.jobs = o.jobs;
+  po.watchdog_grace_s = o.watchdog_grace_s;
+  po.virtual_limit_ns = o.virtual_limit_ns;
+  // The pool calls this under its own lock, one finished case at a time.
+  auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
+    CaseResult r = done;
+    apply_expectation(r, expectations, today);
+    if (o.wall_clock) r.wall_ms = wall_s * 1000.0;
+    std::lock_guard<std::mutex> lock(mu);
+    results[i] = std::move(r);
+    ++finished;
+    wall_total += wall_s;
+    if (o.progress) {
+      const std::size_t left = selected.size() - finished;
+      const double eta = wall_total / static_cast<double>(finished) * static_cast<double>(left) /
+                         static_cast<double>(std::max(1u, o.jobs));
+      const int width = static_cast<int>(std::to_string(selected.size()).size());
+      err << '[' << std::setw(width) << finished << '/' << selected.size() << "] " << results[i]->id << ' '
+          << harness::to_string(results[i]->verdict) << ' ' << format_seconds(wall_s) << " ETA " << format_seconds(eta)
+          << '\n'
+          << std::flush;
     }
+    publish();
   };
-  const unsigned jobs = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(std::max<std::size_t>(1, selected.size()))));
-  std::vector<std::thread> pool;
-  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_case_tasks(tasks, all.root, po, factory, on_done);
 
   harness::RunResult final_run;
   {

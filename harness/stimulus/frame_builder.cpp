@@ -30,6 +30,23 @@ wire::Mfeh to_wire(const MfehSpec& m) {  // MODEL: M5
   return w;
 }
 
+// MODEL: M6 — rsp_ev_len follows the return EV's size: 4 bytes (STEV / UDP) or 32 (SRv6).
+wire::EpHdr to_wire(const EpSpec& e) {
+  wire::EpHdr w;
+  w.op = static_cast<wire::EpOp>(e.op);
+  w.svc_valid = e.svc_time_ns.has_value();
+  w.svc_time_ns = e.svc_time_ns.value_or(0);
+  w.req_id = e.req_id;
+  w.port_status = e.port_status;
+  w.tx_timestamp = e.tx_timestamp;
+  w.rsp_fmt_mode = e.rsp_fmt_mode;
+  w.rsp_port = e.rsp_port;
+  const std::size_t n = std::min(e.rsp_ev.size(), w.rsp_ev.size());
+  w.rsp_ev_len = n == 0 ? 0 : n <= 4 ? 4 : 32;
+  std::copy_n(e.rsp_ev.begin(), n, w.rsp_ev.begin());
+  return w;
+}
+
 void set_flags(wire::Bth& bth, const std::vector<FrameFlag>& flags) {
   for (FrameFlag f : flags) {
     switch (f) {
@@ -134,9 +151,9 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
     f.has_mfeh = true;
     f.mfeh = to_wire(spec.mfeh.value_or(MfehSpec{}));
   }
-  if (layout.ep) {  // MODEL: M6 a bare EV probe request / response
+  if (layout.ep) {  // MODEL: M6 the EP header the case gives, else a bare EV probe (all zero)
     f.has_ep = true;
-    f.ep.op = wire::EpOp::kEvProbe;
+    f.ep = to_wire(spec.ep.value_or(EpSpec{}));
   }
   f.payload = wire::Bytes(payload.data(), payload.size());
   f.corrupt_icrc = spec.icrc == IcrcMode::kBad;

@@ -16,6 +16,7 @@ bool packet_level(ImpairKind k) {
     case ImpairKind::kDuplicate:
     case ImpairKind::kCorrupt:
     case ImpairKind::kDelay:
+    case ImpairKind::kMarkCe:
       return true;
     default:
       return false;
@@ -150,6 +151,9 @@ Decision ImpairmentProgram::decide(const PacketInfo& p) {
         }
         break;
       }
+      case ImpairKind::kMarkCe:
+        d.kind = Decision::Kind::kMarkCe;
+        break;
       default:
         continue;
     }

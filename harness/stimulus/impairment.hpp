@@ -35,7 +35,8 @@ struct PacketInfo {
 };
 
 struct Decision {
-  enum class Kind : std::uint8_t { kPass, kDrop, kTrim, kDuplicate, kDelay, kCorrupt };
+  // kMarkCe: the packet passes with CE set in its ECN-capable IP headers (the caller edits it).
+  enum class Kind : std::uint8_t { kPass, kDrop, kTrim, kDuplicate, kDelay, kCorrupt, kMarkCe };
   Kind kind = Kind::kPass;
   std::uint32_t trim_bytes = 0;
   std::uint32_t copies = 0;

@@ -51,6 +51,9 @@ struct EvEventRecord {
   std::uint8_t port = 0;
   std::uint32_t state = 0;       // host-API state bits: GOOD 1<<0, ASSUMED_BAD 1<<1, DENIED 1<<2
   std::uint32_t drop_count = 0;
+  // Written by the harness, not reported by the DUT: when a control step set or cleared DENIED
+  // (the controller's flag raises no EV event of its own).
+  bool controller_change = false;
 };
 
 // One EV of the DUT's active profile as configured, so checks can map wire identities to EVs.
@@ -68,6 +71,8 @@ struct WriteRecord {   // a write the traffic program posted, and whether its by
   std::uint32_t length = 0;
   bool with_imm = false;
   bool data_verified = false;  // destination memory equals the source after the run
+  bool posted_by_dut = true;   // false: the harness's peer wrote to the DUT (the DUT is responder)
+  std::uint32_t imm = 0;       // immediate data of a WRITE-with-IMM
 };
 
 // What the DUT binding reported, in harness terms.
@@ -93,6 +98,7 @@ struct ExpectRecord {
   std::int64_t packet_index = -1;
   std::uint64_t matched_at_ns = 0;
   std::string mismatch;      // closest candidate and its first differing field, when not matched
+  bool control = false;      // a control step's call and the result it expects (not a frame)
 };
 
 struct CheckContext {
@@ -121,6 +127,9 @@ struct CheckContext {
   std::uint32_t responder_window_psns = 0;  // MODEL: M9 the DUT's mpr_dest x 128
   std::uint32_t wimm_limit = 0;             // MODEL: M10 min(max_wimm, peer max_wimm_dest)
   std::uint32_t ev_min_active = 0;          // the EV profile's ev_min_active
+  std::uint16_t dut_pkey = 0xFFFF;          // P_Key of the DUT's QPs (the harness's QPs all use the default)
+  std::uint32_t ev_event_mask = 0x3;        // the EV profile's ev_event_mask (host-API state bits)
+  bool ev_precise_drop_count = false;       // the DUT declares PRECISE_DROP_CNT for this run
 };
 
 }  // namespace mrc::harness

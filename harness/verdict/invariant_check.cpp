@@ -26,6 +26,9 @@ constexpr std::array kDefs{
     Def{"udp_placement", N::kFromDut, inv::udp_placement},
     Def{"srv6_layout", N::kFromDut, inv::srv6_layout},
     Def{"probe_on_tested_ev", N::kFromDut, inv::probe_on_tested_ev},
+    Def{"ev_events", N::kReports, inv::ev_events},
+    Def{"ev_event_drop_count", N::kReports, inv::ev_event_drop_count},
+    Def{"control_results", N::kReports, inv::control_results},
     Def{"sack_consistent", N::kBoth, inv::sack_consistent},
     Def{"ev_echo_matches", N::kBoth, inv::ev_echo_matches},
     Def{"trim_nack_per_stub", N::kBoth, inv::trim_nack_per_stub},
@@ -46,11 +49,16 @@ constexpr std::array kDefs{
     Def{"selective_retx", N::kBoth, inv::selective_retx},
     Def{"data_verified", N::kReports, inv::data_verified},
     Def{"cwnd_decreases", N::kBoth, inv::cwnd_decreases},
+    Def{"retry_exceeded", N::kFromDut, inv::retry_exceeded},
+    Def{"inflight_bounds", N::kBoth, inv::inflight_bounds},
+    Def{"no_md_below_target", N::kBoth, inv::no_md_below_target},
+    Def{"quick_adapt", N::kBoth, inv::quick_adapt},
     Def{"reth_every_packet", N::kFromDut, inv::reth_every_packet},
     Def{"icrc_valid", N::kFromDut, inv::icrc_valid},
     Def{"allowed_opcodes", N::kFromDut, inv::allowed_opcodes},
     Def{"dscp_marking", N::kFromDut, inv::dscp_marking},
     Def{"ecn_capable", N::kFromDut, inv::ecn_capable},
+    Def{"req_id_not_reused", N::kBoth, inv::req_id_not_reused},
 };
 
 constexpr auto make_names() {

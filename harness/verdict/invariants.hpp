@@ -66,6 +66,11 @@ void udp_placement(Run& r);
 void srv6_layout(Run& r);
 void probe_on_tested_ev(Run& r);
 
+// ---- EV events (invariants_ev_events.cpp)
+void ev_events(Run& r);
+void ev_event_drop_count(Run& r);
+void control_results(Run& r);
+
 // ---- the DUT as responder: feedback (invariants_feedback.cpp)
 void sack_consistent(Run& r);
 void ev_echo_matches(Run& r);
@@ -88,12 +93,23 @@ void selective_retx(Run& r);
 void data_verified(Run& r);
 void cwnd_decreases(Run& r);
 
+// ---- the QP error path (invariants_qp_error.cpp)
+void retry_exceeded(Run& r);
+
 // ---- per frame (invariants_frame.cpp)
 void reth_every_packet(Run& r);
 void icrc_valid(Run& r);
 void allowed_opcodes(Run& r);
 void dscp_marking(Run& r);
 void ecn_capable(Run& r);
+
+// ---- endpoint operations (invariants_ep.cpp)
+void req_id_not_reused(Run& r);
+
+// ---- the NSCC window, judged from the bytes in flight (invariants_cc.cpp)
+void inflight_bounds(Run& r);
+void no_md_below_target(Run& r);
+void quick_adapt(Run& r);
 
 // ---- helpers shared by the families
 const EvRecord* ev_by_echo(const CheckContext& ctx, std::uint32_t echo);

@@ -77,16 +77,17 @@ void every_psn_delivered(Run& r) {
   }
 }
 
-void completions_exactly_once(Run& r) {
-  const auto& writes = r.ctx.dut.writes;
-  if (writes.empty()) return r.stop(Verdict::kInconclusive, "the DUT binding reported no posted writes");
-  r.judged_what = "posted writes";
+// The DUT as requester: one send completion per write it posted, with success status.
+static void send_completions_once(Run& r) {
   std::vector<const CompletionRecord*> sends;
   for (const auto& c : r.ctx.dut.completions) {
     if (c.is_send) sends.push_back(&c);
   }
   std::stable_sort(sends.begin(), sends.end(), [](auto* a, auto* b) { return a->wr_id < b->wr_id; });
-  for (const WriteRecord& w : writes) {
+  std::vector<std::uint64_t> posted;
+  for (const WriteRecord& w : r.ctx.dut.writes) {
+    if (!w.posted_by_dut) continue;
+    posted.push_back(w.wr_id);
     ++r.judged;
     auto lo = std::lower_bound(sends.begin(), sends.end(), w.wr_id,
                                [](const CompletionRecord* c, std::uint64_t id) { return c->wr_id < id; });
@@ -101,14 +102,60 @@ void completions_exactly_once(Run& r) {
                                   std::to_string((*lo)->status), {}));
     }
   }
-  std::vector<std::uint64_t> posted;
-  for (const WriteRecord& w : writes) posted.push_back(w.wr_id);
   std::sort(posted.begin(), posted.end());
   for (const CompletionRecord* c : sends) {
     if (!std::binary_search(posted.begin(), posted.end(), c->wr_id)) {
       r.violation(report_evidence(c->at_ns, "wr_id", "the wr_id of a posted write", std::to_string(c->wr_id),
                                   "completion for a write that was never posted"));
     }
+  }
+}
+
+// The DUT as responder: one receive completion per WRITE-with-IMM the peer posted, carrying its
+// immediate data (WIMM-COMPLETION-EXACTLY-ONCE, WIMM-IMM-DATA), and none for anything else.
+static void receive_completions_once(Run& r) {
+  std::vector<std::pair<std::uint32_t, const CompletionRecord*>> recvs;  // (imm, completion)
+  for (const auto& c : r.ctx.dut.completions) {
+    if (!c.is_send) recvs.emplace_back(c.has_imm ? c.imm : 0, &c);
+  }
+  std::stable_sort(recvs.begin(), recvs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::uint32_t> expected;
+  for (const WriteRecord& w : r.ctx.dut.writes) {
+    if (w.posted_by_dut || !w.with_imm) continue;
+    expected.push_back(w.imm);
+    ++r.judged;
+    auto lo = std::lower_bound(recvs.begin(), recvs.end(), w.imm, [](const auto& c, std::uint32_t v) { return c.first < v; });
+    auto hi = lo;
+    while (hi != recvs.end() && hi->first == w.imm) ++hi;
+    const auto n = static_cast<std::size_t>(hi - lo);
+    if (n != 1) {
+      r.violation(report_evidence(n ? lo->second->at_ns : w.posted_ns, "imm",
+                                  "exactly 1 receive completion with imm " + std::to_string(w.imm),
+                                  std::to_string(n) + " receive completions",
+                                  "WRITE-with-IMM of " + std::to_string(w.length) + " bytes (wr_id " + std::to_string(w.wr_id) + ")"));
+    } else if (lo->second->status != 0) {
+      r.violation(report_evidence(lo->second->at_ns, "status", "0 (success) for the receive with imm " + std::to_string(w.imm),
+                                  std::to_string(lo->second->status), {}));
+    }
+  }
+  std::sort(expected.begin(), expected.end());
+  for (const auto& [imm, c] : recvs) {
+    if (!c->has_imm || !std::binary_search(expected.begin(), expected.end(), imm)) {
+      r.violation(report_evidence(c->at_ns, "imm", "the immediate data of a WRITE-with-IMM the peer posted",
+                                  c->has_imm ? std::to_string(imm) : "no immediate data",
+                                  "receive completion for no message sent"));
+    }
+  }
+}
+
+void completions_exactly_once(Run& r) {
+  const auto& writes = r.ctx.dut.writes;
+  if (writes.empty()) return r.stop(Verdict::kInconclusive, "the DUT binding reported no posted writes");
+  r.judged_what = "posted writes";
+  send_completions_once(r);
+  receive_completions_once(r);
+  if (r.judged == 0) {
+    r.stop(Verdict::kInconclusive, "no write the DUT posted and no WRITE-with-IMM sent to it: nothing to judge");
   }
 }
 

@@ -76,13 +76,15 @@ const Interval* covering(const std::vector<EvIntervals>& all, std::uint32_t echo
 }
 
 void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict) {
+  // Frames already queued in the DUT's port when the state changed may still leave within grace_ns.
+  const std::uint64_t grace = r.param("grace_ns", 0);
   const auto spans = intervals_for(r.ctx, bit);
   if (spans.empty()) return r.stop(Verdict::kInconclusive, std::string("no EV was ") + state + " during the run");
   r.judged_what = "data packets from the DUT";
   for (const PacketRec& p : r.t.packets) {
     if (!dut_data(p)) continue;
     ++r.judged;
-    if (const Interval* s = covering(spans, p.ev, p.ts_ns, strict)) {
+    if (const Interval* s = covering(spans, p.ev, p.ts_ns, strict); s && p.ts_ns >= s->from + grace) {
       r.violation(p, "ev", std::string("an EV that is not ") + state, ev_label(r.ctx, p.ev),
                   std::string(state) + " since " + std::to_string(s->from) + " ns");
     }

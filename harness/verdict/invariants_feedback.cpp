@@ -12,8 +12,19 @@ namespace {
 
 bool to_dut_data(const PacketRec& p) { return !p.from_dut && p.is_data(); }
 
+// The membership bit (bit 15) of a P_Key does not take part in the match (IBA P_Key checks).
+bool pkey_matches(const CheckContext& ctx, const PacketRec& p) {
+  return (p.pkey & 0x7FFF) == (ctx.dut_pkey & 0x7FFF);
+}
+
+// A full-length WRITE whose ICRC fails: corrupted, not trimmed (no DSCP 11, no missing payload;
+// MODEL: M11), so it deserves silence rather than a TRIM NACK.
+bool corrupted_not_stub(const PacketRec& p) {
+  return p.is_write_data() && !p.icrc_ok && p.dscp != wire::kDscpTrimmed && p.has_reth && p.payload_len >= p.dma_len;
+}
+
 bool accepted(const CheckContext& ctx, const PacketRec& p) {
-  return !p.from_dut && valid_arrival(p) && (ctx.dut.dut_qpn == 0 || p.dqpn == ctx.dut.dut_qpn);
+  return !p.from_dut && valid_arrival(p) && (ctx.dut.dut_qpn == 0 || p.dqpn == ctx.dut.dut_qpn) && pkey_matches(ctx, p);
 }
 
 bool is_trim_nack(const PacketRec& p) {  // MODEL: M5
@@ -226,7 +237,10 @@ void not_placed(Run& r) {
 void silently_dropped(Run& r) {
   // Invalid but not a stub: a stub deserves a TRIM NACK (M11), these deserve silence.
   auto invalid = [&](const PacketRec& p) {
-    return to_dut_data(p) && !p.trimmed && (!p.is_write_data() || (r.ctx.dut.dut_qpn != 0 && p.dqpn != r.ctx.dut.dut_qpn));
+    if (!to_dut_data(p)) return false;
+    if (corrupted_not_stub(p)) return true;
+    return !p.trimmed && (!p.is_write_data() || !pkey_matches(r.ctx, p) ||
+                          (r.ctx.dut.dut_qpn != 0 && p.dqpn != r.ctx.dut.dut_qpn));
   };
   r.judged_what = "invalid frames sent to the DUT";
   FlatIndex pending(r.t.packets.size());  // psn -> position of an invalid arrival not yet superseded

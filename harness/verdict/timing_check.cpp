@@ -38,7 +38,8 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
   if (integrity_gate(ctx, taps, "the frames this timing needs", r)) return r;
   const Trace t = build_trace(ctx, taps);
   note_decode_issues(ctx, t, r);
-  const timing::Measurement m = timing::measure(spec.metric, ctx, t);
+  const timing::MetricParams params{spec.window_ns, spec.recovered_pct / 100.0};
+  const timing::Measurement m = timing::measure(spec.metric, ctx, t, params);
   if (m.early != Verdict::kPass) {
     conclude(r, m.early, metric + ": " + m.message);
     return r;

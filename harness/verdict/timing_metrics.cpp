@@ -75,6 +75,7 @@ struct TrialEnv {
   const Trace& t;
   const std::vector<std::uint32_t>& prev;  // previous_transmissions(t)
   std::size_t confirm;  // healthy-EV packets after the last failed-EV one that prove the DUT stopped
+  const MetricParams& params;
 };
 
 using TrialFn = void (*)(const Trial&, const TrialEnv&, Measurement&);
@@ -128,7 +129,7 @@ void first_retx_other_path(const Trial& tr, const TrialEnv& env, Measurement& m)
 
 void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) {
   const Trace& t = env.t;
-  const std::uint64_t w = kRateWindowNs;
+  const std::uint64_t w = std::max<std::uint64_t>(env.params.window_ns, 1);
   std::uint64_t pre = 0;
   const std::uint64_t pre_start = tr.start >= w ? tr.start - w : 0;
   for (std::size_t i = first_at(t, pre_start); i < t.packets.size() && t.packets[i].ts_ns < tr.start; ++i) {
@@ -136,7 +137,7 @@ void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) 
   }
   if (pre == 0) return skip(m, "no data from the DUT in the " + std::to_string(w) + " ns before the fault at " +
                                    std::to_string(tr.start) + " ns");
-  const double need = kRecoveredFraction * static_cast<double>(pre);
+  const double need = env.params.recovered_fraction * static_cast<double>(pre);
   std::uint64_t bytes = 0;
   std::size_t tail = first_at(t, tr.start);
   bool any = false;
@@ -158,7 +159,8 @@ void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) 
   m.samples.push_back(sample(tr.start, tr.end, -1, "rate still below the pre-fault rate when the trial ended", true));
 }
 
-Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bool need_affected) {
+Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bool need_affected,
+                         const MetricParams& params = {}) {
   Measurement m;
   const auto trials = failure_trials(ctx, t);
   if (trials.empty()) {
@@ -167,7 +169,7 @@ Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bo
     return m;
   }
   const auto prev = previous_transmissions(t);
-  const TrialEnv env{t, prev, 2 * std::max<std::size_t>(ctx.dut.evs.size(), 1)};
+  const TrialEnv env{t, prev, 2 * std::max<std::size_t>(ctx.dut.evs.size(), 1), params};
   for (const Trial& tr : trials) {
     m.fault_times.push_back(tr.start);
     if (need_affected && tr.fault->affected_evs.empty()) {
@@ -382,11 +384,11 @@ TapSide taps_needed(TimingMetric m) {
   }
 }
 
-Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t) {
+Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t, const MetricParams& params) {
   switch (m) {
     case TimingMetric::kStopUsingFailed: return fault_metric(ctx, t, stop_using_failed, true);
     case TimingMetric::kFirstRetxOtherPath: return fault_metric(ctx, t, first_retx_other_path, true);
-    case TimingMetric::kThroughputRecovered: return fault_metric(ctx, t, throughput_recovered, false);
+    case TimingMetric::kThroughputRecovered: return fault_metric(ctx, t, throughput_recovered, false, params);
     case TimingMetric::kAckTimeout: return ack_timeout(t);
     case TimingMetric::kRetryInterval: return retry_interval(t);
     case TimingMetric::kTrimNackLatency: return trim_nack_latency(ctx, t);

@@ -17,10 +17,13 @@
 
 namespace mrc::harness::timing {
 
-// throughput_recovered has no rate parameters in the case model yet: the DUT's data rate is
-// measured over this sliding window and counts as recovered at this fraction of its pre-fault rate.
-inline constexpr std::uint64_t kRateWindowNs = 20'000;
-inline constexpr double kRecoveredFraction = 0.9;
+// What a metric may take from its check besides the bounds: throughput_recovered measures the
+// DUT's data rate over a sliding window of window_ns and counts it as recovered at recovered_pct
+// of its pre-fault rate (TimingCheck's defaults: 20 us, 90 %).
+struct MetricParams {
+  std::uint64_t window_ns = 20'000;
+  double recovered_fraction = 0.9;
+};
 
 struct Sample {
   double ns = 0;
@@ -42,6 +45,6 @@ struct Measurement {
 // Which taps a metric reads (feedback to the DUT, or only what the DUT sends).
 TapSide taps_needed(TimingMetric m);
 
-Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t);
+Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t, const MetricParams& params = {});
 
 }  // namespace mrc::harness::timing

@@ -27,6 +27,7 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
   r.cls = classify(f.bth.opcode);
   r.psn = f.bth.psn;
   r.dqpn = f.bth.dest_qp;
+  r.pkey = f.bth.pkey;
   r.ack_req = f.bth.ack_req;
   r.ev = wire::ev_echo_value(f, mode);
   r.payload_len = static_cast<std::uint32_t>(f.payload.size());

@@ -36,6 +36,7 @@ struct PacketRec {
   std::uint32_t flow_label = 0;
   std::uint16_t tap = 0;           // index into CheckContext::taps
   std::uint16_t sport = 0;
+  std::uint16_t pkey = 0;          // BTH P_Key
   std::uint16_t sack_base_off = 0; // MODEL: M5
   std::uint16_t svc_time = 0;      // MODEL: M5
   std::uint16_t req_id = 0;        // MODEL: M6

@@ -61,8 +61,8 @@ std::string_view to_string(NsccRule r) {
   return "unknown";
 }
 
-Nscc::Nscc(const NsccParams& params, bool never_decrease)
-    : p_(sanitize(params)), never_decrease_(never_decrease) {
+Nscc::Nscc(const NsccParams& params, NsccQuirks quirks) : p_(sanitize(params)), quirks_(quirks) {
+  if (quirks_.exceed_max_cwnd) p_.max_cwnd *= 4;  // the `nscc-exceed-max-cwnd` defect
   cwnd_ = p_.max_cwnd;  // UEC starts at MaxWnd
   base_rtt_live_ = p_.base_rtt;
   last_.cwnd_before = last_.cwnd_after = cwnd_;
@@ -109,7 +109,7 @@ void Nscc::clamp() {
 }
 
 void Nscc::decrease_to(double v, NsccRule why) {
-  if (never_decrease_ && v < cwnd_) {
+  if (quirks_.never_decrease && v < cwnd_) {
     note(NsccRule::kSuppressedByQuirk);  // the `nscc-no-decrease` defect
     return;
   }
@@ -122,7 +122,7 @@ void Nscc::decrease_to(double v, NsccRule why) {
 // caller then applies no other rule to this event.
 bool Nscc::quick_adapt(std::uint64_t now, bool loss_signal, bool marked, double delay,
                        std::optional<std::uint64_t> inflight) {
-  if (p_.disable_qa) return false;
+  if (p_.disable_qa || quirks_.no_quick_adapt) return false;  // the latter: `nscc-no-quick-adapt`
   bool acted = false;
   if (marked && qa_ignored_bytes_ < qa_ignore_bytes_) {
     // This mark was earned by bytes sent under the old window; QA already answered it.
@@ -242,6 +242,14 @@ void Nscc::on_ack(const AckSample& s) {
     increase_unmarked(s.acked_bytes, delay);
   } else if (delay >= target) {
     multiplicative_decrease(s.now_ns);
+  } else if (quirks_.md_below_target) {
+    // The `nscc-md-below-target` defect: the mark alone cuts the window, whatever the delay.
+    if (!last_md_ns_ || since(s.now_ns, *last_md_ns_) > base_rtt_live_) {
+      last_md_ns_ = s.now_ns;
+      decrease_to(cwnd_ * p_.max_md_jump, NsccRule::kMultiplicativeDecrease);
+    } else {
+      note(NsccRule::kMdHeldOff);
+    }
   } else {
     note(NsccRule::kMarkBelowTarget);
   }

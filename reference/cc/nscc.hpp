@@ -155,11 +155,20 @@ struct NsccDecision {
   bool fired(NsccRule r) const { return (rules >> static_cast<unsigned>(r)) & 1u; }
 };
 
+// Conformance quirks: ways to get NSCC wrong on purpose. The endpoint maps its nscc-* defects
+// (reference/defects.hpp) onto them. Built implicitly from a bool = never_decrease alone.
+struct NsccQuirks {
+  bool never_decrease = false;   // every decrease (MD, QuickAdapt, trim/loss shrink) is skipped
+  bool md_below_target = false;  // a mark below target cuts cwnd by max_md_jump (once per base RTT)
+  bool no_quick_adapt = false;   // QuickAdapt never fires, as if disable_qa were set
+  bool exceed_max_cwnd = false;  // the window starts at and is clamped to 4 x max_cwnd
+  NsccQuirks() = default;
+  NsccQuirks(bool never_decrease_) : never_decrease(never_decrease_) {}  // NOLINT(google-explicit-constructor)
+};
+
 class Nscc {
  public:
-  // `never_decrease` is a conformance quirk: every decrease (MD, QuickAdapt, trim/loss shrink) is
-  // skipped, increases still apply. The endpoint maps its `nscc-no-decrease` defect onto it.
-  explicit Nscc(const NsccParams& params, bool never_decrease = false);
+  explicit Nscc(const NsccParams& params, NsccQuirks quirks = {});
 
   void on_ack(const AckSample& s);
   // A TRIM NACK for `bytes` of payload (M5/M11).
@@ -182,7 +191,8 @@ class Nscc {
 
   // --- introspection (tests, reports) ---------------------------------------------------------
   const NsccParams& params() const { return p_; }
-  bool never_decrease() const { return never_decrease_; }
+  bool never_decrease() const { return quirks_.never_decrease; }
+  const NsccQuirks& quirks() const { return quirks_; }
   const NsccDecision& last_decision() const { return last_; }
   std::uint64_t fired_count(NsccRule r) const { return counts_[static_cast<std::size_t>(r)]; }
   double avg_delay_ns() const { return avg_delay_; }
@@ -205,7 +215,7 @@ class Nscc {
   void clamp();
 
   NsccParams p_;
-  bool never_decrease_ = false;
+  NsccQuirks quirks_;
 
   double cwnd_ = 0;               // bytes
   double inc_bytes_ = 0;          // accrued increase (bytes^2), applied as inc / cwnd

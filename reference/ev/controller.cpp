@@ -97,7 +97,7 @@ int Controller::modify_fmt_profile(ProfileId id, const FmtProfileAttr& attr, std
   FmtSlot& s = fmts_[id];
   const ProfileState from = s.state;
   const ProfileState to = (mask & fmt_attr::kState) ? attr.state : from;
-  if (!valid_transition(from, to)) {
+  if (!valid_transition(from, to) && !quirks_.any_transition) {
     return fail(EINVAL, why, "invalid EV format profile transition " + transition_text(from, to));
   }
   const bool config = (mask & (fmt_attr::kMode | fmt_attr::kFields)) != 0;
@@ -202,7 +202,7 @@ int Controller::check_ev_config(ProfileId id, const EvProfileAttr& a, std::uint3
     if (a.ev_count == 0) return fail(EINVAL, why, "ev_count is 0");
     count = adjusted_count(a, id);
     if (a.mode == EvMode::kExp) {
-      if (count > limits_.ev_max_count_profile) {
+      if (count > limits_.ev_max_count_profile && !quirks_.ignore_count_limits) {
         return fail(E2BIG, why,
                     "ev_count " + std::to_string(count) + " exceeds ev_max_count_profile " +
                         std::to_string(limits_.ev_max_count_profile));
@@ -219,7 +219,7 @@ int Controller::check_ev_config(ProfileId id, const EvProfileAttr& a, std::uint3
     } else if (count == 0) {
       return fail(E2BIG, why, "no EV resources left for this profile (device limits)");
     }
-    if ((set_mask & ev_attr::kMinActive) && a.ev_min_active > count) {
+    if ((set_mask & ev_attr::kMinActive) && a.ev_min_active > count && !quirks_.ignore_count_limits) {
       return fail(EINVAL, why,
                   "ev_min_active " + std::to_string(a.ev_min_active) + " exceeds ev_count " +
                       std::to_string(count));
@@ -239,7 +239,7 @@ int Controller::check_ev_config(ProfileId id, const EvProfileAttr& a, std::uint3
       if (target == ProfileState::kOnline && f.state != ProfileState::kOnline) {
         return fail(EINVAL, why, "EV format profile must be ONLINE before the EV profile");
       }
-      if ((set_mask & ev_attr::kFields) && f.has_fields) {
+      if ((set_mask & ev_attr::kFields) && f.has_fields && !quirks_.skip_field_rules) {
         if (int rc = validate_fields(f.fmt, a.fields, why); rc != 0) return rc;
       }
     }
@@ -273,7 +273,7 @@ int Controller::modify_ev_profile(ProfileId id, const EvProfileAttr& attr, std::
   EvSlot& s = evps_[id];
   const ProfileState from = s.state;
   const ProfileState to = (mask & ev_attr::kState) ? attr.state : from;
-  if (!valid_transition(from, to)) {
+  if (!valid_transition(from, to) && !quirks_.any_transition) {
     return fail(EINVAL, why, "invalid EV profile transition " + transition_text(from, to));
   }
   const std::uint32_t config = mask & kEvConfig;
@@ -288,7 +288,7 @@ int Controller::modify_ev_profile(ProfileId id, const EvProfileAttr& attr, std::
     }
   }
   if (from == ProfileState::kOnline) {
-    const bool can = (limits_.caps & cap::kEvProfileModifyOnline) != 0;
+    const bool can = (limits_.caps & cap::kEvProfileModifyOnline) != 0 || quirks_.modify_online_without_cap;
     const std::uint32_t online_ok = can ? (ev_attr::kEventMask | ev_attr::kFields) : 0u;
     if ((config & ~online_ok) != 0) {
       return fail(EBUSY, why,
@@ -332,7 +332,7 @@ int Controller::modify_ev_profile(ProfileId id, const EvProfileAttr& attr, std::
   if (int rc = materialize(next, why); rc != 0) return rc;
   if (to == ProfileState::kOnline && a.mode == EvMode::kExp) {
     for (std::size_t i = 0; i < next.evs.size(); ++i) {
-      if (is_unpopulated(next.evs[i].ref())) {
+      if (is_unpopulated(next.evs[i].ref()) && !quirks_.online_unpopulated) {
         return fail(EINVAL, why, "EV " + std::to_string(i) + " is UNPOPULATED: replace every EV before ONLINE");
       }
       std::string bad;
@@ -400,7 +400,7 @@ int Controller::modify_cc_profile(ProfileId id, const CcProfileAttr& attr, std::
   CcSlot& s = ccs_[id];
   const ProfileState from = s.state;
   const ProfileState to = (mask & cc_attr::kState) ? attr.state : from;
-  if (!valid_transition(from, to)) {
+  if (!valid_transition(from, to) && !quirks_.any_transition) {
     return fail(EINVAL, why, "invalid CC profile transition " + transition_text(from, to));
   }
   const std::uint32_t config = mask & kCcConfig;
@@ -409,7 +409,7 @@ int Controller::modify_cc_profile(ProfileId id, const CcProfileAttr& attr, std::
     if (!(mask & cc_attr::kAlgorithm)) return fail(EINVAL, why, "INIT -> OFFLINE requires ALGORITHM");
   }
   if (from == ProfileState::kOnline) {
-    const bool can = (limits_.caps & cap::kCcProfileModifyOnline) != 0;
+    const bool can = (limits_.caps & cap::kCcProfileModifyOnline) != 0 || quirks_.modify_online_without_cap;
     const std::uint32_t online_ok = can ? cc_attr::kConfig : 0u;
     if ((config & ~online_ok) != 0) {
       return fail(EBUSY, why,

@@ -141,9 +141,24 @@ struct EvEvent {
   EvState state = EvState::kUnknown;
 };
 
+// Behaviour switches the endpoint fills from its defect set (reference/defects.hpp), so this
+// layer does not depend on the facade. All off = the host API's rules.
+struct ControllerQuirks {
+  bool no_events = false;              // never queues an EV event
+  bool ignore_event_mask = false;      // queues events for states masked out of ev_event_mask
+  bool imprecise_drop_count = false;   // drop_count is a 0/1 flag even with PRECISE_DROP_CNT
+  bool any_transition = false;         // accepts every profile state transition
+  bool skip_field_rules = false;       // accepts EV profile fields that break the validity rules
+  bool ignore_count_limits = false;    // accepts ev_count over the maximum, ev_min_active > ev_count
+  bool online_unpopulated = false;     // an explicit profile goes ONLINE with UNPOPULATED EVs
+  bool modify_online_without_cap = false;  // changes ONLINE profiles without MODIFY_ONLINE
+};
+
 class Controller {
  public:
   explicit Controller(DeviceLimits limits = {});
+  void set_quirks(const ControllerQuirks& q) { quirks_ = q; }
+  const ControllerQuirks& quirks() const { return quirks_; }
 
   const DeviceLimits& limits() const { return limits_; }
   std::uint32_t ev_free_count() const;
@@ -244,6 +259,7 @@ class Controller {
   void push_event(const EvEvent& e);
 
   DeviceLimits limits_;
+  ControllerQuirks quirks_;
   std::vector<FmtSlot> fmts_;
   std::vector<EvSlot> evps_;
   std::vector<CcSlot> ccs_;

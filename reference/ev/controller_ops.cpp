@@ -155,7 +155,7 @@ int Controller::replace_ev(ProfileId id, std::span<const EvOpEntry> entries, std
   if (s.state == ProfileState::kInit) return fail(EINVAL, why, "EV profile is in INIT");
   if (s.attr.mode != EvMode::kExp) return fail(EINVAL, why, "REPLACE_EV needs an explicit (EXP) profile");
   const bool online = s.state == ProfileState::kOnline;
-  if (online && !(limits_.caps & cap::kEvProfileModifyOnline)) {
+  if (online && !(limits_.caps & cap::kEvProfileModifyOnline) && !quirks_.modify_online_without_cap) {
     return fail(EBUSY, why, "EV profile is ONLINE and the device lacks EV_PROFILE_MODIFY_ONLINE");
   }
   if (limits_.ev_op_max_entries != 0 && entries.size() > limits_.ev_op_max_entries) {
@@ -330,7 +330,8 @@ int Controller::report_ev_state(ProfileId id, std::size_t index, EvState state, 
   if (e.hw_state == state) return 0;
   e.hw_state = state;
   set_effective_state(e);
-  if ((limits_.caps & cap::kEvEvent) && (s.attr.ev_event_mask & bits(state)) != 0) {
+  const bool masked_in = (s.attr.ev_event_mask & bits(state)) != 0 || quirks_.ignore_event_mask;
+  if ((limits_.caps & cap::kEvEvent) && masked_in && !quirks_.no_events) {
     push_event(EvEvent{id, e.ref(), 0, state});
   }
   return 0;
@@ -342,7 +343,8 @@ void Controller::push_event(const EvEvent& e) {
     return;
   }
   EvEvent q = e;
-  q.drop_count = (limits_.caps & cap::kPreciseDropCnt) ? dropped_events_
+  const bool precise = (limits_.caps & cap::kPreciseDropCnt) != 0 && !quirks_.imprecise_drop_count;
+  q.drop_count = precise ? dropped_events_
                                                        : (dropped_events_ != 0 ? 1u : 0u);
   dropped_events_ = 0;
   events_.push_back(q);

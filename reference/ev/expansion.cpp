@@ -102,6 +102,11 @@ int validate_fields(const FormatProfile& fmt, std::span<const EvField> fields, s
       return fail(EINVAL, why,
                   field_name(i) + " width " + std::to_string(f.width) + " is not 1..32");
     }
+    if (f.width > fmt.widths[i]) {  // the field is written as an F[i]-bit number: it must fit
+      return fail(EINVAL, why,
+                  field_name(i) + " width " + std::to_string(f.width) + " is wider than format field " +
+                      std::to_string(i) + " (" + std::to_string(fmt.widths[i]) + " bits)");
+    }
     const std::uint32_t wmax = width_max(f.width);
     if (f.init_val > wmax) {
       return fail(EINVAL, why,

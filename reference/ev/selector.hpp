@@ -20,6 +20,11 @@ namespace mrc::ev {
 struct SelectorQuirks {
   bool spray_single_ev = false;  // always the first eligible EV (lowest index)
   bool use_denied = false;       // DENIED EVs are not skipped
+  // Not a defect: a conformant alternative policy (MODEL: M7 allows any per-packet choice that
+  // spreads evenly). Nonzero = seed of a uniformly random choice among the eligible EVs other than
+  // the previous pick. The `reference-random` DUT uses it so statistical checks meet a sprayer whose
+  // counts really vary, which is what their false-fail rate is about.
+  std::uint64_t random_seed = 0;
 };
 
 class EvSelector {
@@ -51,6 +56,10 @@ class EvSelector {
   std::vector<PortRing> ports_;      // ports in ascending port number
   std::vector<std::uint16_t> order_; // EV indices grouped by port, ascending index within a port
   std::size_t port_cursor_ = 0;
+  std::uint64_t rng_ = 0;                  // splitmix64 state (random policy)
+  std::optional<std::uint16_t> last_;      // previous pick (random policy)
+
+  std::optional<std::uint16_t> pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude);
 };
 
 }  // namespace mrc::ev

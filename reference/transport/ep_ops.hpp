@@ -159,6 +159,8 @@ class EpRequestTracker {
   Status begin(std::uint16_t req_id, wire::EpOp op, std::uint64_t now, std::uint64_t timeout_ns);
   // An id that begin() would accept, starting after the last one handed out; nullopt when full.
   std::optional<std::uint16_t> next_free_id();
+  // The id next_free_id() handed out last (0xFFFF before the first).
+  std::uint16_t last_issued_id() const { return static_cast<std::uint16_t>(next_id_ - 1u); }
 
   // A response (opcode MRC_EP_RSP) arrived on `rx_port` at `now`. A result when it answers an
   // outstanding request (the id is then free at once).

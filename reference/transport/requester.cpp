@@ -24,14 +24,16 @@ std::uint8_t data_opcode(bool first, bool last, bool imm) {
 Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit> evs,
                      const ev::HealthParams& health_params, ev::HealthQuirks health_quirks,
                      ev::SelectorQuirks selector_quirks, const cc::NsccParams* nscc,
-                     bool nscc_never_decrease)
-    : cfg_(cfg), schedule_(cfg.timeout, cfg.retry, cfg.quirks.slow_timeout) {
+                     cc::NsccQuirks nscc_quirks)
+    : cfg_(cfg), schedule_(cfg.timeout,
+                cfg.quirks.never_give_up ? RetryAttr{cfg.retry.linear_cnt, kMaxExpRetry} : cfg.retry,
+                cfg.quirks.slow_timeout) {
   cfg_.mpr = std::max<std::uint8_t>(cfg_.mpr, 1);
   cfg_.mtu = std::clamp<std::uint32_t>(cfg_.mtu, 256, 4096);
   cfg_.max_send_wr = std::max<std::uint32_t>(cfg_.max_send_wr, 1);
   health_ = std::make_unique<ev::EvHealth>(evs, health_params, health_quirks);
   selector_ = std::make_unique<ev::EvSelector>(*health_, selector_quirks);
-  if (nscc != nullptr) nscc_.emplace(*nscc, nscc_never_decrease);
+  if (nscc != nullptr) nscc_.emplace(*nscc, nscc_quirks);
 
   mpr_units_ = cfg_.peer_mpr_dest != 0 ? std::min(cfg_.mpr, cfg_.peer_mpr_dest) : cfg_.mpr;
   // The ring holds the largest window this QP can ever use: the local mpr (dynamic MPR can only

@@ -45,6 +45,9 @@ struct RequesterQuirks {
   bool no_reth_middle = false;      // RETH only on FIRST/ONLY (classic RC framing)
   bool wrong_icrc = false;          // data packets carry a corrupted ICRC
   bool slow_timeout = false;        // every ACK timeout is 2T
+  bool honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
+  bool never_give_up = false;       // retries never run out (exp_cnt treated as infinite)
+  bool always_dynamic_mpr = false;  // follows MPR advertisements without both dynamic caps
 };
 
 struct RequesterConfig {
@@ -91,7 +94,7 @@ class Requester {
   Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit> evs,
             const ev::HealthParams& health_params, ev::HealthQuirks health_quirks,
             ev::SelectorQuirks selector_quirks, const cc::NsccParams* nscc,
-            bool nscc_never_decrease);
+            cc::NsccQuirks nscc_quirks);
 
   // Queues a WRITE / WRITE WITH IMM whose payload is `payload` (a view into endpoint-owned
   // memory that stays valid until the WR completes). 0, or ENOMEM when the send queue is full,

@@ -148,7 +148,7 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
                              FeedbackSink& sink) {
   ++stats_.rx_frames;
   const bool stub = looks_trimmed(f);
-  if (!f.icrc_ok && !stub) {
+  if (!f.icrc_ok && !stub && !quirks_.accept_bad_icrc) {
     ++stats_.bad_icrc;
     return RxOutcome::kDroppedBadIcrc;
   }
@@ -165,7 +165,7 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
     ++stats_.wrong_qp;
     return RxOutcome::kDroppedWrongQp;
   }
-  if ((f.bth.pkey & 0x7FFF) != (cfg_.pkey & 0x7FFF)) {
+  if ((f.bth.pkey & 0x7FFF) != (cfg_.pkey & 0x7FFF) && !quirks_.accept_wrong_pkey) {
     ++stats_.bad_pkey;
     return RxOutcome::kDroppedBadPkey;
   }
@@ -174,6 +174,8 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
   RxOutcome out;
   if (stub) {
     out = on_stub(f, t, now, sink);
+  } else if (quirks_.answer_read && o == op::kRcReadRequest) {
+    out = accept_unplaced(t, now, sink);  // defect: the READ counts as executed
   } else if (!is_write(o) || !f.has_reth || (is_write_imm(o) && !f.has_immdt) ||
              f.payload.size() != f.reth.dma_length || f.payload.size() > cfg_.path_mtu) {
     // MRC carries only RDMA WRITE (with IMM), each packet with a RETH whose DMALength is this
@@ -266,6 +268,7 @@ RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& 
                             std::uint64_t now, FeedbackSink& sink) {
   const std::uint8_t o = f.bth.opcode;
   if (memory_.check_remote_write(f.reth.rkey, f.reth.va, f.payload.size()) != MemStatus::kOk) {
+    if (quirks_.accept_bad_rkey) return accept_unplaced(t, now, sink);  // defect: no NAK 0x62
     return fatal(FeedbackKind::kNakRemoteAccess, FatalReason::kRemoteAccess, t, now, sink);
   }
   const bool imm = is_write_imm(o);
@@ -319,6 +322,22 @@ RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& 
   } else if (ack_deadline_ == kNever) {
     ack_deadline_ = now + cfg_.ack_delay_ns;
   }
+  return RxOutcome::kPlaced;
+}
+
+// Defects answer_read / accept_bad_rkey: the request is taken as a complete message that placed
+// nothing, so its PSN is received, ePSN and MSN move on, and an ACK answers it at once.
+RxOutcome Responder::accept_unplaced(const FeedbackTrigger& t, std::uint64_t now, FeedbackSink& sink) {
+  if (window_.classify(t.psn) != SackTracker::Class::kNew) {
+    emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
+    return RxOutcome::kDuplicate;
+  }
+  PsnRecord rec;
+  rec.bits = PsnRecord::kFirst | PsnRecord::kLast;
+  window_.mark(t.psn, rec);
+  std::uint32_t advanced = 0;
+  drain_in_order(now, advanced);
+  emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
   return RxOutcome::kPlaced;
 }
 

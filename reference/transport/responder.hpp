@@ -81,6 +81,10 @@ struct ResponderQuirks {
   bool no_nack_loss = false;          // the loss timer never sends a NACK-loss
   bool accept_out_of_window = false;  // PSNs past the window are placed and ACKed, no type 4
   bool no_service_time = false;       // svc_valid = 0, svc_time = 0 in every feedback
+  bool answer_read = false;           // a READ request is acknowledged as executed, no NAK 0x61
+  bool accept_bad_rkey = false;       // a WRITE failing the R_Key check is ACKed (not placed), no NAK 0x62
+  bool accept_wrong_pkey = false;     // the P_Key check is skipped
+  bool accept_bad_icrc = false;       // full-length frames with a wrong ICRC are processed
 };
 
 struct ResponderConfig {
@@ -216,6 +220,7 @@ class Responder {
   RxOutcome fatal(FeedbackKind kind, FatalReason reason, const FeedbackTrigger& t,
                   std::uint64_t now, FeedbackSink& sink);
   void drain_in_order(std::uint64_t now, std::uint32_t& advanced);
+  RxOutcome accept_unplaced(const FeedbackTrigger& t, std::uint64_t now, FeedbackSink& sink);
   void complete_imm(std::uint32_t last_psn);
   void push_completion(const Completion& c);
   void enter_error(FatalReason reason);

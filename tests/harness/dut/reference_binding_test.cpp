@@ -64,6 +64,10 @@ TEST(ReferenceBinding, BindingSpecsAndTheirErrors) {
   EXPECT_NE(why.find("use-denied-ev"), std::string::npos);  // lists the valid names
   EXPECT_FALSE(make_binding("vendorx", &why));
   EXPECT_NE(why.find("unknown DUT binding 'vendorx'"), std::string::npos);
+  auto random = make_binding("reference-random:no-trim-nack", &why);
+  ASSERT_TRUE(random);
+  EXPECT_EQ(random->identity().name, "reference-random:no-trim-nack");
+  EXPECT_EQ(make_binding("reference-random", &why)->identity().name, "reference-random");
 }
 
 TEST(ReferenceBinding, DeclaresTheCaseVocabularysCapabilities) {
@@ -141,7 +145,7 @@ TEST(ReferenceBinding, ControlPlaneCallsReportTheHostApisErrors) {
   EXPECT_TRUE(p.a.port_admin(2, false).ok());
   EXPECT_FALSE(p.a.endpoint()->port_up(2));
   EXPECT_EQ(p.a.port_admin(40, false).err, EINVAL);
-  EXPECT_TRUE(p.a.probe_ev(0, 0).ok());
+  EXPECT_TRUE(p.a.probe_ev(0, 46, 0).ok());
   // The profile is in use by a QP: taking it offline is refused (EBUSY).
   EXPECT_EQ(p.a.set_profile_online(false).err, EBUSY);
   EXPECT_TRUE(p.a.reset().ok());

@@ -9,7 +9,12 @@ StimulusStep step(StepBody b) { return StimulusStep{SourceLoc{}, std::move(b)}; 
 
 TEST(Timeline, ActionsAreSortedByTimeThenStepOrder) {
   Case c;
-  c.stimulus.push_back(step(ControlStep{5000, ControlOp::kDenyEv, 1u, std::nullopt, ControlResult::kOk}));
+  ControlStep deny;  // member by member: ControlStep keeps growing optional payloads
+  deny.at_ns = 5000;
+  deny.op = ControlOp::kDenyEv;
+  deny.ev = 1u;
+  deny.expect = ControlResult::kOk;
+  c.stimulus.push_back(step(deny));
   InjectStep a;
   a.at_ns = 1000;
   c.stimulus.push_back(step(a));

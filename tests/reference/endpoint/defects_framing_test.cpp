@@ -11,12 +11,6 @@
 namespace mrc::ref::testing {
 namespace {
 
-DefectSet with(Defect d) {
-  DefectSet s;
-  s.add(d);
-  return s;
-}
-
 // Runs `n` writes of `len` bytes from A and returns the decoded capture.
 struct Capture {
   explicit Capture(PairOptions o, int n = 64, std::uint32_t len = 4096, bool mrc_framing = true)

@@ -9,12 +9,6 @@
 namespace mrc::ref::testing {
 namespace {
 
-DefectSet with(Defect d) {
-  DefectSet s;
-  s.add(d);
-  return s;
-}
-
 constexpr std::uint32_t kSqPsnA = 0x100;  // connect() gives A's QP sq_psn 0x100
 
 std::uint32_t max_unacked(const PairOptions& o, std::uint32_t writes, std::uint32_t len, bool imm) {

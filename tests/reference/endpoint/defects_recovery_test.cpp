@@ -11,12 +11,6 @@
 namespace mrc::ref::testing {
 namespace {
 
-DefectSet with(Defect d) {
-  DefectSet s;
-  s.add(d);
-  return s;
-}
-
 PairOptions fast_timeout() {
   PairOptions o;
   o.timeout = 6;  // T = 65.5 us: recovery fits in a short run, above NSCC-bounded queueing

@@ -13,12 +13,6 @@
 namespace mrc::ref::testing {
 namespace {
 
-DefectSet with(Defect d) {
-  DefectSet s;
-  s.add(d);
-  return s;
-}
-
 // `hole`: the first copy of A's first PSN (0x100) is lost, so B's window stays put for a while.
 // The decoded frames view the pair's taps, so both travel together.
 struct Capture {

@@ -56,6 +56,13 @@ inline bool is_probe(const WireFrame& w) { return w.ok && w.f.bth.opcode == wire
 inline bool is_feedback(const WireFrame& w) { return w.ok && w.f.bth.opcode == wire::opcode::kRcAck; }
 inline bool is_data_frame(const WireFrame& w) { return w.ok && is_data(w.f); }
 
+// The defect set of one catalog defect, for the symptom tests.
+inline DefectSet with(Defect d) {
+  DefectSet s;
+  s.add(d);
+  return s;
+}
+
 // Source and destination regions for simple traffic from A to B.
 struct Traffic {
   transport::MemoryRegion src;

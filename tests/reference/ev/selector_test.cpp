@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace mrc::ev {
@@ -126,6 +128,51 @@ TEST(EvSelector, QuirkUseDenied) {
   EXPECT_TRUE(s.usable(2, 0));
   EvSelector strict(h);
   EXPECT_FALSE(strict.usable(2, 0));
+}
+
+}  // namespace
+}  // namespace mrc::ev
+
+namespace mrc::ev {
+namespace {
+
+TEST(EvSelector, RandomPolicyIsUniformNeverRepeatsAndIsSeeded) {
+  EvHealth h(slots(16), HealthParams{});
+  SelectorQuirks q;
+  q.random_seed = 42;
+  EvSelector s(h, q);
+  std::array<int, 16> count{};
+  std::optional<std::uint16_t> prev;
+  std::vector<std::uint16_t> first;
+  for (int i = 0; i < 16000; ++i) {
+    const auto ev = s.pick(0);
+    ASSERT_TRUE(ev);
+    EXPECT_NE(prev, ev) << "consecutive picks must differ while more than one EV is eligible";
+    prev = ev;
+    ++count[*ev];
+    if (i < 64) first.push_back(*ev);
+  }
+  for (int c : count) {
+    EXPECT_GT(c, 850);  // expectation 1000; binomial sd ~31
+    EXPECT_LT(c, 1150);
+  }
+  // Not a round robin: the first 64 picks are not a rotation with period 16.
+  bool periodic = true;
+  for (std::size_t i = 16; i < first.size(); ++i) periodic &= first[i] == first[i - 16];
+  EXPECT_FALSE(periodic);
+  // The same seed gives the same sequence; another seed another one.
+  EvSelector again(h, q);
+  for (std::size_t i = 0; i < first.size(); ++i) ASSERT_EQ(again.pick(0), first[i]);
+  q.random_seed = 43;
+  EvSelector other(h, q);
+  bool differs = false;
+  for (std::size_t i = 0; i < first.size(); ++i) differs |= other.pick(0) != first[i];
+  EXPECT_TRUE(differs);
+  // One eligible EV: it is used again rather than nothing.
+  EvHealth one(slots(1), HealthParams{});
+  EvSelector lone(one, q);
+  EXPECT_EQ(lone.pick(0), std::optional<std::uint16_t>(0));
+  EXPECT_EQ(lone.pick(0), std::optional<std::uint16_t>(0));
 }
 
 }  // namespace

@@ -70,6 +70,21 @@ TEST(RequesterDefects, ExceedMprWindowSendsPastTheWindow) {
   EXPECT_GT(h.drain(0).size(), 256u);
 }
 
+TEST(RequesterDefects, MprAlwaysDynamicFollowsAdvertisementsWithoutTheCaps) {
+  for (bool defect : {false, true}) {
+    RequesterConfig c = small_mtu(8, 1);  // window = min(8, 1) x 128 = 128 PSNs, no dynamic MPR
+    c.quirks.always_dynamic_mpr = defect;
+    Harness h(c);
+    ASSERT_EQ(h.write(1, 1000 * 256), 0);
+    EXPECT_EQ(h.drain(0).size(), 128u);
+    FeedbackInfo f = ack(psn(0x1000, 0xFFFFFF), 0);  // acknowledges nothing new
+    f.mpr_valid = true;
+    f.mpr = 4;  // advertises a 512-PSN window
+    h.r->on_feedback(f, 1000);
+    EXPECT_EQ(h.drain(1000).size(), defect ? 384u : 0u) << "defect=" << defect;
+  }
+}
+
 TEST(RequesterWimm, OutstandingWriteWithImmLimitedToMinOfBothSides) {
   RequesterConfig c = default_config();
   c.max_wimm = 2;

@@ -1,0 +1,212 @@
+// campaign.json, campaign.html and the stdout summary of `mrc-conform campaign`. Pure functions
+// of a CampaignResult: no wall clock unless the result carries one, keys and rows in a fixed
+// order, so the same campaign gives byte-identical files.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "harness/report/html_parts.hpp"
+#include "harness/report/text_escape.hpp"
+#include "harness/run/campaign.hpp"
+
+namespace mrc::run {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json strings(const std::vector<std::string>& vs) {
+  Json a = Json::array();
+  for (const auto& v : vs) a.push_back(v);
+  return a;
+}
+
+// "92.3" (one decimal, same characters everywhere).
+std::string percent(double rate) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", rate * 100.0);
+  return buf;
+}
+
+Json outcome_json(const CaseOutcome& o, bool with_checks) {
+  Json j;
+  j["case"] = o.id;
+  j["verdict"] = std::string(harness::to_string(o.verdict));
+  j["message"] = o.message;
+  if (with_checks) {
+    Json checks = Json::array();
+    for (const auto& c : o.checks) {
+      Json cj;
+      cj["name"] = c.name;
+      cj["clauses"] = strings(c.clauses);
+      cj["message"] = c.message;
+      checks.push_back(std::move(cj));
+    }
+    j["failing_checks"] = std::move(checks);
+  }
+  return j;
+}
+
+std::string joined_ids(const std::vector<CaseOutcome>& os) {
+  std::string s;
+  for (const auto& o : os) s += (s.empty() ? "" : ",") + o.id;
+  return s;
+}
+
+void html_outcomes(std::string& out, const std::vector<CaseOutcome>& os, bool with_checks) {
+  if (os.empty()) {
+    out += "<span class=\"dim\">none</span>";
+    return;
+  }
+  for (const auto& o : os) {
+    out += "<div class=\"covering\"><code>" + harness::html_escape(o.id) + "</code> " + harness::html::badge(o.verdict);
+    if (with_checks) {
+      for (const auto& c : o.checks) {
+        out += "<br><span class=\"dim\">" + harness::html_escape(c.name) + ":</span> " + harness::html_escape(c.message);
+      }
+    } else {
+      out += " <span class=\"dim\">" + harness::html_escape(o.message) + "</span>";
+    }
+    out += "</div>";
+  }
+}
+
+}  // namespace
+
+std::string render_campaign_json(const CampaignResult& r) {
+  Json j;
+  j["schema"] = "mrc-conform/campaign/1";
+  j["testbed"] = r.testbed;
+  j["relevant_only"] = r.relevant_only;
+  j["min_kill_rate"] = r.min_kill_rate;
+  j["cases"] = strings(r.cases);
+  Json totals;
+  totals["defects"] = r.defects.size();
+  totals["caught"] = r.caught();
+  totals["kill_rate"] = r.kill_rate();
+  totals["kill_rate_percent"] = percent(r.kill_rate());
+  totals["survivors"] = strings(r.survivors());
+  Json baseline = Json::array();
+  for (const auto& b : r.baseline_problems) baseline.push_back(outcome_json(b, false));
+  totals["baseline_problems"] = std::move(baseline);
+  totals["interrupted"] = r.interrupted;
+  totals["exit_code"] = r.exit_code();
+  if (r.wall_seconds) totals["wall_seconds"] = *r.wall_seconds;
+  j["totals"] = std::move(totals);
+  Json defects = Json::array();
+  for (const auto& d : r.defects) {
+    Json dj;
+    dj["name"] = d.defect.name;
+    dj["symptom"] = d.defect.symptom;
+    dj["violates"] = strings(d.defect.violates);
+    dj["caught"] = d.caught;
+    dj["cases_run"] = d.cases_run.size();
+    Json killers = Json::array();
+    for (const auto& k : d.killers) killers.push_back(outcome_json(k, true));
+    dj["killers"] = std::move(killers);
+    Json collateral = Json::array();
+    for (const auto& c : d.collateral) collateral.push_back(outcome_json(c, false));
+    dj["collateral"] = std::move(collateral);
+    dj["baseline_excluded"] = strings(d.baseline_excluded);
+    defects.push_back(std::move(dj));
+  }
+  j["defects"] = std::move(defects);
+  return j.dump(2) + "\n";
+}
+
+std::string render_campaign_html(const CampaignResult& r) {
+  using harness::html_escape;
+  std::string out;
+  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<meta name=\"generator\" content=\"mrc-conform\">\n<title>MRC defect campaign</title>\n<style>";
+  out += harness::html::stylesheet();
+  out += "\ntr.survivor td { background: #ffebe9; }\ntr.survivor td:first-child { box-shadow: inset 4px 0 0 var(--fail); }"
+         "\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: var(--fail); }\n";
+  out += "</style>\n</head>\n<body>\n<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>MRC defect "
+         "campaign</h1><span class=\"dut\">reference endpoint with each catalog defect, testbed <strong>" +
+         html_escape(r.testbed) + "</strong></span></div>\n";
+  if (r.interrupted) {
+    out += "<div class=\"banner partial\" role=\"alert\"><strong>Partial campaign.</strong> Interrupted before every "
+           "defect ran; do not use it as a verdict.</div>\n";
+  }
+  const int code = r.exit_code();
+  out += "<p class=\"run-status\">Kill rate <strong class=\"" + std::string(code == 0 ? "ok" : "bad") + "\">" +
+         percent(r.kill_rate()) + "%</strong> (" + std::to_string(r.caught()) + " of " +
+         std::to_string(r.defects.size()) + " defects caught; minimum " + percent(r.min_kill_rate) + "%) &middot; " +
+         std::to_string(r.cases.size()) + " case(s)" + (r.relevant_only ? ", relevant cases only" : "") +
+         " &middot; exit " + std::to_string(code) + "</p>\n";
+  if (r.wall_seconds) out += "<p class=\"dim\">wall time " + html_escape(harness::format_number(*r.wall_seconds)) + " s</p>\n";
+  out += "</header>\n<main>\n";
+  const auto survivors = r.survivors();
+  if (!survivors.empty()) {
+    out += "<p class=\"warn\" id=\"survivors\">Survivors (no case caught them): ";
+    for (std::size_t i = 0; i < survivors.size(); ++i) {
+      out += (i ? ", " : "") + std::string("<code>") + html_escape(survivors[i]) + "</code>";
+    }
+    out += "</p>\n";
+  }
+  if (!r.baseline_problems.empty()) {
+    out += "<section id=\"baseline\"><h2>Baseline problems</h2>\n<p>These cases did not PASS on the reference "
+           "without defects; they are excluded from the attribution.</p>\n";
+    html_outcomes(out, r.baseline_problems, false);
+    out += "</section>\n";
+  }
+  out += "<section id=\"defects\"><h2>Defects</h2>\n<table class=\"coverage\"><thead><tr><th>defect</th><th>result</th>"
+         "<th>symptom</th><th>violates</th><th class=\"num\">cases run</th><th>killing cases (failing checks)</th>"
+         "<th>collateral</th></tr></thead><tbody>\n";
+  for (const auto& d : r.defects) {
+    out += "<tr class=\"" + std::string(d.caught ? "caught" : "survivor") + "\"><td class=\"req-id\"><code>" +
+           html_escape(d.defect.name) + "</code></td><td><span class=\"kill " + (d.caught ? "caught\">CAUGHT" : "survived\">SURVIVED") +
+           "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + harness::html::join_escaped(d.defect.violates) +
+           "</td><td class=\"num\">" + std::to_string(d.cases_run.size()) + "</td><td>";
+    html_outcomes(out, d.killers, true);
+    out += "</td><td>";
+    html_outcomes(out, d.collateral, false);
+    if (!d.baseline_excluded.empty()) {
+      out += "<div class=\"dim\">left out (not PASS on the baseline): " + harness::html::join_escaped(d.baseline_excluded) +
+             "</div>";
+    }
+    out += "</td></tr>\n";
+  }
+  out += "</tbody></table></section>\n</main>\n</body>\n</html>\n";
+  return out;
+}
+
+std::string render_campaign_text(const CampaignResult& r) {
+  std::string out;
+  std::size_t width = 0;
+  for (const auto& d : r.defects) width = std::max(width, d.defect.name.size());
+  for (const auto& b : r.baseline_problems) {
+    out += "BASELINE " + std::string(harness::to_string(b.verdict)) + " " + b.id + ": " + b.message + "\n";
+  }
+  for (const auto& d : r.defects) {
+    out += d.caught ? "CAUGHT   " : "SURVIVED ";
+    out += d.defect.name + std::string(width - d.defect.name.size(), ' ');
+    if (d.caught) {
+      out += "  by " + joined_ids(d.killers);
+    } else {
+      std::string violates;
+      for (std::size_t i = 0; i < d.defect.violates.size(); ++i) violates += (i ? "," : "") + d.defect.violates[i];
+      if (!d.cases_run.empty()) {
+        out += "  (" + std::to_string(d.cases_run.size()) + " case(s) ran, none failed on " + violates + ")";
+      } else if (d.baseline_excluded.empty()) {
+        out += "  (no selected case covers " + violates + ")";
+      } else {
+        out += "  (no baseline-clean case covers " + violates + ")";
+      }
+    }
+    if (!d.collateral.empty()) out += "  collateral: " + joined_ids(d.collateral);
+    if (!d.baseline_excluded.empty()) {
+      out += "  baseline-excluded:";
+      for (std::size_t i = 0; i < d.baseline_excluded.size(); ++i) out += (i ? "," : " ") + d.baseline_excluded[i];
+    }
+    out += "\n";
+  }
+  out += "kill rate " + percent(r.kill_rate()) + "% (" + std::to_string(r.caught()) + " of " +
+         std::to_string(r.defects.size()) + " defects caught, minimum " + percent(r.min_kill_rate) + "%)";
+  if (!r.baseline_problems.empty()) out += "; " + std::to_string(r.baseline_problems.size()) + " baseline problem(s)";
+  if (r.interrupted) out += "; interrupted";
+  out += "\n";
+  return out;
+}
+
+}  // namespace mrc::run

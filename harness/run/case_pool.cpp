@@ -1,0 +1,149 @@
+#include "harness/run/case_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <iomanip>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "harness/run/case_result.hpp"
+#include "harness/run/case_session.hpp"
+#include "harness/run/suite_runner.hpp"
+
+namespace mrc::run {
+namespace {
+
+using harness::CaseResult;
+using harness::Verdict;
+using Clock = std::chrono::steady_clock;
+
+// One case on its own thread. Shared with that thread, so a hung binding call can be abandoned
+// without leaving it anything dangling.
+struct CaseJob {
+  harness::Case c;
+  SessionOptions opts;
+  std::unique_ptr<harness::DutBinding> dut;
+  std::atomic<const char*> activity{"start"};
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  SessionResult result;
+  std::string exception;
+};
+
+}  // namespace
+
+std::string format_seconds(double s) {
+  std::ostringstream o;
+  if (s < 10) {
+    o << std::fixed << std::setprecision(1) << s << 's';
+  } else if (s < 600) {
+    o << static_cast<long>(s + 0.5) << 's';
+  } else {
+    o << static_cast<long>(s / 60 + 0.5) << 'm';
+  }
+  return o.str();
+}
+
+CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, const PoolOptions& o,
+                         const BindingFactory& factory, double& wall_s) {
+  const harness::Case& c = *t.c;
+  const auto start = Clock::now();
+  auto job = std::make_shared<CaseJob>();
+  job->c = c;
+  job->opts.testbed = o.testbed;
+  job->opts.seed = t.seed;
+  job->opts.out_dir = o.out;
+  job->opts.write_evidence = o.write_evidence;
+  job->opts.golden_dir = root.empty() ? std::filesystem::path("pcaps") : root / "pcaps";
+  job->opts.virtual_limit_ns = o.virtual_limit_ns;
+  job->opts.deadline = start + std::chrono::seconds(c.timeout_s);
+  job->opts.activity = &job->activity;
+  try {
+    job->dut = t.factory ? (*t.factory)() : factory();
+  } catch (const std::exception& e) {
+    job->exception = e.what();
+  }
+  if (!job->dut) {
+    CaseResult r = case_header(c, root, t.seed);
+    r.verdict = Verdict::kError;
+    r.message = "the DUT binding could not be created" + (job->exception.empty() ? "" : ": " + job->exception);
+    wall_s = 0;
+    return r;
+  }
+  if (o.write_evidence) {
+    std::error_code ec;
+    std::filesystem::remove_all(o.out / "evidence" / c.id, ec);
+  }
+
+  std::thread worker([job] {
+    try {
+      job->result = run_session(job->c, *job->dut, job->opts);
+    } catch (const std::exception& e) {
+      job->exception = e.what();
+    } catch (...) {
+      job->exception = "an unknown exception";
+    }
+    try {
+      job->dut->reset();
+    } catch (...) {
+    }
+    std::lock_guard<std::mutex> lock(job->m);
+    job->done = true;
+    job->cv.notify_all();
+  });
+  const auto limit = job->opts.deadline + std::chrono::milliseconds(static_cast<long>(o.watchdog_grace_s * 1000));
+  bool finished = false;
+  {
+    std::unique_lock<std::mutex> lock(job->m);
+    finished = job->cv.wait_until(lock, limit, [&] { return job->done; });
+  }
+  wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!finished) {
+    worker.detach();  // the job (and the binding it is stuck in) stays alive with the thread
+    CaseResult r = case_header(c, root, t.seed);
+    r.verdict = Verdict::kError;
+    r.message = std::string("the DUT binding hung: no return from ") + job->activity.load() + " within " +
+                std::to_string(c.timeout_s) + " s (+" + format_seconds(o.watchdog_grace_s) + " grace)";
+    return r;
+  }
+  worker.join();
+  if (!job->exception.empty()) {
+    CaseResult r = case_header(c, root, t.seed);
+    r.verdict = Verdict::kError;
+    r.message = "the harness or DUT binding threw during " + std::string(job->activity.load()) + ": " + job->exception;
+    return r;
+  }
+  return judge_case(c, job->result, root, t.seed);
+}
+
+std::vector<std::optional<CaseResult>> run_case_tasks(std::span<const CaseTask> tasks,
+                                                      const std::filesystem::path& root, const PoolOptions& o,
+                                                      const BindingFactory& factory, const TaskDone& on_done) {
+  std::vector<std::optional<CaseResult>> results(tasks.size());
+  std::mutex mu;
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    while (!interrupt_flag().load()) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= tasks.size()) return;
+      double wall_s = 0;
+      CaseResult r = run_case_task(tasks[i], root, o, factory, wall_s);
+      std::lock_guard<std::mutex> lock(mu);
+      results[i] = std::move(r);
+      if (on_done) on_done(i, *results[i], wall_s);
+    }
+  };
+  const unsigned jobs =
+      std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(std::max<std::size_t>(1, tasks.size()))));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  return results;
+}
+
+}  // namespace mrc::run

@@ -1,0 +1,62 @@
+// Runs a list of (case, seed) tasks on a pool of threads, each case with its watchdog: the engine
+// under `mrc-conform run` (suite_runner.hpp), `campaign` and `falsefail` (commands.hpp).
+//
+// Bounds per task: the session's virtual-time limit, its wall-clock check between simulation
+// slices (the case's timeout_s), and a watchdog: each task runs on its own thread and one whose
+// binding call never returns is given up after timeout_s + watchdog_grace_s (ERROR, the thread
+// is abandoned with everything it uses, and the pool goes on). The pool stops taking tasks once
+// interrupt_flag() is set.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/case/case_model.hpp"
+#include "harness/dut/dut_binding.hpp"
+#include "harness/verdict/verdict.hpp"
+
+namespace mrc::run {
+
+using BindingFactory = std::function<std::unique_ptr<harness::DutBinding>()>;
+
+struct CaseTask {
+  const harness::Case* c = nullptr;
+  std::uint64_t seed = 1;  // the effective seed of this run
+  // Makes this task's DUT binding instead of the pool's factory (a campaign mixes defects).
+  const BindingFactory* factory = nullptr;
+};
+
+struct PoolOptions {
+  std::string testbed = "mini";             // preset or testbed YAML for cases that name none
+  std::filesystem::path out;                // evidence goes to <out>/evidence/<case id>/
+  bool write_evidence = true;               // false: no pcaps written, <out> untouched
+  unsigned jobs = 1;
+  double watchdog_grace_s = 2.0;
+  std::uint64_t virtual_limit_ns = 100'000'000;
+};
+
+// Called once per finished task, under the pool's lock (so calls never overlap), in completion
+// order. `wall_s` is the task's wall time.
+using TaskDone = std::function<void(std::size_t task_index, const harness::CaseResult& r, double wall_s)>;
+
+// Runs every task; returns the results in task order (nullopt: not run because of an interrupt).
+// Never throws for a case's failure: a throwing or hung binding is that task's ERROR.
+std::vector<std::optional<harness::CaseResult>> run_case_tasks(std::span<const CaseTask> tasks,
+                                                               const std::filesystem::path& suite_root,
+                                                               const PoolOptions& o, const BindingFactory& factory,
+                                                               const TaskDone& on_done = {});
+
+// One task on the calling thread's watchdog (the case itself runs on a thread of its own).
+harness::CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& suite_root, const PoolOptions& o,
+                                  const BindingFactory& factory, double& wall_s);
+
+// "0.4s", "12s", "3m": a short human duration for progress lines and messages.
+std::string format_seconds(double s);
+
+}  // namespace mrc::run

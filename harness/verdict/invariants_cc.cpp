@@ -1,0 +1,167 @@
+// Invariants on the DUT requester's NSCC window (mrc-wire-model.md §4.2, MODEL: M12), judged
+// from the bytes it keeps in flight (inflight.hpp): the window cannot be read off the wire, but
+// a window-limited sender's bytes in flight are its window, so each check is built so that the
+// window, not the application, limits the DUT (the case keeps more writes posted than the window
+// holds) and judges only what that view can show.
+//
+//   inflight_bounds      never more than max_cwnd bytes in flight (CC-NSCC-BOUNDS, upper half)
+//   no_md_below_target   ECN marks whose measured queueing delay is below target leave the
+//                        window where it was (CC-NSCC-NO-MD-BELOW-TARGET)
+//   quick_adapt          a trim or loss in an epoch that achieved less than MaxWnd / 2^qa_gate
+//                        brings the bytes in flight down to about what was achieved
+//                        (CC-NSCC-QUICK-ADAPT)
+#include <algorithm>
+
+#include "harness/verdict/inflight.hpp"
+#include "harness/verdict/invariants.hpp"
+
+namespace mrc::harness::inv {
+namespace {
+
+std::string bytes_str(std::uint64_t b) { return std::to_string(b) + " bytes"; }
+
+}  // namespace
+
+void inflight_bounds(Run& r) {  // MODEL: M12
+  const std::uint64_t max = r.param("max_bytes", 0);
+  const std::uint64_t slack = r.param("slack_bytes", 0);
+  if (max == 0) return r.stop(Verdict::kError, "needs params.max_bytes: the max_cwnd the case configured");
+  const auto ev = inflight_timeline(r.t);
+  r.judged_what = "data packets from the DUT";
+  std::uint64_t peak = 0;
+  for (const InflightEvent& e : ev) {
+    if (!e.send) continue;
+    ++r.judged;
+    peak = std::max(peak, e.inflight);
+    if (e.inflight > max + slack) {
+      r.violation(r.t.packets[e.packet], "inflight", "<= " + bytes_str(max) + " in flight (max_cwnd)",
+                  bytes_str(e.inflight) + " in flight after this packet");
+    }
+  }
+  r.r.metrics["peak_inflight_bytes"] = static_cast<double>(peak);
+}
+
+void no_md_below_target(Run& r) {  // MODEL: M12
+  const std::uint64_t target = r.param("target_ns", 0);
+  const std::uint64_t w = r.param("window_ns", 20'000);
+  const std::uint64_t pct = r.param("min_pct", 75);
+  if (target == 0) return r.stop(Verdict::kError, "needs params.target_ns: the target_delay the case configured");
+  if (w == 0 || pct == 0 || pct > 100) return r.stop(Verdict::kError, "needs window_ns >= 1 and 1 <= min_pct <= 100");
+  const auto ev = inflight_timeline(r.t);
+  // Queueing delay = RTT - the smallest RTT seen (the live base RTT, §4.2).
+  std::uint64_t min_rtt = ~std::uint64_t{0};
+  for (const InflightEvent& e : ev) {
+    if (!e.send && e.rtt_ns != 0) min_rtt = std::min(min_rtt, e.rtt_ns);
+  }
+  std::size_t below = 0;
+  std::size_t above = 0;
+  std::uint64_t first_mark = 0;
+  std::uint64_t last_new = 0;
+  for (const InflightEvent& e : ev) {
+    if (e.send && e.first_tx) last_new = e.ts_ns;
+    if (e.send || !e.ce || e.rtt_ns == 0) continue;
+    if (e.rtt_ns - min_rtt < target) {
+      if (below++ == 0) first_mark = e.ts_ns;
+    } else {
+      ++above;
+    }
+  }
+  r.r.metrics["marks_below_target"] = static_cast<double>(below);
+  r.r.metrics["marks_at_or_above_target"] = static_cast<double>(above);
+  if (above > 0) {
+    return r.stop(Verdict::kInconclusive, std::to_string(above) + " ECN-marked feedback frames measured a queueing delay at or "
+                                          "above target_ns: the run did not hold the delay below target");
+  }
+  if (below == 0) return r.stop(Verdict::kInconclusive, "no ECN-marked feedback with a delay sample reached the DUT");
+  // The window before any mark: the DUT's first flight (NSCC starts at MaxWnd).
+  std::uint64_t baseline = 0;
+  for (const InflightEvent& e : ev) {
+    if (e.ts_ns >= first_mark) break;
+    if (e.send) baseline = std::max(baseline, e.inflight);
+  }
+  if (baseline == 0) return r.stop(Verdict::kInconclusive, "the DUT sent nothing before the first ECN-marked feedback");
+  r.r.metrics["baseline_inflight_bytes"] = static_cast<double>(baseline);
+  // Windows of w ns from one w after the first mark (time to react) up to w before the DUT's
+  // last new data (after that the application, not the window, limits it).
+  r.judged_what = "windows of " + std::to_string(w) + " ns after the first ECN mark";
+  std::size_t i = 0;
+  std::uint64_t current = 0;  // bytes in flight before the window starts
+  for (std::uint64_t start = first_mark + w; last_new >= w && start + w <= last_new - w; start += w) {
+    while (i < ev.size() && ev[i].ts_ns < start) current = ev[i++].inflight;
+    std::uint64_t peak = current;
+    const InflightEvent* first_in = nullptr;
+    for (; i < ev.size() && ev[i].ts_ns < start + w; ++i) {
+      current = ev[i].inflight;
+      if (!ev[i].send) continue;
+      peak = std::max(peak, ev[i].inflight);
+      if (!first_in) first_in = &ev[i];
+    }
+    ++r.judged;
+    if (peak * 100 < pct * baseline) {
+      const PacketRec& at = r.t.packets[first_in ? first_in->packet : ev.front().packet];
+      r.violation(at, "inflight",
+                  ">= " + std::to_string(pct) + "% of the " + bytes_str(baseline) + " in flight before the marks",
+                  "at most " + bytes_str(peak) + " in [" + std::to_string(start) + ", " + std::to_string(start + w) + ") ns",
+                  "every mark measured a queueing delay below " + std::to_string(target) + " ns");
+    }
+  }
+}
+
+void quick_adapt(Run& r) {  // MODEL: M12
+  const std::uint64_t max_cwnd = r.param("max_cwnd", 0);
+  const std::uint64_t epoch = r.param("epoch_ns", 0);
+  const std::uint64_t gate_shift = r.param("qa_gate", 3);
+  const std::uint64_t within = r.param("within_ns", 100'000);
+  const std::uint64_t mtu = r.param("mtu", 4096);
+  const std::uint64_t slack_pct = r.param("slack_pct", 10);
+  if (max_cwnd == 0 || epoch == 0) {
+    return r.stop(Verdict::kError, "needs params.max_cwnd and params.epoch_ns (base_rtt + target_delay) as configured");
+  }
+  if (gate_shift > 31) return r.stop(Verdict::kError, "qa_gate must be <= 31");
+  const std::uint64_t gate = max_cwnd >> gate_shift;
+  const auto ev = inflight_timeline(r.t);
+  r.judged_what = "trims and losses in starved epochs";
+  std::uint64_t judged_until = 0;  // one QuickAdapt answers every signal of its epoch
+  std::size_t not_starved = 0;
+  for (std::size_t s = 0; s < ev.size(); ++s) {
+    const InflightEvent& sig = ev[s];
+    if (sig.send || !sig.loss_signal || (judged_until != 0 && sig.ts_ns <= judged_until)) continue;
+    // Achieved bytes around the signal: an upper bound on any DUT epoch of about epoch_ns that
+    // holds it (the DUT's epoch boundaries are not on the wire).
+    const std::uint64_t lo = sig.ts_ns >= epoch ? sig.ts_ns - epoch : 0;
+    const std::uint64_t hi = sig.ts_ns + 2 * epoch;
+    std::uint64_t achieved = 0;
+    for (const InflightEvent& e : ev) {
+      if (!e.send && e.ts_ns >= lo && e.ts_ns <= hi) achieved += e.acked;
+    }
+    if (achieved >= gate) {
+      ++not_starved;
+      continue;
+    }
+    ++r.judged;
+    judged_until = sig.ts_ns + within;
+    const std::uint64_t bound = std::max(achieved, mtu) * (100 + slack_pct) / 100 + mtu;
+    bool sent = false;
+    bool met = false;
+    std::uint64_t lowest = ~std::uint64_t{0};
+    std::uint64_t at_end = sig.inflight;
+    for (std::size_t k = s + 1; k < ev.size() && ev[k].ts_ns <= sig.ts_ns + within; ++k) {
+      at_end = ev[k].inflight;
+      if (!ev[k].send) continue;
+      sent = true;
+      lowest = std::min(lowest, ev[k].inflight);
+      met |= ev[k].inflight <= bound;
+    }
+    if (!sent) met = at_end <= bound;
+    if (!met) {
+      r.violation(r.t.packets[sig.packet], "inflight",
+                  "<= " + bytes_str(bound) + " in flight within " + std::to_string(within) + " ns (achieved " +
+                      bytes_str(achieved) + " < MaxWnd/2^qa_gate = " + bytes_str(gate) + ")",
+                  sent ? "never below " + bytes_str(lowest) + " at its sends" : bytes_str(at_end) + " and no sends",
+                  "QuickAdapt should have set the window to the achieved bytes");
+    }
+  }
+  r.r.metrics["signals_not_starved"] = static_cast<double>(not_starved);
+}
+
+}  // namespace mrc::harness::inv

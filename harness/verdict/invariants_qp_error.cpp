@@ -1,0 +1,45 @@
+// Invariants on how a QP ends when its peer stops answering (TIMER-RETRY-EXCEEDED): the host API
+// reports exhausted retries as a send completion with IBV_WC_RETRY_EXC_ERR and the QP moves to
+// error, so nothing more of it goes on the wire.
+#include <algorithm>
+
+#include "harness/verdict/invariants.hpp"
+
+namespace mrc::harness::inv {
+namespace {
+
+constexpr int kWcRetryExcErr = 12;  // ibv_wc_status IBV_WC_RETRY_EXC_ERR
+
+}  // namespace
+
+void retry_exceeded(Run& r) {
+  r.judged_what = "data frames the DUT sent";
+  const CompletionRecord* err = nullptr;
+  for (const auto& c : r.ctx.dut.completions) {
+    if (c.is_send && c.status == kWcRetryExcErr && (!err || c.at_ns < err->at_ns)) err = &c;
+  }
+  std::size_t data = 0;
+  for (const PacketRec& p : r.t.packets) data += dut_data(p) ? 1 : 0;
+  if (data == 0) return r.stop(Verdict::kInconclusive, "the DUT sent no data: no retry could be exhausted");
+  if (!err) {
+    Evidence e;
+    e.ts_ns = r.ctx.end_ns;
+    e.field = "completion.status";
+    e.expected = "a send completion with IBV_WC_RETRY_EXC_ERR (12) once retry.linear + retry.exp retries are used up";
+    e.observed = "none by the end of the run";
+    e.note = std::to_string(r.ctx.dut.completions.size()) + " completions reported";
+    r.judged = data;
+    return r.violation(std::move(e));
+  }
+  // The QP is in error from the failed completion on: it sends no more data.
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    if (p.ts_ns > err->at_ns) {
+      r.violation(p, "bth.psn", "no data after the retry-exceeded completion at " + std::to_string(err->at_ns) + " ns",
+                  "data PSN " + std::to_string(p.psn) + " sent " + std::to_string(p.ts_ns - err->at_ns) + " ns later");
+    }
+  }
+}
+
+}  // namespace mrc::harness::inv

@@ -1,0 +1,20 @@
+# The defect campaign and the false-fail smoke over the real case library (label `campaign`):
+# campaign.fast proves every catalog defect is caught by a case that covers its clauses (exit 1
+# below a 90% kill rate or with a case that does not PASS on the clean reference);
+# falsefail.smoke reruns every statistical case on 20 seeds against reference-random (the reference
+# with a seeded random EV choice, so counts really vary) and fails when a case FAILs more often
+# than its declared alpha allows. Reports land under <build>/campaign/.
+if(TARGET mrc-conform)
+  set(MRC_CAMPAIGN_DIR ${PROJECT_BINARY_DIR}/campaign)
+  add_test(NAME campaign.fast
+           COMMAND mrc-conform campaign --cases ${PROJECT_SOURCE_DIR}/cases --relevant-only
+                   --min-kill-rate 0.9 --jobs 2 --no-progress --out ${MRC_CAMPAIGN_DIR}/fast
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  add_test(NAME falsefail.smoke
+           COMMAND mrc-conform falsefail --cases ${PROJECT_SOURCE_DIR}/cases --seeds 20 --jobs 2 --dut reference-random
+                   --no-progress --out ${MRC_CAMPAIGN_DIR}/falsefail
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(campaign.fast falsefail.smoke PROPERTIES LABELS campaign TIMEOUT 1800 PROCESSORS 2)
+else()
+  message(WARNING "mrc-conform is not defined; campaign.fast and falsefail.smoke are not registered")
+endif()

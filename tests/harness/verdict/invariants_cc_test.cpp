@@ -1,0 +1,191 @@
+// The NSCC window invariants (inflight_bounds, no_md_below_target, quick_adapt) on traces of a
+// window-limited sender: a toy flow where each 256-byte packet is acknowledged `rtt` after it
+// left and the sender refills up to window(now) packets on every ACK (first flight paced).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+
+#include "harness/verdict/checks.hpp"
+#include "harness/verdict/inflight.hpp"
+#include "harness/verdict/trace.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Feedback;
+using testing::Scenario;
+
+constexpr std::uint64_t kUs = 1000;
+
+struct Flow {
+  std::uint64_t rtt = 2 * kUs;
+  std::uint64_t until = 200 * kUs;
+  std::function<std::size_t(std::uint64_t)> window = [](std::uint64_t) { return 8; };
+  std::function<bool(std::uint64_t)> ce = [](std::uint64_t) { return false; };
+  std::uint64_t trim_at = 0;  // > 0: the first ACK due after this is a TRIM NACK instead
+};
+
+void run_flow(Scenario& s, const Flow& f) {
+  std::deque<std::pair<std::uint64_t, std::uint32_t>> due;  // ACK time, PSN (constant RTT: FIFO)
+  std::uint32_t psn = 0;
+  std::size_t inflight = 0;
+  bool trimmed = false;
+  auto send = [&](std::uint64_t t) {
+    Data d;
+    d.psn = psn;
+    s.dut_sends(t, d, psn % 8);
+    due.emplace_back(t + f.rtt, psn++);
+    ++inflight;
+  };
+  // The first flight is paced over one RTT, so ACKs come back evenly spaced.
+  const std::uint64_t gap = std::max<std::uint64_t>(f.rtt / f.window(0), 1);
+  for (std::uint64_t t = 0; inflight < f.window(0); t += gap) send(t);
+  while (!due.empty() && due.front().first < f.until) {
+    const auto [t, p] = due.front();
+    due.pop_front();
+    --inflight;
+    Feedback fb;
+    fb.psn = p;
+    fb.trig_psn = p;
+    fb.ce = f.ce(t);
+    if (f.trim_at != 0 && !trimmed && t >= f.trim_at) {
+      trimmed = true;
+      fb.psn = p - 1;
+      fb.type = wire::FeedbackType::kTrimNack;
+      fb.syndrome = 0x65;  // MODEL: M5
+    }
+    s.dut_receives(t, fb);
+    for (std::uint64_t k = 1; inflight < f.window(t); ++k) send(t + k);
+  }
+}
+
+InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::string>> params) {
+  return InvariantCheck{std::move(name), std::move(params)};
+}
+
+TEST(InflightTimeline, CountsPayloadUntilAckedSackedOrNacked) {
+  Scenario s(4, 8);
+  for (std::uint32_t p = 0; p < 4; ++p) {
+    Data d;
+    d.psn = p;
+    s.dut_sends(p * 10, d, p);
+  }
+  Feedback sack;  // cumulative 0, SACK of PSN 2 (base = 0 + 1 + 0, bit 1)
+  sack.psn = 0;
+  sack.trig_psn = 2;
+  sack.type = wire::FeedbackType::kSack;
+  sack.sack_valid = true;
+  sack.sack_bitmap = std::uint64_t{1} << 62;
+  s.dut_receives(100, sack);
+  Feedback trim;
+  trim.psn = 0;
+  trim.trig_psn = 1;
+  trim.type = wire::FeedbackType::kTrimNack;
+  s.dut_receives(200, trim);
+  Data again;  // the retransmission of PSN 1 is in flight again
+  again.psn = 1;
+  s.dut_sends(300, again, 5);
+  s.finish();
+  const Trace t = build_trace(s.ctx, select_taps(s.ctx, TapSide::kAll));
+  const auto ev = inflight_timeline(t);
+  ASSERT_EQ(ev.size(), 7u);
+  EXPECT_EQ(ev[3].inflight, 4u * 256);
+  EXPECT_EQ(ev[4].inflight, 2u * 256);  // PSN 0 cumulatively, PSN 2 by SACK
+  EXPECT_EQ(ev[4].acked, 2u * 256);
+  EXPECT_EQ(ev[4].rtt_ns, 100u - 20);  // trigger PSN 2 left at 20 ns
+  EXPECT_EQ(ev[5].inflight, 1u * 256);
+  EXPECT_TRUE(ev[5].loss_signal);
+  EXPECT_EQ(ev[6].inflight, 2u * 256);
+  EXPECT_FALSE(ev[6].first_tx);
+  EXPECT_TRUE(ev[3].first_tx);
+}
+
+TEST(InflightBounds, PassesUnderAndFailsOverMaxBytes) {
+  Scenario s(4, 8);
+  run_flow(s, Flow{});
+  s.finish();
+  const auto ok = run_invariant(inv("inflight_bounds", {{"max_bytes", "2048"}}), s.ctx);
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << ok.message;
+  EXPECT_EQ(ok.metrics.at("peak_inflight_bytes"), 2048);
+  const auto bad = run_invariant(inv("inflight_bounds", {{"max_bytes", "1536"}}), s.ctx);
+  EXPECT_EQ(bad.verdict, Verdict::kFail);
+  EXPECT_EQ(bad.evidence.at(0).field, "inflight");
+  EXPECT_EQ(run_invariant(inv("inflight_bounds", {{"max_bytes", "1536"}, {"slack_bytes", "512"}}), s.ctx).verdict,
+            Verdict::kPass);
+  EXPECT_EQ(run_invariant(inv("inflight_bounds", {}), s.ctx).verdict, Verdict::kError);
+}
+
+TEST(NoMdBelowTarget, KeptWindowPassesCollapsedWindowFails) {
+  for (bool collapse : {false, true}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.ce = [](std::uint64_t t) { return t >= 20 * kUs; };
+    if (collapse) f.window = [](std::uint64_t t) -> std::size_t { return t >= 20 * kUs ? 2 : 8; };
+    run_flow(s, f);
+    s.finish();
+    const auto r = run_invariant(inv("no_md_below_target", {{"target_ns", "10000"}, {"window_ns", "10000"}}), s.ctx);
+    EXPECT_EQ(r.verdict, collapse ? Verdict::kFail : Verdict::kPass) << r.message;
+    EXPECT_EQ(r.metrics.at("baseline_inflight_bytes"), 2048);
+  }
+}
+
+TEST(NoMdBelowTarget, MarksAboveTargetOrNoMarksAreInconclusive) {
+  Scenario none(4, 8);
+  run_flow(none, Flow{});
+  none.finish();
+  EXPECT_EQ(run_invariant(inv("no_md_below_target", {{"target_ns", "10000"}}), none.ctx).verdict, Verdict::kInconclusive);
+  Scenario slow(4, 8);
+  Flow f;
+  f.ce = [](std::uint64_t) { return true; };
+  run_flow(slow, f);
+  Data late;  // one packet whose marked ACK comes 50 us later: a delay far above target
+  late.psn = 5000;
+  slow.dut_sends(1000, late, 1);
+  Feedback fb;
+  fb.psn = 4999;
+  fb.trig_psn = 5000;
+  fb.ce = true;
+  slow.dut_receives(51 * kUs, fb);
+  slow.finish();
+  const auto r = run_invariant(inv("no_md_below_target", {{"target_ns", "10000"}}), slow.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  EXPECT_NE(r.message.find("at or above target"), std::string::npos) << r.message;
+}
+
+TEST(QuickAdapt, StarvedTrimMustBringTheFlightDown) {
+  for (bool adapts : {true, false}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.rtt = 20 * kUs;  // 16 packets per 20 us, one ACK per 1.25 us: ~200 bytes per 1 us epoch
+    f.until = 400 * kUs;
+    f.trim_at = 100 * kUs;
+    if (adapts) f.window = [](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? 2 : 16; };
+    else f.window = [](std::uint64_t) -> std::size_t { return 16; };
+    run_flow(s, f);
+    s.finish();
+    const auto r = run_invariant(
+        inv("quick_adapt", {{"max_cwnd", "65536"}, {"epoch_ns", "1000"}, {"mtu", "256"}, {"within_ns", "50000"}}), s.ctx);
+    EXPECT_EQ(r.verdict, adapts ? Verdict::kPass : Verdict::kFail) << r.message;
+  }
+}
+
+TEST(QuickAdapt, ATrimInAFullEpochIsNotJudged) {
+  Scenario s(4, 8);
+  Flow f;
+  f.rtt = 2 * kUs;
+  f.window = [](std::uint64_t) -> std::size_t { return 64; };  // 16 KiB per 2 us
+  f.trim_at = 50 * kUs;
+  run_flow(s, f);
+  s.finish();
+  // Gate 65536 >> 3 = 8 KiB, and more than that was achieved around the trim.
+  const auto r = run_invariant(inv("quick_adapt", {{"max_cwnd", "65536"}, {"epoch_ns", "2000"}, {"mtu", "256"}}), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  EXPECT_EQ(r.metrics.at("signals_not_starved"), 1);
+}
+
+}  // namespace
+}  // namespace mrc::harness

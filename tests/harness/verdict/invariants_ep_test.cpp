@@ -1,0 +1,95 @@
+// Endpoint-operation invariants (MODEL: M6): req_id_not_reused on synthetic captures of the
+// DUT's EP requests and the replies it receives.
+#include <gtest/gtest.h>
+
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Probe;
+using testing::Scenario;
+
+InvariantCheck req_ids(std::vector<std::pair<std::string, std::string>> params = {}) {
+  return InvariantCheck{"req_id_not_reused", std::move(params)};
+}
+
+Probe probe(std::uint16_t id) {
+  Probe p;
+  p.req_id = id;
+  return p;
+}
+
+// A reply reaching the DUT (MRC_EP_RSP from the peer) for request `id`.
+std::vector<std::uint8_t> reply(std::uint16_t id) {
+  wire::FrameSpec s = testing::detail::base_spec(testing::ev_value(0), wire::kDscpControl, wire::kEcnNotEct, 2, 1);
+  s.bth.opcode = wire::opcode::kMrcEpRsp;  // MODEL: M6
+  s.bth.dest_qp = wire::kEpDestQp;
+  s.has_ep = true;
+  s.ep.req_id = id;
+  return testing::detail::finish(s);
+}
+
+TEST(EpInvariants, DistinctOrAnsweredIdsPass) {
+  Scenario s(4, 8);
+  s.dut_sends(1000, probe(1), 1);
+  s.dut_sends(1000, probe(2), 2);  // concurrent, distinct
+  s.raw(4000, false, 1, reply(1));
+  s.dut_sends(5000, probe(1), 3);  // id 1 was answered: free again
+  const auto r = run_invariant(req_ids(), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("judged"), 3.0);
+}
+
+TEST(EpInvariants, ReuseWhileOutstandingFails) {
+  Scenario s(4, 8);
+  s.dut_sends(1000, probe(7), 1);
+  s.dut_sends(1200, probe(7), 2);  // the first is unanswered and 200 ns old
+  s.raw(4000, false, 1, reply(7));
+  const auto r = run_invariant(req_ids(), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  ASSERT_FALSE(r.evidence.empty());
+  EXPECT_EQ(r.evidence[0].field, "ep.req_id");
+  EXPECT_NE(r.evidence[0].observed.find("7 again"), std::string::npos) << r.evidence[0].observed;
+  EXPECT_EQ(r.metrics.at("violations"), 1.0);
+}
+
+TEST(EpInvariants, UnansweredIdIsFreeAfterTheInFlightBound) {
+  Scenario s(4, 8);
+  s.dut_sends(1000, probe(9), 1);
+  s.dut_sends(1000 + 100'000, probe(9), 1);  // never answered, exactly the default bound later
+  EXPECT_EQ(run_invariant(req_ids(), s.finish()).verdict, Verdict::kPass);
+  // A longer bound from the case makes the same reuse a violation.
+  EXPECT_EQ(run_invariant(req_ids({{"in_flight_ns", "200000"}}), s.finish()).verdict, Verdict::kFail);
+  // Just inside the default bound: a violation.
+  Scenario t(4, 8);
+  t.dut_sends(1000, probe(9), 1);
+  t.dut_sends(1000 + 99'999, probe(9), 1);
+  EXPECT_EQ(run_invariant(req_ids(), t.finish()).verdict, Verdict::kFail);
+}
+
+TEST(EpInvariants, RepliesSentByTheDutDoNotFreeItsIds) {
+  Scenario s(4, 8);
+  s.dut_sends(1000, probe(4), 1);
+  wire::FrameSpec rsp = testing::detail::base_spec(testing::ev_value(0), wire::kDscpControl, wire::kEcnNotEct);
+  rsp.bth.opcode = wire::opcode::kMrcEpRsp;
+  rsp.bth.dest_qp = wire::kEpDestQp;
+  rsp.has_ep = true;
+  rsp.ep.req_id = 4;  // the DUT answering the peer's request 4: not an answer to its own
+  s.raw(2000, true, 1, testing::detail::finish(rsp));
+  s.dut_sends(3000, probe(4), 1);
+  EXPECT_EQ(run_invariant(req_ids(), s.finish()).verdict, Verdict::kFail);
+}
+
+TEST(EpInvariants, NoRequestsIsInconclusiveAndBadParamIsError) {
+  Scenario s(4, 8);
+  s.raw(1000, false, 1, reply(1));
+  EXPECT_EQ(run_invariant(req_ids(), s.finish()).verdict, Verdict::kInconclusive);
+  Scenario t(4, 8);
+  t.dut_sends(1000, probe(1), 1);
+  EXPECT_EQ(run_invariant(req_ids({{"in_flight_ns", "soon"}}), t.finish()).verdict, Verdict::kError);
+}
+
+}  // namespace
+}  // namespace mrc::harness
