@@ -78,38 +78,6 @@ std::string_view check_config(const ResponderConfig& c) {
   return {};
 }
 
-std::string_view to_string(RxOutcome o) {
-  switch (o) {
-    case RxOutcome::kPlaced: return "placed";
-    case RxOutcome::kDuplicate: return "duplicate";
-    case RxOutcome::kOutOfWindow: return "out of window";
-    case RxOutcome::kPlacedOutOfWindow: return "placed out of window";
-    case RxOutcome::kTrimNacked: return "trimmed stub, TRIM NACK";
-    case RxOutcome::kTrimDropped: return "trimmed stub dropped";
-    case RxOutcome::kNakInvalidRequest: return "NAK invalid request";
-    case RxOutcome::kNakRemoteAccess: return "NAK remote access error";
-    case RxOutcome::kNakRemoteOpError: return "NAK remote operational error";
-    case RxOutcome::kDroppedBadIcrc: return "dropped: bad ICRC";
-    case RxOutcome::kDroppedQpError: return "dropped: QP in error";
-    case RxOutcome::kDroppedNotRequest: return "dropped: not a request";
-    case RxOutcome::kDroppedWrongQp: return "dropped: wrong destination QP";
-    case RxOutcome::kDroppedBadPkey: return "dropped: P_Key mismatch";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(FatalReason r) {
-  switch (r) {
-    case FatalReason::kNone: return "none";
-    case FatalReason::kInvalidRequest: return "invalid request";
-    case FatalReason::kRemoteAccess: return "remote access error";
-    case FatalReason::kNoReceive: return "WRITE with immediate without a posted receive";
-    case FatalReason::kWimmOverflow: return "more WRITE with immediate pending than max_wimm_dest";
-    case FatalReason::kLocal: return "moved to error locally";
-  }
-  return "unknown";
-}
-
 Responder::Responder(const ResponderConfig& cfg, MemoryTable& memory, const ResponderQuirks& quirks)
     : cfg_(cfg),
       memory_(memory),

@@ -103,40 +103,7 @@ TEST(CampaignAttribution, RelevanceAndTotals) {
 
 // ---------------------------------------------------------------- whole campaigns
 
-// A small spraying transfer whose distribution check sees spray-single-ev.
-constexpr const char* kSprayCase = R"(id: spray-v-001
-title: tiny spray
-clauses: [SPRAY-PER-PACKET-EV]
-level: MUST
-behaviour: valid
-rationale: campaign tests
-requires: [stev]
-role: requester
-config:
-  ev_format: {mode: stev, widths: [16, 16]}
-stimulus:
-  - traffic: {writes: 40, size: 65536, window: 8}
-checks:
-  - {type: positive_control, min_packets: 500}
-  - {type: distribution, over: ev, alpha: 0.001, effect_size: 0.3, power: 0.9}
-)";
 
-// Only a positive control over a plain transfer: cannot see a DENIED EV being used.
-constexpr const char* kBlindCase = R"(id: spray-v-002
-title: blind to denied EVs
-clauses: [EV-DENIED-NEVER-USED]
-level: MUST
-behaviour: valid
-rationale: campaign tests
-requires: [stev]
-role: requester
-config:
-  ev_format: {mode: stev, widths: [16, 16]}
-stimulus:
-  - traffic: {writes: 4, size: 16384, window: 2}
-checks:
-  - {type: positive_control, min_packets: 8}
-)";
 
 // Asks for more packets than the transfer makes: FAILs on the clean reference.
 constexpr const char* kBrokenCase = R"(id: spray-v-003
@@ -155,35 +122,18 @@ checks:
   - {type: positive_control, min_packets: 100000}
 )";
 
-struct CampaignRun {
-  int rc = -1;
-  std::string out;
-  std::string err;
-  std::string json;
-};
-
-CampaignRun campaign(CampaignOptions o) {
-  CampaignRun r;
-  o.progress = false;
-  std::ostringstream out, err;
-  r.rc = run_campaign(o, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.json = slurp(o.out / "campaign.json");
-  return r;
-}
 
 TEST(CampaignCommand, CaughtSurvivorAndDeterministicReports) {
   TempSuite suite;
-  suite.write_case("spray-v-001", kSprayCase);
-  suite.write_case("spray-v-002", kBlindCase);
+  suite.write_case("spray-v-001", kTinySprayCase);
+  suite.write_case("spray-v-002", kTinyPlainCase);
   CampaignOptions o;
   o.cases = {(suite.path() / "cases").string()};
   o.defects = "use-denied-ev,spray-single-ev";
   o.relevant_only = true;
   o.jobs = 2;
   o.out = suite.path() / "out1";
-  const CampaignRun a = campaign(o);
+  const CommandRun a = run_command(run_campaign, o, "campaign.json");
   // One of two caught: 50% < 90%.
   EXPECT_EQ(a.rc, 1) << a.out << a.err;
   // Catalog order, one line per defect.
@@ -202,7 +152,7 @@ TEST(CampaignCommand, CaughtSurvivorAndDeterministicReports) {
 
   o.out = suite.path() / "out2";
   o.jobs = 1;
-  const CampaignRun b = campaign(o);
+  const CommandRun b = run_command(run_campaign, o, "campaign.json");
   EXPECT_EQ(b.rc, a.rc);
   EXPECT_EQ(b.json, a.json);
   EXPECT_EQ(slurp(o.out / "campaign.html"), html);
@@ -210,14 +160,14 @@ TEST(CampaignCommand, CaughtSurvivorAndDeterministicReports) {
   // With the bar at 50% the same result passes.
   o.min_kill_rate = 0.5;
   o.out = suite.path() / "out3";
-  EXPECT_EQ(campaign(o).rc, 0);
+  EXPECT_EQ(run_command(run_campaign, o, "campaign.json").rc, 0);
 }
 
 TEST(CampaignCommand, ACollateralFailIsNotAKill) {
   TempSuite suite;
   // The same spraying check, but proving SPRAY-EVEN-EVS, which spray-single-ev does not claim to
   // violate: the case FAILs under the defect, and that is collateral, not a kill.
-  std::string even = kSprayCase;
+  std::string even = kTinySprayCase;
   even.replace(even.find("clauses: [SPRAY-PER-PACKET-EV]"), 30, "clauses: [SPRAY-EVEN-EVS]");
   even.replace(even.find("level: MUST"), 11, "level: SHOULD");
   even.replace(even.find("id: spray-v-001"), 15, "id: spray-v-004");
@@ -226,7 +176,7 @@ TEST(CampaignCommand, ACollateralFailIsNotAKill) {
   o.cases = {(suite.path() / "cases").string()};
   o.defects = "spray-single-ev";
   o.out = suite.path() / "out";
-  const CampaignRun r = campaign(o);
+  const CommandRun r = run_command(run_campaign, o, "campaign.json");
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("SURVIVED spray-single-ev  (1 case(s) ran"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("collateral: spray-v-004"), std::string::npos) << r.out;
@@ -237,20 +187,20 @@ TEST(CampaignCommand, ACollateralFailIsNotAKill) {
   // --relevant-only does not even run it.
   o.relevant_only = true;
   o.out = suite.path() / "out-relevant";
-  const CampaignRun rel = campaign(o);
+  const CommandRun rel = run_command(run_campaign, o, "campaign.json");
   EXPECT_NE(rel.out.find("SURVIVED spray-single-ev  (no selected case covers"), std::string::npos) << rel.out;
 }
 
 TEST(CampaignCommand, BaselineFailureIsReportedAndExcluded) {
   TempSuite suite;
-  suite.write_case("spray-v-001", kSprayCase);
+  suite.write_case("spray-v-001", kTinySprayCase);
   suite.write_case("spray-v-003", kBrokenCase);
   CampaignOptions o;
   o.cases = {(suite.path() / "cases").string()};
   o.defects = "spray-single-ev";
   o.min_kill_rate = 0.0;
   o.out = suite.path() / "out";
-  const CampaignRun r = campaign(o);
+  const CommandRun r = run_command(run_campaign, o, "campaign.json");
   EXPECT_EQ(r.rc, 1) << r.out << r.err;  // caught, but the baseline is not clean
   EXPECT_NE(r.out.find("BASELINE FAIL spray-v-003"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("CAUGHT   spray-single-ev  by spray-v-001"), std::string::npos) << r.out;
@@ -262,24 +212,24 @@ TEST(CampaignCommand, BaselineFailureIsReportedAndExcluded) {
 
 TEST(CampaignCommand, BadInputIsExit2) {
   TempSuite suite;
-  suite.write_case("spray-v-001", kSprayCase);
+  suite.write_case("spray-v-001", kTinySprayCase);
   CampaignOptions o;
   o.cases = {(suite.path() / "cases").string()};
   o.out = suite.path() / "out";
   o.defects = "spray-single-ev,no-such-defect";
-  CampaignRun r = campaign(o);
+  CommandRun r = run_command(run_campaign, o, "campaign.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("unknown defect 'no-such-defect'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("spray-single-ev"), std::string::npos);  // the known names are listed
   EXPECT_FALSE(fs::exists(o.out / "campaign.json"));
   o.defects = "";
-  EXPECT_EQ(campaign(o).rc, 2);
+  EXPECT_EQ(run_command(run_campaign, o, "campaign.json").rc, 2);
   o.defects = "all";
   o.cases = {(suite.path() / "nowhere").string()};
-  EXPECT_EQ(campaign(o).rc, 2);
+  EXPECT_EQ(run_command(run_campaign, o, "campaign.json").rc, 2);
   o.cases = {(suite.path() / "cases").string()};
   o.tags = {"no-such-tag"};
-  r = campaign(o);
+  r = run_command(run_campaign, o, "campaign.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("no case selected"), std::string::npos);
 }

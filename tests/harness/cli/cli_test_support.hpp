@@ -97,4 +97,60 @@ inline std::string slurp(const fs::path& p) {
   return s.str();
 }
 
+// Two small cases for the campaign and falsefail tests: a spraying transfer whose distribution
+// check sees spray-single-ev, and a plain transfer with only a positive control (no statistics,
+// blind to a DENIED EV being used).
+inline constexpr const char* kTinySprayCase = R"(id: spray-v-001
+title: tiny spray
+clauses: [SPRAY-PER-PACKET-EV]
+level: MUST
+behaviour: valid
+rationale: command tests
+requires: [stev]
+role: requester
+config:
+  ev_format: {mode: stev, widths: [16, 16]}
+stimulus:
+  - traffic: {writes: 40, size: 65536, window: 8}
+checks:
+  - {type: positive_control, min_packets: 500}
+  - {type: distribution, over: ev, alpha: 0.001, effect_size: 0.3, power: 0.9}
+)";
+
+inline constexpr const char* kTinyPlainCase = R"(id: spray-v-002
+title: plain transfer
+clauses: [EV-DENIED-NEVER-USED]
+level: MUST
+behaviour: valid
+rationale: command tests
+requires: [stev]
+role: requester
+config:
+  ev_format: {mode: stev, widths: [16, 16]}
+stimulus:
+  - traffic: {writes: 4, size: 16384, window: 2}
+checks:
+  - {type: positive_control, min_packets: 8}
+)";
+
+// A subcommand that writes a JSON report into `o.out`, run in-process without progress lines.
+struct CommandRun {
+  int rc = -1;
+  std::string out;
+  std::string err;
+  std::string json;
+};
+
+template <class Options, class Command>
+CommandRun run_command(Command command, Options o, const char* json_file) {
+  CommandRun r;
+  o.progress = false;
+  std::ostringstream out, err;
+  r.rc = command(o, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  r.json = slurp(o.out / json_file);
+  return r;
+}
+
 }  // namespace mrc::run::testing

@@ -92,67 +92,19 @@ TEST(FalsefailStats, TallyKeepsInconclusiveAndErrorsApart) {
   EXPECT_EQ(r.exit_code(), 1);  // an ERROR run is never silently fine
 }
 
-constexpr const char* kStatCase = R"(id: spray-v-001
-title: tiny statistical spray
-clauses: [SPRAY-PER-PACKET-EV]
-level: MUST
-behaviour: valid
-rationale: falsefail tests
-requires: [stev]
-role: requester
-config:
-  ev_format: {mode: stev, widths: [16, 16]}
-stimulus:
-  - traffic: {writes: 40, size: 65536, window: 8}
-checks:
-  - {type: positive_control, min_packets: 500}
-  - {type: distribution, over: ev, alpha: 0.001, effect_size: 0.3, power: 0.9}
-)";
 
-constexpr const char* kPlainCase = R"(id: spray-v-002
-title: no statistics
-clauses: [SPRAY-PER-PACKET-EV]
-level: MUST
-behaviour: valid
-rationale: falsefail tests
-requires: [stev]
-role: requester
-config:
-  ev_format: {mode: stev, widths: [16, 16]}
-stimulus:
-  - traffic: {writes: 4, size: 16384, window: 2}
-checks:
-  - {type: positive_control, min_packets: 8}
-)";
 
-struct FalsefailRun {
-  int rc = -1;
-  std::string out;
-  std::string err;
-  std::string json;
-};
-
-FalsefailRun falsefail(FalsefailOptions o) {
-  FalsefailRun r;
-  o.progress = false;
-  std::ostringstream out, err;
-  r.rc = run_falsefail(o, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.json = slurp(o.out / "falsefail.json");
-  return r;
-}
 
 TEST(FalsefailCommand, TheCleanReferenceIsConsistent) {
   TempSuite suite;
-  suite.write_case("spray-v-001", kStatCase);
-  suite.write_case("spray-v-002", kPlainCase);
+  suite.write_case("spray-v-001", kTinySprayCase);
+  suite.write_case("spray-v-002", kTinyPlainCase);
   FalsefailOptions o;
   o.cases = {(suite.path() / "cases").string()};
   o.seeds = 6;
   o.jobs = 2;
   o.out = suite.path() / "out";
-  const FalsefailRun r = falsefail(o);
+  const CommandRun r = run_command(run_falsefail, o, "falsefail.json");
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("1 statistical case(s), 6 seed(s) from 1 on reference"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("spray-v-002"), std::string::npos);  // no distribution check: not selected
@@ -163,19 +115,19 @@ TEST(FalsefailCommand, TheCleanReferenceIsConsistent) {
   // Deterministic.
   o.out = suite.path() / "again";
   o.jobs = 1;
-  EXPECT_EQ(falsefail(o).json, r.json);
+  EXPECT_EQ(run_command(run_falsefail, o, "falsefail.json").json, r.json);
 }
 
 TEST(FalsefailCommand, ADefectThatAlwaysFailsExceedsAlpha) {
   TempSuite suite;
-  suite.write_case("spray-v-001", kStatCase);
+  suite.write_case("spray-v-001", kTinySprayCase);
   FalsefailOptions o;
   o.cases = {(suite.path() / "cases").string()};
   o.seeds = 3;
   o.first_seed = 10;
   o.dut = "reference:spray-single-ev";
   o.out = suite.path() / "out";
-  const FalsefailRun r = falsefail(o);
+  const CommandRun r = run_command(run_falsefail, o, "falsefail.json");
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("exceeds alpha"), std::string::npos) << r.out;
   EXPECT_NE(r.json.find("\"fails\": 3"), std::string::npos) << r.json;
@@ -184,19 +136,19 @@ TEST(FalsefailCommand, ADefectThatAlwaysFailsExceedsAlpha) {
 
 TEST(FalsefailCommand, BadInputIsExit2) {
   TempSuite suite;
-  suite.write_case("spray-v-002", kPlainCase);
+  suite.write_case("spray-v-002", kTinyPlainCase);
   FalsefailOptions o;
   o.cases = {(suite.path() / "cases").string()};
   o.out = suite.path() / "out";
   o.seeds = 2;
-  FalsefailRun r = falsefail(o);
+  CommandRun r = run_command(run_falsefail, o, "falsefail.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("has a distribution check"), std::string::npos) << r.err;
   o.dut = "reference:no-such-defect";
-  EXPECT_EQ(falsefail(o).rc, 2);
+  EXPECT_EQ(run_command(run_falsefail, o, "falsefail.json").rc, 2);
   o.dut = "reference";
   o.seeds = 0;
-  EXPECT_EQ(falsefail(o).rc, 2);
+  EXPECT_EQ(run_command(run_falsefail, o, "falsefail.json").rc, 2);
 }
 
 }  // namespace
