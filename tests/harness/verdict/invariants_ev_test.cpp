@@ -63,6 +63,21 @@ TEST(EvInvariants, NoDeniedEvHonoursWhenTheControllerDeniedAndAllowed) {
   EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.finish()).verdict, Verdict::kFail);
 }
 
+TEST(EvInvariants, NoDeniedEvGraceForgivesOnlyFramesQueuedAtTheDeny) {
+  Scenario s(4, 8);
+  s.ctx.dut.evs[2].denied = true;
+  s.ctx.dut.ev_events = {event(50 * kUs, 2, kDenied)};
+  send_on(s, 51 * kUs, 1, 2);  // 1 us after the deny: already in the port's queue
+  const auto grace = inv("no_denied_ev", {{"grace_ns", "2000"}});
+  EXPECT_EQ(run_invariant(grace, s.finish()).verdict, Verdict::kPass);
+  EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.ctx).verdict, Verdict::kFail);  // no grace: counted
+  send_on(s, 53 * kUs, 2, 2);  // 3 us after: a new choice of a DENIED EV
+  const auto r = run_invariant(grace, s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("violations"), 1);
+  EXPECT_NE(r.evidence[0].display_filter.find("mrc.bth.psn == 2"), std::string::npos);
+}
+
 TEST(EvInvariants, NoAssumedBadEv) {
   Scenario s(4, 8);
   s.ctx.dut.ev_events = {event(10 * kUs, 3, kBad), event(30 * kUs, 3, kGood)};
