@@ -18,7 +18,7 @@
 #include <new>
 #include <vector>
 
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 #include "harness/verdict/diff.hpp"
 #include "reference/wire/frame.hpp"
 

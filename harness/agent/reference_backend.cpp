@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "harness/dut/reference_adapter.hpp"
 
 namespace mrc::agent {
 namespace {
@@ -237,18 +238,12 @@ Outcome ReferenceBackend::write_memory(const ap::WriteMemory& w) {
 
 Outcome ReferenceBackend::set_ev_state(const ap::SetEvState& s) {
   if (!ep_) return not_applied("SET_EV_STATE");
-  ev::Controller& ctl = ep_->controller();
-  const auto array = ctl.ev_array(0);
+  const auto array = ep_->controller().ev_array(0);
   if (s.index >= array.size()) {
     return Outcome::fail(ap::ErrorCode::kBadValue, "EV index " + std::to_string(s.index) + " not in the array of " +
                                                        std::to_string(array.size()));
   }
-  ev::EvOpEntry e;
-  e.ev = array[s.index].ref();  // the API names EVs by value: the lowest copy is the one changed
-  e.state = s.denied ? ev::EvState::kDenied : ev::EvState::kGood;
-  std::string why;
-  if (int rc = ctl.modify_ev_state(0, std::span(&e, 1), nullptr, &why)) return Outcome::rejected(rc, "MODIFY_EV_STATE: " + why);
-  return Outcome::success();
+  return outcome_of(harness::set_reference_ev_denied(*ep_, s.index, s.denied));
 }
 
 Outcome ReferenceBackend::port_admin(const ap::PortAdmin& p) {

@@ -18,6 +18,7 @@
 
 #include "harness/agent/backend.hpp"
 #include "harness/agent/frame_io.hpp"
+#include "harness/dut/dut_binding.hpp"
 #include "reference/defects.hpp"
 #include "reference/endpoint.hpp"
 
@@ -30,6 +31,9 @@ struct ReferenceOptions {
   std::uint32_t ipv4 = 0;            // host order; 0 = no IPv4 (ApplyConfig.ipv4 is refused)
   std::size_t queue_limit = 65536;   // completions / EV events held for POLL before dropping
 };
+
+// A binding call's status as the protocol's outcome (kRejected keeps the DUT's errno).
+Outcome outcome_of(const harness::DutStatus& st);
 
 class ReferenceBackend final : public Backend {
  public:
@@ -66,9 +70,6 @@ class ReferenceBackend final : public Backend {
     transport::MemoryRegion mr;
   };
   static void on_rx(void* self, std::uint8_t port, std::span<const std::uint8_t> frame);
-  Outcome setup_profiles(const ap::ApplyConfig& c);
-  Outcome create_qps(const ap::ApplyConfig& c);
-  Outcome register_regions(const ap::ApplyConfig& c, ap::ApplyOk& out);
   Outcome find_range(std::uint64_t addr, std::size_t len, std::span<std::uint8_t>& out);
   std::uint32_t port_mask() const;
   void drain_outputs();

@@ -22,10 +22,7 @@ Outcome ReferenceBackend::query_state(ap::StateReport& out) {
       s.port = e.port;
       s.value.assign(e.val.begin(), e.val.end());  // always 32 bytes, MSB first, zero padded
       s.wire.assign(e.wire.begin(), e.wire.end());
-      // The identity a receiver echoes (MODEL: M2 / M5): STEV value V, UDP sport, SRv6 index.
-      s.echo = mode == wire::EvFmtMode::kStev  ? wire::stev_value(e.wire)
-               : mode == wire::EvFmtMode::kUdp ? wire::udp_mode_sport(e.wire)
-                                               : e.index;
+      s.echo = wire::ev_echo_identity(mode, e.wire, e.index);
       s.state = ev::bits(e.state);
       s.denied = e.denied;
       out.evs.push_back(std::move(s));

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 
 namespace mrc::harness {
 

@@ -35,17 +35,9 @@ DutStatus DutBinding::port_admin(std::uint8_t, bool) { return unimplemented("por
 DutStatus DutBinding::probe_ev(std::uint32_t, std::uint8_t, std::uint64_t) { return unimplemented("probe_ev"); }
 DutStatus DutBinding::port_status_update(std::uint64_t) { return unimplemented("port_status_update"); }
 DutStatus DutBinding::set_profile_online(bool) { return unimplemented("set_profile_online"); }
-DutStatus DutBinding::ev_profile_op(const EvProfileOp&) { return unimplemented("ev_profile_op"); }
-DutStatus DutBinding::cc_profile_op(const CcProfileOp&) { return unimplemented("cc_profile_op"); }
-DutStatus DutBinding::replace_ev(const ReplaceEvOp&) { return unimplemented("replace_ev"); }
-DutStatus DutBinding::restrict_device(const DeviceConfig&) { return unimplemented("restrict_device"); }
+DutStatus DutBinding::ev_profile_op(const EvProfileChange&) { return unimplemented("ev_profile_op"); }
+DutStatus DutBinding::cc_profile_op(const CcProfileChange&) { return unimplemented("cc_profile_op"); }
+DutStatus DutBinding::replace_ev(const EvReplacement&) { return unimplemented("replace_ev"); }
+DutStatus DutBinding::restrict_device(const DeviceRestriction&) { return unimplemented("restrict_device"); }
 DutStatus DutBinding::reset() { return unimplemented("reset"); }
-
-std::vector<std::string> capability_names(std::span<const Capability> caps) {
-  std::vector<std::string> out;
-  out.reserve(caps.size());
-  for (Capability c : caps) out.emplace_back(to_string(c));
-  return out;
-}
-
 }  // namespace mrc::harness

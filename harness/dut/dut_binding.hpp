@@ -17,9 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/case/case_model.hpp"
-#include "harness/verdict/check_context.hpp"
-#include "reference/wire/headers.hpp"
+#include "harness/dut/dut_setup.hpp"
+#include "harness/observe/observations.hpp"
 
 namespace mrc::harness {
 
@@ -50,69 +49,6 @@ struct DutIdentity {
   std::string name;     // as given on the command line, e.g. "reference:spray-single-ev"
   std::string version;  // binding / firmware version
   std::string details;  // free text (defects, device model, agent address)
-};
-
-// One EV of the array the harness asks for (explicit mode): the compact EV bits as the host API
-// names them (MSB first) and the 1-based egress port (= plane).
-struct EvSetup {
-  std::vector<std::uint8_t> value;
-  std::uint8_t port = 1;
-};
-
-// Everything apply() configures, resolved from the case config and the testbed's defaults so a
-// binding never needs to know about YAML or testbeds.
-struct DutSetup {
-  // EV format profile.
-  EvFormatMode format_mode = EvFormatMode::kStev;
-  std::vector<std::uint32_t> format_widths;
-  // EV profile.
-  EvMode ev_mode = EvMode::kExplicit;
-  std::vector<EvFieldConfig> fields;
-  std::vector<EvSetup> evs;        // explicit mode: the array, in index order
-  std::uint32_t generate_count = 0;  // generated / auto mode: EVs the DUT draws
-  std::uint64_t generate_seed = 1;
-  std::uint32_t ev_min_active = 0;
-  std::vector<std::uint32_t> denied;  // EV indices set DENIED before traffic
-  std::uint32_t ev_event_mask = 0x3;  // states that raise EV events (host-API bits)
-  // CC profile (NSCC; absent = CC off) and the network facts it is tuned to (cc_config.hpp:
-  // `line_rate_bps`, `fabric_trims`; 0 = unknown, the endpoint's default).
-  std::optional<NsccConfig> cc;
-  std::uint64_t cc_line_rate_bps = 0;
-  bool cc_fabric_trims = true;
-  // QPs: `qp.count` QPs with these attributes.
-  QpConfig qp;
-  std::uint32_t first_psn = 0;  // starting PSN of every QP in both directions
-  // One registered buffer per endpoint: `buffer_bytes` at `buffer_va` (a binding that cannot
-  // choose the address reports the one it got in DutLocal).
-  std::uint64_t buffer_va = 0x1000'0000;
-  std::uint64_t buffer_bytes = 64 * 1024;
-  bool ipv4 = false;  // UDP-mode EVs over IPv4
-  std::uint64_t seed = 1;
-};
-
-// What the other side needs to talk to this one (the out-of-band GID/QPN exchange, M4).
-struct DutLocal {
-  wire::Ipv6Addr gid{};
-  wire::MacAddr mac{};
-  std::uint32_t ipv4 = 0;  // host order; 0 when not on IPv4
-  std::vector<std::uint32_t> qpns;  // index = the case's QP index
-  std::uint64_t buffer_va = 0;
-  std::uint32_t rkey = 0;
-  std::uint8_t mpr_dest = 8;
-  std::uint16_t max_wimm_dest = 128;
-  std::uint32_t qp_caps = 0;  // qp_cap bits (transport/qp_types.hpp)
-  std::uint32_t first_psn = 0;
-};
-
-struct WriteRequest {
-  std::uint32_t qp = 0;            // the case's QP index
-  std::uint64_t wr_id = 0;
-  std::uint64_t local_offset = 0;  // into this side's buffer
-  std::uint32_t length = 0;
-  std::uint64_t remote_addr = 0;   // the peer's virtual address
-  std::uint32_t rkey = 0;
-  bool with_imm = false;
-  std::uint32_t imm = 0;
 };
 
 // A testbed port the DUT owns.
@@ -160,11 +96,11 @@ class DutBinding {
   // Profile operations on the operation slot: EV profile 1 (on EV format profile 0, the case's
   // format) and CC profile 1, never the profiles traffic uses. Each attribute given is sent with
   // its mask bit, as given (cases/README.md "Profile operations").
-  virtual DutStatus ev_profile_op(const EvProfileOp& op);
-  virtual DutStatus cc_profile_op(const CcProfileOp& op);
-  virtual DutStatus replace_ev(const ReplaceEvOp& op);
-  // Before apply(): what config.device changes (capabilities off, EV event queue depth).
-  virtual DutStatus restrict_device(const DeviceConfig& d);
+  virtual DutStatus ev_profile_op(const EvProfileChange& op);
+  virtual DutStatus cc_profile_op(const CcProfileChange& op);
+  virtual DutStatus replace_ev(const EvReplacement& op);
+  // Before apply(): capabilities off, EV event queue depth (the case's config.device).
+  virtual DutStatus restrict_device(const DeviceRestriction& d);
 
   // After the run.
   virtual std::vector<EvRecord> ev_table() const { return {}; }
@@ -174,8 +110,5 @@ class DutBinding {
  protected:
   DutStatus unimplemented(std::string_view method) const;
 };
-
-// "stev" for Capability::kStev and so on.
-std::vector<std::string> capability_names(std::span<const Capability> caps);
 
 }  // namespace mrc::harness

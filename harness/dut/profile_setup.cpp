@@ -7,18 +7,9 @@
 namespace mrc::harness {
 namespace {
 
-ev::EvMode api_mode(EvMode m) {
-  switch (m) {
-    case EvMode::kAuto: return ev::EvMode::kAuto;
-    case EvMode::kExplicit: return ev::EvMode::kExp;
-    case EvMode::kGenerated: return ev::EvMode::kGen;
-  }
-  return ev::EvMode::kExp;
-}
-
 // The CC profile's config bytes in the reference endpoint's "name=value" format (cc_config.hpp);
 // a field left 0 keeps its UEC default (MODEL: M12).
-std::string nscc_text(const NsccConfig& c, std::uint64_t line_rate_bps, bool fabric_trims) {
+std::string nscc_text(const ap::NsccParams& c, std::uint64_t line_rate_bps, bool fabric_trims) {
   std::ostringstream s;
   auto put = [&](const char* name, auto v) {
     if (v != 0) s << name << '=' << +v << ',';
@@ -51,13 +42,33 @@ wire::EvBytes ev_bytes(const std::vector<std::uint8_t>& v) {
 
 }  // namespace
 
-wire::EvFmtMode wire_mode(EvFormatMode m) {
+wire::EvFmtMode wire_mode(ap::FormatMode m) {
   switch (m) {
-    case EvFormatMode::kStev: return wire::EvFmtMode::kStev;
-    case EvFormatMode::kSrv6: return wire::EvFmtMode::kSrv6;
-    case EvFormatMode::kUdp: return wire::EvFmtMode::kUdp;
+    case ap::FormatMode::kStev: return wire::EvFmtMode::kStev;
+    case ap::FormatMode::kSrv6: return wire::EvFmtMode::kSrv6;
+    case ap::FormatMode::kUdp: return wire::EvFmtMode::kUdp;
   }
   return wire::EvFmtMode::kStev;
+}
+
+std::uint32_t port_mask_of(std::uint32_t planes) { return planes >= 32 ? 0xFFFFFFFFu : ((1u << planes) - 1u); }
+
+ap::FormatMode format_mode_of(wire::EvFmtMode m) {
+  switch (m) {
+    case wire::EvFmtMode::kStev: return ap::FormatMode::kStev;
+    case wire::EvFmtMode::kSrv6: return ap::FormatMode::kSrv6;
+    case wire::EvFmtMode::kUdp: return ap::FormatMode::kUdp;
+  }
+  return ap::FormatMode::kStev;
+}
+
+ev::EvMode api_mode(ap::EvMode m) {
+  switch (m) {
+    case ap::EvMode::kAuto: return ev::EvMode::kAuto;
+    case ap::EvMode::kExplicit: return ev::EvMode::kExp;
+    case ap::EvMode::kGenerated: return ev::EvMode::kGen;
+  }
+  return ev::EvMode::kExp;
 }
 
 std::string errno_name(int rc) {
@@ -81,9 +92,18 @@ DutStatus api_error(const std::string& what, int rc, const std::string& why) {
   return DutStatus::rejected(rc, m);
 }
 
+void use_default_evs(DutSetup& s, const Testbed::DefaultEvs& d) {
+  s.format_widths = d.format_widths;
+  s.ev_mode = ap::EvMode::kExplicit;
+  s.fields.clear();
+  for (const ev::EvField& f : d.fields) s.fields.push_back(ap::EvField{f.width, f.init_val, f.min_val, f.max_val, f.mask});
+  s.evs.clear();
+  for (const auto& [value, port] : d.evs) s.evs.push_back(ap::EvValue{value, port});
+}
+
 DutStatus configure_profiles(ev::Controller& c, const DutSetup& s) {
   std::string why;
-  const bool has_fmt = s.ev_mode != EvMode::kAuto;
+  const bool has_fmt = s.ev_mode != ap::EvMode::kAuto;
   if (has_fmt) {
     ev::FmtProfileAttr f;
     f.mode = wire_mode(s.format_mode);
@@ -99,15 +119,15 @@ DutStatus configure_profiles(ev::Controller& c, const DutSetup& s) {
   e.state = ev::ProfileState::kOffline;
   e.mode = api_mode(s.ev_mode);
   e.fmt_id = 0;
-  e.ev_count = s.ev_mode == EvMode::kExplicit ? static_cast<std::uint32_t>(s.evs.size()) : s.generate_count;
+  e.ev_count = s.ev_mode == ap::EvMode::kExplicit ? static_cast<std::uint32_t>(s.evs.size()) : s.generate_count;
   e.gen_seed = s.generate_seed;
-  for (const EvFieldConfig& fc : s.fields) e.fields.push_back({fc.width, fc.init, fc.min, fc.max, fc.mask});
+  for (const ap::EvField& fc : s.fields) e.fields.push_back({fc.width, fc.init, fc.min, fc.max, fc.mask});
   e.ev_min_active = s.ev_min_active;
   e.ev_event_mask = s.ev_event_mask;
   std::uint32_t mask = ev::ev_attr::kState | ev::ev_attr::kMode | ev::ev_attr::kCount | ev::ev_attr::kGenSeed;
   if (has_fmt) mask |= ev::ev_attr::kFmtId | ev::ev_attr::kFields;
   if (int rc = c.modify_ev_profile(0, e, mask, &why)) return api_error("EV profile", rc, why);
-  if (s.ev_mode == EvMode::kExplicit) {
+  if (s.ev_mode == ap::EvMode::kExplicit) {
     for (std::size_t i = 0; i < s.evs.size(); ++i) {
       ev::EvOpEntry op;  // ev = UNPOPULATED: fills the lowest free slot, i.e. slot i
       op.ev_new.val = ev_bytes(s.evs[i].value);
@@ -139,7 +159,7 @@ DutStatus configure_profiles(ev::Controller& c, const DutSetup& s) {
 std::vector<ev::EvEntry> expected_ev_array(const DutSetup& s, std::uint32_t planes, std::string* error) {
   ev::DeviceLimits limits;
   limits.ev_count_align = 1;
-  limits.phy_port_mask = planes >= 32 ? 0xFFFFFFFFu : ((1u << planes) - 1u);
+  limits.phy_port_mask = port_mask_of(planes);
   ev::Controller c(limits);
   const DutStatus st = configure_profiles(c, s);
   if (!st.ok()) {

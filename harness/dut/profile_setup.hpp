@@ -9,10 +9,15 @@
 #include <vector>
 
 #include "harness/dut/dut_binding.hpp"
+#include "harness/testbed/testbed.hpp"
 #include "reference/ev/controller.hpp"
 #include "reference/wire/headers.hpp"
 
 namespace mrc::harness {
+
+// An explicit EV profile of the testbed's default EVs between two hosts (identity fields: each EV
+// value is its wire bytes).
+void use_default_evs(DutSetup& s, const Testbed::DefaultEvs& d);
 
 // Profiles 0 of every kind; DENIED indices are left to the caller. Errors are kRejected with
 // the errno and the controller's reason.
@@ -23,7 +28,11 @@ DutStatus configure_profiles(ev::Controller& c, const DutSetup& s);
 // drawing rule. Empty with *error set when the setup is refused.
 std::vector<ev::EvEntry> expected_ev_array(const DutSetup& s, std::uint32_t planes, std::string* error);
 
-wire::EvFmtMode wire_mode(EvFormatMode m);
+wire::EvFmtMode wire_mode(ap::FormatMode m);
+ap::FormatMode format_mode_of(wire::EvFmtMode m);
+ev::EvMode api_mode(ap::EvMode m);
+// The physical port mask of ports 1..planes.
+std::uint32_t port_mask_of(std::uint32_t planes);
 std::string errno_name(int rc);  // "EINVAL", ..., "errno N"
 DutStatus api_error(const std::string& what, int rc, const std::string& why = {});
 

@@ -5,66 +5,27 @@
 #include <cstring>
 #include <sstream>
 
-#include "harness/dut/profile_setup.hpp"
+#include "harness/dut/reference_adapter.hpp"
+#include "harness/testbed/endpoint_port.hpp"
 #include "harness/testbed/testbed.hpp"
 #include "reference/endpoint.hpp"
 #include "reference/endpoint_counters.hpp"
 #include "reference/wire/ev_placement.hpp"
 
 namespace mrc::harness {
-namespace {
 
-// The GID the DUT addresses the peer by: over IPv4 the IPv4-mapped form (::ffff:a.b.c.d), whose
-// last four bytes the endpoint puts into the IPv4 destination.
-wire::Ipv6Addr peer_gid(const DutLocal& r) {
-  if (r.ipv4 == 0) return r.gid;
-  wire::Ipv6Addr g{};
-  g[10] = 0xFF;
-  g[11] = 0xFF;
-  for (int b = 0; b < 4; ++b) g[static_cast<std::size_t>(12 + b)] = static_cast<std::uint8_t>(r.ipv4 >> (24 - 8 * b));
-  return g;
-}
-
-namespace qa = transport::qp_attr;
-
-enum ibv_mtu ibv_mtu_of(std::uint32_t bytes) {
-  switch (bytes) {
-    case 256: return IBV_MTU_256;
-    case 512: return IBV_MTU_512;
-    case 1024: return IBV_MTU_1024;
-    case 2048: return IBV_MTU_2048;
-    default: return IBV_MTU_4096;
-  }
-}
-
-std::uint32_t qp_cap_bits(const std::vector<QpCap>& caps) {
-  std::uint32_t bits = 0;
-  for (QpCap c : caps) {
-    switch (c) {
-      case QpCap::kDynamicMpr: bits |= transport::qp_cap::kDynamicMpr; break;
-      case QpCap::kTrimNackDestUnsupported: bits |= transport::qp_cap::kTrimNackDestUnsupported; break;
-      case QpCap::kSvcTimeDestUnsupported: bits |= transport::qp_cap::kSvcTimeDestUnsupported; break;
-    }
-  }
-  return bits;
-}
-
-
-
-}  // namespace
-
-ReferenceBinding::ReferenceBinding(ref::DefectSet defects, std::string role_name)
-    : defects_(defects), role_name_(std::move(role_name)) {}
+ReferenceBinding::ReferenceBinding(ref::DefectSet defects) : policy_{defects, false} {}
 
 ReferenceBinding::~ReferenceBinding() = default;
 
 DutIdentity ReferenceBinding::identity() const {
   DutIdentity id;
   id.binding = "reference";
-  const std::string base = random_spray_ ? "reference-random" : "reference";
-  id.name = defects_.empty() ? base : base + ":" + defects_.to_string();
+  const std::string base = policy_.random_spray ? "reference-random" : "reference";
+  const ref::DefectSet& defects = policy_.defects;
+  id.name = defects.empty() ? base : base + ":" + defects.to_string();
   id.version = "reference endpoint (sans-I/O), wire model M1-M13";
-  id.details = defects_.empty() ? "no defects" : "defects: " + defects_.to_string();
+  id.details = defects.empty() ? "no defects" : "defects: " + defects.to_string();
   return id;
 }
 
@@ -96,115 +57,35 @@ DutStatus ReferenceBinding::apply(const DutSetup& s, DutLocal& local) {
   if (testbed_ == nullptr) return DutStatus::failed("apply() before attach()");
   setup_ = s;
   const HostAddress addr = testbed_->host_address(host_);
-  ref::EndpointConfig cfg;
-  cfg.seed = s.seed;
-  cfg.defects = defects_;
-  cfg.random_spray = random_spray_;
-  cfg.num_ports = static_cast<std::uint8_t>(planes_);
-  cfg.mac = addr.mac;
-  cfg.gid = addr.gid;
-  cfg.ipv4 = s.ipv4;
-  cfg.ipv4_addr = addr.ipv4;
-  cfg.limits.ev_count_align = 1;  // case EV arrays have any length
-  // Feedback / EP frames waiting for the testbed to pull them. The testbed pulls after every
-  // event, so a few hundred is plenty; the endpoint's default (4096 frame-sized slots, ~18 MB
-  // zero-filled) would dominate the harness's per-case cost. Overflows show in the counters.
-  cfg.control_queue_depth = 512;
-  cfg.limits.phy_port_mask = planes_ >= 32 ? 0xFFFFFFFFu : ((1u << planes_) - 1u);
-  restrict_limits(restrict_, cfg);  // config.device (reference_profile_ops.cpp)
-  ep_ = std::make_unique<ref::Endpoint>(cfg);
-  if (std::string why = testbed_->attach_endpoint(host_, *ep_); !why.empty()) {
+  const ReferenceHost host{addr.mac, addr.gid, addr.ipv4, static_cast<std::uint8_t>(planes_), port_mask_of(planes_)};
+  ep_ = std::make_unique<ref::Endpoint>(reference_endpoint_config(host, policy_, s, restrict_));
+  port_ = std::make_unique<EndpointPort>(*ep_);
+  if (std::string why = testbed_->attach_port(host_, *port_); !why.empty()) {
     return DutStatus::failed("testbed refused the endpoint: " + why);
   }
-  if (DutStatus st = setup_profiles(s); !st.ok()) return st;
-  if (DutStatus st = setup_qps(s, local); !st.ok()) return st;
-  local_ = local;
-  return DutStatus::success();
-}
-
-DutStatus ReferenceBinding::setup_profiles(const DutSetup& s) {
-  if (DutStatus st = configure_profiles(ep_->controller(), s); !st.ok()) return st;
-  for (std::uint32_t idx : s.denied) {
-    if (DutStatus st = set_ev_denied(idx, true); !st.ok()) return st;
-  }
-  return DutStatus::success();
-}
-
-DutStatus ReferenceBinding::setup_qps(const DutSetup& s, DutLocal& local) {
-  const HostAddress addr = testbed_->host_address(host_);
   local = DutLocal{};
+  if (DutStatus st = configure_reference(*ep_, s, local.qpns); !st.ok()) return st;
+  ever_denied_.insert(s.denied.begin(), s.denied.end());
+  transport::MemoryRegion mr;
+  if (DutStatus st = register_reference_buffer(*ep_, s.buffer_va, s.buffer_bytes, mr); !st.ok()) return st;
+  lkey_ = mr.lkey;
   local.gid = addr.gid;
   local.mac = addr.mac;
   local.ipv4 = s.ipv4 ? addr.ipv4 : 0;
-  for (std::uint32_t i = 0; i < s.qp.count; ++i) {
-    transport::QpInitAttr init;
-    init.protocol_version = transport::kProtocolVersion1;  // MODEL: M4
-    std::uint32_t qpn = 0;
-    if (int rc = ep_->create_qp(init, qpn)) return api_error("create_qp", rc);
-    transport::QpAttr at;
-    at.qp_state = transport::QpState::kInit;
-    at.ev_profile_id = 0;
-    at.cc_profile_id = 0;
-    if (int rc = ep_->modify_qp(qpn, at, qa::kState | qa::kEvProfile | qa::kCcProfile)) {
-      return api_error("modify_qp INIT", rc);
-    }
-    local.qpns.push_back(qpn);
-  }
-  transport::MemoryRegion mr;
-  const int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  if (int rc = ep_->reg_mr(s.buffer_va, static_cast<std::size_t>(s.buffer_bytes), access, mr)) {
-    return api_error("reg_mr", rc);
-  }
-  lkey_ = mr.lkey;
   local.buffer_va = mr.addr;
   local.rkey = mr.rkey;
   local.mpr_dest = s.qp.mpr_dest;
   local.max_wimm_dest = s.qp.max_wimm_dest;
-  local.qp_caps = qp_cap_bits(s.qp.caps);
-  local.first_psn = s.first_psn;
+  local.qp_caps = s.qp.caps;
+  local.first_psn = s.qp.first_psn;
+  local_ = local;
   return DutStatus::success();
 }
 
 DutStatus ReferenceBinding::connect(const DutLocal& remote) {
   if (!ep_) return DutStatus::failed("connect() before apply()");
-  if (remote.qpns.size() < local_.qpns.size()) {
-    return DutStatus::failed("peer has " + std::to_string(remote.qpns.size()) + " QPs, need " +
-                             std::to_string(local_.qpns.size()));
-  }
   remote_ = remote;
-  const QpConfig& q = setup_.qp;
-  for (std::size_t i = 0; i < local_.qpns.size(); ++i) {
-    transport::QpAttr at;
-    at.qp_state = transport::QpState::kRtr;
-    at.ah.dgid = peer_gid(remote);
-    at.ah.dmac = remote.mac;
-    at.dest_qp_num = remote.qpns[i];
-    at.rq_psn = remote.first_psn;
-    at.path_mtu = ibv_mtu_of(q.mtu);
-    at.mpr_dest = q.mpr_dest;
-    at.max_wimm_dest = q.max_wimm_dest;
-    at.cap = local_.qp_caps;
-    if (int rc = ep_->modify_qp(local_.qpns[i], at,
-                                qa::kState | qa::kAv | qa::kDestQpn | qa::kRqPsn | qa::kPathMtu | qa::kMprDest |
-                                    qa::kMaxWimmDest | qa::kCap)) {
-      return api_error("modify_qp RTR", rc);
-    }
-    at.qp_state = transport::QpState::kRts;
-    at.sq_psn = setup_.first_psn;
-    at.mpr = q.mpr;
-    at.max_wimm = q.max_wimm;
-    at.retry = transport::RetryAttr{q.retry.linear, q.retry.exp};
-    at.timeout = q.timeout;
-    at.peer.mpr_dest = remote.mpr_dest;
-    at.peer.max_wimm_dest = remote.max_wimm_dest;
-    at.peer.cap = remote.qp_caps;
-    if (int rc = ep_->modify_qp(local_.qpns[i], at,
-                                qa::kState | qa::kSqPsn | qa::kMpr | qa::kMaxWimm | qa::kRetry | qa::kTimeout |
-                                    qa::kPeer)) {
-      return api_error("modify_qp RTS", rc);
-    }
-  }
-  return DutStatus::success();
+  return connect_reference(*ep_, local_.qpns, setup_.qp, remote);
 }
 
 DutStatus ReferenceBinding::fill_local(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
@@ -290,15 +171,7 @@ std::size_t ReferenceBinding::poll_ev_events(std::vector<EvEventRecord>& out, st
 
 DutStatus ReferenceBinding::set_ev_denied(std::uint32_t ev_index, bool denied) {
   if (!ep_) return DutStatus::failed("set_ev_denied() before apply()");
-  const auto arr = ep_->controller().ev_array(0);
-  if (ev_index >= arr.size()) return api_error("deny EV " + std::to_string(ev_index), ENOENT, "no such EV index");
-  ev::EvOpEntry op;
-  op.ev = arr[ev_index].ref();
-  op.state = denied ? ev::EvState::kDenied : ev::EvState::kGood;
-  std::string why;
-  if (int rc = ep_->controller().modify_ev_state(0, std::span<const ev::EvOpEntry>(&op, 1), nullptr, &why)) {
-    return api_error(denied ? "deny_ev" : "allow_ev", rc, why);
-  }
+  if (DutStatus st = set_reference_ev_denied(*ep_, ev_index, denied); !st.ok()) return st;
   if (denied) ever_denied_.insert(ev_index);
   return DutStatus::success();
 }
@@ -377,11 +250,7 @@ std::vector<EvRecord> ReferenceBinding::ev_table() const {
     EvRecord r;
     r.index = static_cast<std::uint32_t>(i);
     r.port = arr[i].port;
-    switch (mode) {  // the identity a receiver echoes (ev_echo_value(), MODEL: M2/M5)
-      case wire::EvFmtMode::kStev: r.echo = wire::stev_value(arr[i].wire); break;
-      case wire::EvFmtMode::kUdp: r.echo = wire::udp_mode_sport(arr[i].wire); break;
-      case wire::EvFmtMode::kSrv6: r.echo = arr[i].index; break;
-    }
+    r.echo = wire::ev_echo_identity(mode, arr[i].wire, arr[i].index);
     r.state = ev::bits(arr[i].state);
     r.denied = arr[i].denied || ever_denied_.count(r.index) != 0;
     out.push_back(r);
@@ -399,12 +268,13 @@ std::vector<std::pair<std::string, double>> ReferenceBinding::counters() const {
 }
 
 DutStatus ReferenceBinding::reset() {
+  port_.reset();
   ep_.reset();
   testbed_ = nullptr;
   host_ = -1;
   lkey_ = 0;
   ever_denied_.clear();
-  restrict_ = DeviceConfig{};
+  restrict_ = DeviceRestriction{};
   return DutStatus::success();
 }
 

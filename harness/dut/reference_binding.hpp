@@ -1,6 +1,7 @@
 // The `reference` DUT binding: a reference::Endpoint (optionally with named defects from
-// reference/defects.hpp) driven as one host of the testbed. The harness's own peer is the same
-// binding without defects, so both ends of a case are configured by one code path.
+// reference/defects.hpp) driven as one host of the testbed through its FramePort adapter. The
+// harness's default peer is the same binding without defects, so both ends of a case are
+// configured by one code path (reference_adapter.hpp, shared with the DUT agent).
 //
 // Command-line spelling: `reference` or `reference:<defect>[,<defect>...]`.
 #pragma once
@@ -11,22 +12,23 @@
 #include <vector>
 
 #include "harness/dut/dut_binding.hpp"
+#include "harness/dut/reference_adapter.hpp"
+#include "harness/testbed/frame_port.hpp"
 #include "reference/defects.hpp"
 
 namespace mrc::ref {
 class Endpoint;
-struct EndpointConfig;
 }
 
 namespace mrc::harness {
 
 class ReferenceBinding : public DutBinding {
  public:
-  explicit ReferenceBinding(ref::DefectSet defects = {}, std::string role_name = "dut");
+  explicit ReferenceBinding(ref::DefectSet defects = {});
   ~ReferenceBinding() override;
   // The `reference-random` DUT: seeded random EV choice instead of round robin (conformant; used
   // to measure the false-fail rate of statistical checks against a sprayer whose counts vary).
-  void use_random_spray() { random_spray_ = true; }
+  void use_random_spray() { policy_.random_spray = true; }
 
   DutIdentity identity() const override;
   std::vector<std::string> capabilities() const override;
@@ -49,10 +51,10 @@ class ReferenceBinding : public DutBinding {
   DutStatus port_status_update(std::uint64_t now_ns) override;
   DutStatus set_profile_online(bool online) override;
   // reference_profile_ops.cpp
-  DutStatus ev_profile_op(const EvProfileOp& op) override;
-  DutStatus cc_profile_op(const CcProfileOp& op) override;
-  DutStatus replace_ev(const ReplaceEvOp& op) override;
-  DutStatus restrict_device(const DeviceConfig& d) override;
+  DutStatus ev_profile_op(const EvProfileChange& op) override;
+  DutStatus cc_profile_op(const CcProfileChange& op) override;
+  DutStatus replace_ev(const EvReplacement& op) override;
+  DutStatus restrict_device(const DeviceRestriction& d) override;
 
   std::vector<EvRecord> ev_table() const override;
   std::vector<std::pair<std::string, double>> counters() const override;
@@ -62,27 +64,19 @@ class ReferenceBinding : public DutBinding {
   ref::Endpoint* endpoint() { return ep_.get(); }
 
  private:
-  DutStatus setup_profiles(const DutSetup& s);
-  DutStatus setup_qps(const DutSetup& s, DutLocal& local);
-
-  ref::DefectSet defects_;
-  std::string role_name_;
-  bool random_spray_ = false;
+  ReferencePolicy policy_;
   Testbed* testbed_ = nullptr;
   int host_ = -1;
   std::uint32_t planes_ = 0;
   std::unique_ptr<ref::Endpoint> ep_;
+  std::unique_ptr<FramePort> port_;  // how the testbed drives ep_
   DutSetup setup_;
   DutLocal local_;
   DutLocal remote_;
   std::uint32_t lkey_ = 0;
   std::set<std::uint32_t> ever_denied_;
-  DeviceConfig restrict_;  // config.device, applied by apply()
+  DeviceRestriction restrict_;  // config.device, applied by apply()
 };
-
-// Applies config.device to an endpoint's limits and capabilities (capabilities the reference
-// cannot turn off are left to restrict_device(), which refuses them).
-void restrict_limits(const DeviceConfig& d, ref::EndpointConfig& cfg);
 
 // Parses `reference[:defect,...]`. On a bad spelling returns null and sets *error to a message
 // that lists the valid binding and defect names.

@@ -1,5 +1,6 @@
 // The reference binding's profile operations on the operation slot (EV profile 1 on EV format
-// profile 0, CC profile 1) and its config.device restrictions. Attributes go to the endpoint's
+// profile 0, CC profile 1) and its config.device restrictions (reference_adapter.cpp applies them
+// when the endpoint is built). Attributes go to the endpoint's
 // controller exactly as the case wrote them: refusing bad ones is the controller's job.
 #include <cerrno>
 
@@ -14,72 +15,31 @@ constexpr ev::ProfileId kOpEvProfile = 1;
 constexpr ev::ProfileId kOpCcProfile = 1;
 constexpr ev::ProfileId kCaseFormat = 0;
 
-ev::ProfileState api_state(ProfileStateName s) {
+ev::ProfileState api_state(ProfileStateSetting s) {
   switch (s) {
-    case ProfileStateName::kInit: return ev::ProfileState::kInit;
-    case ProfileStateName::kOffline: return ev::ProfileState::kOffline;
-    case ProfileStateName::kOnline: return ev::ProfileState::kOnline;
+    case ProfileStateSetting::kInit: return ev::ProfileState::kInit;
+    case ProfileStateSetting::kOffline: return ev::ProfileState::kOffline;
+    case ProfileStateSetting::kOnline: return ev::ProfileState::kOnline;
   }
   return ev::ProfileState::kInit;
 }
 
-ev::EvMode api_ev_mode(EvMode m) {
-  switch (m) {
-    case EvMode::kAuto: return ev::EvMode::kAuto;
-    case EvMode::kExplicit: return ev::EvMode::kExp;
-    case EvMode::kGenerated: return ev::EvMode::kGen;
-  }
-  return ev::EvMode::kExp;
-}
-
-ev::EvRef ev_ref(const EvEntryConfig& e) {
+ev::EvRef ev_ref(const ap::EvValue& e) {
   ev::EvRef r;
   for (std::size_t i = 0; i < e.value.size() && i < r.val.size(); ++i) r.val[i] = e.value[i];
   r.port = e.port;
   return r;
 }
 
-// The reference's bit for a capability it can turn off; 0 = it cannot.
-struct CapBits {
-  std::uint32_t ev_caps = 0;   // ev::cap bits (controller options)
-  std::uint32_t dev_caps = 0;  // ref::dev_cap bits (QP-level device caps)
-};
-CapBits bits_of(Capability c) {
-  switch (c) {
-    case Capability::kModifyOnline: return {ev::cap::kEvProfileModifyOnline, 0};
-    case Capability::kCcModifyOnline: return {ev::cap::kCcProfileModifyOnline, 0};
-    case Capability::kPreciseDropCount: return {ev::cap::kPreciseDropCnt, 0};
-    case Capability::kEvProbe: return {ev::cap::kEpOpEvProbe, 0};
-    case Capability::kTrimNack: return {0, ref::dev_cap::kTrimNack};
-    case Capability::kDynamicMpr: return {0, ref::dev_cap::kDynamicMpr};
-    case Capability::kSvcTime: return {0, ref::dev_cap::kSvcTime};
-    default: return {};
-  }
-}
-
 }  // namespace
 
-void restrict_limits(const DeviceConfig& d, ref::EndpointConfig& cfg) {
-  for (Capability c : d.caps_off) {
-    const CapBits b = bits_of(c);
-    cfg.limits.caps &= ~b.ev_caps;
-    cfg.device.caps &= ~b.dev_caps;
-  }
-  if (d.event_queue_depth != 0) cfg.limits.event_queue_depth = d.event_queue_depth;
-}
-
-DutStatus ReferenceBinding::restrict_device(const DeviceConfig& d) {
-  for (Capability c : d.caps_off) {
-    const CapBits b = bits_of(c);
-    if (b.ev_caps == 0 && b.dev_caps == 0) {
-      return DutStatus::failed("the reference binding cannot turn off capability '" + std::string(to_string(c)) + "'");
-    }
-  }
+DutStatus ReferenceBinding::restrict_device(const DeviceRestriction& d) {
+  if (std::string why = restriction_refused(d); !why.empty()) return DutStatus::failed(why);
   restrict_ = d;
   return DutStatus::success();
 }
 
-DutStatus ReferenceBinding::ev_profile_op(const EvProfileOp& op) {
+DutStatus ReferenceBinding::ev_profile_op(const EvProfileChange& op) {
   if (!ep_) return DutStatus::failed("ev_profile_op() before apply()");
   namespace ea = ev::ev_attr;
   ev::EvProfileAttr a;
@@ -89,7 +49,7 @@ DutStatus ReferenceBinding::ev_profile_op(const EvProfileOp& op) {
     mask |= ea::kState;
   }
   if (op.mode) {
-    a.mode = api_ev_mode(*op.mode);
+    a.mode = api_mode(*op.mode);
     mask |= ea::kMode;
     if (a.mode != ev::EvMode::kAuto) {  // explicit and generated EVs expand by the case's format
       a.fmt_id = kCaseFormat;
@@ -97,7 +57,7 @@ DutStatus ReferenceBinding::ev_profile_op(const EvProfileOp& op) {
     }
   }
   if (op.fields) {
-    for (const EvFieldConfig& f : *op.fields) a.fields.push_back({f.width, f.init, f.min, f.max, f.mask});
+    for (const ap::EvField& f : *op.fields) a.fields.push_back({f.width, f.init, f.min, f.max, f.mask});
     mask |= ea::kFields;
   }
   if (op.count) {
@@ -121,7 +81,7 @@ DutStatus ReferenceBinding::ev_profile_op(const EvProfileOp& op) {
   return DutStatus::success();
 }
 
-DutStatus ReferenceBinding::cc_profile_op(const CcProfileOp& op) {
+DutStatus ReferenceBinding::cc_profile_op(const CcProfileChange& op) {
   if (!ep_) return DutStatus::failed("cc_profile_op() before apply()");
   namespace ca = ev::cc_attr;
   ev::CcProfileAttr a;
@@ -145,10 +105,10 @@ DutStatus ReferenceBinding::cc_profile_op(const CcProfileOp& op) {
   return DutStatus::success();
 }
 
-DutStatus ReferenceBinding::replace_ev(const ReplaceEvOp& op) {
+DutStatus ReferenceBinding::replace_ev(const EvReplacement& op) {
   if (!ep_) return DutStatus::failed("replace_ev() before apply()");
   std::vector<ev::EvOpEntry> entries;
-  for (const EvEntryConfig& e : op.evs) {
+  for (const ap::EvValue& e : op.evs) {
     ev::EvOpEntry x;
     if (op.from) x.ev = ev_ref(*op.from);  // else UNPOPULATED: the lowest empty slot
     x.ev_new = ev_ref(e);

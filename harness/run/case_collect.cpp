@@ -13,11 +13,11 @@ namespace {
 
 namespace stim = harness::stim;
 
-int fmt_mode_value(harness::EvFormatMode m) {  // host-API EV format mode bits
+int fmt_mode_value(agentproto::FormatMode m) {  // host-API EV format mode bits
   switch (m) {
-    case harness::EvFormatMode::kStev: return 1;
-    case harness::EvFormatMode::kSrv6: return 2;
-    case harness::EvFormatMode::kUdp: return 4;
+    case agentproto::FormatMode::kStev: return 1;
+    case agentproto::FormatMode::kSrv6: return 2;
+    case agentproto::FormatMode::kUdp: return 4;
   }
   return 1;
 }
@@ -147,7 +147,7 @@ void collect(SessionState& s) {
   d.peer_qpn = s.peer_local.qpns.empty() ? 0 : s.peer_local.qpns.front();
 
   // The DUT's configured limits (MODEL: M9, M10), as the window and WIMM checks judge them.
-  const harness::QpConfig& q = s.setups.dut.qp;
+  const agentproto::QpParams& q = s.setups.dut.qp;
   ctx.peer_qpns = s.peer_local.qpns;
   ctx.requester_window_psns = std::min<std::uint32_t>(q.mpr, s.peer_local.mpr_dest) * 128u;
   ctx.responder_window_psns = std::uint32_t{q.mpr_dest} * 128u;

@@ -3,7 +3,6 @@
 // link or of the DUT's link on a plane, switch down, DUT port down).
 #include "harness/dut/profile_setup.hpp"
 #include "harness/run/session_state.hpp"
-#include "harness/testbed/sim/frame_edit.hpp"
 
 namespace mrc::run {
 namespace {
@@ -89,12 +88,7 @@ bool setup_impairments(SessionState& s) {
       case DK::kDuplicate: a.kind = AK::kDuplicate; break;
       case DK::kDelay: a.kind = AK::kDelay; break;
       case DK::kCorrupt: a.kind = AK::kCorrupt; break;
-      case DK::kMarkCe: {  // a congested switch: ECT -> CE in place; the ICRC does not cover ECN
-        a.kind = AK::kPass;
-        sim::FrameLayout l;
-        if (sim::parse_layout(p.bytes, p.len, l)) sim::mark_ce_all(p.bytes, p.len, l);
-        break;
-      }
+      case DK::kMarkCe: a.kind = AK::kMarkCe; break;  // ECT -> CE in place; the ICRC does not cover ECN
     }
     a.trim_bytes = d.trim_bytes;
     a.copies = d.copies;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/dut/reference_binding.hpp"
 #include "harness/run/case_result.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/suite_runner.hpp"
@@ -26,6 +27,7 @@ struct CaseJob {
   harness::Case c;
   SessionOptions opts;
   std::unique_ptr<harness::DutBinding> dut;
+  std::unique_ptr<harness::DutBinding> peer;
   std::atomic<const char*> activity{"start"};
   std::mutex m;
   std::condition_variable cv;
@@ -64,13 +66,15 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   job->opts.activity = &job->activity;
   try {
     job->dut = t.factory ? (*t.factory)() : factory();
+    job->peer = o.peer_factory ? o.peer_factory() : std::make_unique<harness::ReferenceBinding>();
   } catch (const std::exception& e) {
     job->exception = e.what();
   }
-  if (!job->dut) {
+  if (!job->dut || !job->peer) {
     CaseResult r = case_header(c, root, t.seed);
     r.verdict = Verdict::kError;
-    r.message = "the DUT binding could not be created" + (job->exception.empty() ? "" : ": " + job->exception);
+    r.message = std::string(job->dut ? "the peer binding" : "the DUT binding") + " could not be created" +
+                (job->exception.empty() ? "" : ": " + job->exception);
     wall_s = 0;
     return r;
   }
@@ -81,7 +85,7 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
 
   std::thread worker([job] {
     try {
-      job->result = run_session(job->c, *job->dut, job->opts);
+      job->result = run_session(job->c, *job->dut, *job->peer, job->opts);
     } catch (const std::exception& e) {
       job->exception = e.what();
     } catch (...) {

@@ -39,6 +39,9 @@ struct PoolOptions {
   unsigned jobs = 1;
   double watchdog_grace_s = 2.0;
   std::uint64_t virtual_limit_ns = 100'000'000;
+  // Makes the harness's side of each case (the peer, testbed host 1); empty = the in-process
+  // reference without defects. Any binding will do: two external implementations can meet.
+  BindingFactory peer_factory;
 };
 
 // Called once per finished task, under the pool's lock (so calls never overlap), in completion

@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "harness/run/case_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::run {
@@ -21,7 +22,7 @@ CaseSelection select_cases(const std::vector<std::string>& inputs, const std::ve
     return s;
   }
   std::string why;
-  if (!harness::make_sim_testbed(harness::TestbedSpec{}, testbed, 1, &why)) {
+  if (!harness::make_sim_testbed(testbed_request(harness::TestbedSpec{}, testbed), 1, &why)) {
     err << "error: --testbed " << testbed << ": " << why << '\n';
     return s;
   }

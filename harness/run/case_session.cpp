@@ -7,7 +7,6 @@
 #include "harness/run/session_state.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
-#include "reference/endpoint.hpp"
 #include "reference/wire/ev_placement.hpp"
 
 namespace mrc::run {
@@ -69,6 +68,7 @@ class Session {
   bool play();
 
  private:
+  std::vector<stim::WireEv> expected_wire_evs(const harness::DutSetup& setup) const;
   bool setup_traffic(std::uint64_t& buffer_bytes);
   bool setup_injects();
   bool run_control(std::size_t step);
@@ -96,7 +96,7 @@ bool Session::setup() {
   s_.activity("testbed");
   {
     const TestbedTimer timer(s_.result);
-    s_.tb = harness::make_sim_testbed(c.testbed, s_.o.testbed, s_.o.seed, &why);
+    s_.tb = harness::make_sim_testbed(testbed_request(c.testbed, s_.o.testbed), s_.o.seed, &why);
   }
   if (!s_.tb) return s_.fail(Verdict::kError, "testbed: " + why);
   s_.activity("dut.attach");
@@ -110,7 +110,7 @@ bool Session::setup() {
   const harness::DeviceConfig& dev = c.config.device;
   if (!dev.caps_off.empty() || dev.event_queue_depth != 0) {
     s_.activity("dut.restrict_device");
-    if (!status_ok(s_.dut.restrict_device(dev), "DUT config.device")) return false;
+    if (!status_ok(s_.dut.restrict_device(device_restriction(dev)), "DUT config.device")) return false;
   }
   s_.activity("dut.apply");
   if (!status_ok(s_.dut.apply(s_.setups.dut, s_.dut_local), "DUT apply")) return false;
@@ -125,19 +125,16 @@ bool Session::setup() {
 
   s_.activity("dut.ev_table");
   s_.dut_evs = s_.dut.ev_table();
-  std::string ev_error;
-  const auto expected = harness::expected_ev_array(s_.setups.dut, s_.tb->planes(), &ev_error);
-  const wire::EvFmtMode mode = harness::wire_mode(s_.setups.dut.format_mode);
-  for (const ev::EvEntry& e : expected) s_.dut_wire_evs.push_back(stim::WireEv{e.wire, e.port, e.index});
+  s_.dut_wire_evs = expected_wire_evs(s_.setups.dut);
+  s_.peer_wire_evs = expected_wire_evs(s_.setups.peer);
   if (s_.dut_evs.empty()) {  // a binding without an EV table: what the harness configured
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      const ev::EvEntry& e = expected[i];
+    const wire::EvFmtMode mode = harness::wire_mode(s_.setups.dut.format_mode);
+    for (std::size_t i = 0; i < s_.dut_wire_evs.size(); ++i) {
+      const stim::WireEv& e = s_.dut_wire_evs[i];
       harness::EvRecord r;
       r.index = static_cast<std::uint32_t>(i);
       r.port = e.port;
-      r.echo = mode == wire::EvFmtMode::kStev ? wire::stev_value(e.wire)
-               : mode == wire::EvFmtMode::kUdp ? wire::udp_mode_sport(e.wire)
-                                               : e.index;
+      r.echo = wire::ev_echo_identity(mode, e.wire, e.index);
       s_.dut_evs.push_back(r);
     }
   }
@@ -159,6 +156,17 @@ bool Session::setup() {
     if (std::holds_alternative<harness::ControlStep>(c.stimulus[a.step].body)) s_.controls.emplace_back(a.at_ns, a.step);
   }
   return true;
+}
+
+// The EV array a side configured with `setup` holds, on the wire: the reference model's
+// expansion, which is the host API's, so any conformant DUT puts the same bytes on the wire.
+// Empty when the setup is one the DUT must refuse.
+std::vector<stim::WireEv> Session::expected_wire_evs(const harness::DutSetup& setup) const {
+  std::vector<stim::WireEv> out;
+  for (const ev::EvEntry& e : harness::expected_ev_array(setup, s_.tb->planes(), nullptr)) {
+    out.push_back(stim::WireEv{e.wire, e.port, e.index});
+  }
+  return out;
 }
 
 bool Session::setup_traffic(std::uint64_t& buffer_bytes) {
@@ -183,8 +191,8 @@ bool Session::setup_traffic(std::uint64_t& buffer_bytes) {
   buffer_bytes = (buffer_bytes + 0xFFFF) & ~std::uint64_t{0xFFFF};
   for (std::size_t i = 0; i < steps.size(); ++i) {
     ProgramRun r{stim::TrafficProgram(*steps[i], static_cast<std::uint32_t>(i), layouts[i])};
-    r.requester = dut_requests[i] ? &s_.dut : static_cast<harness::DutBinding*>(&s_.peer);
-    r.responder = dut_requests[i] ? static_cast<harness::DutBinding*>(&s_.peer) : &s_.dut;
+    r.requester = dut_requests[i] ? &s_.dut : &s_.peer;
+    r.responder = dut_requests[i] ? &s_.peer : &s_.dut;
     r.responder_local = dut_requests[i] ? &s_.peer_local : &s_.dut_local;
     if (steps[i]->qp >= c.config.qp.count) {
       return s_.fail(Verdict::kError, "traffic on QP " + std::to_string(steps[i]->qp) + " but only " +
@@ -233,9 +241,13 @@ bool Session::run_control(std::size_t step) {
     case harness::ControlOp::kPortStatusUpdate: st = d.port_status_update(now); break;
     case harness::ControlOp::kProfileOffline: st = d.set_profile_online(false); break;
     case harness::ControlOp::kProfileOnline: st = d.set_profile_online(true); break;
-    case harness::ControlOp::kEvProfileSet: st = d.ev_profile_op(ctl.ev_profile.value_or(harness::EvProfileOp{})); break;
-    case harness::ControlOp::kCcProfileSet: st = d.cc_profile_op(ctl.cc_profile.value_or(harness::CcProfileOp{})); break;
-    case harness::ControlOp::kReplaceEv: st = d.replace_ev(ctl.replace.value_or(harness::ReplaceEvOp{})); break;
+    case harness::ControlOp::kEvProfileSet:
+      st = d.ev_profile_op(ev_profile_change(ctl.ev_profile.value_or(harness::EvProfileOp{})));
+      break;
+    case harness::ControlOp::kCcProfileSet:
+      st = d.cc_profile_op(cc_profile_change(ctl.cc_profile.value_or(harness::CcProfileOp{})));
+      break;
+    case harness::ControlOp::kReplaceEv: st = d.replace_ev(ev_replacement(ctl.replace.value_or(harness::ReplaceEvOp{}))); break;
   }
   if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
     return s_.fail(Verdict::kError, "stimulus[" + std::to_string(step) + "] control " +
@@ -338,7 +350,7 @@ bool Session::on_completion(harness::DutBinding& side, const harness::Completion
 }
 
 bool Session::poll(std::uint64_t now) {
-  for (harness::DutBinding* side : {&s_.dut, static_cast<harness::DutBinding*>(&s_.peer)}) {
+  for (harness::DutBinding* side : {&s_.dut, &s_.peer}) {
     polled_.clear();
     s_.activity(side == &s_.dut ? "dut.poll_completions" : "peer.poll_completions");
     side->poll_completions(polled_, now);
@@ -424,11 +436,7 @@ harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool enca
   fc.src_ipv4 = src.ipv4;
   fc.dst_ipv4 = dst.ipv4;
   fc.mode = harness::wire_mode(setups.dut.format_mode);
-  if (from_dut) {
-    fc.evs = dut_wire_evs;
-  } else if (const ref::Endpoint* ep = const_cast<harness::ReferenceBinding&>(peer).endpoint()) {
-    for (const ev::EvEntry& e : ep->controller().ev_array(0)) fc.evs.push_back(stim::WireEv{e.wire, e.port, e.index});
-  }
+  fc.evs = from_dut ? dut_wire_evs : peer_wire_evs;
   fc.srv6_encapsulated = encapsulated;
   fc.dqpn = rx.qpns.empty() ? 0 : rx.qpns.front();
   fc.buffer_va = rx.buffer_va;
@@ -449,7 +457,8 @@ std::vector<std::string> missing_capabilities(const harness::Case& c, const harn
   return missing;
 }
 
-SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, const SessionOptions& o) {
+SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harness::DutBinding& peer,
+                          const SessionOptions& o) {
   if (const auto missing = missing_capabilities(c, dut); !missing.empty()) {
     SessionResult r;
     r.status = Verdict::kUnsupported;
@@ -457,7 +466,7 @@ SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, cons
     for (const auto& m : missing) r.message += " " + m;
     return r;
   }
-  SessionState s(c, dut, o);
+  SessionState s(c, dut, peer, o);
   Session session(s);
   if (session.setup() && session.play()) collect(s);
   return std::move(s.result);

@@ -52,7 +52,10 @@ struct SessionResult {
   double testbed_cpu_s = 0;  // the same, in this thread's CPU time (immune to a loaded machine)
 };
 
-SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, const SessionOptions& o);
+// `peer` is the harness's side (the in-process reference by default; any binding will do). The
+// DUT sits on testbed host 0, the peer on host 1.
+SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harness::DutBinding& peer,
+                          const SessionOptions& o);
 
 // Capabilities the case requires that the binding does not declare (empty: supported).
 std::vector<std::string> missing_capabilities(const harness::Case& c, const harness::DutBinding& dut);

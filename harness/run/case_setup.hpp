@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "harness/case/case_model.hpp"
 #include "harness/dut/dut_binding.hpp"
@@ -25,5 +26,18 @@ struct CaseSetups {
 // `buffer_bytes`: each side's registered buffer (traffic layout plus room for scripted frames).
 CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int dut_host, int peer_host,
                        std::uint64_t buffer_bytes, std::uint64_t seed);
+
+// case_translate.cpp: the case model's words -> the resolved structs of the testbed and the DUT
+// bindings (which know nothing of case files).
+agentproto::EvMode ev_mode_of(harness::EvMode m);
+std::vector<agentproto::EvField> ev_fields(const std::vector<harness::EvFieldConfig>& fields);
+agentproto::NsccParams nscc_params(const harness::NsccConfig& c);
+agentproto::QpParams qp_params(const harness::QpConfig& q);
+harness::EvProfileChange ev_profile_change(const harness::EvProfileOp& op);
+harness::CcProfileChange cc_profile_change(const harness::CcProfileOp& op);
+harness::EvReplacement ev_replacement(const harness::ReplaceEvOp& op);
+harness::DeviceRestriction device_restriction(const harness::DeviceConfig& d);
+// The case's testbed, else `fallback` (the CLI's --testbed preset or YAML path).
+harness::TestbedRequest testbed_request(const harness::TestbedSpec& spec, const std::string& fallback);
 
 }  // namespace mrc::run

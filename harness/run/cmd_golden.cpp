@@ -73,12 +73,13 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (goldens.empty()) continue;
     harness::ReferenceBinding dut;
+    harness::ReferenceBinding peer;
     SessionOptions so;
     so.testbed = o.testbed;
     so.seed = c.seed;
     so.write_evidence = false;
     so.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout_s);
-    const SessionResult r = run_session(c, dut, so);
+    const SessionResult r = run_session(c, dut, peer, so);
     dut.reset();
     if (r.status != harness::Verdict::kPass) {
       err << "error: " << c.id << ": " << r.message << '\n';

@@ -10,7 +10,7 @@
 
 #include "harness/run/case_session.hpp"
 #include "harness/run/case_setup.hpp"
-#include "harness/dut/reference_binding.hpp"
+#include "harness/dut/dut_binding.hpp"
 #include "harness/stimulus/frame_builder.hpp"
 #include "harness/stimulus/impairment.hpp"
 #include "harness/stimulus/timeline.hpp"
@@ -50,12 +50,11 @@ struct RecvNeed {
 struct SessionState {
   const harness::Case& c;
   harness::DutBinding& dut;
+  harness::DutBinding& peer;  // the harness's side of every exchange (default: the reference)
   const SessionOptions& o;
   SessionResult result;
 
-  // The peer is declared before the testbed so the testbed (which drives the peer's endpoint)
-  // goes first when the session ends.
-  harness::ReferenceBinding peer{{}, "peer"};
+  // Both bindings outlive the testbed, which drives their frame ports until it is destroyed.
   std::unique_ptr<harness::Testbed> tb;
   CaseSetups setups;
   harness::DutLocal dut_local;
@@ -69,6 +68,7 @@ struct SessionState {
   std::vector<harness::ExpectRecord> control_records;           // control steps' expected results
   std::vector<harness::EvRecord> dut_evs;                       // after apply
   std::vector<harness::stim::WireEv> dut_wire_evs;              // on-wire bytes of dut_evs
+  std::vector<harness::stim::WireEv> peer_wire_evs;             // on-wire bytes of the peer's EVs
   std::vector<harness::WriteRecord> writes;
   std::vector<std::uint64_t> write_dst;                         // destination offset per write
   std::unordered_map<std::uint64_t, std::size_t> write_by_id;
@@ -76,7 +76,8 @@ struct SessionState {
   std::uint64_t traffic_start_ns = UINT64_MAX;
   bool hit_virtual_limit = false;
 
-  SessionState(const harness::Case& cs, harness::DutBinding& d, const SessionOptions& opt) : c(cs), dut(d), o(opt) {}
+  SessionState(const harness::Case& cs, harness::DutBinding& d, harness::DutBinding& p, const SessionOptions& opt)
+      : c(cs), dut(d), peer(p), o(opt) {}
 
   void activity(const char* what) const {
     if (o.activity) o.activity->store(what);

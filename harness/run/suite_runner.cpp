@@ -10,6 +10,7 @@
 
 #include "harness/case/expectations.hpp"
 #include "harness/dut/reference_binding.hpp"
+#include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
 #include "harness/run/case_pool.hpp"
 #include "harness/run/case_result.hpp"
@@ -102,7 +103,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   }
   {
     std::string why;
-    if (!harness::make_sim_testbed(harness::TestbedSpec{}, o.testbed, 1, &why)) {
+    if (!harness::make_sim_testbed(testbed_request(harness::TestbedSpec{}, o.testbed), 1, &why)) {
       err << "error: --testbed " << o.testbed << ": " << why << '\n';
       return kExitBadInput;
     }

@@ -3,9 +3,11 @@
 // injected straight into a host's ingress, a per-packet impairment hook, scheduled faults and the
 // EV path query that says which EVs a fault hits.
 //
-// Two implementations: SimTestbed (below; the built-in discrete-event fabric, harness/testbed/sim)
-// and, later, the agent/netns testbed (issue 7). The interface is deliberately thin: the runner,
-// the DUT bindings and the stimulus layer only use what is here.
+// Implementations: SimTestbed (harness/testbed/sim/sim_testbed.cpp, over the built-in
+// discrete-event fabric)
+// and, later, the bridge to real interfaces. The interface is deliberately thin: the runner, the
+// DUT bindings and the stimulus layer only use what is here, and a host is driven only through a
+// FramePort (frame_port.hpp), never a concrete endpoint type.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +18,14 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/case/case_model.hpp"
-#include "harness/verdict/check_context.hpp"
-#include "reference/wire/headers.hpp"
+#include <filesystem>
+#include <optional>
+#include <utility>
 
-namespace mrc::ref {
-class Endpoint;
-}
+#include "harness/observe/observations.hpp"
+#include "harness/testbed/frame_port.hpp"
+#include "reference/ev/expansion.hpp"
+#include "reference/wire/headers.hpp"
 
 namespace mrc::harness {
 
@@ -54,7 +57,8 @@ struct LinkPacket {
 };
 
 struct ImpairAction {
-  enum class Kind : std::uint8_t { kPass, kDrop, kTrim, kDuplicate, kDelay, kCorrupt };
+  // kMarkCe: set CE in every ECN-capable IP header of the frame (a Not-ECT packet stays unmarked).
+  enum class Kind : std::uint8_t { kPass, kDrop, kTrim, kDuplicate, kDelay, kCorrupt, kMarkCe };
   Kind kind = Kind::kPass;
   std::uint32_t trim_bytes = 0;   // kTrim
   std::uint32_t copies = 0;       // kDuplicate: extra copies
@@ -87,9 +91,9 @@ class Testbed {
   virtual std::uint32_t hosts() const = 0;
   virtual HostAddress host_address(int host) const = 0;
 
-  // Drives `host` with a sans-I/O endpoint (the reference binding, the harness's peer).
-  // Returns "" or why not.
-  virtual std::string attach_endpoint(int host, ref::Endpoint& ep) = 0;
+  // Drives `host` through `port` (a reference endpoint's adapter, a bridge), which must outlive
+  // the testbed's run. Returns "" or why not.
+  virtual std::string attach_port(int host, FramePort& port) = 0;
   // Tells the testbed that an attached endpoint may have frames or timers to serve now (after a
   // post or a control call made from outside the event loop).
   virtual void wake(int host) = 0;
@@ -143,16 +147,34 @@ class Testbed {
   // single-segment SRH; STEV/UDP values spread over every plane and spine).
   struct DefaultEvs {
     std::vector<std::uint32_t> format_widths;
-    std::vector<EvFieldConfig> fields;  // identity fields: EV value = wire bytes
+    std::vector<ev::EvField> fields;  // identity fields: EV value = wire bytes
     std::vector<std::pair<std::vector<std::uint8_t>, std::uint8_t>> evs;  // value, port
   };
-  virtual DefaultEvs default_evs(EvFormatMode mode, int src, int dst, bool srv6_srh = false) const = 0;
+  virtual DefaultEvs default_evs(wire::EvFmtMode mode, int src, int dst, bool srv6_srh = false) const = 0;
 };
 
-// The built-in simulated testbed. `spec` is the case's testbed (preset, file, overrides);
-// `fallback` the preset or YAML path used when the case names none (the CLI's --testbed).
-// Returns null and sets *error when the testbed cannot be built.
-std::unique_ptr<Testbed> make_sim_testbed(const TestbedSpec& spec, const std::string& fallback,
-                                          std::uint64_t seed, std::string* error);
+// Which simulated testbed to build: a preset or a testbed YAML, with a case's overrides. The
+// runner resolves it from the case (its `testbed`, else the CLI's --testbed), so the testbed layer
+// knows nothing of case files.
+struct TestbedRequest {
+  std::string preset;               // "mini" | "rack" | "pod", or a YAML path; empty when `file` is set
+  std::filesystem::path file;       // a testbed YAML
+  std::optional<std::uint32_t> planes;
+  std::optional<std::uint32_t> hosts;
+  std::optional<std::uint32_t> link_gbps;
+  std::optional<std::uint32_t> mtu;         // link MTU, bytes
+  std::optional<std::uint32_t> trim_bytes;  // switch trim size (MODEL: M11)
+  std::vector<std::pair<std::string, std::string>> overrides;  // validated by the testbed loader
+
+  static TestbedRequest named(std::string preset_or_yaml) {
+    TestbedRequest r;
+    r.preset = std::move(preset_or_yaml);
+    return r;
+  }
+};
+
+// The built-in simulated testbed (defined in testbed/sim/, so nothing outside testbed/ includes
+// the simulator's headers). Returns null and sets *error when it cannot be built.
+std::unique_ptr<Testbed> make_sim_testbed(const TestbedRequest& request, std::uint64_t seed, std::string* error);
 
 }  // namespace mrc::harness

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 #include "harness/verdict/field_access.hpp"
 
 namespace mrc::harness {

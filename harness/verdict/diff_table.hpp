@@ -23,7 +23,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 #include "harness/verdict/diff.hpp"
 #include "harness/verdict/field_access.hpp"
 

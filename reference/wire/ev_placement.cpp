@@ -83,4 +83,13 @@ std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode) {
   return 0;
 }
 
+std::uint32_t ev_echo_identity(EvFmtMode mode, const EvBytes& wire, std::uint32_t ev_index) {
+  switch (mode) {
+    case EvFmtMode::kStev: return stev_value(wire);     // MODEL: M2
+    case EvFmtMode::kUdp: return udp_mode_sport(wire);  // MODEL: M2
+    case EvFmtMode::kSrv6: return ev_index;             // MODEL: M1/M5
+  }
+  return 0;
+}
+
 }  // namespace mrc::wire

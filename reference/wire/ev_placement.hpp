@@ -29,5 +29,9 @@ void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t
 // The EV identity a receiver can see (and echoes in MFEH.ev_echo, M5): V for STEV, sport for UDP
 // mode, the EV index from the inner sport for SRv6.
 std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode);
+// The same identity computed from the sender's side: the expanded EV bytes and the EV's index in
+// its profile array. The one place that says which identity an EV is echoed as, so the harness,
+// the simulator's path query and the DUT agent all agree with what a receiver puts on the wire.
+std::uint32_t ev_echo_identity(EvFmtMode mode, const EvBytes& wire, std::uint32_t ev_index);
 
 }  // namespace mrc::wire

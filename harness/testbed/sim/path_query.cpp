@@ -11,14 +11,7 @@
 
 namespace mrc::sim {
 
-std::uint32_t EvSpec::echo() const {
-  switch (mode) {
-    case wire::EvFmtMode::kStev: return wire::stev_value(wire);
-    case wire::EvFmtMode::kUdp: return wire::udp_mode_sport(wire);
-    case wire::EvFmtMode::kSrv6: return index;
-  }
-  return 0;
-}
+std::uint32_t EvSpec::echo() const { return wire::ev_echo_identity(mode, wire, index); }
 
 bool PathTrace::crosses_link(LinkId l) const {
   return std::any_of(dirs.begin(), dirs.end(), [&](DirId d) { return Topology::link_of(d) == l; });

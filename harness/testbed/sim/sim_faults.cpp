@@ -146,7 +146,7 @@ void Simulator::on_fault(std::uint32_t index) {
     case FaultKind::kPortUp: {
       Host& h = hosts_[f.host];
       if (h.kind != HostKind::kEndpoint) return;
-      h.ep->modify_port(f.port, f.kind == FaultKind::kPortUp);
+      h.port->set_port_up(f.port, f.kind == FaultKind::kPortUp);
       record(f.kind, f.port, kNone, kNone, topo_.host_node(f.host), false);
       service(f.host, true);
       return;

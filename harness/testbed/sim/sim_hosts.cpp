@@ -1,4 +1,4 @@
-// Hosts: Endpoints driven sans-I/O (frames in, time in, frames out, timers rescheduled) and
+// Hosts: frame ports (endpoints) driven sans-I/O (frames in, time in, frames out, timers rescheduled) and
 // external drivers (a callback in, inject() out), plus scripted frames straight to a host.
 #include <algorithm>
 #include <cstring>
@@ -32,15 +32,16 @@ ref::Endpoint& Simulator::make_endpoint(std::uint32_t host, ref::EndpointConfig 
   if (e != SimError::kOk) throw std::invalid_argument(std::string("make_endpoint: ") + to_string(e));
   Host& h = hosts_[host];
   h.owned = std::make_unique<ref::Endpoint>(endpoint_config(host, cfg));
-  h.ep = h.owned.get();
+  h.owned_port = std::make_unique<harness::EndpointPort>(*h.owned);
+  h.port = h.owned_port.get();
   endpoint_hosts_.insert(std::upper_bound(endpoint_hosts_.begin(), endpoint_hosts_.end(), host), host);
-  return *h.ep;
+  return *h.owned;
 }
 
-SimError Simulator::attach_endpoint(std::uint32_t host, ref::Endpoint& ep) {
+SimError Simulator::attach_port(std::uint32_t host, harness::FramePort& port) {
   const SimError e = attach(host, HostKind::kEndpoint);
   if (e != SimError::kOk) return e;
-  hosts_[host].ep = &ep;
+  hosts_[host].port = &port;
   endpoint_hosts_.insert(std::upper_bound(endpoint_hosts_.begin(), endpoint_hosts_.end(), host), host);
   return SimError::kOk;
 }
@@ -57,7 +58,7 @@ HostKind Simulator::host_kind(std::uint32_t host) const {
 }
 
 ref::Endpoint* Simulator::endpoint(std::uint32_t host) {
-  return host < hosts_.size() && hosts_[host].kind == HostKind::kEndpoint ? hosts_[host].ep : nullptr;
+  return host < hosts_.size() && hosts_[host].kind == HostKind::kEndpoint ? hosts_[host].owned.get() : nullptr;
 }
 
 void Simulator::notify(std::uint32_t host) {
@@ -110,7 +111,7 @@ void Simulator::deliver_to_host(std::uint32_t host, std::uint8_t port, PacketId 
   switch (h.kind) {
     case HostKind::kEndpoint:
       ++stats_.delivered;
-      h.ep->on_frame(port, bytes, now_);
+      h.port->on_frame(port, bytes, now_);
       pool_.free(p);
       service(host, false);
       return;
@@ -132,7 +133,7 @@ void Simulator::deliver_to_host(std::uint32_t host, std::uint8_t port, PacketId 
 void Simulator::service(std::uint32_t host, bool advance) {
   Host& h = hosts_[host];
   if (h.kind != HostKind::kEndpoint) return;
-  if (advance) h.ep->advance(now_);
+  if (advance) h.port->advance(now_);
   const std::uint64_t window = topo_.config().host_tx_window_bytes;
   while (window == 0 || h.backlog_bytes < window) {
     const PacketId p = pool_.alloc();
@@ -141,7 +142,7 @@ void Simulator::service(std::uint32_t host, bool advance) {
       break;
     }
     transport::TxFrame& f = pool_.frame(p);
-    if (!h.ep->poll_frame(f)) {
+    if (!h.port->poll_frame(f)) {
       pool_.free(p);
       break;
     }
@@ -162,7 +163,7 @@ void Simulator::service_all() {
 
 void Simulator::arm_timer(std::uint32_t host) {
   Host& h = hosts_[host];
-  std::uint64_t d = h.ep->next_deadline();
+  std::uint64_t d = h.port->next_deadline();
   if (d == UINT64_MAX) return;
   d = std::max({d, now_, h.not_before});
   if (d >= h.timer_at) return;  // an earlier (or the same) timer event is already pending
@@ -174,11 +175,11 @@ void Simulator::on_host_timer(std::uint32_t host, std::uint64_t t) {
   Host& h = hosts_[host];
   if (h.kind != HostKind::kEndpoint || t != h.timer_at) return;  // superseded
   h.timer_at = UINT64_MAX;
-  h.ep->advance(t);
+  h.port->advance(t);
   // Everything due by t has run; a deadline that stays at or before t would spin forever at t,
   // so it is pushed to t + 1 (and counted).
   h.not_before = 0;
-  if (h.ep->next_deadline() <= t) {
+  if (h.port->next_deadline() <= t) {
     ++stats_.deadline_stalls;
     h.not_before = t + 1;
   }

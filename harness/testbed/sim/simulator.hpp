@@ -1,8 +1,9 @@
 // mrc::sim::Simulator — a deterministic discrete-event simulator of a multi-plane MRC fabric.
 //
-// The clock is virtual nanoseconds. Hosts are reference Endpoints (the simulator feeds them
-// frames and time and pulls their frames, the sans-I/O contract of reference/endpoint.hpp) or
-// external drivers (a callback receives their frames; inject() sends for them). Switches forward
+// The clock is virtual nanoseconds. Hosts are frame ports (harness/testbed/frame_port.hpp: the
+// simulator feeds them frames and time and pulls their frames, the sans-I/O contract of
+// reference/endpoint.hpp, whoever implements it) or external drivers (a callback receives their
+// frames; inject() sends for them). Switches forward
 // on static tables (forwarding.hpp); every switch egress port has a strict-priority queue for
 // control and trimmed traffic (DSCP 46 / 11) and a byte-limited data queue with ECN marking and
 // trimming (MODEL: M11). Links serialize at their rate and add their propagation delay.
@@ -24,12 +25,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 #include "harness/testbed/sim/event_queue.hpp"
 #include "harness/testbed/sim/forwarding.hpp"
 #include "harness/testbed/sim/packet_pool.hpp"
 #include "harness/testbed/sim/sim_types.hpp"
 #include "harness/testbed/sim/topology.hpp"
+#include "harness/testbed/endpoint_port.hpp"
+#include "harness/testbed/frame_port.hpp"
 #include "reference/endpoint.hpp"
 #include "reference/ev/controller.hpp"
 
@@ -56,10 +59,11 @@ class Simulator {
   ref::Endpoint& make_endpoint(std::uint32_t host, ref::EndpointConfig cfg = {});
   // The EndpointConfig make_endpoint would use (for an endpoint the caller owns).
   ref::EndpointConfig endpoint_config(std::uint32_t host, ref::EndpointConfig cfg = {}) const;
-  SimError attach_endpoint(std::uint32_t host, ref::Endpoint& ep);  // not owned
+  // Drives `host` through a frame port the caller owns (the DUT binding's endpoint, a bridge).
+  SimError attach_port(std::uint32_t host, harness::FramePort& port);
   SimError set_external(std::uint32_t host, ExternalRx rx);
   HostKind host_kind(std::uint32_t host) const;
-  ref::Endpoint* endpoint(std::uint32_t host);  // nullptr unless an Endpoint host
+  ref::Endpoint* endpoint(std::uint32_t host);  // nullptr unless make_endpoint() made it
   // The caller changed an endpoint between runs (post_send, modify_qp, ...): pull its frames and
   // reschedule its timer now. Every run call also does this for every endpoint.
   void notify(std::uint32_t host);
@@ -138,8 +142,9 @@ class Simulator {
   };
   struct Host {
     HostKind kind = HostKind::kNone;
-    ref::Endpoint* ep = nullptr;
-    std::unique_ptr<ref::Endpoint> owned;
+    harness::FramePort* port = nullptr;
+    std::unique_ptr<ref::Endpoint> owned;          // make_endpoint(): the endpoint and its port
+    std::unique_ptr<harness::EndpointPort> owned_port;
     ExternalRx rx;
     std::uint64_t timer_at = UINT64_MAX;  // earliest pending timer event
     std::uint64_t not_before = 0;         // a stalled deadline is retried no earlier than this

@@ -14,7 +14,7 @@
 #include <string>
 #include <type_traits>
 
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 
 namespace mrc::harness::wire {
 

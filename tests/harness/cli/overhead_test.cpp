@@ -29,10 +29,11 @@ TEST(Overhead, PerCaseHarnessTimeOutsideTheSimulation) {
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = cpu_ms();
     harness::ReferenceBinding dut;
+    harness::ReferenceBinding peer;
     SessionOptions so;
     so.seed = c.seed;
     so.out_dir = out.path();
-    const SessionResult r = run_session(c, dut, so);
+    const SessionResult r = run_session(c, dut, peer, so);
     const harness::CaseResult cr = judge_case(c, r, source_dir(), c.seed);
     dut.reset();
     const double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -13,20 +13,17 @@ namespace {
 
 std::unique_ptr<Testbed> mini(std::uint64_t seed = 1) {
   std::string why;
-  auto tb = make_sim_testbed(TestbedSpec{}, "mini", seed, &why);
+  auto tb = make_sim_testbed(TestbedRequest::named("mini"), seed, &why);
   EXPECT_TRUE(tb) << why;
   return tb;
 }
 
 DutSetup setup_for(const Testbed& tb, int src, int dst) {
   DutSetup s;
-  const auto d = tb.default_evs(EvFormatMode::kStev, src, dst);
-  s.format_mode = EvFormatMode::kStev;
-  s.format_widths = d.format_widths;
-  s.fields = d.fields;
-  for (const auto& [v, p] : d.evs) s.evs.push_back(EvSetup{v, p});
+  use_default_evs(s, tb.default_evs(wire::EvFmtMode::kStev, src, dst));
+  s.format_mode = ap::FormatMode::kStev;
   s.ev_min_active = 1;
-  s.cc = NsccConfig{};
+  s.cc = ap::NsccParams{};
   s.buffer_bytes = 1 << 20;
   return s;
 }

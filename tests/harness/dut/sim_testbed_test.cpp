@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "harness/dut/profile_setup.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/stimulus/frame_builder.hpp"
 #include "harness/testbed/testbed.hpp"
@@ -13,15 +14,15 @@
 namespace mrc::harness {
 namespace {
 
-std::unique_ptr<Testbed> make(const TestbedSpec& spec, const std::string& fallback = "mini") {
+std::unique_ptr<Testbed> make(const TestbedRequest& spec) {
   std::string why;
-  auto tb = make_sim_testbed(spec, fallback, 1, &why);
+  auto tb = make_sim_testbed(spec, 1, &why);
   EXPECT_TRUE(tb) << why;
   return tb;
 }
 
 TEST(SimTestbed, PresetsOverridesAndErrors) {
-  TestbedSpec s;
+  TestbedRequest s;
   s.planes = 4;
   s.overrides = {{"queue_bytes", "262144"}};
   auto tb = make(s);
@@ -31,21 +32,21 @@ TEST(SimTestbed, PresetsOverridesAndErrors) {
   EXPECT_NE(tb->name().find("sim:mini"), std::string::npos);
 
   std::string why;
-  EXPECT_FALSE(make_sim_testbed(TestbedSpec{}, "galaxy", 1, &why));
+  EXPECT_FALSE(make_sim_testbed(TestbedRequest::named("galaxy"), 1, &why));
   EXPECT_NE(why.find("unknown testbed preset 'galaxy'"), std::string::npos);
   EXPECT_NE(why.find("rack"), std::string::npos);
-  TestbedSpec bad;
+  TestbedRequest bad;
   bad.overrides = {{"queue_bites", "1"}};
-  EXPECT_FALSE(make_sim_testbed(bad, "mini", 1, &why));
+  EXPECT_FALSE(make_sim_testbed(bad, 1, &why));
   EXPECT_FALSE(why.empty());
-  TestbedSpec file;
+  TestbedRequest file;
   file.file = "/nonexistent/testbed.yaml";
-  EXPECT_FALSE(make_sim_testbed(file, "mini", 1, &why));
+  EXPECT_FALSE(make_sim_testbed(file, 1, &why));
   EXPECT_NE(why.find("testbed.yaml"), std::string::npos);
 }
 
 TEST(SimTestbed, AddressesLinksAndSwitches) {
-  auto tb = make(TestbedSpec{});
+  auto tb = make(TestbedRequest{});
   const HostAddress a = tb->host_address(0);
   const HostAddress b = tb->host_address(1);
   EXPECT_NE(a.gid, b.gid);
@@ -60,19 +61,17 @@ TEST(SimTestbed, AddressesLinksAndSwitches) {
 }
 
 TEST(SimTestbed, DefaultEvsRouteAndThePathQueryFollowsThem) {
-  auto tb = make(TestbedSpec{});
-  for (EvFormatMode mode : {EvFormatMode::kStev, EvFormatMode::kUdp, EvFormatMode::kSrv6}) {
+  auto tb = make(TestbedRequest{});
+  for (wire::EvFmtMode mode : {wire::EvFmtMode::kStev, wire::EvFmtMode::kUdp, wire::EvFmtMode::kSrv6}) {
     const auto d = tb->default_evs(mode, 0, 1);
-    ASSERT_FALSE(d.evs.empty()) << to_string(mode);
+    ASSERT_FALSE(d.evs.empty()) << static_cast<int>(mode);
     std::set<std::uint8_t> ports;
     stim::FrameContext fc;
     fc.src_gid = tb->host_address(0).gid;
     fc.dst_gid = tb->host_address(1).gid;
     fc.src_mac = tb->host_address(0).mac;
     fc.dst_mac = tb->host_address(1).mac;
-    fc.mode = mode == EvFormatMode::kStev ? wire::EvFmtMode::kStev
-              : mode == EvFormatMode::kUdp ? wire::EvFmtMode::kUdp
-                                           : wire::EvFmtMode::kSrv6;
+    fc.mode = mode;
     fc.srv6_encapsulated = true;
     for (std::size_t i = 0; i < d.evs.size(); ++i) {
       stim::WireEv w;
@@ -91,27 +90,24 @@ TEST(SimTestbed, DefaultEvsRouteAndThePathQueryFollowsThem) {
       const auto frame = stim::build_frame(f, fc);
       ASSERT_TRUE(frame.ok());
       const Testbed::Path p = tb->path_of(0, fc.evs[i].port, frame.bytes);
-      EXPECT_TRUE(p.delivered) << to_string(mode) << " EV " << i;
+      EXPECT_TRUE(p.delivered) << static_cast<int>(mode) << " EV " << i;
       EXPECT_EQ(p.links.front().plane, fc.evs[i].port);
       for (const auto& s : p.switches) {
         if (s.find("spine") != std::string::npos) spines.insert(s);
       }
     }
-    EXPECT_EQ(spines.size(), 16u) << to_string(mode);  // 8 planes x 2 spines, all used
+    EXPECT_EQ(spines.size(), 16u) << static_cast<int>(mode);  // 8 planes x 2 spines, all used
   }
 }
 
 TEST(SimTestbed, TapsInjectHookAndFaults) {
-  auto tb = make(TestbedSpec{});
+  auto tb = make(TestbedRequest{});
   ReferenceBinding dut;
   ReferenceBinding peer;
   ASSERT_TRUE(dut.attach(*tb, 0).ok());
   ASSERT_TRUE(peer.attach(*tb, 1).ok());
   DutSetup s;
-  const auto d = tb->default_evs(EvFormatMode::kStev, 0, 1);
-  s.format_widths = d.format_widths;
-  s.fields = d.fields;
-  for (const auto& [v, p] : d.evs) s.evs.push_back(EvSetup{v, p});
+  use_default_evs(s, tb->default_evs(wire::EvFmtMode::kStev, 0, 1));
   s.ev_min_active = 1;
   DutLocal local, peer_local;
   ASSERT_TRUE(dut.apply(s, local).ok());

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "harness/testbed/sim/address_plan.hpp"
+#include "harness/testbed/sim/frame_edit.hpp"
 #include "harness/testbed/sim/host_setup.hpp"
 #include "harness/testbed/sim/path_query.hpp"
 #include "harness/testbed/sim/simulator.hpp"
@@ -35,8 +36,8 @@ class SimTestbed final : public Testbed {
     return HostAddress{sim::addr::host_gid(h), sim::addr::host_mac(h), sim::addr::host_ipv4(h)};
   }
 
-  std::string attach_endpoint(int host, ref::Endpoint& ep) override {
-    const sim::SimError e = sim_->attach_endpoint(static_cast<std::uint32_t>(host), ep);
+  std::string attach_port(int host, FramePort& port) override {
+    const sim::SimError e = sim_->attach_port(static_cast<std::uint32_t>(host), port);
     return e == sim::SimError::kOk ? "" : sim::to_string(e);
   }
   void wake(int host) override { sim_->notify(static_cast<std::uint32_t>(host)); }
@@ -180,7 +181,7 @@ class SimTestbed final : public Testbed {
     return f;
   }
 
-  DefaultEvs default_evs(EvFormatMode mode, int src, int dst, bool srv6_srh) const override {
+  DefaultEvs default_evs(wire::EvFmtMode mode, int src, int dst, bool srv6_srh) const override {
     DefaultEvs d;
     const auto s = static_cast<std::uint32_t>(src);
     const auto t = static_cast<std::uint32_t>(dst);
@@ -191,17 +192,17 @@ class SimTestbed final : public Testbed {
     // Identity profiles: one EV field per format field with a full mask, so the EV value the
     // controller names is the on-wire bytes.
     switch (mode) {
-      case EvFormatMode::kStev:
+      case wire::EvFmtMode::kStev:
         evs = sim::stev_evs_covering_all_spines(*sim_, s, t, count);
         d.format_widths = {16, 16};
         bytes = 4;
         break;
-      case EvFormatMode::kUdp:
+      case wire::EvFmtMode::kUdp:
         evs = sim::udp_evs_covering_all_spines(*sim_, s, t, count);
         d.format_widths = {16};
         bytes = 2;
         break;
-      case EvFormatMode::kSrv6:
+      case wire::EvFmtMode::kSrv6:
         evs = sim::srv6_evs(topo, s, t, srv6_srh);
         d.format_widths = {32, 16, 16, 16, 16, 16, 16};
         if (srv6_srh) d.format_widths.insert(d.format_widths.end(), {32, 16, 16, 16, 16, 16, 16});
@@ -210,7 +211,7 @@ class SimTestbed final : public Testbed {
     }
     for (std::uint32_t w : d.format_widths) {
       const std::uint32_t mask = w == 32 ? 0xFFFFFFFFu : ((1u << w) - 1u);
-      d.fields.push_back(EvFieldConfig{w, 0, 0, mask, mask});
+      d.fields.push_back(ev::EvField{w, 0, 0, mask, mask});
     }
     for (const sim::EvSpec& e : evs) {
       d.evs.emplace_back(std::vector<std::uint8_t>(e.wire.begin(), e.wire.begin() + bytes), e.port);
@@ -268,6 +269,11 @@ class SimTestbed final : public Testbed {
       case K::kCorrupt:  // the program chose the byte: flip it here, the frame goes on
         if (a.offset < len) frame[a.offset] ^= a.xor_mask;
         break;
+      case K::kMarkCe: {  // as a congested switch would (the frame goes on, marked)
+        sim::FrameLayout layout;
+        if (sim::parse_layout(frame.data(), len, layout)) sim::mark_ce_all(frame.data(), len, layout);
+        break;
+      }
     }
     return out;
   }
@@ -279,14 +285,13 @@ class SimTestbed final : public Testbed {
 
 }  // namespace
 
-std::unique_ptr<Testbed> make_sim_testbed(const TestbedSpec& spec, const std::string& fallback, std::uint64_t seed,
-                                          std::string* error) {
+std::unique_ptr<Testbed> make_sim_testbed(const TestbedRequest& spec, std::uint64_t seed, std::string* error) {
   auto fail = [&](std::string m) -> std::unique_ptr<Testbed> {
     if (error) *error = std::move(m);
     return nullptr;
   };
   std::string preset = spec.preset;
-  if (preset.empty() && spec.file.empty()) preset = fallback.empty() ? "mini" : fallback;
+  if (preset.empty() && spec.file.empty()) preset = "mini";
   std::optional<sim::TopologyConfig> cfg;
   if (!spec.file.empty() || looks_like_file(preset)) {
     const std::filesystem::path f = spec.file.empty() ? std::filesystem::path(preset) : spec.file;

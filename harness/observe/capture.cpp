@@ -1,4 +1,4 @@
-#include "harness/capture/capture.hpp"
+#include "harness/observe/capture.hpp"
 
 #include <sstream>
 

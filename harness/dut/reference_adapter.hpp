@@ -1,0 +1,58 @@
+// The one place a DutSetup becomes a configured reference endpoint: its EndpointConfig, the
+// profiles (profile_setup.hpp), DENIED EVs, QPs to INIT, the registered buffer, and RTR/RTS towards
+// a peer. The in-process `reference` binding and the DUT agent's reference backend both call
+// these, so the reference behind a TCP connection is configured exactly like the one in-process
+// (tests/harness/dut/reference_adapter_test.cpp compares the two).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/dut/dut_binding.hpp"
+#include "harness/dut/profile_setup.hpp"
+#include "reference/defects.hpp"
+#include "reference/endpoint.hpp"
+
+namespace mrc::harness {
+
+// Where a reference endpoint sits: its addresses and the physical ports it has.
+struct ReferenceHost {
+  wire::MacAddr mac{};
+  wire::Ipv6Addr gid{};
+  std::uint32_t ipv4_addr = 0;  // host order; 0 = none
+  std::uint8_t num_ports = 1;   // highest 1-based port
+  std::uint32_t port_mask = 1;  // bit p-1 = port p present
+};
+
+// How it behaves: named defects and the conformant random-EV policy.
+struct ReferencePolicy {
+  ref::DefectSet defects;
+  bool random_spray = false;
+};
+
+// Capabilities the reference can turn off for config.device; "" or why not (naming the first
+// capability it cannot turn off).
+std::string restriction_refused(const DeviceRestriction& d);
+
+ref::EndpointConfig reference_endpoint_config(const ReferenceHost& host, const ReferencePolicy& policy,
+                                              const DutSetup& s, const DeviceRestriction& restriction);
+
+// Profiles 0, DENIED EVs, `s.qp.count` QPs to INIT (their QPNs into `qpns`).
+DutStatus configure_reference(ref::Endpoint& ep, const DutSetup& s, std::vector<std::uint32_t>& qpns);
+// Sets or clears DENIED on EV `ev_index` of EV profile 0.
+DutStatus set_reference_ev_denied(ref::Endpoint& ep, std::uint32_t ev_index, bool denied);
+// Registers `bytes` at `va` for local and remote writes.
+DutStatus register_reference_buffer(ref::Endpoint& ep, std::uint64_t va, std::uint64_t bytes,
+                                    transport::MemoryRegion& mr);
+// Every QP to RTR and RTS towards `remote` (its QPN i for QP i, its window and caps learned out
+// of band, MODEL: M4/M9/M10).
+DutStatus connect_reference(ref::Endpoint& ep, std::span<const std::uint32_t> qpns, const ap::QpParams& q,
+                            const DutLocal& remote);
+
+// The GID the endpoint addresses `remote` by: over IPv4 the IPv4-mapped form (::ffff:a.b.c.d),
+// whose last four bytes the endpoint puts into the IPv4 destination.
+wire::Ipv6Addr peer_gid(const DutLocal& remote);
+
+}  // namespace mrc::harness
