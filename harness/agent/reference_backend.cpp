@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "harness/dut/agent_setup.hpp"
 #include "harness/dut/reference_adapter.hpp"
 
 namespace mrc::agent {
@@ -254,25 +255,16 @@ Outcome ReferenceBackend::port_admin(const ap::PortAdmin& p) {
 
 Outcome ReferenceBackend::ep_op(const ap::EpOp& op) {
   if (!ep_ || !peer_) return Outcome::fail(ap::ErrorCode::kNotApplied, "EP_OP needs APPLY_CONFIG and a peer");
-  const auto array = ep_->controller().ev_array(0);
-  if (op.ev_index >= array.size()) {
+  if (op.ev_index >= ep_->controller().ev_array(0).size()) {
     return Outcome::fail(ap::ErrorCode::kBadValue, "EV index " + std::to_string(op.ev_index) + " not in the array");
   }
-  const ev::EvEntry& e = array[op.ev_index];
-  const ev::FormatProfile* fmt = ep_->controller().format_of(0);
-  ref::EpRequest req;
-  req.req_id = next_req_id_++;
-  if (next_req_id_ == 0) next_req_id_ = 1;
-  req.dgid = peer_->gid;
-  req.dmac = peer_->mac;
-  req.ev_fmt_mode = fmt != nullptr ? fmt->mode : wire::EvFmtMode::kUdp;
-  req.req_ev = e.wire;
-  req.req_port = e.port;
-  req.srv6_ev_index = e.index;
-  const wire::EpOp kind = op.op == ap::EpOpKind::kProbeEv ? wire::EpOp::kEvProbe : wire::EpOp::kPortStatusUpdate;
-  // MODEL: M11 EP requests use the control DSCP; unanswered after the endpoint's probe timeout.
-  if (int rc = ep_->ep_send(wire::kDscpControl, kind, std::span(&req, 1), ep_->config().probe_timeout_ns)) {
-    return Outcome::rejected(rc, std::string("ep_send: ") + std::strerror(rc));
+  harness::ReferenceEpRequest req;
+  req.op = op.op == ap::EpOpKind::kProbeEv ? wire::EpOp::kEvProbe : wire::EpOp::kPortStatusUpdate;
+  req.ev_index = op.ev_index;
+  req.tc = wire::kDscpControl;  // MODEL: M11 (protocol v1 carries no DSCP)
+  req.mode = harness::wire_mode(cfg_->format_mode);
+  if (Outcome o = outcome_of(harness::send_reference_ep_request(*ep_, req, harness::to_dut_local(*peer_))); !o.ok()) {
+    return o;
   }
   service(now_);
   return Outcome::success();

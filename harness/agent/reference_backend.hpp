@@ -86,7 +86,6 @@ class ReferenceBackend final : public Backend {
   std::deque<ap::CompletionInfo> completions_;
   std::deque<ap::EvEventInfo> events_;
   std::uint64_t now_ = 0;
-  std::uint16_t next_req_id_ = 1;
   transport::TxFrame tx_;  // scratch: poll_frame writes here (no allocation per frame)
   // Agent-side counters (STATE reports them next to the endpoint's).
   std::uint64_t rx_before_apply_ = 0;

@@ -51,6 +51,24 @@ DutStatus register_reference_buffer(ref::Endpoint& ep, std::uint64_t va, std::ui
 DutStatus connect_reference(ref::Endpoint& ep, std::span<const std::uint32_t> qpns, const ap::QpParams& q,
                             const DutLocal& remote);
 
+// ---- control plane (reference_ops.cpp) ---------------------------------------------------------
+// Profile operations on the operation slot (EV profile 1 on EV format profile 0, CC profile 1).
+DutStatus reference_ev_profile_change(ref::Endpoint& ep, const EvProfileChange& op);
+DutStatus reference_cc_profile_change(ref::Endpoint& ep, const CcProfileChange& op);
+DutStatus reference_replace_ev(ref::Endpoint& ep, const EvReplacement& op);
+// EV profile 0 ONLINE or OFFLINE.
+DutStatus set_reference_profile_online(ref::Endpoint& ep, bool online);
+
+// An endpoint request (mrc_ctl_ep_batch_send_wait): an EV probe on EV `ev_index`, or a port-status
+// update sent on it, with DSCP `tc` (MODEL: M6, M11), to `remote`. The endpoint picks the req_id.
+struct ReferenceEpRequest {
+  wire::EpOp op = wire::EpOp::kEvProbe;
+  std::uint32_t ev_index = 0;
+  std::uint8_t tc = wire::kDscpControl;
+  wire::EvFmtMode mode = wire::EvFmtMode::kStev;  // the EV format profile's mode
+};
+DutStatus send_reference_ep_request(ref::Endpoint& ep, const ReferenceEpRequest& req, const DutLocal& remote);
+
 // The GID the endpoint addresses `remote` by: over IPv4 the IPv4-mapped form (::ffff:a.b.c.d),
 // whose last four bytes the endpoint puts into the IPv4 destination.
 wire::Ipv6Addr peer_gid(const DutLocal& remote);

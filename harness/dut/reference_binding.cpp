@@ -185,59 +185,44 @@ DutStatus ReferenceBinding::port_admin(std::uint8_t port, bool up) {
 
 DutStatus ReferenceBinding::probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t) {
   if (!ep_) return DutStatus::failed("probe_ev() before apply()");
-  const auto arr = ep_->controller().ev_array(0);
-  if (ev_index >= arr.size()) return api_error("probe_ev " + std::to_string(ev_index), ENOENT, "no such EV index");
-  // The endpoint picks the req_id, as a NIC's library would: one no request that may still draw a
-  // response uses (§1.7).
-  const auto id = ep_->next_ep_req_id();
-  if (!id) return api_error("probe_ev", ENOSPC, "no free request id");
-  ref::EpRequest r;
-  r.req_id = *id;
-  r.dgid = peer_gid(remote_);
-  r.dmac = remote_.mac;
-  r.ev_fmt_mode = wire_mode(setup_.format_mode);
-  r.req_ev = arr[ev_index].wire;
-  r.req_port = arr[ev_index].port;
-  r.srv6_ev_index = arr[ev_index].index;
-  if (int rc = ep_->ep_send(tc, wire::EpOp::kEvProbe, std::span<const ref::EpRequest>(&r, 1),
-                            ep_->config().probe_timeout_ns)) {
-    return api_error("probe_ev", rc);
-  }
-  testbed_->wake(host_);
-  return DutStatus::success();
+  return wake_after(send_reference_ep_request(*ep_, {wire::EpOp::kEvProbe, ev_index, tc, wire_mode(setup_.format_mode)}, remote_));
 }
 
 DutStatus ReferenceBinding::port_status_update(std::uint64_t) {
   if (!ep_) return DutStatus::failed("port_status_update() before apply()");
-  const auto arr = ep_->controller().ev_array(0);
-  if (arr.empty()) return api_error("port_status_update", EINVAL, "no EV to send it on");
-  const auto id = ep_->next_ep_req_id();
-  if (!id) return api_error("port_status_update", ENOSPC, "no free request id");
-  ref::EpRequest r;
-  r.req_id = *id;
-  r.dgid = peer_gid(remote_);
-  r.dmac = remote_.mac;
-  r.ev_fmt_mode = wire_mode(setup_.format_mode);
-  r.req_ev = arr[0].wire;
-  r.req_port = arr[0].port;
-  r.srv6_ev_index = arr[0].index;
-  if (int rc = ep_->ep_send(wire::kDscpControl, wire::EpOp::kPortStatusUpdate,
-                            std::span<const ref::EpRequest>(&r, 1), ep_->config().probe_timeout_ns)) {
-    return api_error("port_status_update", rc);
-  }
-  testbed_->wake(host_);
-  return DutStatus::success();
+  return wake_after(send_reference_ep_request(
+      *ep_, {wire::EpOp::kPortStatusUpdate, 0, wire::kDscpControl, wire_mode(setup_.format_mode)}, remote_));
 }
 
 DutStatus ReferenceBinding::set_profile_online(bool online) {
   if (!ep_) return DutStatus::failed("set_profile_online() before apply()");
-  ev::EvProfileAttr e;
-  e.state = online ? ev::ProfileState::kOnline : ev::ProfileState::kOffline;
-  std::string why;
-  if (int rc = ep_->controller().modify_ev_profile(0, e, ev::ev_attr::kState, &why)) {
-    return api_error(online ? "profile_online" : "profile_offline", rc, why);
-  }
+  return set_reference_profile_online(*ep_, online);
+}
+
+DutStatus ReferenceBinding::ev_profile_op(const EvProfileChange& op) {
+  if (!ep_) return DutStatus::failed("ev_profile_op() before apply()");
+  return reference_ev_profile_change(*ep_, op);
+}
+
+DutStatus ReferenceBinding::cc_profile_op(const CcProfileChange& op) {
+  if (!ep_) return DutStatus::failed("cc_profile_op() before apply()");
+  return reference_cc_profile_change(*ep_, op);
+}
+
+DutStatus ReferenceBinding::replace_ev(const EvReplacement& op) {
+  if (!ep_) return DutStatus::failed("replace_ev() before apply()");
+  return reference_replace_ev(*ep_, op);
+}
+
+DutStatus ReferenceBinding::restrict_device(const DeviceRestriction& d) {
+  if (std::string why = restriction_refused(d); !why.empty()) return DutStatus::failed(why);
+  restrict_ = d;
   return DutStatus::success();
+}
+
+DutStatus ReferenceBinding::wake_after(DutStatus st) {
+  if (st.ok()) testbed_->wake(host_);
+  return st;
 }
 
 std::vector<EvRecord> ReferenceBinding::ev_table() const {

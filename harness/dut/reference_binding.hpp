@@ -50,7 +50,6 @@ class ReferenceBinding : public DutBinding {
   DutStatus probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t now_ns) override;
   DutStatus port_status_update(std::uint64_t now_ns) override;
   DutStatus set_profile_online(bool online) override;
-  // reference_profile_ops.cpp
   DutStatus ev_profile_op(const EvProfileChange& op) override;
   DutStatus cc_profile_op(const CcProfileChange& op) override;
   DutStatus replace_ev(const EvReplacement& op) override;
@@ -64,6 +63,8 @@ class ReferenceBinding : public DutBinding {
   ref::Endpoint* endpoint() { return ep_.get(); }
 
  private:
+  DutStatus wake_after(DutStatus st);  // the endpoint has frames to send: let the testbed pull them
+
   ReferencePolicy policy_;
   Testbed* testbed_ = nullptr;
   int host_ = -1;

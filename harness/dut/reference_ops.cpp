@@ -1,12 +1,11 @@
-// The reference binding's profile operations on the operation slot (EV profile 1 on EV format
-// profile 0, CC profile 1) and its config.device restrictions (reference_adapter.cpp applies them
-// when the endpoint is built). Attributes go to the endpoint's
-// controller exactly as the case wrote them: refusing bad ones is the controller's job.
+// The reference adapter's control-plane calls (reference_adapter.hpp): profile operations on the
+// operation slot (EV profile 1 on EV format profile 0, CC profile 1), profile online/offline and
+// endpoint requests (EV probe, port status). Attributes go to the endpoint's controller exactly
+// as given: refusing bad ones is the controller's job. The in-process binding and the DUT agent's
+// reference backend both call these.
 #include <cerrno>
 
-#include "harness/dut/profile_setup.hpp"
-#include "harness/dut/reference_binding.hpp"
-#include "reference/endpoint.hpp"
+#include "harness/dut/reference_adapter.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -33,14 +32,7 @@ ev::EvRef ev_ref(const ap::EvValue& e) {
 
 }  // namespace
 
-DutStatus ReferenceBinding::restrict_device(const DeviceRestriction& d) {
-  if (std::string why = restriction_refused(d); !why.empty()) return DutStatus::failed(why);
-  restrict_ = d;
-  return DutStatus::success();
-}
-
-DutStatus ReferenceBinding::ev_profile_op(const EvProfileChange& op) {
-  if (!ep_) return DutStatus::failed("ev_profile_op() before apply()");
+DutStatus reference_ev_profile_change(ref::Endpoint& ep, const EvProfileChange& op) {
   namespace ea = ev::ev_attr;
   ev::EvProfileAttr a;
   std::uint32_t mask = 0;
@@ -77,12 +69,11 @@ DutStatus ReferenceBinding::ev_profile_op(const EvProfileChange& op) {
     mask |= ea::kGenSeed;
   }
   std::string why;
-  if (int rc = ep_->controller().modify_ev_profile(kOpEvProfile, a, mask, &why)) return api_error("ev_profile_set", rc, why);
+  if (int rc = ep.controller().modify_ev_profile(kOpEvProfile, a, mask, &why)) return api_error("ev_profile_set", rc, why);
   return DutStatus::success();
 }
 
-DutStatus ReferenceBinding::cc_profile_op(const CcProfileChange& op) {
-  if (!ep_) return DutStatus::failed("cc_profile_op() before apply()");
+DutStatus reference_cc_profile_change(ref::Endpoint& ep, const CcProfileChange& op) {
   namespace ca = ev::cc_attr;
   ev::CcProfileAttr a;
   std::uint32_t mask = 0;
@@ -101,12 +92,11 @@ DutStatus ReferenceBinding::cc_profile_op(const CcProfileChange& op) {
     mask |= ca::kConfig;
   }
   std::string why;
-  if (int rc = ep_->controller().modify_cc_profile(kOpCcProfile, a, mask, &why)) return api_error("cc_profile_set", rc, why);
+  if (int rc = ep.controller().modify_cc_profile(kOpCcProfile, a, mask, &why)) return api_error("cc_profile_set", rc, why);
   return DutStatus::success();
 }
 
-DutStatus ReferenceBinding::replace_ev(const EvReplacement& op) {
-  if (!ep_) return DutStatus::failed("replace_ev() before apply()");
+DutStatus reference_replace_ev(ref::Endpoint& ep, const EvReplacement& op) {
   std::vector<ev::EvOpEntry> entries;
   for (const ap::EvValue& e : op.evs) {
     ev::EvOpEntry x;
@@ -117,8 +107,44 @@ DutStatus ReferenceBinding::replace_ev(const EvReplacement& op) {
   }
   std::string why;
   std::size_t done = 0;
-  if (int rc = ep_->controller().replace_ev(kOpEvProfile, entries, &done, &why)) {
+  if (int rc = ep.controller().replace_ev(kOpEvProfile, entries, &done, &why)) {
     return api_error("replace_ev (entry " + std::to_string(done) + ")", rc, why);
+  }
+  return DutStatus::success();
+}
+
+DutStatus set_reference_profile_online(ref::Endpoint& ep, bool online) {
+  ev::EvProfileAttr e;
+  e.state = online ? ev::ProfileState::kOnline : ev::ProfileState::kOffline;
+  std::string why;
+  if (int rc = ep.controller().modify_ev_profile(0, e, ev::ev_attr::kState, &why)) {
+    return api_error(online ? "profile_online" : "profile_offline", rc, why);
+  }
+  return DutStatus::success();
+}
+
+DutStatus send_reference_ep_request(ref::Endpoint& ep, const ReferenceEpRequest& req, const DutLocal& remote) {
+  const bool probe = req.op == wire::EpOp::kEvProbe;
+  const char* what = probe ? "probe_ev" : "port_status_update";
+  const auto arr = ep.controller().ev_array(0);
+  if (req.ev_index >= arr.size()) {
+    if (!probe) return api_error(what, EINVAL, "no EV to send it on");
+    return api_error(std::string(what) + " " + std::to_string(req.ev_index), ENOENT, "no such EV index");
+  }
+  // The endpoint picks the req_id, as a NIC's library would: one no request that may still draw a
+  // response uses (§1.7).
+  const auto id = ep.next_ep_req_id();
+  if (!id) return api_error(what, ENOSPC, "no free request id");
+  ref::EpRequest r;
+  r.req_id = *id;
+  r.dgid = peer_gid(remote);
+  r.dmac = remote.mac;
+  r.ev_fmt_mode = req.mode;
+  r.req_ev = arr[req.ev_index].wire;
+  r.req_port = arr[req.ev_index].port;
+  r.srv6_ev_index = arr[req.ev_index].index;
+  if (int rc = ep.ep_send(req.tc, req.op, std::span<const ref::EpRequest>(&r, 1), ep.config().probe_timeout_ns)) {
+    return api_error(what, rc);
   }
   return DutStatus::success();
 }
