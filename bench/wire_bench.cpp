@@ -108,9 +108,9 @@ void BM_EncodeStevDataFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_EncodeStevDataFrame);
 
-void decode_bench(benchmark::State& state, bool verify_icrc) {
+void decode_bench(benchmark::State& state, bool verify_icrc, bool detect_framing = false) {
   const EncodedFrame& f = encoded_frame();
-  const DecodeOptions opt{.mrc_framing = true, .verify_icrc = verify_icrc};
+  const DecodeOptions opt{.mrc_framing = true, .verify_icrc = verify_icrc, .detect_framing = detect_framing};
   DecodedFrame out;
   bool all_ok = true;
   for (auto _ : state) {
@@ -128,6 +128,10 @@ BENCHMARK(BM_DecodeStevDataFrame);
 
 void BM_DecodeStevDataFrameNoIcrc(benchmark::State& state) { decode_bench(state, false); }
 BENCHMARK(BM_DecodeStevDataFrameNoIcrc);
+
+// The diff's path: MRC framing recognised per frame (detect_mrc_framing on a WRITE MIDDLE).
+void BM_DecodeStevDataFrameDetectFraming(benchmark::State& state) { decode_bench(state, false, true); }
+BENCHMARK(BM_DecodeStevDataFrameDetectFraming);
 
 void BM_IcrcStevDataFrame(benchmark::State& state) {
   const EncodedFrame& f = encoded_frame();

@@ -2,8 +2,12 @@
 
 #include <pcap/pcap.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <vector>
+
+#include "harness/capture/link_layer.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -103,12 +107,40 @@ std::string write_pcapng(const std::filesystem::path& path, const Capture& cap, 
   return {};
 }
 
+namespace {
+
+// libpcap reports DLT_ values; they equal the file's LINKTYPE_ value except raw IP (LINKTYPE_RAW
+// 101 is DLT_RAW, 12 or 14 depending on the platform).
+int linktype_of(pcap_t* p) {
+  const int dlt = pcap_datalink(p);
+  return dlt == DLT_RAW ? kLinkRaw : dlt;
+}
+
+std::string unsupported_link(const std::filesystem::path& path, pcap_t* p) {
+  const int dlt = pcap_datalink(p);
+  const char* name = pcap_datalink_val_to_name(dlt);
+  // libpcap reads the link type of the first interface and refuses packets of any other, so the
+  // link type is interface 0's.
+  return path.string() + ": interface 0: link type " + std::to_string(dlt) + (name ? std::string(" (") + name + ")" : "") +
+         " is not supported; mrc-conform reads Ethernet, Linux cooked v1/v2 (SLL, SLL2) and raw IPv4/IPv6 captures";
+}
+
+}  // namespace
+
 std::string read_capture(const std::filesystem::path& path, Capture& out) {
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   pcap_t* p = pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
   if (!p) return path.string() + ": " + errbuf;
   out.clear();
   out.set_tap(path.stem().string());
+  const int linktype = linktype_of(p);
+  if (link_type_name(linktype).empty()) {
+    std::string err = unsupported_link(path, p);
+    pcap_close(p);
+    return err;
+  }
+  const long delta = link_header_delta(linktype);
+  std::vector<std::uint8_t> eth;  // the packet as Ethernet, reused
   std::size_t index = 0;
   std::string err;
   for (;;) {
@@ -122,7 +154,12 @@ std::string read_capture(const std::filesystem::path& path, Capture& out) {
     }
     const std::uint64_t ts = static_cast<std::uint64_t>(hdr->ts.tv_sec) * 1'000'000'000ull +
                              static_cast<std::uint64_t>(hdr->ts.tv_usec);  // ns with NANO precision
-    out.add(ts, {data, hdr->caplen}, hdr->len);
+    if (std::string why = to_ethernet(linktype, {data, hdr->caplen}, eth); !why.empty()) {
+      err = path.string() + ": packet " + std::to_string(index) + " (" + link_type_name(linktype) + "): " + why;
+      break;
+    }
+    const long wire_len = static_cast<long>(hdr->len) - delta;
+    out.add(ts, eth, static_cast<std::uint32_t>(std::max<long>(wire_len, static_cast<long>(eth.size()))));
     ++index;
   }
   pcap_close(p);

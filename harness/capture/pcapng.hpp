@@ -24,7 +24,9 @@ std::string write_pcapng(const std::filesystem::path& path, const Capture& cap,
 // The same bytes write_pcapng() would put in a file.
 std::string pcapng_bytes(const Capture& cap, std::uint16_t linktype = kLinktypeEthernet);
 
-// Reads a pcapng or classic pcap file (any timestamp precision, scaled to ns). Returns "" on
+// Reads a pcapng or classic pcap file (any timestamp precision, scaled to ns). Ethernet, Linux
+// cooked v1/v2 and raw IPv4/IPv6 captures are stored as Ethernet frames (link_layer.hpp); any
+// other link type is an error naming the file, the interface and the link type. Returns "" on
 // success, otherwise an error naming the file and, for a damaged record, the packet index.
 std::string read_capture(const std::filesystem::path& path, Capture& out);
 

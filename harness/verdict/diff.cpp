@@ -157,12 +157,13 @@ struct RawView {
   wire::WireError error = wire::WireError::kOk;
 };
 
-RawView raw_view(const Capture& cap, std::int64_t index, bool mrc_framing) {
+RawView raw_view(const Capture& cap, std::int64_t index, const DiffOptions& opt) {
   RawView v;
   if (index < 0 || static_cast<std::size_t>(index) >= cap.size()) return v;
   const auto i = static_cast<std::size_t>(index);
   wire::DecodeOptions o;
-  o.mrc_framing = mrc_framing;
+  o.mrc_framing = opt.mrc_framing;
+  o.detect_framing = opt.detect_framing;  // as build_table decoded it
   const auto r = wire::decode_frame(cap.bytes(i), v.f, o);
   v.decoded = r.ok();
   v.error = r.error;
@@ -226,8 +227,8 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
     out.kind = k.kind;
     out.index_a = k.ia;
     out.index_b = k.ib;
-    const RawView va = raw_view(a, k.ia, opt.mrc_framing);
-    const RawView vb = raw_view(b, k.ib, opt.mrc_framing);
+    const RawView va = raw_view(a, k.ia, opt);
+    const RawView vb = raw_view(b, k.ib, opt);
     if (k.ia >= 0) out.ts_a = ta.rows[static_cast<std::size_t>(k.ia)].ts;
     if (k.ib >= 0) out.ts_b = tb.rows[static_cast<std::size_t>(k.ib)].ts;
     out.filter_a = filter_for(va, k.ia);

@@ -38,6 +38,10 @@ struct DiffOptions {
   std::uint64_t tolerance_ns = 0;    // |ts_b - ts_a| <= tolerance_ns + tolerance_pct% of ts_a
   double tolerance_pct = 0;          //   (timestamps relative to each capture's first packet)
   bool mrc_framing = true;           // MODEL: M3
+  // Recognise MRC framing per frame (wire::detect_mrc_framing) rather than assuming it for every
+  // frame, so plain RoCEv2 frames (ACK without MFEH, SEND, READ, CM MADs) decode field-level
+  // beside MRC ones. Off: every frame as mrc_framing says (a QP known to be MRC).
+  bool detect_framing = true;
   bool normalize = true;
   std::size_t max_differences = 20;  // kept in detail; all are counted
   std::string name_a = "A";          // the pcap files, for messages and evidence

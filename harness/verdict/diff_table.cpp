@@ -184,6 +184,7 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   t.norm.ts0 = cap.packet(0).ts_ns;
   wire::DecodeOptions dopt;
   dopt.mrc_framing = opt.mrc_framing;  // MODEL: M3
+  dopt.detect_framing = opt.detect_framing;
   wire::DecodedFrame f;
   FrameMeta meta;
   std::array<std::uint64_t, kSlots> slots{};
@@ -246,6 +247,7 @@ std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt
   slots.fill(0);
   wire::DecodeOptions dopt;
   dopt.mrc_framing = opt.mrc_framing;
+  dopt.detect_framing = opt.detect_framing;
   wire::DecodedFrame f;
   const auto bytes = cap.bytes(i);
   const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);

@@ -14,6 +14,10 @@
 // (a switch that fixed up the lengths), pad and ICRC are handled as usual, except that a pad count
 // larger than the remaining bytes leaves `payload` = everything before the ICRC instead of
 // failing with kBadPadCount.
+//
+// Framing (MODEL: M3, M5). With DecodeOptions::detect_framing the layout of the few opcodes whose
+// headers depend on the framing (kFramingDependent) is chosen per frame by detect_mrc_framing(),
+// one table lookup and, for those opcodes only, a length compare: no allocation, no second pass.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -64,6 +68,8 @@ constexpr ExtLayout layout_by_opcode(std::uint8_t op, bool mrc_framing) {
     case oc::kRcCompareSwap:  // AtomicETH (28 bytes) is left in the payload
     case oc::kRcFetchAdd:
     case oc::kCnp:            // 16 reserved bytes are left in the payload
+    case oc::kUdSendOnly:     // DETH (8 bytes) and the MAD are left in the payload
+    case oc::kUdSendOnlyImm:  // DETH + ImmDt are left in the payload
       break;
     case oc::kRcSendLastImm:
     case oc::kRcSendOnlyImm:
@@ -124,6 +130,20 @@ static_assert(!kLayouts[0][opcode::kRcWriteMiddle].reth);
 
 const ExtLayout& layout_for(std::uint8_t op, bool mrc_framing) { return kLayouts[mrc_framing][op]; }
 
+// The opcodes whose headers depend on the framing: only these need detect_mrc_framing().
+constexpr std::array<bool, 256> make_framing_dependent() {
+  std::array<bool, 256> t{};
+  for (std::size_t op = 0; op < t.size(); ++op) {
+    const ExtLayout& a = kLayouts[0][op];
+    const ExtLayout& b = kLayouts[1][op];
+    t[op] = a.reth != b.reth || a.immdt != b.immdt || a.aeth != b.aeth || a.mfeh != b.mfeh || a.ep != b.ep;
+  }
+  return t;
+}
+constexpr std::array<bool, 256> kFramingDependent = make_framing_dependent();
+static_assert(kFramingDependent[opcode::kRcWriteMiddle] && kFramingDependent[opcode::kRcAck]);
+static_assert(!kFramingDependent[opcode::kRcWriteFirst] && !kFramingDependent[opcode::kMrcEpReq]);
+
 // What every decode starts from: all fields at their defaults, so no field ever shows a value
 // from an earlier frame.
 constexpr DecodedFrame kEmptyFrame{};
@@ -148,6 +168,19 @@ void reset(DecodedFrame& out) {
 }  // namespace
 
 ExtLayout ext_layout(std::uint8_t op, bool mrc_framing) { return layout_for(op, mrc_framing); }
+
+bool detect_mrc_framing(Bytes roce, std::size_t roce_len) {  // MODEL: M3, M5
+  namespace oc = opcode;
+  if (roce.size() < kBthLen) return false;
+  const std::uint8_t op = roce[0];
+  if (op == oc::kRcAck) return roce_len >= kBthLen + kAethLen + kMfehLen + kIcrcLen;
+  if (op != oc::kRcWriteMiddle && op != oc::kRcWriteLast && op != oc::kRcWriteLastImm) return false;
+  const std::size_t pad = (roce[1] >> 4) & 0x3;
+  const std::size_t imm = op == oc::kRcWriteLastImm ? kImmDtLen : 0;
+  const std::size_t overhead = kBthLen + kRethLen + imm + pad + kIcrcLen;
+  if (roce_len < overhead || roce.size() < kBthLen + kRethLen) return false;
+  return load_be32(roce.data() + kBthLen + 12) == roce_len - overhead;  // RETH DMA length
+}
 
 namespace {
 
@@ -261,7 +294,11 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     return fail(e, off);
   }
   if (off + kBthLen > roce_end) return fail(WireError::kBadUdpLength, off);
-  const ExtLayout& layout = layout_for(out.bth.opcode, opt.mrc_framing);
+  bool framing = opt.mrc_framing;
+  if (framing && opt.detect_framing && kFramingDependent[out.bth.opcode]) {
+    framing = detect_mrc_framing(frame.subspan(off), roce_end - off);
+  }
+  const ExtLayout& layout = layout_for(out.bth.opcode, framing);
   if (!layout.known) return fail(WireError::kBadOpcode, off);
   off += kBthLen;
 

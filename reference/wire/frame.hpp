@@ -45,6 +45,10 @@ enum class L3Kind : std::uint8_t { kIpv4, kIpv6 };
 struct DecodeOptions {
   bool mrc_framing = true;  // MODEL: M3
   bool verify_icrc = true;
+  // With mrc_framing: decide per frame, by detect_mrc_framing(), instead of assuming MRC framing
+  // for every frame. For captures that mix MRC and plain RoCEv2 (the diff, real captures); an
+  // endpoint that knows its QP is MRC keeps it off.
+  bool detect_framing = false;
 };
 
 struct DecodedFrame {
@@ -148,5 +152,15 @@ struct ExtLayout {
   bool known = false;  // false: no layout for this opcode
 };
 ExtLayout ext_layout(std::uint8_t opcode, bool mrc_framing);
+
+// Whether one RoCE packet uses MRC framing, from its own bytes (MODEL: M3, M5). Only WRITE
+// MIDDLE / LAST / LAST-IMM and ACKNOWLEDGE differ between the framings, and their lengths tell:
+// an MRC WRITE MIDDLE/LAST[-IMM] carries a RETH whose DMA length is exactly this packet's payload
+// (so the 4 bytes where it would sit must equal the payload length the UDP length leaves once a
+// RETH is counted), and an MRC ACK has the 32-byte MFEH after its AETH where an IBA ACK has
+// nothing. `roce` is the captured bytes from the BTH on; `roce_len` the RoCE packet length the
+// UDP header claims (UDP length - 8), which a trimmed stub keeps. Every other opcode: false.
+// tools/wireshark/mrc.lua mirrors this rule.
+bool detect_mrc_framing(Bytes roce, std::size_t roce_len);
 
 }  // namespace mrc::wire

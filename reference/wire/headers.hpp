@@ -128,6 +128,8 @@ inline constexpr std::uint8_t kRcAtomicAck = 0x12;
 inline constexpr std::uint8_t kRcCompareSwap = 0x13;
 inline constexpr std::uint8_t kRcFetchAdd = 0x14;
 inline constexpr std::uint8_t kCnp = 0x81;
+inline constexpr std::uint8_t kUdSendOnly = 0x64;     // CM MADs travel on UD QP 1 (IBA 12.6)
+inline constexpr std::uint8_t kUdSendOnlyImm = 0x65;
 inline constexpr std::uint8_t kMrcEpReq = 0xC0;  // MODEL: M6 (manufacturer-specific range)
 inline constexpr std::uint8_t kMrcEpRsp = 0xC1;  // MODEL: M6
 }  // namespace opcode

@@ -19,7 +19,14 @@ namespace mrc::cross {
 enum class Profile : std::uint8_t {
   kIba,  // classic IBA framing (RETH on FIRST/ONLY only), RC WRITE + ACK(AETH): scapy, tshark
   kMrc,  // every MRC frame kind with MRC v1 framing (M3, M5, M6, M11): the Lua dissector
+  // Plain RoCEv2 over IPv4 as RDMA stacks send it (no MRC framing): RDMA CM MADs on UD QP 1, RC
+  // WRITE ONLY, READ request and responses, SEND FIRST / LAST IMM / ONLY IMM, 62-byte ACKs, some
+  // from UDP source port 69 (roce_frames.cpp). Stands in for real captures in the tests.
+  kRoce,
 };
+
+// Frame kinds of Profile::kRoce (roce_frames.cpp lists them).
+inline constexpr unsigned kRoceKinds = 16;
 
 struct GeneratedFrame {
   std::vector<std::uint8_t> bytes;  // what the capture holds (a trimmed stub is cut short)
@@ -39,6 +46,7 @@ class FrameFactory {
   std::uint64_t bits(unsigned n);  // n random low bits (n <= 64)
   GeneratedFrame make_iba(std::uint32_t index);
   GeneratedFrame make_mrc(std::uint32_t index);
+  GeneratedFrame make_roce(std::uint32_t index);
 
   Profile profile_;
   std::mt19937_64 rng_;

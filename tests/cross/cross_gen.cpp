@@ -3,7 +3,10 @@
 // Third-party decoders (scapy, tshark's infiniband dissector, tools/wireshark/mrc.lua) read the
 // pcap; the python checkers in this folder and in tests/tools/wireshark compare.
 //
-//   mrc_cross_gen --profile iba|mrc --count N --seed S --pcap out.pcap --expect out.json
+//   mrc_cross_gen --profile iba|mrc|roce --count N --seed S --pcap out.pcap --expect out.json
+//
+// Profile roce is plain RoCEv2 (no MRC framing) of the kinds real RDMA traffic holds: RDMA CM
+// MADs on UD QP 1, RC WRITE / READ / SEND with immediate and 62-byte ACKs (roce_frames.cpp).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,47 +16,13 @@
 #include <string_view>
 
 #include "tests/cross/cross_frames.hpp"
+#include "tests/cross/pcap_writer.hpp"
 
 namespace {
 
-// Classic pcap (not pcapng): little-endian magic 0xa1b2c3d4, microsecond timestamps, v2.4.
-class PcapWriter {
- public:
-  explicit PcapWriter(const std::string& path) : out_(path, std::ios::binary) {
-    put32(0xa1b2c3d4u);
-    put16(2);
-    put16(4);
-    put32(0);      // thiszone
-    put32(0);      // sigfigs
-    put32(65535);  // snaplen
-    put32(1);      // LINKTYPE_ETHERNET
-  }
-  bool good() const { return static_cast<bool>(out_); }
-  // `wire_len` may exceed the captured bytes (not used here: a trimmed stub is cut on the wire).
-  void record(std::uint32_t usec_total, const std::vector<std::uint8_t>& bytes) {
-    put32(usec_total / 1000000u);
-    put32(usec_total % 1000000u);
-    put32(static_cast<std::uint32_t>(bytes.size()));
-    put32(static_cast<std::uint32_t>(bytes.size()));
-    out_.write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-  }
-
- private:
-  void put16(std::uint16_t v) {
-    const char b[2] = {static_cast<char>(v), static_cast<char>(v >> 8)};
-    out_.write(b, 2);
-  }
-  void put32(std::uint32_t v) {
-    put16(static_cast<std::uint16_t>(v));
-    put16(static_cast<std::uint16_t>(v >> 16));
-  }
-  std::ofstream out_;
-};
-
 int usage(const char* why) {
   std::cerr << "mrc_cross_gen: " << why
-            << "\nusage: mrc_cross_gen --profile iba|mrc --count N --seed S --pcap FILE "
+            << "\nusage: mrc_cross_gen --profile iba|mrc|roce --count N --seed S --pcap FILE "
                "--expect FILE\n";
   return 2;
 }
@@ -88,13 +57,16 @@ int main(int argc, char** argv) {
       return usage("unknown option");
     }
   }
-  if (profile_name != "iba" && profile_name != "mrc") return usage("--profile must be iba or mrc");
+  if (profile_name != "iba" && profile_name != "mrc" && profile_name != "roce") {
+    return usage("--profile must be iba, mrc or roce");
+  }
   if (pcap_path.empty() || expect_path.empty() || count == 0) return usage("missing option");
 
-  const auto profile =
-      profile_name == "iba" ? mrc::cross::Profile::kIba : mrc::cross::Profile::kMrc;
+  const auto profile = profile_name == "iba"   ? mrc::cross::Profile::kIba
+                       : profile_name == "roce" ? mrc::cross::Profile::kRoce
+                                                : mrc::cross::Profile::kMrc;
   mrc::cross::FrameFactory factory(profile, seed);
-  PcapWriter pcap(pcap_path);
+  mrc::cross::PcapWriter pcap(pcap_path);
   if (!pcap.good()) return usage("cannot open the pcap file");
   nlohmann::json frames = nlohmann::json::array();
   try {

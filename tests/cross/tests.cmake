@@ -2,9 +2,16 @@
 # random frames into a pcap with mrc_cross_gen, then scapy and tshark decode them.
 find_package(nlohmann_json 3 REQUIRED)
 
-add_executable(mrc_cross_gen ${CMAKE_CURRENT_LIST_DIR}/cross_gen.cpp
-                             ${CMAKE_CURRENT_LIST_DIR}/cross_frames.cpp)
-target_link_libraries(mrc_cross_gen PRIVATE mrc_wire nlohmann_json::nlohmann_json)
+# The frame factories and the pcap writer, also linked by tests that build captures at test time
+# (tests/harness/capture/tests.cmake).
+add_library(mrc_cross_frames STATIC ${CMAKE_CURRENT_LIST_DIR}/cross_frames.cpp
+                                    ${CMAKE_CURRENT_LIST_DIR}/roce_frames.cpp
+                                    ${CMAKE_CURRENT_LIST_DIR}/frame_finish.cpp
+                                    ${CMAKE_CURRENT_LIST_DIR}/pcap_writer.cpp)
+target_link_libraries(mrc_cross_frames PUBLIC mrc_wire nlohmann_json::nlohmann_json)
+
+add_executable(mrc_cross_gen ${CMAKE_CURRENT_LIST_DIR}/cross_gen.cpp)
+target_link_libraries(mrc_cross_gen PRIVATE mrc_cross_frames)
 
 set(MRC_CROSS_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with scapy (Debian's, not pyenv's)")
 set(MRC_CROSS_DIR ${PROJECT_BINARY_DIR}/cross)

@@ -27,11 +27,11 @@ bool inside(Bytes part, Bytes whole) {
          part.size() <= static_cast<std::size_t>(hi - part.data());
 }
 
-void check(Bytes frame, bool mrc_framing) {
+void check(Bytes frame, bool mrc_framing, bool detect_framing = false) {
   using namespace mrc::wire;
   const std::size_t size = frame.size();
   DecodedFrame out;
-  const DecodeOptions opt{.mrc_framing = mrc_framing, .verify_icrc = true};
+  const DecodeOptions opt{.mrc_framing = mrc_framing, .verify_icrc = true, .detect_framing = detect_framing};
   const DecodeResult r = decode_frame(frame, out, opt);
   if (to_string(r.error).empty()) violated("error without a name", mrc_framing, size);
   if (!r.ok()) {
@@ -64,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Bytes frame(data, size);
   check(frame, true);   // MODEL: M3 every data packet carries a RETH
   check(frame, false);  // classic IBA framing
+  check(frame, true, true);  // MRC framing recognised per frame (the diff's path)
   // The CRC engines on arbitrary lengths and alignments (the folding engine re-reads bytes near
   // the end of its input; ASan checks those reads stay inside it).
   if (mrc::wire::crc32(0, frame) != mrc::wire::crc32_portable(0, frame)) {

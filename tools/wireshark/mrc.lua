@@ -11,8 +11,12 @@
 -- byte layouts mirror reference/wire/headers.hpp and reference/wire/*_codec.cpp.
 --
 -- Install: copy to ~/.local/lib/wireshark/plugins/ or run with -X lua_script:mrc.lua.
--- It replaces the infiniband dissector on UDP port 4791 and also registers a UDP heuristic; set
--- udp.try_heuristic_first:TRUE so a source port below 4791 owned by another dissector cannot win.
+-- Wireshark's own InfiniBand dissector keeps decoding every RoCEv2 frame (BTH, RETH, AETH, MADs,
+-- ...); this file adds an "MRC" subtree on top from a post-dissector, deciding per frame whether the
+-- frame carries MRC-only headers (per-packet RETH, MFEH, EP header), so plain RoCEv2 frames decode
+-- as before and get no MRC error. A UDP heuristic hands datagrams to port 4791 to the InfiniBand
+-- dissector; with udp.try_heuristic_first:TRUE an EV source port below 4791 owned by another
+-- dissector (69 TFTP, 123 NTP, ...) cannot take the frame away from it.
 
 local mrc = Proto("mrc", "MRC over RoCEv2 (mrc-conform model)")
 
@@ -20,7 +24,8 @@ local band, bor, bxor, rshift, lshift = bit32.band, bit32.bor, bit32.bxor, bit32
 
 -- ---- preferences -----------------------------------------------------------------------------
 mrc.prefs.v1_framing = Pref.bool("MRC v1 framing", true,
-  "MODEL M3: every RC WRITE data packet (0x06-0x0B) carries a RETH; ACKs carry an MFEH (M5)")
+  "Recognise MRC framing per frame (MODEL M3: a RETH on WRITE MIDDLE/LAST whose DMA length is the "
+  .. "packet's payload; M5: an ACK with 32 more bytes after the AETH carries an MFEH). Off: plain IBA")
 mrc.prefs.check_icrc = Pref.bool("Verify ICRC", true, "Recompute the RoCEv2 invariant CRC")
 local EV_AUTO, EV_STEV, EV_UDP, EV_SRV6 = 0, 1, 2, 3
 mrc.prefs.ev_format = Pref.enum("EV format mode", EV_AUTO, "How the EV is placed (MODEL M1/M2)",
@@ -42,6 +47,7 @@ local opcodes = {
   [0x0C] = "RC READ REQUEST", [0x0D] = "RC READ RESP FIRST", [0x0E] = "RC READ RESP MIDDLE",
   [0x0F] = "RC READ RESP LAST", [0x10] = "RC READ RESP ONLY", [0x11] = "RC ACKNOWLEDGE",
   [0x12] = "RC ATOMIC ACK", [0x13] = "RC COMPARE SWAP", [0x14] = "RC FETCH ADD", [0x81] = "CNP",
+  [0x64] = "UD SEND ONLY", [0x65] = "UD SEND ONLY IMM",
   [0xC0] = "MRC EP REQUEST (MODEL M6)", [0xC1] = "MRC EP RESPONSE (MODEL M6)",
 }
 local syndromes = {}
@@ -128,6 +134,7 @@ field("icrc", U32, "ICRC", base.HEX)
 field("icrc_computed", U32, "ICRC computed", base.HEX)
 field("icrc_ok", BOOL, "ICRC correct")
 field("trimmed", BOOL, "Trimmed stub (MODEL M11)")
+field("mrc_hdrs", BOOL, "MRC-only headers: per-packet RETH, MFEH or EP header (MODEL M3/M5/M6)")
 field("dscp", U8, "DSCP of the outer IP header (MODEL M11: 10 data, 11 trimmed, 46 control)", base.DEC)
 field("ev.mode", ProtoField.string, "EV format mode (MODEL M1)")
 field("ev.value", U32, "EV value V (MODEL M2)", base.HEX)
@@ -157,8 +164,6 @@ local E = {
                           expert.group.PROTOCOL, expert.severity.WARN),
 }
 mrc.experts = { E.trimmed, E.icrc, E.short, E.opcode, E.model }
-
-local f_frame = Field.new("frame")
 
 -- ---- CRC-32 (zlib polynomial) for the ICRC ----------------------------------------------------
 local crc_table = {}
@@ -317,10 +322,24 @@ local function layout(op, framing)  -- mirrors ext_layout() in reference/wire/fr
   elseif op == 0x0D or op == 0x0F or op == 0x10 or op == 0x12 then l.aeth = true
   elseif op == 0x11 then l.aeth, l.mfeh = true, framing
   elseif op == 0xC0 or op == 0xC1 then l.ep = true
-  elseif not (op <= 0x02 or op == 0x04 or op == 0x0E or op == 0x13 or op == 0x14 or op == 0x81) then
+  -- UD SEND ONLY [IMM] (CM MADs on QP 1): DETH [+ ImmDt] stay in the payload, as in frame.cpp
+  elseif not (op <= 0x02 or op == 0x04 or op == 0x0E or op == 0x13 or op == 0x14 or op == 0x81 or
+              op == 0x64 or op == 0x65) then
     l.known = false
   end
   return l
+end
+
+-- Per-frame MRC framing (mirrors detect_mrc_framing() in reference/wire/frame.cpp). The opcode
+-- cannot say whether WRITE MIDDLE/LAST carry a RETH (MODEL M3) or an ACK an MFEH (MODEL M5); the
+-- lengths can: an MRC RETH's DMA length is exactly this packet's payload, and an IBA ACK has
+-- nothing after its AETH. roce_len is the RoCE packet length the UDP header claims.
+local function detect_framing(tvb, op, roce_len, pad)
+  if op == 0x11 then return roce_len - 12 - 4 - 4 >= MFEH_LEN end
+  local imm = (op == 0x09) and 4 or 0
+  if op ~= 0x07 and op ~= 0x08 and op ~= 0x09 then return false end
+  local pay = roce_len - 12 - 16 - imm - pad - 4
+  return pay >= 0 and tvb:len() >= 28 and tvb(24, 4):uint() == pay
 end
 
 local function dissect_mfeh(tree, tvb, off, psn)  -- MODEL: M5
@@ -377,19 +396,18 @@ local function dissect_ep(tree, tvb, off, limit)  -- MODEL: M6; header length, o
   return EP_FIXED_LEN + len
 end
 
--- ---- main -------------------------------------------------------------------------------------
-function mrc.dissector(tvb, pinfo, tree)
+-- ---- the MRC subtree of one RoCEv2 packet ----------------------------------------------------
+-- tvb: the UDP payload (BTH onwards); ft: the frame; udp_off: the UDP header offset in ft.
+local function dissect_roce(tvb, pinfo, tree, ft, udp_off)
   local cap = tvb:len()
-  if cap < 12 then return 0 end
-  pinfo.cols.protocol = "MRC"
   local root = tree:add(mrc, tvb())
-  local frame = f_frame()
-  local ft = frame and frame.source
-  local L = ft and parse_lower(ft, tvb:offset())
-  local framing = mrc.prefs.v1_framing
+  local L = parse_lower(ft, udp_off + 8)
+  local roce_len = ft:range(udp_off + 4, 2):uint() - 8  -- as the UDP header says
 
   -- BTH
   local op, psn = tvb(0, 1):uint(), tvb(9, 3):uint()
+  local pad = band(rshift(tvb(1, 1):uint(), 4), 3)
+  local framing = mrc.prefs.v1_framing and detect_framing(tvb, op, roce_len, pad)
   local bt = root:add(mrc, tvb(0, 12), "Base Transport Header")
   bt:add(F["bth.opcode"], tvb(0, 1))
   for _, k in ipairs({ "se", "m", "padcnt", "tver" }) do bt:add(F["bth." .. k], tvb(1, 1)) end
@@ -399,16 +417,15 @@ function mrc.dissector(tvb, pinfo, tree)
   bt:add(F["bth.dqpn"], tvb(5, 3))
   bt:add(F["bth.ackreq"], tvb(8, 1))
   bt:add(F["bth.psn"], tvb(9, 3))
-  local pad = band(rshift(tvb(1, 1):uint(), 4), 3)
   local info = string.format("%s QP=0x%06x PSN=%d", opcodes[op] or string.format("opcode 0x%02x", op),
                              tvb(5, 3):uint(), psn)
 
   -- how far the RoCE packet goes: the UDP length, or the captured bytes when it is cut short
-  local roce_len = (L and L.udp_len - 8) or cap
   local short = roce_len > cap
   local icrc_off = short and cap or (roce_len - 4)
   local off = 12
   local l = layout(op, framing)
+  local mrc_hdrs = (l.reth and (op == 0x07 or op == 0x08 or op == 0x09)) or l.mfeh or l.ep
   local function need(n, what)
     if off + n > icrc_off then  -- icrc_off is the capture end for a short packet
       root:add_proto_expert_info(E.short, what .. " runs past the captured bytes")
@@ -457,6 +474,7 @@ function mrc.dissector(tvb, pinfo, tree)
       root:add_proto_expert_info(E.short, "EP response EV runs past the captured bytes")
     end
   end
+  root:add(F["mrc_hdrs"], tvb(0, 0), mrc_hdrs and true or false):set_generated()
 
   -- payload, pad, ICRC
   local pay_end = short and cap or math.max(off, icrc_off - pad)
@@ -492,16 +510,37 @@ function mrc.dissector(tvb, pinfo, tree)
     tr:add_proto_expert_info(E.trimmed)
     info = "TRIMMED STUB " .. info
   end
-  pinfo.cols.info = info
-  return cap
+  -- The InfiniBand dissector owns the columns of plain RoCEv2 frames; MRC frames say what they are.
+  if mrc_hdrs or trimmed then
+    pinfo.cols.protocol = "MRC"
+    pinfo.cols.info = info
+  end
+  root:append_text(mrc_hdrs and ": MRC framing" or ": no MRC-only headers")
 end
 
--- UDP destination port 4791 (replacing the infiniband dissector) plus a heuristic that claims
--- only datagrams to 4791, for udp.try_heuristic_first.
-DissectorTable.get("udp.port"):add(ROCE_PORT, mrc)
+-- ---- post-dissector: after Wireshark (InfiniBand included) has decoded the frame ---------------
+-- The RoCEv2 packet is the payload of the UDP header whose destination port is 4791.
+local f_udp_dport = Field.new("udp.dstport")
+function mrc.dissector(tvb, pinfo, tree)
+  for _, fi in ipairs({ f_udp_dport() }) do
+    if fi.value == ROCE_PORT then
+      local udp_off = fi.offset - 2
+      if fi.source == tvb and tvb:len() >= udp_off + 8 + 12 then
+        dissect_roce(tvb:range(udp_off + 8):tvb(), pinfo, tree, tvb, udp_off)
+      end
+      return
+    end
+  end
+end
+register_postdissector(mrc, true)
+
+-- UDP heuristic: hand datagrams to port 4791 to the dissector Wireshark registered there
+-- (InfiniBand's RRoCE), so that with udp.try_heuristic_first a low EV source port owned by another
+-- dissector does not take the frame.
+local roce_handle = DissectorTable.get("udp.port"):get_dissector(ROCE_PORT)
 local function heuristic(tvb, pinfo, tree)
-  if pinfo.dst_port ~= ROCE_PORT or tvb:len() < 12 then return false end
-  mrc.dissector(tvb, pinfo, tree)
+  if roce_handle == nil or pinfo.dst_port ~= ROCE_PORT or tvb:len() < 12 then return false end
+  roce_handle:call(tvb, pinfo, tree)
   return true
 end
 mrc:register_heuristic("udp", heuristic)

@@ -192,6 +192,7 @@ inline ExtLayout expected_layout(std::uint8_t op, bool mrc) {
   } else if (op == 0x12) {
     l.aeth = true;
   } else if (op == 0x13 || op == 0x14 || op == 0x81) {
+  } else if (op == 0x64 || op == 0x65) {  // UD SEND ONLY [IMM]: DETH [+ ImmDt] left in the payload
   } else if (op == 0xC0 || op == 0xC1) {
     l.ep = true;
   } else {

@@ -2,7 +2,8 @@
 """dissector.mrc_lua: tshark with tools/wireshark/mrc.lua decodes every kind of project frame
 (data in STEV / UDP / SRv6 modes with per-packet RETH, ACK + MFEH of each type, EP request and
 response, trimmed stubs) to the field values the generator asked for, labels model fields
-"(MODEL Mn)" in its tree, and, with "MRC v1 framing" off, decodes classic IBA frames.
+"(MODEL Mn)" in its tree, and decodes classic IBA frames both with "MRC v1 framing" off and with
+the default per-frame recognition (which must then find no MRC-only header in any of them).
 """
 
 import ipaddress
@@ -31,7 +32,7 @@ FIELDS = [
     "ep.rsp_fmt_mode", "ep.rsp_port", "ep.rsp_ev_len", "ep.rsp_ev",
     "ev.mode", "ev.value", "ev.flow_label", "ev.sport", "ev.index", "ev.outer_da",
     "ev.usid_block", "ev.usid_count", "ev.srh_segment",
-    "payload_len", "icrc", "icrc_ok", "trimmed", "dscp",
+    "payload_len", "icrc", "icrc_ok", "trimmed", "dscp", "mrc_hdrs",
 ]
 STRICT_PREFIXES = ("reth.", "immdt", "aeth.", "mfeh.", "ep.", "icrc", "ev.index", "ev.outer_da",
                    "ev.srh_segment")
@@ -55,6 +56,15 @@ def expected(field, value):
     if field in IPV6_FIELDS:
         return ipaddress.IPv6Address(bytes.fromhex(value))
     return value
+
+
+def mark_mrc_headers(frames, mrc):
+    """Expected mrc.mrc_hdrs: a per-packet RETH on WRITE MIDDLE/LAST/LAST-IMM, an MFEH or an EP
+    header (MODEL M3/M5/M6); never on an IBA frame."""
+    for f in frames:
+        per_packet = f["bth.opcode"] in (7, 8, 9) and "reth.va" in f
+        f["mrc_hdrs"] = int(mrc and (per_packet or "mfeh.type" in f or "ep.op" in f))
+    return frames
 
 
 def run_tshark(tshark, pcap, fields, prefs):
@@ -128,6 +138,7 @@ def main():
 
     # Pass 1: every MRC frame kind, MRC v1 framing (the default).
     pcap, frames = crosslib.generate(args, "mrc", "lua_mrc")
+    mark_mrc_headers(frames, True)
     kinds = {f["_kind"].split("_op")[0].split("_type")[0] for f in frames}
     modes = {f["_placement"] for f in frames}
     compare_rows(m, run_tshark(tshark, pcap, FIELDS, []), frames, FIELDS)
@@ -136,9 +147,14 @@ def main():
     # Pass 2: classic IBA frames with "MRC v1 framing" off: no RETH on MIDDLE/LAST, no MFEH.
     iba_args = type(args)(**dict(vars(args), count=max(args.count // 2, 100), seed=args.seed + 1))
     pcap2, frames2 = crosslib.generate(iba_args, "iba", "lua_iba")
+    mark_mrc_headers(frames2, False)
     compare_rows(m, run_tshark(tshark, pcap2, FIELDS, ["mrc.v1_framing:FALSE"]), frames2, FIELDS)
 
-    m.finish(len(frames) + len(frames2), "; kinds %s; EV placements %s"
+    # Pass 3: the same IBA frames with the default preferences: MRC framing is recognised per
+    # frame, so none of them may grow a RETH on MIDDLE/LAST or an MFEH.
+    compare_rows(m, run_tshark(tshark, pcap2, FIELDS, []), frames2, FIELDS)
+
+    m.finish(len(frames) + 2 * len(frames2), "; kinds %s; EV placements %s"
              % (",".join(sorted(kinds)), ",".join(sorted(modes))))
 
 

@@ -13,3 +13,19 @@ if(TARGET mrc_cross_gen)
 else()
   message(WARNING "mrc_cross_gen is not defined; dissector.mrc_lua is not registered")
 endif()
+
+# dissector.plain_roce (label `cross`): with mrc.lua loaded, Wireshark's InfiniBand dissector still
+# decodes every frame of a plain RoCEv2 capture made now by mrc_cross_gen --profile roce (CM MADs,
+# WRITE, READ, SEND with immediate, 62-byte ACKs, UDP source port 69), and no MRC error shows.
+# dissector.real_roce: the same on the captures in $MRC_REAL_CAPTURES; skipped when there are none.
+if(TARGET mrc_cross_gen)
+  set(MRC_PLAIN_DIR ${PROJECT_BINARY_DIR}/dissector_plain)
+  add_test(NAME dissector.plain_roce
+           COMMAND ${MRC_CROSS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/plain_check.py
+                   --gen $<TARGET_FILE:mrc_cross_gen> --workdir ${MRC_PLAIN_DIR})
+  add_test(NAME dissector.real_roce
+           COMMAND ${MRC_CROSS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/plain_check.py --real
+                   --workdir ${MRC_PLAIN_DIR})
+  set_tests_properties(dissector.plain_roce dissector.real_roce
+                       PROPERTIES LABELS cross TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
