@@ -132,8 +132,10 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
   wire::DecodeOptions opt;
   opt.mrc_framing = true;  // MODEL: M3
   opt.verify_icrc = true;
-  if (!wire::decode_frame(frame, rx_, opt).ok()) {
+  const wire::DecodeResult dr = wire::decode_frame(frame, rx_, opt);
+  if (!dr.ok()) {
     ++stats_.rx_decode_error;
+    if (dr.error == wire::WireError::kTruncated) rx_truncated(port);
     return;
   }
   // Addressed to us? (the inner header of an SRv6-encapsulated frame, M1)
@@ -167,11 +169,31 @@ void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
   Qp* qp = find_qp(f.bth.dest_qp);
   if (qp == nullptr || !qp->rsp) {
     ++stats_.rx_unknown_qp;
-    return;
+    // A responder with the accept_wrong_qpn quirk takes frames no QP is named by.
+    qp = nullptr;
+    for (auto& q : qps_) {
+      if (q && q->rsp && q->rsp->quirks().accept_wrong_qpn) {
+        qp = q.get();
+        break;
+      }
+    }
+    if (qp == nullptr) return;
   }
   Sink sink(*this);
   qp->rsp->on_data(f, port, now_, sink);
   check_qp_error(*qp);
+}
+
+// A frame cut inside its headers names no QP: dropped (counted as a decode error), unless a
+// responder has the accept_truncated quirk, which answers it.
+void Endpoint::rx_truncated(std::uint8_t port) {
+  Sink sink(*this);
+  for (auto& q : qps_) {
+    if (q && q->rsp && q->rsp->quirks().accept_truncated) {
+      q->rsp->on_truncated(port, now_, sink);
+      break;
+    }
+  }
 }
 
 void Endpoint::rx_feedback(const wire::DecodedFrame& f, std::uint8_t port) {

@@ -197,6 +197,7 @@ class Endpoint {
   void expire_ep(std::uint64_t now);
 
   void rx_data(const wire::DecodedFrame& f, std::uint8_t port);
+  void rx_truncated(std::uint8_t port);
   void rx_feedback(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port);

@@ -129,7 +129,7 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
     ++stats_.not_request;
     return RxOutcome::kDroppedNotRequest;
   }
-  if ((f.bth.dest_qp & kPsnMask24) != cfg_.qpn) {
+  if ((f.bth.dest_qp & kPsnMask24) != cfg_.qpn && !quirks_.accept_wrong_qpn) {
     ++stats_.wrong_qp;
     return RxOutcome::kDroppedWrongQp;
   }

@@ -85,6 +85,9 @@ struct ResponderQuirks {
   bool accept_bad_rkey = false;       // a WRITE failing the R_Key check is ACKed (not placed), no NAK 0x62
   bool accept_wrong_pkey = false;     // the P_Key check is skipped
   bool accept_bad_icrc = false;       // full-length frames with a wrong ICRC are processed
+  bool accept_wrong_qpn = false;      // the BTH.DestQP check is skipped (the endpoint hands such
+                                      // frames to this QP when no QP has that number)
+  bool accept_truncated = false;      // a frame too short for its BTH and RETH draws a re-ACK
 };
 
 struct ResponderConfig {
@@ -154,6 +157,7 @@ struct ResponderStats {
   std::uint64_t not_request = 0;
   std::uint64_t wrong_qp = 0;
   std::uint64_t bad_pkey = 0;
+  std::uint64_t truncated = 0;      // frames too short for their headers (on_truncated)
   std::uint64_t acks = 0;
   std::uint64_t sacks = 0;
   std::uint64_t nack_loss = 0;
@@ -175,6 +179,10 @@ class Responder {
   // One frame addressed to this QP, arrived on 1-based `port` at `now` (ns).
   RxOutcome on_data(const wire::DecodedFrame& f, std::uint8_t port, std::uint64_t now,
                     FeedbackSink& sink);
+  // A frame arrived on `port` that is too short to hold its headers through the RETH (the
+  // endpoint could not decode it, so it names no QP). It is dropped and counted; nothing is placed
+  // and no feedback is sent, unless the accept_truncated quirk answers it with a re-ACK.
+  void on_truncated(std::uint8_t port, std::uint64_t now, FeedbackSink& sink);
   // Runs the timers due at `now`: coalesced ACK, NACK-loss.
   void advance(std::uint64_t now, FeedbackSink& sink);
   // Earliest time advance() has work, or kNever.
@@ -196,6 +204,7 @@ class Responder {
   bool set_mpr_dest(std::uint8_t mpr_dest);
 
   const ResponderConfig& config() const { return cfg_; }
+  const ResponderQuirks& quirks() const { return quirks_; }
   const SackTracker& window() const { return window_; }
   std::uint32_t msn() const { return msn_; }
   std::uint32_t rcvd_bytes() const { return rcvd_bytes_; }
