@@ -314,13 +314,23 @@ bool Endpoint::poll_ev_event(ev::EvEvent& out) {
 
 void forward_health_events(ev::EvHealth& h, ev::Controller& c, ev::ProfileId profile) {
   if (h.events().empty()) return;
+  bool lost = h.dropped_pending() != 0;
   for (const ev::HealthEvent& e : h.events()) {
     // State changes the QP's health buffer could not hold are lost events too: the next event
     // the controller delivers carries them in its drop_count.
     if (e.drop_count != 0) c.note_dropped_events(e.drop_count);
+    lost |= e.drop_count != 0;
     c.report_ev_state(profile, e.ev, e.state);  // MODEL: M7 EV events
   }
   h.clear_events();
+  if (!lost) return;
+  // The lost changes never reached the profile: its EV table is brought back in line with the
+  // QP's view without events (their loss is what drop_count reports), so a controller that
+  // re-reads the table after a drop sees the truth.
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const ev::EvState s = h.state(static_cast<std::uint16_t>(i));
+    if (s == ev::EvState::kGood || s == ev::EvState::kAssumedBad) c.sync_ev_state(profile, i, s);
+  }
 }
 
 void Endpoint::pump_health(Qp& qp) {

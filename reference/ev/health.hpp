@@ -105,6 +105,8 @@ class EvHealth {
   // State changes to report, oldest first. clear_events() empties the buffer.
   std::span<const HealthEvent> events() const { return {events_.data(), n_events_}; }
   void clear_events();
+  // State changes lost to overflow since the last buffered event (the next event's drop_count).
+  std::uint32_t dropped_pending() const { return dropped_; }
 
  private:
   struct Slot {
