@@ -106,6 +106,7 @@ struct ResponderConfig {
   std::uint32_t ack_every = 4;        // coalescing: ACK at the latest every N packets
   std::uint64_t ack_delay_ns = 2000;  // coalescing: ... or this long after the first
   std::uint64_t ooo_tolerance_ns = 10000;  // NACK-loss after a hole stays this long
+  bool ack_last_at_once = true;       // LAST/ONLY with BTH.A is acknowledged at once (M5 allows coalescing it)
 };
 
 // The responder configuration a QP gets at INIT->RTR (QpAttr RTR fields plus its own QPN).
