@@ -38,7 +38,8 @@
 // ACK policy (MODEL: M5), one feedback per event:
 //  - Immediate ACK/SACK when the packet arrived out of order (PSN != ePSN), left or filled a hole
 //    (the responder holds PSNs beyond ePSN after it, or ePSN jumped by more than one), carried
-//    ECN-CE (so MFEH.ce names exactly its trigger), is a LAST/ONLY with BTH.A, or is the
+//    ECN-CE (so MFEH.ce names exactly its trigger), is a LAST/ONLY with BTH.A (unless
+//    ack_last_at_once is off, the ack-coalesce-max variant), or is the
 //    `ack_every`-th (default 4) unacknowledged packet.
 //  - Otherwise coalesced: one ACK at most `ack_delay_ns` (default 2 us) after the first
 //    unacknowledged packet arrived, triggered by the newest one.

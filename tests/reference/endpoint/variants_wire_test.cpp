@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "tests/reference/endpoint/wire_view.hpp"
@@ -35,8 +36,7 @@ void transfer(Pair& p, int n, std::uint32_t len, std::uint64_t limit_ns = 200'00
   EXPECT_EQ(ok, n);
 }
 
-std::vector<WireFrame> data_from_a(const Pair& p, const std::vector<WireFrame>& all) {
-  (void)p;
+std::vector<WireFrame> data_from_a(const std::vector<WireFrame>& all) {
   std::vector<WireFrame> out;
   for (const auto& w : all) {
     if (w.from() == 0 && is_data_frame(w)) out.push_back(w);
@@ -52,7 +52,7 @@ std::vector<EvKey> first_evs(const VariantSet& v, std::size_t n, bool random_spr
   auto p = make(v, o);
   transfer(*p, static_cast<int>(n), 1024);
   std::vector<EvKey> out;
-  for (const auto& w : data_from_a(*p, decode_taps(*p->fabric))) out.push_back(ev_key(w));
+  for (const auto& w : data_from_a(decode_taps(*p->fabric))) out.push_back(ev_key(w));
   out.resize(std::min(out.size(), n));
   return out;
 }
@@ -102,7 +102,7 @@ std::pair<double, bool> retx_follows_rotation(const VariantSet& v) {
   std::optional<std::uint8_t> prev_port;
   int retx = 0, follows = 0;
   bool same = false;
-  for (const auto& w : data_from_a(*p, decode_taps(*p->fabric))) {
+  for (const auto& w : data_from_a(decode_taps(*p->fabric))) {
     auto it = last.find(w.f.bth.psn);
     if (it != last.end()) {
       ++retx;
@@ -229,7 +229,7 @@ std::uint64_t retx_delay(const VariantSet& v) {
   };
   transfer(*p, 20, 1024);
   std::vector<std::uint64_t> sends;
-  for (const auto& w : data_from_a(*p, decode_taps(*p->fabric))) {
+  for (const auto& w : data_from_a(decode_taps(*p->fabric))) {
     if (w.f.bth.psn == ((*first_psn + 5) & transport::kPsnMask)) sends.push_back(w.t());
   }
   EXPECT_EQ(sends.size(), 2u);
