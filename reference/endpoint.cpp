@@ -132,8 +132,10 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
   wire::DecodeOptions opt;
   opt.mrc_framing = true;  // MODEL: M3
   opt.verify_icrc = true;
-  if (!wire::decode_frame(frame, rx_, opt).ok()) {
+  const wire::DecodeResult dr = wire::decode_frame(frame, rx_, opt);
+  if (!dr.ok()) {
     ++stats_.rx_decode_error;
+    if (dr.error == wire::WireError::kTruncated) rx_truncated(port);
     return;
   }
   // Addressed to us? (the inner header of an SRv6-encapsulated frame, M1)
@@ -167,11 +169,31 @@ void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
   Qp* qp = find_qp(f.bth.dest_qp);
   if (qp == nullptr || !qp->rsp) {
     ++stats_.rx_unknown_qp;
-    return;
+    // A responder with the accept_wrong_qpn quirk takes frames no QP is named by.
+    qp = nullptr;
+    for (auto& q : qps_) {
+      if (q && q->rsp && q->rsp->quirks().accept_wrong_qpn) {
+        qp = q.get();
+        break;
+      }
+    }
+    if (qp == nullptr) return;
   }
   Sink sink(*this);
   qp->rsp->on_data(f, port, now_, sink);
   check_qp_error(*qp);
+}
+
+// A frame cut inside its headers names no QP: dropped (counted as a decode error), unless a
+// responder has the accept_truncated quirk, which answers it.
+void Endpoint::rx_truncated(std::uint8_t port) {
+  Sink sink(*this);
+  for (auto& q : qps_) {
+    if (q && q->rsp && q->rsp->quirks().accept_truncated) {
+      q->rsp->on_truncated(port, now_, sink);
+      break;
+    }
+  }
 }
 
 void Endpoint::rx_feedback(const wire::DecodedFrame& f, std::uint8_t port) {
@@ -292,13 +314,23 @@ bool Endpoint::poll_ev_event(ev::EvEvent& out) {
 
 void forward_health_events(ev::EvHealth& h, ev::Controller& c, ev::ProfileId profile) {
   if (h.events().empty()) return;
+  bool lost = h.dropped_pending() != 0;
   for (const ev::HealthEvent& e : h.events()) {
     // State changes the QP's health buffer could not hold are lost events too: the next event
     // the controller delivers carries them in its drop_count.
     if (e.drop_count != 0) c.note_dropped_events(e.drop_count);
+    lost |= e.drop_count != 0;
     c.report_ev_state(profile, e.ev, e.state);  // MODEL: M7 EV events
   }
   h.clear_events();
+  if (!lost) return;
+  // The lost changes never reached the profile: its EV table is brought back in line with the
+  // QP's view without events (their loss is what drop_count reports), so a controller that
+  // re-reads the table after a drop sees the truth.
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const ev::EvState s = h.state(static_cast<std::uint16_t>(i));
+    if (s == ev::EvState::kGood || s == ev::EvState::kAssumedBad) c.sync_ev_state(profile, i, s);
+  }
 }
 
 void Endpoint::pump_health(Qp& qp) {

@@ -31,6 +31,7 @@
 #include "reference/transport/qp_types.hpp"
 #include "reference/transport/requester.hpp"
 #include "reference/transport/responder.hpp"
+#include "reference/variants.hpp"
 #include "reference/wire/frame.hpp"
 #include "reference/wire/headers.hpp"
 
@@ -59,7 +60,8 @@ struct DeviceAttr {
 struct EndpointConfig {
   std::uint64_t seed = 1;
   DefectSet defects;
-  bool random_spray = false;  // the seeded random EV choice instead of round robin (not a defect)
+  VariantSet variants;        // conformant policy variants (variants.hpp); none = the reference
+  bool random_spray = false;  // same as the random-ev variant (kept for existing callers)
   std::uint8_t num_ports = 8;
   wire::MacAddr mac{};
   wire::Ipv6Addr gid{};
@@ -197,6 +199,7 @@ class Endpoint {
   void expire_ep(std::uint64_t now);
 
   void rx_data(const wire::DecodedFrame& f, std::uint8_t port);
+  void rx_truncated(std::uint8_t port);
   void rx_feedback(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port);

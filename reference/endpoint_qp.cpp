@@ -147,6 +147,7 @@ int Endpoint::to_rtr(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   // TRIM NACK generation needs the device cap and is off when the peer lacks support (§1.3).
   if (!(cfg_.device.caps & dev_cap::kTrimNack)) rc.cap |= qc::kTrimNackDestUnsupported;
   rc.report_svc_time = (cfg_.device.caps & dev_cap::kSvcTime) != 0;
+  apply_variants(cfg_.variants, rc);
   if (!transport::check_config(rc).empty()) return EINVAL;
   qp.attr = next;
   qp.rsp = std::make_unique<transport::Responder>(rc, memory_, responder_quirks(cfg_.defects));
@@ -212,7 +213,9 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
 
   qp.attr = next;
   ev::SelectorQuirks sq = selector_quirks(cfg_.defects);
-  if (cfg_.random_spray) sq.random_seed = (cfg_.seed * 0x9E3779B97F4A7C15ull) ^ qp.qpn ^ 0xA5A5A5A5ull;
+  VariantSet variants = cfg_.variants;
+  if (cfg_.random_spray) variants.add(Variant::kRandomEv);
+  apply_variants(variants, cfg_.seed, qp.qpn, sq, hp, rc);
   qp.req = std::make_unique<transport::Requester>(
       rc, evs, hp, health_quirks(cfg_.defects), sq,
       params ? &*params : nullptr, nscc_quirks(cfg_.defects));

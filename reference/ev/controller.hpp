@@ -220,6 +220,9 @@ class Controller {
   // The hardware side: the endpoint reports a profile-wide GOOD / ASSUMED_BAD change of the EV at
   // `index`. Queues an event when the state is masked in and the device has the EV_EVENT cap.
   int report_ev_state(ProfileId id, std::size_t index, EvState state, std::string* why = nullptr);
+  // The same state change without an event: for changes whose events were lost upstream (their
+  // loss reaches the controller through note_dropped_events).
+  int sync_ev_state(ProfileId id, std::size_t index, EvState state);
 
   // EV event queue: never overruns. When full, new events are dropped and counted; the next
   // delivered event carries the count (exact with PRECISE_DROP_CNT, otherwise 0/1).

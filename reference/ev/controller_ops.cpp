@@ -337,6 +337,16 @@ int Controller::report_ev_state(ProfileId id, std::size_t index, EvState state, 
   return 0;
 }
 
+int Controller::sync_ev_state(ProfileId id, std::size_t index, EvState state) {
+  if (id >= evps_.size() || evps_[id].state != ProfileState::kOnline) return EINVAL;
+  if (index >= evps_[id].evs.size()) return EINVAL;
+  if (state != EvState::kGood && state != EvState::kAssumedBad) return EINVAL;
+  EvEntry& e = evps_[id].evs[index];
+  e.hw_state = state;
+  set_effective_state(e);
+  return 0;
+}
+
 void Controller::push_event(const EvEvent& e) {
   if (events_.size() >= limits_.event_queue_depth) {
     ++dropped_events_;  // the queue never overruns: the event is dropped and counted

@@ -120,6 +120,7 @@ void EvHealth::mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t
   s.forced = false;
   s.failed_at = failed_at;
   s.probe_after = now + params_.hold_down_ns;  // MODEL: M7 hold-down
+  s.probe_sent = false;
   s.probed_once = false;
   s.probe_ok_run = 0;
   s.nack_count = 0;
@@ -149,9 +150,7 @@ std::optional<std::uint16_t> EvHealth::next_probe(std::uint64_t now) {
   for (std::size_t i = 0; i < evs_.size(); ++i) {
     const Slot& s = evs_[i];
     if (!s.bad || s.denied || port_down_[s.port]) continue;
-    const std::uint64_t due =
-        s.probed_once ? std::max(s.probe_after, s.last_probe + params_.probe_interval_ns)
-                      : s.probe_after;
+    const std::uint64_t due = probe_due(s);
     if (due > now) continue;
     if (best == evs_.size() || due < best_due) {
       best = i;
@@ -159,9 +158,25 @@ std::optional<std::uint16_t> EvHealth::next_probe(std::uint64_t now) {
     }
   }
   if (best == evs_.size()) return std::nullopt;
-  evs_[best].last_probe = now;  // MODEL: M7 one probe every probe_interval_ns
-  evs_[best].probed_once = true;
+  Slot& b = evs_[best];
+  b.last_probe = now;  // MODEL: M7 one probe every probe_interval_ns
+  b.probe_sent = true;
+  // A probe inside the hold-down (probe-eager) is sent but its answer does not count.
+  b.probed_once = b.probed_once || now >= b.probe_after;
   return static_cast<std::uint16_t>(best);
+}
+
+std::uint64_t EvHealth::probe_due(const Slot& s) const {
+  const std::uint64_t interval = params_.probe_interval_ns;
+  switch (params_.probe_phase) {
+    case ProbePhase::kFromFailure:
+      // probe_after is the mark time plus the hold-down (mark_bad).
+      return s.probe_sent ? s.last_probe + interval : s.probe_after - params_.hold_down_ns;
+    case ProbePhase::kOneIntervalLate:
+      return s.probed_once ? std::max(s.probe_after, s.last_probe + interval) : s.probe_after + interval;
+    case ProbePhase::kAtHoldDownEnd: break;
+  }
+  return s.probed_once ? std::max(s.probe_after, s.last_probe + interval) : s.probe_after;
 }
 
 std::optional<std::uint64_t> EvHealth::next_deadline() const {
@@ -170,10 +185,7 @@ std::optional<std::uint64_t> EvHealth::next_deadline() const {
     if (!best || t < *best) best = t;
   };
   for (const Slot& s : evs_) {
-    if (s.bad && !s.denied && !port_down_[s.port]) {
-      consider(s.probed_once ? std::max(s.probe_after, s.last_probe + params_.probe_interval_ns)
-                             : s.probe_after);
-    }
+    if (s.bad && !s.denied && !port_down_[s.port]) consider(probe_due(s));
     if (s.cool_until > now_seen_) consider(s.cool_until);
   }
   return best;

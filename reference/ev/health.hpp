@@ -30,6 +30,15 @@
 
 namespace mrc::ev {
 
+// When an ASSUMED_BAD EV gets its first probe. M7 fixes the hold-down before reuse and the probe
+// interval, not when probing starts; the phases other than the default are conformant variants
+// (reference/variants.hpp). Only probes sent once the hold-down is over count towards recovery.
+enum class ProbePhase : std::uint8_t {
+  kAtHoldDownEnd,    // the reference: first probe when the hold-down ends
+  kFromFailure,      // probe-eager: every interval from the failure on, hold-down included
+  kOneIntervalLate,  // probe-lazy: first probe one interval after the hold-down ends
+};
+
 // MODEL: M7 timing parameters.
 struct HealthParams {
   std::uint64_t hold_down_ns = 100'000;      // MODEL: M7 100 us
@@ -39,6 +48,7 @@ struct HealthParams {
   std::uint32_t nack_threshold = 2;          // MODEL: M7 2 NACK-loss reports ...
   std::uint64_t nack_window_ns = 1'000'000;  // MODEL: M7 ... within 1 ms
   std::uint32_t ev_min_active = 0;           // from the EV profile
+  ProbePhase probe_phase = ProbePhase::kAtHoldDownEnd;
 };
 
 // Behaviour switches the endpoint fills from its defect set (reference/defects.hpp), so this layer
@@ -105,6 +115,8 @@ class EvHealth {
   // State changes to report, oldest first. clear_events() empties the buffer.
   std::span<const HealthEvent> events() const { return {events_.data(), n_events_}; }
   void clear_events();
+  // State changes lost to overflow since the last buffered event (the next event's drop_count).
+  std::uint32_t dropped_pending() const { return dropped_; }
 
  private:
   struct Slot {
@@ -115,7 +127,8 @@ class EvHealth {
     std::uint64_t failed_at = 0;      // time of the failure that marked it (or forced it)
     std::uint64_t probe_after = 0;    // end of hold-down
     std::uint64_t last_probe = 0;
-    bool probed_once = false;
+    bool probe_sent = false;   // any probe since it was marked (ProbePhase::kFromFailure)
+    bool probed_once = false;  // a probe sent after the hold-down, so its answer counts
     std::uint32_t probe_ok_run = 0;
     std::uint64_t cool_until = 0;
     std::array<std::uint64_t, kMaxNackThreshold> nack_times{};
@@ -127,6 +140,7 @@ class EvHealth {
   void mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t now);
   void release_forced(std::uint64_t now);
   void emit(std::uint16_t ev, EvState s);
+  std::uint64_t probe_due(const Slot& s) const;
 
   HealthParams params_;
   HealthQuirks quirks_;

@@ -4,9 +4,20 @@
 #include <algorithm>
 
 namespace mrc::ev {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ull;
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
 
 EvSelector::EvSelector(const EvHealth& health, SelectorQuirks quirks)
-    : health_(health), quirks_(quirks), rng_(quirks.random_seed) {
+    : health_(health), quirks_(quirks), rng_(quirks.random_seed), retx_rng_(quirks.retx_random_seed) {
   const std::size_t n = health_.size();
   order_.resize(n);
   for (std::size_t i = 0; i < n; ++i) order_[i] = static_cast<std::uint16_t>(i);
@@ -22,6 +33,11 @@ EvSelector::EvSelector(const EvHealth& health, SelectorQuirks quirks)
     r.size = i - r.begin;
     ports_.push_back(r);
   }
+  if (quirks_.reverse || quirks_.start_at_last) {
+    // The first pick is the last port's last EV (the rotation then runs down or wraps around).
+    port_cursor_ = ports_.empty() ? 0 : ports_.size() - 1;
+    for (PortRing& r : ports_) r.cursor = r.size - 1;
+  }
 }
 
 bool EvSelector::usable(std::uint16_t ev, std::uint64_t now) const {
@@ -31,8 +47,8 @@ bool EvSelector::usable(std::uint16_t ev, std::uint64_t now) const {
          health_.port_up(health_.port(ev));
 }
 
-std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now,
-                                              std::optional<std::uint16_t> exclude) {
+std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now, std::optional<std::uint16_t> exclude,
+                                              bool avoid_forced) {
   if (quirks_.spray_single_ev) {
     // Defect: every packet on the first eligible EV.
     for (std::size_t i = 0; i < health_.size(); ++i) {
@@ -42,43 +58,75 @@ std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now,
     }
     return std::nullopt;
   }
-  if (quirks_.random_seed != 0) return pick_random(now, exclude);
-  // MODEL: M7 rotate over ports first, then over the EVs of the chosen port.
+  // A forced-active EV keeps its GOOD state and its share of new data (the ev_min_active floor,
+  // M7), but a retransmission that has a choice does not go back into a path that already lost
+  // data: M8 asks only for a different GOOD EV, and this keeps a floor of dead EVs from sending
+  // one PSN into them again and again while its backoff grows.
+  if (avoid_forced) {
+    const auto ev = quirks_.random_seed != 0 ? pick_random(now, exclude, true) : rotate(now, exclude, true);
+    if (ev) return ev;
+  }
+  if (quirks_.random_seed != 0) return pick_random(now, exclude, false);
+  return rotate(now, exclude, false);
+}
+
+std::optional<std::uint16_t> EvSelector::rotate(std::uint64_t now, std::optional<std::uint16_t> exclude,
+                                                bool skip_forced) {
+  // MODEL: M7 rotate over ports first, then over the EVs of the chosen port (descending with the
+  // reverse-rotation variant: every step is -1 mod n instead of +1).
   const std::size_t np = ports_.size();
+  const bool down = quirks_.reverse;
   for (std::size_t k = 0; k < np; ++k) {
-    const std::size_t pi = (port_cursor_ + k) % np;
+    const std::size_t pi = down ? (port_cursor_ + np - k) % np : (port_cursor_ + k) % np;
     PortRing& r = ports_[pi];
     if (!health_.port_up(r.port)) continue;
     for (std::size_t j = 0; j < r.size; ++j) {
-      const std::size_t pos = (r.cursor + j) % r.size;
+      const std::size_t pos = down ? (r.cursor + r.size - j) % r.size : (r.cursor + j) % r.size;
       const std::uint16_t ev = order_[r.begin + pos];
       if (exclude && *exclude == ev) continue;
-      if (!usable(ev, now)) continue;
-      r.cursor = (pos + 1) % r.size;
-      port_cursor_ = (pi + 1) % np;
+      if (!usable(ev, now) || (skip_forced && health_.forced_active(ev))) continue;
+      r.cursor = down ? (pos + r.size - 1) % r.size : (pos + 1) % r.size;
+      port_cursor_ = down ? (pi + np - 1) % np : (pi + 1) % np;
       return ev;
     }
   }
   return std::nullopt;
 }
 
-std::optional<std::uint16_t> EvSelector::pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude) {
+std::optional<std::uint16_t> EvSelector::pick_other(std::uint64_t now, std::uint16_t exclude,
+                                                    bool avoid_forced) {
+  // MODEL: M8 any eligible EV but the one that lost the packet (not forced-active ones while
+  // others are left, as pick()). Two passes over the EVs per try, no allocation.
+  auto candidate = [&](std::size_t i, bool skip_forced) {
+    const auto ev = static_cast<std::uint16_t>(i);
+    return i != exclude && usable(ev, now) && !(skip_forced && health_.forced_active(ev));
+  };
+  for (bool skip_forced : {avoid_forced, false}) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < health_.size(); ++i) n += candidate(i, skip_forced);
+    if (n == 0) continue;
+    std::size_t k = static_cast<std::size_t>(splitmix64(retx_rng_) % n);
+    for (std::size_t i = 0; i < health_.size(); ++i) {
+      if (candidate(i, skip_forced) && k-- == 0) return static_cast<std::uint16_t>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint16_t> EvSelector::pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude,
+                                                     bool skip_forced) {
   // Two passes over the EVs, no allocation: count the candidates, then take the k-th. The previous
   // pick is a candidate only when nothing else is eligible (consecutive packets must differ
   // whenever they can, SPRAY-PER-PACKET-EV).
   auto candidate = [&](std::uint16_t ev, bool allow_last) {
-    return !(exclude && *exclude == ev) && (allow_last || !(last_ && *last_ == ev)) && usable(ev, now);
+    return !(exclude && *exclude == ev) && (allow_last || !(last_ && *last_ == ev)) && usable(ev, now) &&
+           !(skip_forced && health_.forced_active(ev));
   };
   for (bool allow_last : {false, true}) {
     std::size_t n = 0;
     for (std::size_t i = 0; i < health_.size(); ++i) n += candidate(static_cast<std::uint16_t>(i), allow_last);
     if (n == 0) continue;
-    rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
-    std::uint64_t z = rng_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    std::size_t k = static_cast<std::size_t>(z % n);
+    std::size_t k = static_cast<std::size_t>(splitmix64(rng_) % n);
     for (std::size_t i = 0; i < health_.size(); ++i) {
       const auto ev = static_cast<std::uint16_t>(i);
       if (!candidate(ev, allow_last)) continue;

@@ -25,6 +25,15 @@ struct SelectorQuirks {
   // the previous pick. The `reference-random` DUT uses it so statistical checks meet a sprayer whose
   // counts really vary, which is what their false-fail rate is about.
   std::uint64_t random_seed = 0;
+  // Not defects either: conformant variants of the rotation (reference/variants.hpp). M7 fixes
+  // only that picks vary per packet, spread evenly over the eligible EVs and ports; the order is
+  // free. `reverse` walks ports and EVs in descending order; `start_at_last` starts the rotation at
+  // the last port and the last EV of every port.
+  bool reverse = false;
+  bool start_at_last = false;
+  // Nonzero = seed of the retransmission choice of pick_other(): uniform among the eligible EVs
+  // other than the one that lost the packet (M8 fixes only "a different GOOD EV").
+  std::uint64_t retx_random_seed = 0;
 };
 
 class EvSelector {
@@ -33,9 +42,18 @@ class EvSelector {
   explicit EvSelector(const EvHealth& health, SelectorQuirks quirks = {});
 
   // The next EV, or nullopt if none is eligible. `exclude` keeps a retransmission off the EV that
-  // timed out (it is still chosen by nothing else).
+  // timed out (it is still chosen by nothing else). `avoid_forced` (retransmissions) passes over
+  // forced-active EVs (GOOD only because of the ev_min_active floor: they lost data already)
+  // while another eligible EV is left.
   std::optional<std::uint16_t> pick(std::uint64_t now,
-                                    std::optional<std::uint16_t> exclude = std::nullopt);
+                                    std::optional<std::uint16_t> exclude = std::nullopt,
+                                    bool avoid_forced = false);
+
+  // For a retransmission with SelectorQuirks::retx_random_seed set: a seeded uniform choice among
+  // the eligible EVs other than `exclude`, leaving the rotation where it is. nullopt when no other
+  // EV is eligible.
+  std::optional<std::uint16_t> pick_other(std::uint64_t now, std::uint16_t exclude,
+                                          bool avoid_forced = false);
 
   // Eligibility as this selector sees it (health + quirks).
   bool usable(std::uint16_t ev, std::uint64_t now) const;
@@ -57,9 +75,13 @@ class EvSelector {
   std::vector<std::uint16_t> order_; // EV indices grouped by port, ascending index within a port
   std::size_t port_cursor_ = 0;
   std::uint64_t rng_ = 0;                  // splitmix64 state (random policy)
+  std::uint64_t retx_rng_ = 0;             // splitmix64 state (retransmission choice)
   std::optional<std::uint16_t> last_;      // previous pick (random policy)
 
-  std::optional<std::uint16_t> pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude);
+  std::optional<std::uint16_t> rotate(std::uint64_t now, std::optional<std::uint16_t> exclude,
+                                      bool skip_forced);
+  std::optional<std::uint16_t> pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude,
+                                           bool skip_forced);
 };
 
 }  // namespace mrc::ev

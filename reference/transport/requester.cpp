@@ -27,7 +27,7 @@ Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit>
                      cc::NsccQuirks nscc_quirks)
     : cfg_(cfg), schedule_(cfg.timeout,
                 cfg.quirks.never_give_up ? RetryAttr{cfg.retry.linear_cnt, kMaxExpRetry} : cfg.retry,
-                cfg.quirks.slow_timeout) {
+                cfg.quirks.slow_timeout, cfg.timer_skew_16ths) {
   cfg_.mpr = std::max<std::uint8_t>(cfg_.mpr, 1);
   cfg_.mtu = std::clamp<std::uint32_t>(cfg_.mtu, 256, 4096);
   cfg_.max_send_wr = std::max<std::uint32_t>(cfg_.max_send_wr, 1);
@@ -94,8 +94,9 @@ bool Requester::cwnd_allows(std::uint32_t bytes) const {
 }
 
 std::optional<std::uint16_t> Requester::pick_ev(std::uint64_t now,
-                                                std::optional<std::uint16_t> exclude) {
-  return selector_->pick(now, exclude);  // MODEL: M7
+                                                std::optional<std::uint16_t> exclude,
+                                                bool retransmission) {
+  return selector_->pick(now, exclude, retransmission);  // MODEL: M7
 }
 
 bool Requester::next_packet(std::uint64_t now, TxPacket& out) {
@@ -183,8 +184,10 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
       ev = s.ev;  // defect retransmit-same-ev
     } else {
       // MODEL: M8 a retransmission goes out on a different GOOD EV than the last one it used;
-      // with a single eligible EV it has to reuse it.
-      ev = pick_ev(now, s.ev);
+      // with a single eligible EV it has to reuse it. Which other EV: the next in the rotation,
+      // or a random one with the retx-any-other-ev variant.
+      ev = selector_->quirks().retx_random_seed != 0 ? selector_->pick_other(now, s.ev, true)
+                                                     : pick_ev(now, s.ev, true);
       if (!ev) ev = pick_ev(now, std::nullopt);
     }
     if (!ev) {

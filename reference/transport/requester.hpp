@@ -65,6 +65,9 @@ struct RequesterConfig {
   RetryAttr retry;
   std::uint32_t max_send_wr = 1024;
   RequesterQuirks quirks;
+  // Conformant variant timers-fast / timers-slow (reference/variants.hpp): ACK timeouts move by
+  // this many sixteenths of each wait. 0 = exactly the M8 schedule.
+  std::int8_t timer_skew_16ths = 0;
 };
 
 struct RequesterStats {
@@ -181,7 +184,8 @@ class Requester {
   bool emit_new(std::uint64_t now, TxPacket& out);
   bool emit_retransmit(std::uint64_t now, TxPacket& out);
   void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxPacket& out) const;
-  std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude);
+  std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude,
+                                       bool retransmission = false);
   bool cwnd_allows(std::uint32_t bytes) const;
   void count_tx(std::uint32_t len);
 

@@ -129,7 +129,7 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
     ++stats_.not_request;
     return RxOutcome::kDroppedNotRequest;
   }
-  if ((f.bth.dest_qp & kPsnMask24) != cfg_.qpn) {
+  if ((f.bth.dest_qp & kPsnMask24) != cfg_.qpn && !quirks_.accept_wrong_qpn) {
     ++stats_.wrong_qp;
     return RxOutcome::kDroppedWrongQp;
   }
@@ -284,7 +284,7 @@ RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& 
   ++unacked_;
   last_trigger_ = t;
   const bool immediate = !in_order || window_.has_holes() || advanced > 1 || t.ce ||
-                         (is_last(o) && f.bth.ack_req) || unacked_ >= cfg_.ack_every;
+                         (is_last(o) && f.bth.ack_req && cfg_.ack_last_at_once) || unacked_ >= cfg_.ack_every;
   if (immediate) {
     emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
   } else if (ack_deadline_ == kNever) {

@@ -38,7 +38,8 @@
 // ACK policy (MODEL: M5), one feedback per event:
 //  - Immediate ACK/SACK when the packet arrived out of order (PSN != ePSN), left or filled a hole
 //    (the responder holds PSNs beyond ePSN after it, or ePSN jumped by more than one), carried
-//    ECN-CE (so MFEH.ce names exactly its trigger), is a LAST/ONLY with BTH.A, or is the
+//    ECN-CE (so MFEH.ce names exactly its trigger), is a LAST/ONLY with BTH.A (unless
+//    ack_last_at_once is off, the ack-coalesce-max variant), or is the
 //    `ack_every`-th (default 4) unacknowledged packet.
 //  - Otherwise coalesced: one ACK at most `ack_delay_ns` (default 2 us) after the first
 //    unacknowledged packet arrived, triggered by the newest one.
@@ -85,6 +86,9 @@ struct ResponderQuirks {
   bool accept_bad_rkey = false;       // a WRITE failing the R_Key check is ACKed (not placed), no NAK 0x62
   bool accept_wrong_pkey = false;     // the P_Key check is skipped
   bool accept_bad_icrc = false;       // full-length frames with a wrong ICRC are processed
+  bool accept_wrong_qpn = false;      // the BTH.DestQP check is skipped (the endpoint hands such
+                                      // frames to this QP when no QP has that number)
+  bool accept_truncated = false;      // a frame too short for its BTH and RETH draws a re-ACK
 };
 
 struct ResponderConfig {
@@ -103,6 +107,7 @@ struct ResponderConfig {
   std::uint32_t ack_every = 4;        // coalescing: ACK at the latest every N packets
   std::uint64_t ack_delay_ns = 2000;  // coalescing: ... or this long after the first
   std::uint64_t ooo_tolerance_ns = 10000;  // NACK-loss after a hole stays this long
+  bool ack_last_at_once = true;       // LAST/ONLY with BTH.A is acknowledged at once (M5 allows coalescing it)
 };
 
 // The responder configuration a QP gets at INIT->RTR (QpAttr RTR fields plus its own QPN).
@@ -154,6 +159,7 @@ struct ResponderStats {
   std::uint64_t not_request = 0;
   std::uint64_t wrong_qp = 0;
   std::uint64_t bad_pkey = 0;
+  std::uint64_t truncated = 0;      // frames too short for their headers (on_truncated)
   std::uint64_t acks = 0;
   std::uint64_t sacks = 0;
   std::uint64_t nack_loss = 0;
@@ -175,6 +181,10 @@ class Responder {
   // One frame addressed to this QP, arrived on 1-based `port` at `now` (ns).
   RxOutcome on_data(const wire::DecodedFrame& f, std::uint8_t port, std::uint64_t now,
                     FeedbackSink& sink);
+  // A frame arrived on `port` that is too short to hold its headers through the RETH (the
+  // endpoint could not decode it, so it names no QP). It is dropped and counted; nothing is placed
+  // and no feedback is sent, unless the accept_truncated quirk answers it with a re-ACK.
+  void on_truncated(std::uint8_t port, std::uint64_t now, FeedbackSink& sink);
   // Runs the timers due at `now`: coalesced ACK, NACK-loss.
   void advance(std::uint64_t now, FeedbackSink& sink);
   // Earliest time advance() has work, or kNever.
@@ -196,6 +206,7 @@ class Responder {
   bool set_mpr_dest(std::uint8_t mpr_dest);
 
   const ResponderConfig& config() const { return cfg_; }
+  const ResponderQuirks& quirks() const { return quirks_; }
   const SackTracker& window() const { return window_; }
   std::uint32_t msn() const { return msn_; }
   std::uint32_t rcvd_bytes() const { return rcvd_bytes_; }

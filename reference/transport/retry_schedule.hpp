@@ -20,8 +20,10 @@ class RetrySchedule {
   static constexpr std::uint32_t kLevels = 26;
 
   RetrySchedule() = default;
-  // `slow` is the slow-timeout defect: every wait is doubled.
-  RetrySchedule(std::uint8_t timeout, RetryAttr retry, bool slow = false);
+  // `slow` is the slow-timeout defect: every wait is doubled. `skew_16ths` is the timers-fast /
+  // timers-slow variant: every wait moves by that many sixteenths of itself (a timer wheel's
+  // resolution), never past the 2^24 x 1.024 us cap.
+  RetrySchedule(std::uint8_t timeout, RetryAttr retry, bool slow = false, std::int8_t skew_16ths = 0);
 
   std::uint64_t base_ns() const { return t_ns_; }
   // Timer level of a transmission that is retry number `retry` (0 = first transmission).
@@ -38,6 +40,7 @@ class RetrySchedule {
   std::uint64_t t_ns_ = 1024u << 8;
   std::uint8_t linear_cnt_ = 7;
   std::uint8_t exp_cnt_ = 25;
+  std::int8_t skew_16ths_ = 0;
 };
 
 }  // namespace mrc::transport

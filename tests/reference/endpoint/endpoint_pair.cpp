@@ -113,6 +113,8 @@ EndpointConfig endpoint_config(const PairOptions& o, int side) {
   EndpointConfig c;
   c.seed = o.seed + static_cast<std::uint64_t>(side);
   c.defects = side == 0 ? o.defects_a : o.defects_b;
+  c.variants = o.variants;
+  c.random_spray = o.random_spray;
   c.num_ports = o.num_ports;
   c.mac = {0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(side + 1)};
   c.gid = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>(side + 1)};

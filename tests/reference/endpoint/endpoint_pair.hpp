@@ -40,6 +40,8 @@ struct PairOptions {
   std::uint32_t cap_b = 0;
   DefectSet defects_a;      // the requester side under test
   DefectSet defects_b;
+  VariantSet variants;      // both endpoints
+  bool random_spray = false;  // both endpoints (EndpointConfig::random_spray)
   ev::HealthParams health;  // both endpoints
 };
 

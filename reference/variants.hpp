@@ -1,0 +1,84 @@
+// The reference endpoint's catalog of conformant policy variants: choices the MRC model leaves to
+// the implementation, each taken at a legal extreme.
+//
+// The suite proves a conformant DUT that chooses differently is never failed by running against
+// `reference:<variant>` and requiring every case to PASS (design.md §4), as the defect catalog
+// (defects.hpp) proves the opposite. Variants are options of the endpoint, never forks of it: with
+// none chosen the endpoint behaves bit for bit as the default reference. Each variant names the
+// choice it makes; where the model (mrc-wire-model.md §5) or the host API gives a bound the
+// variant sits on it, and variants.cpp says where each bound comes from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/ev/health.hpp"
+#include "reference/ev/selector.hpp"
+#include "reference/transport/requester.hpp"
+#include "reference/transport/responder.hpp"
+
+namespace mrc::ref {
+
+enum class Variant : std::uint8_t {
+  kRandomEv,          // seeded uniform EV choice among the eligible EVs other than the previous one
+  kReverseRotation,   // round robin over ports and EVs in descending order
+  kRotationOffset,    // round robin that starts at the last port and the last EV of each port
+  kRetxAnyOtherEv,    // a retransmission takes a seeded random eligible EV other than the lost one's
+  kAckCoalesceMax,    // ACK every 4th packet or 2 us after the first, LAST/ONLY included
+  kAckEager,          // ACK every data packet at once
+  kNackEarliest,      // loss NACK as soon as a hole is seen
+  kNackLatest,        // loss NACK after the longest out-of-order tolerance the reference allows
+  kProbeEager,        // probes an ASSUMED_BAD EV from the moment it failed, through the hold-down
+  kProbeLazy,         // first probe one probe interval after the hold-down ends
+  kTimersFast,        // ACK timeouts fire one timer tick (T/16) before T x backoff
+  kTimersSlow,        // ACK timeouts fire one timer tick (T/16) after T x backoff
+  kCount,
+};
+
+// Variants of one group are alternatives of the same choice: a set holds at most one per group.
+enum class VariantGroup : std::uint8_t { kSpray, kRetxEv, kAck, kNack, kProbe, kTimers };
+
+struct VariantInfo {
+  Variant id;
+  std::string_view name;    // the name used on the command line: reference:<name>
+  VariantGroup group;
+  std::string_view choice;  // the choice it makes, in one line
+};
+
+// The whole catalog, in enum order.
+std::span<const VariantInfo> variant_catalog();
+const VariantInfo& variant_info(Variant v);
+std::optional<Variant> variant_by_name(std::string_view name);
+
+// A set of active variants, at most one per group.
+class VariantSet {
+ public:
+  VariantSet() = default;
+  // Adds `v`; false (set unchanged) when another variant of its group is already in the set.
+  bool add(Variant v);
+  bool has(Variant v) const { return (bits_ & bit(v)) != 0; }
+  bool empty() const { return bits_ == 0; }
+  std::vector<Variant> list() const;
+  std::string to_string() const;  // "a,b" in catalog order; "" when empty
+
+  // Parses "name,name,...". On an unknown name, or two names of one group, returns nullopt and
+  // puts the offending name in *bad.
+  static std::optional<VariantSet> parse(std::string_view csv, std::string* bad = nullptr);
+
+ private:
+  static std::uint32_t bit(Variant v) { return std::uint32_t{1} << static_cast<unsigned>(v); }
+  std::uint32_t bits_ = 0;
+};
+
+// Maps a variant set onto the layers (transport and ev never see the facade). `seed` and `qpn`
+// seed the random choices so that every QP of every endpoint draws its own sequence.
+void apply_variants(const VariantSet& v, std::uint64_t seed, std::uint32_t qpn,
+                    ev::SelectorQuirks& selector, ev::HealthParams& health,
+                    transport::RequesterConfig& requester);
+void apply_variants(const VariantSet& v, transport::ResponderConfig& responder);
+
+}  // namespace mrc::ref
