@@ -6,15 +6,16 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "harness/capture/pcapng.hpp"
 #include "harness/dut/reference_binding.hpp"
+#include "harness/report/file_digest.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/cli_common.hpp"
 #include "harness/run/commands.hpp"
-#include "harness/run/sha256.hpp"
 #include "harness/verdict/checks.hpp"
 
 namespace mrc::run {
@@ -87,8 +88,6 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     }
     const harness::Capture merged = harness::merge_taps(r.ctx, harness::TapSide::kFromDut);
     const std::string bytes = harness::pcapng_bytes(merged);
-    const std::string sha = sha256_hex(std::span<const std::uint8_t>(
-        reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
     for (const harness::GoldenCheck* g : goldens) {
       const fs::path rel = g->pcap;
       const fs::path file = s.root / rel;
@@ -107,6 +106,14 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
         rc = kExitHarness;
         continue;
       }
+      // The manifest names what is on disk: the digest of the file just written.
+      const std::optional<std::string> digest = harness::sha256_file_hex(file);
+      if (!digest) {
+        err << "error: " << file.string() << ": cannot read it back for its sha256\n";
+        rc = kExitHarness;
+        continue;
+      }
+      const std::string& sha = *digest;
       manifest[rel.generic_string()] =
           sha + "  " + rel.generic_string() + "  " + std::to_string(c.seed) + "  " + o.generator;
       out << "wrote " << rel.generic_string() << " (" << merged.size() << " frames, sha256 " << sha.substr(0, 16)
