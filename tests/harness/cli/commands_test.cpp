@@ -1,10 +1,17 @@
 // `list`, `diff` and `golden` as functions.
+#include "harness/cli/commands.hpp"
 #include "harness/report/file_digest.hpp"
-#include "harness/run/commands.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {
 namespace {
+
+using cli::DiffCliOptions;
+using cli::GoldenOptions;
+using cli::ListOptions;
+using cli::run_diff;
+using cli::run_golden;
+using cli::run_list;
 
 DiffCliOptions diff_opts(const std::string& a, const std::string& b) {
   DiffCliOptions o;

@@ -11,15 +11,21 @@
 #include <sstream>
 
 #include "harness/capture/pcapng.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/report/file_digest.hpp"
 #include "harness/run/case_session.hpp"
-#include "harness/run/cli_common.hpp"
-#include "harness/run/commands.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
 #include "harness/verdict/checks.hpp"
 
-namespace mrc::run {
+namespace mrc::cli {
 namespace fs = std::filesystem;
+
+using run::kExitBadInput;
+using run::kExitFail;
+using run::kExitHarness;
+using run::kExitPass;
 
 namespace {
 
@@ -57,7 +63,7 @@ std::string write_manifest(const fs::path& file, const Manifest& m) {
 }  // namespace
 
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
-  const LoadedSuite s = load_suite(o.cases, split_lists(o.tags), split_lists(o.exclude_tags), err);
+  const run::LoadedSuite s = run::load_suite(o.cases, run::split_lists(o.tags), run::split_lists(o.exclude_tags), err);
   if (!s.ok) return kExitBadInput;
   if (s.root.empty()) {
     err << "error: no suite root (cases/clauses.yaml) found: goldens live in <suite>/pcaps/\n";
@@ -74,12 +80,12 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (goldens.empty()) continue;
     harness::ReferenceBinding dut;
-    SessionOptions so;
+    run::SessionOptions so;
     so.testbed = o.testbed;
     so.seed = c.seed;
     so.write_evidence = false;
     so.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout_s);
-    const SessionResult r = run_session(c, dut, so);
+    const run::SessionResult r = run::run_session(c, dut, so);
     dut.reset();
     if (r.status != harness::Verdict::kPass) {
       err << "error: " << c.id << ": " << r.message << '\n';
@@ -135,4 +141,4 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   return rc;
 }
 
-}  // namespace mrc::run
+}  // namespace mrc::cli
