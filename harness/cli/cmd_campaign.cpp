@@ -1,10 +1,12 @@
 // `mrc-conform campaign`: proves the selected cases bite (design.md §4). Chooses the defects of
-// the reference's catalog, runs the campaign (harness/run/campaign_engine.hpp) and writes campaign.json / campaign.html.
+// the reference's catalog, gives each its requirement ids from the suite's cases/defects.yaml,
+// runs the campaign (harness/run/campaign_engine.hpp) and writes campaign.json / campaign.html.
 // No evidence pcaps and no run reports are written per defect run.
 #include <algorithm>
 #include <chrono>
 #include <ostream>
 
+#include "harness/case/defect_map.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/report/campaign_report.hpp"
@@ -46,14 +48,26 @@ std::optional<std::vector<std::string_view>> choose_defects(const std::string& s
   return out;
 }
 
-// The chosen defects with their symptoms and the requirement ids they violate.
-std::vector<CampaignDefect> campaign_defects(std::span<const std::string_view> chosen) {
+// The chosen defects with their symptoms and the requirement ids the suite's defect map gives
+// them, or nullopt (every loader error on `err`).
+std::optional<std::vector<CampaignDefect>> campaign_defects(std::span<const std::string_view> chosen,
+                                                            const run::LoadedSuite& suite, std::ostream& err) {
+  if (suite.root.empty()) {
+    err << "error: no suite root (cases/clauses.yaml) found: the campaign needs cases/" << harness::kDefectMapName
+        << '\n';
+    return std::nullopt;
+  }
+  std::vector<std::string_view> catalog;
+  for (const auto& d : ref::defect_catalog()) catalog.push_back(d.name);
+  const auto map = harness::load_defect_map(suite.root / "cases" / harness::kDefectMapName, suite.clauses, catalog);
+  if (!map.ok()) {
+    err << map.diagnostics.to_string();
+    return std::nullopt;
+  }
   std::vector<CampaignDefect> out;
   for (const std::string_view name : chosen) {
     const ref::DefectInfo& info = ref::defect_info(*ref::defect_by_name(name));
-    CampaignDefect d{std::string(name), std::string(info.symptom), {}};
-    for (const auto v : info.violates) d.violates.emplace_back(v);
-    out.push_back(std::move(d));
+    out.push_back(CampaignDefect{std::string(name), std::string(info.symptom), map.find(name)->violates});
   }
   return out;
 }
@@ -77,9 +91,11 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   }
   const run::CaseSelection sel = run::select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
   if (!sel.ok) return kExitBadInput;
+  auto defects = campaign_defects(*chosen, sel.suite, err);
+  if (!defects) return kExitBadInput;
 
   run::CampaignPlan plan;
-  plan.defects = campaign_defects(*chosen);
+  plan.defects = std::move(*defects);
   plan.relevant_only = o.relevant_only;
   plan.pool.testbed = o.testbed;
   plan.pool.write_evidence = false;

@@ -64,10 +64,10 @@ struct CampaignOptions {
   double watchdog_grace_s = 2.0;
 };
 // The defect campaign (harness/run/campaign_engine.hpp): a baseline run on `reference`, then the
-// selected cases against `reference:<defect>` for each chosen defect of the catalog; writes
-// campaign.json and campaign.html into `out` and a line per defect to `out` stream. Exit 0 kill
-// rate >= minimum and baseline clean, 1 otherwise, 2 bad input (unknown defect, bad cases),
-// 3 harness error.
+// selected cases against `reference:<defect>` for each chosen defect of the catalog, attributed
+// through the suite's cases/defects.yaml; writes campaign.json and campaign.html into `out` and a
+// line per defect to `out` stream. Exit 0 kill rate >= minimum and baseline clean, 1 otherwise,
+// 2 bad input (unknown defect, bad cases, bad cases/defects.yaml), 3 harness error.
 int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err);
 
 struct FalsefailOptions {
