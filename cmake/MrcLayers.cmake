@@ -20,11 +20,15 @@ if(MRC_FUZZ)
   target_link_options(mrc_options INTERFACE -fsanitize=address,undefined)
 endif()
 
-# mrc_add_layer(<target> <dir> [DEPS targets...])
-# One library per layer folder, from every *.cpp directly in <dir> (not subfolders).
+# mrc_add_layer(<target> <dir> [EXCLUDE files...] [DEPS targets...])
+# One library per layer folder, from every *.cpp directly in <dir> (not subfolders) but the
+# EXCLUDE'd file names (the folder's program entry points, main.cpp and the like).
 function(mrc_add_layer target dir)
-  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "DEPS;EXCLUDE" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${dir}/*.cpp)
+  foreach(name ${ARG_EXCLUDE})
+    list(REMOVE_ITEM srcs ${dir}/${name})
+  endforeach()
   if(srcs)
     add_library(${target} STATIC ${srcs})
     target_link_libraries(${target} PUBLIC mrc_options ${ARG_DEPS})

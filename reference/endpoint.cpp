@@ -39,6 +39,8 @@ transport::ResponderQuirks responder_quirks(const DefectSet& d) {
   q.accept_bad_rkey = d.has(Defect::kAcceptBadRkey);
   q.accept_wrong_pkey = d.has(Defect::kAcceptWrongPkey);
   q.accept_bad_icrc = d.has(Defect::kAcceptBadIcrc);
+  q.accept_wrong_qpn = d.has(Defect::kAcceptWrongQpn);
+  q.accept_truncated = d.has(Defect::kAcceptTruncated);
   return q;
 }
 

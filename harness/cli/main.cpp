@@ -1,15 +1,15 @@
-// mrc-conform: the suite's command line (design.md §3). Subcommands: run, list, golden, diff,
-// campaign, falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
+// mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
+// subcommands (commands.hpp, one cmd_<name>.cpp each): run, list, golden, diff, campaign,
+// falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
+// 3 harness error.
 #include <CLI/CLI.hpp>
 
-#include <csignal>
 #include <iostream>
-#include <sstream>
 
+#include "harness/cli/commands.hpp"
 #include "harness/cli/ev_expand.hpp"
-#include "harness/run/cli_common.hpp"
-#include "harness/run/commands.hpp"
-#include "harness/run/suite_runner.hpp"
+#include "harness/cli/sigint.hpp"
+#include "harness/run/exit_codes.hpp"
 
 #ifndef MRC_VERSION
 #define MRC_VERSION "0.0.0"
@@ -19,15 +19,6 @@
 #endif
 
 namespace {
-
-extern "C" void on_sigint(int) {
-  // First Ctrl-C: only an atomic store; the suite finishes the case in progress, stops taking
-  // cases and writes a partial report. A second one ends the process at once.
-  if (mrc::run::interrupt_flag().exchange(true)) {
-    std::signal(SIGINT, SIG_DFL);
-    std::raise(SIGINT);
-  }
-}
 
 std::string command_line(int argc, char** argv) {
   std::string s;
@@ -64,13 +55,13 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--wall-clock", run.wall_clock, "put wall-clock times into the reports (not byte-reproducible)");
   run_cmd->add_flag("!--no-progress", run.progress, "no per-case progress line on stderr");
 
-  mrc::run::ListOptions list;
+  mrc::cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
   list_cmd->add_option("--cases", list.cases, "case files or folders (default: the suite's cases/)");
   list_cmd->add_option("--tags", list.tags, "only cases carrying any of these tags (comma list)");
   list_cmd->add_option("--exclude-tags", list.exclude_tags, "skip cases carrying any of these tags");
 
-  mrc::run::GoldenOptions golden;
+  mrc::cli::GoldenOptions golden;
   golden.generator = std::string("mrc-conform/") + MRC_VERSION;
   auto* golden_cmd = app.add_subcommand("golden", "regenerate golden pcaps from the reference endpoint");
   golden_cmd->add_option("--cases", golden.cases, "case files or folders (default: the suite's cases/)");
@@ -78,7 +69,7 @@ int main(int argc, char** argv) {
   golden_cmd->add_option("--testbed", golden.testbed, "testbed for cases that name none")->capture_default_str();
   golden_cmd->add_flag("--check", golden.check_only, "compare with the goldens on disk, write nothing (exit 1 if any differs)");
 
-  mrc::run::DiffCliOptions diff;
+  mrc::cli::DiffCliOptions diff;
   auto* diff_cmd = app.add_subcommand("diff", "field-level diff of two captures (exit 0 same, 1 different, 2 bad input)");
   diff_cmd->add_option("A", diff.a, "expected capture (pcapng or pcap)")->required();
   diff_cmd->add_option("B", diff.b, "observed capture")->required();
@@ -88,7 +79,7 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("--tolerance-pct", diff.tolerance_pct, "timestamp tolerance, % of elapsed time")->capture_default_str();
   diff_cmd->add_option("--max", diff.max_lines, "differences shown")->capture_default_str();
 
-  mrc::run::CampaignOptions campaign;
+  mrc::cli::CampaignOptions campaign;
   auto* campaign_cmd = app.add_subcommand("campaign", "run the cases against every catalog defect of the reference; report the kill rate");
   campaign_cmd->add_option("--cases", campaign.cases, "case files or folders (default: the suite's cases/)");
   campaign_cmd->add_option("--tags", campaign.tags, "only cases carrying any of these tags (comma list)");
@@ -104,7 +95,7 @@ int main(int argc, char** argv) {
   campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
   campaign_cmd->add_flag("!--no-progress", campaign.progress, "no per-run progress line on stderr");
 
-  mrc::run::FalsefailOptions falsefail;
+  mrc::cli::FalsefailOptions falsefail;
   auto* falsefail_cmd = app.add_subcommand("falsefail", "false-fail rate of the statistical cases over many seeds on the reference");
   falsefail_cmd->add_option("--cases", falsefail.cases, "case files or folders (default: the suite's cases/)");
   falsefail_cmd->add_option("--tags", falsefail.tags, "only cases carrying any of these tags (comma list)");
@@ -132,29 +123,19 @@ int main(int argc, char** argv) {
   }
 
   if (*run_cmd) {
-    if (!seed_text.empty()) {
-      try {
-        std::size_t used = 0;
-        run.seed = std::stoull(seed_text, &used, 0);
-        if (used != seed_text.size()) throw std::invalid_argument(seed_text);
-      } catch (const std::exception&) {
-        std::cerr << "error: --seed '" << seed_text << "' is not a number\n";
-        return mrc::run::kExitBadInput;
-      }
-    }
-    std::signal(SIGINT, on_sigint);
-    return mrc::run::run_suite(run, std::cout, std::cerr);
+    mrc::cli::stop_gracefully_on_sigint();
+    return mrc::cli::run_cases(run, seed_text, std::cout, std::cerr);
   }
-  if (*list_cmd) return mrc::run::run_list(list, std::cout, std::cerr);
-  if (*golden_cmd) return mrc::run::run_golden(golden, std::cout, std::cerr);
-  if (*diff_cmd) return mrc::run::run_diff(diff, std::cout, std::cerr);
+  if (*list_cmd) return mrc::cli::run_list(list, std::cout, std::cerr);
+  if (*golden_cmd) return mrc::cli::run_golden(golden, std::cout, std::cerr);
+  if (*diff_cmd) return mrc::cli::run_diff(diff, std::cout, std::cerr);
   if (*campaign_cmd) {
-    std::signal(SIGINT, on_sigint);
-    return mrc::run::run_campaign(campaign, std::cout, std::cerr);
+    mrc::cli::stop_gracefully_on_sigint();
+    return mrc::cli::run_campaign(campaign, std::cout, std::cerr);
   }
   if (*falsefail_cmd) {
-    std::signal(SIGINT, on_sigint);
-    return mrc::run::run_falsefail(falsefail, std::cout, std::cerr);
+    mrc::cli::stop_gracefully_on_sigint();
+    return mrc::cli::run_falsefail(falsefail, std::cout, std::cerr);
   }
   if (*ev_cmd) return mrc::cli::run_ev_expand(ev_file, std::cout, std::cerr);
   return mrc::run::kExitBadInput;

@@ -1,10 +1,14 @@
-// The campaign's attribution rule and totals (campaign.hpp).
+// The campaign's attribution rule (campaign.hpp).
 #include "harness/run/campaign.hpp"
 
 #include <algorithm>
 
 namespace mrc::run {
 
+using harness::CampaignDefect;
+using harness::CaseOutcome;
+using harness::DefectOutcome;
+using harness::FailingCheck;
 using harness::Verdict;
 
 bool clauses_intersect(std::span<const std::string> a, std::span<const std::string> b) {
@@ -51,29 +55,6 @@ DefectOutcome attribute(const CampaignDefect& d, std::span<const harness::Case* 
   }
   out.caught = !out.killers.empty();
   return out;
-}
-
-std::size_t CampaignResult::caught() const {
-  return static_cast<std::size_t>(
-      std::count_if(defects.begin(), defects.end(), [](const DefectOutcome& d) { return d.caught; }));
-}
-
-double CampaignResult::kill_rate() const {
-  return defects.empty() ? 0.0 : static_cast<double>(caught()) / static_cast<double>(defects.size());
-}
-
-std::vector<std::string> CampaignResult::survivors() const {
-  std::vector<std::string> out;
-  for (const auto& d : defects) {
-    if (!d.caught) out.push_back(d.defect.name);
-  }
-  return out;
-}
-
-int CampaignResult::exit_code() const {
-  if (interrupted) return 3;
-  if (!baseline_problems.empty()) return 1;
-  return kill_rate() >= min_kill_rate ? 0 : 1;
 }
 
 }  // namespace mrc::run

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "harness/capture/pcapng.hpp"
-#include "harness/run/expect_eval.hpp"
+#include "harness/verdict/expect_eval.hpp"
 #include "harness/run/session_state.hpp"
 
 namespace mrc::run {

@@ -1,5 +1,6 @@
 // Runs a list of (case, seed) tasks on a pool of threads, each case with its watchdog: the engine
-// under `mrc-conform run` (suite_runner.hpp), `campaign` and `falsefail` (commands.hpp).
+// under `mrc-conform run` (suite_runner.hpp), `campaign` and `falsefail` (campaign_engine.hpp,
+// falsefail_engine.hpp).
 //
 // Bounds per task: the session's virtual-time limit, its wall-clock check between simulation
 // slices (the case's timeout_s), and a watchdog: each task runs on its own thread and one whose

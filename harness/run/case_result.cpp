@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "harness/run/cli_common.hpp"
+#include "harness/run/suite_loader.hpp"
 #include "harness/verdict/checks.hpp"
 
 namespace mrc::run {

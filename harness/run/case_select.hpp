@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/cli_common.hpp"
+#include "harness/run/suite_loader.hpp"
 
 namespace mrc::run {
 

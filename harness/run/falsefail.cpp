@@ -1,10 +1,8 @@
-// The false-fail tally, its binomial test and its renderers (falsefail.hpp).
+// The false-fail tally and its binomial test (falsefail.hpp).
 #include "harness/run/falsefail.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <variant>
 
@@ -13,8 +11,8 @@
 namespace mrc::run {
 namespace {
 
+using harness::FalsefailCount;
 using harness::Verdict;
-using Json = nlohmann::ordered_json;
 
 void count(FalsefailCount& c, std::optional<Verdict> v) {
   ++c.runs;
@@ -32,42 +30,6 @@ void count(FalsefailCount& c, std::optional<Verdict> v) {
     case Verdict::kError:
     case Verdict::kUnsupported: ++c.errors; break;
   }
-}
-
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-// p-values span many decades: 3 significant digits in scientific notation below 0.001.
-std::string p_text(double p) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, p < 0.001 ? "%.3g" : "%.4f", p);
-  return buf;
-}
-
-Json count_json(const FalsefailCount& c) {
-  Json j;
-  j["alpha"] = c.alpha;
-  j["runs"] = c.runs;
-  j["judged"] = c.judged;
-  j["fails"] = c.fails;
-  j["inconclusive"] = c.inconclusive;
-  j["errors"] = c.errors;
-  j["rate"] = c.rate();
-  j["p_value"] = c.p_value;
-  j["verdict"] = c.verdict;
-  return j;
-}
-
-std::string row(const std::string& what, const FalsefailCount& c) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%-40s %5llu %5llu %5llu %5llu %8s %9s %10s  %s\n", what.c_str(),
-                static_cast<unsigned long long>(c.runs), static_cast<unsigned long long>(c.fails),
-                static_cast<unsigned long long>(c.inconclusive), static_cast<unsigned long long>(c.errors),
-                fixed(c.rate(), 4).c_str(), p_text(c.alpha).c_str(), p_text(c.p_value).c_str(), c.verdict.c_str());
-  return buf;
 }
 
 }  // namespace
@@ -95,24 +57,13 @@ double binomial_upper_tail(std::uint64_t n, std::uint64_t k, double p) {
   return static_cast<double>(std::min<long double>(1.0L, v));
 }
 
-void FalsefailCount::judge() {
-  p_value = binomial_upper_tail(judged, fails, alpha);
-  if (judged == 0) {
-    verdict = "no data";
+void judge(FalsefailCount& c) {
+  c.p_value = binomial_upper_tail(c.judged, c.fails, c.alpha);
+  if (c.judged == 0) {
+    c.verdict = "no data";
   } else {
-    verdict = p_value < kFalsefailSignificance ? "exceeds alpha" : "consistent";
+    c.verdict = c.p_value < harness::kFalsefailSignificance ? "exceeds alpha" : "consistent";
   }
-}
-
-int FalsefailResult::exit_code() const {
-  if (interrupted) return 3;
-  for (const auto& c : cases) {
-    if (c.count.verdict != "consistent" || c.count.errors > 0) return 1;
-    for (const auto& k : c.checks) {
-      if (k.count.verdict != "consistent") return 1;
-    }
-  }
-  return 0;
 }
 
 bool is_statistical(const harness::Case& c) {
@@ -121,15 +72,15 @@ bool is_statistical(const harness::Case& c) {
   });
 }
 
-FalsefailCase tally_falsefail(const harness::Case& c, std::span<const harness::CaseResult> runs) {
-  FalsefailCase out;
+harness::FalsefailCase tally_falsefail(const harness::Case& c, std::span<const harness::CaseResult> runs) {
+  harness::FalsefailCase out;
   out.id = c.id;
   std::vector<std::size_t> indices;  // of the distribution checks in c.checks (= in each result)
   for (std::size_t i = 0; i < c.checks.size(); ++i) {
     const auto* d = std::get_if<harness::DistributionCheck>(&c.checks[i].params);
     if (!d) continue;
     indices.push_back(i);
-    FalsefailCheck fc;
+    harness::FalsefailCheck fc;
     fc.name = c.checks[i].name.empty() ? std::string(c.checks[i].type()) : c.checks[i].name;
     fc.clauses = check_clauses(c, i);
     fc.count.alpha = d->alpha;
@@ -148,56 +99,8 @@ FalsefailCase tally_falsefail(const harness::Case& c, std::span<const harness::C
       }
     }
   }
-  out.count.judge();
-  for (auto& k : out.checks) k.count.judge();
-  return out;
-}
-
-std::string render_falsefail_json(const FalsefailResult& r) {
-  Json j;
-  j["schema"] = "mrc-conform/falsefail/1";
-  j["dut"] = r.dut;
-  j["testbed"] = r.testbed;
-  j["first_seed"] = r.first_seed;
-  j["seeds"] = r.seeds;
-  j["significance"] = kFalsefailSignificance;
-  j["interrupted"] = r.interrupted;
-  j["exit_code"] = r.exit_code();
-  Json cases = Json::array();
-  for (const auto& c : r.cases) {
-    Json cj;
-    cj["case"] = c.id;
-    cj["case_result"] = count_json(c.count);
-    Json checks = Json::array();
-    for (const auto& k : c.checks) {
-      Json kj;
-      kj["name"] = k.name;
-      Json cl = Json::array();
-      for (const auto& x : k.clauses) cl.push_back(x);
-      kj["clauses"] = std::move(cl);
-      kj["result"] = count_json(k.count);
-      checks.push_back(std::move(kj));
-    }
-    cj["checks"] = std::move(checks);
-    cases.push_back(std::move(cj));
-  }
-  j["cases"] = std::move(cases);
-  return j.dump(2) + "\n";
-}
-
-std::string render_falsefail_text(const FalsefailResult& r) {
-  std::string out;
-  char head[512];
-  std::snprintf(head, sizeof head, "%-40s %5s %5s %5s %5s %8s %9s %10s  %s\n", "case / check", "runs", "FAIL", "inc",
-                "err", "rate", "alpha", "p", "verdict");
-  out += head;
-  for (const auto& c : r.cases) {
-    out += row(c.id, c.count);
-    for (const auto& k : c.checks) out += row("  " + k.name, k.count);
-  }
-  out += std::to_string(r.cases.size()) + " statistical case(s), " + std::to_string(r.seeds) + " seed(s) from " +
-         std::to_string(r.first_seed) + " on " + r.dut + "; `exceeds alpha` = p < " + fixed(kFalsefailSignificance, 2) +
-         (r.interrupted ? "; interrupted" : "") + "\n";
+  judge(out.count);
+  for (auto& k : out.checks) judge(k.count);
   return out;
 }
 

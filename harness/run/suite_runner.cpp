@@ -14,7 +14,8 @@
 #include "harness/report/report.hpp"
 #include "harness/run/case_pool.hpp"
 #include "harness/run/case_result.hpp"
-#include "harness/run/cli_common.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::run {

@@ -1,7 +1,8 @@
-// The scripted timeline's `expect` steps (ctx.expects): the stimulus layer matched them while
-// the case ran; this turns the records into a verdict. An unmatched expect is a FAIL with the
-// stimulus layer's mismatch text (the closest candidate and its first differing field), unless
-// the tap it watched lost packets: then the expect could not be judged (INCONCLUSIVE).
+// The scripted timeline's `expect` steps (ctx.expects): evaluate_expects() (expect_eval.hpp)
+// matched them against the DUT's frames when the run's observations were collected; this turns
+// those records into a verdict. An unmatched expect is a FAIL with its mismatch text (the closest
+// candidate and its first differing field), unless the tap it watched lost packets: then the
+// expect could not be judged (INCONCLUSIVE).
 #include <algorithm>
 
 #include "harness/verdict/check_support.hpp"

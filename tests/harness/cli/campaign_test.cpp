@@ -1,13 +1,19 @@
 // `mrc-conform campaign`: the attribution rule on hand-made results, and whole campaigns over tiny
 // temporary suites (a caught defect, a survivor, a baseline failure, an unknown defect name,
 // byte-identical reports).
+#include "harness/cli/commands.hpp"
 #include "harness/run/campaign.hpp"
-#include "harness/run/commands.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {
 namespace {
 
+using cli::CampaignOptions;
+using cli::run_campaign;
+using harness::CampaignDefect;
+using harness::CampaignResult;
+using harness::CaseOutcome;
+using harness::DefectOutcome;
 using harness::Verdict;
 
 // ---------------------------------------------------------------- attribution, no runs

@@ -39,12 +39,15 @@ class TempDir {
   fs::path path_;
 };
 
-// A suite root of its own: cases/clauses.yaml copied from the repository, case files written in.
+// A suite root of its own: cases/clauses.yaml and cases/defects.yaml copied from the repository,
+// case files written in.
 class TempSuite : public TempDir {
  public:
   TempSuite() {
     fs::create_directories(path() / "cases");
-    fs::copy_file(source_dir() / "cases" / "clauses.yaml", path() / "cases" / "clauses.yaml");
+    for (const char* name : {"clauses.yaml", "defects.yaml"}) {
+      fs::copy_file(source_dir() / "cases" / name, path() / "cases" / name);
+    }
   }
   fs::path write_case(const std::string& id, const std::string& yaml) const {
     const std::string area = id.substr(0, id.find('-'));

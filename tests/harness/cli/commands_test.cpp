@@ -1,29 +1,23 @@
-// `list`, `diff` and `golden` as functions, and the SHA-256 the golden manifest uses.
-#include "harness/run/commands.hpp"
-#include "harness/run/sha256.hpp"
+// `list`, `diff` and `golden` as functions.
+#include "harness/cli/commands.hpp"
+#include "harness/report/file_digest.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {
 namespace {
+
+using cli::DiffCliOptions;
+using cli::GoldenOptions;
+using cli::ListOptions;
+using cli::run_diff;
+using cli::run_golden;
+using cli::run_list;
 
 DiffCliOptions diff_opts(const std::string& a, const std::string& b) {
   DiffCliOptions o;
   o.a = a;
   o.b = b;
   return o;
-}
-
-std::span<const std::uint8_t> bytes_of(const std::string& s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
-
-TEST(Sha256, KnownVectors) {
-  EXPECT_EQ(sha256_hex(bytes_of("")), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(sha256_hex(bytes_of("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(sha256_hex(bytes_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  const std::string million(1'000'000, 'a');
-  EXPECT_EQ(sha256_hex(bytes_of(million)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(ListCommand, ListsTheStarterSetWithLevelsAndClauses) {
@@ -90,7 +84,7 @@ TEST(GoldenCommand, WritesGoldensAndTheirManifestLines) {
   ASSERT_TRUE(fs::exists(golden));
   const std::string manifest = slurp(suite.path() / "pcaps/MANIFEST");
   const std::string line =
-      sha256_hex(bytes_of(slurp(golden))) + "  pcaps/srcroute/srcroute-v-002.pcapng  7  mrc-conform/test";
+      harness::sha256_file_hex(golden).value() + "  pcaps/srcroute/srcroute-v-002.pcapng  7  mrc-conform/test";
   EXPECT_NE(manifest.find(line), std::string::npos) << manifest;
   // Regenerating gives the same bytes; the check mode agrees.
   const std::string first = slurp(golden);

@@ -3,13 +3,17 @@
 // clean reference (consistent) and on one that always fails it (exceeds alpha).
 #include <cmath>
 
-#include "harness/run/commands.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/run/falsefail.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {
 namespace {
 
+using cli::FalsefailOptions;
+using cli::run_falsefail;
+using harness::FalsefailCase;
+using harness::FalsefailResult;
 using harness::Verdict;
 
 TEST(FalsefailStats, BinomialUpperTailKnownValues) {

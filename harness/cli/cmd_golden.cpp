@@ -6,19 +6,26 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "harness/capture/pcapng.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/dut/reference_binding.hpp"
+#include "harness/report/file_digest.hpp"
 #include "harness/run/case_session.hpp"
-#include "harness/run/cli_common.hpp"
-#include "harness/run/commands.hpp"
-#include "harness/run/sha256.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
 #include "harness/verdict/checks.hpp"
 
-namespace mrc::run {
+namespace mrc::cli {
 namespace fs = std::filesystem;
+
+using run::kExitBadInput;
+using run::kExitFail;
+using run::kExitHarness;
+using run::kExitPass;
 
 namespace {
 
@@ -56,7 +63,7 @@ std::string write_manifest(const fs::path& file, const Manifest& m) {
 }  // namespace
 
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
-  const LoadedSuite s = load_suite(o.cases, split_lists(o.tags), split_lists(o.exclude_tags), err);
+  const run::LoadedSuite s = run::load_suite(o.cases, run::split_lists(o.tags), run::split_lists(o.exclude_tags), err);
   if (!s.ok) return kExitBadInput;
   if (s.root.empty()) {
     err << "error: no suite root (cases/clauses.yaml) found: goldens live in <suite>/pcaps/\n";
@@ -74,12 +81,12 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     if (goldens.empty()) continue;
     harness::ReferenceBinding dut;
     harness::ReferenceBinding peer;
-    SessionOptions so;
+    run::SessionOptions so;
     so.testbed = o.testbed;
     so.seed = c.seed;
     so.write_evidence = false;
     so.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout_s);
-    const SessionResult r = run_session(c, dut, peer, so);
+    const run::SessionResult r = run::run_session(c, dut, peer, so);
     dut.reset();
     if (r.status != harness::Verdict::kPass) {
       err << "error: " << c.id << ": " << r.message << '\n';
@@ -88,8 +95,6 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     }
     const harness::Capture merged = harness::merge_taps(r.ctx, harness::TapSide::kFromDut);
     const std::string bytes = harness::pcapng_bytes(merged);
-    const std::string sha = sha256_hex(std::span<const std::uint8_t>(
-        reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
     for (const harness::GoldenCheck* g : goldens) {
       const fs::path rel = g->pcap;
       const fs::path file = s.root / rel;
@@ -108,6 +113,14 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
         rc = kExitHarness;
         continue;
       }
+      // The manifest names what is on disk: the digest of the file just written.
+      const std::optional<std::string> digest = harness::sha256_file_hex(file);
+      if (!digest) {
+        err << "error: " << file.string() << ": cannot read it back for its sha256\n";
+        rc = kExitHarness;
+        continue;
+      }
+      const std::string& sha = *digest;
       manifest[rel.generic_string()] =
           sha + "  " + rel.generic_string() + "  " + std::to_string(c.seed) + "  " + o.generator;
       out << "wrote " << rel.generic_string() << " (" << merged.size() << " frames, sha256 " << sha.substr(0, 16)
@@ -129,4 +142,4 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   return rc;
 }
 
-}  // namespace mrc::run
+}  // namespace mrc::cli

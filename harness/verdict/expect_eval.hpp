@@ -11,8 +11,8 @@
 #include "harness/stimulus/timeline.hpp"
 #include "harness/verdict/check_context.hpp"
 
-namespace mrc::run {
+namespace mrc::harness {
 
-std::vector<harness::ExpectRecord> evaluate_expects(const harness::stim::Timeline& t, const harness::CheckContext& ctx);
+std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckContext& ctx);
 
-}  // namespace mrc::run
+}  // namespace mrc::harness

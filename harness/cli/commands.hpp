@@ -1,5 +1,6 @@
-// The `mrc-conform` subcommands other than `run` (suite_runner.hpp) as functions from options to
-// an exit code, so tests can call them without a process.
+// The `mrc-conform` subcommands (one file each, cmd_<name>.cpp) as functions from options to an
+// exit code (harness/run/exit_codes.hpp), so tests can call them without a process. main.cpp
+// fills the options from the command line.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,13 @@
 #include <string>
 #include <vector>
 
-namespace mrc::run {
+#include "harness/run/suite_runner.hpp"
+
+namespace mrc::cli {
+
+// `run`: every selected case against the DUT, reports into o.out (harness/run/suite_runner.hpp).
+// `seed_text` is --seed as typed (empty: each case's own seed); not a number is exit 2.
+int run_cases(run::RunOptions o, const std::string& seed_text, std::ostream& out, std::ostream& err);
 
 struct ListOptions {
   std::vector<std::string> cases;  // files or folders; empty = <suite>/cases
@@ -56,10 +63,11 @@ struct CampaignOptions {
   bool progress = true;            // a line per finished case run on `err`
   double watchdog_grace_s = 2.0;
 };
-// The defect campaign (campaign.hpp): a baseline run on `reference`, then the selected cases
-// against `reference:<defect>` for each chosen defect of the catalog; writes campaign.json and
-// campaign.html into `out` and a line per defect to `out` stream. Exit 0 kill rate >= minimum and
-// baseline clean, 1 otherwise, 2 bad input (unknown defect, bad cases), 3 harness error.
+// The defect campaign (harness/run/campaign_engine.hpp): a baseline run on `reference`, then the
+// selected cases against `reference:<defect>` for each chosen defect of the catalog, attributed
+// through the suite's cases/defects.yaml; writes campaign.json and campaign.html into `out` and a
+// line per defect to `out` stream. Exit 0 kill rate >= minimum and baseline clean, 1 otherwise,
+// 2 bad input (unknown defect, bad cases, bad cases/defects.yaml), 3 harness error.
 int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err);
 
 struct FalsefailOptions {
@@ -77,9 +85,10 @@ struct FalsefailOptions {
   bool progress = true;
   double watchdog_grace_s = 2.0;
 };
-// False-fail rate of the statistical cases (falsefail.hpp): every case with a distribution check,
-// once per seed; falsefail.json into `out` and a table on `out` stream. Exit 0 every case and check
-// consistent with its declared alpha, 1 otherwise (or any run ERROR), 2 bad input, 3 harness error.
+// False-fail rate of the statistical cases (harness/run/falsefail.hpp): every case with a
+// distribution check, once per seed; falsefail.json into `out` and a table on `out` stream. Exit 0
+// every case and check consistent with its declared alpha, 1 otherwise (or any run ERROR), 2 bad
+// input, 3 harness error.
 int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& err);
 
-}  // namespace mrc::run
+}  // namespace mrc::cli

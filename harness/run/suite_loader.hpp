@@ -1,5 +1,5 @@
-// Small pieces every `mrc-conform` subcommand shares: exit codes, where the suite lives, and
-// loading a set of cases with their loader errors printed.
+// Where the suite lives and loading a set of cases with their loader errors printed: what the
+// suite runner, the campaign and every `mrc-conform` subcommand start from.
 #pragma once
 
 #include <filesystem>
@@ -13,17 +13,11 @@
 
 namespace mrc::run {
 
-// Exit codes of `mrc-conform` (README, scripts/run-suite).
-inline constexpr int kExitPass = 0;
-inline constexpr int kExitFail = 1;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitHarness = 3;
-
 // The suite root: the folder holding cases/clauses.yaml (and pcaps/). Searched from `start`
 // (a case file or folder) upwards, then from the working directory upwards; empty when none.
 std::filesystem::path find_suite_root(const std::filesystem::path& start);
 
-// Splits "a,b, c" into {"a","b","c"} (empty items dropped).
+// Splits "a,b, c" into {"a","b","c"} (empty items dropped): the comma lists of --tags and the like.
 std::vector<std::string> split_list(const std::string& text);
 std::vector<std::string> split_lists(const std::vector<std::string>& texts);
 

@@ -1,4 +1,4 @@
-#include "harness/run/expect_eval.hpp"
+#include "harness/verdict/expect_eval.hpp"
 
 #include <algorithm>
 #include <set>
@@ -7,12 +7,8 @@
 #include "harness/verdict/field_access.hpp"
 #include "reference/wire/frame.hpp"
 
-namespace mrc::run {
+namespace mrc::harness {
 namespace {
-
-using harness::CheckContext;
-using harness::ExpectRecord;
-using harness::ExpectStep;
 
 struct Candidate {
   std::uint64_t ts = 0;
@@ -21,12 +17,12 @@ struct Candidate {
 };
 
 // A value as the evidence shows the field (hex PSNs, opcode numbers in hex, ...).
-std::string shown(const harness::FieldMatch& m) {
-  const auto id = harness::field_id(m.field);
+std::string shown(const FieldMatch& m) {
+  const auto id = field_id(m.field);
   if (const auto* u = std::get_if<std::uint64_t>(&m.value); u && id) {
-    return harness::format_value(*id, harness::FieldValue{harness::FieldKind::kUInt, *u, {}});
+    return format_value(*id, FieldValue{FieldKind::kUInt, *u, {}});
   }
-  return harness::to_string(m.value);
+  return to_string(m.value);
 }
 
 std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor) {
@@ -51,35 +47,35 @@ struct Score {
   std::string first_miss;
 };
 
-Score score(const ExpectStep& e, const CheckContext& ctx, const harness::TapCapture& tap, std::size_t index,
+Score score(const ExpectStep& e, const CheckContext& ctx, const TapCapture& tap, std::size_t index,
             wire::DecodedFrame& f) {
   Score s;
   const auto bytes = tap.capture.bytes(index);
   wire::DecodeOptions opt;
   opt.mrc_framing = ctx.mrc_framing;
   s.decoded = wire::decode_frame(wire::Bytes(bytes.data(), bytes.size()), f, opt).ok() || f.trimmed;
-  harness::FrameMeta m;
+  FrameMeta m;
   m.ts_ns = tap.capture.packet(index).ts_ns;
   m.caplen = static_cast<std::uint32_t>(bytes.size());
   m.from_dut = tap.from_dut;
   m.port = tap.port;
-  m.mode = harness::ev_mode(ctx.dut);
+  m.mode = ev_mode(ctx.dut);
   m.dut = &ctx.dut;
   if (!s.decoded) {
     s.first_miss = "the frame does not decode";
     return s;
   }
   for (const auto& fm : e.match) {
-    const auto id = harness::field_id(fm.field);
+    const auto id = field_id(fm.field);
     if (!id) {
       if (s.first_miss.empty()) s.first_miss = "unknown field " + fm.field;
       continue;
     }
-    const harness::FieldValue v = harness::get_field(*id, f, m);
-    if (harness::matches(v, fm.value)) {
+    const FieldValue v = get_field(*id, f, m);
+    if (matches(v, fm.value)) {
       ++s.matched;
     } else if (s.first_miss.empty()) {
-      s.first_miss = fm.field + " = " + harness::format_value(*id, v) + ", expected " + shown(fm);
+      s.first_miss = fm.field + " = " + format_value(*id, v) + ", expected " + shown(fm);
     }
   }
   return s;
@@ -87,7 +83,7 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const harness::TapCapt
 
 }  // namespace
 
-std::vector<ExpectRecord> evaluate_expects(const harness::stim::Timeline& t, const CheckContext& ctx) {
+std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckContext& ctx) {
   std::vector<ExpectRecord> out;
   std::set<std::pair<std::size_t, std::size_t>> used;  // (tap, index) consumed by a positive expect
   wire::DecodedFrame f;
@@ -101,7 +97,7 @@ std::vector<ExpectRecord> evaluate_expects(const harness::stim::Timeline& t, con
     }
     ExpectRecord r;
     r.window_start_ns = anchor;
-    r.window_end_ns = harness::stim::expect_deadline(e, anchor);
+    r.window_end_ns = stim::expect_deadline(e, anchor);
     r.description = describe(e, plan.step, anchor);
 
     std::vector<Candidate> cands;
@@ -161,4 +157,4 @@ std::vector<ExpectRecord> evaluate_expects(const harness::stim::Timeline& t, con
   return out;
 }
 
-}  // namespace mrc::run
+}  // namespace mrc::harness

@@ -1,14 +1,15 @@
-// campaign.json, campaign.html and the stdout summary of `mrc-conform campaign`. Pure functions
-// of a CampaignResult: no wall clock unless the result carries one, keys and rows in a fixed
-// order, so the same campaign gives byte-identical files.
+// campaign.json, campaign.html and the stdout summary of `mrc-conform campaign`
+// (campaign_report.hpp).
+#include "harness/report/campaign_report.hpp"
+
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "harness/report/html_parts.hpp"
 #include "harness/report/text_escape.hpp"
-#include "harness/run/campaign.hpp"
 
-namespace mrc::run {
+namespace mrc::harness {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -29,7 +30,7 @@ std::string percent(double rate) {
 Json outcome_json(const CaseOutcome& o, bool with_checks) {
   Json j;
   j["case"] = o.id;
-  j["verdict"] = std::string(harness::to_string(o.verdict));
+  j["verdict"] = std::string(to_string(o.verdict));
   j["message"] = o.message;
   if (with_checks) {
     Json checks = Json::array();
@@ -57,13 +58,13 @@ void html_outcomes(std::string& out, const std::vector<CaseOutcome>& os, bool wi
     return;
   }
   for (const auto& o : os) {
-    out += "<div class=\"covering\"><code>" + harness::html_escape(o.id) + "</code> " + harness::html::badge(o.verdict);
+    out += "<div class=\"covering\"><code>" + html_escape(o.id) + "</code> " + html::badge(o.verdict);
     if (with_checks) {
       for (const auto& c : o.checks) {
-        out += "<br><span class=\"dim\">" + harness::html_escape(c.name) + ":</span> " + harness::html_escape(c.message);
+        out += "<br><span class=\"dim\">" + html_escape(c.name) + ":</span> " + html_escape(c.message);
       }
     } else {
-      out += " <span class=\"dim\">" + harness::html_escape(o.message) + "</span>";
+      out += " <span class=\"dim\">" + html_escape(o.message) + "</span>";
     }
     out += "</div>";
   }
@@ -113,12 +114,11 @@ std::string render_campaign_json(const CampaignResult& r) {
 }
 
 std::string render_campaign_html(const CampaignResult& r) {
-  using harness::html_escape;
   std::string out;
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"generator\" content=\"mrc-conform\">\n<title>MRC defect campaign</title>\n<style>";
-  out += harness::html::stylesheet();
+  out += html::stylesheet();
   out += "\ntr.survivor td { background: #ffebe9; }\ntr.survivor td:first-child { box-shadow: inset 4px 0 0 var(--fail); }"
          "\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: var(--fail); }\n";
   out += "</style>\n</head>\n<body>\n<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>MRC defect "
@@ -134,7 +134,7 @@ std::string render_campaign_html(const CampaignResult& r) {
          std::to_string(r.defects.size()) + " defects caught; minimum " + percent(r.min_kill_rate) + "%) &middot; " +
          std::to_string(r.cases.size()) + " case(s)" + (r.relevant_only ? ", relevant cases only" : "") +
          " &middot; exit " + std::to_string(code) + "</p>\n";
-  if (r.wall_seconds) out += "<p class=\"dim\">wall time " + html_escape(harness::format_number(*r.wall_seconds)) + " s</p>\n";
+  if (r.wall_seconds) out += "<p class=\"dim\">wall time " + html_escape(format_number(*r.wall_seconds)) + " s</p>\n";
   out += "</header>\n<main>\n";
   const auto survivors = r.survivors();
   if (!survivors.empty()) {
@@ -156,13 +156,13 @@ std::string render_campaign_html(const CampaignResult& r) {
   for (const auto& d : r.defects) {
     out += "<tr class=\"" + std::string(d.caught ? "caught" : "survivor") + "\"><td class=\"req-id\"><code>" +
            html_escape(d.defect.name) + "</code></td><td><span class=\"kill " + (d.caught ? "caught\">CAUGHT" : "survived\">SURVIVED") +
-           "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + harness::html::join_escaped(d.defect.violates) +
+           "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + html::join_escaped(d.defect.violates) +
            "</td><td class=\"num\">" + std::to_string(d.cases_run.size()) + "</td><td>";
     html_outcomes(out, d.killers, true);
     out += "</td><td>";
     html_outcomes(out, d.collateral, false);
     if (!d.baseline_excluded.empty()) {
-      out += "<div class=\"dim\">left out (not PASS on the baseline): " + harness::html::join_escaped(d.baseline_excluded) +
+      out += "<div class=\"dim\">left out (not PASS on the baseline): " + html::join_escaped(d.baseline_excluded) +
              "</div>";
     }
     out += "</td></tr>\n";
@@ -176,7 +176,7 @@ std::string render_campaign_text(const CampaignResult& r) {
   std::size_t width = 0;
   for (const auto& d : r.defects) width = std::max(width, d.defect.name.size());
   for (const auto& b : r.baseline_problems) {
-    out += "BASELINE " + std::string(harness::to_string(b.verdict)) + " " + b.id + ": " + b.message + "\n";
+    out += "BASELINE " + std::string(to_string(b.verdict)) + " " + b.id + ": " + b.message + "\n";
   }
   for (const auto& d : r.defects) {
     out += d.caught ? "CAUGHT   " : "SURVIVED ";
@@ -209,4 +209,4 @@ std::string render_campaign_text(const CampaignResult& r) {
   return out;
 }
 
-}  // namespace mrc::run
+}  // namespace mrc::harness

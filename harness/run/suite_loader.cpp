@@ -1,4 +1,4 @@
-#include "harness/run/cli_common.hpp"
+#include "harness/run/suite_loader.hpp"
 
 #include <ostream>
 

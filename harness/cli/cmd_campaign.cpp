@@ -1,0 +1,125 @@
+// `mrc-conform campaign`: proves the selected cases bite (design.md §4). Chooses the defects of
+// the reference's catalog, gives each its requirement ids from the suite's cases/defects.yaml,
+// runs the campaign (harness/run/campaign_engine.hpp) and writes campaign.json / campaign.html.
+// No evidence pcaps and no run reports are written per defect run.
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+
+#include "harness/case/defect_map.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/report/campaign_report.hpp"
+#include "harness/report/report.hpp"
+#include "harness/run/campaign_engine.hpp"
+#include "harness/run/case_select.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
+#include "reference/defects.hpp"
+
+namespace mrc::cli {
+namespace {
+
+using harness::CampaignDefect;
+using run::kExitBadInput;
+using run::kExitHarness;
+
+// The chosen catalog names in catalog order, or nullopt (message on `err`) on an unknown name.
+std::optional<std::vector<std::string_view>> choose_defects(const std::string& spec, std::ostream& err) {
+  const auto catalog = ref::defect_catalog();
+  std::vector<std::string> names = run::split_list(spec);
+  const bool all = names.size() == 1 && names.front() == "all";
+  for (const auto& n : names) {
+    if (!all && !ref::defect_by_name(n)) {
+      err << "error: --defects: unknown defect '" << n << "'; known defects:";
+      for (const auto& d : catalog) err << ' ' << d.name;
+      err << '\n';
+      return std::nullopt;
+    }
+  }
+  if (names.empty()) {
+    err << "error: --defects is empty: give 'all' or a comma list of defect names\n";
+    return std::nullopt;
+  }
+  std::vector<std::string_view> out;
+  for (const auto& d : catalog) {
+    if (all || std::find(names.begin(), names.end(), d.name) != names.end()) out.push_back(d.name);
+  }
+  return out;
+}
+
+// The chosen defects with their symptoms and the requirement ids the suite's defect map gives
+// them, or nullopt (every loader error on `err`).
+std::optional<std::vector<CampaignDefect>> campaign_defects(std::span<const std::string_view> chosen,
+                                                            const run::LoadedSuite& suite, std::ostream& err) {
+  if (suite.root.empty()) {
+    err << "error: no suite root (cases/clauses.yaml) found: the campaign needs cases/" << harness::kDefectMapName
+        << '\n';
+    return std::nullopt;
+  }
+  std::vector<std::string_view> catalog;
+  for (const auto& d : ref::defect_catalog()) catalog.push_back(d.name);
+  const auto map = harness::load_defect_map(suite.root / "cases" / harness::kDefectMapName, suite.clauses, catalog);
+  if (!map.ok()) {
+    err << map.diagnostics.to_string();
+    return std::nullopt;
+  }
+  std::vector<CampaignDefect> out;
+  for (const std::string_view name : chosen) {
+    const ref::DefectInfo& info = ref::defect_info(*ref::defect_by_name(name));
+    out.push_back(CampaignDefect{std::string(name), std::string(info.symptom), map.find(name)->violates});
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!(o.min_kill_rate >= 0.0 && o.min_kill_rate <= 1.0)) {
+    err << "error: --min-kill-rate must lie in [0, 1]\n";
+    return kExitBadInput;
+  }
+  const auto chosen = choose_defects(o.defects, err);
+  if (!chosen) return kExitBadInput;
+  for (const auto name : *chosen) {
+    std::string why;
+    if (!harness::valid_binding_spec("reference:" + std::string(name), &why)) {
+      err << "error: " << why << '\n';
+      return kExitBadInput;
+    }
+  }
+  const run::CaseSelection sel = run::select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
+  if (!sel.ok) return kExitBadInput;
+  auto defects = campaign_defects(*chosen, sel.suite, err);
+  if (!defects) return kExitBadInput;
+
+  run::CampaignPlan plan;
+  plan.defects = std::move(*defects);
+  plan.relevant_only = o.relevant_only;
+  plan.pool.testbed = o.testbed;
+  plan.pool.write_evidence = false;
+  plan.pool.jobs = o.jobs;
+  plan.pool.watchdog_grace_s = o.watchdog_grace_s;
+  plan.progress = o.progress ? &err : nullptr;
+  harness::CampaignResult result = run::run_defect_campaign(sel.cases, sel.suite.root, plan);
+  result.min_kill_rate = o.min_kill_rate;
+  if (o.wall_clock) result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  try {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw harness::ReportError(o.out.string() + ": " + ec.message());
+    harness::write_file_atomically(o.out / "campaign.json", harness::render_campaign_json(result));
+    harness::write_file_atomically(o.out / "campaign.html", harness::render_campaign_html(result));
+  } catch (const std::exception& e) {
+    err << "error: writing the campaign report: " << e.what() << '\n';
+    out << harness::render_campaign_text(result);
+    return kExitHarness;
+  }
+  out << harness::render_campaign_text(result);
+  out << "reports: " << (o.out / "campaign.json").string() << ", " << (o.out / "campaign.html").string() << '\n';
+  return result.exit_code();
+}
+
+}  // namespace mrc::cli

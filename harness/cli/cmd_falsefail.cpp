@@ -1,0 +1,67 @@
+// `mrc-conform falsefail`: every selected case with a distribution check, once per seed, on the
+// chosen binding (harness/run/falsefail_engine.hpp); prints the table and writes falsefail.json.
+#include <ostream>
+
+#include "harness/cli/commands.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/report/falsefail_report.hpp"
+#include "harness/report/report.hpp"
+#include "harness/run/case_select.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/falsefail.hpp"
+#include "harness/run/falsefail_engine.hpp"
+
+namespace mrc::cli {
+
+using run::kExitBadInput;
+using run::kExitHarness;
+
+int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.seeds == 0) {
+    err << "error: --seeds must be at least 1\n";
+    return kExitBadInput;
+  }
+  {
+    std::string why;
+    if (!harness::valid_binding_spec(o.dut, &why)) {
+      err << "error: " << why << '\n';
+      return kExitBadInput;
+    }
+  }
+  const run::CaseSelection sel = run::select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
+  if (!sel.ok) return kExitBadInput;
+  std::vector<const harness::Case*> stat;
+  for (const harness::Case* c : sel.cases) {
+    if (run::is_statistical(*c)) stat.push_back(c);
+  }
+  if (stat.empty()) {
+    err << "error: none of the " << sel.cases.size() << " selected case(s) has a distribution check\n";
+    return kExitBadInput;
+  }
+
+  run::FalsefailPlan plan;
+  plan.dut = o.dut;
+  plan.first_seed = o.first_seed;
+  plan.seeds = o.seeds;
+  plan.pool.testbed = o.testbed;
+  plan.pool.write_evidence = false;
+  plan.pool.jobs = o.jobs;
+  plan.pool.watchdog_grace_s = o.watchdog_grace_s;
+  plan.progress = o.progress ? &err : nullptr;
+  const harness::FalsefailResult result = run::measure_falsefail(stat, sel.suite.root, plan);
+
+  out << harness::render_falsefail_text(result);
+  try {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw harness::ReportError(o.out.string() + ": " + ec.message());
+    harness::write_file_atomically(o.out / "falsefail.json", harness::render_falsefail_json(result));
+  } catch (const std::exception& e) {
+    err << "error: writing falsefail.json: " << e.what() << '\n';
+    return kExitHarness;
+  }
+  out << "report: " << (o.out / "falsefail.json").string() << '\n';
+  return result.exit_code();
+}
+
+}  // namespace mrc::cli

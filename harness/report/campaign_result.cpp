@@ -1,0 +1,31 @@
+// The campaign's totals (campaign_result.hpp).
+#include "harness/report/campaign_result.hpp"
+
+#include <algorithm>
+
+namespace mrc::harness {
+
+std::size_t CampaignResult::caught() const {
+  return static_cast<std::size_t>(
+      std::count_if(defects.begin(), defects.end(), [](const DefectOutcome& d) { return d.caught; }));
+}
+
+double CampaignResult::kill_rate() const {
+  return defects.empty() ? 0.0 : static_cast<double>(caught()) / static_cast<double>(defects.size());
+}
+
+std::vector<std::string> CampaignResult::survivors() const {
+  std::vector<std::string> out;
+  for (const auto& d : defects) {
+    if (!d.caught) out.push_back(d.defect.name);
+  }
+  return out;
+}
+
+int CampaignResult::exit_code() const {
+  if (interrupted) return 3;
+  if (!baseline_problems.empty()) return 1;
+  return kill_rate() >= min_kill_rate ? 0 : 1;
+}
+
+}  // namespace mrc::harness

@@ -1,0 +1,31 @@
+// Runs a defect campaign (design.md §4 "every check is proven to bite"). A baseline run on the
+// reference endpoint first (a case that does not PASS there cannot prove anything and is left out
+// of the attribution), then every given defect against the clean cases as `reference:<defect>`,
+// all case runs of all defects through one pool so the jobs stay busy. Nothing is written: the
+// caller renders the result (harness/report/campaign_report.hpp).
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <span>
+#include <vector>
+
+#include "harness/case/case_model.hpp"
+#include "harness/report/campaign_result.hpp"
+#include "harness/run/case_pool.hpp"
+
+namespace mrc::run {
+
+struct CampaignPlan {
+  std::vector<harness::CampaignDefect> defects;  // in catalog order
+  bool relevant_only = false;      // per defect, only the cases whose clauses it violates
+  PoolOptions pool;                // testbed, jobs, watchdog; evidence is not written
+  std::ostream* progress = nullptr;  // a line per finished case run when set
+};
+
+// Fills cases, baseline_problems, defects, relevant_only, testbed and interrupted; the caller
+// sets min_kill_rate and wall_seconds.
+harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const> cases,
+                                            const std::filesystem::path& suite_root, const CampaignPlan& plan);
+
+}  // namespace mrc::run

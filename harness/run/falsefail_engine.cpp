@@ -1,0 +1,53 @@
+#include "harness/run/falsefail_engine.hpp"
+
+#include <ostream>
+
+#include "harness/dut/reference_binding.hpp"
+#include "harness/run/falsefail.hpp"
+#include "harness/run/suite_runner.hpp"
+
+namespace mrc::run {
+
+harness::FalsefailResult measure_falsefail(std::span<const harness::Case* const> cases,
+                                           const std::filesystem::path& suite_root, const FalsefailPlan& plan) {
+  std::vector<CaseTask> tasks;
+  for (const harness::Case* c : cases) {
+    for (std::uint32_t s = 0; s < plan.seeds; ++s) tasks.push_back(CaseTask{c, plan.first_seed + s, nullptr});
+  }
+  std::size_t finished = 0;
+  const BindingFactory factory = [spec = plan.dut] { return harness::make_binding(spec, nullptr); };
+  const auto runs = run_case_tasks(tasks, suite_root, plan.pool, factory,
+                                   [&](std::size_t, const harness::CaseResult& r, double wall_s) {
+                                     ++finished;
+                                     if (!plan.progress || (r.verdict == harness::Verdict::kPass &&
+                                                            finished % 50 != 0 && finished != tasks.size())) {
+                                       return;
+                                     }
+                                     *plan.progress << '[' << finished << '/' << tasks.size() << "] " << r.id
+                                                    << " seed " << r.seed << ' ' << harness::to_string(r.verdict) << ' '
+                                                    << format_seconds(wall_s) << '\n'
+                                                    << std::flush;
+                                   });
+
+  harness::FalsefailResult result;
+  result.dut = plan.dut;
+  result.testbed = plan.pool.testbed;
+  result.first_seed = plan.first_seed;
+  result.seeds = plan.seeds;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    std::vector<harness::CaseResult> per_seed;
+    for (std::uint32_t s = 0; s < plan.seeds; ++s) {
+      const auto& r = runs[k * plan.seeds + s];
+      if (r) {
+        per_seed.push_back(*r);
+      } else {
+        result.interrupted = true;
+      }
+    }
+    result.cases.push_back(tally_falsefail(*cases[k], per_seed));
+  }
+  if (interrupt_flag().load()) result.interrupted = true;
+  return result;
+}
+
+}  // namespace mrc::run
