@@ -35,6 +35,7 @@ constexpr Pair kPairs[] = {
     // invalid input and NSCC
     {"invalid-i-101", "accept-bad-rkey"},      {"invalid-i-102", "accept-wrong-pkey"},
     {"invalid-i-103", "accept-bad-icrc"},      {"invalid-i-104", "honour-ghost-ack"},
+    {"invalid-i-008", "accept-truncated"},     {"invalid-i-012", "accept-wrong-qpn"},
     {"reliab-v-150", "nscc-exceed-max-cwnd"},  {"reliab-v-151", "nscc-no-decrease"},
     {"reliab-v-152", "nscc-md-below-target"},  {"reliab-v-153", "nscc-no-quick-adapt"},
     // the QP error path, completions at the responder, dynamic MPR
