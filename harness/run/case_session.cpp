@@ -25,13 +25,14 @@ double thread_cpu_s() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// Adds the time spent inside the testbed (simulator work: building it, delivering injected
-// frames, running the clock) to the session's counters.
+// Adds the wall time spent inside the testbed (simulator work: building it, delivering injected
+// frames, running the clock) to the session's counters. Only the steady clock is read per step (a
+// vDSO call); the thread CPU clock is a system call, so run_session() reads it once at each end
+// and splits the session's CPU time by the testbed's share of its wall time.
 class TestbedTimer {
  public:
-  explicit TestbedTimer(SessionResult& r) : r_(r), wall0_(std::chrono::steady_clock::now()), cpu0_(thread_cpu_s()) {}
+  explicit TestbedTimer(SessionResult& r) : r_(r), wall0_(std::chrono::steady_clock::now()) {}
   ~TestbedTimer() {
-    r_.testbed_cpu_s += thread_cpu_s() - cpu0_;
     r_.testbed_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
   }
   TestbedTimer(const TestbedTimer&) = delete;
@@ -40,7 +41,6 @@ class TestbedTimer {
  private:
   SessionResult& r_;
   std::chrono::steady_clock::time_point wall0_;
-  double cpu0_;
 };
 
 std::string port_name(int port) { return "p" + std::to_string(port); }
@@ -466,9 +466,14 @@ SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harn
     for (const auto& m : missing) r.message += " " + m;
     return r;
   }
+  const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = thread_cpu_s();
   SessionState s(c, dut, peer, o);
   Session session(s);
   if (session.setup() && session.play()) collect(s);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double cpu = thread_cpu_s() - cpu0;
+  s.result.testbed_cpu_s = wall > 0 ? cpu * std::min(1.0, s.result.testbed_wall_s / wall) : 0;
   return std::move(s.result);
 }
 

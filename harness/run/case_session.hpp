@@ -49,7 +49,9 @@ struct SessionResult {
   // Wall time spent inside the testbed (building it, injecting, run_until), to measure the
   // harness's own overhead; never written into a report.
   double testbed_wall_s = 0;
-  double testbed_cpu_s = 0;  // the same, in this thread's CPU time (immune to a loaded machine)
+  // The same in this thread's CPU time (immune to a loaded machine): the session's CPU time times
+  // the testbed's share of its wall time (the CPU clock is read twice per session, not per step).
+  double testbed_cpu_s = 0;
 };
 
 // `peer` is the harness's side (the in-process reference by default; any binding will do). The

@@ -47,5 +47,48 @@ TEST(Payload, WriteDataVerifiesAndNamesTheFirstBadByte) {
   EXPECT_FALSE(check_write_data(42, 1, 17, zeros));  // an untouched destination never verifies
 }
 
+// The stream's definition, byte by byte (splitmix64-seeded xorshift64*, little-endian): the
+// word-wise generator and checker must give exactly these bytes at every length and alignment,
+// since goldens and evidence pin them.
+std::vector<std::uint8_t> prbs_by_definition(std::uint64_t seed, std::size_t n) {
+  std::uint64_t x = seed + 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  std::uint64_t s = x != 0 ? x : 0x2545F4914F6CDD1Dull;
+  std::vector<std::uint8_t> out;
+  while (out.size() < n) {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    const std::uint64_t v = s * 0x2545F4914F6CDD1Dull;
+    for (unsigned b = 0; b < 8 && out.size() < n; ++b) out.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
+  }
+  return out;
+}
+
+TEST(Payload, WordWiseStreamEqualsTheByteDefinitionAtEveryLength) {
+  for (std::size_t n = 0; n <= 70; ++n) {
+    std::vector<std::uint8_t> got(n);
+    fill_pattern(PayloadPattern::kPrbs, 99, got);
+    EXPECT_EQ(got, prbs_by_definition(99, n)) << "length " << n;
+  }
+}
+
+TEST(Payload, CheckerFindsAFlippedByteAtEveryPosition) {
+  std::vector<std::uint8_t> w(37);
+  fill_write_data(5, 3, 11, w);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    w[i] ^= 0x80;
+    std::size_t bad = 0;
+    EXPECT_FALSE(check_write_data(5, 3, 11, w, &bad));
+    EXPECT_EQ(bad, i);
+    w[i] ^= 0x80;
+  }
+  std::size_t bad = 0;
+  EXPECT_TRUE(check_write_data(5, 3, 11, w, &bad));
+  EXPECT_EQ(bad, w.size());
+}
+
 }  // namespace
 }  // namespace mrc::harness::stim
