@@ -177,6 +177,8 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
     }
     return snapshot;
   };
+  const auto report_interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.report_interval_s));
+  Clock::time_point next_snapshot = Clock::now() + report_interval;
   std::vector<CaseTask> tasks;
   for (const harness::Case* c : selected) tasks.push_back(CaseTask{c, o.seed.value_or(c->seed)});
   PoolOptions po;
@@ -204,7 +206,14 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
           << '\n'
           << std::flush;
     }
-    publish();
+    // Rewriting the reports costs time in proportion to the cases done so far, so doing it after
+    // every case is quadratic in the run. A snapshot at most every report_interval_s keeps a crash
+    // from losing more than that much of the run; the final reports are written below, and a
+    // Ctrl-C ends the run normally, so it loses nothing.
+    if (const auto now = Clock::now(); now >= next_snapshot) {
+      publish();
+      next_snapshot = Clock::now() + report_interval;
+    }
   };
   run_case_tasks(tasks, all.root, po, factory, on_done);
 

@@ -1,7 +1,8 @@
 // `mrc-conform run`: every selected case through the session (case_session.hpp) and the checks
 // (case_result.hpp), in parallel when asked, with a progress line per case, expectation-file
-// triage, the requirement coverage matrix, and the reports rewritten after every case so a crash
-// or a Ctrl-C loses nothing already judged.
+// triage, the requirement coverage matrix, and the reports written at the end (also after a
+// Ctrl-C, marked interrupted) plus a snapshot at most every report_interval_s, so a crash loses at
+// most that much of what was judged.
 //
 // Bounds per case: the session's virtual-time limit, its wall-clock check between simulation
 // slices (timeout_s), and a watchdog: each case runs on its own thread and a case whose binding
@@ -41,6 +42,7 @@ struct RunOptions {
   std::string git_hash = "unknown";
   double watchdog_grace_s = 2.0;
   std::uint64_t virtual_limit_ns = 100'000'000;
+  double report_interval_s = 2.0;         // reports snapshotted at most this often during the run
   // Tests: makes the DUT binding instead of parsing `dut` (called once per case).
   std::function<std::unique_ptr<harness::DutBinding>()> binding_factory;
 };
