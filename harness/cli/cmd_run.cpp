@@ -10,6 +10,10 @@ namespace mrc::cli {
 
 int run_cases(run::RunOptions o, const std::string& seed_text, std::ostream& out, std::ostream& err) {
   if (!seed_text.empty()) {
+    if (seed_text.front() == '-') {  // stoull would wrap -1 to 2^64-1
+      err << "error: --seed '" << seed_text << "' is negative; seeds are 0 .. 2^64-1\n";
+      return run::kExitBadInput;
+    }
     try {
       std::size_t used = 0;
       o.seed = std::stoull(seed_text, &used, 0);  // decimal, 0x hex or 0 octal, like C literals

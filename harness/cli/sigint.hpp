@@ -1,10 +1,12 @@
-// Ctrl-C for the long subcommands (run, campaign, falsefail).
+// Ctrl-C and SIGTERM (a scheduler's or a container runtime's stop) for the long subcommands (run,
+// campaign, falsefail).
 #pragma once
 
 namespace mrc::cli {
 
-// First Ctrl-C sets run::interrupt_flag(): the runner finishes the case in progress, stops taking
-// cases and writes a partial report. A second one ends the process at once.
+// The first SIGINT or SIGTERM sets run::interrupt_flag(): the runner finishes the case in
+// progress, stops taking cases and writes a partial report marked interrupted (exit 3). A second
+// one ends the process at once with that signal's default action.
 void stop_gracefully_on_sigint();
 
 }  // namespace mrc::cli

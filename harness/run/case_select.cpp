@@ -1,11 +1,35 @@
 #include "harness/run/case_select.hpp"
 
 #include <ostream>
+#include <set>
 
 #include "harness/run/case_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::run {
+namespace {
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : ",") + w;
+  return out;
+}
+
+// Why a selection came out empty, in words that say what to type instead: no case files at all,
+// or the tags given and the ones the cases carry.
+std::string no_selection_reason(const std::vector<harness::Case>& cases, const std::vector<std::string>& tags,
+                                const std::vector<std::string>& exclude_tags) {
+  if (cases.empty()) return "no case files under --cases (a case is a .yaml file named by its id)";
+  std::set<std::string> known;
+  for (const auto& c : cases) known.insert(c.tags.begin(), c.tags.end());
+  std::string m = std::to_string(cases.size()) + " case(s) loaded, none matches";
+  if (!tags.empty()) m += " --tags " + join(split_lists(tags));
+  if (!exclude_tags.empty()) m += " --exclude-tags " + join(split_lists(exclude_tags));
+  m += "; tags in use: " + join({known.begin(), known.end()});
+  return m;
+}
+
+}  // namespace
 
 CaseSelection select_cases(const std::vector<std::string>& inputs, const std::vector<std::string>& tags,
                            const std::vector<std::string>& exclude_tags, const std::string& testbed,
@@ -18,7 +42,7 @@ CaseSelection select_cases(const std::vector<std::string>& inputs, const std::ve
     if (filter.matches(c)) s.cases.push_back(&c);
   }
   if (s.cases.empty()) {
-    err << "error: no case selected (check --cases, --tags and --exclude-tags)\n";
+    err << "error: no case selected: " << no_selection_reason(s.suite.set.cases, tags, exclude_tags) << '\n';
     return s;
   }
   std::string why;

@@ -10,6 +10,7 @@
 
 #include "harness/case/expectations.hpp"
 #include "harness/dut/reference_binding.hpp"
+#include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
 #include "harness/run/case_pool.hpp"
@@ -95,20 +96,10 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
     }
     factory = [spec = o.dut] { return harness::make_binding(spec, nullptr); };
   }
-  LoadedSuite all = load_suite(o.cases, {}, {}, err);
-  if (!all.ok) return kExitBadInput;
-  const harness::CaseFilter filter{split_lists(o.tags), split_lists(o.exclude_tags)};
-  std::vector<const harness::Case*> selected;
-  for (const auto& c : all.set.cases) {
-    if (filter.matches(c)) selected.push_back(&c);
-  }
-  {
-    std::string why;
-    if (!harness::make_sim_testbed(testbed_request(harness::TestbedSpec{}, o.testbed), 1, &why)) {
-      err << "error: --testbed " << o.testbed << ": " << why << '\n';
-      return kExitBadInput;
-    }
-  }
+  CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
+  if (!sel.ok) return kExitBadInput;
+  const LoadedSuite& all = sel.suite;
+  const std::vector<const harness::Case*>& selected = sel.cases;
   harness::Date today = system_today();
   if (!o.today.empty()) {
     const auto d = harness::Date::parse(o.today);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "harness/cli/commands.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
@@ -89,6 +90,38 @@ TEST(RunnerErrors, BadDutSpecIsExit2ListingTheDefects) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("unknown defect 'no-such-defect'"), std::string::npos);
   EXPECT_NE(r.err.find("spray-single-ev"), std::string::npos);
+}
+
+TEST(RunnerErrors, ATagThatSelectsNothingIsExit2NamingTheTagsInUse) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.tags = {"spray"};  // the tag is "spraying"
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("none matches --tags spray; tags in use:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("spraying"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.has_result);  // nothing written over an earlier report
+}
+
+TEST(RunnerErrors, AFolderWithoutCasesIsExit2) {
+  TempSuite suite;
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("no case files under --cases"), std::string::npos) << r.err;
+}
+
+TEST(RunnerErrors, ANegativeSeedIsExit2) {
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run_cases(o, "-1", out, err), 2);
+  EXPECT_NE(err.str().find("--seed '-1' is negative"), std::string::npos) << err.str();
 }
 
 TEST(RunnerErrors, AThrowingBindingIsAnErrorAndTheRunGoesOn) {

@@ -1,5 +1,5 @@
-// Ctrl-C: the real binary, as a child process, stops after the case in progress and leaves a
-// valid partial report (interrupted = true).
+// Ctrl-C and SIGTERM: the real binary, as a child process, stops after the case in progress and
+// leaves a valid partial report (interrupted = true) and exit code 3.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -14,7 +14,9 @@ namespace mrc::run::testing {
 namespace {
 
 #ifdef MRC_CONFORM_BIN
-TEST(Interrupt, SigintLeavesAValidPartialReport) {
+class Interrupt : public ::testing::TestWithParam<int> {};
+
+TEST_P(Interrupt, LeavesAValidPartialReport) {
   TempDir out;
   int err_pipe[2];
   ASSERT_EQ(::pipe(err_pipe), 0);
@@ -45,7 +47,7 @@ TEST(Interrupt, SigintLeavesAValidPartialReport) {
   const auto open = seen.find('[');
   ASSERT_NE(open, std::string::npos) << seen;
   ASSERT_EQ(seen.compare(seen.find_first_not_of(' ', open + 1), 2, "1/"), 0) << seen;
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  ASSERT_EQ(::kill(pid, GetParam()), 0);
   while (::read(err_pipe[0], buf, sizeof(buf)) > 0) {
   }
   ::close(err_pipe[0]);
@@ -59,6 +61,9 @@ TEST(Interrupt, SigintLeavesAValidPartialReport) {
   EXPECT_LT(r.cases.size(), 9u);
   EXPECT_NE(slurp(out.path() / "index.html").find("partial"), std::string::npos);
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM),
+                         [](const ::testing::TestParamInfo<int>& i) { return i.param == SIGINT ? "Sigint" : "Sigterm"; });
 #endif
 
 }  // namespace
