@@ -1,3 +1,4 @@
+#include "harness/case/limits.hpp"
 #include "harness/case/check_types.hpp"
 
 #include <array>
@@ -24,14 +25,14 @@ constexpr Schema kCommonSchema{"check", kCommonKeys};
 // ------------------------------------------------------------------ golden
 constexpr std::array kToleranceKeys{
     KeySpec{.name = "ns", .kind = VK::kUInt},
-    KeySpec{.name = "pct", .kind = VK::kNumber, .dmin = 0, .dmax = 100},
+    KeySpec{.name = "pct", .kind = VK::kNumber, .dmin = 0, .dmax = limits::kMaxTolerancePct},
 };
 constexpr Schema kToleranceSchema{"tolerances", kToleranceKeys};
 constexpr std::array kGoldenKeys{
     KeySpec{.name = "pcap", .kind = VK::kString, .required = true, .help = "pcaps/<area>/<file>.pcapng"},
     KeySpec{.name = "masks", .kind = VK::kList, .item = VK::kString, .scalar_as_list = true,
             .help = "frame fields left out of the diff"},
-    KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = 4096,
+    KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = limits::kMaxDiffWindow,
             .help = "packets inside which order does not matter"},
     KeySpec{.name = "tolerances", .kind = VK::kMap, .schema = &kToleranceSchema},
 };

@@ -11,6 +11,7 @@
 //   limits:   {ev_max_width: .., ev_count_align: .., ..., caps: [EXPLICIT_RANGE, ...] | int}
 // The tool's default limits are DeviceLimits{} with ev_count_align 1, so an explicit list of any
 // length is accepted unless `limits` says otherwise.
+#include "harness/case/limits.hpp"
 #include "harness/cli/ev_expand.hpp"
 
 #include <arpa/inet.h>
@@ -21,6 +22,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <ostream>
@@ -32,6 +34,8 @@
 
 namespace mrc::cli {
 namespace {
+
+namespace limits = harness::limits;
 
 // A located error: thrown while reading the YAML, printed as file:line:col.
 struct LocatedError {
@@ -83,6 +87,17 @@ std::uint32_t u32(const YAML::Node& parent, const char* key, std::uint32_t dflt)
   const YAML::Node n = parent[key];
   if (!n) return dflt;
   return static_cast<std::uint32_t>(parse_uint(n, key));
+}
+
+// An EV count (or a limit that sizes EV arrays): the tool builds the whole array in memory, so
+// it refuses counts over kMaxExpandEvs instead of running out of memory.
+std::uint32_t ev_count_u32(const YAML::Node& parent, const char* key, std::uint32_t dflt) {
+  const std::uint32_t v = u32(parent, key, dflt);
+  if (v > limits::kMaxExpandEvs) {
+    fail_at(parent[key], std::string(key) + " " + std::to_string(v) + " is over mrc-ev's limit of " +
+                             std::to_string(limits::kMaxExpandEvs) + " EVs (kMaxExpandEvs, harness/case/limits.hpp)");
+  }
+  return v;
 }
 
 wire::EvBytes parse_ev_val(const YAML::Node& n) {
@@ -148,9 +163,9 @@ ev::DeviceLimits parse_limits(const YAML::Node& n) {
   l.ev_max_width = u32(n, "ev_max_width", l.ev_max_width);
   l.ev_max_fmt_profiles = std::max<std::uint32_t>(1, u32(n, "ev_max_fmt_profiles", l.ev_max_fmt_profiles));
   l.ev_max_profiles = std::max<std::uint32_t>(1, u32(n, "ev_max_profiles", l.ev_max_profiles));
-  l.ev_max_count = u32(n, "ev_max_count", l.ev_max_count);
-  l.ev_max_count_profile = u32(n, "ev_max_count_profile", l.ev_max_count_profile);
-  l.ev_count_align = u32(n, "ev_count_align", l.ev_count_align);
+  l.ev_max_count = ev_count_u32(n, "ev_max_count", l.ev_max_count);
+  l.ev_max_count_profile = ev_count_u32(n, "ev_max_count_profile", l.ev_max_count_profile);
+  l.ev_count_align = ev_count_u32(n, "ev_count_align", l.ev_count_align);
   l.ev_op_max_entries = u32(n, "ev_op_max_entries", l.ev_op_max_entries);
   l.phy_port_mask = u32(n, "phy_port_mask", l.phy_port_mask);
   if (n["caps"]) l.caps = parse_caps(n["caps"]);
@@ -247,7 +262,7 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
     count = static_cast<std::uint32_t>(evs_n.size());
   } else {
     if (gen_n) check_keys(gen_n, {"seed", "count"}, "generate");
-    count = gen_n ? u32(gen_n, "count", 0) : u32(root, "count", 0);
+    count = gen_n ? ev_count_u32(gen_n, "count", 0) : ev_count_u32(root, "count", 0);
     if (gen_n) ea.gen_seed = parse_uint(gen_n["seed"] ? gen_n["seed"] : YAML::Node("0"), "seed", UINT64_MAX);
     if (count == 0) fail_at(root, "generated/auto mode needs a count (generate.count or count)");
   }
@@ -305,6 +320,12 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
 }  // namespace
 
 int run_ev_expand(const std::string& yaml_path, std::ostream& out, std::ostream& err) {
+  std::error_code ec;
+  if (const auto size = std::filesystem::file_size(yaml_path, ec); !ec && size > limits::kMaxProfileBytes) {
+    err << "error: " << yaml_path << ": " << size << " bytes is over mrc-ev's limit of " << limits::kMaxProfileBytes
+        << " bytes for a profile file (kMaxProfileBytes, harness/case/limits.hpp)\n";
+    return 2;
+  }
   std::ifstream in(yaml_path);
   if (!in) {
     err << "error: " << yaml_path << ": cannot open\n";

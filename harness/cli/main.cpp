@@ -3,9 +3,11 @@
 // falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
 // 3 harness error.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 
 #include <iostream>
 
+#include "harness/case/limits.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/ev_expand.hpp"
 #include "harness/cli/sigint.hpp"
@@ -74,9 +76,24 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("A", diff.a, "expected capture (pcapng or pcap)")->required();
   diff_cmd->add_option("B", diff.b, "observed capture")->required();
   diff_cmd->add_option("--mask", diff.masks, "fields to ignore (comma list; e.g. udp.sport,icrc,ts)");
-  diff_cmd->add_option("--window", diff.window, "equivalence window in packets (spray reordering)")->capture_default_str();
+  namespace lim = mrc::harness::limits;
+  diff_cmd->add_option("--window", diff.window, "equivalence window in packets (spray reordering)")
+      ->check(CLI::Range(1u, lim::kMaxDiffWindow, "1 .. kMaxDiffWindow (harness/case/limits.hpp)"))
+      ->capture_default_str();
   diff_cmd->add_option("--tolerance-ns", diff.tolerance_ns, "timestamp tolerance, ns")->capture_default_str();
-  diff_cmd->add_option("--tolerance-pct", diff.tolerance_pct, "timestamp tolerance, % of elapsed time")->capture_default_str();
+  // CLI::Range lets NaN through (every comparison with it is false): this check does not.
+  diff_cmd->add_option("--tolerance-pct", diff.tolerance_pct, "timestamp tolerance, % of elapsed time")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(v >= 0 && v <= lim::kMaxTolerancePct)) {
+              return "must be a number from 0 to 100 (kMaxTolerancePct, harness/case/limits.hpp)";
+            }
+            return "";
+          },
+          "0..100"))
+      ->capture_default_str();
   diff_cmd->add_option("--max", diff.max_lines, "differences shown")->capture_default_str();
 
   mrc::cli::CampaignOptions campaign;

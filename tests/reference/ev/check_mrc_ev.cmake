@@ -58,3 +58,16 @@ expect_error(invalid_unknown_key.yaml
   "error: [^\n]*invalid_unknown_key.yaml:4:6: unknown key 'widht' in field")
 expect_error(invalid_syntax.yaml "error: [^\n]*invalid_syntax.yaml:[0-9]+:[0-9]+: YAML syntax: ")
 expect_error(does_not_exist.yaml "error: [^\n]*does_not_exist.yaml: cannot open")
+expect_error(invalid_huge_count.yaml
+  "error: [^\n]*invalid_huge_count.yaml:4:8: count 4294967295 is over mrc-ev's limit of 1048576 EVs")
+expect_error(invalid_huge_limits.yaml
+  "error: [^\n]*invalid_huge_limits.yaml:5:24: ev_max_count 4294967295 is over mrc-ev's limit")
+# A profile file over kMaxProfileBytes is refused before it is parsed.
+set(big ${CMAKE_CURRENT_BINARY_DIR}/mrc_ev_oversized_profile.yaml)
+string(REPEAT "# padding line of a profile file that is far too large to be a real EV profile\n" 14000 padding)
+file(WRITE ${big} "${padding}")
+execute_process(COMMAND ${MRC_EV} ${big} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "bytes is over mrc-ev's limit of 1048576 bytes")
+  message(FATAL_ERROR "oversized profile: exit ${rc}, stderr: ${err}")
+endif()
+file(REMOVE ${big})
