@@ -1,6 +1,10 @@
 // `list`, `diff` and `golden` as functions.
 #include "harness/cli/commands.hpp"
 #include "harness/report/file_digest.hpp"
+#include <sys/wait.h>
+
+#include <cstdio>
+
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {
@@ -62,6 +66,26 @@ TEST(DiffCommand, SameDifferentAndBadInput) {
   std::ostringstream s4, e4;
   EXPECT_EQ(run_diff(masked, s4, e4), 2);
 }
+
+#ifdef MRC_CONFORM_BIN
+// The diff's window and tolerance are limited on the command line as in cases
+// (harness/case/limits.hpp): out of range, negative or NaN is exit 2 naming the option.
+TEST(DiffCommand, OptionsOutsideTheirLimitsAreExit2) {
+  const std::string golden = (source_dir() / "pcaps/spray/spray-v-005.pcapng").string();
+  for (const char* bad : {"--window 100000", "--window 0", "--tolerance-pct nan", "--tolerance-pct -50",
+                          "--tolerance-pct 101"}) {
+    const std::string cmd = std::string(MRC_CONFORM_BIN) + " diff " + golden + " " + golden + " " + bad + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string text;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) text += buf;
+    const int status = ::pclose(p);
+    EXPECT_EQ(WEXITSTATUS(status), 2) << bad << ": " << text;
+    EXPECT_NE(text.find(std::string(bad).substr(0, std::string(bad).find(' '))), std::string::npos) << text;
+  }
+}
+#endif
 
 TEST(GoldenCommand, TheCommittedGoldensAreUpToDate) {
   GoldenOptions o;
