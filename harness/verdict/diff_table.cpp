@@ -1,5 +1,7 @@
 #include "harness/verdict/diff_table.hpp"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "reference/wire/icrc.hpp"
@@ -181,7 +183,10 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   t.masks = masks;
   t.decode_failures = 0;
   if (n == 0) return;
+  // Times are relative to the capture's earliest packet, not its first: a capture whose clock
+  // stepped back (merged taps, a NIC's timestamp wrap) must not wrap the offsets to 2^64 - x.
   t.norm.ts0 = cap.packet(0).ts_ns;
+  for (const CapturedPacket& p : cap.packets()) t.norm.ts0 = std::min(t.norm.ts0, p.ts_ns);
   wire::DecodeOptions dopt;
   dopt.mrc_framing = opt.mrc_framing;  // MODEL: M3
   dopt.detect_framing = opt.detect_framing;

@@ -229,6 +229,24 @@ TEST(CaptureDiff, TimestampToleranceAbsoluteAndRelative) {
   EXPECT_TRUE(diff_captures(a, b, opt).identical());
 }
 
+TEST(CaptureDiff, AClockThatStepsBackGivesSaneTimesNotWrappedOnes) {
+  const Capture a = make_run(RunSpec{});
+  Capture b("b");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    // Packet 0 stamped 1 us late: every later packet is "before" it.
+    b.add(a.packet(i).ts_ns + (i == 0 ? 1000 : 0), a.bytes(i));
+  }
+  const auto r = diff_captures(a, b, DiffOptions{});
+  ASSERT_FALSE(r.differences.empty());
+  for (const Difference& d : r.differences) {
+    if (d.field != "ts") continue;
+    // Offsets from the earliest packet ("N ns after the first packet" in time): never the
+    // 2^64 - x of an unsigned wrap.
+    EXPECT_LT(std::stoull(d.observed), 1'000'000u) << d.observed;
+    EXPECT_LT(std::stoull(d.expected), 1'000'000u) << d.expected;
+  }
+}
+
 TEST(CaptureDiff, PayloadAndUndecodablePackets) {
   const Capture a = make_run(RunSpec{}, 4);
   Capture b("b");
