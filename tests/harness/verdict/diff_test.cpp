@@ -233,8 +233,8 @@ TEST(CaptureDiff, AClockThatStepsBackGivesSaneTimesNotWrappedOnes) {
   const Capture a = make_run(RunSpec{});
   Capture b("b");
   for (std::size_t i = 0; i < a.size(); ++i) {
-    // Packet 0 stamped 1 us late: every later packet is "before" it.
-    b.add(a.packet(i).ts_ns + (i == 0 ? 1000 : 0), a.bytes(i));
+    // Packet 0 stamped 30 us late: the packets after it are "before" it.
+    b.add(a.packet(i).ts_ns + (i == 0 ? 30000 : 0), a.bytes(i));
   }
   const auto r = diff_captures(a, b, DiffOptions{});
   ASSERT_FALSE(r.differences.empty());
