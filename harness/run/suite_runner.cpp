@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <ctime>
 #include <iomanip>
 #include <mutex>
@@ -79,6 +80,21 @@ std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
 
 }  // namespace
 
+// Why `dir` cannot take the reports ("" when it can): found before any case runs, not after the
+// first one.
+std::string output_folder_problem(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return "cannot create it: " + ec.message();
+  const std::filesystem::path probe = dir / ".mrc-conform-write-test";
+  {
+    std::ofstream f(probe);
+    if (!(f << "x") || !f.flush()) return "cannot write into it";
+  }
+  std::filesystem::remove(probe, ec);
+  return "";
+}
+
 std::atomic<bool>& interrupt_flag() {
   static std::atomic<bool> flag{false};
   return flag;
@@ -100,6 +116,10 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   if (!sel.ok) return kExitBadInput;
   const LoadedSuite& all = sel.suite;
   const std::vector<const harness::Case*>& selected = sel.cases;
+  if (std::string why = output_folder_problem(o.out); !why.empty()) {
+    err << "error: --out " << o.out.string() << ": " << why << '\n';
+    return kExitBadInput;
+  }
   harness::Date today = system_today();
   if (!o.today.empty()) {
     const auto d = harness::Date::parse(o.today);

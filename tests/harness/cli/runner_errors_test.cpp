@@ -116,6 +116,19 @@ TEST(RunnerErrors, AFolderWithoutCasesIsExit2) {
   EXPECT_NE(r.err.find("no case files under --cases"), std::string::npos) << r.err;
 }
 
+TEST(RunnerErrors, AnUnwritableOutputFolderIsExit2BeforeAnyCaseRuns) {
+  TempDir out;
+  const fs::path file = out.path() / "a-file";
+  std::ofstream(file) << "not a folder";
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = file / "reports";  // a folder cannot be made inside a file
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("[1/1]"), std::string::npos) << r.err;  // no case ran
+}
+
 TEST(RunnerErrors, ANegativeSeedIsExit2) {
   RunOptions o;
   o.cases = {case_file("spray-v-001").string()};
