@@ -80,6 +80,29 @@ std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
 
 }  // namespace
 
+// Files the selected cases name that are not there (golden pcaps, testbed YAMLs): one
+// `file:line:col: key: message` line each, so a missing file is bad input before the run, not a
+// case ERROR in the middle of it. (`golden` itself writes missing goldens, so the loader cannot
+// refuse them.)
+std::string missing_inputs(const std::vector<const harness::Case*>& cases, const std::filesystem::path& root) {
+  std::string out;
+  auto where = [](const harness::Case& c, harness::SourceLoc at) {
+    return c.file.string() + ':' + std::to_string(at.line) + ':' + std::to_string(at.column) + ": ";
+  };
+  for (const harness::Case* c : cases) {
+    for (std::size_t i = 0; i < c->checks.size(); ++i) {
+      const auto* g = std::get_if<harness::GoldenCheck>(&c->checks[i].params);
+      if (g == nullptr || std::filesystem::exists(root / g->pcap)) continue;
+      out += where(*c, c->checks[i].loc) + "checks[" + std::to_string(i) + "].pcap: golden " + g->pcap.string() +
+             " does not exist under " + root.string() + " (`mrc-conform golden` writes it)\n";
+    }
+    if (!c->testbed.file.empty() && !std::filesystem::exists(c->testbed.file)) {
+      out += where(*c, c->id_loc) + "testbed.file: " + c->testbed.file.string() + " does not exist\n";
+    }
+  }
+  return out;
+}
+
 // Why `dir` cannot take the reports ("" when it can): found before any case runs, not after the
 // first one.
 std::string output_folder_problem(const std::filesystem::path& dir) {
@@ -116,6 +139,10 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   if (!sel.ok) return kExitBadInput;
   const LoadedSuite& all = sel.suite;
   const std::vector<const harness::Case*>& selected = sel.cases;
+  if (std::string missing = missing_inputs(selected, all.root); !missing.empty()) {
+    err << missing;
+    return kExitBadInput;
+  }
   if (std::string why = output_folder_problem(o.out); !why.empty()) {
     err << "error: --out " << o.out.string() << ": " << why << '\n';
     return kExitBadInput;

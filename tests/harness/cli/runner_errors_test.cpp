@@ -129,6 +129,20 @@ TEST(RunnerErrors, AnUnwritableOutputFolderIsExit2BeforeAnyCaseRuns) {
   EXPECT_EQ(r.err.find("[1/1]"), std::string::npos) << r.err;  // no case ran
 }
 
+TEST(RunnerErrors, AMissingGoldenIsExit2WithTheCheckLocationBeforeAnyCaseRuns) {
+  TempSuite suite;  // has no pcaps/ folder
+  suite.write_case("spray-v-005", slurp(source_dir() / "cases/spray/spray-v-005.yaml"));
+  TempDir out;
+  RunOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  o.out = out.path();
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("spray-v-005.yaml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(".pcap: golden pcaps/spray/spray-v-005.pcapng does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(r.has_result);
+}
+
 TEST(RunnerErrors, ANegativeSeedIsExit2) {
   RunOptions o;
   o.cases = {case_file("spray-v-001").string()};
