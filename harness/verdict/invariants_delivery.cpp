@@ -249,15 +249,18 @@ void wimm_limit(Run& r) {  // MODEL: M10
       outstanding.push_back(s.space().offset(p.psn));
       ++r.judged;
     } else if (p.opcode == wire::opcode::kRcWriteFirst) {
-      // Its LAST decides whether it is a WIMM; look ahead in PSN order among the DUT's sends.
-      for (std::size_t j = i + 1; j < r.t.packets.size(); ++j) {
-        const PacketRec& q = r.t.packets[j];
+      // Its LAST decides whether it is a WIMM: the LAST nearest after it in PSN order, wherever it
+      // sits in the capture. (Sprayed packets with equal timestamps are ordered by port, so a
+      // message's LAST can come before its FIRST; the next LAST in capture order may be the next
+      // message's.)
+      const PacketRec* last = nullptr;
+      for (const PacketRec& q : r.t.packets) {
         if (!dut_data(q) || q.dqpn != p.dqpn || !is_write_last(q.opcode) || psn_diff(q.psn, p.psn) <= 0) continue;
-        if (q.opcode == wire::opcode::kRcWriteLastImm) {
-          outstanding.push_back(s.space().offset(q.psn));
-          ++r.judged;
-        }
-        break;
+        if (last == nullptr || psn_diff(q.psn, p.psn) < psn_diff(last->psn, p.psn)) last = &q;
+      }
+      if (last != nullptr && last->opcode == wire::opcode::kRcWriteLastImm) {
+        outstanding.push_back(s.space().offset(last->psn));
+        ++r.judged;
       }
     }
     if (outstanding.size() > limit) {

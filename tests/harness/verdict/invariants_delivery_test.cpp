@@ -132,6 +132,19 @@ TEST(DeliveryInvariants, WimmLimit) {
   EXPECT_EQ(r.evidence[0].observed, "3 outstanding when this message started");
 }
 
+// A message's LAST captured before its FIRST (equal timestamps, ordered by port) must not make
+// the FIRST take the next message's LAST: message 1..2 is a plain WRITE, 3..4 the only WIMM.
+TEST(DeliveryInvariants, WimmLimitFindsEachMessagesOwnLastByPsn) {
+  Scenario s(4, 8);
+  s.ctx.wimm_limit = 1;
+  send(s, 200, 2, wire::opcode::kRcWriteLast, 4);   // EV 4 = port 1: merged before port 4
+  send(s, 200, 1, wire::opcode::kRcWriteFirst, 3);  // EV 3 = port 4
+  send(s, 300, 3, wire::opcode::kRcWriteFirst);
+  send(s, 400, 4, wire::opcode::kRcWriteLastImm);
+  const auto r = run_invariant(inv("wimm_limit"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << (r.evidence.empty() ? "" : r.evidence[0].observed);
+}
+
 TEST(DeliveryInvariants, SelectiveRetransmission) {
   Scenario s(4, 8);
   for (std::uint32_t p = 0; p < 6; ++p) send(s, p * 100, p);
