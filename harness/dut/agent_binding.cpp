@@ -107,6 +107,8 @@ DutIdentity AgentBinding::identity() const {
   return id;
 }
 
+DutStatus AgentBinding::status() const { return handshake(); }
+
 std::vector<std::string> AgentBinding::capabilities() const {
   if (!handshake().ok()) return {};
   return hello_.capabilities;

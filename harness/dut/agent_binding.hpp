@@ -32,6 +32,7 @@ class AgentBinding final : public DutBinding {
   ~AgentBinding() override;  // BYE (bounded), then close
 
   DutIdentity identity() const override;
+  DutStatus status() const override;  // the handshake's outcome (connecting and HELLO at the first ask)
   std::vector<std::string> capabilities() const override;
 
   DutStatus attach(Testbed& testbed, int host) override;

@@ -135,6 +135,7 @@ TEST(AgentBinding, HelloGivesIdentityAndCapabilities) {
   EXPECT_NE(id.details.find("p1=mem0.1"), std::string::npos) << id.details;
   EXPECT_EQ(a->capabilities(), pair.backend_a.capabilities());
   EXPECT_EQ(a->failure(), "");
+  EXPECT_TRUE(a->status().ok());
 }
 
 TEST(AgentBinding, WriteCompletesAndLandsByteExact) {
@@ -275,6 +276,7 @@ TEST(AgentBinding, WrongTokenFailsEveryCall) {
   AgentPair pair;
   auto a = pair.bind(*pair.a, "not-the-token");
   EXPECT_TRUE(a->capabilities().empty());
+  EXPECT_EQ(a->status().code, DutStatus::Code::kFailed);
   DutLocal l;
   const DutStatus st = a->apply(stev_setup(), l);
   EXPECT_EQ(st.code, DutStatus::Code::kFailed);

@@ -2,9 +2,11 @@
 // or implement nothing. Each is an ERROR (or UNSUPPORTED / exit 2) for that case, never a crash,
 // and the run goes on.
 #include <chrono>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
+#include "harness/cli/commands.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
@@ -89,6 +91,45 @@ TEST(RunnerErrors, BadDutSpecIsExit2ListingTheDefects) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("unknown defect 'no-such-defect'"), std::string::npos);
   EXPECT_NE(r.err.find("spray-single-ev"), std::string::npos);
+}
+
+TEST(RunnerErrors, AgentDutWithoutATokenIsExit2) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "agent:127.0.0.1:7411";
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--agent-token-file FILE or $MRC_AGENT_TOKEN"), std::string::npos) << r.err;
+}
+
+TEST(RunnerErrors, UnreadableAgentTokenFileIsExit2) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "agent:127.0.0.1:7411";
+  std::ostringstream so, se;
+  EXPECT_EQ(cli::run_cases(o, "", (out.path() / "no-such-token").string(), so, se), 2);
+  EXPECT_NE(se.str().find("--agent-token-file"), std::string::npos) << se.str();
+}
+
+// Nothing listens on port 1: every case is an ERROR naming the refused connection, at once.
+TEST(RunnerErrors, AnUnreachableAgentIsAnErrorPerCase) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "agent:127.0.0.1:1";
+  o.agent_token = "t";
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 3);
+  ASSERT_TRUE(r.has_result);
+  const harness::CaseResult* c = r.find("spray-v-001");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->verdict, harness::Verdict::kError);
+  EXPECT_NE(c->message.find("cannot connect"), std::string::npos) << c->message;
 }
 
 TEST(RunnerErrors, AThrowingBindingIsAnErrorAndTheRunGoesOn) {
