@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/agentproto/messages.hpp"
@@ -52,6 +53,15 @@ class Backend {
   virtual Outcome query_state(ap::StateReport& out) = 0;
   virtual Outcome reset() = 0;
 
+  // Version-2 control requests. A backend that does not offer one keeps the default, which
+  // answers `unsupported` naming the request.
+  virtual Outcome ev_profile_op(const ap::EvProfileOp&) { return unsupported("EV_PROFILE_OP"); }
+  virtual Outcome cc_profile_op(const ap::CcProfileOp&) { return unsupported("CC_PROFILE_OP"); }
+  virtual Outcome replace_ev(const ap::ReplaceEv&) { return unsupported("REPLACE_EV"); }
+  virtual Outcome set_profile_online(const ap::SetProfileOnline&) { return unsupported("SET_PROFILE_ONLINE"); }
+  // Before APPLY_CONFIG; holds for every later APPLY_CONFIG until RESET.
+  virtual Outcome restrict_device(const ap::RestrictDevice&) { return unsupported("RESTRICT_DEVICE"); }
+
   // ---- I/O, driven by the server loop ------------------------------------------------------------
   // Descriptors to watch for readability (e.g. pcap selectable fds).
   virtual std::vector<int> io_fds() const { return {}; }
@@ -60,6 +70,11 @@ class Backend {
   virtual void service(std::uint64_t now_ns) = 0;
   // When service() next has timer work (UINT64_MAX: none).
   virtual std::uint64_t next_deadline_ns() const { return UINT64_MAX; }
+
+ protected:
+  Outcome unsupported(std::string_view request) const {
+    return Outcome::fail(ap::ErrorCode::kUnsupported, std::string(request) + " is not offered by backend " + identity());
+  }
 };
 
 }  // namespace mrc::agent

@@ -261,7 +261,7 @@ Outcome ReferenceBackend::ep_op(const ap::EpOp& op) {
   harness::ReferenceEpRequest req;
   req.op = op.op == ap::EpOpKind::kProbeEv ? wire::EpOp::kEvProbe : wire::EpOp::kPortStatusUpdate;
   req.ev_index = op.ev_index;
-  req.tc = wire::kDscpControl;  // MODEL: M11 (protocol v1 carries no DSCP)
+  req.tc = op.tc;
   req.mode = harness::wire_mode(cfg_->format_mode);
   if (Outcome o = outcome_of(harness::send_reference_ep_request(*ep_, req, harness::to_dut_local(*peer_))); !o.ok()) {
     return o;
@@ -270,7 +270,33 @@ Outcome ReferenceBackend::ep_op(const ap::EpOp& op) {
   return Outcome::success();
 }
 
+Outcome ReferenceBackend::ev_profile_op(const ap::EvProfileOp& op) {
+  if (!ep_) return not_applied("EV_PROFILE_OP");
+  return outcome_of(harness::reference_ev_profile_change(*ep_, op));
+}
+
+Outcome ReferenceBackend::cc_profile_op(const ap::CcProfileOp& op) {
+  if (!ep_) return not_applied("CC_PROFILE_OP");
+  return outcome_of(harness::reference_cc_profile_change(*ep_, op));
+}
+
+Outcome ReferenceBackend::replace_ev(const ap::ReplaceEv& op) {
+  if (!ep_) return not_applied("REPLACE_EV");
+  return outcome_of(harness::reference_replace_ev(*ep_, op));
+}
+
+Outcome ReferenceBackend::set_profile_online(const ap::SetProfileOnline& s) {
+  if (!ep_) return not_applied("SET_PROFILE_ONLINE");
+  return outcome_of(harness::set_reference_profile_online(*ep_, s.online));
+}
+
 Outcome ReferenceBackend::reset() {
+  drop_endpoint();
+  restriction_ = {};
+  return Outcome::success();
+}
+
+void ReferenceBackend::drop_endpoint() {
   ep_.reset();
   cfg_.reset();
   peer_.reset();
@@ -278,7 +304,6 @@ Outcome ReferenceBackend::reset() {
   regions_.clear();
   completions_.clear();
   events_.clear();
-  return Outcome::success();
 }
 
 }  // namespace mrc::agent

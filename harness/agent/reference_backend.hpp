@@ -7,7 +7,9 @@
 // APPLY_CONFIG builds a fresh Endpoint (the previous one, if any, is dropped): EV format profile
 // 0, EV profile 0, CC profile 0, `qp.count` QPs taken to INIT and the memory regions; with a peer
 // it continues to RTR/RTS (CONNECT does that step on its own). The device limits are the
-// endpoint's defaults; the physical port mask is the set of bound interfaces.
+// endpoint's defaults less what RESTRICT_DEVICE turned off; the physical port mask is the set of
+// bound interfaces. Every control request goes through the reference adapter
+// (harness/dut/reference_adapter.hpp), the code the in-process reference binding calls.
 #pragma once
 
 #include <deque>
@@ -56,6 +58,11 @@ class ReferenceBackend final : public Backend {
   Outcome write_memory(const ap::WriteMemory& w) override;
   Outcome query_state(ap::StateReport& out) override;
   Outcome reset() override;
+  Outcome ev_profile_op(const ap::EvProfileOp& op) override;
+  Outcome cc_profile_op(const ap::CcProfileOp& op) override;
+  Outcome replace_ev(const ap::ReplaceEv& op) override;
+  Outcome set_profile_online(const ap::SetProfileOnline& s) override;
+  Outcome restrict_device(const ap::RestrictDevice& d) override;
 
   std::vector<int> io_fds() const override;
   void service(std::uint64_t now_ns) override;
@@ -70,6 +77,7 @@ class ReferenceBackend final : public Backend {
     transport::MemoryRegion mr;
   };
   static void on_rx(void* self, std::uint8_t port, std::span<const std::uint8_t> frame);
+  void drop_endpoint();  // what RESET and APPLY_CONFIG discard (the restriction outlives APPLY)
   Outcome find_range(std::uint64_t addr, std::size_t len, std::span<std::uint8_t>& out);
   std::uint32_t port_mask() const;
   void drain_outputs();
@@ -81,6 +89,7 @@ class ReferenceBackend final : public Backend {
   std::unique_ptr<ref::Endpoint> ep_;
   std::optional<ap::ApplyConfig> cfg_;  // the configuration applied (without its peer)
   std::optional<ap::PeerInfo> peer_;
+  ap::RestrictDevice restriction_;      // RESTRICT_DEVICE, applied by every APPLY_CONFIG until RESET
   std::vector<std::uint32_t> qpns_;     // index = QP index
   std::vector<Region> regions_;
   std::deque<ap::CompletionInfo> completions_;

@@ -20,7 +20,7 @@ Outcome outcome_of(const harness::DutStatus& st) {
 }
 
 Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
-  reset();
+  drop_endpoint();
   if (c.ipv4 && opt_.ipv4 == 0) {
     return Outcome::rejected(EINVAL, "IPv4 asked for, but the agent has no IPv4 address (--ipv4)");
   }
@@ -29,7 +29,7 @@ Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
   for (const auto& p : io_->ports()) top = std::max(top, p.port);
   const harness::ReferenceHost host{mac_, gid_, opt_.ipv4, top, port_mask()};
   ep_ = std::make_unique<ref::Endpoint>(
-      harness::reference_endpoint_config(host, harness::ReferencePolicy{opt_.defects, false}, setup, {}));
+      harness::reference_endpoint_config(host, harness::ReferencePolicy{opt_.defects, false}, setup, restriction_));
   ep_->advance(now_);
 
   Outcome o = outcome_of(harness::configure_reference(*ep_, setup, qpns_));
@@ -41,7 +41,7 @@ Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
     out.regions.push_back({mr.addr, mr.length, mr.lkey, mr.rkey});
   }
   if (!o.ok()) {
-    reset();
+    drop_endpoint();
     return o;
   }
   cfg_ = c;
@@ -55,6 +55,16 @@ Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
   out.qp_caps = c.qp.caps;
   out.first_psn = c.qp.first_psn;
   if (c.peer) return connect(*c.peer);
+  return Outcome::success();
+}
+
+Outcome ReferenceBackend::restrict_device(const ap::RestrictDevice& d) {
+  if (ep_) {
+    return Outcome::fail(ap::ErrorCode::kNotApplied,
+                         "RESTRICT_DEVICE after APPLY_CONFIG: a restriction shapes the next configuration; send RESET first");
+  }
+  if (std::string why = harness::restriction_refused(d); !why.empty()) return Outcome::fail(ap::ErrorCode::kUnsupported, why);
+  restriction_ = d;
   return Outcome::success();
 }
 

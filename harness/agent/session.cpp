@@ -92,8 +92,8 @@ void Session::handle_frame(std::span<const std::uint8_t> frame, std::vector<std:
     }
     if (hello->version != ap::kProtocolVersion) {
       return error(m.seq, ErrorCode::kBadVersion, 0,
-                   "client speaks version " + std::to_string(hello->version) + ", this agent speaks " +
-                       std::to_string(ap::kProtocolVersion),
+                   "client speaks protocol version " + std::to_string(hello->version) +
+                       "; this agent speaks version " + std::to_string(ap::kProtocolVersion) + " only",
                    out);
     }
     if (!same_secret(hello->token, cfg_.token)) {
@@ -147,6 +147,11 @@ void Session::dispatch(const ap::Message& m, std::vector<std::uint8_t>& out) {
             outcome(seq, o, std::move(s), out);
           },
           [&](const ap::Reset&) { outcome(seq, backend_.reset(), ap::Ok{}, out); },
+          [&](const ap::EvProfileOp& o) { outcome(seq, backend_.ev_profile_op(o), ap::Ok{}, out); },
+          [&](const ap::CcProfileOp& o) { outcome(seq, backend_.cc_profile_op(o), ap::Ok{}, out); },
+          [&](const ap::ReplaceEv& o) { outcome(seq, backend_.replace_ev(o), ap::Ok{}, out); },
+          [&](const ap::SetProfileOnline& o) { outcome(seq, backend_.set_profile_online(o), ap::Ok{}, out); },
+          [&](const ap::RestrictDevice& d) { outcome(seq, backend_.restrict_device(d), ap::Ok{}, out); },
           [&](const ap::Bye&) {
             closing_ = true;  // before the reply, so it carries kFlagClosing
             reply(seq, ap::Ok{}, out);

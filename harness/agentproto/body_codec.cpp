@@ -13,13 +13,6 @@ namespace {
 using detail::get;
 using detail::put;
 
-template <typename E>
-E get_enum(Reader& r, std::uint8_t max, std::string_view field) {
-  const std::uint8_t v = r.u8(field);
-  if (v > max) r.fail(ErrorCode::kBadValue, field, "value " + std::to_string(v) + " is not defined");
-  return static_cast<E>(v <= max ? v : 0);
-}
-
 // ---- data path ------------------------------------------------------------------------------------
 
 void put(Writer& w, const PostWrite& m) {
@@ -138,10 +131,14 @@ void get(Reader& r, PortAdmin& m) {
 void put(Writer& w, const EpOp& m) {
   w.u8(static_cast<std::uint8_t>(m.op));
   w.u32(m.ev_index);
+  if (m.tc > limit::kMaxDscp) w.fail(ErrorCode::kBadValue, "EpOp.tc", "DSCP " + std::to_string(m.tc) + " is over 63");
+  w.u8(m.tc);
 }
 void get(Reader& r, EpOp& m) {
   m.op = get_enum<EpOpKind>(r, 1, "EpOp.op");
   m.ev_index = r.u32("EpOp.ev_index");
+  m.tc = r.u8("EpOp.tc");
+  if (m.tc > limit::kMaxDscp) r.fail(ErrorCode::kBadValue, "EpOp.tc", "DSCP " + std::to_string(m.tc) + " is over 63");
 }
 
 void put(Writer& w, const ReadMemory& m) {
@@ -266,6 +263,11 @@ void get_body(Reader& r, MsgType type, Body& out) {
     case MsgType::kQueryState: return get_as<QueryState>(r, out);
     case MsgType::kReset: return get_as<Reset>(r, out);
     case MsgType::kBye: return get_as<Bye>(r, out);
+    case MsgType::kEvProfileOp: return get_as<EvProfileOp>(r, out);
+    case MsgType::kCcProfileOp: return get_as<CcProfileOp>(r, out);
+    case MsgType::kReplaceEv: return get_as<ReplaceEv>(r, out);
+    case MsgType::kSetProfileOnline: return get_as<SetProfileOnline>(r, out);
+    case MsgType::kRestrictDevice: return get_as<RestrictDevice>(r, out);
     case MsgType::kHelloOk: return get_as<HelloOk>(r, out);
     case MsgType::kApplyOk: return get_as<ApplyOk>(r, out);
     case MsgType::kOk: return get_as<Ok>(r, out);

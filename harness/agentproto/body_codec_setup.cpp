@@ -68,16 +68,33 @@ void get(Reader& r, NsccParams& c) {
   c.target_delay = r.u32("NsccParams.target_delay");
 }
 
-template <typename E>
-E get_enum(Reader& r, std::uint8_t max, std::string_view field) {
-  const std::uint8_t v = r.u8(field);
-  if (v > max) r.fail(ErrorCode::kBadValue, field, "value " + std::to_string(v) + " is not defined");
-  return static_cast<E>(v <= max ? v : 0);
+}  // namespace
+
+void put(Writer& w, const EvField& f) {
+  w.u32(f.width);
+  w.u32(f.init);
+  w.u32(f.min);
+  w.u32(f.max);
+  w.u32(f.mask);
+}
+void get(Reader& r, EvField& f) {
+  f.width = r.u32("EvField.width");
+  f.init = r.u32("EvField.init");
+  f.min = r.u32("EvField.min");
+  f.max = r.u32("EvField.max");
+  f.mask = r.u32("EvField.mask");
+}
+
+void put(Writer& w, const EvValue& e) {
+  w.blob8(e.value, limit::kEvBytes, "EvValue.value");
+  w.u8(e.port);
+}
+void get(Reader& r, EvValue& e) {
+  r.blob8(e.value, limit::kEvBytes, "EvValue.value");
+  e.port = r.u8("EvValue.port");
 }
 
 // ---- handshake ------------------------------------------------------------------------------------
-
-}  // namespace
 
 void put(Writer& w, const Hello& m) {
   w.u16(m.version);
@@ -128,28 +145,22 @@ void put(Writer& w, const ApplyConfig& m) {
   }
   w.u8(static_cast<std::uint8_t>(m.ev_mode));
   if (w.count(m.fields.size(), limit::kEvFields, "ApplyConfig.fields")) {
-    for (const auto& f : m.fields) {
-      w.u32(f.width);
-      w.u32(f.init);
-      w.u32(f.min);
-      w.u32(f.max);
-      w.u32(f.mask);
-    }
+    for (const auto& f : m.fields) put(w, f);
   }
   if (w.count(m.evs.size(), limit::kEvs, "ApplyConfig.evs")) {
-    for (const auto& e : m.evs) {
-      w.blob8(e.value, limit::kEvBytes, "ApplyConfig.evs[].value");
-      w.u8(e.port);
-    }
+    for (const auto& e : m.evs) put(w, e);
   }
   w.u32(m.generate_count);
   w.u64(m.generate_seed);
   w.u32(m.ev_min_active);
+  w.u32(m.ev_event_mask);
   if (w.count(m.denied.size(), limit::kEvs, "ApplyConfig.denied")) {
     for (std::uint32_t d : m.denied) w.u32(d);
   }
   w.boolean(m.cc.has_value());
   if (m.cc) put(w, *m.cc);
+  w.u64(m.cc_line_rate_bps);
+  w.boolean(m.cc_fabric_trims);
   const QpParams& q = m.qp;
   w.u32(q.count);
   w.u32(q.mtu);
@@ -183,26 +194,20 @@ void get(Reader& r, ApplyConfig& m) {
   m.format_widths.resize(r.count(limit::kFormatWidths, 4, "ApplyConfig.format_widths"));
   for (auto& x : m.format_widths) x = r.u32("ApplyConfig.format_widths[]");
   m.ev_mode = get_enum<EvMode>(r, 2, "ApplyConfig.ev_mode");
-  m.fields.resize(r.count(limit::kEvFields, 20, "ApplyConfig.fields"));
-  for (auto& f : m.fields) {
-    f.width = r.u32("ApplyConfig.fields[].width");
-    f.init = r.u32("ApplyConfig.fields[].init");
-    f.min = r.u32("ApplyConfig.fields[].min");
-    f.max = r.u32("ApplyConfig.fields[].max");
-    f.mask = r.u32("ApplyConfig.fields[].mask");
-  }
-  m.evs.resize(r.count(limit::kEvs, 2, "ApplyConfig.evs"));
-  for (auto& e : m.evs) {
-    r.blob8(e.value, limit::kEvBytes, "ApplyConfig.evs[].value");
-    e.port = r.u8("ApplyConfig.evs[].port");
-  }
+  m.fields.resize(r.count(limit::kEvFields, kEvFieldBytes, "ApplyConfig.fields"));
+  for (auto& f : m.fields) get(r, f);
+  m.evs.resize(r.count(limit::kEvs, kMinEvValueBytes, "ApplyConfig.evs"));
+  for (auto& e : m.evs) get(r, e);
   m.generate_count = r.u32("ApplyConfig.generate_count");
   m.generate_seed = r.u64("ApplyConfig.generate_seed");
   m.ev_min_active = r.u32("ApplyConfig.ev_min_active");
+  m.ev_event_mask = r.u32("ApplyConfig.ev_event_mask");
   m.denied.resize(r.count(limit::kEvs, 4, "ApplyConfig.denied"));
   for (auto& d : m.denied) d = r.u32("ApplyConfig.denied[]");
   m.cc.reset();
   if (r.boolean("ApplyConfig.has_cc")) get(r, m.cc.emplace());
+  m.cc_line_rate_bps = r.u64("ApplyConfig.cc_line_rate_bps");
+  m.cc_fabric_trims = r.boolean("ApplyConfig.cc_fabric_trims");
   QpParams& q = m.qp;
   q.count = r.u32("ApplyConfig.qp.count");
   q.mtu = r.u32("ApplyConfig.qp.mtu");

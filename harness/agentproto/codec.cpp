@@ -83,7 +83,7 @@ Problem decode_message(std::span<const std::uint8_t> frame, Message& out) {
     return problem(ErrorCode::kTrailingBytes, "bytes after the frame's announced length");
   }
   if (!is_known_type(h.type)) {
-    return problem(ErrorCode::kUnknownType, "type 0x" + hex16(h.type) + " is not defined in protocol version 1");
+    return problem(ErrorCode::kUnknownType, "type 0x" + hex16(h.type) + " is not defined in protocol version " + std::to_string(kProtocolVersion));
   }
   if ((h.flags & ~allowed_flags(h.type)) != 0) {
     return problem(ErrorCode::kBadFlags, "flags 0x" + hex16(h.flags) + " has reserved bits set");

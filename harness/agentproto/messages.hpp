@@ -1,4 +1,4 @@
-// The DUT-agent control protocol, version 1 (spec: harness/dut/agent-protocol.md): the messages
+// The DUT-agent control protocol, version 2 (spec: harness/dut/agent-protocol.md): the messages
 // the harness and `mrc-dut-agent` exchange over one TCP connection, as typed data.
 //
 // Every message is one frame: u32 length (big-endian, counts everything after itself) + u16 type
@@ -18,12 +18,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace mrc::agentproto {
 
-inline constexpr std::uint16_t kProtocolVersion = 1;
+inline constexpr std::uint16_t kProtocolVersion = 2;
 inline constexpr std::uint16_t kDefaultPort = 7411;
 
 inline constexpr std::size_t kLengthPrefix = 4;      // the u32 length field itself
@@ -53,6 +54,8 @@ inline constexpr std::size_t kMemoryChunk = 512 * 1024;     // READ/WRITE_MEMORY
 inline constexpr std::size_t kPollItems = 4096;    // completions or EV events in one reply
 inline constexpr std::size_t kCounters = 256;
 inline constexpr std::size_t kAlgorithm = 64;      // CC algorithm name
+inline constexpr std::size_t kCcConfig = 64;       // CC_PROFILE_OP config entries
+inline constexpr std::uint8_t kMaxDscp = 63;       // EP_OP tc: a 6-bit DSCP
 }  // namespace limit
 
 enum class MsgType : std::uint16_t {
@@ -71,6 +74,11 @@ enum class MsgType : std::uint16_t {
   kQueryState = 0x000C,
   kReset = 0x000D,
   kBye = 0x000E,
+  kEvProfileOp = 0x000F,      // version 2
+  kCcProfileOp = 0x0010,      // version 2
+  kReplaceEv = 0x0011,        // version 2
+  kSetProfileOnline = 0x0012, // version 2
+  kRestrictDevice = 0x0013,   // version 2
   // replies (agent -> harness): the top bit is set
   kHelloOk = 0x8001,
   kApplyOk = 0x8002,
@@ -83,6 +91,8 @@ enum class MsgType : std::uint16_t {
 inline constexpr bool is_reply(std::uint16_t type) { return (type & 0x8000u) != 0; }
 bool is_known_type(std::uint16_t type);
 std::string_view to_string(MsgType t);
+// The reply type that answers `request` when it succeeds (ERROR answers any request).
+MsgType reply_type_of(MsgType request);
 
 // ERROR codes. "Fatal" codes close the connection after the ERROR (kFlagClosing set): the stream
 // can no longer be framed, the peer failed authentication, or it stopped talking.
@@ -103,7 +113,8 @@ enum class ErrorCode : std::uint16_t {
   kDuplicateHello = 13,   // HELLO after the handshake
   kBadSeq = 14,           // seq not greater than the previous request's
   kUnexpectedReply = 15,  // a reply type sent to the agent
-  kNotApplied = 16,       // needs APPLY_CONFIG (or CONNECT) first
+  kNotApplied = 16,       // out of configuration order: needs APPLY_CONFIG (or CONNECT) first,
+                          // or (RESTRICT_DEVICE) must come before it
   kRejected = 17,         // the DUT refused (errno in `err`): a DUT behaviour, not a harness fault
   kUnsupported = 18,      // the backend does not offer this operation
   kBackendFailure = 19,   // the backend itself broke (interface gone, ...)
@@ -216,8 +227,12 @@ struct ApplyConfig {
   std::uint32_t generate_count = 0;  // generated / auto mode
   std::uint64_t generate_seed = 1;
   std::uint32_t ev_min_active = 0;
+  std::uint32_t ev_event_mask = 0x3;  // EV states that raise EV events (host-API bits); v2
   std::vector<std::uint32_t> denied;  // EV indices set DENIED before traffic
   std::optional<NsccParams> cc;       // absent: CC off
+  // The network facts NSCC is tuned to (MODEL: M12; 0 = unknown, the DUT's default); v2.
+  std::uint64_t cc_line_rate_bps = 0;
+  bool cc_fabric_trims = true;
   QpParams qp;
   bool ipv4 = false;
   std::uint64_t seed = 1;
@@ -331,7 +346,56 @@ enum class EpOpKind : std::uint8_t { kProbeEv = 0, kPortStatusUpdate = 1 };  // 
 struct EpOp {
   EpOpKind op = EpOpKind::kProbeEv;
   std::uint32_t ev_index = 0;  // the EV probed / the EV the update leaves on
+  std::uint8_t tc = 0;         // the request's DSCP, 0..limit::kMaxDscp (MODEL: M11); v2
   bool operator==(const EpOp&) const = default;
+};
+
+// ---- profile operations and device restriction (version 2) -------------------------------------
+// Profile operations act on the operation slot (EV profile 1 on EV format profile 0, CC profile 1;
+// never the profiles traffic uses). Each attribute present is sent with its attribute-mask bit,
+// exactly as given: refusing invalid profiles is the DUT's job, and the cases test it. The harness
+// (harness/dut/dut_setup.hpp) uses these structs as its own control-plane payloads.
+
+enum class ProfileStateSetting : std::uint8_t { kInit = 0, kOffline = 1, kOnline = 2 };
+
+struct EvProfileOp {
+  std::optional<ProfileStateSetting> state;
+  std::optional<EvMode> mode;
+  std::optional<std::vector<EvField>> fields;  // <= limit::kEvFields
+  std::optional<std::uint32_t> count;
+  std::optional<std::uint32_t> min_active;
+  std::optional<std::uint32_t> event_mask;     // host-API state bits
+  std::optional<std::uint64_t> seed;           // generated EVs
+  bool operator==(const EvProfileOp&) const = default;
+};
+
+struct CcProfileOp {
+  std::optional<ProfileStateSetting> state;
+  std::optional<std::string> algorithm;                     // <= limit::kAlgorithm
+  std::vector<std::pair<std::string, std::string>> config;  // algorithm config, name = value
+  bool operator==(const CcProfileOp&) const = default;
+};
+
+// Each of `evs` replaces one copy (or all copies) of `from`; no `from` = an UNPOPULATED slot.
+struct ReplaceEv {
+  std::optional<EvValue> from;
+  std::vector<EvValue> evs;  // <= limit::kEvs
+  bool all_copies = false;
+  bool operator==(const ReplaceEv&) const = default;
+};
+
+// EV profile 0 (the one traffic uses) ONLINE or OFFLINE.
+struct SetProfileOnline {
+  bool online = true;
+  bool operator==(const SetProfileOnline&) const = default;
+};
+
+// Before APPLY_CONFIG: capabilities the DUT must turn off (named like HELLO_OK's capabilities)
+// and the depth of its EV event queue (0 = its own). Holds until RESET.
+struct RestrictDevice {
+  std::vector<std::string> caps_off;  // <= limit::kCapabilities
+  std::uint32_t event_queue_depth = 0;
+  bool operator==(const RestrictDevice&) const = default;
 };
 
 struct ReadMemory {
@@ -396,7 +460,8 @@ struct Error {
 
 using Body = std::variant<Hello, HelloOk, ApplyConfig, ApplyOk, Connect, Ok, PostWrite, PostRecv, Poll,
                           Completions, SetEvState, PortAdmin, EpOp, ReadMemory, MemoryBytes,
-                          WriteMemory, QueryState, StateReport, Reset, Bye, Error>;
+                          WriteMemory, QueryState, StateReport, Reset, Bye, Error, EvProfileOp, CcProfileOp,
+                          ReplaceEv, SetProfileOnline, RestrictDevice>;
 
 MsgType type_of(const Body& b);
 

@@ -21,6 +21,11 @@ bool is_known_type(std::uint16_t type) {
     case MsgType::kQueryState:
     case MsgType::kReset:
     case MsgType::kBye:
+    case MsgType::kEvProfileOp:
+    case MsgType::kCcProfileOp:
+    case MsgType::kReplaceEv:
+    case MsgType::kSetProfileOnline:
+    case MsgType::kRestrictDevice:
     case MsgType::kHelloOk:
     case MsgType::kApplyOk:
     case MsgType::kOk:
@@ -49,6 +54,11 @@ std::string_view to_string(MsgType t) {
     case MsgType::kQueryState: return "QUERY_STATE";
     case MsgType::kReset: return "RESET";
     case MsgType::kBye: return "BYE";
+    case MsgType::kEvProfileOp: return "EV_PROFILE_OP";
+    case MsgType::kCcProfileOp: return "CC_PROFILE_OP";
+    case MsgType::kReplaceEv: return "REPLACE_EV";
+    case MsgType::kSetProfileOnline: return "SET_PROFILE_ONLINE";
+    case MsgType::kRestrictDevice: return "RESTRICT_DEVICE";
     case MsgType::kHelloOk: return "HELLO_OK";
     case MsgType::kApplyOk: return "APPLY_OK";
     case MsgType::kOk: return "OK";
@@ -58,6 +68,17 @@ std::string_view to_string(MsgType t) {
     case MsgType::kError: return "ERROR";
   }
   return "UNKNOWN";
+}
+
+MsgType reply_type_of(MsgType request) {
+  switch (request) {
+    case MsgType::kHello: return MsgType::kHelloOk;
+    case MsgType::kApplyConfig: return MsgType::kApplyOk;
+    case MsgType::kPoll: return MsgType::kCompletions;
+    case MsgType::kReadMemory: return MsgType::kMemory;
+    case MsgType::kQueryState: return MsgType::kState;
+    default: return MsgType::kOk;
+  }
 }
 
 std::string_view to_string(ErrorCode c) {
@@ -127,6 +148,11 @@ constexpr MsgType type_for() {
   else if constexpr (std::is_same_v<T, StateReport>) return MsgType::kState;
   else if constexpr (std::is_same_v<T, Reset>) return MsgType::kReset;
   else if constexpr (std::is_same_v<T, Bye>) return MsgType::kBye;
+  else if constexpr (std::is_same_v<T, EvProfileOp>) return MsgType::kEvProfileOp;
+  else if constexpr (std::is_same_v<T, CcProfileOp>) return MsgType::kCcProfileOp;
+  else if constexpr (std::is_same_v<T, ReplaceEv>) return MsgType::kReplaceEv;
+  else if constexpr (std::is_same_v<T, SetProfileOnline>) return MsgType::kSetProfileOnline;
+  else if constexpr (std::is_same_v<T, RestrictDevice>) return MsgType::kRestrictDevice;
   else {
     static_assert(std::is_same_v<T, Error>, "every Body alternative needs a type");
     return MsgType::kError;

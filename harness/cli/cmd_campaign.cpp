@@ -8,7 +8,7 @@
 
 #include "harness/case/defect_map.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/dut/reference_binding.hpp"
+#include "harness/dut/binding_factory.hpp"
 #include "harness/report/campaign_report.hpp"
 #include "harness/report/report.hpp"
 #include "harness/run/campaign_engine.hpp"

@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "harness/cli/commands.hpp"
-#include "harness/dut/reference_binding.hpp"
+#include "harness/dut/binding_factory.hpp"
 #include "harness/report/falsefail_report.hpp"
 #include "harness/report/report.hpp"
 #include "harness/run/case_select.hpp"

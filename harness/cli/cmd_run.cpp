@@ -1,5 +1,7 @@
-// `mrc-conform run`: --seed as typed turned into the runner's seed, then the suite runner
-// (harness/run/suite_runner.hpp).
+// `mrc-conform run`: --seed as typed turned into the runner's seed, the agent binding's token
+// found, then the suite runner (harness/run/suite_runner.hpp).
+#include <cstdlib>
+#include <fstream>
 #include <ostream>
 #include <stdexcept>
 
@@ -8,7 +10,28 @@
 
 namespace mrc::cli {
 
-int run_cases(run::RunOptions o, const std::string& seed_text, std::ostream& out, std::ostream& err) {
+namespace {
+
+// The token's first line, without trailing whitespace (files written by `echo` end in a newline).
+bool read_token_file(const std::string& path, std::string& token) {
+  std::ifstream f(path);
+  if (!f || !std::getline(f, token)) return false;
+  while (!token.empty() && (token.back() == '\r' || token.back() == ' ' || token.back() == '\t')) token.pop_back();
+  return true;
+}
+
+}  // namespace
+
+int run_cases(run::RunOptions o, const std::string& seed_text, const std::string& agent_token_file, std::ostream& out,
+              std::ostream& err) {
+  if (!agent_token_file.empty()) {
+    if (!read_token_file(agent_token_file, o.agent_token)) {
+      err << "error: --agent-token-file " << agent_token_file << " cannot be read\n";
+      return run::kExitBadInput;
+    }
+  } else if (const char* env = std::getenv("MRC_AGENT_TOKEN")) {
+    o.agent_token = env;
+  }
   if (!seed_text.empty()) {
     if (seed_text.front() == '-') {  // stoull would wrap -1 to 2^64-1
       err << "error: --seed '" << seed_text << "' is negative; seeds are 0 .. 2^64-1\n";

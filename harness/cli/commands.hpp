@@ -15,7 +15,10 @@ namespace mrc::cli {
 
 // `run`: every selected case against the DUT, reports into o.out (harness/run/suite_runner.hpp).
 // `seed_text` is --seed as typed (empty: each case's own seed); not a number is exit 2.
-int run_cases(run::RunOptions o, const std::string& seed_text, std::ostream& out, std::ostream& err);
+// `agent_token_file` is --agent-token-file: for `--dut agent:...` the token is its first line,
+// else $MRC_AGENT_TOKEN; an unreadable file is exit 2.
+int run_cases(run::RunOptions o, const std::string& seed_text, const std::string& agent_token_file, std::ostream& out,
+              std::ostream& err);
 
 struct ListOptions {
   std::vector<std::string> cases;  // files or folders; empty = <suite>/cases

@@ -48,7 +48,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--tags", run.tags, "run cases carrying any of these tags (comma list)");
   run_cmd->add_option("--exclude-tags", run.exclude_tags, "skip cases carrying any of these tags (comma list)");
   run_cmd->add_option("--testbed", run.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
-  run_cmd->add_option("--dut", run.dut, "DUT binding: reference or reference:<defect>[,<defect>...]")->capture_default_str();
+  run_cmd->add_option("--dut", run.dut,
+                      "DUT binding: reference, reference:<defect>[,<defect>...] or agent:HOST:PORT (needs --testbed netns, "
+                      "not available yet)")
+      ->capture_default_str();
+  std::string agent_token_file;
+  run_cmd->add_option("--agent-token-file", agent_token_file,
+                      "file holding the DUT agent's token (--dut agent:...; default: $MRC_AGENT_TOKEN)");
   run_cmd->add_option("--seed", seed_text, "replace every case's seed");
   run_cmd->add_option("--out", run.out, "report folder")->capture_default_str();
   run_cmd->add_option("--jobs,-j", run.jobs, "cases run in parallel")->capture_default_str()->check(CLI::Range(1, 256));
@@ -141,7 +147,7 @@ int main(int argc, char** argv) {
 
   if (*run_cmd) {
     mrc::cli::stop_gracefully_on_sigint();
-    return mrc::cli::run_cases(run, seed_text, std::cout, std::cerr);
+    return mrc::cli::run_cases(run, seed_text, agent_token_file, std::cout, std::cerr);
   }
   if (*list_cmd) return mrc::cli::run_list(list, std::cout, std::cerr);
   if (*golden_cmd) return mrc::cli::run_golden(golden, std::cout, std::cerr);

@@ -12,8 +12,11 @@ ap::ApplyConfig to_apply_config(const DutSetup& s) {
   c.generate_count = s.generate_count;
   c.generate_seed = s.generate_seed;
   c.ev_min_active = s.ev_min_active;
+  c.ev_event_mask = s.ev_event_mask;
   c.denied = s.denied;
   c.cc = s.cc;
+  c.cc_line_rate_bps = s.cc_line_rate_bps;
+  c.cc_fabric_trims = s.cc_fabric_trims;
   c.qp = s.qp;
   c.ipv4 = s.ipv4;
   c.seed = s.seed;
@@ -31,8 +34,11 @@ DutSetup to_dut_setup(const ap::ApplyConfig& c) {
   s.generate_count = c.generate_count;
   s.generate_seed = c.generate_seed;
   s.ev_min_active = c.ev_min_active;
+  s.ev_event_mask = c.ev_event_mask;
   s.denied = c.denied;
   s.cc = c.cc;
+  s.cc_line_rate_bps = c.cc_line_rate_bps;
+  s.cc_fabric_trims = c.cc_fabric_trims;
   s.qp = c.qp;
   s.ipv4 = c.ipv4;
   s.seed = c.seed;
@@ -66,6 +72,23 @@ DutLocal to_dut_local(const ap::PeerInfo& p) {
   l.max_wimm_dest = p.max_wimm_dest;
   l.qp_caps = p.qp_caps;
   l.first_psn = p.first_psn;
+  return l;
+}
+
+DutLocal to_dut_local(const ap::ApplyOk& a) {
+  DutLocal l;
+  l.gid = a.gid;
+  l.mac = a.mac;
+  l.ipv4 = a.ipv4;
+  l.qpns = a.qpns;
+  if (!a.regions.empty()) {
+    l.buffer_va = a.regions.front().addr;
+    l.rkey = a.regions.front().rkey;
+  }
+  l.mpr_dest = a.mpr_dest;
+  l.max_wimm_dest = a.max_wimm_dest;
+  l.qp_caps = a.qp_caps;
+  l.first_psn = a.first_psn;
   return l;
 }
 

@@ -11,11 +11,12 @@ namespace mrc::harness {
 
 // The setup's single buffer becomes region 0; no peer (CONNECT names it).
 ap::ApplyConfig to_apply_config(const DutSetup& s);
-// Region 0 becomes the buffer (further regions are the agent's to register). The protocol has no
-// field yet for the EV event mask or the CC profile's network facts: they keep DutSetup's defaults.
+// Region 0 becomes the buffer (further regions are the agent's to register).
 DutSetup to_dut_setup(const ap::ApplyConfig& c);
 
 ap::PeerInfo to_peer_info(const DutLocal& l);
 DutLocal to_dut_local(const ap::PeerInfo& p);
+// The agent's side of the exchange; region 0 is the setup's buffer.
+DutLocal to_dut_local(const ap::ApplyOk& a);
 
 }  // namespace mrc::harness

@@ -5,7 +5,7 @@
 // naming the binding and the method, so a partial binding (ondatra style) runs the cases it can
 // and the runner turns the rest into a clear ERROR instead of a crash.
 //
-// A case run drives a binding in this order: capabilities() -> attach() -> apply() -> connect()
+// A case run drives a binding in this order: status() -> capabilities() -> attach() -> apply() -> connect()
 // -> (post_write / post_recv / control calls / polls while the testbed runs) -> ev_table(),
 // read_local(), counters() -> reset().
 #pragma once
@@ -63,6 +63,10 @@ class DutBinding {
   virtual ~DutBinding() = default;
 
   virtual DutIdentity identity() const = 0;
+  // Whether the binding reached its DUT and agrees with it (the agent binding: HELLO answered,
+  // same protocol version). Asked before capabilities(), so an unreachable DUT is an ERROR naming
+  // why, not a run of UNSUPPORTED cases because it declared nothing.
+  virtual DutStatus status() const { return DutStatus::success(); }
   // Declared features, spelled like the case vocabulary's `requires` (kCapabilityNames).
   virtual std::vector<std::string> capabilities() const { return {}; }
 

@@ -76,41 +76,20 @@ struct WriteRequest {
 };
 
 // ---- control-plane payloads -------------------------------------------------------------------
-// Profile operations on the operation slot (EV profile 1 on EV format profile 0, CC profile 1;
-// never the profiles traffic uses). Each attribute present is sent with its attribute-mask bit,
-// exactly as given: refusing invalid profiles is the DUT's job, and the cases test it.
+// One definition each, the protocol's (harness/agentproto/messages.hpp): the agent binding sends
+// them as they are and the reference adapter reads them, in-process or behind an agent. Profile
+// operations act on the operation slot (EV profile 1 on EV format profile 0, CC profile 1; never
+// the profiles traffic uses); each attribute present is sent with its attribute-mask bit, exactly
+// as given: refusing invalid profiles is the DUT's job, and the cases test it.
 
-enum class ProfileStateSetting : std::uint8_t { kInit, kOffline, kOnline };
-
-struct EvProfileChange {
-  std::optional<ProfileStateSetting> state;
-  std::optional<ap::EvMode> mode;
-  std::optional<std::vector<ap::EvField>> fields;
-  std::optional<std::uint32_t> count;
-  std::optional<std::uint32_t> min_active;
-  std::optional<std::uint32_t> event_mask;  // host-API state bits
-  std::optional<std::uint64_t> seed;        // generated EVs
-};
-
-struct CcProfileChange {
-  std::optional<ProfileStateSetting> state;
-  std::optional<std::string> algorithm;
-  std::vector<std::pair<std::string, std::string>> config;  // algorithm config, name = value
-};
-
+using ProfileStateSetting = ap::ProfileStateSetting;
+using EvProfileChange = ap::EvProfileOp;
+using CcProfileChange = ap::CcProfileOp;
 // REPLACE_EV: each of `evs` replaces one copy (or all copies) of `from`; no `from` = an
 // UNPOPULATED slot.
-struct EvReplacement {
-  std::optional<ap::EvValue> from;
-  std::vector<ap::EvValue> evs;
-  bool all_copies = false;
-};
-
+using EvReplacement = ap::ReplaceEv;
 // Before apply(): capabilities the DUT must turn off (named like capabilities()) and the depth
 // of its EV event queue (0 = its own).
-struct DeviceRestriction {
-  std::vector<std::string> caps_off;
-  std::uint32_t event_queue_depth = 0;
-};
+using DeviceRestriction = ap::RestrictDevice;
 
 }  // namespace mrc::harness

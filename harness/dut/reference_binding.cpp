@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 
 #include "harness/dut/reference_adapter.hpp"
 #include "harness/testbed/endpoint_port.hpp"
@@ -262,44 +261,5 @@ DutStatus ReferenceBinding::reset() {
   restrict_ = DeviceRestriction{};
   return DutStatus::success();
 }
-
-// ---------------------------------------------------------------- factory
-
-namespace {
-std::string binding_help() {
-  std::string m =
-      "valid DUT bindings: reference, reference-random (random EV choice), reference[-random]:<defect>[,<defect>...]; "
-      "defects:";
-  for (const auto& d : ref::defect_catalog()) {
-    m += ' ';
-    m += d.name;
-  }
-  return m;
-}
-}  // namespace
-
-std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error) {
-  const auto colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
-  if (kind != "reference" && kind != "reference-random") {
-    if (error) *error = "unknown DUT binding '" + kind + "'; " + binding_help();
-    return nullptr;
-  }
-  ref::DefectSet defects;
-  if (colon != std::string::npos) {
-    std::string bad;
-    const auto parsed = ref::DefectSet::parse(std::string_view(spec).substr(colon + 1), &bad);
-    if (!parsed) {
-      if (error) *error = "unknown defect '" + bad + "' in --dut " + spec + "; " + binding_help();
-      return nullptr;
-    }
-    defects = *parsed;
-  }
-  auto b = std::make_unique<ReferenceBinding>(defects);
-  if (kind == "reference-random") b->use_random_spray();
-  return b;
-}
-
-bool valid_binding_spec(const std::string& spec, std::string* error) { return make_binding(spec, error) != nullptr; }
 
 }  // namespace mrc::harness

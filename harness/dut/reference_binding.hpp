@@ -3,7 +3,7 @@
 // harness's default peer is the same binding without defects, so both ends of a case are
 // configured by one code path (reference_adapter.hpp, shared with the DUT agent).
 //
-// Command-line spelling: `reference` or `reference:<defect>[,<defect>...]`.
+// Command-line spelling: `reference` or `reference:<defect>[,<defect>...]` (binding_factory.hpp).
 #pragma once
 
 #include <memory>
@@ -78,11 +78,5 @@ class ReferenceBinding : public DutBinding {
   std::set<std::uint32_t> ever_denied_;
   DeviceRestriction restrict_;  // config.device, applied by apply()
 };
-
-// Parses `reference[:defect,...]`. On a bad spelling returns null and sets *error to a message
-// that lists the valid binding and defect names.
-std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error);
-// True when `spec` parses (same message as make_binding()).
-bool valid_binding_spec(const std::string& spec, std::string* error);
 
 }  // namespace mrc::harness

@@ -459,6 +459,12 @@ std::vector<std::string> missing_capabilities(const harness::Case& c, const harn
 
 SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harness::DutBinding& peer,
                           const SessionOptions& o) {
+  if (const harness::DutStatus st = dut.status(); !st.ok()) {
+    SessionResult r;
+    r.status = Verdict::kError;
+    r.message = "DUT: " + st.message;
+    return r;
+  }
   if (const auto missing = missing_capabilities(c, dut); !missing.empty()) {
     SessionResult r;
     r.status = Verdict::kUnsupported;

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "harness/dut/reference_binding.hpp"
+#include "harness/dut/binding_factory.hpp"
 #include "harness/run/falsefail.hpp"
 #include "harness/run/suite_runner.hpp"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "harness/case/expectations.hpp"
-#include "harness/dut/reference_binding.hpp"
+#include "harness/dut/binding_factory.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
@@ -129,11 +129,12 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
   if (!factory) {
     std::string why;
-    if (!harness::valid_binding_spec(o.dut, &why)) {
+    const harness::BindingOptions binding_options{o.agent_token, {}};
+    if (!harness::valid_binding_spec(o.dut, &why, binding_options)) {
       err << "error: " << why << '\n';
       return kExitBadInput;
     }
-    factory = [spec = o.dut] { return harness::make_binding(spec, nullptr); };
+    factory = [spec = o.dut, binding_options] { return harness::make_binding(spec, nullptr, binding_options); };
   }
   CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
   if (!sel.ok) return kExitBadInput;

@@ -29,7 +29,8 @@ struct RunOptions {
   std::vector<std::string> tags;          // comma lists, any-of
   std::vector<std::string> exclude_tags;
   std::string testbed = "mini";           // preset or testbed YAML for cases that name none
-  std::string dut = "reference";          // reference[:defect,...]
+  std::string dut = "reference";          // reference[:defect,...] or agent:HOST:PORT
+  std::string agent_token;                // the agent binding's token (cli: file or environment)
   std::optional<std::uint64_t> seed;      // replaces every case's seed when given
   std::filesystem::path out = "reports/latest";
   unsigned jobs = 1;

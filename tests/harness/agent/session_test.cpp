@@ -168,5 +168,52 @@ TEST(AgentSession, BackendRefusalCarriesErrno) {
   EXPECT_FALSE(r.session.closing());
 }
 
+// A backend with only the version-1 calls: the version-2 requests get the default `unsupported`,
+// naming the request and the backend, and the session goes on.
+class V1OnlyBackend final : public Backend {
+ public:
+  std::string identity() const override { return "v1-only"; }
+  std::vector<std::string> capabilities() const override { return {}; }
+  std::vector<ap::PortInfo> ports() const override { return {}; }
+  Outcome apply(const ap::ApplyConfig&, ap::ApplyOk&) override { return Outcome::success(); }
+  Outcome connect(const ap::PeerInfo&) override { return Outcome::success(); }
+  Outcome post_write(const ap::PostWrite&) override { return Outcome::success(); }
+  Outcome post_recv(const ap::PostRecv&) override { return Outcome::success(); }
+  Outcome poll(const ap::Poll&, ap::Completions&) override { return Outcome::success(); }
+  Outcome set_ev_state(const ap::SetEvState&) override { return Outcome::success(); }
+  Outcome port_admin(const ap::PortAdmin&) override { return Outcome::success(); }
+  Outcome ep_op(const ap::EpOp&) override { return Outcome::success(); }
+  Outcome read_memory(const ap::ReadMemory&, ap::MemoryBytes&) override { return Outcome::success(); }
+  Outcome write_memory(const ap::WriteMemory&) override { return Outcome::success(); }
+  Outcome query_state(ap::StateReport&) override { return Outcome::success(); }
+  Outcome reset() override { return Outcome::success(); }
+  void service(std::uint64_t) override {}
+};
+
+TEST(AgentSession, Version2RequestsDefaultToUnsupported) {
+  V1OnlyBackend backend;
+  Session session(backend, SessionConfig{kTestToken, "mrc-dut-agent test"});
+  std::vector<std::uint8_t> out;
+  session.on_bytes(ap::encode(ap::testing::hello_msg(1)), out, 0);
+  const std::vector<std::pair<const char*, ap::Body>> requests = {
+      {"EV_PROFILE_OP", ap::EvProfileOp{}},           {"CC_PROFILE_OP", ap::CcProfileOp{}},
+      {"REPLACE_EV", ap::ReplaceEv{}},                {"SET_PROFILE_ONLINE", ap::SetProfileOnline{}},
+      {"RESTRICT_DEVICE", ap::RestrictDevice{}},
+  };
+  std::uint32_t seq = 2;
+  for (const auto& [name, body] : requests) {
+    SCOPED_TRACE(name);
+    out.clear();
+    session.on_bytes(ap::encode(ap::Message{0, seq++, body}), out, 0);
+    ap::Message reply;
+    ASSERT_TRUE(ap::decode_message(out, reply).ok());
+    const auto* err = std::get_if<ap::Error>(&reply.body);
+    ASSERT_NE(err, nullptr);
+    EXPECT_EQ(err->code, ErrorCode::kUnsupported);
+    EXPECT_EQ(err->text, std::string(name) + " is not offered by backend v1-only");
+  }
+  EXPECT_FALSE(session.closing());
+}
+
 }  // namespace
 }  // namespace mrc::agent::testing

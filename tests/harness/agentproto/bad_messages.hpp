@@ -82,6 +82,75 @@ inline std::vector<std::uint8_t> patched_body(const Message& m, std::size_t at, 
   return b;
 }
 
+// The version-2 control requests: for each, a truncated body, trailing bytes, a list or string
+// over its limit and a bad enum or bool; and each before APPLY_CONFIG (state, not codec).
+inline void add_profile_op_entries(std::vector<BadMessage>& c) {
+  using T = MsgType;
+  auto frame = [](T type, const std::vector<std::uint8_t>& body) {
+    return raw_frame(static_cast<std::uint16_t>(type), 0, 5, body);
+  };
+  auto add = [&c](std::string name, std::vector<std::uint8_t> bytes, ErrorCode code) {
+    c.push_back({std::move(name), std::move(bytes), code, true, false, true, 5});
+  };
+  auto truncated = [](std::vector<std::uint8_t> b) {
+    b.pop_back();
+    return b;
+  };
+  auto trailing = [](std::vector<std::uint8_t> b) { return cat(std::move(b), {0}); };
+  auto str_of = [](std::size_t n, std::uint8_t fill) { return cat(u16be(static_cast<std::uint16_t>(n)), std::vector<std::uint8_t>(n, fill)); };
+  const std::vector<std::uint8_t> none = {0};  // an absent optional
+
+  EvProfileOp evp;
+  evp.state = ProfileStateSetting::kOnline;
+  evp.seed = 7;
+  const std::vector<std::uint8_t> evp_body = body_of(Message{0, 5, evp});
+  add("ev_profile_op_truncated", frame(T::kEvProfileOp, truncated(evp_body)), ErrorCode::kTruncatedBody);
+  add("ev_profile_op_trailing_byte", frame(T::kEvProfileOp, trailing(evp_body)), ErrorCode::kTrailingBytes);
+  add("ev_profile_op_bad_state", frame(T::kEvProfileOp, cat({1, 3}, std::vector<std::uint8_t>(6, 0))), ErrorCode::kBadValue);
+  add("ev_profile_op_bad_mode", frame(T::kEvProfileOp, cat({0, 1, 3}, std::vector<std::uint8_t>(5, 0))), ErrorCode::kBadValue);
+  add("ev_profile_op_presence_is_2", frame(T::kEvProfileOp, {2, 0, 0, 0, 0, 0, 0}), ErrorCode::kBadValue);
+  add("ev_profile_op_fields_over_limit", frame(T::kEvProfileOp, cat(cat({0, 0, 1}, u32be(65)), std::vector<std::uint8_t>(4, 0))),
+      ErrorCode::kFieldTooLong);
+
+  const std::vector<std::uint8_t> ccp_body = body_of(Message{0, 5, CcProfileOp{ProfileStateSetting::kOnline, "nscc", {{"eta", "1"}}}});
+  add("cc_profile_op_truncated", frame(T::kCcProfileOp, truncated(ccp_body)), ErrorCode::kTruncatedBody);
+  add("cc_profile_op_trailing_byte", frame(T::kCcProfileOp, trailing(ccp_body)), ErrorCode::kTrailingBytes);
+  add("cc_profile_op_bad_state", frame(T::kCcProfileOp, cat({1, 3, 0}, u32be(0))), ErrorCode::kBadValue);
+  add("cc_profile_op_algorithm_over_limit", frame(T::kCcProfileOp, cat(cat(cat(none, {1}), str_of(65, 'a')), u32be(0))),
+      ErrorCode::kFieldTooLong);
+  add("cc_profile_op_config_over_limit", frame(T::kCcProfileOp, cat({0, 0}, u32be(65))), ErrorCode::kFieldTooLong);
+  add("cc_profile_op_config_name_over_limit", frame(T::kCcProfileOp, cat(cat(cat({0, 0}, u32be(1)), str_of(129, 'n')), u16be(0))),
+      ErrorCode::kFieldTooLong);
+
+  const std::vector<std::uint8_t> rep_body = body_of(Message{0, 5, ReplaceEv{EvValue{{0x12}, 1}, {{{0x34}, 2}}, false}});
+  add("replace_ev_truncated", frame(T::kReplaceEv, truncated(rep_body)), ErrorCode::kTruncatedBody);
+  add("replace_ev_trailing_byte", frame(T::kReplaceEv, trailing(rep_body)), ErrorCode::kTrailingBytes);
+  add("replace_ev_from_over_32", frame(T::kReplaceEv, cat(cat(cat({1, 33}, std::vector<std::uint8_t>(34, 1)), u32be(0)), {0})),
+      ErrorCode::kFieldTooLong);
+  add("replace_ev_evs_over_limit", frame(T::kReplaceEv, cat(none, u32be(5000))), ErrorCode::kFieldTooLong);
+  add("replace_ev_all_copies_is_2", frame(T::kReplaceEv, cat(cat(none, u32be(0)), {2})), ErrorCode::kBadValue);
+
+  add("set_profile_online_empty_body", frame(T::kSetProfileOnline, {}), ErrorCode::kTruncatedBody);
+  add("set_profile_online_trailing_byte", frame(T::kSetProfileOnline, {1, 0}), ErrorCode::kTrailingBytes);
+  add("set_profile_online_bool_is_2", frame(T::kSetProfileOnline, {2}), ErrorCode::kBadValue);
+
+  const std::vector<std::uint8_t> rd_body = body_of(Message{0, 5, RestrictDevice{{"trim_nack"}, 16}});
+  add("restrict_device_truncated", frame(T::kRestrictDevice, truncated(rd_body)), ErrorCode::kTruncatedBody);
+  add("restrict_device_trailing_byte", frame(T::kRestrictDevice, trailing(rd_body)), ErrorCode::kTrailingBytes);
+  add("restrict_device_caps_over_limit", frame(T::kRestrictDevice, cat(u32be(65), u32be(0))), ErrorCode::kFieldTooLong);
+  add("restrict_device_cap_name_over_limit", frame(T::kRestrictDevice, cat(cat(u32be(1), str_of(129, 'c')), u32be(0))),
+      ErrorCode::kFieldTooLong);
+
+  // Well-formed, but the backend has no configuration yet.
+  auto before_apply = [&c](std::string name, Body b) {
+    c.push_back({std::move(name), encode(Message{0, 7, std::move(b)}), ErrorCode::kNotApplied, true, false, false, 7});
+  };
+  before_apply("ev_profile_op_before_apply", EvProfileOp{});
+  before_apply("cc_profile_op_before_apply", CcProfileOp{});
+  before_apply("replace_ev_before_apply", ReplaceEv{});
+  before_apply("set_profile_online_before_apply", SetProfileOnline{true});
+}
+
 inline std::vector<BadMessage> bad_message_catalog() {
   using T = MsgType;
   auto t = [](T x) { return static_cast<std::uint16_t>(x); };
@@ -117,7 +186,8 @@ inline std::vector<BadMessage> bad_message_catalog() {
   c.push_back({"request_with_closing_flag", raw_frame(t(T::kHello), kFlagClosing, 1, hello_body), ErrorCode::kBadFlags, false, false, true, 1});
   c.push_back({"request_with_high_flag", raw_frame(t(T::kHello), 0x8000, 1, hello_body), ErrorCode::kBadFlags, false, false, true, 1});
   // ---- HELLO ----
-  c.push_back({"hello_version_2", encode(hello_msg(1, kTestToken, 2)), ErrorCode::kBadVersion, false, false, false, 1});
+  c.push_back({"hello_version_1", encode(hello_msg(1, kTestToken, 1)), ErrorCode::kBadVersion, false, false, false, 1});
+  c.push_back({"hello_version_3", encode(hello_msg(1, kTestToken, 3)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_version_0", encode(hello_msg(1, kTestToken, 0)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_wrong_token", encode(hello_msg(1, "s3cret-tokeN")), ErrorCode::kBadToken, false, false, false, 1});
   c.push_back({"hello_empty_token", encode(hello_msg(1, "")), ErrorCode::kBadToken, false, false, false, 1});
@@ -155,25 +225,34 @@ inline std::vector<BadMessage> bad_message_catalog() {
   }
   {
     // 8 EVs of 1 + 3 + 1 bytes; then generate_count (4), generate_seed (8), ev_min_active (4),
-    // denied count (4), has_cc (1), and qp.count.
-    const std::size_t qp_count = kEvLen + 8 * (1 + 3 + 1) + 4 + 8 + 4 + 4 + 1;
+    // ev_event_mask (4), denied count (4), has_cc (1), cc_line_rate_bps (8), cc_fabric_trims (1)
+    // and qp.count.
+    const std::size_t has_cc = kEvLen + 8 * (1 + 3 + 1) + 4 + 8 + 4 + 4 + 4;
+    const std::size_t fabric_trims = has_cc + 1 + 8;
+    const std::size_t qp_count = fabric_trims + 1;
     std::vector<std::uint8_t> b = apply_body;
     b[qp_count + 3] = 65;  // limit::kQps is 64
     c.push_back({"apply_qp_count_over_limit", raw_frame(t(T::kApplyConfig), 0, 5, b), ErrorCode::kFieldTooLong, true, false, true, 5});
     std::vector<std::uint8_t> cc = apply_body;
-    cc[qp_count - 1] = 2;  // has_cc is a bool
+    cc[has_cc] = 2;  // has_cc is a bool
     c.push_back({"apply_bool_is_2", raw_frame(t(T::kApplyConfig), 0, 5, cc), ErrorCode::kBadValue, true, false, true, 5});
+    std::vector<std::uint8_t> trims = apply_body;
+    trims[fabric_trims] = 3;
+    c.push_back({"apply_fabric_trims_is_3", raw_frame(t(T::kApplyConfig), 0, 5, trims), ErrorCode::kBadValue, true, false, true, 5});
   }
   c.push_back({"read_memory_over_limit", raw_frame(t(T::kReadMemory), 0, 5, cat(std::vector<std::uint8_t>(8, 0), u32be(1u << 20))),
                ErrorCode::kFieldTooLong, true, false, true, 5});
   c.push_back({"write_memory_length_lies", raw_frame(t(T::kWriteMemory), 0, 5, cat(cat(std::vector<std::uint8_t>(8, 0), u32be(1000)), std::vector<std::uint8_t>(10, 1))),
                ErrorCode::kTruncatedBody, true, false, true, 5});
   c.push_back({"poll_max_over_limit", raw_frame(t(T::kPoll), 0, 5, cat(u32be(5000), u32be(1))), ErrorCode::kFieldTooLong, true, false, true, 5});
-  c.push_back({"ep_op_unknown_kind", raw_frame(t(T::kEpOp), 0, 5, cat({9}, u32be(0))), ErrorCode::kBadValue, true, false, true, 5});
+  c.push_back({"ep_op_unknown_kind", raw_frame(t(T::kEpOp), 0, 5, cat(cat({9}, u32be(0)), {0})), ErrorCode::kBadValue, true, false, true, 5});
+  c.push_back({"ep_op_tc_over_63", raw_frame(t(T::kEpOp), 0, 5, cat(cat({0}, u32be(0)), {64})), ErrorCode::kBadValue, true, false, true, 5});
+  c.push_back({"ep_op_version_1_body", raw_frame(t(T::kEpOp), 0, 5, cat({0}, u32be(0))), ErrorCode::kTruncatedBody, true, false, true, 5});
   c.push_back({"set_ev_state_bool_is_7", raw_frame(t(T::kSetEvState), 0, 5, cat(u32be(0), {7})), ErrorCode::kBadValue, true, false, true, 5});
   c.push_back({"port_admin_trailing_byte", raw_frame(t(T::kPortAdmin), 0, 5, {1, 1, 0}), ErrorCode::kTrailingBytes, true, false, true, 5});
   c.push_back({"bye_with_body", raw_frame(t(T::kBye), 0, 5, {0}), ErrorCode::kTrailingBytes, true, false, true, 5});
   c.push_back({"post_recv_truncated_u32", raw_frame(t(T::kPostRecv), 0, 5, {0, 0}), ErrorCode::kTruncatedBody, true, false, true, 5});
+  add_profile_op_entries(c);
   return c;
 }
 

@@ -180,7 +180,15 @@ TEST(AgentCodec, NamesAndFatality) {
   for (std::uint16_t c = 0; c <= static_cast<std::uint16_t>(ErrorCode::kLimit); ++c) {
     EXPECT_NE(to_string(static_cast<ErrorCode>(c)), "unknown_error") << c;
   }
-  for (const auto& [name, m] : sample_messages()) EXPECT_NE(to_string(type_of(m.body)), "UNKNOWN");
+  for (const auto& [name, m] : sample_messages()) {
+    const auto type = static_cast<std::uint16_t>(type_of(m.body));
+    EXPECT_NE(to_string(type_of(m.body)), "UNKNOWN");
+    if (!is_reply(type)) {
+      EXPECT_TRUE(is_reply(static_cast<std::uint16_t>(reply_type_of(type_of(m.body))))) << name;
+    }
+  }
+  EXPECT_EQ(reply_type_of(MsgType::kReadMemory), MsgType::kMemory);
+  EXPECT_EQ(reply_type_of(MsgType::kEvProfileOp), MsgType::kOk);
   EXPECT_TRUE(is_fatal(ErrorCode::kBadToken));
   EXPECT_TRUE(is_fatal(ErrorCode::kFrameTooLarge));
   EXPECT_FALSE(is_fatal(ErrorCode::kNotHello));

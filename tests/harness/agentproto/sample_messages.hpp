@@ -15,9 +15,9 @@ inline std::vector<std::pair<std::string, Message>> sample_messages() {
   auto add = [&v](std::string name, std::uint32_t seq, Body b, std::uint16_t flags = 0) {
     v.emplace_back(std::move(name), Message{flags, seq, std::move(b)});
   };
-  add("hello", 1, Hello{1, "tok", "mrc-conform 0.1.0"});
+  add("hello", 1, Hello{kProtocolVersion, "tok", "mrc-conform 0.1.0"});
   add("hello_ok", 1,
-      HelloOk{1, "mrc-dut-agent 0.1.0 reference", {"stev", "srv6", "trim_nack"},
+      HelloOk{kProtocolVersion, "mrc-dut-agent 0.1.0 reference", {"stev", "srv6", "trim_nack"},
               {{1, "veth-a1", {2, 0, 0, 0, 0, 1}, true}, {2, "veth-a2", {2, 0, 0, 0, 0, 2}, false}}});
   ApplyConfig a;
   a.format_mode = FormatMode::kSrv6;
@@ -29,6 +29,9 @@ inline std::vector<std::pair<std::string, Message>> sample_messages() {
   a.generate_seed = 0x0123456789ABCDEFull;
   a.ev_min_active = 1;
   a.denied = {2};
+  a.ev_event_mask = 0x7;
+  a.cc_line_rate_bps = 400'000'000'000ull;
+  a.cc_fabric_trims = false;
   NsccParams cc;
   cc.base_rtt = 12000;
   cc.eta = 0.15;
@@ -72,8 +75,8 @@ inline std::vector<std::pair<std::string, Message>> sample_messages() {
                   {{1500, 3, 2, 2, 0}, {1600, 3, 2, 1, 4}}, true});
   add("set_ev_state", 10, SetEvState{3, true});
   add("port_admin", 11, PortAdmin{2, false});
-  add("ep_op_probe", 12, EpOp{EpOpKind::kProbeEv, 5});
-  add("ep_op_port_status", 13, EpOp{EpOpKind::kPortStatusUpdate, 0});
+  add("ep_op_probe", 12, EpOp{EpOpKind::kProbeEv, 5, 26});
+  add("ep_op_port_status", 13, EpOp{EpOpKind::kPortStatusUpdate, 0, 48});
   add("read_memory", 14, ReadMemory{0x10000100, 256});
   add("memory", 14, MemoryBytes{0x10000100, std::vector<std::uint8_t>{1, 2, 3, 4, 5}});
   add("write_memory", 15, WriteMemory{0x10000000, std::vector<std::uint8_t>(300, 0x5A)});
@@ -81,6 +84,24 @@ inline std::vector<std::pair<std::string, Message>> sample_messages() {
   add("state", 16,
       StateReport{999, {{0, 1, {0x12, 0x34}, {0x00, 0x12, 0xC0, 0x34}, 0x0012C034, 1, false}, {1, 2, {0xFF}, {0xFF}, 1, 4, true}},
                   {{"frames_tx", 10}, {"agent_tx_errors", 0.5}}});
+  EvProfileOp evp;
+  evp.state = ProfileStateSetting::kOnline;
+  evp.mode = EvMode::kGenerated;
+  evp.fields = std::vector<EvField>{{16, 0, 1, 0xFFF, 0x0FFF}};
+  evp.count = 16;
+  evp.min_active = 2;
+  evp.event_mask = 0x6;
+  evp.seed = 0xFEEDull;
+  add("ev_profile_op", 19, evp);
+  EvProfileOp evp_state;
+  evp_state.state = ProfileStateSetting::kOffline;
+  add("ev_profile_op_state_only", 20, evp_state);
+  add("cc_profile_op", 21,
+      CcProfileOp{ProfileStateSetting::kInit, "uet-1.0-nscc", {{"base_rtt", "12000"}, {"eta", "0.15"}}});
+  add("replace_ev", 22, ReplaceEv{EvValue{{0x12, 0x34}, 1}, {{{0x56, 0x78}, 2}, {{0x9A}, 1}}, true});
+  add("replace_ev_unpopulated", 23, ReplaceEv{std::nullopt, {{{0x01}, 1}}, false});
+  add("set_profile_online", 24, SetProfileOnline{false});
+  add("restrict_device", 25, RestrictDevice{{"modify_online", "trim_nack"}, 64});
   add("reset", 17, Reset{});
   add("bye", 18, Bye{});
   add("error", 18, Error{ErrorCode::kRejected, 22, "modify_qp(RTR): Invalid argument"});

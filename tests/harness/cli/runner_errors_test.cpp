@@ -2,6 +2,7 @@
 // or implement nothing. Each is an ERROR (or UNSUPPORTED / exit 2) for that case, never a crash,
 // and the run goes on.
 #include <chrono>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -147,8 +148,47 @@ TEST(RunnerErrors, ANegativeSeedIsExit2) {
   RunOptions o;
   o.cases = {case_file("spray-v-001").string()};
   std::ostringstream out, err;
-  EXPECT_EQ(cli::run_cases(o, "-1", out, err), 2);
+  EXPECT_EQ(cli::run_cases(o, "-1", "", out, err), 2);
   EXPECT_NE(err.str().find("--seed '-1' is negative"), std::string::npos) << err.str();
+}
+
+TEST(RunnerErrors, AgentDutWithoutATokenIsExit2) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "agent:127.0.0.1:7411";
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--agent-token-file FILE or $MRC_AGENT_TOKEN"), std::string::npos) << r.err;
+}
+
+TEST(RunnerErrors, UnreadableAgentTokenFileIsExit2) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "agent:127.0.0.1:7411";
+  std::ostringstream so, se;
+  EXPECT_EQ(cli::run_cases(o, "", (out.path() / "no-such-token").string(), so, se), 2);
+  EXPECT_NE(se.str().find("--agent-token-file"), std::string::npos) << se.str();
+}
+
+// Nothing listens on port 1: every case is an ERROR naming the refused connection, at once.
+TEST(RunnerErrors, AnUnreachableAgentIsAnErrorPerCase) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  o.dut = "agent:127.0.0.1:1";
+  o.agent_token = "t";
+  const SuiteRun r = run(o);
+  EXPECT_EQ(r.rc, 3);
+  ASSERT_TRUE(r.has_result);
+  const harness::CaseResult* c = r.find("spray-v-001");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->verdict, harness::Verdict::kError);
+  EXPECT_NE(c->message.find("cannot connect"), std::string::npos) << c->message;
 }
 
 TEST(RunnerErrors, AThrowingBindingIsAnErrorAndTheRunGoesOn) {

@@ -17,7 +17,10 @@ TEST(AgentSetup, SetupRoundTripsThroughApplyConfig) {
   s.generate_seed = 77;
   s.ev_min_active = 2;
   s.denied = {1, 4};
+  s.ev_event_mask = 0x7;
   s.cc = ap::NsccParams{};
+  s.cc_line_rate_bps = 400'000'000'000;
+  s.cc_fabric_trims = false;
   s.cc->base_rtt = 4321;
   s.qp.count = 3;
   s.qp.mtu = 2048;
@@ -42,7 +45,10 @@ TEST(AgentSetup, SetupRoundTripsThroughApplyConfig) {
   EXPECT_EQ(back.generate_seed, s.generate_seed);
   EXPECT_EQ(back.ev_min_active, s.ev_min_active);
   EXPECT_EQ(back.denied, s.denied);
+  EXPECT_EQ(back.ev_event_mask, s.ev_event_mask);
   EXPECT_EQ(back.cc, s.cc);
+  EXPECT_EQ(back.cc_line_rate_bps, s.cc_line_rate_bps);
+  EXPECT_EQ(back.cc_fabric_trims, s.cc_fabric_trims);
   EXPECT_EQ(back.qp, s.qp);
   EXPECT_EQ(back.buffer_va, s.buffer_va);
   EXPECT_EQ(back.buffer_bytes, s.buffer_bytes);

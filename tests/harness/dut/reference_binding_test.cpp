@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "harness/dut/binding_factory.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/testbed/testbed.hpp"

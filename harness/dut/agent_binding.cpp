@@ -1,0 +1,226 @@
+// AgentBinding: the handshake, the status of a reply, attach, apply/connect and the data path.
+// The control plane and the after-run state are in agent_binding_control.cpp.
+#include "harness/dut/agent_binding.hpp"
+
+#include <algorithm>
+
+#include "harness/dut/agent_setup.hpp"
+#include "harness/testbed/testbed.hpp"
+
+namespace mrc::harness {
+namespace {
+
+namespace ap = mrc::agentproto;
+
+std::string port_list(const std::vector<ap::PortInfo>& ports) {
+  std::string s;
+  for (const auto& p : ports) s += (s.empty() ? "p" : ", p") + std::to_string(p.port) + "=" + p.name;
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+AgentBinding::AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts)
+    : token_(std::move(token)), client_(std::move(host), port, timeouts) {
+  name_ = "agent:" + client_.address();
+}
+
+AgentBinding::~AgentBinding() { client_.close_politely(); }
+
+std::string AgentBinding::failure() const {
+  if (hello_status_ && !hello_status_->ok()) return hello_status_->message;
+  return client_.failure();
+}
+
+// ---- handshake and replies ------------------------------------------------------------------------
+
+DutStatus AgentBinding::handshake() const {
+  if (hello_status_) return *hello_status_;
+  const std::string agent = "agent " + client_.address();
+  hello_status_ = [&]() -> DutStatus {
+    if (std::string e = client_.open(); !e.empty()) return DutStatus::failed(e);
+    ap::Message reply;
+    if (std::string e = client_.call(ap::Hello{ap::kProtocolVersion, token_, "mrc-conform agent binding"}, reply);
+        !e.empty()) {
+      return DutStatus::failed(e);
+    }
+    if (const auto* err = std::get_if<ap::Error>(&reply.body)) {
+      if (err->code == ap::ErrorCode::kBadVersion) {
+        return DutStatus::failed("protocol version mismatch: the harness speaks version " +
+                                 std::to_string(ap::kProtocolVersion) + "; " + agent + " says: " + err->text);
+      }
+      if (err->code == ap::ErrorCode::kBadToken) {
+        return DutStatus::failed(agent + " refused the token (" + err->text +
+                                 "); give the agent's --token with --agent-token-file or $MRC_AGENT_TOKEN");
+      }
+      return DutStatus::failed(agent + " refused HELLO: " + std::string(ap::to_string(err->code)) + ": " + err->text);
+    }
+    const auto* ok = &std::get<ap::HelloOk>(reply.body);  // the client admits HELLO_OK or ERROR only
+    if (ok->version != ap::kProtocolVersion) {
+      return DutStatus::failed("protocol version mismatch: the harness speaks version " +
+                               std::to_string(ap::kProtocolVersion) + ", " + agent + " answered HELLO_OK with version " +
+                               std::to_string(ok->version));
+    }
+    hello_ = *ok;
+    return DutStatus::success();
+  }();
+  return *hello_status_;
+}
+
+DutStatus AgentBinding::request(std::string_view method, ap::Body req, ap::Body* reply) const {
+  if (DutStatus st = handshake(); !st.ok()) return DutStatus::failed(std::string(method) + ": " + st.message);
+  const std::string what(ap::to_string(ap::type_of(req)));
+  ap::Message m;
+  if (std::string e = client_.call(std::move(req), m); !e.empty()) return DutStatus::failed(std::string(method) + ": " + e);
+  const auto* err = std::get_if<ap::Error>(&m.body);
+  if (err == nullptr) {
+    if (reply != nullptr) *reply = std::move(m.body);
+    return DutStatus::success();
+  }
+  const std::string text = std::string(method) + ": " + err->text;
+  switch (err->code) {
+    case ap::ErrorCode::kRejected: return DutStatus::rejected(err->err, text);
+    case ap::ErrorCode::kUnsupported:
+    case ap::ErrorCode::kUnknownType:
+      return DutStatus{DutStatus::Code::kUnimplemented, 0,
+                       "agent " + client_.address() + " does not offer " + what + " (" + text + ")"};
+    default:
+      return DutStatus::failed("agent " + client_.address() + " answered " + what + " with " +
+                               std::string(ap::to_string(err->code)) + ": " + text);
+  }
+}
+
+// ---- identity ---------------------------------------------------------------------------------------
+
+DutIdentity AgentBinding::identity() const {
+  DutIdentity id;
+  id.binding = "agent";
+  id.name = name_;
+  const DutStatus st = handshake();
+  if (!st.ok()) {
+    id.version = "unknown (no handshake)";
+    id.details = st.message;
+    return id;
+  }
+  id.version = hello_.agent + ", protocol version " + std::to_string(hello_.version);
+  id.details = "agent " + client_.address() + ", ports " + port_list(hello_.ports);
+  return id;
+}
+
+DutStatus AgentBinding::status() const { return handshake(); }
+
+std::vector<std::string> AgentBinding::capabilities() const {
+  if (!handshake().ok()) return {};
+  return hello_.capabilities;
+}
+
+// ---- testbed ----------------------------------------------------------------------------------------
+
+DutStatus AgentBinding::attach(Testbed& testbed, int host) {
+  if (DutStatus st = handshake(); !st.ok()) return DutStatus::failed("attach: " + st.message);
+  testbed_ = &testbed;
+  host_ = host;
+  return DutStatus::failed("attach: the agent's ports (" + port_list(hello_.ports) + ") are real interfaces; putting " +
+                           "them on host " + std::to_string(host) + " of testbed " + testbed.name() +
+                           " needs the real-time bridge of --testbed netns, which does not exist yet");
+}
+
+std::vector<PortRef> AgentBinding::data_ports() const {
+  std::vector<PortRef> out;
+  if (testbed_ == nullptr) return out;
+  for (const auto& p : hello_.ports) out.push_back(PortRef{host_, p.port});
+  return out;
+}
+
+// ---- configuration ------------------------------------------------------------------------------------
+
+DutStatus AgentBinding::apply(const DutSetup& setup, DutLocal& local) {
+  ap::Body reply;
+  if (DutStatus st = request("apply", to_apply_config(setup), &reply); !st.ok()) return st;
+  const auto& ok = std::get<ap::ApplyOk>(reply);
+  if (ok.regions.empty()) return DutStatus::failed("apply: agent " + client_.address() + " registered no buffer");
+  local = to_dut_local(ok);
+  local_ = local;
+  ever_denied_ = std::set<std::uint32_t>(setup.denied.begin(), setup.denied.end());
+  pending_completions_.clear();
+  pending_events_.clear();
+  return DutStatus::success();
+}
+
+DutStatus AgentBinding::connect(const DutLocal& remote) { return request("connect", ap::Connect{to_peer_info(remote)}); }
+
+// ---- data path ------------------------------------------------------------------------------------------
+
+DutStatus AgentBinding::fill_local(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
+  for (std::size_t at = 0; at < bytes.size(); at += ap::limit::kMemoryChunk) {
+    const auto piece = bytes.subspan(at, std::min(ap::limit::kMemoryChunk, bytes.size() - at));
+    ap::WriteMemory w{local_.buffer_va + offset + at, std::vector<std::uint8_t>(piece.begin(), piece.end())};
+    if (DutStatus st = request("fill_local", std::move(w)); !st.ok()) return st;
+  }
+  return DutStatus::success();
+}
+
+DutStatus AgentBinding::read_local(std::uint64_t offset, std::span<std::uint8_t> out) const {
+  for (std::size_t at = 0; at < out.size(); at += ap::limit::kMemoryChunk) {
+    const std::size_t n = std::min(ap::limit::kMemoryChunk, out.size() - at);
+    ap::Body reply;
+    const ap::ReadMemory r{local_.buffer_va + offset + at, static_cast<std::uint32_t>(n)};
+    if (DutStatus st = request("read_local", r, &reply); !st.ok()) return st;
+    const auto& mem = std::get<ap::MemoryBytes>(reply);
+    if (mem.bytes.size() != n) {
+      return DutStatus::failed("read_local: agent " + client_.address() + " returned " + std::to_string(mem.bytes.size()) +
+                               " bytes for " + std::to_string(n));
+    }
+    std::copy(mem.bytes.begin(), mem.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(at));
+  }
+  return DutStatus::success();
+}
+
+DutStatus AgentBinding::post_write(const WriteRequest& w, std::uint64_t) {
+  return request("post_write",
+                 ap::PostWrite{w.qp, w.wr_id, 0, w.local_offset, w.length, w.remote_addr, w.rkey, w.with_imm, w.imm});
+}
+
+DutStatus AgentBinding::post_recv(std::uint32_t qp, std::uint64_t wr_id) {
+  return request("post_recv", ap::PostRecv{qp, wr_id});
+}
+
+void AgentBinding::poll_once(std::uint64_t now_ns) {
+  // The agent's clock is not the testbed's: records carry the harness time of the poll, as the
+  // in-process binding's do. A failure is kept by the client; the next status call reports it.
+  ap::Body reply;
+  const ap::Poll p{static_cast<std::uint32_t>(ap::limit::kPollItems), static_cast<std::uint32_t>(ap::limit::kPollItems)};
+  if (!request("poll", p, &reply).ok()) return;
+  const auto& c = std::get<ap::Completions>(reply);
+  for (const auto& x : c.completions) {
+    pending_completions_.push_back(
+        CompletionRecord{now_ns, x.wr_id, static_cast<int>(x.status), x.is_send, x.has_imm, x.imm, x.byte_len});
+  }
+  for (const auto& e : c.events) {
+    EvEventRecord r;
+    r.at_ns = now_ns;
+    r.ev_index = e.ev_index;
+    r.port = e.port;
+    r.state = e.state;
+    r.drop_count = e.drop_count;
+    pending_events_.push_back(r);
+  }
+}
+
+std::size_t AgentBinding::poll_completions(std::vector<CompletionRecord>& out, std::uint64_t now_ns) {
+  if (pending_completions_.empty()) poll_once(now_ns);
+  const std::size_t n = pending_completions_.size();
+  out.insert(out.end(), pending_completions_.begin(), pending_completions_.end());
+  pending_completions_.clear();
+  return n;
+}
+
+std::size_t AgentBinding::poll_ev_events(std::vector<EvEventRecord>& out, std::uint64_t now_ns) {
+  if (pending_events_.empty()) poll_once(now_ns);
+  const std::size_t n = pending_events_.size();
+  out.insert(out.end(), pending_events_.begin(), pending_events_.end());
+  pending_events_.clear();
+  return n;
+}
+
+}  // namespace mrc::harness

@@ -1,0 +1,90 @@
+// The `agent` DUT binding: a DUT behind real interfaces, driven through `mrc-dut-agent` (or a
+// vendor's agent) over the DUT-agent control protocol (harness/dut/agent-protocol.md, version 2).
+// Every DutBinding method is one or a few protocol requests; identity and capabilities come from
+// HELLO_OK, which the binding sends before its first request.
+//
+// Command-line spelling: `agent:HOST:PORT` (`agent:[::1]:7411` for IPv6), with the shared token
+// from `--agent-token-file FILE` or `$MRC_AGENT_TOKEN`.
+//
+// Bounded: the connect and every request/reply have a named timeout (AgentTimeouts). A lost,
+// hung or crashed agent makes the call fail (DutStatus kFailed naming the call and the bound that
+// expired) instead of hanging the run; after that every call fails at once.
+//
+// Not yet: putting the agent's interfaces into a testbed. That needs the real-time bridge between
+// the simulated fabric and real interfaces (`--testbed netns`, which does not exist yet), so
+// attach() records the testbed and host and then says so; apply() and everything after it work
+// without attach(), which is how the tests drive two agent-bound references against each other.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/dut/agent_client.hpp"
+#include "harness/dut/dut_binding.hpp"
+
+namespace mrc::harness {
+
+class AgentBinding final : public DutBinding {
+ public:
+  AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts = {});
+  ~AgentBinding() override;  // BYE (bounded), then close
+
+  DutIdentity identity() const override;
+  DutStatus status() const override;  // the handshake's outcome (connecting and HELLO at the first ask)
+  std::vector<std::string> capabilities() const override;
+
+  DutStatus attach(Testbed& testbed, int host) override;
+  std::vector<PortRef> data_ports() const override;
+  DutStatus apply(const DutSetup& setup, DutLocal& local) override;
+  DutStatus connect(const DutLocal& remote) override;
+
+  DutStatus fill_local(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
+  DutStatus read_local(std::uint64_t offset, std::span<std::uint8_t> out) const override;
+  DutStatus post_write(const WriteRequest& w, std::uint64_t now_ns) override;
+  DutStatus post_recv(std::uint32_t qp, std::uint64_t wr_id) override;
+  std::size_t poll_completions(std::vector<CompletionRecord>& out, std::uint64_t now_ns) override;
+  std::size_t poll_ev_events(std::vector<EvEventRecord>& out, std::uint64_t now_ns) override;
+
+  DutStatus set_ev_denied(std::uint32_t ev_index, bool denied) override;
+  DutStatus port_admin(std::uint8_t port, bool up) override;
+  DutStatus probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t now_ns) override;
+  DutStatus port_status_update(std::uint64_t now_ns) override;
+  DutStatus set_profile_online(bool online) override;
+  DutStatus ev_profile_op(const EvProfileChange& op) override;
+  DutStatus cc_profile_op(const CcProfileChange& op) override;
+  DutStatus replace_ev(const EvReplacement& op) override;
+  DutStatus restrict_device(const DeviceRestriction& d) override;
+
+  std::vector<EvRecord> ev_table() const override;
+  std::vector<std::pair<std::string, double>> counters() const override;
+  DutStatus reset() override;
+
+  // The last failure of the connection or the handshake ("" while healthy); for diagnostics.
+  std::string failure() const;
+
+ private:
+  // HELLO once (connecting first); its status for every later call.
+  DutStatus handshake() const;
+  // One request; on OK the reply's body goes to `reply` (when given). An ERROR becomes kRejected
+  // (with the DUT's errno), kUnimplemented (unsupported / unknown type) or kFailed.
+  DutStatus request(std::string_view method, agentproto::Body req, agentproto::Body* reply = nullptr) const;
+  // One POLL; completions and events both go to the pending queues.
+  void poll_once(std::uint64_t now_ns);
+  std::optional<agentproto::StateReport> query_state() const;
+
+  std::string name_;  // "agent:HOST:PORT"
+  std::string token_;
+  mutable AgentClient client_;
+  mutable std::optional<DutStatus> hello_status_;
+  mutable agentproto::HelloOk hello_;
+  Testbed* testbed_ = nullptr;
+  int host_ = -1;
+  DutLocal local_;
+  std::set<std::uint32_t> ever_denied_;  // EvRecord::denied: DENIED at any time of the run
+  std::vector<CompletionRecord> pending_completions_;
+  std::vector<EvEventRecord> pending_events_;
+};
+
+}  // namespace mrc::harness

@@ -1,0 +1,88 @@
+#include "harness/dut/binding_factory.hpp"
+
+#include <charconv>
+
+#include "harness/dut/agent_binding.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "reference/defects.hpp"
+
+namespace mrc::harness {
+namespace {
+
+constexpr std::string_view kAgentPrefix = "agent:";
+
+std::string binding_help() {
+  std::string m =
+      "valid DUT bindings: reference, reference-random (random EV choice), reference[-random]:<defect>[,<defect>...], "
+      "agent:HOST:PORT (agent:[IPV6]:PORT); defects:";
+  for (const auto& d : ref::defect_catalog()) {
+    m += ' ';
+    m += d.name;
+  }
+  return m;
+}
+
+std::unique_ptr<DutBinding> fail(std::string* error, std::string why) {
+  if (error) *error = std::move(why);
+  return nullptr;
+}
+
+// `agent:HOST:PORT` or `agent:[IPV6]:PORT`.
+std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::string* error, const BindingOptions& opt) {
+  const std::string_view addr = std::string_view(spec).substr(kAgentPrefix.size());
+  std::string_view host;
+  std::string_view port_text;
+  if (!addr.empty() && addr.front() == '[') {
+    const auto close = addr.find(']');
+    if (close == std::string_view::npos || close + 1 >= addr.size() || addr[close + 1] != ':') {
+      return fail(error, "--dut " + spec + ": expected agent:[IPV6]:PORT");
+    }
+    host = addr.substr(1, close - 1);
+    port_text = addr.substr(close + 2);
+  } else {
+    const auto colon = addr.rfind(':');
+    if (colon == std::string_view::npos) return fail(error, "--dut " + spec + ": expected agent:HOST:PORT");
+    host = addr.substr(0, colon);
+    port_text = addr.substr(colon + 1);
+    if (host.find(':') != std::string_view::npos) {
+      return fail(error, "--dut " + spec + ": an IPv6 host goes in brackets, agent:[IPV6]:PORT");
+    }
+  }
+  unsigned port = 0;
+  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (host.empty() || ec != std::errc{} || end != port_text.data() + port_text.size() || port == 0 || port > 65535) {
+    return fail(error, "--dut " + spec + ": expected agent:HOST:PORT with a port 1..65535");
+  }
+  if (opt.agent_token.empty()) {
+    return fail(error, "--dut " + spec + " needs the agent's token: --agent-token-file FILE or $MRC_AGENT_TOKEN");
+  }
+  return std::make_unique<AgentBinding>(std::string(host), static_cast<std::uint16_t>(port), opt.agent_token,
+                                        opt.agent_timeouts);
+}
+
+}  // namespace
+
+std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error, const BindingOptions& opt) {
+  if (spec.starts_with(kAgentPrefix)) return make_agent_binding(spec, error, opt);
+  const auto colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  if (kind != "reference" && kind != "reference-random") {
+    return fail(error, "unknown DUT binding '" + kind + "'; " + binding_help());
+  }
+  ref::DefectSet defects;
+  if (colon != std::string::npos) {
+    std::string bad;
+    const auto parsed = ref::DefectSet::parse(std::string_view(spec).substr(colon + 1), &bad);
+    if (!parsed) return fail(error, "unknown defect '" + bad + "' in --dut " + spec + "; " + binding_help());
+    defects = *parsed;
+  }
+  auto b = std::make_unique<ReferenceBinding>(defects);
+  if (kind == "reference-random") b->use_random_spray();
+  return b;
+}
+
+bool valid_binding_spec(const std::string& spec, std::string* error, const BindingOptions& opt) {
+  return make_binding(spec, error, opt) != nullptr;
+}
+
+}  // namespace mrc::harness

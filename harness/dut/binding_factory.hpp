@@ -1,0 +1,28 @@
+// DUT bindings by their command-line spelling (`--dut`):
+//   reference | reference-random | reference[-random]:<defect>[,<defect>...]   (reference_binding.hpp)
+//   agent:HOST:PORT | agent:[IPV6]:PORT                                         (agent_binding.hpp)
+// Making a binding opens no connection: the agent binding connects at its first call, so a spec
+// can be checked (valid_binding_spec) without touching the network.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "harness/dut/agent_client.hpp"
+#include "harness/dut/dut_binding.hpp"
+
+namespace mrc::harness {
+
+// What a spec cannot carry.
+struct BindingOptions {
+  std::string agent_token;  // the agent's shared token (--agent-token-file or $MRC_AGENT_TOKEN)
+  AgentTimeouts agent_timeouts;
+};
+
+// On a bad spelling returns null and sets *error to a message that lists the valid binding and
+// defect names (or says what is wrong with an agent address or its token).
+std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error, const BindingOptions& opt = {});
+// True when `spec` parses (same message as make_binding()).
+bool valid_binding_spec(const std::string& spec, std::string* error, const BindingOptions& opt = {});
+
+}  // namespace mrc::harness
