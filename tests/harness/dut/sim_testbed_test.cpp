@@ -164,5 +164,66 @@ TEST(SimTestbed, TapsInjectHookAndFaults) {
   EXPECT_GT(hooked, 0);
 }
 
+// Any host, not only the reference endpoint: a frame port that only records what reaches it and
+// answers each frame with one of its own (a loopback NIC) is driven like an endpoint — frames in
+// with their arrival time, its frames out on the port it names, its timer honoured, its port
+// taken down by a port fault.
+class LoopbackPort final : public FramePort {
+ public:
+  void on_frame(std::uint8_t port, std::span<const std::uint8_t> frame, std::uint64_t now_ns) override {
+    arrivals.emplace_back(port, now_ns);
+    pending_.assign(frame.begin(), frame.end());
+    reply_port_ = port;
+    wake_at_ = now_ns + 500;  // answer half a microsecond later, by timer
+  }
+  void advance(std::uint64_t now_ns) override { now_ = now_ns; }
+  bool poll_frame(transport::TxFrame& out) override {
+    if (pending_.empty() || now_ < wake_at_ || !up_[reply_port_]) return false;
+    out.port = reply_port_;
+    out.len = static_cast<std::uint16_t>(pending_.size());
+    std::copy(pending_.begin(), pending_.end(), out.bytes.begin());
+    pending_.clear();
+    wake_at_ = UINT64_MAX;
+    return true;
+  }
+  std::uint64_t next_deadline() const override { return pending_.empty() ? UINT64_MAX : wake_at_; }
+  int set_port_up(std::uint8_t port, bool up) override {
+    up_[port] = up;
+    return 0;
+  }
+
+  std::vector<std::pair<std::uint8_t, std::uint64_t>> arrivals;
+
+ private:
+  std::vector<std::uint8_t> pending_;
+  std::uint8_t reply_port_ = 1;
+  std::uint64_t now_ = 0;
+  std::uint64_t wake_at_ = UINT64_MAX;
+  std::array<bool, 33> up_ = [] {
+    std::array<bool, 33> a{};
+    a.fill(true);
+    return a;
+  }();
+};
+
+TEST(SimTestbed, AnyFramePortIsAHost) {
+  auto tb = make(TestbedRequest{});
+  LoopbackPort nic;
+  ASSERT_EQ(tb->attach_port(0, nic), "");
+  EXPECT_NE(tb->attach_port(0, nic), "");  // one port per host
+  ASSERT_EQ(tb->add_tap("nic.p3.tx", 0, 3, true), "");
+  std::vector<std::uint8_t> frame(64, 0xAB);
+  ASSERT_EQ(tb->inject_to(0, 3, frame, 1000), "");
+  tb->run_until(10'000);
+  ASSERT_EQ(nic.arrivals.size(), 1u);
+  EXPECT_EQ(nic.arrivals[0].first, 3);
+  EXPECT_EQ(nic.arrivals[0].second, 1000u);
+  const auto taps = tb->take_taps();
+  ASSERT_EQ(taps.size(), 1u);
+  ASSERT_EQ(taps[0].capture.size(), 1u);  // the port's own frame left on port 3, after its timer
+  EXPECT_EQ(taps[0].capture.packet(0).ts_ns, 1500u);
+  EXPECT_EQ(taps[0].capture.bytes(0)[10], 0xAB);
+}
+
 }  // namespace
 }  // namespace mrc::harness
