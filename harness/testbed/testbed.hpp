@@ -151,6 +151,16 @@ class Testbed {
     std::vector<std::pair<std::vector<std::uint8_t>, std::uint8_t>> evs;  // value, port
   };
   virtual DefaultEvs default_evs(wire::EvFmtMode mode, int src, int dst, bool srv6_srh = false) const = 0;
+
+  // How far a time measured on this testbed may be off from the DUT's own timing: zero for the
+  // simulated fabric (every host runs on its clock); a real-time bridge declares what it adds
+  // (pacing, capture and injection latency). Timing checks widen their bounds by exactly this
+  // and say so; nothing else widens a bound.
+  struct TimingBudget {
+    std::uint64_t ns = 0;
+    std::string source;  // who declared it, e.g. "real-time bridge (testbed netns)"
+  };
+  virtual TimingBudget timing_budget() const { return {}; }
 };
 
 // Which simulated testbed to build: a preset or a testbed YAML, with a case's overrides. The
