@@ -95,20 +95,22 @@ void ReferenceBackend::on_rx(void* self, std::uint8_t port, std::span<const std:
     ++b->rx_before_apply_;
     return;
   }
-  b->ep_->on_frame(port, wire::Bytes(frame.data(), frame.size()), b->now_);
+  b->ep_->on_frame(port, wire::Bytes(frame.data(), frame.size()), b->now_ - b->epoch_);
 }
 
 std::vector<int> ReferenceBackend::io_fds() const { return io_->fds(); }
 
 std::uint64_t ReferenceBackend::next_deadline_ns() const {
-  return ep_ ? ep_->next_deadline() : UINT64_MAX;
+  if (!ep_) return UINT64_MAX;
+  const std::uint64_t d = ep_->next_deadline();
+  return d == UINT64_MAX ? d : d + epoch_;
 }
 
 void ReferenceBackend::service(std::uint64_t now_ns) {
   now_ = std::max(now_, now_ns);
   io_->receive(&ReferenceBackend::on_rx, this, kRxBatchPerPort);
   if (!ep_) return;
-  ep_->advance(now_);
+  ep_->advance(now_ - epoch_);
   while (ep_->poll_frame(tx_)) {
     if (std::string e = io_->send(tx_.port, tx_.view()); !e.empty()) {
       ++tx_errors_;

@@ -95,6 +95,7 @@ class ReferenceBackend final : public Backend {
   std::deque<ap::CompletionInfo> completions_;
   std::deque<ap::EvEventInfo> events_;
   std::uint64_t now_ = 0;
+  std::uint64_t epoch_ = 0;  // agent time of the endpoint's creation: its time zero
   transport::TxFrame tx_;  // scratch: poll_frame writes here (no allocation per frame)
   // Agent-side counters (STATE reports them next to the endpoint's).
   std::uint64_t rx_before_apply_ = 0;

@@ -30,7 +30,10 @@ Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
   const harness::ReferenceHost host{mac_, gid_, opt_.ipv4, top, port_mask()};
   ep_ = std::make_unique<ref::Endpoint>(
       harness::reference_endpoint_config(host, harness::ReferencePolicy{opt_.defects, false}, setup, restriction_));
-  ep_->advance(now_);
+  // The endpoint's clock starts at its creation, as the in-process reference's starts with its
+  // testbed: an agent that has run for minutes hands it small times, like any NIC's fresh QP.
+  epoch_ = now_;
+  ep_->advance(0);
 
   Outcome o = outcome_of(harness::configure_reference(*ep_, setup, qpns_));
   for (std::size_t i = 0; o.ok() && i < c.regions.size(); ++i) {

@@ -27,6 +27,11 @@ AgentBinding::AgentBinding(std::string host, std::uint16_t port, std::string tok
 
 AgentBinding::~AgentBinding() { client_.close_politely(); }
 
+void AgentBinding::set_wire(AgentWire wire) {
+  wire_ = std::move(wire);
+  client_.set_netns(wire_.netns);
+}
+
 std::string AgentBinding::failure() const {
   if (hello_status_ && !hello_status_->ok()) return hello_status_->message;
   return client_.failure();
@@ -71,7 +76,11 @@ DutStatus AgentBinding::request(std::string_view method, ap::Body req, ap::Body*
   if (DutStatus st = handshake(); !st.ok()) return DutStatus::failed(std::string(method) + ": " + st.message);
   const std::string what(ap::to_string(ap::type_of(req)));
   ap::Message m;
-  if (std::string e = client_.call(std::move(req), m); !e.empty()) return DutStatus::failed(std::string(method) + ": " + e);
+  // The request crosses a socket, not the fabric: a fabric paced to real time runs meanwhile.
+  if (testbed_ != nullptr) testbed_->release_fabric();
+  std::string e = client_.call(std::move(req), m);
+  if (testbed_ != nullptr) testbed_->hold_fabric();
+  if (!e.empty()) return DutStatus::failed(std::string(method) + ": " + e);
   const auto* err = std::get_if<ap::Error>(&m.body);
   if (err == nullptr) {
     if (reply != nullptr) *reply = std::move(m.body);
@@ -120,15 +129,41 @@ DutStatus AgentBinding::attach(Testbed& testbed, int host) {
   if (DutStatus st = handshake(); !st.ok()) return DutStatus::failed("attach: " + st.message);
   testbed_ = &testbed;
   host_ = host;
-  return DutStatus::failed("attach: the agent's ports (" + port_list(hello_.ports) + ") are real interfaces; putting " +
-                           "them on host " + std::to_string(host) + " of testbed " + testbed.name() +
-                           " needs the real-time bridge of --testbed netns, which does not exist yet");
+  bound_ports_.clear();
+  if (wire_.ports.empty()) {
+    return DutStatus::failed("attach: the agent's ports (" + port_list(hello_.ports) + ") are real interfaces; putting " +
+                             "them on host " + std::to_string(host) + " of testbed " + testbed.name() +
+                             " needs the real-time bridge: run with --testbed netns, or a lab testbed file whose wire: " +
+                             "section names the harness-side interface of each agent port");
+  }
+  // Every plane of the case's testbed needs an agent port and a harness-side interface.
+  std::vector<WirePortBinding> use;
+  for (std::uint32_t p = 1; p <= testbed.planes(); ++p) {
+    const bool agent_has = std::any_of(hello_.ports.begin(), hello_.ports.end(),
+                                       [p](const ap::PortInfo& i) { return i.port == p; });
+    const auto w = std::find_if(wire_.ports.begin(), wire_.ports.end(),
+                                [p](const WirePortBinding& b) { return b.port == p; });
+    if (!agent_has || w == wire_.ports.end()) {
+      return DutStatus{DutStatus::Code::kUnimplemented, 0,
+                       "attach: testbed " + testbed.name() + " has " + std::to_string(testbed.planes()) +
+                           " planes but the DUT's wire has no port p" + std::to_string(p) + " (agent ports " +
+                           port_list(hello_.ports) + ", " + std::to_string(wire_.ports.size()) + " bridged interfaces)"};
+    }
+    use.push_back(*w);
+  }
+  std::string why;
+  auto bridge = open_wire_host(use, WireHostOptions{}, &why);
+  if (!bridge) return DutStatus::failed("attach: the real-time bridge cannot open the DUT's interfaces: " + why);
+  if (std::string e = testbed.bind_wire(host, std::move(bridge), wire_.bridge); !e.empty()) {
+    return DutStatus::failed("attach: " + e);
+  }
+  for (const auto& w : use) bound_ports_.push_back(w.port);
+  return DutStatus::success();
 }
 
 std::vector<PortRef> AgentBinding::data_ports() const {
   std::vector<PortRef> out;
-  if (testbed_ == nullptr) return out;
-  for (const auto& p : hello_.ports) out.push_back(PortRef{host_, p.port});
+  for (std::uint8_t p : bound_ports_) out.push_back(PortRef{host_, p});
   return out;
 }
 
@@ -141,6 +176,18 @@ DutStatus AgentBinding::apply(const DutSetup& setup, DutLocal& local) {
   if (ok.regions.empty()) return DutStatus::failed("apply: agent " + client_.address() + " registered no buffer");
   local = to_dut_local(ok);
   local_ = local;
+  if (testbed_ != nullptr) {
+    // The fabric routes to a host by the testbed's address plan; a DUT with other addresses
+    // would never see a frame.
+    const HostAddress want = testbed_->host_address(host_);
+    if (local.gid != want.gid || local.mac != want.mac) {
+      return DutStatus::failed("apply: the DUT answered with GID " + format_gid(local.gid) + " and MAC " +
+                               format_mac(local.mac) + ", but the fabric routes host " + std::to_string(host_) +
+                               " as GID " + format_gid(want.gid) + ", MAC " + format_mac(want.mac) +
+                               ": give the DUT these addresses (mrc-dut-agent --gid " + format_gid(want.gid) +
+                               " --mac " + format_mac(want.mac) + ")");
+    }
+  }
   ever_denied_ = std::set<std::uint32_t>(setup.denied.begin(), setup.denied.end());
   pending_completions_.clear();
   pending_events_.clear();

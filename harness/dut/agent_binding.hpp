@@ -23,13 +23,25 @@
 
 #include "harness/dut/agent_client.hpp"
 #include "harness/dut/dut_binding.hpp"
+#include "harness/testbed/testbed.hpp"
 
 namespace mrc::harness {
+
+// Where an agent's data ports meet the testbed: the harness-side interface of each agent port (a
+// veth end of `--testbed netns`, a cable of a lab testbed file), the network namespace the agent's
+// control socket lives in (empty: the harness's own), and the timing budget the bridge declares.
+struct AgentWire {
+  std::string netns;
+  std::vector<WirePortBinding> ports;
+  Testbed::BridgeDeclaration bridge;
+};
 
 class AgentBinding final : public DutBinding {
  public:
   AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts = {});
   ~AgentBinding() override;  // BYE (bounded), then close
+  // Before the first call: how the agent's ports reach the testbed (without it attach() fails).
+  void set_wire(AgentWire wire);
 
   DutIdentity identity() const override;
   DutStatus status() const override;  // the handshake's outcome (connecting and HELLO at the first ask)
@@ -79,8 +91,10 @@ class AgentBinding final : public DutBinding {
   mutable AgentClient client_;
   mutable std::optional<DutStatus> hello_status_;
   mutable agentproto::HelloOk hello_;
+  AgentWire wire_;
   Testbed* testbed_ = nullptr;
   int host_ = -1;
+  std::vector<std::uint8_t> bound_ports_;  // the agent ports bridged into the testbed
   DutLocal local_;
   std::set<std::uint32_t> ever_denied_;  // EvRecord::denied: DENIED at any time of the run
   std::vector<CompletionRecord> pending_completions_;

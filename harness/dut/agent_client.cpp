@@ -1,10 +1,14 @@
 #include "harness/dut/agent_client.hpp"
 
+#include <netinet/tcp.h>
+
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "harness/testbed/wire/netns_exec.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -69,11 +73,19 @@ std::string AgentClient::open() {
   }
   std::string last = "no address";
   for (addrinfo* a = found; a != nullptr && fd_ < 0; a = a->ai_next) {
-    const int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-    if (fd < 0) {
-      last = errno_text(errno);
-      continue;
+    int fd = -1;
+    if (netns_.empty()) {
+      fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+      if (fd < 0) last = errno_text(errno);
+    } else {
+      fd = wire::socket_in_netns(netns_, a->ai_family, a->ai_socktype | SOCK_NONBLOCK, &last);
+      if (fd < 0) last = "in network namespace " + netns_ + ": " + last;
     }
+    if (fd < 0) continue;
+    // One small request and its reply at a time: Nagle would hold each request back for the ACK of
+    // the previous reply.
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     int rc = ::connect(fd, a->ai_addr, a->ai_addrlen);
     if (rc != 0 && errno == EINPROGRESS) {
       pollfd p{fd, POLLOUT, 0};

@@ -45,6 +45,9 @@ class AgentClient {
   const std::string& failure() const { return failure_; }
   std::string address() const;  // "127.0.0.1:7411"
   const AgentTimeouts& timeouts() const { return timeouts_; }
+  // Connect from inside network namespace `name` (an agent listening on a test namespace's
+  // loopback); before open().
+  void set_netns(std::string name) { netns_ = std::move(name); }
 
  private:
   std::string fail(std::string why);
@@ -54,6 +57,7 @@ class AgentClient {
   void close_fd();
 
   std::string host_;
+  std::string netns_;
   std::uint16_t port_;
   AgentTimeouts timeouts_;
   int fd_ = -1;

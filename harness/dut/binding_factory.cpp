@@ -56,8 +56,10 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
   if (opt.agent_token.empty()) {
     return fail(error, "--dut " + spec + " needs the agent's token: --agent-token-file FILE or $MRC_AGENT_TOKEN");
   }
-  return std::make_unique<AgentBinding>(std::string(host), static_cast<std::uint16_t>(port), opt.agent_token,
-                                        opt.agent_timeouts);
+  auto b = std::make_unique<AgentBinding>(std::string(host), static_cast<std::uint16_t>(port), opt.agent_token,
+                                          opt.agent_timeouts);
+  b->set_wire(opt.agent_wire);
+  return b;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "harness/dut/agent_binding.hpp"
 #include "harness/dut/agent_client.hpp"
 #include "harness/dut/dut_binding.hpp"
 
@@ -17,6 +18,7 @@ namespace mrc::harness {
 struct BindingOptions {
   std::string agent_token;  // the agent's shared token (--agent-token-file or $MRC_AGENT_TOKEN)
   AgentTimeouts agent_timeouts;
+  AgentWire agent_wire;     // how an agent's ports reach the testbed (--testbed netns, a lab file)
 };
 
 // On a bad spelling returns null and sets *error to a message that lists the valid binding and

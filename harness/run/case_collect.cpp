@@ -11,6 +11,16 @@
 namespace mrc::run {
 namespace {
 
+// What the real-time bridge added, for the case's notes (a certifier reads whether the declared
+// timing budget covered it).
+std::string bridge_note(const harness::BridgeFigures& b) {
+  auto us = [](std::uint64_t ns) { return std::to_string(ns / 1000) + "." + std::to_string(ns % 1000 / 100) + " us"; };
+  return "real-time bridge: " + std::to_string(b.tx_frames) + " frames to the DUT (lag p50 " + us(b.tx_lag.quantile(0.5)) +
+         ", p99 " + us(b.tx_lag.quantile(0.99)) + ", max " + us(b.tx_lag.max()) + "), " + std::to_string(b.rx_frames) +
+         " from it (entry delay p99 " + us(b.rx_entry.quantile(0.99)) + ", max " + us(b.rx_entry.max()) + "), " +
+         std::to_string(b.kernel_drops + b.rx_overflow) + " lost, " + std::to_string(b.tx_errors) + " not sent";
+}
+
 namespace stim = harness::stim;
 
 int fmt_mode_value(agentproto::FormatMode m) {  // host-API EV format mode bits
@@ -162,6 +172,8 @@ void collect(SessionState& s) {
 
   ctx.expects = evaluate_expects(s.timeline, ctx);
   for (auto& r : s.control_records) ctx.expects.push_back(std::move(r));
+
+  if (const harness::BridgeFigures* b = s.tb->bridge_figures(kDutHost)) s.result.notes.push_back(bridge_note(*b));
 
   if (s.hit_virtual_limit) {
     std::size_t unfinished = 0;

@@ -100,7 +100,11 @@ bool Session::setup() {
   }
   if (!s_.tb) return s_.fail(Verdict::kError, "testbed: " + why);
   s_.activity("dut.attach");
-  if (!status_ok(s_.dut.attach(*s_.tb, kDutHost), "DUT attach")) return false;
+  if (const harness::DutStatus at = s_.dut.attach(*s_.tb, kDutHost); at.code == harness::DutStatus::Code::kUnimplemented) {
+    return s_.fail(Verdict::kUnsupported, "DUT attach: " + at.message);  // e.g. more planes than the DUT's wire
+  } else if (!status_ok(at, "DUT attach")) {
+    return false;
+  }
   if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
 
   std::uint64_t buffer_bytes = 0;
@@ -414,7 +418,9 @@ bool Session::play() {
     if (next <= now) next = now + 1;
     s_.activity("testbed.run_until");
     const TestbedTimer timer(s_.result);
-    s_.tb->run_until(next);
+    if (s_.tb->run_until(next) == harness::RunStop::kError) {
+      return s_.fail(Verdict::kError, "testbed " + s_.tb->name() + ": " + s_.tb->run_error());
+    }
   }
   poll_ev_events(s_.tb->now(), true);
   s_.activity("collect");

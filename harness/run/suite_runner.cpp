@@ -18,6 +18,7 @@
 #include "harness/run/case_result.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/suite_loader.hpp"
+#include "harness/run/wire_testbed.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::run {
@@ -127,16 +128,40 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   const auto run_start = Clock::now();
   // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
-  if (!factory) {
+  // Real interfaces (--testbed netns or a lab file): made once for the whole run, removed at its end.
+  std::unique_ptr<WireTestbed> wire;
+  std::string fabric = o.testbed;
+  unsigned jobs = o.jobs;
+  if (!factory && is_wire_testbed(o.testbed)) {
     std::string why;
-    const harness::BindingOptions binding_options{o.agent_token, {}};
-    if (!harness::valid_binding_spec(o.dut, &why, binding_options)) {
+    wire = open_wire_testbed(WireTestbedRequest{o.testbed, o.dut, o.agent_token}, &why);
+    if (!wire) {
       err << "error: " << why << '\n';
       return kExitBadInput;
     }
-    factory = [spec = o.dut, binding_options] { return harness::make_binding(spec, nullptr, binding_options); };
+    if (o.progress) err << "testbed: " << wire->describe() << '\n';
+    fabric = wire->fabric();
+    if (jobs > 1) {
+      err << "note: a DUT on real interfaces runs one case at a time; --jobs " << jobs << " ignored\n";
+      jobs = 1;
+    }
   }
-  CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
+  if (!factory) {
+    std::string why;
+    harness::BindingOptions binding_options{o.agent_token, {}, {}};
+    std::string spec = o.dut;
+    if (wire) {
+      spec = wire->dut_spec();
+      binding_options.agent_token = wire->token();
+      binding_options.agent_wire = wire->wire();
+    }
+    if (!harness::valid_binding_spec(spec, &why, binding_options)) {
+      err << "error: " << why << '\n';
+      return kExitBadInput;
+    }
+    factory = [spec, binding_options] { return harness::make_binding(spec, nullptr, binding_options); };
+  }
+  CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, fabric, err);
   if (!sel.ok) return kExitBadInput;
   const LoadedSuite& all = sel.suite;
   const std::vector<const harness::Case*>& selected = sel.cases;
@@ -221,9 +246,9 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<CaseTask> tasks;
   for (const harness::Case* c : selected) tasks.push_back(CaseTask{c, o.seed.value_or(c->seed)});
   PoolOptions po;
-  po.testbed = o.testbed;
+  po.testbed = fabric;
   po.out = o.out;
-  po.jobs = o.jobs;
+  po.jobs = jobs;
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
   // The pool calls this under its own lock, one finished case at a time.
@@ -238,7 +263,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
     if (o.progress) {
       const std::size_t left = selected.size() - finished;
       const double eta = wall_total / static_cast<double>(finished) * static_cast<double>(left) /
-                         static_cast<double>(std::max(1u, o.jobs));
+                         static_cast<double>(std::max(1u, jobs));
       const int width = static_cast<int>(std::to_string(selected.size()).size());
       err << '[' << std::setw(width) << finished << '/' << selected.size() << "] " << results[i]->id << ' '
           << harness::to_string(results[i]->verdict) << ' ' << format_seconds(wall_s) << " ETA " << format_seconds(eta)

@@ -3,9 +3,9 @@
 // injected straight into a host's ingress, a per-packet impairment hook, scheduled faults and the
 // EV path query that says which EVs a fault hits.
 //
-// Implementations: SimTestbed (harness/testbed/sim/sim_testbed.cpp, over the built-in
-// discrete-event fabric)
-// and, later, the bridge to real interfaces. The interface is deliberately thin: the runner, the
+// Implementation: SimTestbed (harness/testbed/sim/sim_testbed.cpp, over the built-in
+// discrete-event fabric), optionally with hosts bound to real interfaces (bind_wire, wire_host.hpp),
+// then paced to real time. The interface is deliberately thin: the runner, the
 // DUT bindings and the stimulus layer only use what is here, and a host is driven only through a
 // FramePort (frame_port.hpp), never a concrete endpoint type.
 #pragma once
@@ -24,6 +24,7 @@
 
 #include "harness/observe/observations.hpp"
 #include "harness/testbed/frame_port.hpp"
+#include "harness/testbed/wire_host.hpp"
 #include "reference/ev/expansion.hpp"
 #include "reference/wire/headers.hpp"
 
@@ -101,6 +102,13 @@ class Testbed {
   virtual std::uint64_t now() const = 0;
   // Runs the clock up to `t_ns` (or until nothing is pending). Bounded by construction.
   virtual RunStop run_until(std::uint64_t t_ns) = 0;
+  // Why run_until() returned kError (a bridged interface failed, ...).
+  virtual std::string run_error() const { return {}; }
+  // A fabric paced to real time keeps running while its user makes a call that does not touch
+  // it (an external DUT's request): release_fabric() before, hold_fabric() after. No-ops for a
+  // fabric on virtual time.
+  virtual void release_fabric() {}
+  virtual void hold_fabric() {}
 
   // Captures one direction of a host link (host port `port` = plane): `from_host` true = frames
   // the host sends. Returns "" or why not. Captures start at once.
@@ -161,6 +169,31 @@ class Testbed {
     std::string source;  // who declared it, e.g. "real-time bridge (testbed netns)"
   };
   virtual TimingBudget timing_budget() const { return {}; }
+
+  // What a real-time bridge declares for the host bound to it.
+  struct BridgeDeclaration {
+    TimingBudget budget;         // timing checks widen their bounds by this
+    std::uint64_t rate_bps = 0;  // what it forwards, as a bit rate: congestion control's line rate
+                                 // towards the host (0: the fabric's own)
+    std::uint64_t rtt_ns = 0;    // what its two crossings add to a round trip (NSCC's base RTT)
+  };
+  // Binds `host` to real interfaces (the real-time bridge): from then on the testbed runs paced to
+  // CLOCK_MONOTONIC, frames from the interfaces enter the fabric at their capture time, timing
+  // checks widen their bounds by the declared budget (timing_budget()) and network_facts() to or
+  // from the host include the bridge's rate and delay. "" or why not.
+  virtual std::string bind_wire(int host, std::unique_ptr<WireHost> wire, BridgeDeclaration declared) {
+    (void)host;
+    (void)wire;
+    (void)declared;
+    return "testbed " + name() + " cannot run paced to real time";
+  }
+  // How late the paced loop woke for the times it waited for (null when nothing is bound).
+  virtual const LatencyHistogram* pacing_lateness() const { return nullptr; }
+  // The bridge's figures for a bound host (null when the host is not bound).
+  virtual const BridgeFigures* bridge_figures(int host) {
+    (void)host;
+    return nullptr;
+  }
 };
 
 // Which simulated testbed to build: a preset or a testbed YAML, with a case's overrides. The

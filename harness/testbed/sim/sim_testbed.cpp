@@ -9,6 +9,7 @@
 #include "harness/testbed/sim/address_plan.hpp"
 #include "harness/testbed/sim/frame_edit.hpp"
 #include "harness/testbed/sim/host_setup.hpp"
+#include "harness/testbed/sim/paced_run.hpp"
 #include "harness/testbed/sim/path_query.hpp"
 #include "harness/testbed/sim/simulator.hpp"
 #include "harness/testbed/sim/yaml_loader.hpp"
@@ -44,8 +45,35 @@ class SimTestbed final : public Testbed {
 
   std::uint64_t now() const override { return sim_->now(); }
   RunStop run_until(std::uint64_t t_ns) override {
+    if (paced_ && paced_->active()) return paced_->run_until(t_ns) ? RunStop::kReached : RunStop::kError;
     sim_->run_until(t_ns);
     return sim_->idle() ? RunStop::kIdle : RunStop::kReached;
+  }
+
+  std::string bind_wire(int host, std::unique_ptr<WireHost> wire, BridgeDeclaration declared) override {
+    if (host < 0 || static_cast<std::uint32_t>(host) >= sim_->topology().hosts()) {
+      return "no host " + std::to_string(host) + " on testbed " + name();
+    }
+    if (!paced_) paced_ = std::make_unique<sim::PacedRun>(*sim_);
+    if (std::string e = paced_->bind(static_cast<std::uint32_t>(host), std::move(wire)); !e.empty()) return e;
+    if (declared.budget.ns >= budget_.ns) budget_ = declared.budget;
+    bridged_.emplace_back(host, declared);
+    return "";
+  }
+  const BridgeFigures* bridge_figures(int host) override {
+    WireHost* w = paced_ ? paced_->host(static_cast<std::uint32_t>(host)) : nullptr;
+    return w != nullptr ? &w->figures() : nullptr;
+  }
+  TimingBudget timing_budget() const override { return budget_; }
+  const LatencyHistogram* pacing_lateness() const override {
+    return paced_ && paced_->active() ? &paced_->wake_lateness() : nullptr;
+  }
+  std::string run_error() const override { return paced_ ? paced_->error() : std::string(); }
+  void release_fabric() override {
+    if (paced_) paced_->release();
+  }
+  void hold_fabric() override {
+    if (paced_) paced_->hold();
   }
 
   std::string add_tap(std::string name, int host, int port, bool from_host) override {
@@ -178,6 +206,13 @@ class SimTestbed final : public Testbed {
     // A QP sprays over every plane: its window covers the NIC's aggregate rate.
     f.line_rate_bps = t.config().host_link.rate_mbps * 1'000'000ull * t.planes();
     f.fabric_trims = t.config().sw.trim;
+    // A bridged end forwards fewer frames per second than the fabric's links carry and adds its
+    // crossings to every round trip: congestion control must see that bottleneck.
+    for (const auto& [host, d] : bridged_) {
+      if (host != src && host != dst) continue;
+      if (d.rate_bps != 0) f.line_rate_bps = std::min(f.line_rate_bps, d.rate_bps);
+      f.base_rtt_ns += d.rtt_ns;
+    }
     return f;
   }
 
@@ -279,6 +314,9 @@ class SimTestbed final : public Testbed {
   }
 
   std::unique_ptr<sim::Simulator> sim_;
+  std::unique_ptr<sim::PacedRun> paced_;  // set once a host is bound to real interfaces
+  TimingBudget budget_;
+  std::vector<std::pair<int, BridgeDeclaration>> bridged_;
   std::vector<TapInfo> taps_;
   ImpairmentHook hook_;
 };

@@ -1,0 +1,145 @@
+#include "harness/testbed/sim/paced_run.hpp"
+
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "harness/testbed/sim/simulator.hpp"
+
+namespace mrc::sim {
+namespace {
+
+constexpr std::uint64_t kMaxWaitNs = 1'000'000;  // re-read the interfaces at least every 1 ms
+constexpr std::uint64_t kSpinNs = 40'000;        // the last stretch of a wait is spun, not slept
+constexpr std::uint64_t kMinYieldNs = 20'000;    // the runner's shortest wait
+
+timespec to_timespec(std::uint64_t ns) {
+  return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+}
+
+}  // namespace
+
+PacedRun::~PacedRun() {
+  if (thread_.joinable()) {
+    stop_ = true;
+    if (holder_locked_) mu_.unlock();
+    thread_.join();
+    holder_locked_ = false;
+  } else if (holder_locked_) {
+    mu_.unlock();
+  }
+}
+
+std::string PacedRun::bind(std::uint32_t host, std::unique_ptr<harness::WireHost> wire) {
+  if (!wire) return "no wire host";
+  if (thread_.joinable()) return "hosts are bound before the paced fabric starts";
+  if (const SimError e = sim_.attach_port(host, *wire); e != SimError::kOk) return to_string(e);
+  if (!holder_locked_) {
+    mu_.lock();
+    holder_locked_ = true;
+  }
+  wire->start(clock_);
+  for (int fd : wire->fds()) fds_.push_back(pollfd{fd, POLLIN, 0});
+  hosts_.emplace_back(host, std::move(wire));
+  return "";
+}
+
+harness::WireHost* PacedRun::host(std::uint32_t host) const {
+  for (const auto& [h, w] : hosts_) {
+    if (h == host) return w.get();
+  }
+  return nullptr;
+}
+
+std::string PacedRun::error() const { return failed_ ? error_ : std::string(); }
+
+void PacedRun::start() {
+  // The clock starts with the first run, continuing from where the simulation stands.
+  clock_.mono_minus_testbed_ns =
+      static_cast<std::int64_t>(harness::monotonic_ns()) - static_cast<std::int64_t>(sim_.now());
+  thread_ = std::thread([this] { fabric_loop(); });
+}
+
+bool PacedRun::receive_all() {
+  for (auto& [h, w] : hosts_) {
+    const int n = w->receive();
+    if (n < 0) {
+      error_ = "bridge of host " + std::to_string(h) + ": " + w->error();
+      failed_ = true;
+      return false;
+    }
+    if (n > 0) sim_.notify(h);  // its next deadline moved: the fabric re-arms the host's timer
+  }
+  return true;
+}
+
+// Sleeps until `aim` or a frame arrives, waking early by the spin window (a sleeping thread of a
+// small VM wakes tens of microseconds late) and spinning the rest.
+void PacedRun::wait_for(std::uint64_t aim) {
+  const std::uint64_t now = clock_.now();
+  if (aim <= now) return;
+  if (aim - now > kSpinNs) {
+    for (pollfd& p : fds_) p.revents = 0;
+    const timespec ts = to_timespec(aim - now - kSpinNs);
+    if (ppoll(fds_.data(), fds_.size(), &ts, nullptr) > 0) return;  // frames wait
+  }
+  while (clock_.now() < aim && !stop_) {
+    for (pollfd& p : fds_) p.revents = 0;
+    const timespec zero{0, 0};
+    if (ppoll(fds_.data(), fds_.size(), &zero, nullptr) > 0) return;
+  }
+}
+
+void PacedRun::fabric_loop() {
+  // Sleeps end when asked, not up to 50 us later (a thread's default timer slack).
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  std::uint64_t aim = 0;
+  while (!stop_) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (stop_) break;
+    if (!receive_all()) break;
+    const std::uint64_t wall = clock_.now();
+    if (aim != 0 && wall >= aim) {  // how late the wait for `aim` ended
+      wake_lateness_.add(wall - aim);
+      aim = 0;
+    }
+    if (wall > sim_.now()) sim_.run_until(wall);
+    aim = std::min(sim_.idle() ? UINT64_MAX : sim_.next_event_time(), wall + kMaxWaitNs);
+    lock.unlock();
+    wait_for(aim);
+  }
+}
+
+bool PacedRun::run_until(std::uint64_t t_ns) {
+  if (!thread_.joinable()) start();
+  release();
+  // The runner's own actions (posts, controls) need no better than the kernel's sleep; it waits at
+  // least kMinYieldNs, so a runner polling in short slices cannot take the fabric back before the
+  // fabric's thread had it.
+  const std::uint64_t now = clock_.now();
+  t_ns = std::max(t_ns, now + kMinYieldNs);
+  if (!failed_) {
+    const std::int64_t abs = clock_.mono_minus_testbed_ns + static_cast<std::int64_t>(t_ns);
+    const timespec ts = to_timespec(static_cast<std::uint64_t>(abs));
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+  }
+  hold();
+  return !failed_;
+}
+
+void PacedRun::release() {
+  if (!holder_locked_ || !thread_.joinable()) return;
+  holder_locked_ = false;
+  mu_.unlock();
+}
+
+void PacedRun::hold() {
+  if (holder_locked_ || !thread_.joinable()) return;
+  mu_.lock();
+  holder_locked_ = true;
+}
+
+}  // namespace mrc::sim

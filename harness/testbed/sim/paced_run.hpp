@@ -1,0 +1,78 @@
+// The simulated fabric paced to CLOCK_MONOTONIC, with hosts bound to real interfaces
+// (testbed/wire_host.hpp).
+//
+// Once a host is bound, the fabric runs on a thread of its own from the first run_until() on: it
+// reads the interfaces, lets every frame enter the fabric at its capture time, runs the fabric's
+// events as their time comes (sleeping, then spinning the last stretch, until the next one or
+// until a frame arrives) and hands frames to the bridge as they reach a bound host. The testbed's
+// clock is the monotonic clock from that moment, offset so it continues where the simulation
+// stood: set-up calls before it take no testbed time.
+//
+// The runner's thread and the fabric's thread share the fabric under one mutex, which the runner's
+// thread holds from bind() on, except while run_until() waits and while a DUT call that does not
+// touch the fabric runs (release() / hold(): an agent's request over its socket). So the fabric
+// keeps time while the runner talks to an external DUT, and everything else the runner does (the
+// peer endpoint, injections, taps) sees a fabric that stands still.
+#pragma once
+
+#include <poll.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "harness/testbed/wire_host.hpp"
+
+namespace mrc::sim {
+
+class Simulator;
+
+class PacedRun {
+ public:
+  explicit PacedRun(Simulator& sim) : sim_(sim) {}
+  ~PacedRun();  // stops the fabric's thread (the caller holds the fabric)
+  PacedRun(const PacedRun&) = delete;
+  PacedRun& operator=(const PacedRun&) = delete;
+
+  // Attaches `wire` as `host`'s port (before the first run_until()). "" or why not. The first bind
+  // makes the calling thread the fabric's holder.
+  std::string bind(std::uint32_t host, std::unique_ptr<harness::WireHost> wire);
+  bool active() const { return !hosts_.empty(); }
+
+  // Lets the fabric run until the clock reaches t_ns (the caller holds the fabric before and
+  // after). false when an interface failed (error() says which).
+  bool run_until(std::uint64_t t_ns);
+  // Around a call of the holder that does not touch the fabric.
+  void release();
+  void hold();
+
+  std::string error() const;
+  harness::WireHost* host(std::uint32_t host) const;
+  // How late the fabric's thread reached the times it waited for (the pacing jitter).
+  const harness::LatencyHistogram& wake_lateness() const { return wake_lateness_; }
+
+ private:
+  void start();
+  void fabric_loop();
+  bool receive_all();
+  void wait_for(std::uint64_t aim);
+
+  Simulator& sim_;
+  harness::PacedClock clock_;
+  std::vector<std::pair<std::uint32_t, std::unique_ptr<harness::WireHost>>> hosts_;
+  std::vector<pollfd> fds_;  // every bound interface
+  harness::LatencyHistogram wake_lateness_;
+  std::mutex mu_;            // the fabric: held by the runner's thread unless released
+  bool holder_locked_ = false;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};
+  std::string error_;        // written once, before failed_ is set
+};
+
+}  // namespace mrc::sim

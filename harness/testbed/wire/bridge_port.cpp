@@ -1,0 +1,196 @@
+// The real-time bridge's host side (wire_host.hpp): one libpcap port per plane, a fixed ring of
+// received frames between the kernel and the fabric (no allocation per frame), frames from the
+// fabric injected the moment they reach the host.
+//
+// Timestamps: each frame keeps its kernel capture time, mapped onto the paced testbed's clock at
+// receive(); the fabric takes it at that time (next_deadline() is the oldest frame's), or at once
+// when the fabric's clock already passed it, which rx_entry counts.
+#include <algorithm>
+#include <cstring>
+
+#include "harness/testbed/wire/pcap_port.hpp"
+#include "harness/testbed/wire_host.hpp"
+#include "reference/transport/qp_types.hpp"
+
+namespace mrc::harness {
+namespace {
+
+class BridgePort final : public WireHost {
+ public:
+  BridgePort(std::vector<std::unique_ptr<wire::PcapPort>> pcaps, std::vector<std::uint8_t> ports, int ring)
+      : pcaps_(std::move(pcaps)), ports_(std::move(ports)), slots_(static_cast<std::size_t>(ring)),
+        data_(static_cast<std::size_t>(ring) * ::mrc::wire::kMaxFrameLen) {
+    for (std::size_t i = 0; i < ports_.size(); ++i) up_[ports_[i]] = true;
+  }
+
+  // ---- WireHost ----
+  std::string describe() const override {
+    std::string s;
+    for (std::size_t i = 0; i < ports_.size(); ++i) {
+      s += (s.empty() ? "p" : ", p") + std::to_string(ports_[i]) + "=" + pcaps_[i]->name();
+    }
+    return s;
+  }
+  std::vector<std::uint8_t> ports() const override { return ports_; }
+  std::vector<int> fds() const override {
+    std::vector<int> out;
+    for (const auto& p : pcaps_) out.push_back(p->fd());
+    return out;
+  }
+  void start(const PacedClock& clock) override { clock_ = &clock; }
+
+  int receive() override {
+    if (clock_ == nullptr) return fail("receive() before start()");
+    const std::int64_t offset = clock_->realtime_minus_testbed();
+    int total = 0;
+    for (std::size_t i = 0; i < pcaps_.size(); ++i) {
+      rx_port_ = ports_[i];
+      rx_offset_ = offset;
+      const int n = pcaps_[i]->receive(
+          [](void* ctx, std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t) {
+            static_cast<BridgePort*>(ctx)->enqueue(ts, b);
+          },
+          this, kBatch);
+      if (n < 0) return fail(pcaps_[i]->last_error());
+      total += n;
+    }
+    return total;
+  }
+  const std::string& error() const override { return error_; }
+  const BridgeFigures& figures() override {
+    fig_.kernel_drops = 0;
+    for (const auto& p : pcaps_) fig_.kernel_drops += p->kernel_drops();
+    return fig_;
+  }
+
+  // ---- FramePort ----
+  void on_frame(std::uint8_t port, std::span<const std::uint8_t> frame, std::uint64_t now_ns) override {
+    const int i = index_of(port);
+    if (i < 0) return;
+    if (!up_[port]) {
+      ++fig_.tx_port_down;
+      return;
+    }
+    if (!pcaps_[static_cast<std::size_t>(i)]->inject(frame).empty()) {
+      ++fig_.tx_errors;
+      return;
+    }
+    ++fig_.tx_frames;
+    if (clock_ != nullptr) {
+      const std::uint64_t wall = clock_->now();
+      fig_.tx_lag.add(wall > now_ns ? wall - now_ns : 0);
+    }
+  }
+  void advance(std::uint64_t now_ns) override { now_ = std::max(now_, now_ns); }
+  bool poll_frame(transport::TxFrame& out) override {
+    while (count_ > 0) {
+      Slot& s = slots_[head_];
+      if (s.ts > now_) return false;
+      const std::uint8_t* bytes = data_.data() + head_ * ::mrc::wire::kMaxFrameLen;
+      head_ = (head_ + 1) % slots_.size();
+      --count_;
+      if (!up_[s.port]) continue;  // a port taken down by a fault receives nothing
+      out.port = s.port;
+      out.len = s.len;
+      std::memcpy(out.bytes.data(), bytes, s.len);
+      fig_.rx_entry.add(now_ - s.ts);
+      ++fig_.rx_frames;
+      return true;
+    }
+    return false;
+  }
+  // A frame already due is not a deadline: it waits for room in the host's NIC queue, and the
+  // fabric serves the host again when a transmission ends (a deadline in the past would make the
+  // fabric re-arm the host's timer every nanosecond).
+  std::uint64_t next_deadline() const override {
+    return count_ > 0 && slots_[head_].ts > now_ ? slots_[head_].ts : UINT64_MAX;
+  }
+  int set_port_up(std::uint8_t port, bool up) override {
+    if (index_of(port) < 0) return 22;  // EINVAL: not a bridged port
+    up_[port] = up;
+    return 0;
+  }
+
+ private:
+  static constexpr int kBatch = 256;  // per port per receive(): one port cannot starve the others
+  struct Slot {
+    std::uint64_t ts = 0;
+    std::uint16_t len = 0;
+    std::uint8_t port = 0;
+  };
+
+  int fail(std::string e) {
+    error_ = std::move(e);
+    return -1;
+  }
+  int index_of(std::uint8_t port) const {
+    const auto it = std::find(ports_.begin(), ports_.end(), port);
+    return it == ports_.end() ? -1 : static_cast<int>(it - ports_.begin());
+  }
+
+  void enqueue(std::uint64_t kernel_ts, std::span<const std::uint8_t> b) {
+    if (b.size() > ::mrc::wire::kMaxFrameLen || b.size() < ::mrc::wire::kEthLen) {
+      ++fig_.rx_oversize;
+      return;
+    }
+    if (count_ == slots_.size()) {
+      ++fig_.rx_overflow;
+      return;
+    }
+    const std::int64_t t = static_cast<std::int64_t>(kernel_ts) - rx_offset_;
+    // Frames stay in arrival order: a timestamp older than the queue's tail (another port's frame
+    // read earlier) takes the tail's time, so the fabric never sees time run backwards.
+    std::uint64_t ts = t < 0 ? 0 : static_cast<std::uint64_t>(t);
+    if (count_ > 0) ts = std::max(ts, slots_[(head_ + count_ - 1) % slots_.size()].ts);
+    const std::size_t at = (head_ + count_) % slots_.size();
+    slots_[at] = Slot{ts, static_cast<std::uint16_t>(b.size()), rx_port_};
+    std::memcpy(data_.data() + at * ::mrc::wire::kMaxFrameLen, b.data(), b.size());
+    ++count_;
+  }
+
+  std::vector<std::unique_ptr<wire::PcapPort>> pcaps_;
+  std::vector<std::uint8_t> ports_;
+  std::array<bool, 256> up_{};
+  std::vector<Slot> slots_;
+  std::vector<std::uint8_t> data_;
+  std::size_t head_ = 0;
+  std::size_t count_ = 0;
+  std::uint64_t now_ = 0;
+  const PacedClock* clock_ = nullptr;
+  std::uint8_t rx_port_ = 0;
+  std::int64_t rx_offset_ = 0;
+  BridgeFigures fig_;
+  std::string error_;
+};
+
+}  // namespace
+
+std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports, const WireHostOptions& opt,
+                                         std::string* error) {
+  auto fail = [&](std::string e) -> std::unique_ptr<WireHost> {
+    if (error != nullptr) *error = std::move(e);
+    return nullptr;
+  };
+  if (ports.empty()) return fail("no interface to bridge");
+  if (opt.ring_frames < 1) return fail("the bridge's ring needs at least one frame");
+  std::vector<std::unique_ptr<wire::PcapPort>> pcaps;
+  std::vector<std::uint8_t> numbers;
+  for (const WirePortBinding& b : ports) {
+    if (b.port < 1) return fail("port 0 for interface " + b.ifname + " (ports are 1-based planes)");
+    if (std::find(numbers.begin(), numbers.end(), b.port) != numbers.end()) {
+      return fail("port p" + std::to_string(b.port) + " is bound twice");
+    }
+    wire::PcapPortOptions po;
+    po.buffer_bytes = opt.kernel_buffer_bytes;
+    std::string why;
+    auto p = wire::PcapPort::open(b.ifname, po, &why);
+    if (!p) return fail("port p" + std::to_string(b.port) + ": " + why);
+    // Frames that waited in the ring before the bridge existed belong to nobody's run.
+    p->receive([](std::uint64_t, std::span<const std::uint8_t>, std::uint32_t) {}, 1 << 20);
+    pcaps.push_back(std::move(p));
+    numbers.push_back(b.port);
+  }
+  return std::make_unique<BridgePort>(std::move(pcaps), std::move(numbers), opt.ring_frames);
+}
+
+}  // namespace mrc::harness

@@ -1,0 +1,38 @@
+// A lab testbed file: the simulated fabric between the harness's peer and a DUT on real
+// interfaces, the interfaces named (README "Test your NIC"):
+//
+//   lab:
+//     fabric: mini              # preset (mini, rack, pod) or a fabric YAML beside this file
+//     timing_budget_us: 300     # optional: what the bridge may add to measured times
+//     rate_gbps: 1              # optional: what the bridge forwards (congestion control's line rate)
+//     ports:                    # the harness machine's interface cabled to each DUT port (plane)
+//       p1: enp65s0f0np0
+//       p2: enp65s0f1np1
+//
+// Errors name the file, line and key.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/testbed/wire_host.hpp"
+
+namespace mrc::harness::wire {
+
+struct LabTestbed {
+  std::string fabric = "mini";
+  std::optional<std::uint64_t> budget_ns;
+  std::optional<double> rate_gbps;  // the bridge's forwarding rate on this lab's runs
+  std::vector<WirePortBinding> ports;  // by port
+};
+
+// True when `path` is a YAML file whose top level has a `lab:` key (a sim fabric file has none).
+bool looks_like_lab_file(const std::filesystem::path& path);
+
+// Null-like (nullopt) and *error "FILE:LINE:COL: key: what" on a bad file.
+std::optional<LabTestbed> load_lab_testbed(const std::filesystem::path& path, std::string* error);
+
+}  // namespace mrc::harness::wire
