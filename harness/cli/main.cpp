@@ -1,6 +1,6 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
-// subcommands (commands.hpp, one cmd_<name>.cpp each): run, list, golden, diff, campaign,
-// falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
+// subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, list, golden, diff,
+// campaign, falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
 // 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -37,7 +37,7 @@ void set_build_info(mrc::run::RunOptions& o, int argc, char** argv) {
   o.command_line = command_line(argc, argv);
 }
 
-// The options of `run` that say what runs, where and how.
+// The options `run` and `interop` share: what runs, where, how (each interop pair is a run).
 void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& seed_text, std::string& token_file) {
   cmd->add_option("--cases", o.cases, "case files or folders (default: the suite's cases/)");
   cmd->add_option("--tags", o.tags, "run cases carrying any of these tags (comma list)");
@@ -74,6 +74,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
+
+  mrc::cli::InteropOptions interop;
+  set_build_info(interop.run, argc, argv);
+  auto* interop_cmd =
+      app.add_subcommand("interop", "run the cases for every ordered pair of implementations (rows: the DUT, judged; "
+                                    "columns: the peer); a matrix in <out>/index.html");
+  add_suite_run_options(interop_cmd, interop.run, interop.seed_text, interop.agent_token_file);
+  interop_cmd->add_option("--impls", interop.impls, "binding specs, comma list (--dut spellings), e.g. reference,reference:spray-single-ev")
+      ->required();
 
   mrc::cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
@@ -160,6 +169,10 @@ int main(int argc, char** argv) {
   if (*run_cmd) {
     mrc::cli::stop_gracefully_on_sigint();
     return mrc::cli::run_cases(run, seed_text, agent_token_file, std::cout, std::cerr);
+  }
+  if (*interop_cmd) {
+    mrc::cli::stop_gracefully_on_sigint();
+    return mrc::cli::run_interop(interop, std::cout, std::cerr);
   }
   if (*list_cmd) return mrc::cli::run_list(list, std::cout, std::cerr);
   if (*golden_cmd) return mrc::cli::run_golden(golden, std::cout, std::cerr);
