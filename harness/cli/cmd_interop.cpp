@@ -3,10 +3,10 @@
 // <out>/interop.json and <out>/index.html (the matrix). Every input is checked before the first
 // pair runs: implementation specs (known, distinct, at least one), the selection, the goldens it
 // needs, the output folder.
-#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/run_inputs.hpp"
@@ -38,21 +38,25 @@ std::optional<std::vector<std::string>> parse_impls(const std::vector<std::strin
       std::string why;
       if (harness::valid_binding_spec(piece, &why, options)) {
         specs.push_back(piece);
-      } else if (specs.size() > first_of_value && harness::valid_binding_spec(specs.back() + "," + piece, nullptr, options)) {
-        specs.back() += "," + piece;
-      } else {
+        continue;
+      }
+      const bool continues_previous = specs.size() > first_of_value &&
+                                      harness::valid_binding_spec(specs.back() + "," + piece, nullptr, options);
+      if (!continues_previous) {
         err << "error: " << why << '\n';
         return std::nullopt;
       }
+      specs.back() += "," + piece;
     }
   }
   if (specs.empty()) {
     err << "error: --impls is empty: give one or more binding specs, e.g. --impls reference,reference:spray-single-ev\n";
     return std::nullopt;
   }
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    if (std::find(specs.begin(), specs.begin() + static_cast<std::ptrdiff_t>(i), specs[i]) != specs.begin() + static_cast<std::ptrdiff_t>(i)) {
-      err << "error: --impls: '" << specs[i]
+  std::set<std::string> seen;
+  for (const std::string& spec : specs) {
+    if (!seen.insert(spec).second) {
+      err << "error: --impls: '" << spec
           << "' is given twice; name each implementation once (the diagonal already pairs it with itself)\n";
       return std::nullopt;
     }

@@ -75,9 +75,10 @@ std::string render_interop_text(const InteropResult& r) {
   std::string out;
   for (const auto& c : r.cells) {
     const std::string worst = worst_name(c);
+    constexpr std::size_t kWorstWidth = 12;  // "INCONCLUSIVE"
     out += c.dut + std::string(dut_width - c.dut.size(), ' ') + "  x  " + c.peer +
-           std::string(peer_width - c.peer.size(), ' ') + "  " + worst + std::string(12 - std::min<std::size_t>(12, worst.size()), ' ');
-    out += c.counts.text();
+           std::string(peer_width - c.peer.size(), ' ') + "  " + worst +
+           std::string(kWorstWidth - std::min(kWorstWidth, worst.size()), ' ') + c.counts.text();
     out += "  exit " + std::to_string(c.exit_code) + (c.interrupted ? " (interrupted)" : "") + "  " + c.report_dir + "\n";
   }
   const std::size_t pairs = r.impls.size() * r.impls.size();
