@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "harness/report/interop_result.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::cli {
@@ -19,6 +21,26 @@ namespace mrc::cli {
 // else $MRC_AGENT_TOKEN; an unreadable file is exit 2.
 int run_cases(run::RunOptions o, const std::string& seed_text, const std::string& agent_token_file, std::ostream& out,
               std::ostream& err);
+
+struct InteropOptions {
+  InteropOptions() { run.out = "reports/interop"; }
+  // Shared with every pair's run: cases, tags, exclude_tags, testbed, out (the interop folder,
+  // default reports/interop), jobs, wall_clock, progress (here: a line per pair), versions and
+  // command line. dut, peer, seed and agent_token are set from the fields below.
+  run::RunOptions run;
+  std::vector<std::string> impls;  // --impls as typed: comma lists of binding specs (--dut spellings)
+  std::string seed_text;           // --seed as typed, as for `run`
+  std::string agent_token_file;    // --agent-token-file, as for `run`
+  // Tests: called after each pair (harness/run/interop_engine.hpp).
+  std::function<void(const harness::InteropCell&)> on_pair_done;
+};
+// `interop`: the selected cases for every ordered pair of `impls` (row = the DUT, judged; column =
+// the peer), each pair's full report under <out>/pairs/<row>_<dut>--<col>_<peer>/, then
+// <out>/interop.json and <out>/index.html, and a line per pair on `out`. Exit 0 every pair's run
+// exits 0, 1 any FAIL or INCONCLUSIVE, 2 bad input (unknown or repeated spec, empty list, bad
+// selection; before anything runs), 3 any ERROR, harness error or interrupt (the matrix is still
+// written, marked interrupted).
+int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err);
 
 struct ListOptions {
   std::vector<std::string> cases;  // files or folders; empty = <suite>/cases

@@ -1,6 +1,6 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
-// subcommands (commands.hpp, one cmd_<name>.cpp each): run, list, golden, diff, campaign,
-// falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
+// subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, list, golden, diff,
+// campaign, falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
 // 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -31,6 +31,27 @@ std::string command_line(int argc, char** argv) {
   return s;
 }
 
+void set_build_info(mrc::run::RunOptions& o, int argc, char** argv) {
+  o.suite_version = MRC_VERSION;
+  o.git_hash = MRC_GIT_HASH;
+  o.command_line = command_line(argc, argv);
+}
+
+// The options `run` and `interop` share: what runs, where, how (each interop pair is a run).
+void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& seed_text, std::string& token_file) {
+  cmd->add_option("--cases", o.cases, "case files or folders (default: the suite's cases/)");
+  cmd->add_option("--tags", o.tags, "run cases carrying any of these tags (comma list)");
+  cmd->add_option("--exclude-tags", o.exclude_tags, "skip cases carrying any of these tags (comma list)");
+  cmd->add_option("--testbed", o.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  cmd->add_option("--agent-token-file", token_file,
+                  "file holding the DUT agent's token (agent:... bindings; default: $MRC_AGENT_TOKEN)");
+  cmd->add_option("--seed", seed_text, "replace every case's seed");
+  cmd->add_option("--out", o.out, "report folder")->capture_default_str();
+  cmd->add_option("--jobs,-j", o.jobs, "cases run in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_flag("--wall-clock", o.wall_clock, "put wall-clock times into the reports (not byte-reproducible)");
+  cmd->add_flag("!--no-progress", o.progress, "no progress lines on stderr");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -39,29 +60,29 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   mrc::run::RunOptions run;
-  run.suite_version = MRC_VERSION;
-  run.git_hash = MRC_GIT_HASH;
-  run.command_line = command_line(argc, argv);
+  set_build_info(run, argc, argv);
   std::string seed_text;
+  std::string agent_token_file;
   auto* run_cmd = app.add_subcommand("run", "run cases against a DUT and write reports");
-  run_cmd->add_option("--cases", run.cases, "case files or folders (default: the suite's cases/)");
-  run_cmd->add_option("--tags", run.tags, "run cases carrying any of these tags (comma list)");
-  run_cmd->add_option("--exclude-tags", run.exclude_tags, "skip cases carrying any of these tags (comma list)");
-  run_cmd->add_option("--testbed", run.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  add_suite_run_options(run_cmd, run, seed_text, agent_token_file);
   run_cmd->add_option("--dut", run.dut,
                       "DUT binding: reference, reference:<defect>[,<defect>...] or agent:HOST:PORT (needs --testbed netns, "
                       "not available yet)")
       ->capture_default_str();
-  std::string agent_token_file;
-  run_cmd->add_option("--agent-token-file", agent_token_file,
-                      "file holding the DUT agent's token (--dut agent:...; default: $MRC_AGENT_TOKEN)");
-  run_cmd->add_option("--seed", seed_text, "replace every case's seed");
-  run_cmd->add_option("--out", run.out, "report folder")->capture_default_str();
-  run_cmd->add_option("--jobs,-j", run.jobs, "cases run in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  run_cmd->add_option("--peer", run.peer,
+                      "the harness's own side (testbed host 1), any --dut spelling; default: the in-process reference")
+      ->capture_default_str();
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
-  run_cmd->add_flag("--wall-clock", run.wall_clock, "put wall-clock times into the reports (not byte-reproducible)");
-  run_cmd->add_flag("!--no-progress", run.progress, "no per-case progress line on stderr");
+
+  mrc::cli::InteropOptions interop;
+  set_build_info(interop.run, argc, argv);
+  auto* interop_cmd =
+      app.add_subcommand("interop", "run the cases for every ordered pair of implementations (rows: the DUT, judged; "
+                                    "columns: the peer); a matrix in <out>/index.html");
+  add_suite_run_options(interop_cmd, interop.run, interop.seed_text, interop.agent_token_file);
+  interop_cmd->add_option("--impls", interop.impls, "binding specs, comma list (--dut spellings), e.g. reference,reference:spray-single-ev")
+      ->required();
 
   mrc::cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
@@ -148,6 +169,10 @@ int main(int argc, char** argv) {
   if (*run_cmd) {
     mrc::cli::stop_gracefully_on_sigint();
     return mrc::cli::run_cases(run, seed_text, agent_token_file, std::cout, std::cerr);
+  }
+  if (*interop_cmd) {
+    mrc::cli::stop_gracefully_on_sigint();
+    return mrc::cli::run_interop(interop, std::cout, std::cerr);
   }
   if (*list_cmd) return mrc::cli::run_list(list, std::cout, std::cerr);
   if (*golden_cmd) return mrc::cli::run_golden(golden, std::cout, std::cerr);

@@ -1,5 +1,5 @@
 // Ctrl-C and SIGTERM (a scheduler's or a container runtime's stop) for the long subcommands (run,
-// campaign, falsefail).
+// interop, campaign, falsefail).
 #pragma once
 
 namespace mrc::cli {

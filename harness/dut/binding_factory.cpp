@@ -35,26 +35,26 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
   if (!addr.empty() && addr.front() == '[') {
     const auto close = addr.find(']');
     if (close == std::string_view::npos || close + 1 >= addr.size() || addr[close + 1] != ':') {
-      return fail(error, "--dut " + spec + ": expected agent:[IPV6]:PORT");
+      return fail(error, opt.option + " " + spec + ": expected agent:[IPV6]:PORT");
     }
     host = addr.substr(1, close - 1);
     port_text = addr.substr(close + 2);
   } else {
     const auto colon = addr.rfind(':');
-    if (colon == std::string_view::npos) return fail(error, "--dut " + spec + ": expected agent:HOST:PORT");
+    if (colon == std::string_view::npos) return fail(error, opt.option + " " + spec + ": expected agent:HOST:PORT");
     host = addr.substr(0, colon);
     port_text = addr.substr(colon + 1);
     if (host.find(':') != std::string_view::npos) {
-      return fail(error, "--dut " + spec + ": an IPv6 host goes in brackets, agent:[IPV6]:PORT");
+      return fail(error, opt.option + " " + spec + ": an IPv6 host goes in brackets, agent:[IPV6]:PORT");
     }
   }
   unsigned port = 0;
   const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (host.empty() || ec != std::errc{} || end != port_text.data() + port_text.size() || port == 0 || port > 65535) {
-    return fail(error, "--dut " + spec + ": expected agent:HOST:PORT with a port 1..65535");
+    return fail(error, opt.option + " " + spec + ": expected agent:HOST:PORT with a port 1..65535");
   }
   if (opt.agent_token.empty()) {
-    return fail(error, "--dut " + spec + " needs the agent's token: --agent-token-file FILE or $MRC_AGENT_TOKEN");
+    return fail(error, opt.option + " " + spec + " needs the agent's token: --agent-token-file FILE or $MRC_AGENT_TOKEN");
   }
   auto b = std::make_unique<AgentBinding>(std::string(host), static_cast<std::uint16_t>(port), opt.agent_token,
                                           opt.agent_timeouts);
@@ -69,13 +69,13 @@ std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* e
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   if (kind != "reference" && kind != "reference-random") {
-    return fail(error, "unknown DUT binding '" + kind + "'; " + binding_help());
+    return fail(error, "unknown DUT binding '" + kind + "' in " + opt.option + " " + spec + "; " + binding_help());
   }
   ref::DefectSet defects;
   if (colon != std::string::npos) {
     std::string bad;
     const auto parsed = ref::DefectSet::parse(std::string_view(spec).substr(colon + 1), &bad);
-    if (!parsed) return fail(error, "unknown defect '" + bad + "' in --dut " + spec + "; " + binding_help());
+    if (!parsed) return fail(error, "unknown defect '" + bad + "' in " + opt.option + " " + spec + "; " + binding_help());
     defects = *parsed;
   }
   auto b = std::make_unique<ReferenceBinding>(defects);

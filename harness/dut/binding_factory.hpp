@@ -1,4 +1,4 @@
-// DUT bindings by their command-line spelling (`--dut`):
+// Bindings by their command-line spelling (`--dut`, and `--peer` / `--impls` for the harness's side):
 //   reference | reference-random | reference[-random]:<defect>[,<defect>...]   (reference_binding.hpp)
 //   agent:HOST:PORT | agent:[IPV6]:PORT                                         (agent_binding.hpp)
 // Making a binding opens no connection: the agent binding connects at its first call, so a spec
@@ -19,6 +19,8 @@ struct BindingOptions {
   std::string agent_token;  // the agent's shared token (--agent-token-file or $MRC_AGENT_TOKEN)
   AgentTimeouts agent_timeouts;
   AgentWire agent_wire;     // how an agent's ports reach the testbed (--testbed netns, a lab file)
+  // The option the spec came from, named in error messages (--dut, --peer, --impls).
+  std::string option = "--dut";
 };
 
 // On a bad spelling returns null and sets *error to a message that lists the valid binding and

@@ -24,16 +24,7 @@ std::string not_run_badge() { return "<span class=\"badge v-not-run\">NOT RUN</s
 std::string uncovered_badge() { return "<span class=\"badge v-uncovered\">UNCOVERED</span>"; }
 
 namespace {
-std::string sanitize_id(std::string_view id) {
-  std::string out = "case-";
-  for (char ch : id) {
-    const auto c = static_cast<unsigned char>(ch);
-    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                      c == '_' || c == '-';
-    out += keep ? ch : '_';
-  }
-  return out;
-}
+std::string sanitize_id(std::string_view id) { return "case-" + safe_name(id, '_'); }
 }  // namespace
 
 Anchors::Anchors(const RunResult& run) {

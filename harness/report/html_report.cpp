@@ -37,7 +37,9 @@ void header(std::string& out, const RunResult& run, const CoverageSummary& cov) 
   const auto& m = run.meta;
   out += "<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>MRC conformance report</h1>"
          "<span class=\"dut\">DUT <strong>" +
-         html_escape(m.dut) + "</strong> on testbed <strong>" + html_escape(m.testbed) + "</strong></span></div>\n";
+         html_escape(m.dut) + "</strong>" +
+         (m.peer ? " against peer <strong id=\"peer\">" + html_escape(*m.peer) + "</strong>" : std::string()) +
+         " on testbed <strong>" + html_escape(m.testbed) + "</strong></span></div>\n";
   if (run.interrupted) {
     out += "<div class=\"banner partial\" id=\"partial-run\" role=\"alert\"><strong>Partial run.</strong> The run "
            "was interrupted before every case finished; " +

@@ -156,6 +156,7 @@ void testcase(std::string& out, const CaseResult& c, const RunMetadata& meta, co
   property(out, ind, "behaviour", c.behaviour);
   property(out, ind, "seed", std::to_string(c.seed));
   property(out, ind, "dut", meta.dut);
+  if (meta.peer) property(out, ind, "peer", *meta.peer);
   property(out, ind, "testbed", meta.testbed);
   property(out, ind, "title", c.title);
   property(out, ind, "file", c.file);
@@ -202,6 +203,7 @@ std::string render_junit_xml(const RunResult& run) {
     property(out, ind, "git_hash", run.meta.git_hash);
     property(out, ind, "dut", run.meta.dut);
     property(out, ind, "dut_capabilities", join(run.meta.dut_capabilities, ","));
+    if (run.meta.peer) property(out, ind, "peer", *run.meta.peer);
     property(out, ind, "testbed", run.meta.testbed);
     property(out, ind, "seed", std::to_string(run.meta.seed));
     property(out, ind, "command_line", run.meta.command_line);

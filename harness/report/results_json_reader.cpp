@@ -154,6 +154,7 @@ RunMetadata read_meta(Reader r) {
   m.git_hash = r.str("git_hash");
   m.dut = r.str("dut");
   m.dut_capabilities = r.strings("dut_capabilities");
+  if (r.has("peer")) m.peer = r.str("peer");
   m.testbed = r.str("testbed");
   m.seed = r.u64("seed");
   m.command_line = r.str("command_line");

@@ -45,6 +45,7 @@ Json meta_json(const RunMetadata& m) {
   j["git_hash"] = m.git_hash;
   j["dut"] = m.dut;
   j["dut_capabilities"] = strings(m.dut_capabilities);
+  if (m.peer) j["peer"] = *m.peer;
   j["testbed"] = m.testbed;
   j["seed"] = m.seed;
   j["command_line"] = m.command_line;

@@ -31,6 +31,14 @@ void VerdictCounts::add(const CaseResult& c) {
 
 std::size_t VerdictCounts::of(Verdict v) const { return by_verdict[verdict_slot(v)]; }
 
+std::string VerdictCounts::text() const {
+  std::string out;
+  for (const Verdict v : kReportVerdicts) {
+    out += (out.empty() ? "" : ", ") + std::to_string(of(v)) + " " + std::string(to_string(v));
+  }
+  return out;
+}
+
 std::vector<AreaCounts> count_by_area(const RunResult& run) {
   std::map<std::string, VerdictCounts> areas;
   for (const auto& c : run.cases) areas[c.area.empty() ? "none" : c.area].add(c);

@@ -25,6 +25,8 @@ struct VerdictCounts {
 
   void add(const CaseResult& c);
   std::size_t of(Verdict v) const;
+  // "2 PASS, 1 FAIL, 0 UNSUPPORTED, 0 INCONCLUSIVE, 0 ERROR" (kReportVerdicts order).
+  std::string text() const;
 };
 
 struct AreaCounts {

@@ -119,6 +119,18 @@ std::string xml_text(std::string_view s) { return escape(s, Mode::kXmlText); }
 std::string xml_attr(std::string_view s) { return escape(s, Mode::kXmlAttr); }
 std::string html_escape(std::string_view s) { return escape(s, Mode::kHtml); }
 
+std::string safe_name(std::string_view s, char with) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                      c == '_' || c == '-';
+    out += keep ? ch : with;
+  }
+  return out;
+}
+
 std::string relative_href(std::string_view path) {
   if (path.empty() || path.front() == '/' || path.front() == '\\') return {};
   // A ".." segment would climb out of the report folder.

@@ -27,6 +27,10 @@ std::string html_escape(std::string_view s);
 // never linked.
 std::string relative_href(std::string_view path);
 
+// `s` with every character outside [A-Za-z0-9._-] replaced by `with`: usable as an HTML id, a
+// file name or a URL path segment as it is (the caller keeps it unique).
+std::string safe_name(std::string_view s, char with);
+
 // Shortest decimal that reads back as the same double (std::to_chars), in plain notation for
 // magnitudes in [1e-4, 1e15) and scientific outside: deterministic on every platform.
 // Non-finite values print as "NaN", "inf", "-inf".

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
+#include <utility>
 
 #include "harness/run/session_state.hpp"
 #include "harness/dut/profile_setup.hpp"
@@ -465,11 +466,15 @@ std::vector<std::string> missing_capabilities(const harness::Case& c, const harn
 
 SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harness::DutBinding& peer,
                           const SessionOptions& o) {
-  if (const harness::DutStatus st = dut.status(); !st.ok()) {
-    SessionResult r;
-    r.status = Verdict::kError;
-    r.message = "DUT: " + st.message;
-    return r;
+  // Either side unreachable (an agent that does not answer, refuses the token, ...) is an ERROR
+  // naming that side before anything is set up.
+  for (const auto& [side, binding] : {std::pair<const char*, harness::DutBinding*>{"DUT", &dut}, {"peer", &peer}}) {
+    if (const harness::DutStatus st = binding->status(); !st.ok()) {
+      SessionResult r;
+      r.status = Verdict::kError;
+      r.message = std::string(side) + ": " + st.message;
+      return r;
+    }
   }
   if (const auto missing = missing_capabilities(c, dut); !missing.empty()) {
     SessionResult r;

@@ -81,10 +81,8 @@ std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
 
 }  // namespace
 
-// Files the selected cases name that are not there (golden pcaps, testbed YAMLs): one
-// `file:line:col: key: message` line each, so a missing file is bad input before the run, not a
-// case ERROR in the middle of it. (`golden` itself writes missing goldens, so the loader cannot
-// refuse them.)
+// A missing file is bad input before the run, not a case ERROR in the middle of it. (`golden`
+// itself writes missing goldens, so the loader cannot refuse them.)
 std::string missing_inputs(const std::vector<const harness::Case*>& cases, const std::filesystem::path& root) {
   std::string out;
   auto where = [](const harness::Case& c, harness::SourceLoc at) {
@@ -104,8 +102,7 @@ std::string missing_inputs(const std::vector<const harness::Case*>& cases, const
   return out;
 }
 
-// Why `dir` cannot take the reports ("" when it can): found before any case runs, not after the
-// first one.
+// Found before any case runs, not after the first one.
 std::string output_folder_problem(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -124,7 +121,7 @@ std::atomic<bool>& interrupt_flag() {
   return flag;
 }
 
-int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_result) {
   const auto run_start = Clock::now();
   // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
@@ -148,7 +145,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (!factory) {
     std::string why;
-    harness::BindingOptions binding_options{o.agent_token, {}, {}};
+    harness::BindingOptions binding_options{o.agent_token, {}, {}, "--dut"};
     std::string spec = o.dut;
     if (wire) {
       spec = wire->dut_spec();
@@ -160,6 +157,17 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
     factory = [spec, binding_options] { return harness::make_binding(spec, nullptr, binding_options); };
+  }
+  // Empty for the default peer: the pool then makes the in-process reference it always made.
+  BindingFactory peer_factory;
+  if (o.peer != kDefaultPeer) {
+    std::string why;
+    const harness::BindingOptions peer_options{o.agent_token, {}, {}, "--peer"};
+    if (!harness::valid_binding_spec(o.peer, &why, peer_options)) {
+      err << "error: " << why << '\n';
+      return kExitBadInput;
+    }
+    peer_factory = [spec = o.peer, peer_options] { return harness::make_binding(spec, nullptr, peer_options); };
   }
   CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, fabric, err);
   if (!sel.ok) return kExitBadInput;
@@ -201,6 +209,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
     run.meta.dut = id.name;
     run.meta.dut_capabilities = probe->capabilities();
   }
+  if (peer_factory) run.meta.peer = peer_factory()->identity().name;
   run.meta.suite_version = o.suite_version;
   run.meta.git_hash = o.git_hash;
   run.meta.testbed = o.testbed;
@@ -251,6 +260,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   po.jobs = jobs;
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
+  po.peer_factory = peer_factory;
   // The pool calls this under its own lock, one finished case at a time.
   auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
     CaseResult r = done;
@@ -309,8 +319,9 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
                                  [&](const CaseResult& c) { return c.id == e->case_id; });
     if (!ran) out << "  expired expectation (case not run): " << e->case_id << " expired " << e->expires.to_string() << '\n';
   }
-  if (report_error) return kExitHarness;
-  return harness::exit_code(final_run);
+  const int code = report_error ? kExitHarness : harness::exit_code(final_run);
+  if (final_result) *final_result = std::move(final_run);
+  return code;
 }
 
 }  // namespace mrc::run

@@ -18,11 +18,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "harness/case/case_model.hpp"
 #include "harness/dut/dut_binding.hpp"
+#include "harness/verdict/verdict.hpp"
 
 namespace mrc::run {
+
+inline constexpr std::string_view kDefaultPeer = "reference";
 
 struct RunOptions {
   std::vector<std::string> cases;         // files or folders; empty = <suite>/cases
@@ -30,6 +35,9 @@ struct RunOptions {
   std::vector<std::string> exclude_tags;
   std::string testbed = "mini";           // preset or testbed YAML for cases that name none
   std::string dut = "reference";          // reference[:defect,...] or agent:HOST:PORT
+  // The harness's own side (testbed host 1), any spelling --dut takes. The default is the
+  // in-process reference, and a run against it reports no peer, so its reports stay as before.
+  std::string peer = std::string(kDefaultPeer);
   std::string agent_token;                // the agent binding's token (cli: file or environment)
   std::optional<std::uint64_t> seed;      // replaces every case's seed when given
   std::filesystem::path out = "reports/latest";
@@ -49,8 +57,16 @@ struct RunOptions {
 };
 
 // Returns the exit code: 0 all pass (or only expected results), 1 any FAIL, 2 bad input,
-// 3 harness error or interrupted.
-int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err);
+// 3 harness error or interrupted. When `final_run` is given and the run started, it receives what
+// the reports were written from (the interop matrix counts from it).
+int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_run = nullptr);
+
+// Checks run_suite makes before any case runs, shared with `interop`, which makes them once for
+// all its pairs. Files the selected cases name that are not there (golden pcaps, testbed YAMLs),
+// one `file:line:col: key: message` line each ("" when none); why `dir` cannot take the reports
+// ("" when it can; the folder is created).
+std::string missing_inputs(const std::vector<const harness::Case*>& cases, const std::filesystem::path& root);
+std::string output_folder_problem(const std::filesystem::path& dir);
 
 // Set by the SIGINT handler (main.cpp); the suite stops taking new cases once it is set.
 std::atomic<bool>& interrupt_flag();

@@ -94,6 +94,9 @@ struct RunMetadata {
   std::string git_hash;
   std::string dut;                  // e.g. "reference" or "reference:spray-single-ev"
   std::vector<std::string> dut_capabilities;
+  // The harness's side (testbed host 1) when it is not the default in-process reference
+  // (`run --peer`, an interop pair), e.g. "reference:sack-off-by-one"; absent otherwise.
+  std::optional<std::string> peer;
   std::string testbed;
   std::uint64_t seed = 0;
   std::string command_line;

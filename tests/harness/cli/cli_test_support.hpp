@@ -1,13 +1,17 @@
 // Test support for the runner tests: temporary suites and output folders, and one-call suite runs.
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "harness/report/report.hpp"
 #include "harness/run/suite_runner.hpp"
@@ -154,6 +158,60 @@ CommandRun run_command(Command command, Options o, const char* json_file) {
   r.err = err.str();
   r.json = slurp(o.out / json_file);
   return r;
+}
+
+// The real mrc-conform as a child process (the signal tests): stdout to /dev/null, stderr on a
+// pipe the test reads.
+struct Child {
+  pid_t pid = -1;
+  int err_fd = -1;
+};
+
+inline Child start_conform([[maybe_unused]] const std::vector<std::string>& args) {
+  Child c;
+#ifdef MRC_CONFORM_BIN
+  int err_pipe[2];
+  if (::pipe(err_pipe) != 0) return c;
+  std::vector<char*> argv{const_cast<char*>(MRC_CONFORM_BIN)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  c.pid = ::fork();
+  if (c.pid == 0) {
+    ::dup2(err_pipe[1], 2);
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, 1);
+    ::execv(MRC_CONFORM_BIN, argv.data());
+    ::_exit(127);
+  }
+  ::close(err_pipe[1]);
+  c.err_fd = err_pipe[0];
+#endif
+  return c;
+}
+
+// Reads the child's stderr until `needle` has appeared or the pipe closed; returns what was read.
+inline std::string read_stderr_until(const Child& c, const std::string& needle) {
+  std::string seen;
+  char buf[256];
+  while (seen.find(needle) == std::string::npos) {
+    const ssize_t n = ::read(c.err_fd, buf, sizeof(buf));
+    if (n <= 0) break;
+    seen.append(buf, static_cast<std::size_t>(n));
+  }
+  return seen;
+}
+
+// Drains the child's stderr and reaps it: its exit status, or -1 when it did not exit normally.
+inline int wait_for_exit(const Child& c) {
+  char buf[256];
+  while (::read(c.err_fd, buf, sizeof(buf)) > 0) {
+  }
+  ::close(c.err_fd);
+  int status = 0;
+  if (::waitpid(c.pid, &status, 0) != c.pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
 }
 
 }  // namespace mrc::run::testing

@@ -151,6 +151,15 @@ TEST(HtmlReport, IsSelfContainedWithNoScriptAndNoExternalUrl) {
   EXPECT_EQ(page.find("//"), std::string::npos);
 }
 
+TEST(HtmlReport, HeaderNamesThePeerOnlyWhenItIsNotTheDefault) {
+  EXPECT_EQ(render_html(test::sample_run()).find("against peer"), std::string::npos);
+  RunResult run = test::sample_run();
+  run.meta.peer = "reference:<sack-off-by-one>";
+  const std::string html = render_html(run);
+  EXPECT_NE(html.find("against peer <strong id=\"peer\">reference:&lt;sack-off-by-one&gt;</strong> on testbed"),
+            std::string::npos);
+}
+
 TEST(HtmlReport, PartialRunShowsABanner) {
   RunResult run = test::sample_run();
   run.interrupted = true;

@@ -117,6 +117,19 @@ TEST_F(JunitXml, PropertiesCarryClauseLevelBehaviourSeedDutTestbed) {
             "8f4f26c0ab12");
 }
 
+TEST_F(JunitXml, PeerPropertyOnlyWhenThePeerIsNotTheDefault) {
+  const auto plain = write(test::sample_run(), "plain.xml");
+  EXPECT_EQ(xpath(plain, "count(//property[@name='peer'])"), "0");
+  RunResult run = test::sample_run();
+  run.meta.peer = "reference:sack-off-by-one";
+  const auto file = write(run, "peer.xml");
+  EXPECT_EQ(validate(file).status, 0);
+  EXPECT_EQ(xpath(file, "count(/testsuites/testsuite/properties/property[@name='peer'])"), "7");  // every suite
+  EXPECT_EQ(xpath(file, "count(//testcase/properties/property[@name='peer'])"), "8");            // every case
+  EXPECT_EQ(xpath(file, "string(//testcase[@name='spray-v-001']/properties/property[@name='peer']/@value)"),
+            "reference:sack-off-by-one");
+}
+
 TEST_F(JunitXml, OutcomeElementsCarryMessageTypeAndEvidence) {
   const auto file = write(test::sample_run());
   const std::string fail = "//testcase[@name='spray-v-002']/failure";

@@ -15,6 +15,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "harness/report/json_schema_subset.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace mrc::harness::test {
@@ -252,6 +253,7 @@ inline void expect_same_run(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.meta.git_hash, b.meta.git_hash);
   EXPECT_EQ(a.meta.dut, b.meta.dut);
   EXPECT_EQ(a.meta.dut_capabilities, b.meta.dut_capabilities);
+  EXPECT_EQ(a.meta.peer, b.meta.peer);
   EXPECT_EQ(a.meta.testbed, b.meta.testbed);
   EXPECT_EQ(a.meta.seed, b.meta.seed);
   EXPECT_EQ(a.meta.command_line, b.meta.command_line);
@@ -391,5 +393,15 @@ inline std::string shell_quote(const std::string& s) {
 }
 
 inline std::filesystem::path source_path(const std::string& rel) { return std::filesystem::path(MRC_SOURCE_DIR) / rel; }
+
+// A schema file of the source tree (harness/report/*.schema.json), parsed.
+inline nlohmann::json load_schema(const std::string& rel) { return nlohmann::json::parse(read_file(source_path(rel))); }
+
+// Schema violations one per line, for a test's failure message.
+inline std::string violations_text(const std::vector<SchemaViolation>& v) {
+  std::string s;
+  for (const auto& x : v) s += x.pointer + ": " + x.message + "\n";
+  return s;
+}
 
 }  // namespace mrc::harness::test

@@ -16,16 +16,8 @@ namespace {
 
 using test::sample_run;
 
-nlohmann::json load_schema() {
-  const auto text = test::read_file(test::source_path("harness/report/results.schema.json"));
-  return nlohmann::json::parse(text);
-}
-
-std::string violations_text(const std::vector<SchemaViolation>& v) {
-  std::string s;
-  for (const auto& x : v) s += x.pointer + ": " + x.message + "\n";
-  return s;
-}
+nlohmann::json load_schema() { return test::load_schema("harness/report/results.schema.json"); }
+using test::violations_text;
 
 TEST(ResultsJson, RoundTripGivesTheSameRun) {
   const RunResult run = sample_run();
@@ -143,6 +135,25 @@ TEST(ResultsJson, OutputValidatesAgainstTheSchema) {
     const auto v = validate_json(schema, doc);
     EXPECT_TRUE(v.empty()) << violations_text(v);
   }
+}
+
+// A run against the default peer writes no "peer" key, so its results.json is what it was before
+// peers were selectable; any other peer is recorded right after the DUT and read back.
+TEST(ResultsJson, PeerIsWrittenOnlyWhenSetAndRoundTrips) {
+  RunResult run = sample_run();
+  EXPECT_EQ(render_results_json(run).find("\"peer\""), std::string::npos);
+  run.meta.peer = "reference:sack-off-by-one";
+  const std::string text = render_results_json(run);
+  EXPECT_LT(text.find("\"dut_capabilities\""), text.find("\"peer\": \"reference:sack-off-by-one\""));
+  EXPECT_LT(text.find("\"peer\""), text.find("\"testbed\""));
+  const RunResult back = parse_results_json(text);
+  test::expect_same_run(run, back);
+  const auto v = validate_json(load_schema(), nlohmann::json::parse(text));
+  EXPECT_TRUE(v.empty()) << violations_text(v);
+  auto wrong = nlohmann::json::parse(text);
+  wrong["meta"]["peer"] = 7;
+  EXPECT_FALSE(validate_json(load_schema(), wrong).empty());
+  EXPECT_THROW((void)parse_results_json(wrong.dump()), ReportError);
 }
 
 TEST(ResultsJson, SchemaRejectsDriftedDocuments) {

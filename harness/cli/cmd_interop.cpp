@@ -1,0 +1,113 @@
+// `mrc-conform interop`: the selected cases for every ordered pair of implementations (rows the
+// DUT, judged; columns the peer), each pair a normal run with its report under <out>/pairs/, then
+// <out>/interop.json and <out>/index.html (the matrix). Every input is checked before the first
+// pair runs: implementation specs (known, distinct, at least one), the selection, the goldens it
+// needs, the output folder.
+#include <chrono>
+#include <optional>
+#include <ostream>
+#include <set>
+
+#include "harness/cli/commands.hpp"
+#include "harness/cli/run_inputs.hpp"
+#include "harness/dut/binding_factory.hpp"
+#include "harness/report/interop_report.hpp"
+#include "harness/report/report.hpp"
+#include "harness/run/case_select.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/interop_engine.hpp"
+#include "harness/run/suite_loader.hpp"
+
+namespace mrc::cli {
+namespace {
+
+using run::kExitBadInput;
+using run::kExitHarness;
+
+// --impls as typed, each value split at commas. A piece that is no binding on its own but
+// continues the spec before it is joined back to it, so `reference:a,b` stays one spec with two
+// defects; make_binding decides what is a spec, so specs stay opaque here (agent:HOST:PORT and
+// whatever comes later need no change). Nullopt, with the reason on `err`, on an unknown or
+// repeated spec or an empty list.
+std::optional<std::vector<std::string>> parse_impls(const std::vector<std::string>& typed,
+                                                    const harness::BindingOptions& options, std::ostream& err) {
+  std::vector<std::string> specs;
+  for (const std::string& value : typed) {
+    const std::size_t first_of_value = specs.size();
+    for (const std::string& piece : run::split_list(value)) {
+      std::string why;
+      if (harness::valid_binding_spec(piece, &why, options)) {
+        specs.push_back(piece);
+        continue;
+      }
+      const bool continues_previous = specs.size() > first_of_value &&
+                                      harness::valid_binding_spec(specs.back() + "," + piece, nullptr, options);
+      if (!continues_previous) {
+        err << "error: " << why << '\n';
+        return std::nullopt;
+      }
+      specs.back() += "," + piece;
+    }
+  }
+  if (specs.empty()) {
+    err << "error: --impls is empty: give one or more binding specs, e.g. --impls reference,reference:spray-single-ev\n";
+    return std::nullopt;
+  }
+  std::set<std::string> seen;
+  for (const std::string& spec : specs) {
+    if (!seen.insert(spec).second) {
+      err << "error: --impls: '" << spec
+          << "' is given twice; name each implementation once (the diagonal already pairs it with itself)\n";
+      return std::nullopt;
+    }
+  }
+  return specs;
+}
+
+}  // namespace
+
+int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  run::InteropPlan plan;
+  plan.base = o.run;
+  if (!resolve_seed_and_token(plan.base, o.seed_text, o.agent_token_file, err)) return kExitBadInput;
+  auto impls = parse_impls(o.impls, harness::BindingOptions{plan.base.agent_token, {}, {}, "--impls"}, err);
+  if (!impls) return kExitBadInput;
+  plan.impls = std::move(*impls);
+  const run::CaseSelection sel = run::select_cases(o.run.cases, o.run.tags, o.run.exclude_tags, o.run.testbed, err);
+  if (!sel.ok) return kExitBadInput;
+  if (std::string missing = run::missing_inputs(sel.cases, sel.suite.root); !missing.empty()) {
+    err << missing;
+    return kExitBadInput;
+  }
+  if (std::string why = run::output_folder_problem(o.run.out); !why.empty()) {
+    err << "error: --out " << o.run.out.string() << ": " << why << '\n';
+    return kExitBadInput;
+  }
+  std::vector<std::string> case_ids;
+  for (const harness::Case* c : sel.cases) case_ids.push_back(c->id);
+
+  plan.progress = o.run.progress ? &err : nullptr;
+  plan.on_pair_done = o.on_pair_done;
+  run::InteropRun matrix = run::run_interop_matrix(plan, case_ids, err);
+  if (matrix.bad_input) return kExitBadInput;
+  harness::InteropResult& result = matrix.result;
+  if (o.run.wall_clock) {
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  const std::filesystem::path json = o.run.out / harness::kInteropJsonName;
+  const std::filesystem::path html = o.run.out / harness::kInteropHtmlName;
+  out << harness::render_interop_text(result);
+  try {
+    harness::write_file_atomically(json, harness::render_interop_json(result));
+    harness::write_file_atomically(html, harness::render_interop_html(result));
+  } catch (const std::exception& e) {
+    err << "error: writing the interop report: " << e.what() << '\n';
+    return kExitHarness;
+  }
+  out << "reports: " << json.string() << ", " << html.string() << " (pairs under "
+      << (o.run.out / "pairs").string() << ")\n";
+  return result.exit_code();
+}
+
+}  // namespace mrc::cli

@@ -1,0 +1,19 @@
+// What `run` and `interop` read from the command line the same way: --seed as typed, and the
+// agent token (--agent-token-file, else $MRC_AGENT_TOKEN).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "harness/run/suite_runner.hpp"
+
+namespace mrc::cli {
+
+// Sets o.seed from `seed_text` (empty: each case's own; decimal, 0x hex or 0 octal) and
+// o.agent_token from the first line of `agent_token_file` (empty: $MRC_AGENT_TOKEN, if set).
+// A negative or non-numeric seed, or an unreadable token file, is printed to `err` naming the
+// option and returns false (exit 2).
+bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, const std::string& agent_token_file,
+                            std::ostream& err);
+
+}  // namespace mrc::cli
