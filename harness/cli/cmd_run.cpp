@@ -1,5 +1,6 @@
 // `mrc-conform run`: --seed as typed turned into the runner's seed, the agent binding's token
-// found, then the suite runner (harness/run/suite_runner.hpp).
+// found, the case child's binding arguments when isolated, then the suite runner
+// (harness/run/suite_runner.hpp).
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
@@ -45,6 +46,11 @@ int run_cases(run::RunOptions o, const std::string& seed_text, const std::string
       err << "error: --seed '" << seed_text << "' is not a number\n";
       return run::kExitBadInput;
     }
+  }
+  if (o.isolation.enabled) {
+    // What a case child needs to make the same bindings; the per-case arguments are the pool's.
+    o.isolation.child_args.insert(o.isolation.child_args.end(), {"--dut", o.dut});
+    o.isolation.agent_token = o.agent_token;
   }
   return run::run_suite(o, out, err);
 }

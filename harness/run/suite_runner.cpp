@@ -127,6 +127,11 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   const auto run_start = Clock::now();
   // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
+  if (factory && o.isolation.enabled) {
+    err << "error: isolation runs each case in a child process that makes its DUT binding from a spec; an "
+           "in-process binding factory cannot cross into it\n";
+    return kExitBadInput;
+  }
   if (!factory) {
     std::string why;
     const harness::BindingOptions binding_options{o.agent_token, {}};
@@ -226,6 +231,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   po.jobs = o.jobs;
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
+  po.isolation = o.isolation;
   // The pool calls this under its own lock, one finished case at a time.
   auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
     CaseResult r = done;
