@@ -42,7 +42,8 @@ std::string what_happened(const ChildOutcome& out, const harness::Case& c, const
     case End::kExited:
       return "the case's child process exited with code " + std::to_string(out.exit_code) + " without a result";
     case End::kOverflow:
-      return "the case's child process wrote more than " + std::to_string(out.result.size()) + " bytes of result (killed)";
+      return "the case's child process wrote " + std::to_string(out.result.size()) + " bytes of result, over the limit of " +
+             std::to_string(ChildSpec{}.max_result) + " (killed)";
     case End::kNotStarted:
       return "the case's child process could not be started: " + out.error;
     case End::kStopped:

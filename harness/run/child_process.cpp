@@ -206,7 +206,9 @@ ChildOutcome run_child(const ChildSpec& s) {
       out.end = ChildOutcome::End::kStopped;
       break;
     }
-    auto wait = std::chrono::ceil<std::chrono::milliseconds>(s.deadline - now);
+    // At most a minute per poll, so a far deadline cannot overflow poll's int milliseconds.
+    auto wait = std::min<std::chrono::milliseconds>(std::chrono::ceil<std::chrono::milliseconds>(s.deadline - now),
+                                                    std::chrono::minutes(1));
     if (s.stop) wait = std::min<std::chrono::milliseconds>(wait, kStopCheck);
     if (!pidfd.valid()) wait = std::min<std::chrono::milliseconds>(wait, kExitCheck);
     pollfd fds[3];

@@ -205,6 +205,23 @@ TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
   EXPECT_EQ(slurp(t.out.path() / "child.sh.token"), "tok-3e5a");
 }
 
+TEST(Isolation, AResultThatDoesNotDecodeIsAnErrorSayingWhy) {
+  TinySuite t(2, 7);
+  const fs::path script = t.out.path() / "child.sh";
+  std::ofstream(script) << "#!/bin/sh\nprintf MRCR >&3\n";
+  fs::permissions(script, fs::perms::owner_all);
+  t.o.isolation.executable = script.string();
+  t.o.out = t.out.path() / "reports";
+  const SuiteRun r = run_cli(t.o);
+  ASSERT_TRUE(r.has_result) << r.err;
+  ASSERT_EQ(r.result.cases.size(), 2u);
+  for (const auto& c : r.result.cases) {
+    EXPECT_EQ(c.message,
+              "the case's child process sent a result that does not decode: truncated: 4 byte(s), shorter than the "
+              "10-byte header");
+  }
+}
+
 TEST(Isolation, AnAgentChildUsesTheTokenFromThePipe) {
   // The real child: without the token it would refuse the spec ("needs the agent's token"); with
   // it, the agent binding is made and its first call finds nobody listening.
