@@ -170,8 +170,10 @@ TEST_P(IsolationHang, IsKilledAtItsBoundWithANamedError) {
                 "; its last output: case-child: test fault " + GetParam().fault + " for spray-v-001");
   EXPECT_EQ(r.find("spray-v-002")->verdict, harness::Verdict::kPass);
   EXPECT_EQ(r.find("spray-v-003")->verdict, harness::Verdict::kPass);
+  // Not before its bound (1 + 0.2 + 0.2 s); the hung child never ends by itself, so finishing at
+  // all shows the kill. The upper bound is loose: a shared machine can stall for seconds.
   EXPECT_GE(wall_s, 1.4);
-  EXPECT_LT(wall_s, 6.0);
+  EXPECT_LT(wall_s, 20.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, IsolationHang,
