@@ -83,7 +83,7 @@ TEST(ChildProcess, PastTheDeadlineItGetsSigterm) {
   EXPECT_TRUE(o.reaped);
   EXPECT_EQ(o.output_tail, "waiting\n");
   EXPECT_GE(s, 0.29);
-  EXPECT_LT(s, 3.0);
+  EXPECT_LT(s, 20.0);  // the child alone would take 30 s (or for ever)
 }
 
 TEST(ChildProcess, AChildIgnoringSigtermGetsSigkill) {
@@ -94,7 +94,7 @@ TEST(ChildProcess, AChildIgnoringSigtermGetsSigkill) {
   EXPECT_EQ(o.signal, SIGKILL);
   EXPECT_TRUE(o.reaped);
   EXPECT_GE(s, 0.59);  // bound + term_wait_s
-  EXPECT_LT(s, 3.0);
+  EXPECT_LT(s, 20.0);  // the child alone would take 30 s (or for ever)
 }
 
 TEST(ChildProcess, AnExitedChildIsNotWaitedOnForWhatItLeftBehind) {
@@ -103,7 +103,7 @@ TEST(ChildProcess, AnExitedChildIsNotWaitedOnForWhatItLeftBehind) {
   const ChildOutcome o = run_child(sh("sleep 30 & echo $! >&3; exit 4", 10));
   EXPECT_EQ(o.end, End::kExited);
   EXPECT_EQ(o.exit_code, 4);
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 2.0);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 20.0);  // not the 30 s sleep
   // ... and the sleep went with it: gone, or a zombie its new parent has not reaped yet.
   const std::string proc = "/proc/" + o.result.substr(0, o.result.find('\n')) + "/stat";
   bool dead = false;
@@ -125,7 +125,7 @@ TEST(ChildProcess, TheStopFlagEndsItEarly) {
   const ChildOutcome o = run_child(s);
   EXPECT_EQ(o.end, End::kStopped);
   EXPECT_EQ(o.signal, SIGTERM);
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 2.0);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 20.0);  // not the 30 s sleep
 }
 
 TEST(ChildProcess, TooMuchResultIsCutOff) {
