@@ -183,14 +183,20 @@ INSTANTIATE_TEST_SUITE_P(Faults, IsolationHang,
                            return std::string(i.param.fault) == "hang" ? "Hang" : "HangIgnoringSigterm";
                          });
 
-TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
-  // A stand-in child that records what it was given and answers nothing.
-  TinySuite t(1, 7);
+// The children of `t` become a shell script with `body` (it is <t.out>/child.sh, as $0); the
+// reports go to <t.out>/reports.
+void stand_in_child(TinySuite& t, const std::string& body) {
   const fs::path script = t.out.path() / "child.sh";
-  std::ofstream(script) << "#!/bin/sh\necho \"$@\" > \"$0.args\"\ncat <&4 > \"$0.token\"\nexit 9\n";
+  std::ofstream(script) << "#!/bin/sh\n" << body;
   fs::permissions(script, fs::perms::owner_all);
   t.o.isolation.executable = script.string();
   t.o.out = t.out.path() / "reports";
+}
+
+TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
+  // A stand-in child that records what it was given and answers nothing.
+  TinySuite t(1, 7);
+  stand_in_child(t, "echo \"$@\" > \"$0.args\"\ncat <&4 > \"$0.token\"\nexit 9\n");
   t.o.dut = "agent:127.0.0.1:1";
   t.o.agent_token = "tok-3e5a";
   t.o.seed = 99;
@@ -209,11 +215,7 @@ TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
 
 TEST(Isolation, AResultThatDoesNotDecodeIsAnErrorSayingWhy) {
   TinySuite t(2, 7);
-  const fs::path script = t.out.path() / "child.sh";
-  std::ofstream(script) << "#!/bin/sh\nprintf MRCR >&3\n";
-  fs::permissions(script, fs::perms::owner_all);
-  t.o.isolation.executable = script.string();
-  t.o.out = t.out.path() / "reports";
+  stand_in_child(t, "printf MRCR >&3\n");
   const SuiteRun r = run_cli(t.o);
   ASSERT_TRUE(r.has_result) << r.err;
   ASSERT_EQ(r.result.cases.size(), 2u);
