@@ -18,7 +18,9 @@ namespace mrc::cli {
 // `run`: every selected case against the DUT, reports into o.out (harness/run/suite_runner.hpp).
 // `seed_text` is --seed as typed (empty: each case's own seed); not a number is exit 2.
 // `agent_token_file` is --agent-token-file: for `--dut agent:...` the token is its first line,
-// else $MRC_AGENT_TOKEN; an unreadable file is exit 2.
+// else $MRC_AGENT_TOKEN; an unreadable file is exit 2. With o.isolation.enabled (--isolate) it
+// appends the binding options a case child needs to o.isolation.child_args (`--dut SPEC`) and
+// hands it the token.
 int run_cases(run::RunOptions o, const std::string& seed_text, const std::string& agent_token_file, std::ostream& out,
               std::ostream& err);
 
@@ -41,6 +43,26 @@ struct InteropOptions {
 // selection; before anything runs), 3 any ERROR, harness error or interrupt (the matrix is still
 // written, marked interrupted).
 int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err);
+// `case-child` (hidden, cmd_case_child.cpp): one case of an isolated run, in the child process
+// `run --isolate` starts (harness/run/case_child.hpp lists the arguments). Writes the encoded
+// CaseResult on `result_fd` and returns 0; bad arguments or a case that does not load are exit 2
+// with the reason on `err`, a result that cannot be written exit 3.
+struct CaseChildOptions {
+  std::filesystem::path suite_root;  // may be empty (a case folder outside any suite)
+  std::filesystem::path case_file;
+  std::string case_id;               // checked against what the file holds
+  std::uint64_t seed = 1;
+  std::string testbed = "mini";
+  std::filesystem::path out;
+  std::string evidence = "on";       // on | off
+  std::uint64_t virtual_limit_ns = 100'000'000;
+  double watchdog_grace_s = 2.0;
+  int result_fd = -1;
+  int token_fd = -1;                 // the agent token, read to end-of-file (empty: none)
+  std::string dut = "reference";
+  std::string peer;                  // the peer's binding spec; empty: the in-process reference
+};
+int run_case_child(const CaseChildOptions& o, std::ostream& err);
 
 struct ListOptions {
   std::vector<std::string> cases;  // files or folders; empty = <suite>/cases

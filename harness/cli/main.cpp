@@ -1,7 +1,7 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
 // subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, list, golden, diff,
-// campaign, falsefail, ev-expand. Exit codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input,
-// 3 harness error.
+// campaign, falsefail, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
+// codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 
@@ -11,6 +11,8 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/ev_expand.hpp"
 #include "harness/cli/sigint.hpp"
+#include "harness/dut/binding_factory.hpp"
+#include "harness/run/case_child.hpp"
 #include "harness/run/exit_codes.hpp"
 
 #ifndef MRC_VERSION
@@ -74,6 +76,31 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
+  bool isolate = false;
+  bool no_isolate = false;
+  auto* isolate_flag = run_cmd->add_flag(
+      "--isolate", isolate,
+      "run each case in a child process, so a crashing or hanging binding or DUT costs one ERROR (default for a "
+      "--dut other than reference...)");
+  run_cmd->add_flag("--no-isolate", no_isolate, "run every case inside this process (default for the reference)")
+      ->excludes(isolate_flag);
+
+  // Hidden (no group): started by `run --isolate` itself, never typed (harness/run/case_child.hpp).
+  mrc::cli::CaseChildOptions child;
+  auto* child_cmd = app.add_subcommand(mrc::run::kCaseChildCommand, "one case of an isolated run")->group("");
+  child_cmd->add_option("--suite-root", child.suite_root)->required();
+  child_cmd->add_option("--case", child.case_file)->required();
+  child_cmd->add_option("--case-id", child.case_id)->required();
+  child_cmd->add_option("--seed", child.seed)->required();
+  child_cmd->add_option("--testbed", child.testbed)->required();
+  child_cmd->add_option("--out", child.out)->required();
+  child_cmd->add_option("--evidence", child.evidence)->required();
+  child_cmd->add_option("--virtual-limit-ns", child.virtual_limit_ns)->required();
+  child_cmd->add_option("--watchdog-grace-s", child.watchdog_grace_s)->required();
+  child_cmd->add_option("--result-fd", child.result_fd)->required();
+  child_cmd->add_option("--token-fd", child.token_fd)->required();
+  child_cmd->add_option("--dut", child.dut)->required();
+  child_cmd->add_option("--peer", child.peer);
 
   mrc::cli::InteropOptions interop;
   set_build_info(interop.run, argc, argv);
@@ -166,7 +193,15 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : mrc::run::kExitBadInput;
   }
 
+  if (*child_cmd) {
+    const int rc = mrc::cli::run_case_child(child, std::cerr);
+    // At once, without static destructors: a binding call the case's watchdog gave up on may
+    // still hold a thread that destructors would pull the ground from under.
+    std::cerr.flush();
+    std::_Exit(rc);
+  }
   if (*run_cmd) {
+    run.isolation.enabled = isolate || (!no_isolate && !mrc::harness::in_process_binding(run.dut));
     mrc::cli::stop_gracefully_on_sigint();
     return mrc::cli::run_cases(run, seed_text, agent_token_file, std::cout, std::cerr);
   }

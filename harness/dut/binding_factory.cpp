@@ -66,11 +66,11 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
 
 std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error, const BindingOptions& opt) {
   if (spec.starts_with(kAgentPrefix)) return make_agent_binding(spec, error, opt);
+  if (!in_process_binding(spec)) {
+    return fail(error, "unknown DUT binding '" + spec.substr(0, spec.find(':')) + "'; " + binding_help());
+  }
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
-  if (kind != "reference" && kind != "reference-random") {
-    return fail(error, "unknown DUT binding '" + kind + "' in " + opt.option + " " + spec + "; " + binding_help());
-  }
   ref::DefectSet defects;
   if (colon != std::string::npos) {
     std::string bad;
@@ -81,6 +81,11 @@ std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* e
   auto b = std::make_unique<ReferenceBinding>(defects);
   if (kind == "reference-random") b->use_random_spray();
   return b;
+}
+
+bool in_process_binding(const std::string& spec) {
+  const std::string_view kind = std::string_view(spec).substr(0, spec.find(':'));
+  return kind == "reference" || kind == "reference-random";
 }
 
 bool valid_binding_spec(const std::string& spec, std::string* error, const BindingOptions& opt) {

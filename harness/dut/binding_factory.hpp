@@ -29,4 +29,9 @@ std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* e
 // True when `spec` parses (same message as make_binding()).
 bool valid_binding_spec(const std::string& spec, std::string* error, const BindingOptions& opt = {});
 
+// True for the spellings of the in-process reference (reference, reference-random, with or
+// without defects), whatever follows the colon: the bindings that run inside mrc-conform itself.
+// Anything else is an external binding, which `run` isolates in a child process by default.
+bool in_process_binding(const std::string& spec);
+
 }  // namespace mrc::harness

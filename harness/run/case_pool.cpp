@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "harness/dut/reference_binding.hpp"
+#include "harness/run/case_child.hpp"
 #include "harness/run/case_result.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/suite_runner.hpp"
@@ -135,7 +136,10 @@ std::vector<std::optional<CaseResult>> run_case_tasks(std::span<const CaseTask> 
       const std::size_t i = next.fetch_add(1);
       if (i >= tasks.size()) return;
       double wall_s = 0;
-      CaseResult r = run_case_task(tasks[i], root, o, factory, wall_s);
+      std::optional<CaseResult> r = o.isolation.enabled && !tasks[i].factory
+                                        ? run_case_in_child(tasks[i], root, o, wall_s)
+                                        : run_case_task(tasks[i], root, o, factory, wall_s);
+      if (!r) continue;  // stopped by an interrupt: not run (the loop ends on the flag)
       std::lock_guard<std::mutex> lock(mu);
       results[i] = std::move(r);
       if (on_done) on_done(i, *results[i], wall_s);

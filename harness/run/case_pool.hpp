@@ -7,6 +7,9 @@
 // binding call never returns is given up after timeout_s + watchdog_grace_s (ERROR, the thread
 // is abandoned with everything it uses, and the pool goes on). The pool stops taking tasks once
 // interrupt_flag() is set.
+//
+// With `isolation.enabled` each task runs in a child process instead (case_child.hpp): a binding
+// or DUT that crashes, aborts or hangs the process costs that case an ERROR, never the run.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,22 @@ struct CaseTask {
   const BindingFactory* factory = nullptr;
 };
 
+// How a case runs in a child process (`mrc-conform run --isolate`, case_child.hpp). The child is
+// `executable case-child <the case's arguments> <child_args>`: the pool adds what it knows per
+// case (suite root, case file, seed, testbed, output folder, evidence, bounds), the CLI layer the
+// rest, since only it knows the spellings of the bindings (--dut SPEC, and any binding option a
+// child must see). Tasks with their own factory (CaseTask::factory) run in-process.
+struct Isolation {
+  bool enabled = false;
+  std::string executable = "/proc/self/exe";  // a program that has the case-child subcommand
+  std::vector<std::string> child_args;        // e.g. {"--dut", "agent:10.0.0.2:7411"}
+  std::string agent_token;                    // reaches the child through a pipe, never argv/environ
+  // After the child's own watchdog (timeout_s + watchdog_grace_s, which names the binding call
+  // that hung) the child is given this long to report before the parent kills it.
+  double report_allowance_s = 1.0;
+  double term_wait_s = 1.0;                   // SIGTERM to SIGKILL
+};
+
 struct PoolOptions {
   std::string testbed = "mini";             // preset or testbed YAML for cases that name none
   std::filesystem::path out;                // evidence goes to <out>/evidence/<case id>/
@@ -43,6 +62,7 @@ struct PoolOptions {
   // Makes the harness's side of each case (the peer, testbed host 1); empty = the in-process
   // reference without defects. Any binding will do: two external implementations can meet.
   BindingFactory peer_factory;
+  Isolation isolation;
 };
 
 // Called once per finished task, under the pool's lock (so calls never overlap), in completion

@@ -125,6 +125,11 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   const auto run_start = Clock::now();
   // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
+  if (factory && o.isolation.enabled) {
+    err << "error: isolation runs each case in a child process that makes its DUT binding from a spec; an "
+           "in-process binding factory cannot cross into it\n";
+    return kExitBadInput;
+  }
   // Real interfaces (--testbed netns or a lab file): made once for the whole run, removed at its end.
   std::unique_ptr<WireTestbed> wire;
   std::string fabric = o.testbed;
@@ -261,6 +266,12 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
   po.peer_factory = peer_factory;
+  po.isolation = o.isolation;
+  if (wire && po.isolation.enabled) {
+    // A case child would need the namespace, the port map and the token of this run's wire.
+    if (o.progress) err << "note: --isolate is not available on a wire testbed yet; cases run in this process\n";
+    po.isolation.enabled = false;
+  }
   // The pool calls this under its own lock, one finished case at a time.
   auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
     CaseResult r = done;

@@ -7,7 +7,8 @@
 // Bounds per case: the session's virtual-time limit, its wall-clock check between simulation
 // slices (timeout_s), and a watchdog: each case runs on its own thread and a case whose binding
 // call never returns is given up after timeout_s + watchdog_grace_s (ERROR, the thread is
-// abandoned with everything it uses, and the run goes on).
+// abandoned with everything it uses, and the run goes on). With `isolation` each case runs in a
+// child process instead (case_child.hpp), so a crash of the binding or DUT is one ERROR.
 #pragma once
 
 #include <atomic>
@@ -24,6 +25,7 @@
 #include "harness/case/case_model.hpp"
 #include "harness/dut/dut_binding.hpp"
 #include "harness/verdict/verdict.hpp"
+#include "harness/run/case_pool.hpp"
 
 namespace mrc::run {
 
@@ -52,8 +54,11 @@ struct RunOptions {
   double watchdog_grace_s = 2.0;
   std::uint64_t virtual_limit_ns = 100'000'000;
   double report_interval_s = 2.0;         // reports snapshotted at most this often during the run
-  // Tests: makes the DUT binding instead of parsing `dut` (called once per case).
+  // Tests: makes the DUT binding instead of parsing `dut` (called once per case; cannot be
+  // combined with isolation, whose child makes its binding from the spec).
   std::function<std::unique_ptr<harness::DutBinding>()> binding_factory;
+  // Each case in a child process (--isolate; the CLI fills it, see case_pool.hpp).
+  Isolation isolation;
 };
 
 // Returns the exit code: 0 all pass (or only expected results), 1 any FAIL, 2 bad input,

@@ -35,6 +35,7 @@ struct Evidence {
   std::string observed;
   std::string display_filter;  // Wireshark filter that finds the packet, e.g. "frame.number == 12"
   std::string note;
+  bool operator==(const Evidence&) const = default;
 };
 
 // Data for a chart in the HTML report (bar chart of a distribution, or a timeline).
@@ -47,6 +48,7 @@ struct Chart {
   std::vector<double> values;        // bars: observed; timeline: x (ns) per point
   std::vector<double> expected;      // bars: expected count per category; timeline: y per point
   std::vector<double> markers;       // timeline: vertical markers (fault times, bounds), ns
+  bool operator==(const Chart&) const = default;
 };
 
 struct CheckResult {
@@ -57,6 +59,7 @@ struct CheckResult {
   std::vector<Evidence> evidence;           // the first few differences, in order
   std::map<std::string, double> metrics;    // p_value, effect_size, n, p50_ns, p99_ns, ...
   std::vector<Chart> charts;
+  bool operator==(const CheckResult&) const = default;
 };
 
 // What an expectation file said about a case, and how the verdict compares.
@@ -87,6 +90,9 @@ struct CaseResult {
   ExpectationOutcome expectation = ExpectationOutcome::kNone;
   std::string expectation_reason;
   std::string expectation_link;
+  // Every field, so a round trip through run/case_result_codec.hpp is checked whole (a field added
+  // here is compared without anyone remembering to).
+  bool operator==(const CaseResult&) const = default;
 };
 
 struct RunMetadata {

@@ -82,11 +82,13 @@ struct SuiteRun {
   }
 };
 
-inline SuiteRun run(RunOptions o) {
+// `runner(options, out, err)` returns the exit code: run_suite, or a subcommand's function.
+template <class Runner>
+SuiteRun run_with(RunOptions o, Runner runner) {
   SuiteRun r;
   o.progress = false;
   std::ostringstream out, err;
-  r.rc = run_suite(o, out, err);
+  r.rc = runner(o, out, err);
   r.out = out.str();
   r.err = err.str();
   const fs::path results = o.out / harness::kResultsJsonName;
@@ -95,6 +97,12 @@ inline SuiteRun run(RunOptions o) {
     r.has_result = true;
   }
   return r;
+}
+
+inline SuiteRun run(RunOptions o) {
+  return run_with(std::move(o), [](const RunOptions& x, std::ostream& out, std::ostream& err) {
+    return run_suite(x, out, err);
+  });
 }
 
 inline std::string slurp(const fs::path& p) {
@@ -139,6 +147,75 @@ stimulus:
 checks:
   - {type: positive_control, min_packets: 8}
 )";
+
+// A small transfer as case spray-v-<n>, with its timeout_s: the runner and isolation tests.
+inline constexpr const char* kTinyCase = R"(id: spray-v-{N}
+title: A small transfer
+clauses: [SPRAY-PER-PACKET-EV]
+level: MUST
+behaviour: valid
+rationale: runner tests
+requires: [stev]
+role: requester
+config:
+  ev_format: {mode: stev, widths: [16, 16]}
+stimulus:
+  - traffic: {writes: 4, size: 16384, window: 2}
+checks:
+  - {type: positive_control, min_packets: 8}
+timeout_s: {T}
+)";
+
+inline std::string tiny(const std::string& n, int timeout_s = 30) {
+  std::string s = kTinyCase;
+  s.replace(s.find("{N}"), 3, n);
+  s.replace(s.find("{T}"), 3, std::to_string(timeout_s));
+  return s;
+}
+
+#ifdef MRC_CONFORM_BIN
+// The real mrc-conform as a child process: `args` after the program name, stdout to /dev/null,
+// stderr into a pipe whose read end is `err_fd` (the caller reads it, closes it and waits for
+// `pid`). pid -1: the pipe or fork failed.
+struct Binary {
+  pid_t pid = -1;
+  int err_fd = -1;
+};
+inline Binary start_binary(const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>(MRC_CONFORM_BIN)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  int err_pipe[2];
+  if (::pipe(err_pipe) != 0) return {};
+  Binary b;
+  b.pid = ::fork();
+  if (b.pid == 0) {
+    ::dup2(err_pipe[1], 2);
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, 1);
+    ::execv(MRC_CONFORM_BIN, argv.data());
+    ::_exit(127);
+  }
+  ::close(err_pipe[1]);
+  b.err_fd = err_pipe[0];
+  return b;
+}
+
+// Reads `fd` until `marker` has appeared (an empty one: until it ends) or it ends; returns what
+// was read.
+inline std::string read_until(int fd, const std::string& marker) {
+  std::string seen;
+  char buf[256];
+  while (marker.empty() || seen.find(marker) == std::string::npos) {
+    const ssize_t n = ::read(fd, buf, sizeof(buf));
+    if (n <= 0) break;
+    seen.append(buf, static_cast<std::size_t>(n));
+  }
+  return seen;
+}
+#endif
 
 // A subcommand that writes a JSON report into `o.out`, run in-process without progress lines.
 struct CommandRun {

@@ -13,30 +13,6 @@
 namespace mrc::run::testing {
 namespace {
 
-constexpr const char* kTinyCase = R"(id: spray-v-{N}
-title: A small transfer
-clauses: [SPRAY-PER-PACKET-EV]
-level: MUST
-behaviour: valid
-rationale: runner tests
-requires: [stev]
-role: requester
-config:
-  ev_format: {mode: stev, widths: [16, 16]}
-stimulus:
-  - traffic: {writes: 4, size: 16384, window: 2}
-checks:
-  - {type: positive_control, min_packets: 8}
-timeout_s: {T}
-)";
-
-std::string tiny(const std::string& n, int timeout_s = 30) {
-  std::string s = kTinyCase;
-  s.replace(s.find("{N}"), 3, n);
-  s.replace(s.find("{T}"), 3, std::to_string(timeout_s));
-  return s;
-}
-
 class ThrowingBinding : public harness::ReferenceBinding {
  public:
   harness::DutStatus post_write(const harness::WriteRequest&, std::uint64_t) override {
