@@ -98,7 +98,7 @@ int run_case_child(const CaseChildOptions& o, std::ostream& err) {
     err << "error: " << o.case_file.string() << " does not hold case " << o.case_id << '\n';
     return run::kExitBadInput;
   }
-  const harness::BindingOptions binding_options{token, {}};
+  const harness::BindingOptions binding_options{token, {}, {}, "--dut"};
   std::string why;
   if (!harness::valid_binding_spec(o.dut, &why, binding_options) ||
       (!o.peer.empty() && !harness::valid_binding_spec(o.peer, &why, binding_options))) {

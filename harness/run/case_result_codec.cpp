@@ -173,6 +173,9 @@ void visit_case(A& a, R& c) {
 
 std::vector<std::uint8_t> encode_case_result(const CaseResult& r) {
   std::vector<std::uint8_t> out;
+  // Room up front: GCC 12 (-O2) otherwise warns, wrongly, that the first insert into an empty
+  // vector overflows (-Wstringop-overflow, an error with MRC_WERROR).
+  out.reserve(4096);
   Writer w(out);
   w.fixed(kMagic);
   w.u16(kCaseResultCodecVersion);

@@ -382,6 +382,7 @@ bool Session::play() {
   for (RecvNeed& r : s_.recvs) {
     if (!post_recvs(r, kInitialRecvs)) return false;
   }
+  s_.tb->start_clock();
   const std::uint64_t horizon = s_.timeline.horizon_ns;
   const std::uint64_t limit = horizon + s_.o.virtual_limit_ns;
   std::size_t next_control = 0;

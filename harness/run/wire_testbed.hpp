@@ -79,6 +79,9 @@ inline constexpr std::uint64_t kDefaultBridgeBudgetNs = 200'000;
 // than it forwards.
 inline constexpr double kDefaultBridgeRateGbps = 1.0;
 inline constexpr std::uint64_t kDefaultBridgeRttNs = 50'000;
+// How long past its stimulus a case may run on a wire testbed (the simulated fabric's default is
+// 100 ms): traffic the fabric moves in microseconds takes the bridge milliseconds.
+inline constexpr std::uint64_t kWireVirtualLimitNs = 2'000'000'000;
 
 // Null and *error (one actionable line) when it cannot be made; whatever was made is removed.
 std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std::string* error);

@@ -109,6 +109,10 @@ class Testbed {
   // fabric on virtual time.
   virtual void release_fabric() {}
   virtual void hold_fabric() {}
+  // A fabric paced to real time starts its clock here (the runner calls it as the stimulus
+  // begins, so set-up calls take no testbed time but the DUT's first frames find a running
+  // fabric); run_until() starts it too. A no-op on virtual time.
+  virtual void start_clock() {}
 
   // Captures one direction of a host link (host port `port` = plane): `from_host` true = frames
   // the host sends. Returns "" or why not. Captures start at once.

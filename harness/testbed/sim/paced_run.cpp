@@ -1,6 +1,8 @@
 #include "harness/testbed/sim/paced_run.hpp"
 
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -26,11 +28,21 @@ PacedRun::~PacedRun() {
   if (thread_.joinable()) {
     stop_ = true;
     if (holder_locked_) mu_.unlock();
+    wake_fabric();
     thread_.join();
     holder_locked_ = false;
   } else if (holder_locked_) {
     mu_.unlock();
   }
+  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
+// The fabric's thread may be asleep until a time computed before the holder added work (a post,
+// an injection): it recomputes its next wake-up now.
+void PacedRun::wake_fabric() {
+  if (wake_fd_ < 0) return;
+  const std::uint64_t one = 1;
+  (void)!write(wake_fd_, &one, sizeof one);
 }
 
 std::string PacedRun::bind(std::uint32_t host, std::unique_ptr<harness::WireHost> wire) {
@@ -57,9 +69,8 @@ harness::WireHost* PacedRun::host(std::uint32_t host) const {
 std::string PacedRun::error() const { return failed_ ? error_ : std::string(); }
 
 void PacedRun::start() {
-  // The clock starts with the first run, continuing from where the simulation stands.
-  clock_.mono_minus_testbed_ns =
-      static_cast<std::int64_t>(harness::monotonic_ns()) - static_cast<std::int64_t>(sim_.now());
+  wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ >= 0) fds_.push_back(pollfd{wake_fd_, POLLIN, 0});
   thread_ = std::thread([this] { fabric_loop(); });
 }
 
@@ -76,26 +87,39 @@ bool PacedRun::receive_all() {
   return true;
 }
 
-// Sleeps until `aim` or a frame arrives, waking early by the spin window (a sleeping thread of a
-// small VM wakes tens of microseconds late) and spinning the rest.
+// True when a frame waits or the holder woke the fabric (then the wake-up is consumed).
+bool PacedRun::ready(const timespec& wait) {
+  for (pollfd& p : fds_) p.revents = 0;
+  if (ppoll(fds_.data(), fds_.size(), &wait, nullptr) <= 0) return false;
+  if (wake_fd_ >= 0 && (fds_.back().revents & POLLIN)) {
+    std::uint64_t n = 0;
+    (void)!read(wake_fd_, &n, sizeof n);
+  }
+  return true;
+}
+
+// Sleeps until `aim`, a frame or a wake-up, waking early by the spin window (a sleeping thread of
+// a small VM wakes tens of microseconds late) and spinning the rest.
 void PacedRun::wait_for(std::uint64_t aim) {
   const std::uint64_t now = clock_.now();
   if (aim <= now) return;
-  if (aim - now > kSpinNs) {
-    for (pollfd& p : fds_) p.revents = 0;
-    const timespec ts = to_timespec(aim - now - kSpinNs);
-    if (ppoll(fds_.data(), fds_.size(), &ts, nullptr) > 0) return;  // frames wait
-  }
+  if (aim - now > kSpinNs && ready(to_timespec(aim - now - kSpinNs))) return;
   while (clock_.now() < aim && !stop_) {
-    for (pollfd& p : fds_) p.revents = 0;
-    const timespec zero{0, 0};
-    if (ppoll(fds_.data(), fds_.size(), &zero, nullptr) > 0) return;
+    if (ready(timespec{0, 0})) return;
   }
 }
 
 void PacedRun::fabric_loop() {
   // Sleeps end when asked, not up to 50 us later (a thread's default timer slack).
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  {
+    // The clock starts when this thread first has the fabric, continuing from where the
+    // simulation stands, so starting the thread costs the fabric no time.
+    const std::lock_guard<std::mutex> lock(mu_);
+    clock_.mono_minus_testbed_ns =
+        static_cast<std::int64_t>(harness::monotonic_ns()) - static_cast<std::int64_t>(sim_.now());
+    clock_started_ = true;
+  }
   std::uint64_t aim = 0;
   while (!stop_) {
     std::unique_lock<std::mutex> lock(mu_);
@@ -113,8 +137,16 @@ void PacedRun::fabric_loop() {
   }
 }
 
+void PacedRun::start_clock() {
+  if (thread_.joinable()) return;
+  start();
+  release();
+  while (!clock_started_ && !failed_) std::this_thread::yield();
+  hold();
+}
+
 bool PacedRun::run_until(std::uint64_t t_ns) {
-  if (!thread_.joinable()) start();
+  start_clock();
   release();
   // The runner's own actions (posts, controls) need no better than the kernel's sleep; it waits at
   // least kMinYieldNs, so a runner polling in short slices cannot take the fabric back before the
@@ -134,6 +166,7 @@ void PacedRun::release() {
   if (!holder_locked_ || !thread_.joinable()) return;
   holder_locked_ = false;
   mu_.unlock();
+  wake_fabric();
 }
 
 void PacedRun::hold() {

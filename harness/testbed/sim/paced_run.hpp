@@ -16,6 +16,7 @@
 #pragma once
 
 #include <poll.h>
+#include <time.h>
 
 #include <atomic>
 #include <cstdint>
@@ -47,6 +48,8 @@ class PacedRun {
   // Lets the fabric run until the clock reaches t_ns (the caller holds the fabric before and
   // after). false when an interface failed (error() says which).
   bool run_until(std::uint64_t t_ns);
+  // Starts the fabric's thread and its clock (the holder keeps the fabric).
+  void start_clock();
   // Around a call of the holder that does not touch the fabric.
   void release();
   void hold();
@@ -61,16 +64,20 @@ class PacedRun {
   void fabric_loop();
   bool receive_all();
   void wait_for(std::uint64_t aim);
+  bool ready(const timespec& wait);
+  void wake_fabric();
 
   Simulator& sim_;
   harness::PacedClock clock_;
   std::vector<std::pair<std::uint32_t, std::unique_ptr<harness::WireHost>>> hosts_;
-  std::vector<pollfd> fds_;  // every bound interface
+  std::vector<pollfd> fds_;  // every bound interface, then wake_fd_
+  int wake_fd_ = -1;         // eventfd: the holder released the fabric with new work in it
   harness::LatencyHistogram wake_lateness_;
   std::mutex mu_;            // the fabric: held by the runner's thread unless released
   bool holder_locked_ = false;
   std::thread thread_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> clock_started_{false};
   std::atomic<bool> failed_{false};
   std::string error_;        // written once, before failed_ is set
 };

@@ -75,6 +75,9 @@ class SimTestbed final : public Testbed {
   void hold_fabric() override {
     if (paced_) paced_->hold();
   }
+  void start_clock() override {
+    if (paced_ && paced_->active()) paced_->start_clock();
+  }
 
   std::string add_tap(std::string name, int host, int port, bool from_host) override {
     const auto& t = sim_->topology();
