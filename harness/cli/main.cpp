@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   run.suite_version = MRC_VERSION;
   run.git_hash = MRC_GIT_HASH;
   run.command_line = command_line(argc, argv);
-  std::string seed_text;
+  mrc::cli::RunTextOptions run_text;
   auto* run_cmd = app.add_subcommand("run", "run cases against a DUT and write reports");
   run_cmd->add_option("--cases", run.cases, "case files or folders (default: the suite's cases/)");
   run_cmd->add_option("--tags", run.tags, "run cases carrying any of these tags (comma list)");
@@ -52,10 +52,13 @@ int main(int argc, char** argv) {
                       "DUT binding: reference, reference:<defect>[,<defect>...] or agent:HOST:PORT (needs --testbed netns, "
                       "not available yet)")
       ->capture_default_str();
-  std::string agent_token_file;
-  run_cmd->add_option("--agent-token-file", agent_token_file,
+  run_cmd->add_option("--agent-token-file", run_text.agent_token_file,
                       "file holding the DUT agent's token (--dut agent:...; default: $MRC_AGENT_TOKEN)");
-  run_cmd->add_option("--seed", seed_text, "replace every case's seed");
+  run_cmd->add_option("--agent-connect-timeout-ms", run_text.agent_connect_timeout_ms,
+                      "agent binding: bound on connecting to the agent, ms (connect_timeout; default 5000, 1..3600000)");
+  run_cmd->add_option("--agent-call-timeout-ms", run_text.agent_call_timeout_ms,
+                      "agent binding: bound on each request and its reply, ms (call_timeout; default 5000, 1..3600000)");
+  run_cmd->add_option("--seed", run_text.seed, "replace every case's seed");
   run_cmd->add_option("--out", run.out, "report folder")->capture_default_str();
   run_cmd->add_option("--jobs,-j", run.jobs, "cases run in parallel")->capture_default_str()->check(CLI::Range(1, 256));
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
@@ -147,7 +150,7 @@ int main(int argc, char** argv) {
 
   if (*run_cmd) {
     mrc::cli::stop_gracefully_on_sigint();
-    return mrc::cli::run_cases(run, seed_text, agent_token_file, std::cout, std::cerr);
+    return mrc::cli::run_cases(run, run_text, std::cout, std::cerr);
   }
   if (*list_cmd) return mrc::cli::run_list(list, std::cout, std::cerr);
   if (*golden_cmd) return mrc::cli::run_golden(golden, std::cout, std::cerr);

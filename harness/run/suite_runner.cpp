@@ -129,7 +129,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
   if (!factory) {
     std::string why;
-    const harness::BindingOptions binding_options{o.agent_token, {}};
+    const harness::BindingOptions binding_options{o.agent_token, o.agent_timeouts};
     if (!harness::valid_binding_spec(o.dut, &why, binding_options)) {
       err << "error: " << why << '\n';
       return kExitBadInput;

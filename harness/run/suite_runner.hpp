@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/dut/agent_client.hpp"
 #include "harness/dut/dut_binding.hpp"
 
 namespace mrc::run {
@@ -31,6 +32,7 @@ struct RunOptions {
   std::string testbed = "mini";           // preset or testbed YAML for cases that name none
   std::string dut = "reference";          // reference[:defect,...] or agent:HOST:PORT
   std::string agent_token;                // the agent binding's token (cli: file or environment)
+  harness::AgentTimeouts agent_timeouts;  // the agent binding's connect_timeout and call_timeout
   std::optional<std::uint64_t> seed;      // replaces every case's seed when given
   std::filesystem::path out = "reports/latest";
   unsigned jobs = 1;
