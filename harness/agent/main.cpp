@@ -60,6 +60,10 @@ int main(int argc, char** argv) {
   sc.idle_timeout = opt.idle_timeout;
   if (!opt.quiet) sc.log = [](std::string_view line) { std::cerr << "mrc-dut-agent: " << line << std::endl; };
   Server server(sc, *backend, fd);
+  if (std::string e = tighten_timer_slack(); !e.empty()) {
+    // Not fatal: timers still fire, only up to the default slack (50 us) late.
+    std::cerr << "mrc-dut-agent: warning: " << e << "; DUT timers may fire up to 50 us late\n";
+  }
 
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;

@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +21,10 @@ namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr std::uint64_t kMaxPollWaitNs = 100'000'000;  // the loop re-checks its deadlines at least every 100 ms
+// A backend timer that service() has already been given a turn for and that is still due did not
+// move: the backend cannot make progress on it now. The loop then waits this long rather than
+// spinning on zero-timeout polls (the old whole-millisecond poll granularity).
+constexpr std::uint64_t kStuckTimerWaitNs = 1'000'000;
 
 std::uint64_t monotonic_ns() {
   timespec ts{};
@@ -49,6 +54,13 @@ std::string peer_name(const sockaddr_storage& ss) {
 }
 
 }  // namespace
+
+std::string tighten_timer_slack() {
+  // The default slack (50 us) lets the kernel end a sleep that much late to batch wake-ups; the
+  // agent's sleeps are the DUT's timers, which the harness times to microseconds.
+  if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) != 0) return errno_text("prctl(PR_SET_TIMERSLACK, 1 ns)");
+  return {};
+}
 
 struct Server::Conn {
   Conn(int fd_, std::string name_, Backend& b, const SessionConfig& sc, std::uint64_t now)
@@ -151,10 +163,15 @@ std::string Server::run() {
 
 std::string Server::step(std::chrono::milliseconds max_wait) {
   std::uint64_t now = now_ns();
-  // Poll timeout: the nearest named deadline or backend timer, never more than max_wait / 100 ms.
+  // Poll timeout: the nearest named deadline or backend timer, never more than max_wait / 100 ms,
+  // to the nanosecond (ppoll), so a timer a few microseconds away is served on time.
   std::uint64_t wait = std::min<std::uint64_t>(to_ns(max_wait), kMaxPollWaitNs);
   const std::uint64_t timer = backend_.next_deadline_ns();
-  if (timer != UINT64_MAX) wait = std::min(wait, timer > now ? timer - now : 0);
+  if (timer != UINT64_MAX) {
+    // Due and already serviced without moving: a retry later, not a busy loop.
+    const bool stuck = timer <= last_service_ns_ && timer == last_timer_;
+    wait = std::min(wait, stuck ? kStuckTimerWaitNs : timer > now ? timer - now : 0);
+  }
   for (const auto& c : conns_) {
     const std::uint64_t limit = c->linger_until_ns != 0            ? c->linger_until_ns
                                 : c->session.authenticated() ? c->last_request_ns + to_ns(cfg_.idle_timeout)
@@ -175,10 +192,9 @@ std::string Server::step(std::chrono::milliseconds max_wait) {
   const std::size_t backend_first = fds.size();
   if (io_fds_.empty()) io_fds_ = backend_.io_fds();  // fixed for the backend's life
   for (int fd : io_fds_) fds.push_back({fd, POLLIN, 0});
-  // Round up so a deadline 0.5 ms away does not become a busy loop of zero-timeout polls.
-  const int timeout_ms = static_cast<int>((wait + 999'999) / 1'000'000);
-  const int n = poll(fds.data(), fds.size(), timeout_ms);
-  if (n < 0 && errno != EINTR) return errno_text("poll");
+  const timespec timeout{static_cast<time_t>(wait / 1'000'000'000ull), static_cast<long>(wait % 1'000'000'000ull)};
+  const int n = ppoll(fds.data(), fds.size(), &timeout, nullptr);
+  if (n < 0 && errno != EINTR) return errno_text("ppoll");
   now = now_ns();
   if (n > 0 && (fds[0].revents & POLLIN)) {
     std::uint64_t drained = 0;
@@ -212,7 +228,9 @@ std::string Server::step(std::chrono::milliseconds max_wait) {
       }
     }
   }
-  backend_.service(now_ns());
+  last_service_ns_ = now_ns();
+  backend_.service(last_service_ns_);
+  last_timer_ = backend_.next_deadline_ns();
   return {};
 }
 

@@ -1,10 +1,13 @@
-// The agent's single-threaded event loop: one poll() over the listening socket, the control
+// The agent's single-threaded event loop: one ppoll() over the listening socket, the control
 // connections, the backend's frame descriptors (pcap) and a wake-up eventfd; between events the
 // backend is serviced with CLOCK_MONOTONIC so the reference endpoint's timers run in real time.
 //
 // Every wait is bounded and named: `hello_timeout` (a connection must complete HELLO), and
 // `idle_timeout` (a connection that sends no complete request for that long is closed). The poll
-// timeout is the nearest of those deadlines and the backend's next timer, capped at 100 ms.
+// timeout is the nearest of those deadlines and the backend's next timer, to the nanosecond,
+// capped at 100 ms; a backend timer that stays due after its service turn is retried every 1 ms
+// instead of spun on. With the thread's timer slack at 1 ns (tighten_timer_slack(), called at
+// agent start) a DUT timer fires within microseconds of its deadline, not up to 1 ms late.
 // A client that does not read its replies is cut off once `max_output_bytes` pile up. A session
 // that ends is flushed, half-closed (FIN) and drained for up to `linger` before the socket is
 // closed, so a client still sending never turns our last ERROR into a connection reset.
@@ -51,6 +54,10 @@ struct ServerStats {
 int open_listener(const std::string& addr, std::string* error);
 std::uint16_t local_port(int fd);
 
+// Sets the calling thread's timer slack to 1 ns (prctl PR_SET_TIMERSLACK), so the loop's sleeps
+// end when asked. Call it on the thread that runs the server. "" or why not.
+std::string tighten_timer_slack();
+
 class Server {
  public:
   // Takes ownership of `listen_fd` (from open_listener). The backend must outlive the server.
@@ -89,6 +96,8 @@ class Server {
   std::vector<std::unique_ptr<Conn>> conns_;
   std::vector<struct pollfd> pollfds_;
   std::vector<int> io_fds_;
+  std::uint64_t last_service_ns_ = 0;   // the clock of the last service() call of a turn
+  std::uint64_t last_timer_ = UINT64_MAX;  // the backend's next deadline right after it
   ServerStats stats_;
 };
 

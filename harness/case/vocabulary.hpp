@@ -5,10 +5,13 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
+
+#include "harness/agentproto/capabilities.hpp"
 
 namespace mrc::harness {
 
@@ -57,10 +60,11 @@ enum class Capability : std::uint8_t {
   kEvAuto,            // EV mode AUTO (vendor-managed paths)
   kIpv4,              // RoCEv2 over IPv4 (UDP mode only)
 };
-inline constexpr std::array<std::string_view, 15> kCapabilityNames{
-    "trim_nack", "dynamic_mpr", "svc_time", "ev_probe", "port_status", "srv6", "stev", "udp_mode",
-    "modify_online", "cc_modify_online", "explicit_range", "precise_drop_count", "ev_generated",
-    "ev_auto", "ipv4"};
+// The words themselves are the DUT-agent protocol's (one list for cases and agents); the enum
+// above indexes into it, in the same order.
+inline constexpr const auto& kCapabilityNames = agentproto::kCapabilityNames;
+static_assert(kCapabilityNames.size() == static_cast<std::size_t>(Capability::kIpv4) + 1,
+              "Capability and agentproto::kCapabilityNames must list the same capabilities");
 
 enum class EvFormatMode : std::uint8_t { kStev, kSrv6, kUdp };
 inline constexpr std::array<std::string_view, 3> kEvFormatModeNames{"stev", "srv6", "udp"};

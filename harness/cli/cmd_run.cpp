@@ -1,14 +1,48 @@
-// `mrc-conform run`: --seed and the agent token resolved (run_inputs.hpp), the case child's
-// binding arguments when isolated, then the suite runner (harness/run/suite_runner.hpp).
+// `mrc-conform run`: the agent timeouts range-checked, --seed and the agent token resolved
+// (run_inputs.hpp), the case child's binding arguments when isolated, then the suite runner
+// (harness/run/suite_runner.hpp).
+#include <charconv>
+#include <chrono>
+#include <tuple>
+
 #include "harness/cli/commands.hpp"
 #include "harness/cli/run_inputs.hpp"
 #include "harness/run/exit_codes.hpp"
 
 namespace mrc::cli {
 
-int run_cases(run::RunOptions o, const std::string& seed_text, const std::string& agent_token_file, std::ostream& out,
-              std::ostream& err) {
-  if (!resolve_seed_and_token(o, seed_text, agent_token_file, err)) return run::kExitBadInput;
+namespace {
+
+// An agent timeout option as typed: "" when absent (*ms untouched) or good (*ms set), else the
+// message for the user.
+std::string parse_timeout_ms(const std::string& option, const std::string& text, std::chrono::milliseconds* ms) {
+  if (text.empty()) return {};
+  const std::string range = "1 .. " + std::to_string(kMaxAgentTimeoutMs) + " ms (1 h, the longest a case may run)";
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, v);
+  if (r.ptr != end || (r.ec != std::errc{} && r.ec != std::errc::result_out_of_range)) {
+    return "error: " + option + " '" + text + "' is not a whole number of milliseconds; give " + range + "\n";
+  }
+  if (r.ec != std::errc{} || v == 0 || v > kMaxAgentTimeoutMs) {
+    return "error: " + option + " " + text + " is out of range: " + range + "\n";
+  }
+  *ms = std::chrono::milliseconds(v);
+  return {};
+}
+
+}  // namespace
+
+int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, std::ostream& err) {
+  for (const auto& [option, value, into] :
+       {std::tuple{"--agent-connect-timeout-ms", &text.agent_connect_timeout_ms, &o.agent_timeouts.connect_timeout},
+        std::tuple{"--agent-call-timeout-ms", &text.agent_call_timeout_ms, &o.agent_timeouts.call_timeout}}) {
+    if (std::string e = parse_timeout_ms(option, *value, into); !e.empty()) {
+      err << e;
+      return run::kExitBadInput;
+    }
+  }
+  if (!resolve_seed_and_token(o, text.seed, text.agent_token_file, err)) return run::kExitBadInput;
   if (o.isolation.enabled) {
     // What a case child needs to make the same bindings; the per-case arguments are the pool's.
     o.isolation.child_args.insert(o.isolation.child_args.end(), {"--dut", o.dut, "--peer", o.peer});

@@ -15,14 +15,24 @@
 
 namespace mrc::cli {
 
+// `run`'s options that are checked here, as typed, so that a mistake is exit 2 with a message
+// naming the option (an empty string: not given).
+struct RunTextOptions {
+  std::string seed;              // --seed: replaces every case's seed; not a number is exit 2
+  std::string agent_token_file;  // --agent-token-file: for `--dut agent:...` the token is its first
+                                 // line, else $MRC_AGENT_TOKEN; an unreadable file is exit 2
+  // --agent-connect-timeout-ms / --agent-call-timeout-ms: the agent binding's connect_timeout and
+  // call_timeout (default 5000 each), whole milliseconds in 1 .. kMaxAgentTimeoutMs.
+  std::string agent_connect_timeout_ms;
+  std::string agent_call_timeout_ms;
+};
+// One hour: no wait of a case can usefully be longer than the longest case (timeout_s <= 3600).
+inline constexpr std::uint64_t kMaxAgentTimeoutMs = 3'600'000;
+
 // `run`: every selected case against the DUT, reports into o.out (harness/run/suite_runner.hpp).
-// `seed_text` is --seed as typed (empty: each case's own seed); not a number is exit 2.
-// `agent_token_file` is --agent-token-file: for `--dut agent:...` the token is its first line,
-// else $MRC_AGENT_TOKEN; an unreadable file is exit 2. With o.isolation.enabled (--isolate) it
-// appends the binding options a case child needs to o.isolation.child_args (`--dut SPEC`) and
-// hands it the token.
-int run_cases(run::RunOptions o, const std::string& seed_text, const std::string& agent_token_file, std::ostream& out,
-              std::ostream& err);
+// With o.isolation.enabled (--isolate) it appends the binding options a case child needs to
+// o.isolation.child_args (`--dut SPEC --peer SPEC`) and hands it the token.
+int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, std::ostream& err);
 
 struct InteropOptions {
   InteropOptions() { run.out = "reports/interop"; }

@@ -63,10 +63,9 @@ int main(int argc, char** argv) {
 
   mrc::run::RunOptions run;
   set_build_info(run, argc, argv);
-  std::string seed_text;
-  std::string agent_token_file;
+  mrc::cli::RunTextOptions run_text;
   auto* run_cmd = app.add_subcommand("run", "run cases against a DUT and write reports");
-  add_suite_run_options(run_cmd, run, seed_text, agent_token_file);
+  add_suite_run_options(run_cmd, run, run_text.seed, run_text.agent_token_file);
   run_cmd->add_option("--dut", run.dut,
                       "DUT binding: reference, reference:<defect>[,<defect>...] or agent:HOST:PORT (needs --testbed netns, "
                       "not available yet)")
@@ -74,6 +73,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--peer", run.peer,
                       "the harness's own side (testbed host 1), any --dut spelling; default: the in-process reference")
       ->capture_default_str();
+  run_cmd->add_option("--agent-connect-timeout-ms", run_text.agent_connect_timeout_ms,
+                      "agent binding: bound on connecting to the agent, ms (connect_timeout; default 5000, 1..3600000)");
+  run_cmd->add_option("--agent-call-timeout-ms", run_text.agent_call_timeout_ms,
+                      "agent binding: bound on each request and its reply, ms (call_timeout; default 5000, 1..3600000)");
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
   bool isolate = false;
@@ -203,7 +206,7 @@ int main(int argc, char** argv) {
   if (*run_cmd) {
     run.isolation.enabled = isolate || (!no_isolate && !mrc::harness::in_process_binding(run.dut));
     mrc::cli::stop_gracefully_on_sigint();
-    return mrc::cli::run_cases(run, seed_text, agent_token_file, std::cout, std::cerr);
+    return mrc::cli::run_cases(run, run_text, std::cout, std::cerr);
   }
   if (*interop_cmd) {
     mrc::cli::stop_gracefully_on_sigint();

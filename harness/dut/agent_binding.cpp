@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "harness/agentproto/capabilities.hpp"
 #include "harness/dut/agent_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 
@@ -16,6 +17,29 @@ std::string port_list(const std::vector<ap::PortInfo>& ports) {
   std::string s;
   for (const auto& p : ports) s += (s.empty() ? "p" : ", p") + std::to_string(p.port) + "=" + p.name;
   return s.empty() ? "none" : s;
+}
+
+template <typename Words>
+std::string word_list(const Words& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : ", ") + std::string(w);
+  return s;
+}
+
+// Why a HELLO_OK cannot describe a DUT the harness can drive ("" when it can): a capability word
+// outside the shared vocabulary would leave every case needing the intended word UNSUPPORTED with
+// no hint why, and a DUT without a data port cannot be put on a testbed at all.
+std::string hello_problem(const ap::HelloOk& ok, const std::string& agent) {
+  std::vector<std::string> unknown;
+  for (const auto& c : ok.capabilities) {
+    if (!ap::known_capability(c)) unknown.push_back("'" + c + "'");
+  }
+  if (!unknown.empty()) {
+    return agent + " declares " + (unknown.size() == 1 ? "a capability" : "capabilities") +
+           " the harness does not know: " + word_list(unknown) + " (known: " + word_list(ap::kCapabilityNames) + ")";
+  }
+  if (ok.ports.empty()) return agent + " answered HELLO_OK with no ports: the DUT needs at least one data port";
+  return {};
 }
 
 }  // namespace
@@ -66,6 +90,7 @@ DutStatus AgentBinding::handshake() const {
                                std::to_string(ap::kProtocolVersion) + ", " + agent + " answered HELLO_OK with version " +
                                std::to_string(ok->version));
     }
+    if (std::string e = hello_problem(*ok, agent); !e.empty()) return DutStatus::failed(e);
     hello_ = *ok;
     return DutStatus::success();
   }();

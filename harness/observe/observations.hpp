@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/observe/capture.hpp"
+#include "harness/observe/timing_budget.hpp"
 
 namespace mrc::harness {
 

@@ -134,6 +134,13 @@ void render_case(std::string& out, const CaseResult& c, const std::string& ancho
   meta_row(out, "Virtual time",
            html_escape(format_duration_ns(static_cast<double>(c.sim_time_ns))) + " <span class=\"dim\">(" +
                std::to_string(c.sim_time_ns) + " ns)</span>");
+  if (c.timing_budget.ns != 0) {
+    // A real-time testbed's latency allowance: every timing bound of the case was widened by it.
+    meta_row(out, "Timing budget",
+             html_escape(format_duration_ns(static_cast<double>(c.timing_budget.ns))) + " <span class=\"dim\">(" +
+                 std::to_string(c.timing_budget.ns) + " ns, declared by " + html_escape(c.timing_budget.source) +
+                 "; every timing bound of this case was widened by it)</span>");
+  }
   if (c.wall_ms) meta_row(out, "Wall time", html_escape(format_number(*c.wall_ms)) + " ms");
   std::string files;
   for (const auto& f : c.evidence_files) files += (files.empty() ? "" : "<br>") + file_link(f);

@@ -13,9 +13,15 @@
 
 namespace mrc::harness {
 
-// The schema id written as "schema" in results.json. A change that removes or re-types a field
-// is a new number; the reader accepts exactly this one.
-inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1";
+// The schema ids of results.json, "mrc-conform/results/<major>[.<minor>]". A change that removes
+// or re-types a field is a new major; an optional field is a new minor. The writer names the
+// oldest version the file conforms to: 1.1 only when a case carries a 1.1 field (timing_budget),
+// so a run without one stays readable by a 1.0 reader and byte-identical to what it wrote. The
+// reader accepts every id of its major up to its own minor.
+inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.1";   // this version
+inline constexpr std::string_view kResultsSchemaId10 = "mrc-conform/results/1";   // without 1.1 fields
+// The id render_results_json() writes for `run` (and the HTML footer names).
+std::string_view results_schema_id(const RunResult& run);
 
 // File names inside a report folder.
 inline constexpr std::string_view kResultsJsonName = "results.json";

@@ -232,7 +232,7 @@ CheckResult read_check(Reader& r) {
   return c;
 }
 
-CaseResult read_case(Reader& r) {
+CaseResult read_case(Reader& r, bool v1_1) {
   CaseResult c;
   c.id = r.str("id");
   c.title = r.str("title");
@@ -259,6 +259,14 @@ CaseResult read_case(Reader& r) {
     e.finish();
   }
   c.sim_time_ns = r.u64("sim_time_ns");
+  if (r.has("timing_budget")) {
+    if (!v1_1) r.fail(r.child("timing_budget"), "needs schema " + std::string(kResultsSchemaId) + "; the file says " + std::string(kResultsSchemaId10));
+    Reader b = r.object("timing_budget");
+    c.timing_budget.ns = b.u64("ns");
+    c.timing_budget.source = b.str("source");
+    b.finish();
+    if (c.timing_budget.ns == 0) b.fail(b.child("ns"), "a timing budget is written only when it is not zero");
+  }
   if (r.has("wall_ms")) c.wall_ms = r.real("wall_ms");
   c.evidence_files = r.strings("evidence_files");
   for_each_object(r, "checks", [&](Reader& ch) { c.checks.push_back(read_check(ch)); });
@@ -276,16 +284,17 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId) {
-    top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId) + "\", the file says \"" +
-                            schema + "\"");
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId10) {
+    top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\" and \"" +
+                            std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
   }
+  const bool v1_1 = schema == kResultsSchemaId;
   RunResult run;
   run.interrupted = top.boolean("interrupted");
   run.meta = read_meta(top.object("meta"));
   (void)top.at("summary");  // derived from the cases
   run.requirements = read_requirements(top.object("coverage"));
-  for_each_object(top, "cases", [&](Reader& c) { run.cases.push_back(read_case(c)); });
+  for_each_object(top, "cases", [&](Reader& c) { run.cases.push_back(read_case(c, v1_1)); });
   top.finish();
   return run;
 }

@@ -167,6 +167,12 @@ Json case_json(const CaseResult& c) {
   exp["link"] = c.expectation_link;
   j["expectation"] = std::move(exp);
   j["sim_time_ns"] = c.sim_time_ns;
+  if (c.timing_budget.ns != 0) {  // schema 1.1
+    Json b;
+    b["ns"] = c.timing_budget.ns;
+    b["source"] = c.timing_budget.source;
+    j["timing_budget"] = std::move(b);
+  }
   if (c.wall_ms) j["wall_ms"] = real(*c.wall_ms);
   j["evidence_files"] = strings(c.evidence_files);
   Json checks = Json::array();
@@ -177,9 +183,16 @@ Json case_json(const CaseResult& c) {
 
 }  // namespace
 
+std::string_view results_schema_id(const RunResult& run) {
+  for (const auto& c : run.cases) {
+    if (c.timing_budget.ns != 0) return kResultsSchemaId;
+  }
+  return kResultsSchemaId10;
+}
+
 std::string render_results_json(const RunResult& run) {
   Json j;
-  j["schema"] = kResultsSchemaId;
+  j["schema"] = results_schema_id(run);
   j["interrupted"] = run.interrupted;
   j["meta"] = meta_json(run.meta);
   j["summary"] = summary_json(run);

@@ -40,6 +40,7 @@ CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std:
   CaseResult r = case_header(c, suite_root, seed);
   r.evidence_files = s.evidence_files;
   r.sim_time_ns = s.sim_time_ns;
+  r.timing_budget = s.ctx.timing_budget;
   if (s.status != Verdict::kPass) {
     r.verdict = s.status;
     r.message = s.message;

@@ -97,7 +97,9 @@ bool Session::setup() {
   s_.activity("testbed");
   {
     const TestbedTimer timer(s_.result);
-    s_.tb = harness::make_sim_testbed(testbed_request(c.testbed, s_.o.testbed), s_.o.seed, &why);
+    const auto request = testbed_request(c.testbed, s_.o.testbed);
+    s_.tb = s_.o.make_testbed ? s_.o.make_testbed(request, s_.o.seed, &why)
+                              : harness::make_sim_testbed(request, s_.o.seed, &why);
   }
   if (!s_.tb) return s_.fail(Verdict::kError, "testbed: " + why);
   s_.activity("dut.attach");
@@ -402,7 +404,8 @@ bool Session::play() {
         std::all_of(s_.programs.begin(), s_.programs.end(), [](const ProgramRun& p) { return p.prog.done(); });
     if (!draining && traffic_done && now >= horizon && next_control == s_.controls.size()) {
       draining = true;
-      drain_until = now + s_.o.drain_ns;
+      // Plus the timing budget, so a frame the widened expect windows still accept is captured.
+      drain_until = now + s_.o.drain_ns + s_.tb->timing_budget().ns;
     }
     if (draining && now >= drain_until) break;
     if (now >= limit) {

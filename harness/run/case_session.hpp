@@ -14,11 +14,14 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/case/case_model.hpp"
 #include "harness/dut/dut_binding.hpp"
+#include "harness/testbed/testbed.hpp"
 #include "harness/verdict/check_context.hpp"
 #include "harness/verdict/verdict.hpp"
 
@@ -36,6 +39,10 @@ struct SessionOptions {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   // Updated with the name of the binding call in progress, for a watchdog's message.
   std::atomic<const char*>* activity = nullptr;
+  // Builds the case's testbed; empty = the simulated fabric (make_sim_testbed). Another testbed
+  // (a test's, a real-time one) brings its own timing budget, which the checks then apply.
+  std::function<std::unique_ptr<harness::Testbed>(const harness::TestbedRequest&, std::uint64_t seed, std::string* error)>
+      make_testbed;
 };
 
 struct SessionResult {

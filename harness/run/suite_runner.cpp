@@ -150,7 +150,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   }
   if (!factory) {
     std::string why;
-    harness::BindingOptions binding_options{o.agent_token, {}, {}, "--dut"};
+    harness::BindingOptions binding_options{o.agent_token, o.agent_timeouts, {}, "--dut"};
     std::string spec = o.dut;
     if (wire) {
       spec = wire->dut_spec();
@@ -167,7 +167,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   BindingFactory peer_factory;
   if (o.peer != kDefaultPeer) {
     std::string why;
-    const harness::BindingOptions peer_options{o.agent_token, {}, {}, "--peer"};
+    const harness::BindingOptions peer_options{o.agent_token, o.agent_timeouts, {}, "--peer"};
     if (!harness::valid_binding_spec(o.peer, &why, peer_options)) {
       err << "error: " << why << '\n';
       return kExitBadInput;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "harness/case/case_model.hpp"
+#include "harness/dut/agent_client.hpp"
 #include "harness/dut/dut_binding.hpp"
 #include "harness/verdict/verdict.hpp"
 #include "harness/run/case_pool.hpp"
@@ -41,6 +42,7 @@ struct RunOptions {
   // in-process reference, and a run against it reports no peer, so its reports stay as before.
   std::string peer = std::string(kDefaultPeer);
   std::string agent_token;                // the agent binding's token (cli: file or environment)
+  harness::AgentTimeouts agent_timeouts;  // the agent binding's connect_timeout and call_timeout
   std::optional<std::uint64_t> seed;      // replaces every case's seed when given
   std::filesystem::path out = "reports/latest";
   unsigned jobs = 1;

@@ -178,7 +178,10 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
   const std::filesystem::path bin = r.agent_binary.empty() ? agent_beside_us() : r.agent_binary;
   w->held_->agent = hw::spawn(w->held_->netns->name(),
                         {bin.string(), "--token-file", token_file.string(), "--ifaces", ifaces, "--listen",
-                         "127.0.0.1:0", "--backend", backend, "--gid", gid, "--mac", mac, "--quiet"},
+                         "127.0.0.1:0", "--backend", backend, "--gid", gid, "--mac", mac, "--quiet",
+                         // One case at a time, but a finished case's connection may still be
+                         // closing when the next case connects.
+                         "--max-clients", "4"},
                         &why);
   if (!w->held_->agent) return fail("cannot start " + bin.string() + ": " + why);
   const std::string line = w->held_->agent->read_line(kAgentStartBound, &why);

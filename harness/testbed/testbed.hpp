@@ -167,11 +167,9 @@ class Testbed {
   // How far a time measured on this testbed may be off from the DUT's own timing: zero for the
   // simulated fabric (every host runs on its clock); a real-time bridge declares what it adds
   // (pacing, capture and injection latency). Timing checks widen their bounds by exactly this
-  // and say so; nothing else widens a bound.
-  struct TimingBudget {
-    std::uint64_t ns = 0;
-    std::string source;  // who declared it, e.g. "real-time bridge (testbed netns)"
-  };
+  // and say so; nothing else widens a bound. The struct is observe/'s, so the verdict layer,
+  // which may not include the testbed, reads the same type from its CheckContext.
+  using TimingBudget = harness::TimingBudget;
   virtual TimingBudget timing_budget() const { return {}; }
 
   // What a real-time bridge declares for the host bound to it.

@@ -57,6 +57,11 @@ struct CheckContext {
   std::uint16_t dut_pkey = 0xFFFF;          // P_Key of the DUT's QPs (the harness's QPs all use the default)
   std::uint32_t ev_event_mask = 0x3;        // the EV profile's ev_event_mask (host-API state bits)
   bool ev_precise_drop_count = false;       // the DUT declares PRECISE_DROP_CNT for this run
+
+  // ---- appended by the runner from the case run's testbed (Testbed::timing_budget()): what the
+  // timing checks add to an upper bound and take off a lower one (timing_budget.hpp). Zero on
+  // the simulated fabric; a test sets it directly to judge a context as a bridge would.
+  TimingBudget timing_budget;
 };
 
 }  // namespace mrc::harness

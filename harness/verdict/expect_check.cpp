@@ -7,6 +7,7 @@
 
 #include "harness/verdict/check_support.hpp"
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/timing_budget.hpp"
 
 namespace mrc::harness {
 
@@ -25,6 +26,14 @@ CheckResult run_expectations(const CheckContext& ctx) {
   }
   if (integrity_gate(ctx, taps, "the frames the expect steps watch", r)) return r;
 
+  // expect_eval.cpp applied the timing budget to every frame window; the message says so.
+  std::string budget;
+  const bool frames = std::any_of(ctx.expects.begin(), ctx.expects.end(), [](const ExpectRecord& e) { return !e.control; });
+  if (frames && ctx.timing_budget.ns != 0) {
+    budget = "; frame windows adjusted by the " + budget_text(ctx.timing_budget) +
+             " (an expected frame's window grows by it, an absent frame's shrinks)";
+    note_budget(r, ctx.timing_budget);
+  }
   Findings findings(r);
   std::size_t matched = 0;
   for (const ExpectRecord& e : ctx.expects) {
@@ -49,10 +58,10 @@ CheckResult run_expectations(const CheckContext& ctx) {
   if (findings.count() > 0) {
     const Evidence& e = r.evidence.front();
     conclude(r, Verdict::kFail, std::to_string(findings.count()) + " of " + std::to_string(ctx.expects.size()) +
-                                    " expectations unmatched; first: " + e.expected + ": " + e.observed);
+                                    " expectations unmatched; first: " + e.expected + ": " + e.observed + budget);
     return r;
   }
-  conclude(r, Verdict::kPass, "all " + std::to_string(ctx.expects.size()) + " expectations matched");
+  conclude(r, Verdict::kPass, "all " + std::to_string(ctx.expects.size()) + " expectations matched" + budget);
   return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include "harness/case/field_match.hpp"
 #include "harness/verdict/field_access.hpp"
+#include "harness/verdict/timing_budget.hpp"
 #include "reference/wire/frame.hpp"
 
 namespace mrc::harness {
@@ -25,7 +26,7 @@ std::string shown(const FieldMatch& m) {
   return to_string(m.value);
 }
 
-std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor) {
+std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor, const TimingBudget& b) {
   std::string d = "stimulus[" + std::to_string(step) + "] expect";
   if (e.absent) d += " no";
   if (e.count > 1) d += " " + std::to_string(e.count) + "x";
@@ -36,7 +37,8 @@ std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor
   }
   d += "}";
   if (e.port) d += " on port " + std::to_string(*e.port);
-  d += " within " + std::to_string(e.within_ns) + " ns of t=" + std::to_string(anchor) + " ns";
+  d += " within " + std::to_string(e.within_ns) + " ns" + (e.absent ? minus_budget(b) : plus_budget(b)) + " of t=" +
+       std::to_string(anchor) + " ns";
   return d;
 }
 
@@ -97,8 +99,13 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     }
     ExpectRecord r;
     r.window_start_ns = anchor;
-    r.window_end_ns = stim::expect_deadline(e, anchor);
-    r.description = describe(e, plan.step, anchor);
+    // The delay from the anchor is the measured time, within_ns (plus tolerances) its bound: an
+    // expected frame may come the timing budget later, an absent one must stay away that much
+    // less long (never a window ending before its start).
+    const TimingBudget& b = ctx.timing_budget;
+    const std::uint64_t deadline = stim::expect_deadline(e, anchor);
+    r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline, b);
+    r.description = describe(e, plan.step, anchor, b);
 
     std::vector<Candidate> cands;
     for (std::size_t ti = 0; ti < ctx.taps.size(); ++ti) {

@@ -7,6 +7,7 @@
 #include "harness/verdict/check_support.hpp"
 #include "harness/verdict/checks.hpp"
 #include "harness/verdict/diff.hpp"
+#include "harness/verdict/timing_budget.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -92,7 +93,15 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
   DiffOptions opt;
   opt.masks = spec.masks;
   opt.window = spec.window;
-  opt.tolerance_ns = spec.tolerance_ns;
+  // The timestamp tolerance is a "within N ns" bound on a measured time: the timing budget widens
+  // it (when timestamps are compared at all: a `ts` mask turns them off).
+  const bool ts_compared = std::find(spec.masks.begin(), spec.masks.end(), "ts") == spec.masks.end();
+  const std::string budget = ts_compared && ctx.timing_budget.ns != 0
+                                 ? "; timestamp tolerance " + std::to_string(spec.tolerance_ns) + " ns" +
+                                       plus_budget(ctx.timing_budget)
+                                 : "";
+  if (ts_compared) note_budget(r, ctx.timing_budget);
+  opt.tolerance_ns = ts_compared ? widen_upper(spec.tolerance_ns, ctx.timing_budget) : spec.tolerance_ns;
   opt.tolerance_pct = spec.tolerance_pct;
   opt.mrc_framing = ctx.mrc_framing;
   opt.max_differences = kMaxEvidence;
@@ -136,7 +145,7 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
     conclude(r, Verdict::kPass,
              "matches " + spec.pcap.string() + ": " + std::to_string(d.pairs) + " packets (" +
                  std::to_string(d.reordered_pairs) + " matched inside a window of " +
-                 std::to_string(std::max<std::uint32_t>(spec.window, 1)) + ")");
+                 std::to_string(std::max<std::uint32_t>(spec.window, 1)) + ")" + budget);
     return r;
   }
   std::string msg = "differs from " + spec.pcap.string() + ": " + std::to_string(d.differing_pairs) +
@@ -147,7 +156,7 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
     msg += "; first: " + e.field + " expected " + e.expected + ", observed " + e.observed + " (" + e.pcap +
            " packet " + std::to_string(e.packet_index) + ")";
   }
-  conclude(r, Verdict::kFail, msg);
+  conclude(r, Verdict::kFail, msg + budget);
   return r;
 }
 

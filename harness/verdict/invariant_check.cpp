@@ -99,8 +99,10 @@ CheckResult run_invariant(const InvariantCheck& spec, const CheckContext& ctx) {
     conclude(r, Verdict::kError, spec.name + ": " + run.param_error);
     return r;
   }
+  // A time bound widened by a non-zero timing budget is named whatever the verdict.
+  const std::string budget = run.budget_note.empty() ? "" : "; bound " + run.budget_note;
   if (run.early != Verdict::kPass) {
-    conclude(r, run.early, spec.name + ": " + run.early_message);
+    conclude(r, run.early, spec.name + ": " + run.early_message + budget);
     return r;
   }
   const bool reports_malformed = def->fn == inv::icrc_valid || def->fn == inv::allowed_opcodes;
@@ -113,15 +115,15 @@ CheckResult run_invariant(const InvariantCheck& spec, const CheckContext& ctx) {
       if (!e.pcap.empty()) msg += " (" + e.pcap + " packet " + std::to_string(e.packet_index) + ")";
     }
     if (!reports_malformed) note_decode_issues(ctx, t, r);
-    conclude(r, Verdict::kFail, msg);
+    conclude(r, Verdict::kFail, msg + budget);
     return r;
   }
   if (!reports_malformed) note_decode_issues(ctx, t, r);
   if (run.judged == 0) {
-    conclude(r, Verdict::kInconclusive, spec.name + ": nothing to judge: no " + run.judged_what + " observed");
+    conclude(r, Verdict::kInconclusive, spec.name + ": nothing to judge: no " + run.judged_what + " observed" + budget);
     return r;
   }
-  conclude(r, Verdict::kPass, spec.name + ": holds over " + std::to_string(run.judged) + " " + run.judged_what);
+  conclude(r, Verdict::kPass, spec.name + ": holds over " + std::to_string(run.judged) + " " + run.judged_what + budget);
   return r;
 }
 

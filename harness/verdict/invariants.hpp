@@ -14,6 +14,7 @@
 #include "harness/case/case_model.hpp"
 #include "harness/verdict/check_context.hpp"
 #include "harness/verdict/check_support.hpp"
+#include "harness/verdict/timing_budget.hpp"
 #include "harness/verdict/trace.hpp"
 
 namespace mrc::harness::inv {
@@ -32,6 +33,7 @@ struct Run {
   Verdict early = Verdict::kPass;   // kError / kInconclusive: stop without judging
   std::string early_message;
   std::string param_error;
+  std::string budget_note;          // the bound a non-zero timing budget widened, for the message
 
   void stop(Verdict v, std::string msg) {
     early = v;
@@ -46,6 +48,25 @@ struct Run {
     findings.add(packet_evidence(ctx, p, std::move(field), std::move(expected), std::move(observed), std::move(note)));
   }
   void violation(Evidence e) { findings.add(std::move(e)); }
+
+  // A time bound this invariant judges, widened by the run's timing budget (timing_budget.hpp):
+  // `within` an upper bound, `not_before` a lower one. Under a non-zero budget `shown` (the bound
+  // as the case states it) and the budget join the check's message, whatever the verdict.
+  const TimingBudget& budget() const { return ctx.timing_budget; }
+  std::uint64_t within(std::uint64_t bound_ns, const std::string& shown) {
+    note_bound(shown + plus_budget(budget()));
+    return widen_upper(bound_ns, budget());
+  }
+  std::uint64_t not_before(std::uint64_t bound_ns, const std::string& shown) {
+    note_bound(shown + minus_budget(budget()));
+    return widen_lower(bound_ns, budget());
+  }
+  // For an invariant that applies the budget its own way (a shifted window): what it did.
+  void note_bound(const std::string& text) {
+    if (budget().ns == 0 || !budget_note.empty()) return;
+    budget_note = text;
+    note_budget(r, budget());
+  }
 };
 
 // Which frames an invariant needs: none (it judges the DUT's reports only), the DUT's, or both

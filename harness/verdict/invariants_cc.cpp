@@ -111,7 +111,7 @@ void quick_adapt(Run& r) {  // MODEL: M12
   const std::uint64_t max_cwnd = r.param("max_cwnd", 0);
   const std::uint64_t epoch = r.param("epoch_ns", 0);
   const std::uint64_t gate_shift = r.param("qa_gate", 3);
-  const std::uint64_t within = r.param("within_ns", 100'000);
+  const std::uint64_t declared_within = r.param("within_ns", 100'000);
   const std::uint64_t mtu = r.param("mtu", 4096);
   const std::uint64_t slack_pct = r.param("slack_pct", 10);
   if (max_cwnd == 0 || epoch == 0) {
@@ -119,6 +119,7 @@ void quick_adapt(Run& r) {  // MODEL: M12
   }
   if (gate_shift > 31) return r.stop(Verdict::kError, "qa_gate must be <= 31");
   const std::uint64_t gate = max_cwnd >> gate_shift;
+  const std::uint64_t within = r.within(declared_within, "within_ns " + std::to_string(declared_within) + " ns");
   const auto ev = inflight_timeline(r.t);
   r.judged_what = "trims and losses in starved epochs";
   std::uint64_t judged_until = 0;  // one QuickAdapt answers every signal of its epoch
@@ -155,7 +156,8 @@ void quick_adapt(Run& r) {  // MODEL: M12
     if (!sent) met = at_end <= bound;
     if (!met) {
       r.violation(r.t.packets[sig.packet], "inflight",
-                  "<= " + bytes_str(bound) + " in flight within " + std::to_string(within) + " ns (achieved " +
+                  "<= " + bytes_str(bound) + " in flight within " + std::to_string(declared_within) + " ns" +
+                      plus_budget(r.budget()) + " (achieved " +
                       bytes_str(achieved) + " < MaxWnd/2^qa_gate = " + bytes_str(gate) + ")",
                   sent ? "never below " + bytes_str(lowest) + " at its sends" : bytes_str(at_end) + " and no sends",
                   "QuickAdapt should have set the window to the achieved bytes");

@@ -188,6 +188,8 @@ void completion_after_all_psns(Run& r) {  // MODEL: M3
     }
     used[k] = 1;
     const PacketRec& last = r.t.packets[imm_last[k]];
+    // Placement (tap time) may trail the completion (binding time) by the timing budget.
+    const std::uint64_t deadline = r.within(c.at_ns, "placement before each receive completion's time");
     // Walk the message back from its LAST/ONLY to its FIRST: every PSN placed before the completion.
     std::int64_t off = s.offset(last.psn);
     for (std::size_t steps = 0; off >= 0 && steps < (1u << 20); ++steps, --off) {
@@ -198,9 +200,9 @@ void completion_after_all_psns(Run& r) {  // MODEL: M3
                     "never arrived intact");
         break;
       }
-      if (placed_at[o] > c.at_ns) {
+      if (placed_at[o] > deadline) {
         r.violation(last, "bth.psn", "PSN " + std::to_string(s.psn_at(off)) + " placed before the completion at " +
-                                         std::to_string(c.at_ns) + " ns",
+                                         std::to_string(c.at_ns) + " ns" + plus_budget(r.budget()),
                     "placed at " + std::to_string(placed_at[o]) + " ns");
         break;
       }
@@ -304,6 +306,11 @@ void data_verified(Run& r) {
 
 void cwnd_decreases(Run& r) {  // MODEL: M12
   const std::uint64_t w = r.param("within_ns", 50'000);
+  // The DUT sees a feedback frame up to the timing budget after its tap stamped it, so the
+  // window in which its rate must have dropped opens that much later (the deadline grows by it).
+  const std::uint64_t lag = r.budget().ns;
+  r.note_bound("within_ns " + fmt_ns(static_cast<double>(w)) + ", its window opening " + budget_text(r.budget()) +
+               " after the feedback");
   const auto& pk = r.t.packets;
   auto bytes_in = [&](std::uint64_t from, std::uint64_t to) {
     std::uint64_t b = 0;
@@ -321,14 +328,15 @@ void cwnd_decreases(Run& r) {  // MODEL: M12
   for (const PacketRec& fb : pk) {
     if (!to_dut_feedback(fb) || !fb.has_mfeh || !fb.ce || fb.ts_ns < w) continue;
     const std::uint64_t before = bytes_in(fb.ts_ns - w, fb.ts_ns);
-    if (before == 0 || last_data < fb.ts_ns + w) continue;  // no rate to compare, or traffic ended
+    if (before == 0 || last_data < fb.ts_ns + lag + w) continue;  // no rate to compare, or traffic ended
     ++r.judged;
-    const std::uint64_t after = bytes_in(fb.ts_ns, fb.ts_ns + w);
+    const std::uint64_t after = bytes_in(fb.ts_ns + lag, fb.ts_ns + lag + w);
     r.r.metrics["bytes_before"] = static_cast<double>(before);
     r.r.metrics["bytes_after"] = static_cast<double>(after);
     if (after >= before) {
-      r.violation(fb, "rate", "fewer data bytes in the " + fmt_ns(static_cast<double>(w)) + " after this ECN-CE feedback than the " +
-                                  std::to_string(before) + " bytes before it",
+      const std::string opens = lag == 0 ? "" : " (opening " + budget_text(r.budget()) + " after it)";
+      r.violation(fb, "rate", "fewer data bytes in the " + fmt_ns(static_cast<double>(w)) + " after this ECN-CE feedback" + opens +
+                                  " than the " + std::to_string(before) + " bytes before it",
                   std::to_string(after) + " bytes");
     }
     return;  // the first congestion signal with traffic on both sides is the trial

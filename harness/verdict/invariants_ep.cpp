@@ -24,6 +24,8 @@ void req_id_not_reused(Run& r) {  // MODEL: M6 (§1.7 req_id rule)
   r.judged_what = "endpoint requests from the DUT";
   const std::uint64_t in_flight_ns = r.param("in_flight_ns", kDefaultInFlightNs);
   if (!r.param_error.empty()) return;
+  // "Not reused before in_flight_ns": a lower bound, so the timing budget shortens it.
+  const std::uint64_t judged = r.not_before(in_flight_ns, "in_flight_ns " + fmt_ns(static_cast<double>(in_flight_ns)));
   std::vector<LastUse> ids(std::size_t{1} << 16);  // one slot per 16-bit req_id
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
@@ -35,9 +37,10 @@ void req_id_not_reused(Run& r) {  // MODEL: M6 (§1.7 req_id rule)
     }
     if (!p.from_dut || p.opcode != wire::opcode::kMrcEpReq) continue;
     ++r.judged;
-    if (u.live && p.ts_ns - u.sent_ns < in_flight_ns) {
+    if (u.live && p.ts_ns - u.sent_ns < judged) {
       const PacketRec& first = r.t.packets[u.packet];
-      r.violation(p, "ep.req_id", "an id no unanswered request of the last " + fmt_ns(static_cast<double>(in_flight_ns)) + " uses",
+      r.violation(p, "ep.req_id", "an id no unanswered request of the last " + fmt_ns(static_cast<double>(in_flight_ns)) +
+                                      minus_budget(r.budget()) + " uses",
                   std::to_string(p.req_id) + " again " + fmt_ns(static_cast<double>(p.ts_ns - u.sent_ns)) + " after an unanswered request",
                   "first use: " + pcap_of(r.ctx.taps[first.tap]) + " packet " + std::to_string(first.index));
     }

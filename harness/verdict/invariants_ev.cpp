@@ -76,8 +76,11 @@ const Interval* covering(const std::vector<EvIntervals>& all, std::uint32_t echo
 }
 
 void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict) {
-  // Frames already queued in the DUT's port when the state changed may still leave within grace_ns.
-  const std::uint64_t grace = r.param("grace_ns", 0);
+  // Frames already queued in the DUT's port when the state changed may still leave within grace_ns
+  // (and the timing budget: the state change and the frame's timestamp come from two clocks).
+  const std::uint64_t declared = r.param("grace_ns", 0);
+  const std::uint64_t grace = r.within(declared, "grace_ns " + std::to_string(declared) + " ns");
+  const std::string graced = r.budget_note.empty() ? "" : " (" + r.budget_note + ")";
   const auto spans = intervals_for(r.ctx, bit);
   if (spans.empty()) return r.stop(Verdict::kInconclusive, std::string("no EV was ") + state + " during the run");
   r.judged_what = "data packets from the DUT";
@@ -85,7 +88,7 @@ void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict)
     if (!dut_data(p)) continue;
     ++r.judged;
     if (const Interval* s = covering(spans, p.ev, p.ts_ns, strict); s && p.ts_ns >= s->from + grace) {
-      r.violation(p, "ev", std::string("an EV that is not ") + state, ev_label(r.ctx, p.ev),
+      r.violation(p, "ev", std::string("an EV that is not ") + state + graced, ev_label(r.ctx, p.ev),
                   std::string(state) + " since " + std::to_string(s->from) + " ns");
     }
   }
@@ -120,7 +123,7 @@ void no_denied_ev(Run& r) { no_data_in_state(r, kDenied, "DENIED", false); }
 void no_assumed_bad_ev(Run& r) { no_data_in_state(r, kAssumedBad, "ASSUMED_BAD", true); }
 
 void no_data_on_failed_ev(Run& r) {
-  const std::uint64_t grace = r.param("grace_ns", 0);
+  const std::uint64_t declared = r.param("grace_ns", 0);
   std::vector<const FaultEvent*> failures;
   for (const auto& f : r.ctx.faults) {
     if (!f.affected_evs.empty()) failures.push_back(&f);
@@ -129,6 +132,7 @@ void no_data_on_failed_ev(Run& r) {
     return r.stop(Verdict::kError, "no fault event with affected EVs was recorded: nothing failed, nothing to judge");
   }
   r.judged_what = "data packets from the DUT after a fault";
+  const std::uint64_t grace = r.within(declared, "grace_ns " + std::to_string(declared) + " ns");
   for (const FaultEvent* f : failures) {
     std::uint64_t restored = kForever;  // a later *_up on the same target ends the failure
     for (const auto& g : r.ctx.faults) {
@@ -140,7 +144,8 @@ void no_data_on_failed_ev(Run& r) {
       ++r.judged;
       if (p.ts_ns <= f->at_ns + grace) continue;
       if (std::find(f->affected_evs.begin(), f->affected_evs.end(), p.ev) != f->affected_evs.end()) {
-        r.violation(p, "ev", "an EV not crossing " + f->target + " later than " + std::to_string(grace) + " ns after the " +
+        r.violation(p, "ev", "an EV not crossing " + f->target + " later than " + std::to_string(declared) + " ns" +
+                                 plus_budget(r.budget()) + " after the " +
                                  f->kind + " at " + std::to_string(f->at_ns) + " ns",
                     ev_label(r.ctx, p.ev), std::to_string(p.ts_ns - f->at_ns) + " ns after the fault");
       }

@@ -179,6 +179,7 @@ void trim_nack_per_stub(Run& r) {  // MODEL: M5, M11
 
 void nack_for_hole(Run& r) {  // MODEL: M5
   const std::uint64_t max_delay = r.param("max_delay_ns", 100'000);
+  const std::uint64_t judged_delay = r.within(max_delay, "max_delay_ns " + fmt_ns(static_cast<double>(max_delay)));
   PsnSpace s(r.t, [](const PacketRec& p) { return to_dut_data(p); });
   r.judged_what = "PSN holes at the DUT";
   std::int64_t hole = -1;          // offset of the lowest missing PSN while a higher one arrived
@@ -186,10 +187,10 @@ void nack_for_hole(Run& r) {  // MODEL: M5
   const PacketRec* exposer = nullptr;
   bool settled = true;             // NACKed or reported
   auto check_deadline = [&](std::uint64_t now) {
-    if (hole >= 0 && !settled && now > since + max_delay) {
+    if (hole >= 0 && !settled && now > since + judged_delay) {
       settled = true;
       r.violation(*exposer, "aeth.syndrome", "a loss NACK for PSN " + std::to_string(s.psn_at(hole)) + " within " +
-                                                 fmt_ns(static_cast<double>(max_delay)),
+                                                 fmt_ns(static_cast<double>(max_delay)) + plus_budget(r.budget()),
                   "none", "PSN " + std::to_string(s.psn_at(hole)) + " missing since " + std::to_string(since) + " ns");
     }
   };

@@ -6,7 +6,9 @@
 // judged percentile is computed twice, with censored values as measured (best case) and as
 // infinite (worst case). Best case above the bound: FAIL. Worst case within it: PASS. Otherwise
 // the trials were too short to tell: INCONCLUSIVE. Timestamps come from the taps, whose clocks
-// are ns-accurate (the integrity gate requires it): the error budget is stated in the message.
+// are ns-accurate (the integrity gate requires it); a testbed that adds latency declares a timing
+// budget (timing_budget.hpp), by which bound_ns grows and min_ns shrinks. Either way the error
+// budget is stated in the message.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,6 +16,7 @@
 
 #include "harness/verdict/check_support.hpp"
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/timing_budget.hpp"
 #include "harness/verdict/timing_metrics.hpp"
 
 namespace mrc::harness {
@@ -56,7 +59,9 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
   std::sort(best.begin(), best.end());
   std::sort(worst.begin(), worst.end());
   const double p = spec.percentile;
-  const double bound = static_cast<double>(spec.bound_ns);
+  const TimingBudget& tb = ctx.timing_budget;
+  const double bound = static_cast<double>(widen_upper(spec.bound_ns, tb));  // the bound judged
+  const std::string bound_text = fmt_ns(static_cast<double>(spec.bound_ns)) + plus_budget(tb);
   const double v_best = percentile(best, p);
   const double v_worst = percentile(worst, p);
 
@@ -64,9 +69,10 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
   r.metrics["trials_required"] = spec.trials;
   r.metrics["skipped_trials"] = static_cast<double>(m.skipped);
   r.metrics["censored"] = static_cast<double>(censored);
-  r.metrics["bound_ns"] = bound;
+  r.metrics["bound_ns"] = static_cast<double>(spec.bound_ns);
   r.metrics["percentile"] = p;
-  r.metrics["timestamp_error_ns"] = 0;  // ns-accurate tap clocks (virtual time or HW stamps)
+  r.metrics["timestamp_error_ns"] = static_cast<double>(tb.ns);  // 0: ns-accurate tap clocks
+  note_budget(r, tb);
   const double p50 = percentile(best, 50);
   const double p99 = percentile(best, 99);
   const double mx = best.empty() ? 0 : best.back();
@@ -113,45 +119,47 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
     return e;
   };
   Findings below_min(r);
+  const std::string min_text = spec.min_ns ? fmt_ns(static_cast<double>(*spec.min_ns)) + minus_budget(tb) : "";
   if (spec.min_ns) {
+    const double min = static_cast<double>(widen_lower(*spec.min_ns, tb));
     for (std::size_t k = 0; k < m.samples.size(); ++k) {
-      if (!m.samples[k].censored && m.samples[k].ns < static_cast<double>(*spec.min_ns)) {
-        below_min.add(evidence_for(k, ">= " + fmt_ns(static_cast<double>(*spec.min_ns))));
-      }
+      if (!m.samples[k].censored && m.samples[k].ns < min) below_min.add(evidence_for(k, ">= " + min_text));
     }
   }
-  const std::string budget = "; timestamp error budget 0 ns (ns-accurate tap clocks)";
+  // A non-zero budget is named with the bound it widened; zero keeps the original statement.
+  const std::string budget = tb.ns == 0 ? "; timestamp error budget 0 ns (ns-accurate tap clocks)" : "";
   const std::string stats = pct_name(p) + " = " + fmt_ns(v_best) + (censored ? " (" + std::to_string(censored) + " censored)" : "") +
                             " over " + std::to_string(m.samples.size()) + " trials (p50 " +
                             fmt_ns(p50) + ", p99 " + fmt_ns(p99) + ", max " + fmt_ns(mx) + ")";
   if (below_min.count() > 0) {
-    conclude(r, Verdict::kFail, metric + ": " + std::to_string(below_min.count()) + " trials below min " +
-                                    fmt_ns(static_cast<double>(*spec.min_ns)) + "; " + stats + budget);
+    conclude(r, Verdict::kFail, metric + ": " + std::to_string(below_min.count()) + " trials below min " + min_text + "; " +
+                                    stats + budget);
     return r;
   }
   if (m.samples.size() < spec.trials) {
     std::string msg = metric + ": need " + std::to_string(spec.trials) + " trials, measured " +
                       std::to_string(m.samples.size());
     if (m.skipped) msg += " (" + std::to_string(m.skipped) + " skipped: " + m.skip_reason + ")";
+    if (tb.ns != 0) msg += "; bound " + bound_text;
     conclude(r, Verdict::kInconclusive, msg);
     return r;
   }
   if (v_best > bound) {
     Findings over(r);
     for (auto k : order) {
-      if (m.samples[k].ns > bound) over.add(evidence_for(k, "<= " + fmt_ns(bound)));
+      if (m.samples[k].ns > bound) over.add(evidence_for(k, "<= " + bound_text));
     }
-    conclude(r, Verdict::kFail, metric + ": " + stats + " exceeds the bound " + fmt_ns(bound) + budget);
+    conclude(r, Verdict::kFail, metric + ": " + stats + " exceeds the bound " + bound_text + budget);
     return r;
   }
-  if (!order.empty()) r.evidence.push_back(evidence_for(order.front(), "<= " + fmt_ns(bound)));
+  if (!order.empty()) r.evidence.push_back(evidence_for(order.front(), "<= " + bound_text));
   if (v_worst > bound) {
     conclude(r, Verdict::kInconclusive, metric + ": " + std::to_string(censored) +
                                             " trials ended before the event, so " + pct_name(p) +
-                                            " may exceed the bound " + fmt_ns(bound) + "; " + stats + budget);
+                                            " may exceed the bound " + bound_text + "; " + stats + budget);
     return r;
   }
-  conclude(r, Verdict::kPass, metric + ": " + stats + " within the bound " + fmt_ns(bound) + budget);
+  conclude(r, Verdict::kPass, metric + ": " + stats + " within the bound " + bound_text + budget);
   return r;
 }
 

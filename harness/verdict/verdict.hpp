@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/observe/timing_budget.hpp"
+
 namespace mrc::harness {
 
 enum class Verdict : std::uint8_t { kPass, kFail, kUnsupported, kInconclusive, kError };
@@ -86,6 +88,7 @@ struct CaseResult {
   std::vector<CheckResult> checks;
   std::vector<std::string> evidence_files;  // relative to the run's output folder
   std::uint64_t sim_time_ns = 0;     // virtual time the case ran for
+  TimingBudget timing_budget;        // what the case's testbed declared (timing_budget.hpp); 0 on the sim
   std::optional<double> wall_ms;     // only with --wall-clock (breaks byte-identical reports)
   ExpectationOutcome expectation = ExpectationOutcome::kNone;
   std::string expectation_reason;

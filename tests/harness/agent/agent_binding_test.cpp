@@ -3,7 +3,8 @@
 // thread. HELLO, apply, connect, a write that lands, every control call reaching the endpoint,
 // profile operations refused or accepted exactly like the in-process reference binding; and
 // against fake agents: a version mismatch, a wrong token, an agent that never answers and one
-// that closes mid-call (a bounded failure naming the call and the timeout, never a hang).
+// that closes mid-call (a bounded failure naming the call and the timeout, never a hang), one
+// that declares a capability word the harness does not know, and one with no data port.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -304,9 +305,52 @@ TEST(AgentBinding, VersionMismatchNamesBothSides) {
   EXPECT_NE(b.identity().details.find("answered HELLO_OK with version 3"), std::string::npos) << b.identity().details;
 }
 
+// A HELLO_OK a well-formed agent could send: declared capabilities and one data port.
+ap::Message hello_ok(std::uint32_t seq, std::string agent, std::vector<std::string> caps = {"stev"},
+                     std::vector<ap::PortInfo> ports = {{1, "eth1", {2, 0, 0, 0, 0, 1}, true}}) {
+  return ap::Message{0, seq, ap::HelloOk{ap::kProtocolVersion, std::move(agent), std::move(caps), std::move(ports)}};
+}
+
+TEST(AgentBinding, UnknownCapabilityWordFailsTheHandshakeNamingItAndTheKnownOnes) {
+  FakeAgent typo([](const ap::Message& m) -> std::optional<ap::Message> {
+    return hello_ok(m.seq, "typo", {"stev", "trim-nack", "ev_probe", "quantum"});
+  });
+  AgentBinding a("127.0.0.1", typo.port(), kToken);
+  const DutStatus st = a.status();
+  EXPECT_EQ(st.code, DutStatus::Code::kFailed);
+  EXPECT_NE(st.message.find("declares capabilities the harness does not know: 'trim-nack', 'quantum'"), std::string::npos)
+      << st.message;
+  EXPECT_NE(st.message.find("(known: trim_nack, dynamic_mpr, svc_time, ev_probe,"), std::string::npos) << st.message;
+  EXPECT_NE(st.message.find("ev_auto, ipv4)"), std::string::npos) << st.message;
+  EXPECT_TRUE(a.capabilities().empty());
+  EXPECT_EQ(a.failure(), st.message);
+  EXPECT_EQ(a.reset().code, DutStatus::Code::kFailed);  // every call fails with it
+  // One unknown word is named in the singular; known words alone pass.
+  FakeAgent one([](const ap::Message& m) -> std::optional<ap::Message> { return hello_ok(m.seq, "one", {"srv7"}); });
+  AgentBinding b("127.0.0.1", one.port(), kToken);
+  EXPECT_NE(b.status().message.find("declares a capability the harness does not know: 'srv7'"), std::string::npos)
+      << b.status().message;
+  FakeAgent good([](const ap::Message& m) -> std::optional<ap::Message> {
+    return hello_ok(m.seq, "good", {"stev", "trim_nack", "precise_drop_count"});
+  });
+  AgentBinding c("127.0.0.1", good.port(), kToken);
+  EXPECT_TRUE(c.status().ok()) << c.status().message;
+  EXPECT_EQ(c.capabilities(), (std::vector<std::string>{"stev", "trim_nack", "precise_drop_count"}));
+}
+
+TEST(AgentBinding, HelloOkWithoutPortsFailsTheHandshake) {
+  FakeAgent portless([](const ap::Message& m) -> std::optional<ap::Message> { return hello_ok(m.seq, "portless", {"stev"}, {}); });
+  AgentBinding a("127.0.0.1", portless.port(), kToken);
+  const DutStatus st = a.status();
+  EXPECT_EQ(st.code, DutStatus::Code::kFailed);
+  EXPECT_NE(st.message.find("answered HELLO_OK with no ports: the DUT needs at least one data port"), std::string::npos)
+      << st.message;
+  EXPECT_NE(a.identity().details.find("no ports"), std::string::npos) << a.identity().details;
+}
+
 TEST(AgentBinding, SilentAgentIsABoundedFailure) {
   FakeAgent silent([](const ap::Message& m) -> std::optional<ap::Message> {
-    if (std::holds_alternative<ap::Hello>(m.body)) return ap::Message{0, m.seq, ap::HelloOk{ap::kProtocolVersion, "mute", {}, {}}};
+    if (std::holds_alternative<ap::Hello>(m.body)) return hello_ok(m.seq, "mute");
     return std::nullopt;  // accepts the request, never answers
   });
   AgentBinding a("127.0.0.1", silent.port(), kToken, harness::AgentTimeouts{1000ms, 200ms});
@@ -324,7 +368,7 @@ TEST(AgentBinding, SilentAgentIsABoundedFailure) {
 
 TEST(AgentBinding, AgentClosingMidCallIsAFailure) {
   FakeAgent closer([](const ap::Message& m) -> std::optional<ap::Message> {
-    if (std::holds_alternative<ap::Hello>(m.body)) return ap::Message{0, m.seq, ap::HelloOk{ap::kProtocolVersion, "closer", {}, {}}};
+    if (std::holds_alternative<ap::Hello>(m.body)) return hello_ok(m.seq, "closer");
     return std::nullopt;
   }, FakeAgent::OnUnanswered::kClose);
   AgentBinding a("127.0.0.1", closer.port(), kToken);

@@ -124,7 +124,7 @@ TEST(RunnerErrors, ANegativeSeedIsExit2) {
   RunOptions o;
   o.cases = {case_file("spray-v-001").string()};
   std::ostringstream out, err;
-  EXPECT_EQ(cli::run_cases(o, "-1", "", out, err), 2);
+  EXPECT_EQ(cli::run_cases(o, cli::RunTextOptions{.seed = "-1"}, out, err), 2);
   EXPECT_NE(err.str().find("--seed '-1' is negative"), std::string::npos) << err.str();
 }
 
@@ -146,8 +146,31 @@ TEST(RunnerErrors, UnreadableAgentTokenFileIsExit2) {
   o.out = out.path();
   o.dut = "agent:127.0.0.1:7411";
   std::ostringstream so, se;
-  EXPECT_EQ(cli::run_cases(o, "", (out.path() / "no-such-token").string(), so, se), 2);
+  EXPECT_EQ(cli::run_cases(o, cli::RunTextOptions{.agent_token_file = (out.path() / "no-such-token").string()}, so, se), 2);
   EXPECT_NE(se.str().find("--agent-token-file"), std::string::npos) << se.str();
+}
+
+TEST(RunnerErrors, AgentTimeoutsOutOfRangeOrNotNumbersAreExit2NamingTheOption) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-001").string()};
+  o.out = out.path();
+  const struct {
+    cli::RunTextOptions text;
+    const char* message;
+  } bad[] = {
+      {{.agent_connect_timeout_ms = "0"}, "--agent-connect-timeout-ms 0 is out of range: 1 .. 3600000 ms"},
+      {{.agent_call_timeout_ms = "3600001"}, "--agent-call-timeout-ms 3600001 is out of range: 1 .. 3600000 ms"},
+      {{.agent_call_timeout_ms = "99999999999999999999999"}, "--agent-call-timeout-ms 99999999999999999999999 is out of range"},
+      {{.agent_call_timeout_ms = "2s"}, "--agent-call-timeout-ms '2s' is not a whole number of milliseconds; give 1 .. 3600000 ms"},
+      {{.agent_connect_timeout_ms = "-5"}, "--agent-connect-timeout-ms '-5' is not a whole number of milliseconds"},
+  };
+  for (const auto& b : bad) {
+    std::ostringstream so, se;
+    EXPECT_EQ(cli::run_cases(o, b.text, so, se), 2) << b.message;
+    EXPECT_NE(se.str().find(b.message), std::string::npos) << se.str();
+    EXPECT_FALSE(fs::exists(out.path() / harness::kResultsJsonName)) << "no case may run on bad input";
+  }
 }
 
 // Nothing listens on port 1: every case is an ERROR naming the refused connection, at once.

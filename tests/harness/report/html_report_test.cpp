@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/report/report.hpp"
+#include "harness/report/text_escape.hpp"
 #include "tests/harness/report/report_test_support.hpp"
 
 namespace mrc::harness {
@@ -122,6 +123,25 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
   EXPECT_NE(fo_art.find("<code>https://bugs.example.invalid/mrc/123</code>"), std::string::npos);  // text, not a link
 
   EXPECT_NE(html.find("No check ran for this case."), std::string::npos);  // the UNSUPPORTED case
+}
+
+TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
+  RunResult run = test::sample_run();
+  const std::string plain = render_html(run);
+  EXPECT_EQ(plain.find("Timing budget"), std::string::npos);
+  EXPECT_NE(plain.find("(schema mrc-conform/results/1)"), std::string::npos);
+  run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
+  const std::string html = render_html(run);
+  const auto start = html.find("id=\"case-" + run.cases[1].id + "\"");
+  ASSERT_NE(start, std::string::npos);
+  const std::string art = html.substr(start, html.find("</article>", start) - start);
+  EXPECT_NE(art.find("<dt>Timing budget</dt><dd>" + format_duration_ns(200'000) +
+                     " <span class=\"dim\">(200000 ns, declared by real-time bridge "
+                     "(testbed netns); every timing bound of this case was widened by it)</span></dd>"),
+            std::string::npos)
+      << art;
+  EXPECT_EQ(count_of(html, "Timing budget"), 1u);
+  EXPECT_NE(html.find("(schema mrc-conform/results/1.1)"), std::string::npos);
 }
 
 TEST(HtmlReport, IsSelfContainedWithNoScriptAndNoExternalUrl) {

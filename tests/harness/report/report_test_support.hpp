@@ -288,6 +288,8 @@ inline void expect_same_run(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.evidence_files, y.evidence_files);
     EXPECT_EQ(x.sim_time_ns, y.sim_time_ns);
+    EXPECT_EQ(x.timing_budget.ns, y.timing_budget.ns);
+    EXPECT_EQ(x.timing_budget.source, y.timing_budget.source);
     EXPECT_EQ(x.wall_ms.has_value(), y.wall_ms.has_value());
     if (x.wall_ms && y.wall_ms) {
       EXPECT_TRUE(same_double(*x.wall_ms, *y.wall_ms));

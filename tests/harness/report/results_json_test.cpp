@@ -260,6 +260,49 @@ TEST(ResultsJsonReader, RefusesBadInputWithThePlace) {
                     "/coverage/matrix/0/cases: expected an array");
 }
 
+// A run on a real-time testbed: its cases carry the timing budget their bounds were widened by.
+RunResult budgeted_run() {
+  RunResult run = sample_run();
+  run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
+  return run;
+}
+
+TEST(ResultsJson, TimingBudgetIsWrittenOnlyWhenNonZeroAndThenNamesSchema11) {
+  const std::string plain = render_results_json(sample_run());
+  EXPECT_EQ(plain.find("timing_budget"), std::string::npos);
+  EXPECT_EQ(plain.rfind("{\n  \"schema\": \"mrc-conform/results/1\",", 0), 0u);  // what a 1.0 reader reads
+  const std::string text = render_results_json(budgeted_run());
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.1\",", 0), 0u) << text.substr(0, 80);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["cases"][1]["timing_budget"]["ns"], 200'000);
+  EXPECT_EQ(j["cases"][1]["timing_budget"]["source"], "real-time bridge (testbed netns)");
+  EXPECT_FALSE(j["cases"][0].contains("timing_budget"));
+  const auto pos = [&](std::string_view key) { return text.find("\"" + std::string(key) + "\": ", text.find("\"timing_budget\"") - 200); };
+  EXPECT_LT(pos("sim_time_ns"), pos("timing_budget"));
+  EXPECT_LT(pos("timing_budget"), pos("evidence_files"));
+  test::expect_same_run(budgeted_run(), parse_results_json(text));
+  const auto v = validate_json(load_schema(), j);
+  EXPECT_TRUE(v.empty()) << violations_text(v);
+}
+
+TEST(ResultsJsonReader, TimingBudgetNeedsSchema11AndANonZeroValue) {
+  const auto with = [](const std::function<void(nlohmann::json&)>& f) {
+    auto j = nlohmann::json::parse(render_results_json(budgeted_run()));
+    f(j);
+    return j.dump();
+  };
+  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1"; }),
+                    "/cases/1/timing_budget: needs schema mrc-conform/results/1.1");
+  expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["ns"] = 0; }),
+                    "/cases/1/timing_budget/ns: a timing budget is written only when it is not zero");
+  expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"].erase("source"); }),
+                    "/cases/1/timing_budget: missing required field \"source\"");
+  expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["by"] = "x"; }),
+                    "/cases/1/timing_budget/by: unknown field");
+  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.2"; }),
+                    "this reader understands \"mrc-conform/results/1\" and \"mrc-conform/results/1.1\"");
+}
+
 TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {
   // Seeded byte mutations (flip, delete, insert) of a valid file: each either reads or throws
   // ReportError, never anything else.

@@ -7,6 +7,7 @@
 
 #include "harness/capture/pcapng.hpp"
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -23,15 +24,15 @@ std::filesystem::path scratch() {
   return dir;
 }
 
-// A DUT run: 64 packets sprayed over 8 EVs on 4 ports, plus feedback it sends as responder.
-Scenario dut_run(std::uint8_t dscp_of_packet_20 = wire::kDscpTrimmable) {
+// A DUT run: 64 packets sprayed over 8 EVs on 4 ports, the last one `last_late_ns` later.
+Scenario dut_run(std::uint8_t dscp_of_packet_20 = wire::kDscpTrimmable, std::uint64_t last_late_ns = 0) {
   Scenario s(4, 8);
   for (std::uint32_t k = 0; k < 64; ++k) {
     Data d;
     d.psn = 500 + k;
     d.va = 0x4000 + k * 256;
     d.dscp = k == 20 ? dscp_of_packet_20 : wire::kDscpTrimmable;
-    s.dut_sends(1000 + k * 100, d, k % 8);
+    s.dut_sends(1000 + k * 100 + (k == 63 ? last_late_ns : 0), d, k % 8);
   }
   s.finish();
   return s;
@@ -117,6 +118,24 @@ TEST(GoldenCheck, MergedTapsAreInTimeOrderWithTheirOrigin) {
   EXPECT_EQ(s.ctx.taps[origin[5].tap].port, 2);  // k = 5 is EV 5 on port 2
   EXPECT_EQ(origin[5].index, 1u);
   EXPECT_TRUE(m.integrity().complete());
+}
+
+
+TEST(GoldenCheck, TheTimingBudgetWidensTheTimestampToleranceUnlessTimestampsAreMasked) {
+  const auto dir = scratch();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
+  Scenario s = dut_run(wire::kDscpTrimmable, 3000);  // 3 us late against a 1 us tolerance: X = 2 us
+  s.ctx.golden_dir = dir / "pcaps";
+  auto g = golden_spec();
+  g.tolerance_ns = 1000;
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_golden(g, c); }, 1000, 2000);
+  // Timestamps masked: nothing timed, nothing widened, nothing said.
+  g.masks = {"ts"};
+  s.ctx.timing_budget = testing::bridge(5000);
+  const auto r = run_golden(g, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.message.find("timing budget"), std::string::npos) << r.message;
+  EXPECT_EQ(r.metrics.count("timing_budget_ns"), 0u);
 }
 
 }  // namespace

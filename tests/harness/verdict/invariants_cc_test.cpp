@@ -10,6 +10,7 @@
 #include "harness/verdict/checks.hpp"
 #include "harness/verdict/inflight.hpp"
 #include "harness/verdict/trace.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -185,6 +186,22 @@ TEST(QuickAdapt, ATrimInAFullEpochIsNotJudged) {
   const auto r = run_invariant(inv("quick_adapt", {{"max_cwnd", "65536"}, {"epoch_ns", "2000"}, {"mtu", "256"}}), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
   EXPECT_EQ(r.metrics.at("signals_not_starved"), 1);
+}
+
+
+TEST(QuickAdapt, WithinGrowsByTheTimingBudget) {
+  // A starved trim at 100 us; the DUT cuts its window only at 120 us, so its flight is down to
+  // the bound ~38 us after the trim: between 27 and 28 us late for within_ns 10 us.
+  Scenario s(4, 8);
+  Flow f;
+  f.rtt = 20 * kUs;
+  f.until = 400 * kUs;
+  f.trim_at = 100 * kUs;
+  f.window = [](std::uint64_t t) -> std::size_t { return t > 120 * kUs ? 2 : 16; };
+  run_flow(s, f);
+  s.finish();
+  const auto check = inv("quick_adapt", {{"max_cwnd", "65536"}, {"epoch_ns", "1000"}, {"mtu", "256"}, {"within_ns", "10000"}});
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 27 * kUs, 28 * kUs);
 }
 
 }  // namespace

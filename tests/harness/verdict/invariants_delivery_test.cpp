@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -75,7 +76,8 @@ TEST(DeliveryInvariants, CompletionsExactlyOnce) {
   EXPECT_EQ(run_invariant(inv("completions_exactly_once"), failed.ctx).evidence[0].field, "status");
 }
 
-TEST(DeliveryInvariants, CompletionAfterAllPsns) {
+// A three-packet WRITE-with-IMM (imm 0xAB) reaching the DUT at 1, 2 and 3 us.
+Scenario imm_message() {
   Scenario s(4, 8);
   const std::uint8_t ops[] = {wire::opcode::kRcWriteFirst, wire::opcode::kRcWriteMiddle, wire::opcode::kRcWriteLastImm};
   for (std::uint32_t p = 0; p < 3; ++p) {
@@ -86,6 +88,11 @@ TEST(DeliveryInvariants, CompletionAfterAllPsns) {
     d.immdt = 0xAB;
     s.dut_receives((p + 1) * kUs, d, p);
   }
+  return s;
+}
+
+TEST(DeliveryInvariants, CompletionAfterAllPsns) {
+  Scenario s = imm_message();
   EXPECT_EQ(run_invariant(inv("completion_after_all_psns"), s.finish()).verdict, Verdict::kInconclusive);
   auto good = s;
   good.ctx.dut.completions.push_back(CompletionRecord{4 * kUs, 0, 0, false, true, 0xAB, 768});
@@ -203,6 +210,35 @@ TEST(DeliveryInvariants, IncompleteCaptureIsInconclusiveButReportsNeedNoTaps) {
   EXPECT_NE(r.message.find("dut.p1.rx"), std::string::npos) << r.message;
   // Judged from the binding's reports alone, data_verified does not depend on the taps.
   EXPECT_EQ(run_invariant(inv("data_verified"), s.ctx).verdict, Verdict::kPass);
+}
+
+
+// ---- the timing budget (timing_budget.hpp) ------------------------------------------------
+
+TEST(DeliveryInvariants, CompletionAfterAllPsnsAllowsTheTimingBudget) {
+  Scenario s = imm_message();
+  s.ctx.dut.completions.push_back(CompletionRecord{2 * kUs + 500, 0, 0, false, true, 0xAB, 768});  // 500 ns early
+  s.finish();
+  const auto check = inv("completion_after_all_psns");
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 200, 500);
+}
+
+TEST(DeliveryInvariants, CwndDecreasesWindowOpensTheTimingBudgetLater) {
+  // Full rate (a packet per 100 ns) until 15 us after the ECN-CE feedback, then almost silent:
+  // the rate drops 5 us later than within_ns 10 us allows.
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  for (std::uint64_t t = 0; t < 35 * kUs; t += 100) send(s, t, psn++);
+  for (std::uint64_t t = 35 * kUs; t < 90 * kUs; t += 10 * kUs) send(s, t, psn++);
+  Feedback ce;
+  ce.psn = 10;
+  ce.ce = true;
+  s.dut_receives(20 * kUs, ce);
+  s.finish();
+  const auto check = inv("cwnd_decreases", {{"within_ns", "10000"}});
+  // With 5 us the shifted window still holds exactly as many packets as the one before it.
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 5 * kUs, 6 * kUs,
+                               "after this ECN-CE feedback (opening 5.000 us timing budget");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -89,6 +90,20 @@ TEST(EpInvariants, NoRequestsIsInconclusiveAndBadParamIsError) {
   Scenario t(4, 8);
   t.dut_sends(1000, probe(1), 1);
   EXPECT_EQ(run_invariant(req_ids({{"in_flight_ns", "soon"}}), t.finish()).verdict, Verdict::kError);
+}
+
+
+TEST(EpInvariants, TheTimingBudgetShrinksTheInFlightBound) {
+  Scenario s(4, 8);
+  s.dut_sends(1000, probe(9), 1);
+  s.dut_sends(61'000, probe(9), 1);  // reused unanswered after 60 us: 40 us before in_flight_ns
+  s.finish();
+  const auto check = req_ids();
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 30'000, 40'000,
+                               "of the last 100.000 us - 30.000 us timing budget");
+  // Never below zero: a budget past the bound forgives every reuse.
+  s.ctx.timing_budget = testing::bridge(1'000'000);
+  EXPECT_EQ(run_invariant(check, s.ctx).verdict, Verdict::kPass);
 }
 
 }  // namespace

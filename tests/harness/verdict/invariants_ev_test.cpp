@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -92,11 +93,7 @@ TEST(EvInvariants, NoAssumedBadEv) {
 
 TEST(EvInvariants, NoDataOnFailedEvAfterGrace) {
   Scenario s(4, 8);
-  FaultEvent down;
-  down.at_ns = 100 * kUs;
-  down.kind = "link_down";
-  down.target = "plane2";
-  down.affected_evs = {ev_value(1), ev_value(5)};
+  const FaultEvent down = testing::link_down(100 * kUs, {ev_value(1), ev_value(5)}, "plane2");
   FaultEvent up = down;
   up.at_ns = 150 * kUs;
   up.kind = "link_up";
@@ -232,6 +229,34 @@ TEST(EvInvariants, IncompleteCaptureAndUnknownNames) {
   EXPECT_EQ(r.verdict, Verdict::kInconclusive);
   EXPECT_NE(r.message.find("dut.p1.tx"), std::string::npos);
   EXPECT_EQ(run_invariant(inv("no_such_invariant"), s.ctx).verdict, Verdict::kError);
+}
+
+
+// ---- the timing budget (timing_budget.hpp) grows grace_ns ------------------------------------
+
+TEST(EvInvariants, NoDataOnFailedEvGraceGrowsByTheTimingBudget) {
+  Scenario s(4, 8);
+  s.ctx.faults = {testing::link_down(100 * kUs, {ev_value(1), ev_value(5)}, "plane2")};
+  send_on(s, 105 * kUs, 1, 0);
+  send_on(s, 110 * kUs, 2, 5);  // on a failed EV 10 us after the fault: 5 us past grace_ns
+  s.finish();
+  const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(grace, c); }, 3 * kUs, 5 * kUs,
+                               "later than 5000 ns + 3.000 us timing budget");
+}
+
+TEST(EvInvariants, DeniedAndAssumedBadGraceGrowsByTheTimingBudget) {
+  for (const auto& [name, state] : {std::pair{"no_denied_ev", kDenied}, std::pair{"no_assumed_bad_ev", kBad}}) {
+    SCOPED_TRACE(name);
+    Scenario s(4, 8);
+    s.ctx.dut.ev_events = {event(50 * kUs, 2, state)};
+    send_on(s, 40 * kUs, 1, 2);
+    send_on(s, 53 * kUs, 2, 2);  // 3 us after the change: with grace_ns 2 us, 1 us + 1 ns short of allowed
+    s.finish();
+    const auto grace = inv(name, {{"grace_ns", "2000"}});
+    testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(grace, c); }, 1 * kUs,
+                                 1 * kUs + 1);
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -269,6 +270,24 @@ TEST(FeedbackInvariants, IncompleteFeedbackTapIsInconclusive) {
   const auto r = run_invariant(inv("sack_consistent"), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kInconclusive);
   EXPECT_NE(r.message.find("dut.p2.rx"), std::string::npos);
+}
+
+
+TEST(FeedbackInvariants, NackForHoleMaxDelayGrowsByTheTimingBudget) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0, 1, 2, 4});  // PSN 3 missing from t = 3 us
+  Feedback nack;  // its loss NACK 17 us later: 7 us past max_delay_ns
+  nack.psn = 2;
+  nack.type = wire::FeedbackType::kNackLoss;
+  nack.syndrome = wire::syndrome::kNakPsnSeqError;
+  s.dut_sends(20 * kUs, nack);
+  s.finish();
+  const auto limit = inv("nack_for_hole", {{"max_delay_ns", "10000"}});
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(limit, c); }, 5 * kUs, 7 * kUs,
+                               "a loss NACK for PSN 3 within 10.000 us + 5.000 us timing budget (real-time bridge (testbed netns))");
+  s.ctx.timing_budget = testing::bridge(5 * kUs);
+  const auto r = run_invariant(limit, s.ctx);
+  EXPECT_NE(r.message.find("; bound max_delay_ns 10.000 us + 5.000 us timing budget"), std::string::npos) << r.message;
 }
 
 }  // namespace

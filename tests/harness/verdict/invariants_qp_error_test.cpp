@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -54,7 +55,8 @@ TEST(ReceiveCompletions, OnePerWriteWithImmCarryingItsImm) {
   EXPECT_EQ(run_invariant(inv("completions_exactly_once"), plain.ctx).verdict, Verdict::kInconclusive);
 }
 
-TEST(RetryExceeded, ErrorCompletionThenSilence) {
+// PSN 0 sent four times, 16 us apart (the last at 49 us).
+Scenario retried() {
   Scenario s(4, 8);
   for (std::uint32_t i = 0; i < 4; ++i) {
     Data d;
@@ -62,6 +64,11 @@ TEST(RetryExceeded, ErrorCompletionThenSilence) {
     s.dut_sends(1000 + i * 16000, d, i);
   }
   s.finish();
+  return s;
+}
+
+TEST(RetryExceeded, ErrorCompletionThenSilence) {
+  Scenario s = retried();
   // No error completion by the end of the run: a DUT that never gives up.
   auto r = run_invariant(inv("retry_exceeded"), s.ctx);
   ASSERT_EQ(r.verdict, Verdict::kFail);
@@ -79,6 +86,14 @@ TEST(RetryExceeded, ErrorCompletionThenSilence) {
 
   Scenario quiet(4, 8);
   EXPECT_EQ(run_invariant(inv("retry_exceeded"), quiet.finish()).verdict, Verdict::kInconclusive);
+}
+
+
+TEST(RetryExceeded, NoDataAfterTheCompletionAllowsTheTimingBudget) {
+  Scenario s = retried();
+  s.ctx.dut.completions.push_back(CompletionRecord{40000, 1, 12, true, false, 0, 0});  // 9 us before the last send
+  const auto check = inv("retry_exceeded");
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 5000, 9000);
 }
 
 }  // namespace

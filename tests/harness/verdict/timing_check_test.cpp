@@ -7,6 +7,7 @@
 #include <set>
 
 #include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
 namespace mrc::harness {
@@ -298,6 +299,45 @@ TEST(TimingCheck, NothingToTimeAndIncompleteCaptures) {
   const auto r = run_timing(spec(TimingMetric::kAckTimeout, 10 * kUs), f.ctx);  // needs the feedback taps
   EXPECT_EQ(r.verdict, Verdict::kInconclusive);
   EXPECT_NE(r.message.find("dut.p1.rx"), std::string::npos) << r.message;
+}
+
+
+// ---- the timing budget (timing_budget.hpp): bound_ns grows by it, min_ns shrinks by it -----------
+
+TEST(TimingCheck, TheTimingBudgetWidensTheBound) {
+  Scenario s = failover(3 * kUs);  // measured 2.5 .. 3 us against a 1 us bound: X < 2 us
+  const auto check = spec(TimingMetric::kStopUsingFailed, 1 * kUs);
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_timing(check, c); }, 1 * kUs, 2 * kUs);
+  s.ctx.timing_budget = testing::bridge(200 * kUs);
+  const auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 72 * kUs), s.ctx);
+  EXPECT_NE(r.message.find("within the bound 72.000 us + 200.000 us timing budget (real-time bridge (testbed netns))"),
+            std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("error budget 0 ns"), std::string::npos) << r.message;
+  EXPECT_EQ(r.metrics.at("timestamp_error_ns"), 200.0 * kUs);
+  EXPECT_EQ(r.metrics.at("bound_ns"), 72.0 * kUs);  // the declared bound; the budget is its own metric
+}
+
+TEST(TimingCheck, TheTimingBudgetShrinksTheMinimum) {
+  Scenario s = failover(3 * kUs);  // measured at most 3 us against min 5 us: X > 2 us
+  auto check = spec(TimingMetric::kStopUsingFailed, 10 * kUs);
+  check.min_ns = 5 * kUs;
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_timing(check, c); }, 1 * kUs, 3 * kUs,
+                               ">= 5.000 us - 1.000 us timing budget (real-time bridge (testbed netns))");
+  s.ctx.timing_budget = testing::bridge(1 * kUs);
+  EXPECT_NE(run_timing(check, s.ctx).message.find("below min 5.000 us - 1.000 us timing budget"), std::string::npos);
+}
+
+TEST(TimingCheck, TheTimingBudgetWidensAPerPacketMetric) {
+  Scenario s(4, 8);
+  Data d;
+  d.psn = 0;
+  s.dut_receives(1 * kUs, d, 0);
+  Feedback ack;  // covers PSN 0, 5 us after it arrived: 3 us past a 2 us bound
+  ack.psn = 0;
+  s.dut_sends(6 * kUs, ack);
+  s.finish();
+  const auto check = spec(TimingMetric::kFeedbackLatency, 2 * kUs);
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_timing(check, c); }, 2 * kUs, 3 * kUs);
 }
 
 }  // namespace

@@ -181,6 +181,17 @@ inline std::vector<std::uint8_t> encode(const Probe& p) {
   return detail::finish(s);
 }
 
+// A failure of the links EVs `evs` (STEV values) cross, as the runner records it.
+inline FaultEvent link_down(std::uint64_t at_ns, std::vector<std::uint32_t> evs, std::string target = "plane2/leaf0-spine0") {
+  FaultEvent f;
+  f.at_ns = at_ns;
+  f.kind = "link_down";
+  f.target = std::move(target);
+  f.plane = 2;
+  f.affected_evs = std::move(evs);
+  return f;
+}
+
 class Scenario {
  public:
   // `ports` DUT ports, `evs` EVs in the DUT's profile (GOOD, not denied).

@@ -1,0 +1,127 @@
+// The runner hands the timing budget of the case's testbed to the checks: a testbed that declares
+// one (here the simulated fabric behind a decorator, as the real-time bridge will be) gets it into
+// CheckContext::timing_budget, the timing check widens its bound by it and says so, the run
+// drains that much longer, the case result carries it and results.json shows it (schema 1.1).
+// Without a budget the same case fails its tightened bound.
+#include <memory>
+#include <string>
+
+#include "harness/case/case_loader.hpp"
+#include "harness/dut/reference_binding.hpp"
+#include "harness/run/case_result.hpp"
+#include "harness/run/case_session.hpp"
+#include "tests/harness/cli/cli_test_support.hpp"
+
+namespace mrc::run::testing {
+namespace {
+
+// A testbed that forwards everything to another and declares a timing budget of its own.
+class BudgetTestbed final : public harness::Testbed {
+ public:
+  BudgetTestbed(std::unique_ptr<harness::Testbed> inner, std::uint64_t ns) : in_(std::move(inner)), ns_(ns) {}
+  TimingBudget timing_budget() const override { return {ns_, "test bridge"}; }
+
+  std::string name() const override { return in_->name(); }
+  std::uint32_t planes() const override { return in_->planes(); }
+  std::uint32_t hosts() const override { return in_->hosts(); }
+  harness::HostAddress host_address(int h) const override { return in_->host_address(h); }
+  std::string attach_port(int h, harness::FramePort& p) override { return in_->attach_port(h, p); }
+  void wake(int h) override { in_->wake(h); }
+  std::uint64_t now() const override { return in_->now(); }
+  harness::RunStop run_until(std::uint64_t t) override { return in_->run_until(t); }
+  std::string add_tap(std::string n, int h, int p, bool from) override { return in_->add_tap(std::move(n), h, p, from); }
+  std::vector<harness::TapCapture> take_taps() override { return in_->take_taps(); }
+  std::string inject_to(int h, int p, std::span<const std::uint8_t> f, std::uint64_t at) override {
+    return in_->inject_to(h, p, f, at);
+  }
+  void set_impairment_hook(harness::ImpairmentHook hook) override { in_->set_impairment_hook(std::move(hook)); }
+  std::string schedule_fault(const harness::FaultRequest& f) override { return in_->schedule_fault(f); }
+  std::vector<harness::FaultEvent> faults() const override { return in_->faults(); }
+  harness::LinkRef find_link(std::string_view n) const override { return in_->find_link(n); }
+  harness::LinkRef host_link(int h, int p) const override { return in_->host_link(h, p); }
+  bool switch_exists(std::string_view n) const override { return in_->switch_exists(n); }
+  Path path_of(int src, int port, std::span<const std::uint8_t> f) const override { return in_->path_of(src, port, f); }
+  NetworkFacts network_facts(int src, int dst, std::uint32_t mtu) const override { return in_->network_facts(src, dst, mtu); }
+  DefaultEvs default_evs(wire::EvFmtMode m, int src, int dst, bool srh) const override {
+    return in_->default_evs(m, src, dst, srh);
+  }
+
+ private:
+  std::unique_ptr<harness::Testbed> in_;
+  std::uint64_t ns_;
+};
+
+struct Judged {
+  SessionResult session;
+  harness::CaseResult result;
+};
+
+// failover-v-001 with its failover-time bound cut from 500 us to 50 us: the reference stops
+// using the failed EVs after one ACK timeout, 65.5 us, so 15.5 us past the bound.
+Judged run_tight_failover(std::uint64_t budget_ns) {
+  TempSuite suite;
+  std::string yaml = slurp(case_file("failover-v-001"));
+  const auto at = yaml.find("bound_ns: 500000");
+  EXPECT_NE(at, std::string::npos);
+  yaml.replace(at, 16, "bound_ns: 50000");
+  const auto loaded = harness::load_case(suite.write_case("failover-v-001", yaml));
+  EXPECT_TRUE(loaded.ok()) << loaded.diagnostics.to_string();
+  const harness::Case& c = *loaded.value;
+  harness::ReferenceBinding dut;
+  harness::ReferenceBinding peer;
+  SessionOptions so;
+  so.seed = c.seed;
+  so.out_dir = suite.path() / "out";
+  if (budget_ns != 0) {
+    so.make_testbed = [budget_ns](const harness::TestbedRequest& r, std::uint64_t seed, std::string* err) {
+      std::unique_ptr<harness::Testbed> sim = harness::make_sim_testbed(r, seed, err);
+      return sim ? std::make_unique<BudgetTestbed>(std::move(sim), budget_ns) : nullptr;
+    };
+  }
+  Judged j{run_session(c, dut, peer, so), {}};
+  j.result = judge_case(c, j.session, suite.path(), c.seed);
+  return j;
+}
+
+const harness::CheckResult* check(const harness::CaseResult& r, const std::string& name) {
+  for (const auto& c : r.checks) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+TEST(RunnerTimingBudget, TheTestbedsBudgetReachesTheChecksTheResultAndTheReport) {
+  const Judged plain = run_tight_failover(0);
+  ASSERT_EQ(plain.session.status, harness::Verdict::kPass) << plain.session.message;
+  EXPECT_EQ(plain.session.ctx.timing_budget.ns, 0u);
+  const harness::CheckResult* tight = check(plain.result, "failover-time");
+  ASSERT_NE(tight, nullptr);
+  EXPECT_EQ(tight->verdict, harness::Verdict::kFail) << tight->message;
+  EXPECT_EQ(plain.result.timing_budget.ns, 0u);
+
+  const Judged short_budget = run_tight_failover(10'000);
+  EXPECT_EQ(check(short_budget.result, "failover-time")->verdict, harness::Verdict::kFail);
+
+  const Judged bridged = run_tight_failover(20'000);
+  EXPECT_EQ(bridged.session.ctx.timing_budget.ns, 20'000u);
+  EXPECT_EQ(bridged.session.ctx.timing_budget.source, "test bridge");
+  const harness::CheckResult* widened = check(bridged.result, "failover-time");
+  ASSERT_NE(widened, nullptr);
+  EXPECT_EQ(widened->verdict, harness::Verdict::kPass) << widened->message;
+  EXPECT_NE(widened->message.find("within the bound 50.000 us + 20.000 us timing budget (test bridge)"), std::string::npos)
+      << widened->message;
+  EXPECT_EQ(bridged.result.timing_budget.ns, 20'000u);
+  EXPECT_EQ(bridged.result.timing_budget.source, "test bridge");
+  // The drain after the stimulus grew by the budget, so a frame a widened window accepts is seen.
+  EXPECT_EQ(bridged.session.sim_time_ns, plain.session.sim_time_ns + 20'000);
+
+  harness::RunResult run;
+  run.cases = {plain.result, bridged.result};
+  const std::string json = harness::render_results_json(run);
+  EXPECT_NE(json.find("\"schema\": \"mrc-conform/results/1.1\""), std::string::npos);
+  EXPECT_NE(json.find("\"timing_budget\": {\n        \"ns\": 20000,\n        \"source\": \"test bridge\"\n      }"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace mrc::run::testing

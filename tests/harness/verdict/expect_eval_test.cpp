@@ -1,0 +1,67 @@
+// The scripted timeline's expect steps matched against the DUT's frames (evaluate_expects),
+// here under the timing budget (timing_budget.hpp): the delay from the anchor is the measured
+// time, so an expected frame's window grows by the budget and an absent frame's shrinks by it,
+// never ending before it starts; the description and the expect check's message name it.
+#include <gtest/gtest.h>
+
+#include "harness/verdict/checks.hpp"
+#include "harness/verdict/expect_eval.hpp"
+#include "tests/harness/verdict/budget_test_support.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::bridge;
+using testing::Data;
+using testing::Scenario;
+
+constexpr std::uint64_t kUs = 1000;
+
+struct ExpectRun {
+  Scenario s{4, 8};
+  ExpectStep step;
+  stim::Timeline plan;
+  ExpectRun(bool absent, std::uint64_t frame_at) {
+    Data d;
+    d.psn = 7;
+    s.dut_sends(frame_at, d, 0);
+    s.finish();
+    step.within_ns = 2 * kUs;
+    step.absent = absent;
+    step.match = {FieldMatch{"bth.psn", std::uint64_t{7}, {}}};
+    plan.expects.push_back(stim::ExpectPlan{0, &step, false, 0, 10 * kUs});  // anchor t = 10 us
+  }
+  // Matches and judges the expects under the budget s.ctx carries.
+  CheckResult judge() {
+    s.ctx.expects = evaluate_expects(plan, s.ctx);
+    return run_expectations(s.ctx);
+  }
+  CheckResult judge(const TimingBudget& b) {
+    s.ctx.timing_budget = b;
+    return judge();
+  }
+};
+
+TEST(ExpectEval, AnExpectedFramesWindowGrowsByTheTimingBudget) {
+  ExpectRun e(false, 15 * kUs);  // 5 us after the anchor, within 2 us: X = 3 us
+  testing::expect_budget_rules(e.s.ctx, [&](const CheckContext&) { return e.judge(); }, 2 * kUs, 3 * kUs);
+  e.judge(bridge(1 * kUs));
+  EXPECT_NE(e.s.ctx.expects[0].description.find("within 2000 ns + 1.000 us timing budget"), std::string::npos)
+      << e.s.ctx.expects[0].description;
+  EXPECT_EQ(e.s.ctx.expects[0].window_end_ns, 13 * kUs);
+}
+
+TEST(ExpectEval, AnAbsentFramesWindowShrinksByTheTimingBudgetNeverBeforeItsStart) {
+  ExpectRun e(true, 11'500);  // 1.5 us after the anchor, absent within 2 us: past it by 501 ns
+  testing::expect_budget_rules(e.s.ctx, [&](const CheckContext&) { return e.judge(); }, 400, 501);
+  e.judge(bridge(1 * kUs));
+  EXPECT_NE(e.s.ctx.expects[0].description.find("within 2000 ns - 1.000 us timing budget"), std::string::npos)
+      << e.s.ctx.expects[0].description;
+  e.judge(bridge(1'000 * kUs));
+  EXPECT_EQ(e.s.ctx.expects[0].window_start_ns, 10 * kUs);
+  EXPECT_EQ(e.s.ctx.expects[0].window_end_ns, 10 * kUs);
+}
+
+}  // namespace
+}  // namespace mrc::harness
