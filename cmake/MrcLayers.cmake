@@ -42,7 +42,7 @@ endfunction()
 # One GoogleTest executable per label from every *_test.cpp under tests/<dir> (recursively),
 # each test carrying the CTest label <label>.
 function(mrc_add_tests label)
-  cmake_parse_arguments(ARG "" "" "DIRS;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "SERIAL" "" "DIRS;LIBS" ${ARGN})
   set(srcs)
   foreach(dir ${ARG_DIRS})
     file(GLOB_RECURSE found CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${dir}/*_test.cpp)
@@ -56,7 +56,12 @@ function(mrc_add_tests label)
   target_link_libraries(${exe} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gmock GTest::gtest_main)
   target_compile_definitions(${exe} PRIVATE MRC_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                             MRC_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  # SERIAL: tests that pace to real time run alone (no other test competes for the 2 cores).
+  set(serial FALSE)
+  if(ARG_SERIAL)
+    set(serial TRUE)
+  endif()
   gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
                        WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-                       PROPERTIES LABELS ${label} TIMEOUT 600)
+                       PROPERTIES LABELS ${label} TIMEOUT 600 RUN_SERIAL ${serial})
 endfunction()

@@ -1,0 +1,104 @@
+// The same cases, over a real wire: `--testbed netns --dut agent:reference` (mrc-dut-agent in a
+// network namespace, its veths bridged into the simulated fabric paced to real time) must give
+// the verdict the in-process reference gets, and the catalog defects below must FAIL there too.
+//
+// The case list is the part of the library that runs on this wire today (wire_cases.hpp says why
+// the rest does not); the test fails when a listed case's verdict differs, naming both verdicts
+// and the wire run's message.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "harness/run/suite_runner.hpp"
+#include "tests/harness/wirelab/wire_cases.hpp"
+#include "tests/harness/wirelab/wirelab_support.hpp"
+
+namespace mrc::wirelab::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path source_dir() { return fs::path(MRC_SOURCE_DIR); }
+
+fs::path case_path(const std::string& id) {
+  const std::string area = id.substr(0, id.find('-'));
+  return source_dir() / "cases" / area / (id + ".yaml");
+}
+
+struct Outcome {
+  int exit = -1;
+  std::map<std::string, harness::CaseResult> cases;
+  std::string err;
+};
+
+Outcome run(const std::vector<std::string>& ids, const std::string& testbed, const std::string& dut, const fs::path& out) {
+  run::RunOptions o;
+  for (const auto& id : ids) o.cases.push_back(case_path(id).string());
+  o.testbed = testbed;
+  o.dut = dut;
+  o.out = out;
+  o.progress = false;
+  o.isolation.enabled = false;
+  std::ostringstream so;
+  std::ostringstream se;
+  harness::RunResult r;
+  Outcome res;
+  res.exit = run::run_suite(o, so, se, &r);
+  res.err = se.str();
+  for (auto& c : r.cases) res.cases[c.id] = c;
+  return res;
+}
+
+class TempOut {
+ public:
+  TempOut() {
+    char t[] = "/tmp/mrc-wirelab-XXXXXX";
+    path_ = mkdtemp(t);
+  }
+  ~TempOut() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  fs::path operator/(const std::string& s) const { return path_ / s; }
+
+ private:
+  fs::path path_;
+};
+
+TEST(WireEquivalence, SameVerdictAsInProcess) {
+  MRC_SKIP_UNLESS_NETNS();
+  TempOut out;
+  const std::vector<std::string> ids(kWireCases.begin(), kWireCases.end());
+  const Outcome in = run(ids, "mini", "reference", out / "in");
+  const Outcome wire = run(ids, "netns", "agent:reference", out / "wire");
+  ASSERT_EQ(in.cases.size(), ids.size()) << in.err;
+  ASSERT_EQ(wire.cases.size(), ids.size()) << wire.err;
+  std::size_t same = 0;
+  for (const auto& id : ids) {
+    const auto& a = in.cases.at(id);
+    const auto& b = wire.cases.at(id);
+    EXPECT_EQ(harness::to_string(a.verdict), harness::to_string(b.verdict))
+        << id << ": in-process " << harness::to_string(a.verdict) << ", on the wire " << harness::to_string(b.verdict)
+        << ": " << b.message;
+    same += a.verdict == b.verdict ? 1 : 0;
+  }
+  RecordProperty("same_verdict", static_cast<int>(same));
+  RecordProperty("cases", static_cast<int>(ids.size()));
+}
+
+TEST(WireEquivalence, CatalogDefectsFailOnTheWire) {
+  MRC_SKIP_UNLESS_NETNS();
+  TempOut out;
+  int i = 0;
+  for (const auto& [defect, id] : kWireDefects) {
+    const Outcome wire = run({id}, "netns", std::string("agent:reference:") + defect, out / std::to_string(i++));
+    ASSERT_EQ(wire.cases.size(), 1u) << defect << ": " << wire.err;
+    const auto& r = wire.cases.begin()->second;
+    EXPECT_EQ(harness::to_string(r.verdict), "FAIL") << "agent:reference:" << defect << " on " << id << ": " << r.message;
+  }
+}
+
+}  // namespace
+}  // namespace mrc::wirelab::testing
