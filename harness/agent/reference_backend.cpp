@@ -91,6 +91,7 @@ std::uint32_t ReferenceBackend::port_mask() const {
 
 void ReferenceBackend::on_rx(void* self, std::uint8_t port, std::span<const std::uint8_t> frame) {
   auto* b = static_cast<ReferenceBackend*>(self);
+  if (port < b->rx_per_port_.size()) ++b->rx_per_port_[port];
   if (!b->ep_) {
     ++b->rx_before_apply_;
     return;

@@ -12,6 +12,7 @@
 // (harness/dut/reference_adapter.hpp), the code the in-process reference binding calls.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -99,6 +100,9 @@ class ReferenceBackend final : public Backend {
   transport::TxFrame tx_;  // scratch: poll_frame writes here (no allocation per frame)
   // Agent-side counters (STATE reports them next to the endpoint's).
   std::uint64_t rx_before_apply_ = 0;
+  // Frames received per port (index = port, 1-based), whether or not a configuration is applied:
+  // `mrc-conform doctor` confirms the port map by which port its probe frame reached.
+  std::array<std::uint64_t, ap::limit::kPorts + 1> rx_per_port_{};
   std::uint64_t tx_errors_ = 0;
   std::uint64_t completions_dropped_ = 0;
   std::uint64_t events_dropped_ = 0;

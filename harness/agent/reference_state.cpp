@@ -1,6 +1,7 @@
-// ReferenceBackend: QUERY_STATE (the EV table and the counters). Endpoint counters come from
-// ref::endpoint_counters, the same list the in-process reference binding reports; the
-// agent's own counters are agent.*.
+// ReferenceBackend: QUERY_STATE (the EV table and the counters), answered before APPLY_CONFIG too
+// (no EVs, the agent's counters). Endpoint counters come from ref::endpoint_counters, the same list
+// the in-process reference binding reports; the agent's own counters are agent.*, among them
+// agent.rx.p<N>, every frame received on port N.
 
 #include "harness/agent/reference_backend.hpp"
 #include "reference/endpoint_counters.hpp"
@@ -10,7 +11,9 @@ namespace mrc::agent {
 
 Outcome ReferenceBackend::query_state(ap::StateReport& out) {
   out.now_ns = now_;
-  auto put = [&out](const char* name, std::uint64_t v) { out.counters.push_back({name, static_cast<double>(v)}); };
+  auto put = [&out](std::string name, std::uint64_t v) {
+    out.counters.push_back({std::move(name), static_cast<double>(v)});
+  };
   if (ep_) {
     const auto array = ep_->controller().ev_array(0);
     const ev::FormatProfile* fmt = ep_->controller().format_of(0);
@@ -32,6 +35,9 @@ Outcome ReferenceBackend::query_state(ap::StateReport& out) {
     }
   }
   put("agent.rx_before_apply", rx_before_apply_);
+  for (const ap::PortInfo& p : io_->ports()) {
+    put("agent.rx.p" + std::to_string(p.port), p.port < rx_per_port_.size() ? rx_per_port_[p.port] : 0);
+  }
   put("agent.tx_errors", tx_errors_);
   put("agent.completions_dropped", completions_dropped_);
   put("agent.events_dropped", events_dropped_);

@@ -74,6 +74,18 @@ struct CaseChildOptions {
 };
 int run_case_child(const CaseChildOptions& o, std::ostream& err);
 
+struct DoctorCliOptions {
+  std::string testbed = "netns";   // netns or a lab testbed file
+  std::string dut;                 // empty: agent:reference (netns); a lab file needs agent:HOST:PORT
+  std::string agent_token_file;    // --agent-token-file, as for `run`
+  std::filesystem::path agent_binary;  // tests: the agent --testbed netns starts (default: beside us)
+};
+// `doctor` (cmd_doctor.cpp, harness/run/doctor.hpp): checks a real-wire set-up and prints one line
+// per finding on `out` as it is made (`ok   ...`, `WARN ...: ...`, `FAIL ...: what to do`), then a
+// summary. Exit 0 healthy (warnings allowed), 1 any FAIL, 2 bad input (options, an unreadable
+// lab file or token file: the reason on `err`, nothing checked).
+int run_doctor_cli(const DoctorCliOptions& o, std::ostream& out, std::ostream& err);
+
 struct ListOptions {
   std::vector<std::string> cases;  // files or folders; empty = <suite>/cases
   std::vector<std::string> tags;   // any-of

@@ -1,5 +1,5 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
-// subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, list, golden, diff,
+// subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, doctor, list, golden, diff,
 // campaign, falsefail, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
 // codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
@@ -114,6 +114,15 @@ int main(int argc, char** argv) {
   interop_cmd->add_option("--impls", interop.impls, "binding specs, comma list (--dut spellings), e.g. reference,reference:spray-single-ev")
       ->required();
 
+  mrc::cli::DoctorCliOptions doctor;
+  auto* doctor_cmd = app.add_subcommand("doctor", "check a real-wire set-up (interfaces, MTU, capture, agent, port map, "
+                                                  "pacing); exit 0 healthy, 1 not, 2 bad input");
+  doctor_cmd->add_option("--testbed", doctor.testbed, "netns (a namespace and agent doctor creates) or a lab testbed file")
+      ->capture_default_str();
+  doctor_cmd->add_option("--dut", doctor.dut, "the agent beside the DUT, agent:HOST:PORT (lab file; netns: agent:reference)");
+  doctor_cmd->add_option("--agent-token-file", doctor.agent_token_file,
+                         "file holding the DUT agent's token (default: $MRC_AGENT_TOKEN)");
+
   mrc::cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
   list_cmd->add_option("--cases", list.cases, "case files or folders (default: the suite's cases/)");
@@ -212,6 +221,7 @@ int main(int argc, char** argv) {
     mrc::cli::stop_gracefully_on_sigint();
     return mrc::cli::run_interop(interop, std::cout, std::cerr);
   }
+  if (*doctor_cmd) return mrc::cli::run_doctor_cli(doctor, std::cout, std::cerr);
   if (*list_cmd) return mrc::cli::run_list(list, std::cout, std::cerr);
   if (*golden_cmd) return mrc::cli::run_golden(golden, std::cout, std::cerr);
   if (*diff_cmd) return mrc::cli::run_diff(diff, std::cout, std::cerr);

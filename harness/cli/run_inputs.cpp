@@ -19,16 +19,21 @@ bool read_token_file(const std::string& path, std::string& token) {
 
 }  // namespace
 
-bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, const std::string& agent_token_file,
-                            std::ostream& err) {
+bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err) {
   if (!agent_token_file.empty()) {
-    if (!read_token_file(agent_token_file, o.agent_token)) {
+    if (!read_token_file(agent_token_file, token)) {
       err << "error: --agent-token-file " << agent_token_file << " cannot be read\n";
       return false;
     }
   } else if (const char* env = std::getenv("MRC_AGENT_TOKEN")) {
-    o.agent_token = env;
+    token = env;
   }
+  return true;
+}
+
+bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, const std::string& agent_token_file,
+                            std::ostream& err) {
+  if (!resolve_agent_token(agent_token_file, o.agent_token, err)) return false;
   if (!seed_text.empty()) {
     if (seed_text.front() == '-') {  // stoull would wrap -1 to 2^64-1
       err << "error: --seed '" << seed_text << "' is negative; seeds are 0 .. 2^64-1\n";

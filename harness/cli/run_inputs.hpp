@@ -1,4 +1,4 @@
-// What `run` and `interop` read from the command line the same way: --seed as typed, and the
+// What `run`, `interop` (and `doctor`, the token) read from the command line the same way: --seed as typed, and the
 // agent token (--agent-token-file, else $MRC_AGENT_TOKEN).
 #pragma once
 
@@ -15,5 +15,8 @@ namespace mrc::cli {
 // option and returns false (exit 2).
 bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, const std::string& agent_token_file,
                             std::ostream& err);
+// The agent token alone, the same way (`doctor`): `token` from the file's first line, else
+// $MRC_AGENT_TOKEN; an unreadable file is printed to `err` and returns false.
+bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err);
 
 }  // namespace mrc::cli

@@ -143,6 +143,11 @@ DutIdentity AgentBinding::identity() const {
 
 DutStatus AgentBinding::status() const { return handshake(); }
 
+std::vector<ap::PortInfo> AgentBinding::agent_ports() const {
+  if (!handshake().ok()) return {};
+  return hello_.ports;
+}
+
 std::vector<std::string> AgentBinding::capabilities() const {
   if (!handshake().ok()) return {};
   return hello_.capabilities;

@@ -75,6 +75,11 @@ class AgentBinding final : public DutBinding {
 
   // The last failure of the connection or the handshake ("" while healthy); for diagnostics.
   std::string failure() const;
+  // The agent's data ports as HELLO_OK listed them (handshaking first; empty when that failed).
+  std::vector<agentproto::PortInfo> agent_ports() const;
+  // counters() with the outcome of its QUERY_STATE (counters() alone cannot tell a refusal from
+  // an empty list).
+  DutStatus read_counters(std::vector<std::pair<std::string, double>>& out) const;
 
  private:
   // HELLO once (connecting first); its status for every later call.

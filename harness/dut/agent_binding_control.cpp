@@ -55,10 +55,15 @@ std::vector<EvRecord> AgentBinding::ev_table() const {
 
 std::vector<std::pair<std::string, double>> AgentBinding::counters() const {
   std::vector<std::pair<std::string, double>> out;
-  const auto state = query_state();
-  if (!state) return out;
-  for (const ap::Counter& c : state->counters) out.emplace_back(c.name, c.value);
+  read_counters(out);
   return out;
+}
+
+DutStatus AgentBinding::read_counters(std::vector<std::pair<std::string, double>>& out) const {
+  ap::Body reply;
+  if (DutStatus st = request("query_state", ap::QueryState{}, &reply); !st.ok()) return st;
+  for (const ap::Counter& c : std::get<ap::StateReport>(reply).counters) out.emplace_back(c.name, c.value);
+  return DutStatus::success();
 }
 
 DutStatus AgentBinding::reset() {

@@ -135,18 +135,6 @@ std::string write_file(const std::string& path, const std::string& value) {
   return {};
 }
 
-// IPv6 off (and DAD / router solicitations off, for kernels that ignore disable_ipv6 on some
-// paths) for one interface, in the calling thread's namespace.
-std::string silence_ipv6(const std::string& ifname) {
-  if (access("/proc/sys/net/ipv6", F_OK) != 0) return {};  // no IPv6 in this kernel: nothing to silence
-  const std::string base = "/proc/sys/net/ipv6/conf/" + ifname + "/";
-  for (const auto& [key, value] : {std::pair{"accept_dad", "0"}, std::pair{"router_solicitations", "0"},
-                                   std::pair{"disable_ipv6", "1"}}) {
-    if (std::string e = write_file(base + key, value); !e.empty()) return e;
-  }
-  return {};
-}
-
 // Runs `fn` on a helper thread that entered namespace `ns` (the caller's thread stays put).
 template <typename F>
 std::string in_netns(const std::string& ns, F&& fn) {
@@ -163,6 +151,16 @@ std::atomic<unsigned> g_counter{0};
 std::once_flag g_stale_once;
 
 }  // namespace
+
+std::string silence_ipv6(const std::string& ifname) {
+  if (access("/proc/sys/net/ipv6", F_OK) != 0) return {};  // no IPv6 in this kernel: nothing to silence
+  const std::string base = "/proc/sys/net/ipv6/conf/" + ifname + "/";
+  for (const auto& [key, value] : {std::pair{"accept_dad", "0"}, std::pair{"router_solicitations", "0"},
+                                   std::pair{"disable_ipv6", "1"}}) {
+    if (std::string e = write_file(base + key, value); !e.empty()) return e;
+  }
+  return {};
+}
 
 // ---- names ----------------------------------------------------------------------------------------
 

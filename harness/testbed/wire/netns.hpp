@@ -94,6 +94,11 @@ void install_signal_cleanup();
 std::vector<std::string> list_our_netns();
 std::vector<std::string> list_our_links();
 
+// IPv6 off (and DAD / router solicitations off, for kernels that ignore disable_ipv6 on some
+// paths) for one interface in the calling thread's namespace, so the kernel puts no frame of its
+// own on it. "" or what failed.
+std::string silence_ipv6(const std::string& ifname);
+
 // Reads an interface's MAC in the calling thread's namespace (SIOCGIFHWADDR).
 std::optional<std::array<std::uint8_t, 6>> read_mac(const std::string& ifname);
 

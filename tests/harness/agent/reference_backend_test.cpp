@@ -161,6 +161,40 @@ TEST(ReferenceBackend, RequestsBeforeApplyAreRefused) {
   EXPECT_TRUE(found);
 }
 
+// agent.rx.p<N> counts every frame received on port N, before APPLY_CONFIG and after it: the
+// port-map probe of `mrc-conform doctor` reads them.
+TEST(ReferenceBackend, CountsFramesPerPortBeforeAndAfterApply) {
+  MemoryWire wire;
+  ReferenceBackend a(ReferenceOptions{}, std::make_unique<MemoryFrameIo>(wire, 0, std::vector<std::uint8_t>{1, 2, 3}));
+  auto counter = [&a](const std::string& name) {
+    ap::StateReport st;
+    EXPECT_TRUE(a.query_state(st).ok());
+    EXPECT_TRUE(st.evs.empty() || a.endpoint() != nullptr);
+    for (const auto& c : st.counters) {
+      if (c.name == name) return c.value;
+    }
+    return -1.0;
+  };
+  EXPECT_EQ(counter("agent.rx.p1"), 0.0);
+  EXPECT_EQ(counter("agent.rx.p4"), -1.0);  // no such port: no counter
+  wire.to[0].emplace_back(2, std::vector<std::uint8_t>(60, 0));
+  wire.to[0].emplace_back(2, std::vector<std::uint8_t>(60, 0));
+  wire.to[0].emplace_back(3, std::vector<std::uint8_t>(60, 0));
+  a.service(1000);
+  EXPECT_EQ(counter("agent.rx.p1"), 0.0);
+  EXPECT_EQ(counter("agent.rx.p2"), 2.0);
+  EXPECT_EQ(counter("agent.rx.p3"), 1.0);
+  ap::ApplyOk ok;
+  ap::ApplyConfig c = stev_config();
+  for (auto& ev : c.evs) ev.port = 1;
+  ASSERT_TRUE(a.apply(c, ok).ok());
+  wire.to[0].emplace_back(1, std::vector<std::uint8_t>(60, 0));  // not MRC: the endpoint ignores it
+  a.service(2000);
+  EXPECT_EQ(counter("agent.rx.p1"), 1.0);
+  EXPECT_EQ(counter("agent.rx.p2"), 2.0);
+  EXPECT_EQ(counter("agent.rx_before_apply"), 3.0);
+}
+
 TEST(ReferenceBackend, DeviceRulesComeBackAsRejections) {
   MemoryWire wire;
   ReferenceBackend a(ReferenceOptions{}, std::make_unique<MemoryFrameIo>(wire, 0, std::vector<std::uint8_t>{1, 2}));

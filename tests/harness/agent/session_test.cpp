@@ -3,6 +3,8 @@
 // the code is fatal), after which the session still serves a good request.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/agent/reference_backend.hpp"
 #include "harness/agent/session.hpp"
 #include "tests/harness/agent/agent_test_support.hpp"
@@ -62,9 +64,17 @@ TEST(AgentSession, HandshakeThenRequests) {
   EXPECT_TRUE(std::holds_alternative<ap::Completions>(rep[0].body));
   EXPECT_EQ(rep[0].seq, 2u);
   // Seqs need not be consecutive, only increasing.
+  // QUERY_STATE is answered before APPLY_CONFIG (agent-protocol.md §2): no EVs, the agent's
+  // counters, among them a frame count per port (mrc-conform doctor's port-map probe reads them).
   rep = r.feed(ap::encode(ap::Message{0, 40, ap::QueryState{}}));
   ASSERT_EQ(rep.size(), 1u);
-  EXPECT_TRUE(std::holds_alternative<ap::StateReport>(rep[0].body));
+  const auto* st = std::get_if<ap::StateReport>(&rep[0].body);
+  ASSERT_NE(st, nullptr);
+  EXPECT_TRUE(st->evs.empty());
+  for (const char* name : {"agent.rx.p1", "agent.rx.p2"}) {
+    EXPECT_TRUE(std::any_of(st->counters.begin(), st->counters.end(), [&](const ap::Counter& c) { return c.name == name; }))
+        << name;
+  }
   rep = r.feed(ap::encode(ap::Message{0, 41, ap::Bye{}}));
   ASSERT_EQ(rep.size(), 1u);
   EXPECT_TRUE(std::holds_alternative<ap::Ok>(rep[0].body));
