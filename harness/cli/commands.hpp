@@ -18,13 +18,13 @@ namespace mrc::cli {
 // `run`'s options that are checked here, as typed, so that a mistake is exit 2 with a message
 // naming the option (an empty string: not given).
 struct RunTextOptions {
-  std::string seed;              // --seed: replaces every case's seed; not a number is exit 2
-  std::string agent_token_file;  // --agent-token-file: for `--dut agent:...` the token is its first
+  std::string seed = {};         // --seed: replaces every case's seed; not a number is exit 2
+  std::string agent_token_file = {};  // --agent-token-file: for `--dut agent:...` the token is its first
                                  // line, else $MRC_AGENT_TOKEN; an unreadable file is exit 2
   // --agent-connect-timeout-ms / --agent-call-timeout-ms: the agent binding's connect_timeout and
   // call_timeout (default 5000 each), whole milliseconds in 1 .. kMaxAgentTimeoutMs.
-  std::string agent_connect_timeout_ms;
-  std::string agent_call_timeout_ms;
+  std::string agent_connect_timeout_ms = {};
+  std::string agent_call_timeout_ms = {};
 };
 // One hour: no wait of a case can usefully be longer than the longest case (timeout_s <= 3600).
 inline constexpr std::uint64_t kMaxAgentTimeoutMs = 3'600'000;

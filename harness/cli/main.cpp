@@ -44,7 +44,7 @@ void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& 
   cmd->add_option("--cases", o.cases, "case files or folders (default: the suite's cases/)");
   cmd->add_option("--tags", o.tags, "run cases carrying any of these tags (comma list)");
   cmd->add_option("--exclude-tags", o.exclude_tags, "skip cases carrying any of these tags (comma list)");
-  cmd->add_option("--testbed", o.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  cmd->add_option("--testbed", o.testbed, "testbed preset or YAML for cases that name none; netns, or a lab testbed file, puts the DUT on real interfaces")->capture_default_str();
   cmd->add_option("--agent-token-file", token_file,
                   "file holding the DUT agent's token (agent:... bindings; default: $MRC_AGENT_TOKEN)");
   cmd->add_option("--seed", seed_text, "replace every case's seed");
@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "run cases against a DUT and write reports");
   add_suite_run_options(run_cmd, run, run_text.seed, run_text.agent_token_file);
   run_cmd->add_option("--dut", run.dut,
-                      "DUT binding: reference, reference:<defect>[,<defect>...] or agent:HOST:PORT (needs --testbed netns, "
-                      "not available yet)")
+                      "DUT binding: reference, reference:<defect>[,<defect>...], agent:HOST:PORT (with a lab testbed file) or "
+                      "agent:reference[:<defect>,...] (with --testbed netns)")
       ->capture_default_str();
   run_cmd->add_option("--peer", run.peer,
                       "the harness's own side (testbed host 1), any --dut spelling; default: the in-process reference")

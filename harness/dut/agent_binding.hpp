@@ -10,10 +10,10 @@
 // hung or crashed agent makes the call fail (DutStatus kFailed naming the call and the bound that
 // expired) instead of hanging the run; after that every call fails at once.
 //
-// Not yet: putting the agent's interfaces into a testbed. That needs the real-time bridge between
-// the simulated fabric and real interfaces (`--testbed netns`, which does not exist yet), so
-// attach() records the testbed and host and then says so; apply() and everything after it work
-// without attach(), which is how the tests drive two agent-bound references against each other.
+// attach() puts the agent's ports on the testbed through the real-time bridge (set_wire(): the
+// harness-side interface of each agent port); without a wire it fails saying what is needed.
+// apply() and everything after it also work without attach(), which is how the tests drive two
+// agent-bound references against each other.
 #pragma once
 
 #include <optional>

@@ -15,6 +15,7 @@ namespace mrc::harness {
 struct TimingBudget {
   std::uint64_t ns = 0;
   std::string source;  // who declared it, e.g. "real-time bridge (testbed netns)"
+  bool operator==(const TimingBudget&) const = default;
 };
 
 }  // namespace mrc::harness

@@ -163,6 +163,8 @@ void visit_case(A& a, R& c) {
   a.list(c.checks, kMinCheck, "checks", [&](auto& chk) { visit_check(a, chk); });
   visit_strings(a, c.evidence_files, "evidence_files");
   a.u64(c.sim_time_ns, "sim_time_ns");
+  a.u64(c.timing_budget.ns, "timing_budget.ns");
+  a.str(c.timing_budget.source, "timing_budget.source");
   a.optional(c.wall_ms, "wall_ms");
   a.enumeration(c.expectation, harness::ExpectationOutcome::kExpired, "expectation");
   a.str(c.expectation_reason, "expectation_reason");

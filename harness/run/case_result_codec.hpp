@@ -22,7 +22,7 @@
 
 namespace mrc::run {
 
-inline constexpr std::uint16_t kCaseResultCodecVersion = 1;
+inline constexpr std::uint16_t kCaseResultCodecVersion = 2;  // 2: the timing budget
 
 // Throws std::length_error when a string or list is beyond what the decoder accepts (see
 // kMaxCaseResultString in the .cpp): such a result could not be read back.

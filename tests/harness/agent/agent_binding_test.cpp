@@ -392,7 +392,7 @@ TEST(AgentBinding, NoAgentListeningIsAFailure) {
 
 TEST(AgentBinding, FactorySpellings) {
   std::string why;
-  const harness::BindingOptions with_token{"tok", {}};
+  const harness::BindingOptions with_token{"tok", {}, {}, "--dut"};
   EXPECT_TRUE(harness::valid_binding_spec("agent:127.0.0.1:7411", &why, with_token)) << why;
   EXPECT_TRUE(harness::valid_binding_spec("agent:[::1]:7411", &why, with_token)) << why;
   EXPECT_TRUE(harness::valid_binding_spec("agent:dut-host:9", &why, with_token)) << why;

@@ -26,7 +26,7 @@ using Clock = std::chrono::steady_clock;
 // Through the `run` subcommand's function, as the binary calls it (it adds the child's --dut).
 SuiteRun run_cli(RunOptions o) {
   return run_with(std::move(o), [](const RunOptions& x, std::ostream& out, std::ostream& err) {
-    return cli::run_cases(x, "", "", out, err);
+    return cli::run_cases(x, cli::RunTextOptions{}, out, err);
   });
 }
 
