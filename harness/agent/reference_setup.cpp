@@ -13,7 +13,8 @@ Outcome outcome_of(const harness::DutStatus& st) {
   switch (st.code) {
     case harness::DutStatus::Code::kOk: return Outcome::success();
     case harness::DutStatus::Code::kRejected: return Outcome::rejected(st.err, st.message);
-    case harness::DutStatus::Code::kUnimplemented: return Outcome::fail(ap::ErrorCode::kUnsupported, st.message);
+    case harness::DutStatus::Code::kUnimplemented:
+    case harness::DutStatus::Code::kUnsupported: return Outcome::fail(ap::ErrorCode::kUnsupported, st.message);
     case harness::DutStatus::Code::kFailed: break;
   }
   return Outcome::fail(ap::ErrorCode::kBadValue, st.message);

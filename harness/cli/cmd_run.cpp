@@ -45,7 +45,8 @@ int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, 
   if (!resolve_seed_and_token(o, text.seed, text.agent_token_file, err)) return run::kExitBadInput;
   if (o.isolation.enabled) {
     // What a case child needs to make the same bindings; the per-case arguments are the pool's.
-    o.isolation.child_args.insert(o.isolation.child_args.end(), {"--dut", o.dut, "--peer", o.peer});
+    o.isolation.child_args.insert(o.isolation.child_args.end(), {"--dut", o.dut});
+    if (o.peer != run::kDefaultPeer) o.isolation.child_args.insert(o.isolation.child_args.end(), {"--peer", o.peer});
     o.isolation.agent_token = o.agent_token;
   }
   return run::run_suite(o, out, err);

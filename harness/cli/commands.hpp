@@ -31,7 +31,7 @@ inline constexpr std::uint64_t kMaxAgentTimeoutMs = 3'600'000;
 
 // `run`: every selected case against the DUT, reports into o.out (harness/run/suite_runner.hpp).
 // With o.isolation.enabled (--isolate) it appends the binding options a case child needs to
-// o.isolation.child_args (`--dut SPEC --peer SPEC`) and hands it the token.
+// o.isolation.child_args (`--dut SPEC`, and `--peer SPEC` unless the default) and hands it the token.
 int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, std::ostream& err);
 
 struct InteropOptions {

@@ -174,7 +174,7 @@ DutStatus AgentBinding::attach(Testbed& testbed, int host) {
     const auto w = std::find_if(wire_.ports.begin(), wire_.ports.end(),
                                 [p](const WirePortBinding& b) { return b.port == p; });
     if (!agent_has || w == wire_.ports.end()) {
-      return DutStatus{DutStatus::Code::kUnimplemented, 0,
+      return DutStatus{DutStatus::Code::kUnsupported, 0,
                        "attach: testbed " + testbed.name() + " has " + std::to_string(testbed.planes()) +
                            " planes but the DUT's wire has no port p" + std::to_string(p) + " (agent ports " +
                            port_list(hello_.ports) + ", " + std::to_string(wire_.ports.size()) + " bridged interfaces)"};

@@ -67,7 +67,8 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
 std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error, const BindingOptions& opt) {
   if (spec.starts_with(kAgentPrefix)) return make_agent_binding(spec, error, opt);
   if (!in_process_binding(spec)) {
-    return fail(error, "unknown DUT binding '" + spec.substr(0, spec.find(':')) + "'; " + binding_help());
+    return fail(error, "unknown DUT binding '" + spec.substr(0, spec.find(':')) + "' in " + opt.option + " " + spec + "; " +
+                           binding_help());
   }
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);

@@ -32,6 +32,7 @@ struct DutStatus {
     kRejected,       // the DUT refused the request (an errno from its API): a DUT behaviour
     kUnimplemented,  // the binding does not offer this operation
     kFailed,         // the binding itself broke (lost connection, bad state): harness ERROR
+    kUnsupported,    // the DUT cannot take part in this case as set up (more planes than ports)
   };
   Code code = Code::kOk;
   int err = 0;

@@ -103,7 +103,7 @@ bool Session::setup() {
   }
   if (!s_.tb) return s_.fail(Verdict::kError, "testbed: " + why);
   s_.activity("dut.attach");
-  if (const harness::DutStatus at = s_.dut.attach(*s_.tb, kDutHost); at.code == harness::DutStatus::Code::kUnimplemented) {
+  if (const harness::DutStatus at = s_.dut.attach(*s_.tb, kDutHost); at.code == harness::DutStatus::Code::kUnsupported) {
     return s_.fail(Verdict::kUnsupported, "DUT attach: " + at.message);  // e.g. more planes than the DUT's wire
   } else if (!status_ok(at, "DUT attach")) {
     return false;
