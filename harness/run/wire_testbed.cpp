@@ -93,9 +93,6 @@ std::string WireTestbed::describe() const { return what_; }
 
 
 
-std::string WireTestbed::agent_output() { return held_->agent ? held_->agent->drain_output() : std::string(); }
-
-bool WireTestbed::agent_running() { return !held_->agent || held_->agent->running(); }
 
 std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std::string* error) {
   auto fail = [&](std::string m) -> std::unique_ptr<WireTestbed> {

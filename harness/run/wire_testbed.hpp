@@ -48,9 +48,6 @@ class WireTestbed {
 
   // One line for the report and the progress output.
   std::string describe() const;
-  // Whatever the started agent printed (for an ERROR message when it died).
-  std::string agent_output();
-  bool agent_running();
 
   friend std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std::string* error);
 

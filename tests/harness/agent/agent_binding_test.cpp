@@ -348,6 +348,30 @@ TEST(AgentBinding, HelloOkWithoutPortsFailsTheHandshake) {
   EXPECT_NE(a.identity().details.find("no ports"), std::string::npos) << a.identity().details;
 }
 
+// attach() bridges the agent's ports into the testbed; before any interface is opened it refuses
+// a binding without a wire (ERROR naming what is needed) and a testbed with more planes than the
+// DUT has ports (UNSUPPORTED, which the runner reports as such).
+TEST(AgentBinding, AttachNeedsAWireAndAPortPerPlane) {
+  FakeAgent one_port([](const ap::Message& m) -> std::optional<ap::Message> { return hello_ok(m.seq, "one-port"); });
+  std::string why;
+  auto tb = harness::make_sim_testbed(harness::TestbedRequest::named("mini"), 1, &why);
+  ASSERT_TRUE(tb) << why;
+  AgentBinding no_wire("127.0.0.1", one_port.port(), kToken);
+  const DutStatus a = no_wire.attach(*tb, 0);
+  EXPECT_EQ(a.code, DutStatus::Code::kFailed);
+  EXPECT_NE(a.message.find("run with --testbed netns, or a lab testbed file"), std::string::npos) << a.message;
+
+  FakeAgent one_port_too([](const ap::Message& m) -> std::optional<ap::Message> { return hello_ok(m.seq, "one-port"); });
+  AgentBinding wired("127.0.0.1", one_port_too.port(), kToken);
+  wired.set_wire(harness::AgentWire{"", {{1, "mrc-no-such-if"}}, {}});
+  const DutStatus b = wired.attach(*tb, 0);
+  EXPECT_EQ(b.code, DutStatus::Code::kUnsupported);
+  EXPECT_NE(b.message.find("has " + std::to_string(tb->planes()) + " planes but the DUT's wire has no port p2"),
+            std::string::npos)
+      << b.message;
+  EXPECT_TRUE(wired.data_ports().empty());
+}
+
 TEST(AgentBinding, SilentAgentIsABoundedFailure) {
   FakeAgent silent([](const ap::Message& m) -> std::optional<ap::Message> {
     if (std::holds_alternative<ap::Hello>(m.body)) return hello_ok(m.seq, "mute");
