@@ -88,7 +88,7 @@ void Endpoint::send_health_probes(Qp& qp) {
       continue;
     }
     const auto id = ep_tracker_.next_free_id();
-    if (!id || ep_tracker_.begin(*id, wire::EpOp::kEvProbe, now_, cfg_.probe_timeout_ns) !=
+    if (!id || ep_tracker_.begin(*id, wire::EpOp::kEvProbe, now_, qp.probe_timeout_ns) !=
                    transport::EpRequestTracker::Status::kOk) {
       ++stats_.probes_skipped;
       continue;
@@ -112,7 +112,7 @@ void Endpoint::send_health_probes(Qp& qp) {
     push_control(pkt);
     ++stats_.probes_sent;
     ep_pending_.push_back(EpPending{*id, wire::EpOp::kEvProbe, true, qp.qpn, *ev,
-                                    now_ + cfg_.probe_timeout_ns});
+                                    now_ + qp.probe_timeout_ns});
   }
 }
 

@@ -193,6 +193,7 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
     if (!params->ok()) return EINVAL;
     hp.cooldown_ns = params->base_rtt;  // MODEL: M7 cooldown = 1 base RTT
   }
+  qp.probe_timeout_ns = std::max<std::uint64_t>(cfg_.probe_timeout_ns, params ? 2 * static_cast<std::uint64_t>(params->base_rtt) : 0);
 
   transport::RequesterConfig rc;
   rc.qpn = qp.qpn;

@@ -15,6 +15,7 @@
 
 #include "harness/case/case_loader.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/dut/agent_wire_text.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/run/case_pool.hpp"
@@ -98,10 +99,22 @@ int run_case_child(const CaseChildOptions& o, std::ostream& err) {
     err << "error: " << o.case_file.string() << " does not hold case " << o.case_id << '\n';
     return run::kExitBadInput;
   }
-  const harness::BindingOptions binding_options{token, {}, {}, "--dut"};
+  const harness::AgentTimeouts timeouts{std::chrono::milliseconds(o.agent_connect_timeout_ms),
+                                        std::chrono::milliseconds(o.agent_call_timeout_ms)};
+  harness::BindingOptions binding_options{token, timeouts, {}, "--dut"};
+  harness::BindingOptions peer_options{token, timeouts, {}, "--peer"};
   std::string why;
+  for (const auto& [text, into] : {std::pair{&o.dut_wire, &binding_options}, std::pair{&o.peer_wire, &peer_options}}) {
+    if (text->empty()) continue;
+    auto w = harness::decode_agent_wire(*text, &why);
+    if (!w) {
+      err << "error: " << into->option << "-wire: " << why << '\n';
+      return run::kExitBadInput;
+    }
+    into->agent_wire = std::move(*w);
+  }
   if (!harness::valid_binding_spec(o.dut, &why, binding_options) ||
-      (!o.peer.empty() && !harness::valid_binding_spec(o.peer, &why, binding_options))) {
+      (!o.peer.empty() && !harness::valid_binding_spec(o.peer, &why, peer_options))) {
     err << "error: " << why << '\n';
     return run::kExitBadInput;
   }
@@ -112,7 +125,7 @@ int run_case_child(const CaseChildOptions& o, std::ostream& err) {
   po.write_evidence = o.evidence == "on";
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
-  if (!o.peer.empty()) po.peer_factory = [&] { return harness::make_binding(o.peer, nullptr, binding_options); };
+  if (!o.peer.empty()) po.peer_factory = [&] { return harness::make_binding(o.peer, nullptr, peer_options); };
 
   double wall_s = 0;
   const harness::CaseResult r = run::run_case_task(run::CaseTask{c, o.seed}, o.suite_root, po, factory, wall_s);

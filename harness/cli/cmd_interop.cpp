@@ -17,6 +17,7 @@
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/interop_engine.hpp"
 #include "harness/run/suite_loader.hpp"
+#include "harness/run/wire_testbed.hpp"
 
 namespace mrc::cli {
 namespace {
@@ -29,6 +30,16 @@ using run::kExitHarness;
 // defects; make_binding decides what is a spec, so specs stay opaque here (agent:HOST:PORT and
 // whatever comes later need no change). Nullopt, with the reason on `err`, on an unknown or
 // repeated spec or an empty list.
+// A spec as make_binding or --testbed netns takes it: agent:reference[:defects] is an agent the
+// netns testbed starts, valid when reference[:defects] is.
+bool valid_impl(const std::string& spec, std::string* why, const harness::BindingOptions& options) {
+  constexpr std::string_view kStarted = "agent:reference";
+  if (spec.starts_with(kStarted) && (spec.size() == kStarted.size() || spec[kStarted.size()] == ':')) {
+    return harness::valid_binding_spec(spec.substr(std::string_view("agent:").size()), why, options);
+  }
+  return harness::valid_binding_spec(spec, why, options);
+}
+
 std::optional<std::vector<std::string>> parse_impls(const std::vector<std::string>& typed,
                                                     const harness::BindingOptions& options, std::ostream& err) {
   std::vector<std::string> specs;
@@ -36,12 +47,12 @@ std::optional<std::vector<std::string>> parse_impls(const std::vector<std::strin
     const std::size_t first_of_value = specs.size();
     for (const std::string& piece : run::split_list(value)) {
       std::string why;
-      if (harness::valid_binding_spec(piece, &why, options)) {
+      if (valid_impl(piece, &why, options)) {
         specs.push_back(piece);
         continue;
       }
       const bool continues_previous = specs.size() > first_of_value &&
-                                      harness::valid_binding_spec(specs.back() + "," + piece, nullptr, options);
+                                      valid_impl(specs.back() + "," + piece, nullptr, options);
       if (!continues_previous) {
         err << "error: " << why << '\n';
         return std::nullopt;
@@ -74,7 +85,8 @@ int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err) {
   auto impls = parse_impls(o.impls, harness::BindingOptions{plan.base.agent_token, {}, {}, "--impls"}, err);
   if (!impls) return kExitBadInput;
   plan.impls = std::move(*impls);
-  const run::CaseSelection sel = run::select_cases(o.run.cases, o.run.tags, o.run.exclude_tags, o.run.testbed, err);
+  const run::CaseSelection sel =
+      run::select_cases(o.run.cases, o.run.tags, o.run.exclude_tags, run::fabric_of_testbed(o.run.testbed), err);
   if (!sel.ok) return kExitBadInput;
   if (std::string missing = run::missing_inputs(sel.cases, sel.suite.root); !missing.empty()) {
     err << missing;

@@ -1,5 +1,5 @@
 // `mrc-conform run`: the agent timeouts range-checked, --seed and the agent token resolved
-// (run_inputs.hpp), the case child's binding arguments when isolated, then the suite runner
+// (run_inputs.hpp), then the suite runner
 // (harness/run/suite_runner.hpp).
 #include <charconv>
 #include <chrono>
@@ -43,12 +43,6 @@ int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, 
     }
   }
   if (!resolve_seed_and_token(o, text.seed, text.agent_token_file, err)) return run::kExitBadInput;
-  if (o.isolation.enabled) {
-    // What a case child needs to make the same bindings; the per-case arguments are the pool's.
-    o.isolation.child_args.insert(o.isolation.child_args.end(), {"--dut", o.dut});
-    if (o.peer != run::kDefaultPeer) o.isolation.child_args.insert(o.isolation.child_args.end(), {"--peer", o.peer});
-    o.isolation.agent_token = o.agent_token;
-  }
   return run::run_suite(o, out, err);
 }
 

@@ -30,8 +30,8 @@ struct RunTextOptions {
 inline constexpr std::uint64_t kMaxAgentTimeoutMs = 3'600'000;
 
 // `run`: every selected case against the DUT, reports into o.out (harness/run/suite_runner.hpp).
-// With o.isolation.enabled (--isolate) it appends the binding options a case child needs to
-// o.isolation.child_args (`--dut SPEC`, and `--peer SPEC` unless the default) and hands it the token.
+// With o.isolation.enabled (--isolate) the suite runner gives each case child the resolved binding
+// specs, their wires and timeouts, and the token on a pipe.
 int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, std::ostream& err);
 
 struct InteropOptions {
@@ -71,6 +71,10 @@ struct CaseChildOptions {
   int token_fd = -1;                 // the agent token, read to end-of-file (empty: none)
   std::string dut = "reference";
   std::string peer;                  // the peer's binding spec; empty: the in-process reference
+  std::string dut_wire;              // agent_wire_text.hpp: the DUT agent's ports on the bridge
+  std::string peer_wire;             //   and the peer's (empty: not on a wire)
+  std::uint64_t agent_connect_timeout_ms = 5000;
+  std::uint64_t agent_call_timeout_ms = 5000;
 };
 int run_case_child(const CaseChildOptions& o, std::ostream& err);
 

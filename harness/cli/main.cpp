@@ -104,6 +104,10 @@ int main(int argc, char** argv) {
   child_cmd->add_option("--token-fd", child.token_fd)->required();
   child_cmd->add_option("--dut", child.dut)->required();
   child_cmd->add_option("--peer", child.peer);
+  child_cmd->add_option("--dut-wire", child.dut_wire);
+  child_cmd->add_option("--peer-wire", child.peer_wire);
+  child_cmd->add_option("--agent-connect-timeout-ms", child.agent_connect_timeout_ms);
+  child_cmd->add_option("--agent-call-timeout-ms", child.agent_call_timeout_ms);
 
   mrc::cli::InteropOptions interop;
   set_build_info(interop.run, argc, argv);

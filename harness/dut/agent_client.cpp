@@ -187,6 +187,16 @@ std::string AgentClient::call(ap::Body request, ap::Message& reply) {
   const Clock::time_point deadline = Clock::now() + timeouts_.call_timeout;
   if (std::string e = send_all(bytes, deadline, what); !e.empty()) return e;
   if (std::string e = read_frame(reply, deadline, what); !e.empty()) return e;
+  if (const auto* e = std::get_if<ap::Error>(&reply.body); e != nullptr && reply.seq == 0 && reply.seq != m.seq) {
+    // Not an answer but the agent speaking first: it refuses this connection (e.g. too many clients).
+    std::string why = "agent " + address() + " refused the connection at " + what + ": " +
+                      std::string(ap::to_string(e->code)) + ": " + e->text;
+    if (e->code == ap::ErrorCode::kTooManyClients) {
+      why += " (earlier connections are still open: a case whose binding call hung keeps its connection until "
+             "its process ends; run with --isolate, the default for agent bindings, or restart the agent)";
+    }
+    return fail(std::move(why));
+  }
   if (reply.seq != m.seq) {
     return fail("agent " + address() + " answered " + what + " (seq " + std::to_string(m.seq) + ") with seq " +
                 std::to_string(reply.seq));

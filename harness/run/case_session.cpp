@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "harness/run/session_state.hpp"
+#include "harness/run/wire_fit.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
 #include "reference/wire/ev_placement.hpp"
@@ -109,6 +110,11 @@ bool Session::setup() {
     return false;
   }
   if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
+  if (s_.tb->bridge_figures(kDutHost) != nullptr || s_.tb->bridge_figures(kPeerHost) != nullptr) {
+    const auto facts = s_.tb->network_facts(kDutHost, kPeerHost, c.config.qp.mtu);
+    const std::string misfit = wire_misfit(c, WireFacts{facts.base_rtt_ns, facts.line_rate_bps, s_.o.virtual_limit_ns});
+    if (!misfit.empty()) return s_.fail(Verdict::kUnsupported, "cannot run on this wire: " + misfit);
+  }
 
   std::uint64_t buffer_bytes = 0;
   if (!setup_traffic(buffer_bytes)) return false;
@@ -380,6 +386,28 @@ void Session::poll_ev_events(std::uint64_t now, bool last) {
   s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
 }
 
+// A paced fabric, or a bridge's queue towards a host, further behind real time than this has
+// stopped being a real-time bridge.
+constexpr std::uint64_t kMaxBehindNs = 50'000'000;
+
+// Why the run stopped being real-time ("" while it is): read with the fabric held.
+std::string real_time_lost(harness::Testbed& tb) {
+  const std::string limit = " (limit " + std::to_string(kMaxBehindNs / 1'000'000) + " ms): this machine cannot carry the "
+                            "case's traffic across the real-time bridge as it happens, so nothing measured would be "
+                            "real-time";
+  if (const std::uint64_t behind = tb.pacing_behind_ns(); behind > kMaxBehindNs) {
+    return "the simulated fabric fell " + std::to_string(behind / 1'000'000) + " ms behind real time" + limit;
+  }
+  for (const auto& [host, who] : {std::pair{kDutHost, "DUT"}, std::pair{kPeerHost, "peer"}}) {
+    const harness::BridgeFigures* b = tb.bridge_figures(host);
+    if (b != nullptr && b->tx_lag.max() > kMaxBehindNs) {
+      return "the real-time bridge's queue towards the " + std::string(who) + " reached " +
+             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit;
+    }
+  }
+  return "";
+}
+
 bool Session::play() {
   for (RecvNeed& r : s_.recvs) {
     if (!post_recvs(r, kInitialRecvs)) return false;
@@ -395,6 +423,7 @@ bool Session::play() {
       return s_.fail(Verdict::kError, "wall-clock bound of " + std::to_string(s_.c.timeout_s) +
                                           " s exceeded at virtual t=" + std::to_string(s_.tb->now()) + " ns");
     }
+    if (std::string lost = real_time_lost(*s_.tb); !lost.empty()) return s_.fail(Verdict::kInconclusive, lost);
     const std::uint64_t now = s_.tb->now();
     while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {
       if (!run_control(s_.controls[next_control++].second)) return false;

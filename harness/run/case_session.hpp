@@ -46,13 +46,17 @@ struct SessionOptions {
 };
 
 struct SessionResult {
-  // kPass: the stimulus ran and `ctx` is complete; kUnsupported / kError: it did not (message).
+  // kPass: the stimulus ran and `ctx` is complete; kUnsupported / kInconclusive / kError: it did
+  // not (message).
   harness::Verdict status = harness::Verdict::kPass;
   std::string message;
   harness::CheckContext ctx;
   std::vector<std::string> evidence_files;  // relative to out_dir
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
+  // How a real-time bridge broke what it declared (lag over its budget, lost frames); "" when it
+  // kept to it or there is none. A FAIL of such a run is INCONCLUSIVE (case_result.cpp).
+  std::string wire_overrun;
   // Wall time spent inside the testbed (building it, injecting, run_until), to measure the
   // harness's own overhead; never written into a report.
   double testbed_wall_s = 0;

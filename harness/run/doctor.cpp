@@ -88,15 +88,15 @@ DoctorOutcome run_doctor(const DoctorRequest& r, const std::function<void(const 
     return out;
   }
   f.ok("testbed: " + wire->describe());
-  const std::vector<harness::WirePortBinding>& ports = wire->wire().ports;
+  const std::vector<harness::WirePortBinding>& ports = wire->dut().wire.ports;
 
   std::vector<doctor::OpenPort> open = doctor::check_interfaces(ports, netns ? std::string() : r.testbed, f);
 
-  auto binding = harness::make_binding(wire->dut_spec(), &why,
-                                       harness::BindingOptions{wire->token(), r.agent_timeouts, wire->wire(), "--dut"});
+  auto binding = harness::make_binding(wire->dut().spec, &why,
+                                       harness::BindingOptions{wire->token(), r.agent_timeouts, wire->dut().wire, "--dut"});
   const auto* agent = dynamic_cast<const harness::AgentBinding*>(binding.get());
   if (agent == nullptr) {
-    f.fail("cannot make the agent binding for " + wire->dut_spec() + ": " + why, "report this as a harness bug");
+    f.fail("cannot make the agent binding for " + wire->dut().spec + ": " + why, "report this as a harness bug");
   } else if (check_agent(*agent, f)) {
     doctor::check_planes(ports, agent->agent_ports(), f);
     doctor::check_port_map(*agent, open, r.probe_wait, f);
@@ -109,7 +109,7 @@ DoctorOutcome run_doctor(const DoctorRequest& r, const std::function<void(const 
   std::vector<harness::WirePortBinding> capturable;
   for (const doctor::OpenPort& p : open) capturable.push_back(harness::WirePortBinding{p.plane, p.ifname});
   open.clear();
-  doctor::check_pacing(wire->fabric(), capturable, wire->wire().bridge, r.pacing_run, f);
+  doctor::check_pacing(wire->fabric(), capturable, wire->dut().wire.bridge, r.pacing_run, f);
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "harness/run/wire_testbed.hpp"
+#include "harness/dut/agent_wire_text.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::run {
@@ -125,6 +126,10 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   const auto run_start = Clock::now();
   // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
   std::function<std::unique_ptr<harness::DutBinding>()> factory = o.binding_factory;
+  // What a case child (--isolate) needs to make the same bindings: the specs as resolved here (an
+  // agent this run started, its wire), their timeouts; the token goes through a pipe.
+  std::vector<std::string> child_binding_args;
+  std::string child_token = o.agent_token;
   if (factory && o.isolation.enabled) {
     err << "error: isolation runs each case in a child process that makes its DUT binding from a spec; an "
            "in-process binding factory cannot cross into it\n";
@@ -136,7 +141,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   unsigned jobs = o.jobs;
   if (!factory && is_wire_testbed(o.testbed)) {
     std::string why;
-    wire = open_wire_testbed(WireTestbedRequest{o.testbed, o.dut, o.agent_token}, &why);
+    wire = open_wire_testbed(WireTestbedRequest{o.testbed, o.dut, o.agent_token, o.peer}, &why);
     if (!wire) {
       err << "error: " << why << '\n';
       return kExitBadInput;
@@ -153,26 +158,41 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     harness::BindingOptions binding_options{o.agent_token, o.agent_timeouts, {}, "--dut"};
     std::string spec = o.dut;
     if (wire) {
-      spec = wire->dut_spec();
+      spec = wire->dut().spec;
       binding_options.agent_token = wire->token();
-      binding_options.agent_wire = wire->wire();
+      binding_options.agent_wire = wire->dut().wire;
     }
     if (!harness::valid_binding_spec(spec, &why, binding_options)) {
       err << "error: " << why << '\n';
       return kExitBadInput;
     }
     factory = [spec, binding_options] { return harness::make_binding(spec, nullptr, binding_options); };
+    child_token = binding_options.agent_token;
+    child_binding_args = {"--dut", spec, "--agent-connect-timeout-ms",
+                          std::to_string(o.agent_timeouts.connect_timeout.count()), "--agent-call-timeout-ms",
+                          std::to_string(o.agent_timeouts.call_timeout.count())};
+    if (wire) child_binding_args.insert(child_binding_args.end(), {"--dut-wire", harness::encode_agent_wire(wire->dut().wire)});
   }
   // Empty for the default peer: the pool then makes the in-process reference it always made.
   BindingFactory peer_factory;
   if (o.peer != kDefaultPeer) {
     std::string why;
-    const harness::BindingOptions peer_options{o.agent_token, o.agent_timeouts, {}, "--peer"};
-    if (!harness::valid_binding_spec(o.peer, &why, peer_options)) {
+    harness::BindingOptions peer_options{o.agent_token, o.agent_timeouts, {}, "--peer"};
+    std::string spec = o.peer;
+    if (wire && wire->peer()) {
+      spec = wire->peer()->spec;
+      peer_options.agent_token = wire->token();
+      peer_options.agent_wire = wire->peer()->wire;
+    }
+    if (!harness::valid_binding_spec(spec, &why, peer_options)) {
       err << "error: " << why << '\n';
       return kExitBadInput;
     }
-    peer_factory = [spec = o.peer, peer_options] { return harness::make_binding(spec, nullptr, peer_options); };
+    peer_factory = [spec, peer_options] { return harness::make_binding(spec, nullptr, peer_options); };
+    child_binding_args.insert(child_binding_args.end(), {"--peer", spec});
+    if (wire && wire->peer()) {
+      child_binding_args.insert(child_binding_args.end(), {"--peer-wire", harness::encode_agent_wire(wire->peer()->wire)});
+    }
   }
   CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, fabric, err);
   if (!sel.ok) return kExitBadInput;
@@ -270,11 +290,9 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   if (wire) po.virtual_limit_ns = std::max(po.virtual_limit_ns, kWireVirtualLimitNs);
   po.peer_factory = peer_factory;
   po.isolation = o.isolation;
-  if (wire && po.isolation.enabled) {
-    // A case child would need the namespace, the port map and the token of this run's wire.
-    if (o.progress) err << "note: --isolate is not available on a wire testbed yet; cases run in this process\n";
-    po.isolation.enabled = false;
-  }
+  po.isolation.child_args = child_binding_args;
+  po.isolation.child_args.insert(po.isolation.child_args.end(), o.isolation.child_args.begin(), o.isolation.child_args.end());
+  po.isolation.agent_token = child_token;
   // The pool calls this under its own lock, one finished case at a time.
   auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
     CaseResult r = done;

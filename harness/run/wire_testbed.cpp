@@ -39,13 +39,13 @@ std::filesystem::path agent_beside_us() {
   return ec ? std::filesystem::path("mrc-dut-agent") : self.parent_path() / "mrc-dut-agent";
 }
 
-// The fabric's addresses of the DUT host, which the agent's endpoint must use (the fabric routes
-// by them). Read from the fabric itself, so they follow its address plan.
-std::string dut_addresses(const std::string& fabric, std::string& gid, std::string& mac) {
+// The fabric's addresses of a host, which its agent's endpoint must use (the fabric routes by
+// them). Read from the fabric itself, so they follow its address plan.
+std::string host_addresses(const std::string& fabric, int host, std::string& gid, std::string& mac) {
   std::string why;
   const auto tb = harness::make_sim_testbed(harness::TestbedRequest::named(fabric), 1, &why);
   if (!tb) return "fabric " + fabric + ": " + why;
-  const harness::HostAddress a = tb->host_address(kDutHost);
+  const harness::HostAddress a = tb->host_address(host);
   gid = harness::format_gid(a.gid);
   mac = harness::format_mac(a.mac);
   return "";
@@ -71,18 +71,30 @@ bool is_wire_testbed(const std::string& testbed) {
   return testbed == "netns" || hw::looks_like_lab_file(testbed);
 }
 
+std::string fabric_of_testbed(const std::string& testbed) {
+  if (testbed == "netns") return "mini";
+  if (!hw::looks_like_lab_file(testbed)) return testbed;
+  const auto lab = hw::load_lab_testbed(testbed, nullptr);
+  return lab ? lab->fabric : "mini";
+}
+
 struct WireTestbed::Held {
-  std::unique_ptr<hw::Netns> netns;
-  std::unique_ptr<hw::ChildProcess> agent;
+  struct Agent {  // one per implementation this run starts (DUT, and the peer for interop)
+    std::unique_ptr<hw::Netns> netns;
+    std::unique_ptr<hw::ChildProcess> process;
+  };
+  std::vector<Agent> agents;
   std::filesystem::path token_dir;
 };
 
 WireTestbed::WireTestbed() : held_(std::make_unique<Held>()) {}
 
 WireTestbed::~WireTestbed() {
-  if (held_->agent) held_->agent->stop(SIGTERM, std::chrono::milliseconds(2000));
-  held_->agent.reset();
-  if (held_->netns) held_->netns->remove();
+  for (Held::Agent& a : held_->agents) {
+    if (a.process) a.process->stop(SIGTERM, std::chrono::milliseconds(2000));
+    a.process.reset();
+    if (a.netns) a.netns->remove();
+  }
   if (!held_->token_dir.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(held_->token_dir, ec);
@@ -90,9 +102,6 @@ WireTestbed::~WireTestbed() {
 }
 
 std::string WireTestbed::describe() const { return what_; }
-
-
-
 
 std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std::string* error) {
   auto fail = [&](std::string m) -> std::unique_ptr<WireTestbed> {
@@ -103,92 +112,113 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
     return fail("--testbed " + r.testbed + " puts the DUT on real interfaces: it needs --dut agent:reference[:defect,...] " +
                 "(an agent this run starts) or --dut agent:HOST:PORT (yours), not --dut " + r.dut);
   }
+  const bool peer_on_wire = r.peer.starts_with("agent:");
   std::unique_ptr<WireTestbed> w(new WireTestbed());
-  w->wire_.bridge.budget = harness::Testbed::TimingBudget{r.budget_ns ? r.budget_ns : kDefaultBridgeBudgetNs,
-                                                          "real-time bridge (--testbed " + r.testbed + ")"};
-  w->wire_.bridge.rate_bps = static_cast<std::uint64_t>((r.rate_gbps > 0 ? r.rate_gbps : kDefaultBridgeRateGbps) * 1e9);
-  w->wire_.bridge.rtt_ns = kDefaultBridgeRttNs;
-  if (r.testbed != "netns") {  // a lab testbed file: the user's agent on the named interfaces
+  harness::Testbed::BridgeDeclaration bridge;
+  bridge.budget = harness::Testbed::TimingBudget{r.budget_ns ? r.budget_ns : kDefaultBridgeBudgetNs,
+                                                 "real-time bridge (--testbed " + r.testbed + ")"};
+  bridge.rate_bps = static_cast<std::uint64_t>((r.rate_gbps > 0 ? r.rate_gbps : kDefaultBridgeRateGbps) * 1e9);
+  bridge.rtt_ns = kDefaultBridgeRttNs;
+  if (r.testbed != "netns") {  // a lab testbed file: the user's agents on the named interfaces
     std::string why;
     const auto lab = hw::load_lab_testbed(r.testbed, &why);
     if (!lab) return fail(why);
-    if (r.dut.starts_with(kAgentReference)) {
-      return fail("--testbed " + r.testbed + " is a lab testbed: start mrc-dut-agent beside the DUT and give " +
-                  "--dut agent:HOST:PORT (agent:reference is for --testbed netns)");
+    for (const auto& [option, spec] : {std::pair<std::string, std::string>{"--dut", r.dut}, {"--peer", r.peer}}) {
+      if (spec.starts_with(kAgentReference)) {
+        return fail("--testbed " + r.testbed + " is a lab testbed: start mrc-dut-agent beside the implementation and give " +
+                    option + " agent:HOST:PORT (agent:reference is for --testbed netns)");
+      }
+    }
+    if (peer_on_wire && lab->peer_ports.empty()) {
+      return fail(r.testbed + ": --peer " + r.peer + " is an agent, so the file needs lab.peer_ports (the interface " +
+                  "cabled to each of the peer's ports, like lab.ports)");
     }
     w->fabric_ = lab->fabric;
-    w->wire_.ports = lab->ports;
-    if (lab->budget_ns) w->wire_.bridge.budget.ns = *lab->budget_ns;
-    if (lab->rate_gbps && r.rate_gbps <= 0) w->wire_.bridge.rate_bps = static_cast<std::uint64_t>(*lab->rate_gbps * 1e9);
-    w->dut_spec_ = r.dut;
+    if (lab->budget_ns) bridge.budget.ns = *lab->budget_ns;
+    if (lab->rate_gbps && r.rate_gbps <= 0) bridge.rate_bps = static_cast<std::uint64_t>(*lab->rate_gbps * 1e9);
+    w->dut_ = WireSide{r.dut, harness::AgentWire{"", lab->ports, bridge}};
+    if (peer_on_wire) w->peer_ = WireSide{r.peer, harness::AgentWire{"", lab->peer_ports, bridge}};
     w->token_ = r.agent_token;
-    w->what_ = "lab testbed " + r.testbed + " (fabric " + w->fabric_ + ", DUT ports " +
-               std::to_string(lab->ports.size()) + ")";
+    w->what_ = "lab testbed " + r.testbed + " (fabric " + w->fabric_ + ", DUT ports " + std::to_string(lab->ports.size()) +
+               (peer_on_wire ? ", peer ports " + std::to_string(lab->peer_ports.size()) : std::string()) + ")";
     return w;
   }
 
+  for (const auto& [option, spec] : {std::pair<std::string, std::string>{"--dut", r.dut}, {"--peer", r.peer}}) {
+    if (spec.starts_with("agent:") && !spec.starts_with(kAgentReference)) {
+      return fail("--testbed netns starts its own agents inside namespaces it creates, so it takes " + option +
+                  " agent:reference[:defect,...]; for an agent you started (beside a NIC, or your own model on veths " +
+                  "you made), write a lab testbed file naming the interfaces and give it as --testbed FILE");
+    }
+    if (spec.starts_with(kAgentReference) && spec.size() > kAgentReference.size() && spec[kAgentReference.size()] != ':') {
+      return fail(option + " " + spec + ": expected agent:reference[:defect,...]");
+    }
+  }
   if (std::string why = hw::netns_unavailable_reason(); !why.empty()) {
     return fail("--testbed netns needs root (or CAP_NET_ADMIN + CAP_SYS_ADMIN) and iproute2: " + why);
   }
   hw::cleanup_stale();
   hw::install_signal_cleanup();
-  hw::NetnsOptions no;
-  no.planes = r.planes;
-  std::string why;
-  w->held_->netns = hw::Netns::create(no, &why);
-  if (!w->held_->netns) return fail("--testbed netns: " + why);
-  for (const hw::VethPlane& v : w->held_->netns->planes()) {
-    w->wire_.ports.push_back(harness::WirePortBinding{static_cast<std::uint8_t>(v.plane), v.host_if});
-  }
-  w->wire_.netns = w->held_->netns->name();
-  w->what_ = "netns " + w->held_->netns->name() + " (" + std::to_string(r.planes) + " veth pairs, fabric mini)";
-
-  if (!r.dut.starts_with(kAgentReference)) {
-    return fail(std::string("--testbed netns starts its own agent inside a namespace it creates, so it takes --dut ") +
-                "agent:reference[:defect,...]; for an agent you started (beside a NIC, or your own model on veths " +
-                "you made), write a lab testbed file naming the interfaces and give it as --testbed FILE");
-  }
-  // agent:reference[:defects]: start mrc-dut-agent inside the namespace.
-  std::string backend = "reference";
-  if (r.dut.size() > kAgentReference.size()) {
-    if (r.dut[kAgentReference.size()] != ':') return fail("--dut " + r.dut + ": expected agent:reference[:defect,...]");
-    backend += r.dut.substr(kAgentReference.size());
-  }
-  std::string gid;
-  std::string mac;
-  if (std::string e = dut_addresses(w->fabric_, gid, mac); !e.empty()) return fail(e);
-  std::string ifaces;
-  for (const hw::VethPlane& v : w->held_->netns->planes()) {
-    ifaces += (ifaces.empty() ? "p" : ",p") + std::to_string(v.plane) + "=" + v.ns_if;
-  }
   char dir_template[] = "/tmp/mrc-conform-token-XXXXXX";
-  if (mkdtemp(dir_template) == nullptr) return fail("cannot make a private folder for the agent's token in /tmp");
+  if (mkdtemp(dir_template) == nullptr) return fail("cannot make a private folder for the agents' token in /tmp");
   w->held_->token_dir = dir_template;
   w->token_ = fresh_token();
   const std::filesystem::path token_file = w->held_->token_dir / "token";
   {
     std::ofstream f(token_file);
     f << w->token_ << '\n';
-    if (!f) return fail("cannot write the agent's token to " + token_file.string());
+    if (!f) return fail("cannot write the agents' token to " + token_file.string());
   }
   chmod(token_file.c_str(), 0600);
   const std::filesystem::path bin = r.agent_binary.empty() ? agent_beside_us() : r.agent_binary;
-  w->held_->agent = hw::spawn(w->held_->netns->name(),
-                        {bin.string(), "--token-file", token_file.string(), "--ifaces", ifaces, "--listen",
-                         "127.0.0.1:0", "--backend", backend, "--gid", gid, "--mac", mac, "--quiet",
-                         // One case at a time, but a finished case's connection may still be
-                         // closing when the next case connects.
-                         "--max-clients", "4"},
-                        &why);
-  if (!w->held_->agent) return fail("cannot start " + bin.string() + ": " + why);
-  const std::string line = w->held_->agent->read_line(kAgentStartBound, &why);
-  const std::uint16_t port = listening_port(line);
-  if (port == 0) {
-    return fail("mrc-dut-agent did not say where it listens within 10 s (agent_start bound): " +
-                (why.empty() ? line : why) + " " + w->held_->agent->drain_output());
+
+  // A namespace with one veth pair per plane and mrc-dut-agent (backend reference[:defects]) in it
+  // on the namespace's ends, with the fabric's addresses of `host`. What is made goes into held_
+  // at once, so a failure later still removes it.
+  auto start_agent = [&](const std::string& spec, int host, WireSide& side) -> std::string {
+    hw::NetnsOptions no;
+    no.planes = r.planes;
+    std::string why;
+    WireTestbed::Held::Agent& a = w->held_->agents.emplace_back();
+    a.netns = hw::Netns::create(no, &why);
+    if (!a.netns) return "--testbed netns: " + why;
+    side.wire.bridge = bridge;
+    side.wire.netns = a.netns->name();
+    std::string ifaces;
+    for (const hw::VethPlane& v : a.netns->planes()) {
+      side.wire.ports.push_back(harness::WirePortBinding{static_cast<std::uint8_t>(v.plane), v.host_if});
+      ifaces += (ifaces.empty() ? "p" : ",p") + std::to_string(v.plane) + "=" + v.ns_if;
+    }
+    std::string gid;
+    std::string mac;
+    if (std::string e = host_addresses(w->fabric_, host, gid, mac); !e.empty()) return e;
+    const std::string backend = "reference" + spec.substr(kAgentReference.size());
+    a.process = hw::spawn(a.netns->name(),
+                          {bin.string(), "--token-file", token_file.string(), "--ifaces", ifaces, "--listen",
+                           "127.0.0.1:0", "--backend", backend, "--gid", gid, "--mac", mac, "--quiet",
+                           // One case at a time, but a finished case's connection may still be
+                           // closing when the next case connects.
+                           "--max-clients", "4"},
+                          &why);
+    if (!a.process) return "cannot start " + bin.string() + ": " + why;
+    const std::string line = a.process->read_line(kAgentStartBound, &why);
+    const std::uint16_t port = listening_port(line);
+    if (port == 0) {
+      return "mrc-dut-agent did not say where it listens within 10 s (agent_start bound): " + (why.empty() ? line : why) +
+             " " + a.process->drain_output();
+    }
+    side.spec = "agent:127.0.0.1:" + std::to_string(port);
+    w->what_ += (w->what_.empty() ? "" : "; ") + std::string(host == kDutHost ? "DUT" : "peer") + ": netns " +
+                a.netns->name() + " (" + std::to_string(r.planes) + " veth pairs), mrc-dut-agent --backend " + backend +
+                " on " + side.spec + " inside it";
+    return "";
+  };
+  if (std::string e = start_agent(r.dut, kDutHost, w->dut_); !e.empty()) return fail(e);
+  if (peer_on_wire) {
+    w->peer_.emplace();
+    if (std::string e = start_agent(r.peer, kPeerHost, *w->peer_); !e.empty()) return fail(e);
   }
-  w->dut_spec_ = "agent:127.0.0.1:" + std::to_string(port);
-  w->what_ += ", mrc-dut-agent --backend " + backend + " on " + w->dut_spec_ + " inside it";
+  w->what_ += "; fabric " + w->fabric_;
   return w;
 }
 

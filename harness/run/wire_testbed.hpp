@@ -11,11 +11,17 @@
 //
 // A lab testbed file (testbed/wire/lab_testbed.hpp) names the harness-side interfaces of a DUT's
 // ports instead; the agent is the user's.
+//
+// The peer (testbed host 1) may be on the wire too, for interop of two implementations: with
+// `--peer agent:reference[:defect,...]` a second namespace and agent are made the same way (with
+// the fabric's addresses of host 1); with a lab file `--peer agent:HOST:PORT` takes the file's
+// `peer_ports`. Both agents share the run's token.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +33,18 @@ struct WireTestbedRequest {
   std::string testbed;       // "netns" or a lab testbed file
   std::string dut;           // netns: agent:reference[:defects]; lab file: agent:HOST:PORT
   std::string agent_token;   // for a user's agent
+  std::string peer = {};     // an agent spelling puts the peer on the wire as well; else unused
   std::uint32_t planes = 8;  // veth pairs (--testbed netns): the most planes a case may use
   std::uint64_t budget_ns = 0;  // 0: the default budget of the bridge
   double rate_gbps = 0;         // 0: the default forwarding rate of the bridge
   std::filesystem::path agent_binary = {};  // empty: mrc-dut-agent beside this executable
+};
+
+// One implementation on the wire: the spec its binding is made from (agent:HOST:PORT) and how its
+// ports reach the fabric.
+struct WireSide {
+  std::string spec;
+  harness::AgentWire wire;
 };
 
 class WireTestbed {
@@ -39,10 +53,10 @@ class WireTestbed {
   WireTestbed(const WireTestbed&) = delete;
   WireTestbed& operator=(const WireTestbed&) = delete;
 
-  // The DUT spec the bindings are made from (agent:HOST:PORT), its token and wire.
-  const std::string& dut_spec() const { return dut_spec_; }
+  // The DUT's side, the peer's when it is on the wire too, and the token of their agents.
+  const WireSide& dut() const { return dut_; }
+  const std::optional<WireSide>& peer() const { return peer_; }
   const std::string& token() const { return token_; }
-  const harness::AgentWire& wire() const { return wire_; }
   // The fabric for cases that name no testbed ("mini", or the lab file's fabric).
   const std::string& fabric() const { return fabric_; }
 
@@ -57,15 +71,18 @@ class WireTestbed {
   // a header that declares mrc::harness::wire would shadow mrc::wire for every file including it.
   struct Held;
   std::unique_ptr<Held> held_;
-  std::string dut_spec_;
+  WireSide dut_;
+  std::optional<WireSide> peer_;
   std::string token_;
   std::string fabric_ = "mini";
-  harness::AgentWire wire_;
   std::string what_;
 };
 
 // True for the testbed values that mean real interfaces.
 bool is_wire_testbed(const std::string& testbed);
+// The simulated fabric a testbed value runs cases on: the lab file's fabric, mini for netns, the
+// value itself otherwise (a lab file that does not read gives mini; opening it says why).
+std::string fabric_of_testbed(const std::string& testbed);
 
 // The default timing budget of the real-time bridge on veth (see bench/bridge_bench.cpp).
 inline constexpr std::uint64_t kDefaultBridgeBudgetNs = 200'000;

@@ -191,6 +191,9 @@ class Testbed {
   }
   // How late the paced loop woke for the times it waited for (null when nothing is bound).
   virtual const LatencyHistogram* pacing_lateness() const { return nullptr; }
+  // The most the paced fabric has trailed real time, ns (0 on virtual time): past a few budgets
+  // the machine could not run this case's traffic in real time.
+  virtual std::uint64_t pacing_behind_ns() const { return 0; }
   // The bridge's figures for a bound host (null when the host is not bound).
   virtual const BridgeFigures* bridge_figures(int host) {
     (void)host;

@@ -122,6 +122,7 @@ void PacedRun::fabric_loop() {
   }
   std::uint64_t aim = 0;
   while (!stop_) {
+    while (runner_waiting_.load() && !stop_) std::this_thread::yield();
     std::unique_lock<std::mutex> lock(mu_);
     if (stop_) break;
     if (!receive_all()) break;
@@ -130,7 +131,12 @@ void PacedRun::fabric_loop() {
       wake_lateness_.add(wall - aim);
       aim = 0;
     }
-    if (wall > sim_.now()) sim_.run_until(wall);
+    if (wall > sim_.now()) {
+      if (wall - sim_.now() > max_behind_ns_.load(std::memory_order_relaxed)) {
+        max_behind_ns_.store(wall - sim_.now(), std::memory_order_relaxed);
+      }
+      sim_.run_until(wall);
+    }
     aim = std::min(sim_.idle() ? UINT64_MAX : sim_.next_event_time(), wall + kMaxWaitNs);
     lock.unlock();
     wait_for(aim);
@@ -171,7 +177,9 @@ void PacedRun::release() {
 
 void PacedRun::hold() {
   if (holder_locked_ || !thread_.joinable()) return;
+  runner_waiting_ = true;
   mu_.lock();
+  runner_waiting_ = false;
   holder_locked_ = true;
 }
 

@@ -58,6 +58,9 @@ class PacedRun {
   harness::WireHost* host(std::uint32_t host) const;
   // How late the fabric's thread reached the times it waited for (the pacing jitter).
   const harness::LatencyHistogram& wake_lateness() const { return wake_lateness_; }
+  // The most the simulated fabric has trailed the clock, ns: a fabric with more events than the
+  // machine can run in real time falls behind and no figure of the run is real-time any more.
+  std::uint64_t max_behind_ns() const { return max_behind_ns_.load(std::memory_order_relaxed); }
 
  private:
   void start();
@@ -75,6 +78,10 @@ class PacedRun {
   harness::LatencyHistogram wake_lateness_;
   std::mutex mu_;            // the fabric: held by the runner's thread unless released
   bool holder_locked_ = false;
+  // The runner waits for the fabric: the fabric's thread lets it have the mutex before taking it
+  // again (std::mutex is not fair, and a saturated fabric would otherwise starve the runner).
+  std::atomic<bool> runner_waiting_{false};
+  std::atomic<std::uint64_t> max_behind_ns_{0};
   std::thread thread_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> clock_started_{false};

@@ -68,6 +68,7 @@ class SimTestbed final : public Testbed {
   const LatencyHistogram* pacing_lateness() const override {
     return paced_ && paced_->active() ? &paced_->wake_lateness() : nullptr;
   }
+  std::uint64_t pacing_behind_ns() const override { return paced_ && paced_->active() ? paced_->max_behind_ns() : 0; }
   std::string run_error() const override { return paced_ ? paced_->error() : std::string(); }
   void release_fabric() override {
     if (paced_) paced_->release();

@@ -19,6 +19,34 @@ std::string where(const std::filesystem::path& f, const YAML::Node& n) {
   return f.string() + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": ";
 }
 
+
+// `KEY: {p1: IFNAME, ...}` into `into`; false with *error "FILE:LINE:COL: KEY.pN: what" ("" when the
+// node itself is not a non-empty map).
+bool parse_ports(const std::filesystem::path& path, const YAML::Node& v, const std::string& key,
+                 std::vector<WirePortBinding>& into, std::string* error) {
+  if (!v.IsMap() || v.size() == 0) return false;
+  for (const auto& p : v) {
+    const std::string name = p.first.as<std::string>();
+    const std::string pat = where(path, p.first) + key + "." + name + ": ";
+    unsigned n = 0;
+    const auto [end, err] = std::from_chars(name.data() + (name.empty() ? 0 : 1), name.data() + name.size(), n);
+    if (name.size() < 2 || name[0] != 'p' || err != std::errc{} || end != name.data() + name.size() || n < 1 || n > 32) {
+      *error = pat + "a port is p1 .. p32";
+      return false;
+    }
+    if (!p.second.IsScalar() || p.second.Scalar().empty() || p.second.Scalar().size() >= IFNAMSIZ) {
+      *error = pat + "expected an interface name (at most " + std::to_string(IFNAMSIZ - 1) + " characters)";
+      return false;
+    }
+    if (std::any_of(into.begin(), into.end(), [n](const WirePortBinding& b) { return b.port == n; })) {
+      *error = pat + "port given twice";
+      return false;
+    }
+    into.push_back(WirePortBinding{static_cast<std::uint8_t>(n), p.second.Scalar()});
+  }
+  return true;
+}
+
 }  // namespace
 
 bool looks_like_lab_file(const std::filesystem::path& path) {
@@ -76,31 +104,19 @@ std::optional<LabTestbed> load_lab_testbed(const std::filesystem::path& path, st
       g = std::strtod(s.c_str(), &end);
       if (s.empty() || *end != '\0' || !(g >= 0.001 && g <= 1600)) return fail(at + "expected Gb/s, 0.001 .. 1600");
       out.rate_gbps = g;
-    } else if (key == "ports") {
-      if (!v.IsMap() || v.size() == 0) return fail(at + "expected a map p1: IFNAME, p2: IFNAME, ...");
-      for (const auto& p : v) {
-        const std::string name = p.first.as<std::string>();
-        const std::string pat = where(path, p.first) + "lab.ports." + name + ": ";
-        unsigned n = 0;
-        const auto [end, err] = std::from_chars(name.data() + (name.empty() ? 0 : 1), name.data() + name.size(), n);
-        if (name.size() < 2 || name[0] != 'p' || err != std::errc{} || end != name.data() + name.size() || n < 1 ||
-            n > 32) {
-          return fail(pat + "a port is p1 .. p32");
-        }
-        if (!p.second.IsScalar() || p.second.Scalar().empty() || p.second.Scalar().size() >= IFNAMSIZ) {
-          return fail(pat + "expected an interface name (at most " + std::to_string(IFNAMSIZ - 1) + " characters)");
-        }
-        if (std::any_of(out.ports.begin(), out.ports.end(), [n](const WirePortBinding& b) { return b.port == n; })) {
-          return fail(pat + "port given twice");
-        }
-        out.ports.push_back(WirePortBinding{static_cast<std::uint8_t>(n), p.second.Scalar()});
+    } else if (key == "ports" || key == "peer_ports") {
+      std::string why;
+      if (!parse_ports(path, v, "lab." + key, key == "ports" ? out.ports : out.peer_ports, &why)) {
+        return fail(why.empty() ? at + "expected a map p1: IFNAME, p2: IFNAME, ..." : why);
       }
     } else {
-      return fail(at + "unknown key (known: fabric, timing_budget_us, rate_gbps, ports)");
+      return fail(at + "unknown key (known: fabric, timing_budget_us, rate_gbps, ports, peer_ports)");
     }
   }
   if (out.ports.empty()) return fail(path.string() + ":1:1: lab.ports: missing (the interface of each DUT port)");
-  std::sort(out.ports.begin(), out.ports.end(), [](const auto& a, const auto& b) { return a.port < b.port; });
+  for (auto* ports : {&out.ports, &out.peer_ports}) {
+    std::sort(ports->begin(), ports->end(), [](const auto& a, const auto& b) { return a.port < b.port; });
+  }
   return out;
 }
 

@@ -8,6 +8,8 @@
 //     ports:                    # the harness machine's interface cabled to each DUT port (plane)
 //       p1: enp65s0f0np0
 //       p2: enp65s0f1np1
+//     peer_ports:               # optional: a second implementation as the harness's peer
+//       p1: enp66s0f0np0        #   (--peer agent:HOST:PORT), cabled the same way
 //
 // Errors name the file, line and key.
 #pragma once
@@ -26,7 +28,8 @@ struct LabTestbed {
   std::string fabric = "mini";
   std::optional<std::uint64_t> budget_ns;
   std::optional<double> rate_gbps;  // the bridge's forwarding rate on this lab's runs
-  std::vector<WirePortBinding> ports;  // by port
+  std::vector<WirePortBinding> ports;       // by port
+  std::vector<WirePortBinding> peer_ports;  // by port; empty: the peer is not on this lab's wire
 };
 
 // True when `path` is a YAML file whose top level has a `lab:` key (a sim fabric file has none).

@@ -201,6 +201,7 @@ TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
   t.o.agent_token = "tok-3e5a";
   t.o.seed = 99;
   t.o.watchdog_grace_s = 0.5;
+  t.o.agent_timeouts = {std::chrono::milliseconds(1500), std::chrono::milliseconds(2500)};
   const SuiteRun r = run_cli(t.o);
   ASSERT_TRUE(r.has_result) << r.err;
   EXPECT_EQ(r.find("spray-v-001")->message, "the case's child process exited with code 9 without a result");
@@ -209,7 +210,7 @@ TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
             "case-child --suite-root " + root.string() + " --case " + (root / "cases/spray/spray-v-001.yaml").string() +
                 " --case-id spray-v-001 --seed 99 --testbed mini --out " + t.o.out.string() +
                 " --evidence on --virtual-limit-ns 100000000 --watchdog-grace-s 0.5 --result-fd 3 --token-fd 4"
-                " --dut agent:127.0.0.1:1\n");
+                " --dut agent:127.0.0.1:1 --agent-connect-timeout-ms 1500 --agent-call-timeout-ms 2500\n");
   EXPECT_EQ(slurp(t.out.path() / "child.sh.token"), "tok-3e5a");
 }
 

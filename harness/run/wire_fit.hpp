@@ -1,0 +1,32 @@
+// Whether a case can run across a real-time bridge (a DUT on real interfaces), decided from the
+// case and what the bridge declares before anything is sent, so a case the wire cannot carry is
+// UNSUPPORTED with its reason instead of a FAIL or a hang that says nothing about the DUT.
+//
+// Two limits, both from declared figures (deterministic, never from a measurement):
+//  - timers: the case's ACK timeout (config.qp.timeout, 1.024 us x 2^timeout, MODEL: M8) must be at
+//    least two round trips of the path as the bridge makes it (the fabric's base RTT plus the
+//    bridge's declared RTT). A shorter timer fires on packets still crossing the bridge once a
+//    queue forms; the retransmissions add load and the run collapses into a retransmission storm
+//    that judges the bridge, not the DUT.
+//  - volume: the bytes the case's traffic programs write must cross at the bridge's declared rate
+//    within half the real time a case gets past its stimulus (the other half for recovery and
+//    feedback).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "harness/case/case_model.hpp"
+
+namespace mrc::run {
+
+struct WireFacts {
+  std::uint64_t base_rtt_ns = 0;    // DUT <-> peer round trip, fabric and bridge (network_facts)
+  std::uint64_t rate_bps = 0;       // the slowest bridged link's forwarding rate
+  std::uint64_t time_limit_ns = 0;  // what a case may run past its stimulus on this wire
+};
+
+// "" when the case fits; else one line: what in the case does not fit, the figures, where it runs.
+std::string wire_misfit(const harness::Case& c, const WireFacts& w);
+
+}  // namespace mrc::run

@@ -1,0 +1,61 @@
+// wire_fit: which cases a real-time bridge can carry, from the case and the declared figures.
+#include "harness/run/wire_fit.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/case/case_loader.hpp"
+
+namespace mrc::run {
+namespace {
+
+harness::Case with_traffic(std::uint8_t timeout, std::uint32_t writes, std::uint64_t size) {
+  harness::Case c;
+  c.id = "t-v-001";
+  c.config.qp.timeout = timeout;
+  harness::TrafficStep t;
+  t.writes = writes;
+  t.size = size;
+  c.stimulus.push_back(harness::StimulusStep{{}, t});
+  return c;
+}
+
+// The bridge --testbed netns declares on mini: 5.4 us of fabric plus 50 us of bridge round trip.
+constexpr WireFacts kNetns{55'400, 1'000'000'000, 2'000'000'000};
+
+TEST(WireFit, AnAckTimeoutShorterThanTwoRoundTripsDoesNotFitAndSaysWhy) {
+  // 1.024 us x 2^6 = 65.5 us < 2 x 55.4 us
+  const std::string why = wire_misfit(with_traffic(6, 1, 4096), kNetns);
+  EXPECT_NE(why.find("config.qp.timeout 6: 65.5 us"), std::string::npos) << why;
+  EXPECT_NE(why.find("2 x 55.4 us"), std::string::npos) << why;
+  EXPECT_NE(why.find("--testbed mini"), std::string::npos) << why;
+}
+
+TEST(WireFit, TheDefaultAckTimeoutFitsTheNetnsBridge) {
+  // 1.024 us x 2^8 = 262 us >= 110.8 us; and 2^7 = 131 us too.
+  EXPECT_EQ(wire_misfit(with_traffic(8, 16, 65536), kNetns), "");
+  EXPECT_EQ(wire_misfit(with_traffic(7, 16, 65536), kNetns), "");
+}
+
+TEST(WireFit, TimersDoNotMatterWithoutTraffic) {
+  harness::Case c = with_traffic(2, 1, 4096);
+  c.stimulus.clear();  // injected frames only: no QP of the DUT's times anything out
+  EXPECT_EQ(wire_misfit(c, kNetns), "");
+}
+
+TEST(WireFit, MoreDataThanTheBridgeCarriesInHalfTheTimeLimitDoesNotFit) {
+  // 200 x 1 MB = 1.6 Gbit: 1.6 s at 1 Gb/s, over half of 2 s.
+  const std::string why = wire_misfit(with_traffic(10, 200, 1'000'000), kNetns);
+  EXPECT_NE(why.find("writes 200.0 MB, 1.60 s at the bridge's 1.00 Gb/s"), std::string::npos) << why;
+  // The same on a 10 Gb/s lab wire fits.
+  EXPECT_EQ(wire_misfit(with_traffic(10, 200, 1'000'000), WireFacts{55'400, 10'000'000'000, 2'000'000'000}), "");
+}
+
+TEST(WireFit, SuiteCasesWithShortTimersAreNamed) {
+  // failover-v-001 sets qp.timeout 6 on purpose (a link dies and must cost one short timeout).
+  const auto loaded = harness::load_case(std::filesystem::path(MRC_SOURCE_DIR) / "cases/failover/failover-v-001.yaml");
+  ASSERT_TRUE(loaded.value.has_value());
+  EXPECT_NE(wire_misfit(*loaded.value, kNetns).find("config.qp.timeout 6"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mrc::run
