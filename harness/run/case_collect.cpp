@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/capture/pcapng.hpp"
+#include "harness/dut/profile_setup.hpp"
 #include "harness/verdict/expect_eval.hpp"
 #include "harness/run/session_state.hpp"
 
@@ -167,6 +168,8 @@ void collect(SessionState& s) {
   ctx.wimm_limit = std::min<std::uint32_t>(q.max_wimm, s.peer_local.max_wimm_dest);
   ctx.ev_min_active = s.setups.dut.ev_min_active;
   ctx.ev_event_mask = s.setups.dut.ev_event_mask;
+  ctx.dut_ev_mode = harness::wire_mode(s.setups.dut.format_mode);
+  for (const stim::WireEv& e : s.dut_wire_evs) ctx.dut_wire_evs.push_back(harness::WireEvRecord{e.wire, e.port, e.index});
   const auto caps = s.dut.capabilities();
   const auto& off = s.c.config.device.caps_off;
   ctx.ev_precise_drop_count =
