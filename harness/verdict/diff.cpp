@@ -282,7 +282,10 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
     switch (k.kind) {
       case DiffKind::kField: {
         const FieldId id = diffing::field_of_slot(k.slot);
-        const FieldClass cls = field_class(id, va.decoded && va.f.encapsulated);
+        // A choice-class field reaches here only when no eligible EV set judges it: it was
+        // compared with A's, exactly, and is reported so.
+        FieldClass cls = field_class(id, va.decoded && va.f.encapsulated);
+        if (cls == FieldClass::kChoice) cls = FieldClass::kExact;
         out.field = std::string(field_name(id));
         out.field_class = std::string(to_string(cls));
         out.expected = describe_value(va, a, ta, k.ia, k.slot, opt);

@@ -124,6 +124,12 @@ TEST(GoldenCommand, WritesGoldensAndTheirManifestLines) {
   ro.cases = {(suite.path() / "cases").string()};
   ro.out = res.path();
   EXPECT_EQ(run(ro).rc, 0);
+  // Nor does a conformant DUT fail it with another seed (the golden's payload is its case's own
+  // seed's) or another EV order (the EV fields are a choice among the eligible EVs).
+  ro.seed = 99;
+  EXPECT_EQ(run(ro).rc, 0) << "--seed 99";
+  ro.dut = "reference-random";
+  EXPECT_EQ(run(ro).rc, 0) << "--dut reference-random --seed 99";
 }
 
 }  // namespace
