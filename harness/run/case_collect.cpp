@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/capture/pcapng.hpp"
+#include "harness/dut/profile_setup.hpp"
 #include "harness/verdict/expect_eval.hpp"
 #include "harness/run/session_state.hpp"
 
@@ -138,6 +139,23 @@ void collect_faults(SessionState& s, std::uint64_t end_ns) {
                    [](const harness::FaultEvent& a, const harness::FaultEvent& b) { return a.at_ns < b.at_ns; });
 }
 
+// The EVs a golden's choice class accepts (verdict/ev_choice.hpp): the DUT's EV array less the
+// EVs denied before traffic that no control step allows again. An EV denied or allowed mid-run is
+// the no_denied_ev invariant's to judge, with its grace time.
+std::vector<harness::WireEvRecord> eligible_wire_evs(const SessionState& s) {
+  const std::vector<std::uint32_t>& denied = s.setups.dut.denied;
+  std::vector<harness::WireEvRecord> out;
+  for (const stim::WireEv& e : s.dut_wire_evs) {
+    const bool was_denied = std::find(denied.begin(), denied.end(), e.index) != denied.end();
+    const bool allowed = std::any_of(s.c.stimulus.begin(), s.c.stimulus.end(), [&](const harness::StimulusStep& st) {
+      const auto* ctl = std::get_if<harness::ControlStep>(&st.body);
+      return ctl && ctl->op == harness::ControlOp::kAllowEv && ctl->ev.value_or(0) == e.index;
+    });
+    if (!was_denied || allowed) out.push_back(harness::WireEvRecord{e.wire, e.port, e.index});
+  }
+  return out;
+}
+
 }  // namespace
 
 void collect(SessionState& s) {
@@ -182,6 +200,8 @@ void collect(SessionState& s) {
   ctx.wimm_limit = std::min<std::uint32_t>(q.max_wimm, s.peer_local.max_wimm_dest);
   ctx.ev_min_active = s.setups.dut.ev_min_active;
   ctx.ev_event_mask = s.setups.dut.ev_event_mask;
+  ctx.dut_ev_mode = harness::wire_mode(s.setups.dut.format_mode);
+  ctx.dut_wire_evs = eligible_wire_evs(s);
   const auto caps = s.dut.capabilities();
   const auto& off = s.c.config.device.caps_off;
   ctx.ev_precise_drop_count =

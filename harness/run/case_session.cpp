@@ -297,7 +297,7 @@ bool Session::post_due(std::uint64_t now) {
   for (ProgramRun& p : s_.programs) {
     while (auto w = p.prog.next(now)) {
       s_.scratch.resize(w->length);
-      stim::fill_write_data(s_.o.seed, p.prog.program(), w->index, s_.scratch);
+      stim::fill_write_data(s_.payload_seed(), p.prog.program(), w->index, s_.scratch);
       s_.activity(p.requester == &s_.dut ? "dut.post_write" : "peer.post_write");
       if (!status_ok(p.requester->fill_local(w->src_offset, s_.scratch), "fill source buffer")) return false;
       harness::WriteRequest req;
@@ -358,7 +358,7 @@ bool Session::on_completion(harness::DutBinding& side, const harness::Completion
   s_.scratch.resize(rec.length);
   s_.activity("read_local");
   const harness::DutStatus st = run.responder->read_local(s_.write_dst[w->second], s_.scratch);
-  rec.data_verified = st.ok() && stim::check_write_data(s_.o.seed, run.prog.program(), index, s_.scratch);
+  rec.data_verified = st.ok() && stim::check_write_data(s_.payload_seed(), run.prog.program(), index, s_.scratch);
   return true;
 }
 
@@ -463,6 +463,13 @@ bool Session::play() {
 
 }  // namespace
 
+std::uint64_t SessionState::payload_seed() const {
+  const bool golden = std::any_of(c.checks.begin(), c.checks.end(), [](const harness::Check& k) {
+    return std::holds_alternative<harness::GoldenCheck>(k.params);
+  });
+  return golden ? c.seed : o.seed;
+}
+
 harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool encapsulated) const {
   stim::FrameContext fc;
   const harness::HostAddress src = tb->host_address(from_dut ? kDutHost : kPeerHost);
@@ -483,7 +490,7 @@ harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool enca
   fc.rkey = rx.rkey;
   fc.first_psn = rx.first_psn;
   fc.mtu = c.config.qp.mtu;
-  fc.seed = o.seed;
+  fc.seed = payload_seed();
   return fc;
 }
 

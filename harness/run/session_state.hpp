@@ -79,6 +79,12 @@ struct SessionState {
   SessionState(const harness::Case& cs, harness::DutBinding& d, harness::DutBinding& p, const SessionOptions& opt)
       : c(cs), dut(d), peer(p), o(opt) {}
 
+  // The seed of the written data and injected payload patterns. A golden pins the payload bytes
+  // it was generated with (`mrc-conform golden` runs a case with its own `seed`, the seed
+  // pcaps/MANIFEST records), so a case with a `golden` check keeps its own seed for its data
+  // whatever --seed says; every other choice of the run (testbed, drawn EVs) follows --seed.
+  std::uint64_t payload_seed() const;
+
   void activity(const char* what) const {
     if (o.activity) o.activity->store(what);
   }

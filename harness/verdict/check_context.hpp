@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/observe/observations.hpp"
+#include "reference/wire/headers.hpp"
 
 namespace mrc::harness {
 
@@ -26,6 +27,14 @@ struct ExpectRecord {
   std::uint64_t matched_at_ns = 0;
   std::string mismatch;      // closest candidate and its first differing field, when not matched
   bool control = false;      // a control step's call and the result it expects (not a frame)
+};
+
+// One EV of a side's EV array as it goes on the wire: the expanded bytes (MSB first), the port
+// it leaves on and its index in the array.
+struct WireEvRecord {
+  wire::EvBytes wire{};
+  std::uint8_t port = 1;
+  std::uint8_t index = 0;
 };
 
 struct CheckContext {
@@ -57,6 +66,12 @@ struct CheckContext {
   std::uint16_t dut_pkey = 0xFFFF;          // P_Key of the DUT's QPs (the harness's QPs all use the default)
   std::uint32_t ev_event_mask = 0x3;        // the EV profile's ev_event_mask (host-API state bits)
   bool ev_precise_drop_count = false;       // the DUT declares PRECISE_DROP_CNT for this run
+  // The DUT's EVs as its setup expands them (the reference model's expansion, which is the host
+  // API's, so any conformant DUT puts these bytes on the wire) and its format mode: the legal set
+  // a golden check judges the DUT's EV-carrying fields against (ev_choice.hpp). Empty: unknown,
+  // and golden checks compare those fields exactly.
+  std::vector<WireEvRecord> dut_wire_evs;
+  wire::EvFmtMode dut_ev_mode = wire::EvFmtMode::kStev;
 
   // ---- appended by the runner from the case run's testbed (Testbed::timing_budget()): what the
   // timing checks add to an upper bound and take off a lower one (timing_budget.hpp). Zero on

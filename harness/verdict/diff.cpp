@@ -8,6 +8,8 @@
 
 #include "harness/verdict/check_support.hpp"
 #include "harness/verdict/diff_table.hpp"
+#include "harness/verdict/ev_choice.hpp"
+#include "harness/verdict/field_class.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -41,8 +43,9 @@ class Differ {
     pair_of_a.reset(na);
     std::fill(pair_of_a.begin(), pair_of_a.end(), std::int64_t{-1});
     std::size_t first_free = 0;  // every B index below it is used
-    // Pass 1: key matches inside the window, nearest-first from the low end.
-    for (std::size_t i = 0; i < na; ++i) {
+    if (opt_.match_identity) match_identities(used_b, pair_of_a);
+    // Pass 1: key matches inside the window, nearest-first from the low end (by identity instead).
+    for (std::size_t i = 0; i < na && !opt_.match_identity; ++i) {
       while (first_free < nb && used_b[first_free]) ++first_free;
       const std::size_t lo = std::max(first_free, i + 1 >= w ? i + 1 - w : 0);
       const std::size_t hi = std::min(nb, i + w);
@@ -89,6 +92,45 @@ class Differ {
   const std::vector<DiffRecord>& kept() const { return kept_; }
 
  private:
+  // The n-th packet of an identity in A pairs with the n-th of the same identity in B (the
+  // retransmission ordinal), wherever either sits: both sides sorted by (identity, position) and
+  // merged. One allocation per side per diff.
+  void match_identities(diffing::RowArray<std::uint8_t>& used_b, diffing::RowArray<std::int64_t>& pair_of_a) {
+    struct Ref {
+      std::uint64_t id;
+      std::uint64_t index;
+      bool operator<(const Ref& o) const { return id != o.id ? id < o.id : index < o.index; }
+    };
+    auto sorted = [](const FieldTable& t, diffing::RowArray<Ref>& out) {
+      out.reset(t.rows.size());
+      for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        const diffing::Row& r = t.rows[i];
+        std::uint64_t id = (r.key ^ (std::uint64_t{r.who} * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+        id ^= id >> 29;
+        out[i] = Ref{id, i};
+      }
+      std::sort(out.begin(), out.end());
+    };
+    diffing::RowArray<Ref> ra;
+    diffing::RowArray<Ref> rb;
+    sorted(a_, ra);
+    sorted(b_, rb);
+    std::size_t x = 0;
+    std::size_t y = 0;
+    while (x < ra.size() && y < rb.size()) {
+      if (ra[x].id < rb[y].id) {
+        ++x;
+      } else if (rb[y].id < ra[x].id) {
+        ++y;
+      } else {
+        used_b[rb[y].index] = 1;
+        pair_of_a[ra[x].index] = static_cast<std::int64_t>(rb[y].index);
+        ++x;
+        ++y;
+      }
+    }
+  }
+
   void record(DiffKind k, std::int64_t ia, std::int64_t ib, int slot) {
     if (kept_.size() < opt_.max_differences) kept_.push_back(DiffRecord{k, ia, ib, slot});
   }
@@ -114,17 +156,20 @@ class Differ {
     const bool same = p == rb.present && ra.hash == rb.hash && (!(p & psn_bit) || ra.psn == rb.psn) &&
                       (!(p & trig_bit) || ra.trig == rb.trig) && (!(p & va_bit) || ra.va == rb.va) &&
                       (!(p & ts_bit) || ts_within(ra.ts, rb.ts));
-    if (same) return;  // the common case: no decoding, no per-field work
-    // A differing pair: decode both again into full rows to name the fields.
-    const std::uint64_t pa = diffing::full_row(ca_, i, opt_, a_, sa_);
-    const std::uint64_t pb = diffing::full_row(cb_, j, opt_, b_, sb_);
-    std::uint64_t neq = 0;
-    for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= std::uint64_t{sa_[s] != sb_[s]} << s;
-    std::uint64_t d = (pa ^ pb) | (neq & pa & pb & ~ts_bit);
-    if ((pa & pb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
-    if (d == 0) return;
+    if (same && rb.ev_bad == 0) return;  // the common case: no decoding, no per-field work
+    std::uint64_t d = 0;
+    if (!same) {  // decode both again into full rows to name the fields
+      const std::uint64_t pa = diffing::full_row(ca_, i, opt_, a_, sa_);
+      const std::uint64_t pb = diffing::full_row(cb_, j, opt_, b_, sb_);
+      std::uint64_t neq = 0;
+      for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= std::uint64_t{sa_[s] != sb_[s]} << s;
+      d = (pa ^ pb) | (neq & pa & pb & ~ts_bit);
+      if ((pa & pb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
+    }
+    if (d == 0 && rb.ev_bad == 0) return;
     ++r_.differing_pairs;
-    r_.field_differences += static_cast<std::size_t>(std::popcount(d));
+    r_.field_differences += static_cast<std::size_t>(std::popcount(d)) + rb.ev_bad;
+    if (rb.ev_bad) record(DiffKind::kChoice, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), -1);
     while (d != 0 && kept_.size() < opt_.max_differences) {
       const int s = std::countr_zero(d);
       d &= d - 1;
@@ -209,12 +254,13 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
   r.packets_a = a.size();
   r.packets_b = b.size();
   diffing::MaskSet masks;
-  r.error = diffing::parse_masks(opt.masks, masks);
+  const bool judge_ev = opt.ev_choice != nullptr && !opt.ev_choice->empty();
+  r.error = diffing::parse_masks(opt.masks, masks, judge_ev);
   if (!r.error.empty()) return r;
   FieldTable ta;
   FieldTable tb;
   diffing::build_table(a, opt, masks, ta);
-  diffing::build_table(b, opt, masks, tb);
+  diffing::build_table(b, opt, masks, tb, judge_ev && !masks.ev);
   r.decode_failures_a = ta.decode_failures;
   r.decode_failures_b = tb.decode_failures;
   Differ d(a, b, ta, tb, opt, r);
@@ -234,26 +280,51 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
     out.filter_a = filter_for(va, k.ia);
     out.filter_b = filter_for(vb, k.ib);
     switch (k.kind) {
-      case DiffKind::kField:
-        out.field = std::string(field_name(diffing::field_of_slot(k.slot)));
+      case DiffKind::kField: {
+        const FieldId id = diffing::field_of_slot(k.slot);
+        // A choice-class field reaches here only when no eligible EV set judges it: it was
+        // compared with A's, exactly, and is reported so.
+        FieldClass cls = field_class(id, va.decoded && va.f.encapsulated);
+        if (cls == FieldClass::kChoice) cls = FieldClass::kExact;
+        out.field = std::string(field_name(id));
+        out.field_class = std::string(to_string(cls));
         out.expected = describe_value(va, a, ta, k.ia, k.slot, opt);
         out.observed = describe_value(vb, b, tb, k.ib, k.slot, opt);
+        out.message = cls == FieldClass::kBounded
+                          ? out.field + " " + out.observed + " is outside the tolerance of the expected " + out.expected +
+                                " (bounded)"
+                          : out.field + " differs (" + out.field_class + "): expected " + out.expected + ", observed " +
+                                out.observed;
         break;
+      }
+      case DiffKind::kChoice: {  // judged again on the one packet, to name the field and the EVs
+        const int port = static_cast<std::size_t>(k.ib) < opt.ports_b.size() ? opt.ports_b[static_cast<std::size_t>(k.ib)] : 0;
+        const EvJudgement j = opt.ev_choice->judge(vb.f, port);
+        out.field = opt.ev_choice->field_name(j);
+        out.field_class = std::string(to_string(FieldClass::kChoice));
+        out.expected = "the expansion of an eligible EV (" + std::to_string(opt.ev_choice->size()) + " eligible)";
+        out.observed = opt.ev_choice->describe(j, vb.f, port);
+        out.message = out.observed + " (choice)";
+        break;
+      }
       case DiffKind::kMissing:
         out.field = "frame";
         out.expected = summarize_packet(va);
         out.observed = "no matching packet in " + opt.name_b;
+        out.message = "frame " + out.expected + " is missing";
         break;
       case DiffKind::kExtra:
         out.field = "frame";
         out.expected = "no such packet in " + opt.name_a;
         out.observed = summarize_packet(vb);
+        out.message = "frame " + out.observed + " is extra";
         break;
       case DiffKind::kDecode:
         out.field = "frame";
         out.expected = va.decoded ? summarize_packet(va) : "undecodable (" + std::string(wire::to_string(va.error)) + ")";
         out.observed = vb.decoded ? summarize_packet(vb) : "undecodable (" + std::string(wire::to_string(vb.error)) + ")";
         if (!va.decoded && !vb.decoded && va.error == vb.error) out.observed += ", different bytes";
+        out.message = "frame differs: expected " + out.expected + ", observed " + out.observed;
         break;
     }
     r.differences.push_back(std::move(out));
@@ -278,7 +349,7 @@ std::string render_diff(const DiffReport& r, const DiffOptions& opt, std::size_t
   std::size_t n = 0;
   for (const Difference& d : r.differences) {
     if (n++ >= max_lines) break;
-    s += "#" + std::to_string(n) + " " + d.field + ": ";
+    s += "#" + std::to_string(n) + " " + d.field + (d.field_class.empty() ? "" : " (" + d.field_class + ")") + ": ";
     s += opt.name_a + (d.index_a >= 0 ? "[" + std::to_string(d.index_a) + "]" : "[-]") + " expected " + d.expected;
     s += "; " + opt.name_b + (d.index_b >= 0 ? "[" + std::to_string(d.index_b) + "]" : "[-]") + " observed " + d.observed + "\n";
     s += "    filters: " + (d.filter_a.empty() ? std::string("-") : d.filter_a) + " | " +

@@ -13,6 +13,12 @@
 // any order when their key (opcode, normalized PSN; for feedback also MFEH type and trigger PSN;
 // for endpoint ops the request id) agrees. Unkeyed leftovers are paired positionally inside the
 // window and diffed field by field; the rest are missing (in A only) or extra (in B only).
+// Golden checks ask for more (field_class.hpp): packets pair by identity (`match_identity`: source
+// address, destination QP, opcode, PSN, MFEH type and trigger PSN, endpoint request, and the
+// retransmission ordinal, i.e. the n-th packet of an identity in A pairs with the n-th in B,
+// wherever they sit), and the EV-carrying fields of B are judged against the eligible EVs of its
+// sender (`ev_choice`, the `choice` class) instead of being compared with A's. Without them the
+// diff is the plain capture diff of `mrc-conform diff A B`, which knows no profile.
 // Matching and comparing allocate nothing per packet pair: equal rows compare in a few words;
 // only a differing pair is decoded again to name its fields, and only the first
 // `max_differences` are formatted.
@@ -27,6 +33,8 @@
 #include "harness/verdict/field_access.hpp"
 
 namespace mrc::harness {
+
+class EvChoice;
 
 struct DiffOptions {
   // Fields left out: vocabulary names (harness/case/frame_fields.hpp) and aliases, plus `ts`,
@@ -43,6 +51,13 @@ struct DiffOptions {
   // beside MRC ones. Off: every frame as mrc_framing says (a QP known to be MRC).
   bool detect_framing = true;
   bool normalize = true;
+  // Pair by identity, not position (above); leftovers then pair positionally inside `window`.
+  bool match_identity = false;
+  // The eligible EVs of B's sender, or null: the choice-class fields are then compared with A's
+  // (exact). Ignored when `ev` is masked (those fields are then not judged at all).
+  const EvChoice* ev_choice = nullptr;
+  // B's egress port (1-based) per packet, judged with ev_choice; empty or 0: not judged.
+  std::vector<std::uint8_t> ports_b;
   std::size_t max_differences = 20;  // kept in detail; all are counted
   std::string name_a = "A";          // the pcap files, for messages and evidence
   std::string name_b = "B";
@@ -53,6 +68,7 @@ enum class DiffKind : std::uint8_t {
   kMissing,   // packet of A with no counterpart in B
   kExtra,     // packet of B with no counterpart in A
   kDecode,    // one side decodes and the other does not, or both fail differently
+  kChoice,    // a pair matched and B's EV fields are not one eligible EV's expansion (ev_choice)
 };
 
 struct Difference {
@@ -62,6 +78,8 @@ struct Difference {
   std::uint64_t ts_a = 0;      // relative to A's first packet
   std::uint64_t ts_b = 0;
   std::string field;           // vocabulary name, or "frame" for missing/extra/decode
+  std::string field_class;     // "exact", "choice" or "bounded" (field_class.hpp); "" for frames
+  std::string message;         // one sentence naming the class: "bth.psn differs (exact): ..."
   std::string expected;        // A's value (raw, with the normalized value when they differ)
   std::string observed;        // B's value
   std::string filter_a;        // Wireshark display filters that find the packets

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "harness/verdict/ev_choice.hpp"
+#include "harness/verdict/field_class.hpp"
 #include "reference/wire/icrc.hpp"
 
 namespace mrc::harness::diffing {
@@ -39,8 +41,9 @@ bool is_feedback(std::uint8_t op) { return op == wire::opcode::kRcAck || op == w
   if (v.kind == FieldKind::kIpv6 || v.kind == FieldKind::kIpv4) {
     const std::uint64_t hi = v.kind == FieldKind::kIpv4 ? 0xFFFF : be64(v.a.data());
     const std::uint64_t lo = v.kind == FieldKind::kIpv4 ? v.u : be64(v.a.data() + 8);
-    const bool path = id == FieldId::kSrhSegment0 || (id == FieldId::kIpDst && f.encapsulated);  // MODEL: M1
-    if (path) return masks.ev ? 0 : fold128(hi, lo);
+    // An EV's path (SRH segment, SRv6 outer DA; MODEL: M1), not an address: raw, or left out.
+    const bool path = field_class(id, f.encapsulated) == FieldClass::kChoice;
+    if (path) return masks.ev || masks.choice ? 0 : fold128(hi, lo);
     return opt.normalize ? n.addrs.get(hi, lo) : fold128(hi, lo);
   }
   if (v.kind == FieldKind::kMac) return opt.normalize ? n.macs.get(1, v.u) : v.u;
@@ -148,19 +151,28 @@ FieldId field_of_slot(int slot) {
   return static_cast<FieldId>(slot);
 }
 
-std::string parse_masks(const std::vector<std::string>& names, MaskSet& out) {
+std::string parse_masks(const std::vector<std::string>& names, MaskSet& out, bool ev_choice) {
   out = {};
+  // Every EV-carrying field (MODEL: M1, M2) as the class table says; the SRv6 outer DA shares
+  // ip.dst's slot with a plain address, so slot_value() leaves it out frame by frame.
+  std::uint64_t choice_bits = 0;
+  for (int s = 0; s <= static_cast<int>(FieldId::kFrameLen); ++s) {
+    if (field_class(static_cast<FieldId>(s), false) == FieldClass::kChoice) choice_bits |= bit(s);
+  }
   for (const auto& n : names) {
-    if (n == "ev") {  // every EV-carrying field (MODEL: M1, M2)
+    if (n == "ev") {
       out.ev = true;
-      out.bits |= bit(slot_of(FieldId::kIpFlowLabel)) | bit(slot_of(FieldId::kUdpSport)) |
-                  bit(slot_of(FieldId::kSrhSegment0));
+      out.bits |= choice_bits;
       continue;
     }
     const auto id = field_id(n);
     if (!id) return "unknown mask field '" + n + "'";
     const int s = slot_of(*id);
     if (s >= 0) out.bits |= bit(s);
+  }
+  if (ev_choice && !out.ev) {
+    out.choice = true;
+    out.bits |= choice_bits;
   }
   return {};
 }
@@ -176,7 +188,7 @@ bool is_normalized(FieldId id, bool encapsulated) {
   }
 }
 
-void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& t) {
+void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& t, bool judge_ev) {
   const std::size_t n = cap.size();
   t.rows.reset(n);
   t.norm = Normalizer{};
@@ -212,6 +224,14 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
     meta.caplen = static_cast<std::uint32_t>(bytes.size());
     r.present = fill_slots(f, meta, opt, masks, t.norm, slots);
     r.hash = hash_slots(slots, r.present & ~kLate);
+    constexpr int kDqpnSlot = static_cast<int>(FieldId::kBthDqpn);
+    constexpr int kSrcSlot = static_cast<int>(FieldId::kIpSrc);
+    r.who = static_cast<std::uint32_t>(fold128((r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : ~std::uint64_t{0},
+                                               (r.present & bit(kSrcSlot)) ? slots[kSrcSlot] : ~std::uint64_t{0}));
+    if (judge_ev) {
+      const int port = i < opt.ports_b.size() ? opt.ports_b[i] : 0;
+      r.ev_bad = opt.ev_choice->judge(f, port).ok() ? 0 : 1;
+    }
     r.psn = f.bth.psn;
     r.trig = f.has_mfeh ? f.mfeh.trig_psn : 0;
     r.va = f.has_reth ? f.reth.va : 0;

@@ -41,9 +41,12 @@ FieldId field_of_slot(int slot);
 struct MaskSet {
   std::uint64_t bits = 0;  // masked slots
   bool ev = false;         // `ev`: also the SRv6 outer DA (a path, not an address)
+  bool choice = false;     // the choice-class fields are left out of the comparison because
+                           // DiffOptions::ev_choice judges them on B (same slots as `ev`)
 };
-// Resolves option mask names; returns "" or an error naming the unknown mask.
-std::string parse_masks(const std::vector<std::string>& names, MaskSet& out);
+// Resolves option mask names; returns "" or an error naming the unknown mask. With ev_choice
+// (and no `ev` mask) the choice-class fields (field_class.hpp) are left out of the comparison.
+std::string parse_masks(const std::vector<std::string>& names, MaskSet& out, bool ev_choice = false);
 
 // Fields whose table value is a normalization of the wire value (for evidence text).
 bool is_normalized(FieldId id, bool encapsulated);
@@ -58,6 +61,8 @@ struct Row {
   std::uint32_t trig = 0;     // MODEL: M5 trigger PSN, same space as psn
   std::uint8_t space = kNoSpace;
   std::uint8_t error = 0;     // wire::WireError (0 = decoded); undecodable rows hash their bytes
+  std::uint8_t ev_bad = 0;    // B with ev_choice: its EV fields are not one eligible EV's (ev_choice.hpp)
+  std::uint32_t who = 0;      // source address and destination QP (normalized): the identity's direction and QP
 };
 
 // Storage for one row per packet. Fresh memory costs a page fault per 4 KiB page on first touch,
@@ -150,7 +155,9 @@ struct FieldTable {
   std::size_t decode_failures = 0;
 };
 
-void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& out);
+// `judge_ev`: this is B and opt.ev_choice judges its EV fields (Row::ev_bad).
+void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& out,
+                 bool judge_ev = false);
 
 // Every slot of packet i, normalized as in the table, into `slots`; returns the present mask
 // (unmasked). For undecodable packets returns 0 and sets *error. Used only for differing pairs.

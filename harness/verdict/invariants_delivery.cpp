@@ -237,6 +237,21 @@ void wimm_limit(Run& r) {  // MODEL: M10
   SentSpace s(r.t);
   std::deque<std::int64_t> outstanding;  // LAST PSN offsets of WIMM messages not yet ACKed through
   const auto prev = previous_transmissions(r.t);
+  // A message's LAST decides whether it is a WIMM: the LAST nearest after its FIRST in PSN order,
+  // wherever it sits in the capture. (Sprayed packets with equal timestamps are ordered by port,
+  // so a message's LAST can come before its FIRST, and the next LAST in capture order may be the
+  // next message's.) Every LAST of the DUT, sorted by QP and PSN offset once.
+  struct Last {
+    std::uint32_t dqpn;
+    std::int64_t off;
+    std::uint8_t opcode;
+    bool operator<(const Last& o) const { return dqpn != o.dqpn ? dqpn < o.dqpn : off < o.off; }
+  };
+  std::vector<Last> lasts;
+  for (const PacketRec& q : r.t.packets) {
+    if (dut_data(q) && is_write_last(q.opcode)) lasts.push_back(Last{q.dqpn, s.space().offset(q.psn), q.opcode});
+  }
+  std::sort(lasts.begin(), lasts.end());
   r.judged_what = "WRITE-with-IMM messages from the DUT";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
@@ -251,17 +266,9 @@ void wimm_limit(Run& r) {  // MODEL: M10
       outstanding.push_back(s.space().offset(p.psn));
       ++r.judged;
     } else if (p.opcode == wire::opcode::kRcWriteFirst) {
-      // Its LAST decides whether it is a WIMM: the LAST nearest after it in PSN order, wherever it
-      // sits in the capture. (Sprayed packets with equal timestamps are ordered by port, so a
-      // message's LAST can come before its FIRST; the next LAST in capture order may be the next
-      // message's.)
-      const PacketRec* last = nullptr;
-      for (const PacketRec& q : r.t.packets) {
-        if (!dut_data(q) || q.dqpn != p.dqpn || !is_write_last(q.opcode) || psn_diff(q.psn, p.psn) <= 0) continue;
-        if (last == nullptr || psn_diff(q.psn, p.psn) < psn_diff(last->psn, p.psn)) last = &q;
-      }
-      if (last != nullptr && last->opcode == wire::opcode::kRcWriteLastImm) {
-        outstanding.push_back(s.space().offset(last->psn));
+      const auto last = std::upper_bound(lasts.begin(), lasts.end(), Last{p.dqpn, s.space().offset(p.psn), 0});
+      if (last != lasts.end() && last->dqpn == p.dqpn && last->opcode == wire::opcode::kRcWriteLastImm) {
+        outstanding.push_back(last->off);
         ++r.judged;
       }
     }

@@ -124,6 +124,48 @@ TEST(GoldenCommand, WritesGoldensAndTheirManifestLines) {
   ro.cases = {(suite.path() / "cases").string()};
   ro.out = res.path();
   EXPECT_EQ(run(ro).rc, 0);
+  // Nor does a conformant DUT fail it with another seed (the golden's payload is its case's own
+  // seed's) or another EV order (the EV fields are a choice among the eligible EVs).
+  ro.seed = 99;
+  EXPECT_EQ(run(ro).rc, 0) << "--seed 99";
+  ro.dut = "reference-random";
+  EXPECT_EQ(run(ro).rc, 0) << "--dut reference-random --seed 99";
+}
+
+// An EV denied before traffic is not eligible: a golden case whose profile denies EV 2 passes on
+// any conformant EV order and fails a DUT that sprays on the denied EV, naming the choice class.
+TEST(GoldenCommand, ADeniedEvIsNotAnEligibleChoice) {
+  TempSuite suite;
+  std::ifstream in(case_file("spray-v-005"));
+  std::stringstream yaml;
+  yaml << in.rdbuf();
+  std::string text = yaml.str();
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  replace("id: spray-v-005", "id: spray-v-901");
+  replace("pcaps/spray/spray-v-005.pcapng", "pcaps/spray/spray-v-901.pcapng");
+  replace("      - {value: \"0xAA63\", port: 8}\n", "      - {value: \"0xAA63\", port: 8}\n    denied: [2]\n");
+  suite.write_case("spray-v-901", text);
+  GoldenOptions o;
+  o.cases = {(suite.path() / "cases").string()};
+  std::ostringstream out, err;
+  ASSERT_EQ(run_golden(o, out, err), 0) << err.str();
+  TempDir res;
+  RunOptions ro;
+  ro.cases = o.cases;
+  ro.out = res.path();
+  ro.dut = "reference-random";
+  EXPECT_EQ(run(ro).rc, 0) << "another order of the eligible EVs";
+  ro.dut = "reference:use-denied-ev";
+  const SuiteRun bad = run(ro);
+  EXPECT_EQ(bad.rc, 1);
+  ASSERT_TRUE(bad.find("spray-v-901"));
+  EXPECT_NE(bad.find("spray-v-901")->message.find("is not the expansion of any eligible EV (7 eligible) (choice)"),
+            std::string::npos)
+      << bad.find("spray-v-901")->message;
 }
 
 }  // namespace

@@ -24,18 +24,36 @@ std::filesystem::path scratch() {
   return dir;
 }
 
-// A DUT run: 64 packets sprayed over 8 EVs on 4 ports, the last one `last_late_ns` later.
-Scenario dut_run(std::uint8_t dscp_of_packet_20 = wire::kDscpTrimmable, std::uint64_t last_late_ns = 0) {
+// A DUT run: 64 packets sprayed over 8 EVs on 4 ports, the last one `last_late_ns` later; packet
+// k goes on EV ev_of(k) (round robin by default).
+Scenario dut_run(std::uint8_t dscp_of_packet_20 = wire::kDscpTrimmable, std::uint64_t last_late_ns = 0,
+                 std::uint32_t (*ev_of)(std::uint32_t) = [](std::uint32_t k) { return k % 8; }) {
   Scenario s(4, 8);
   for (std::uint32_t k = 0; k < 64; ++k) {
     Data d;
     d.psn = 500 + k;
     d.va = 0x4000 + k * 256;
     d.dscp = k == 20 ? dscp_of_packet_20 : wire::kDscpTrimmable;
-    s.dut_sends(1000 + k * 100 + (k == 63 ? last_late_ns : 0), d, k % 8);
+    s.dut_sends(1000 + k * 100 + (k == 63 ? last_late_ns : 0), d, ev_of(k));
   }
   s.finish();
   return s;
+}
+
+// The scenario's eight STEV EVs as the run's session knows them (CheckContext::dut_wire_evs).
+void know_evs(Scenario& s) {
+  s.ctx.dut_ev_mode = wire::EvFmtMode::kStev;
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    const std::uint32_t v = testing::ev_value(i);  // MODEL: M2 V = expanded bytes 0..3
+    WireEvRecord r;
+    r.wire[0] = static_cast<std::uint8_t>(v >> 24);
+    r.wire[1] = static_cast<std::uint8_t>(v >> 16);
+    r.wire[2] = static_cast<std::uint8_t>(v >> 8);
+    r.wire[3] = static_cast<std::uint8_t>(v);
+    r.port = static_cast<std::uint8_t>(s.port_of_ev(i));
+    r.index = static_cast<std::uint8_t>(i);
+    s.ctx.dut_wire_evs.push_back(r);
+  }
 }
 
 GoldenCheck golden_spec() {
@@ -75,7 +93,7 @@ TEST(GoldenCheck, AChangedFieldFailsWithEvidenceInTheTapsPcap) {
   EXPECT_EQ(e.packet_index, 5);
   EXPECT_EQ(e.display_filter, "frame.number == 6 && mrc.bth.psn == 520");
   EXPECT_NE(e.note.find("golden pcaps/spray/spray-v-001.pcapng packet 20"), std::string::npos) << e.note;
-  EXPECT_NE(r.message.find("ip.dscp expected 10, observed 12"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("ip.dscp differs (exact): expected 10, observed 12"), std::string::npos) << r.message;
   // Masking the field makes it match.
   auto masked = golden_spec();
   masked.masks = {"ip.dscp"};
@@ -136,6 +154,110 @@ TEST(GoldenCheck, TheTimingBudgetWidensTheTimestampToleranceUnlessTimestampsAreM
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
   EXPECT_EQ(r.message.find("timing budget"), std::string::npos) << r.message;
   EXPECT_EQ(r.metrics.count("timing_budget_ns"), 0u);
+}
+
+// The EV order is the DUT's choice: a run on other eligible EVs (and so other ports, and packets
+// merged in another order) matches a round-robin golden once the eligible EVs are known; without
+// them the EV fields compare exactly, as `mrc-conform diff` does.
+TEST(GoldenCheck, AnotherEligibleEvPassesWhenTheEligibleEvsAreKnown) {
+  const auto dir = scratch();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
+  Scenario s = dut_run(wire::kDscpTrimmable, 0, [](std::uint32_t k) { return (k * 5 + k / 8) % 8; });
+  s.ctx.golden_dir = dir / "pcaps";
+  const auto exact = run_golden(golden_spec(), s.ctx);
+  ASSERT_EQ(exact.verdict, Verdict::kFail) << "the EV fields differ from the golden's";
+  EXPECT_NE(exact.message.find("ip.flow_label differs (exact)"), std::string::npos) << exact.message;
+  know_evs(s);
+  const auto r = run_golden(golden_spec(), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("pairs"), 64);
+}
+
+TEST(GoldenCheck, AnEvFieldNoEligibleEvExpandsToFailsNamingTheClass) {
+  const auto dir = scratch();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
+  Scenario s(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    Data d;
+    d.psn = 500 + k;
+    d.va = 0x4000 + k * 256;
+    if (k == 9) d.flow_label = 0x1505;  // EV 1's source port with a flow label no EV has
+    s.dut_sends(1000 + k * 100, d, k % 8);
+  }
+  s.finish();
+  know_evs(s);
+  s.ctx.golden_dir = dir / "pcaps";
+  const auto r = run_golden(golden_spec(), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  ASSERT_EQ(r.evidence.size(), 1u);
+  EXPECT_EQ(r.evidence[0].field, "ip.flow_label");
+  EXPECT_NE(r.message.find("ip.flow_label 0x1505 is not the expansion of any eligible EV"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("(choice)"), std::string::npos) << r.message;
+}
+
+TEST(GoldenCheck, EvFieldsOfTwoEvsInOnePacketFail) {
+  const auto dir = scratch();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
+  Scenario s(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    Data d;
+    d.psn = 500 + k;
+    d.va = 0x4000 + k * 256;
+    if (k == 9) d.flow_label = testing::ev_value(6) >> 16;  // EV 6's flow label, EV 1's source port
+    s.dut_sends(1000 + k * 100, d, k % 8);
+  }
+  s.finish();
+  know_evs(s);
+  s.ctx.golden_dir = dir / "pcaps";
+  const auto r = run_golden(golden_spec(), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_NE(r.message.find("one packet's EV fields come from one EV"), std::string::npos) << r.message;
+  // And an eligible EV sent on another EV's port: the port is EV-derived too.
+  Scenario p(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    Data d;
+    d.psn = 500 + k;
+    d.va = 0x4000 + k * 256;
+    p.dut_sends(1000 + k * 100, d, k % 8, k == 9 ? 3 : 0);  // EV 1 leaves on port 2, not 3
+  }
+  p.finish();
+  know_evs(p);
+  p.ctx.golden_dir = dir / "pcaps";
+  const auto port = run_golden(golden_spec(), p.ctx);
+  ASSERT_EQ(port.verdict, Verdict::kFail) << port.message;
+  EXPECT_EQ(port.evidence[0].field, "port");
+  EXPECT_NE(port.message.find("port 3 is EV 2's but"), std::string::npos) << port.message;
+}
+
+TEST(GoldenCheck, PacketsPairByIdentityNotPosition) {
+  const auto dir = scratch();
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
+  // PSNs 500..531 and 532..563 sent in swapped halves: every packet 32 positions off, far past
+  // the check's window of 1, yet each PSN is the same packet.
+  Scenario s(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    const std::uint32_t psn_k = (k + 32) % 64;
+    Data d;
+    d.psn = 500 + psn_k;
+    d.va = 0x4000 + psn_k * 256;
+    s.dut_sends(1000 + k * 100, d, psn_k % 8);
+  }
+  s.finish();
+  know_evs(s);
+  s.ctx.golden_dir = dir / "pcaps";
+  auto g = golden_spec();
+  g.masks = {"ts"};
+  const auto r = run_golden(g, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("reordered_pairs"), 64);
+  // Timestamps are bounded: 3.2 ms apart against a 1 us tolerance fails, naming the class.
+  g.masks = {};
+  g.tolerance_ns = 1000;
+  const auto t = run_golden(g, s.ctx);
+  ASSERT_EQ(t.verdict, Verdict::kFail) << t.message;
+  EXPECT_EQ(t.evidence[0].field, "ts");
+  EXPECT_NE(t.message.find("(bounded)"), std::string::npos) << t.message;
 }
 
 }  // namespace

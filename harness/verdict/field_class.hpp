@@ -1,0 +1,47 @@
+// The semantic classes of a golden check's fields: what the requirements fix about each field,
+// and so how a golden check judges it. This table is the one place that says it; the capture diff
+// (diff.hpp), the golden check and cases/README.md ("golden") follow it.
+//
+// - exact: the requirements fix the value for a given case and seed (header stack, BTH, RETH VA
+//   and length, payload, ICRC validity, ...): it must equal the golden's.
+// - choice: the value follows from a choice the requirements leave to the DUT, among a legal set.
+//   Only the EV is such a choice (which eligible EV a packet goes on, SPRAY-PER-PACKET-EV): the
+//   fields that carry it (IPv6 flow label, UDP source port, the SRv6 outer DA and SRH segment,
+//   the egress port) must be the expansion of *some* eligible EV of the sending side, all of one
+//   packet's from the same EV (ev_choice.hpp). They are not compared with the golden's.
+// - bounded: a measured time (the capture timestamp) within the check's tolerance of the golden's,
+//   widened by the testbed's timing budget (timing_budget.hpp).
+#pragma once
+
+#include <string_view>
+
+#include "harness/verdict/field_access.hpp"
+
+namespace mrc::harness {
+
+enum class FieldClass : std::uint8_t { kExact, kChoice, kBounded };
+
+// `encapsulated`: the frame is SRv6-encapsulated, so ip.dst is the outer DA, the EV's uSID
+// container (a path, MODEL: M1), not an address. Inline: the diff asks it per field per packet.
+constexpr FieldClass field_class(FieldId id, bool encapsulated) {
+  switch (id) {
+    // The EV-carrying fields (MODEL: M1, M2: wire::place_ev) and where the EV sends the packet.
+    case FieldId::kIpFlowLabel:
+    case FieldId::kUdpSport:
+    case FieldId::kSrhSegment0:
+    case FieldId::kPort:
+    case FieldId::kPlane:
+    case FieldId::kEv:
+    case FieldId::kEvIndex:
+      return FieldClass::kChoice;
+    case FieldId::kIpDst:
+      return encapsulated ? FieldClass::kChoice : FieldClass::kExact;  // MODEL: M1 outer DA = EV
+    case FieldId::kTs:
+      return FieldClass::kBounded;
+    default:
+      return FieldClass::kExact;
+  }
+}
+std::string_view to_string(FieldClass c);  // "exact", "choice", "bounded"
+
+}  // namespace mrc::harness
