@@ -1,4 +1,5 @@
 // FrameIo over libpcap ports, and the --ifaces parser.
+#include <algorithm>
 #include <charconv>
 
 #include "harness/agent/frame_io.hpp"
@@ -32,24 +33,28 @@ class PcapFrameIo final : public FrameIo {
     return "port " + std::to_string(port) + " has no interface";
   }
 
+  // Frames of all ports in the order of their kernel timestamps, not port by port: frames that
+  // arrive microseconds apart on different planes (a reordering case, a cumulative ACK across
+  // planes) must reach the endpoint in the order they reached the host. Collected into buffers
+  // that grow to the largest batch seen and are then reused (nothing allocated per frame).
   int receive(Sink sink, void* ctx, int max_per_port) override {
-    int total = 0;
+    held_.clear();
+    bytes_.clear();
     for (Port& p : ports_) {
-      struct Ctx {
-        Sink sink;
-        void* ctx;
-        std::uint8_t port;
-      } c{sink, ctx, p.port};
       const int n = p.pcap->receive(
-          [&c](std::uint64_t, std::span<const std::uint8_t> b, std::uint32_t) { c.sink(c.ctx, c.port, b); },
+          [this, &p](std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t) {
+            held_.push_back(Held{ts, p.port, bytes_.size(), b.size()});
+            bytes_.insert(bytes_.end(), b.begin(), b.end());
+          },
           max_per_port);
       if (n < 0) {
         error_ = p.pcap->last_error();
         return -1;
       }
-      total += n;
     }
-    return total;
+    std::stable_sort(held_.begin(), held_.end(), [](const Held& a, const Held& b) { return a.ts < b.ts; });
+    for (const Held& h : held_) sink(ctx, h.port, std::span<const std::uint8_t>(bytes_.data() + h.at, h.len));
+    return static_cast<int>(held_.size());
   }
 
   std::vector<int> fds() const override {
@@ -61,7 +66,15 @@ class PcapFrameIo final : public FrameIo {
   std::string error() const override { return error_; }
 
  private:
+  struct Held {
+    std::uint64_t ts;
+    std::uint8_t port;
+    std::size_t at;
+    std::size_t len;
+  };
   std::vector<Port> ports_;
+  std::vector<Held> held_;
+  std::vector<std::uint8_t> bytes_;
   std::string error_;
 };
 

@@ -218,6 +218,17 @@ DutStatus AgentBinding::apply(const DutSetup& setup, DutLocal& local) {
                                " --mac " + format_mac(want.mac) + ")");
     }
   }
+  if (testbed_ != nullptr) {
+    // An agent port the case's testbed has no plane for is not cabled in this case: taken down,
+    // so the DUT neither counts it up (EP port status) nor sends on it.
+    for (const ap::PortInfo& i : hello_.ports) {
+      if (std::find(bound_ports_.begin(), bound_ports_.end(), i.port) != bound_ports_.end()) continue;
+      if (DutStatus st = port_admin(i.port, false); !st.ok()) {
+        return DutStatus::failed("apply: taking down port p" + std::to_string(i.port) + ", which testbed " +
+                                 testbed_->name() + " does not cable: " + st.message);
+      }
+    }
+  }
   ever_denied_ = std::set<std::uint32_t>(setup.denied.begin(), setup.denied.end());
   pending_completions_.clear();
   pending_events_.clear();

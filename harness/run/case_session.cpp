@@ -73,7 +73,8 @@ class Session {
   std::vector<stim::WireEv> expected_wire_evs(const harness::DutSetup& setup) const;
   bool setup_traffic(std::uint64_t& buffer_bytes);
   bool setup_injects();
-  bool run_control(std::size_t step);
+  bool run_control(std::size_t step, std::uint64_t at);
+  bool send_held_inject(const SessionState::HeldInject& h);
   bool post_due(std::uint64_t now);
   bool poll(std::uint64_t now);
   void poll_ev_events(std::uint64_t now, bool last);
@@ -168,6 +169,8 @@ bool Session::setup() {
   for (const auto& a : s_.timeline.actions) {
     if (std::holds_alternative<harness::ControlStep>(c.stimulus[a.step].body)) s_.controls.emplace_back(a.at_ns, a.step);
   }
+  std::stable_sort(s_.held_injects.begin(), s_.held_injects.end(),
+                   [](const auto& a, const auto& b) { return a.at_ns < b.at_ns; });
   return true;
 }
 
@@ -225,12 +228,21 @@ bool Session::setup_traffic(std::uint64_t& buffer_bytes) {
 bool Session::setup_injects() {
   const harness::Case& c = s_.c;
   const stim::FrameContext fc = s_.frame_context(/*from_dut=*/false, /*encapsulated=*/false);
+  const bool real_time = s_.tb->bridge_figures(kDutHost) != nullptr || s_.tb->bridge_figures(kPeerHost) != nullptr;
+  std::uint64_t first_control = UINT64_MAX;
+  for (const harness::StimulusStep& st : c.stimulus) {
+    if (const auto* ctl = std::get_if<harness::ControlStep>(&st.body)) first_control = std::min(first_control, ctl->at_ns);
+  }
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     const auto* inj = std::get_if<harness::InjectStep>(&c.stimulus[i].body);
     if (!inj) continue;
     const std::string where = "stimulus[" + std::to_string(i) + "]: ";
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
+    if (real_time && inj->at_ns >= first_control) {
+      s_.held_injects.push_back(SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port)});
+      continue;
+    }
     const TestbedTimer timer(s_.result);
     if (std::string e = s_.tb->inject_to(kDutHost, static_cast<int>(inj->port), f.bytes, inj->at_ns); !e.empty()) {
       return s_.fail(Verdict::kError, where + "inject on port " + std::to_string(inj->port) + ": " + e);
@@ -239,7 +251,16 @@ bool Session::setup_injects() {
   return true;
 }
 
-bool Session::run_control(std::size_t step) {
+bool Session::send_held_inject(const SessionState::HeldInject& h) {
+  const std::uint64_t now = std::max(h.at_ns, s_.tb->now());
+  if (std::string e = s_.tb->inject_to(kDutHost, h.port, h.frame, now); !e.empty()) {
+    return s_.fail(Verdict::kError, "stimulus[" + std::to_string(h.step) + "]: inject on port " + std::to_string(h.port) + ": " + e);
+  }
+  if (now > h.at_ns) s_.result.ctx.late_steps.emplace_back(h.at_ns, now);
+  return true;
+}
+
+bool Session::run_control(std::size_t step, std::uint64_t at) {
   const auto& ctl = std::get<harness::ControlStep>(s_.c.stimulus[step].body);
   const std::uint64_t now = s_.tb->now();
   harness::DutBinding& d = s_.dut;
@@ -262,6 +283,9 @@ bool Session::run_control(std::size_t step) {
       break;
     case harness::ControlOp::kReplaceEv: st = d.replace_ev(ev_replacement(ctl.replace.value_or(harness::ReplaceEvOp{}))); break;
   }
+  // The same as `now` on virtual time; later by the request's round trip for an agent on a wire.
+  const std::uint64_t returned = std::max(now, s_.tb->now());
+  s_.result.ctx.late_steps.emplace_back(at, returned);
   if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
     return s_.fail(Verdict::kError, "stimulus[" + std::to_string(step) + "] control " +
                                         std::string(harness::to_string(ctl.op)) + ": " + st.message);
@@ -279,7 +303,9 @@ bool Session::run_control(std::size_t step) {
     // The controller's DENIED flag raises no EV event of its own: record when it changed so the
     // checks judge packets against the state at their time (ev::EvState bit values).
     harness::EvEventRecord e;
-    e.at_ns = now;
+    // DENIED binds once the call has returned (the DUT may still send on the EV while it runs);
+    // an allowed EV may be used from the moment the call was made.
+    e.at_ns = ctl.op == harness::ControlOp::kDenyEv ? returned : now;
     e.ev_index = ctl.ev.value_or(0);
     for (const auto& rec : s_.dut_evs) {
       if (rec.index == e.ev_index) e.port = rec.port;
@@ -416,6 +442,7 @@ bool Session::play() {
   const std::uint64_t horizon = s_.timeline.horizon_ns;
   const std::uint64_t limit = horizon + s_.o.virtual_limit_ns;
   std::size_t next_control = 0;
+  std::size_t next_inject = 0;
   bool draining = false;
   std::uint64_t drain_until = 0;
   while (true) {
@@ -426,12 +453,19 @@ bool Session::play() {
     if (std::string lost = real_time_lost(*s_.tb); !lost.empty()) return s_.fail(Verdict::kInconclusive, lost);
     const std::uint64_t now = s_.tb->now();
     while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {
-      if (!run_control(s_.controls[next_control++].second)) return false;
+      const auto& [at, step] = s_.controls[next_control++];
+      if (!run_control(step, at)) return false;
+    }
+    // Held injections go out once due and once every control scheduled before them has returned.
+    while (next_inject < s_.held_injects.size() && s_.held_injects[next_inject].at_ns <= now &&
+           (next_control == s_.controls.size() || s_.controls[next_control].first > s_.held_injects[next_inject].at_ns)) {
+      if (!send_held_inject(s_.held_injects[next_inject++])) return false;
     }
     if (!post_due(now) || !poll(now)) return false;
     const bool traffic_done =
         std::all_of(s_.programs.begin(), s_.programs.end(), [](const ProgramRun& p) { return p.prog.done(); });
-    if (!draining && traffic_done && now >= horizon && next_control == s_.controls.size()) {
+    if (!draining && traffic_done && now >= horizon && next_control == s_.controls.size() &&
+        next_inject == s_.held_injects.size()) {
       draining = true;
       // Plus the timing budget, so a frame the widened expect windows still accept is captured.
       drain_until = now + s_.o.drain_ns + s_.tb->timing_budget().ns;
@@ -445,6 +479,7 @@ bool Session::play() {
     if (draining) next = std::min(next, drain_until);
     if (now < horizon) next = std::min(next, horizon);
     if (next_control < s_.controls.size()) next = std::min(next, s_.controls[next_control].first);
+    if (next_inject < s_.held_injects.size()) next = std::min(next, s_.held_injects[next_inject].at_ns);
     for (const ProgramRun& p : s_.programs) {
       next = std::min(next, p.prog.wake_time(now));
       if (!p.prog.done()) next = std::min(next, now + s_.o.slice_ns);

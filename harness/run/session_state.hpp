@@ -65,6 +65,16 @@ struct SessionState {
   std::unique_ptr<harness::stim::ImpairmentProgram> impair;
   std::vector<ScheduledFault> faults;
   std::vector<std::pair<std::uint64_t, std::size_t>> controls;  // (at_ns, step), sorted
+  // On a real-time testbed, injections scheduled after a control step: sent by the runner once
+  // every control before them has returned (an agent's call takes real time), not handed to the
+  // fabric up front. (at_ns, step, frame, port), sorted.
+  struct HeldInject {
+    std::uint64_t at_ns = 0;
+    std::size_t step = 0;
+    std::vector<std::uint8_t> frame;
+    int port = 1;
+  };
+  std::vector<HeldInject> held_injects;
   std::vector<harness::ExpectRecord> control_records;           // control steps' expected results
   std::vector<harness::EvRecord> dut_evs;                       // after apply
   std::vector<harness::stim::WireEv> dut_wire_evs;              // on-wire bytes of dut_evs

@@ -1,5 +1,6 @@
 #include "harness/run/wire_fit.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <variant>
 
@@ -32,6 +33,24 @@ std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
            us(ack_timeout_ns) + ") is shorter than two round trips across this wire (2 x " + us(w.base_rtt_ns) +
            " base RTT, fabric and real-time bridge): the DUT would time out packets still crossing the bridge" +
            std::string(kElsewhere);
+  }
+  for (const harness::StimulusStep& s : c.stimulus) {
+    const auto* imp = std::get_if<harness::ImpairStep>(&s.body);
+    if (imp == nullptr || !imp->select.time_window) continue;
+    const auto [from, to] = *imp->select.time_window;
+    if (to > from && to - from < w.base_rtt_ns) {
+      return "an impairment selects packets in a window of " + us(to - from) + " (" + us(from) + " .. " + us(to) +
+             "), shorter than a round trip across this wire (" + us(w.base_rtt_ns) +
+             "): when the DUT's packets reach the fabric depends on the wire, so the window cannot be placed on them" +
+             std::string(kElsewhere);
+    }
+  }
+  for (const harness::Check& chk : c.checks) {
+    const auto* g = std::get_if<harness::GoldenCheck>(&chk.params);
+    if (g == nullptr || std::find(g->masks.begin(), g->masks.end(), "ts") != g->masks.end()) continue;
+    return "its golden (" + g->pcap.string() + ") pins packet times taken on the simulated fabric within " +
+           us(g->tolerance_ns) + "; across the bridge the DUT is paced by the bridge's rate and delay, so those " +
+           "times cannot hold" + std::string(kElsewhere);
   }
   if (w.rate_bps > 0 && w.time_limit_ns > 0) {
     const double need_ns = static_cast<double>(bytes) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);

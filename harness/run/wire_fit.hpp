@@ -2,12 +2,16 @@
 // case and what the bridge declares before anything is sent, so a case the wire cannot carry is
 // UNSUPPORTED with its reason instead of a FAIL or a hang that says nothing about the DUT.
 //
-// Two limits, both from declared figures (deterministic, never from a measurement):
+// Four limits, from the case and declared figures (deterministic, never from a measurement):
 //  - timers: the case's ACK timeout (config.qp.timeout, 1.024 us x 2^timeout, MODEL: M8) must be at
 //    least two round trips of the path as the bridge makes it (the fabric's base RTT plus the
 //    bridge's declared RTT). A shorter timer fires on packets still crossing the bridge once a
 //    queue forms; the retransmissions add load and the run collapses into a retransmission storm
 //    that judges the bridge, not the DUT.
+//  - impairment windows: an impairment whose time window is shorter than a round trip of the
+//    wire selects packets by when they happen to arrive, which the wire decides;
+//  - goldens: a golden check that compares packet times pins the pacing of the simulated fabric,
+//    which a DUT behind the bridge cannot show;
 //  - volume: the bytes the case's traffic programs write must cross at the bridge's declared rate
 //    within half the real time a case gets past its stimulus (the other half for recovery and
 //    feedback).

@@ -85,7 +85,7 @@ bool is_wire_testbed(const std::string& testbed);
 std::string fabric_of_testbed(const std::string& testbed);
 
 // The default timing budget of the real-time bridge on veth (see bench/bridge_bench.cpp).
-inline constexpr std::uint64_t kDefaultBridgeBudgetNs = 200'000;
+inline constexpr std::uint64_t kDefaultBridgeBudgetNs = 500'000;
 // What the bridge declares by default (bench/bridge_bench.cpp measures it on veth): it forwards
 // each frame with a system call on each side, tens of thousands of frames a second on a small
 // machine (Gb/s of 4 KiB frames), and adds tens of microseconds to a round trip. Congestion

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/observe/observations.hpp"
@@ -77,6 +78,12 @@ struct CheckContext {
   // timing checks add to an upper bound and take off a lower one (timing_budget.hpp). Zero on
   // the simulated fabric; a test sets it directly to judge a context as a bridge would.
   TimingBudget timing_budget;
+  // Steps that happened later than scheduled: (scheduled time, when it took effect), ns. A
+  // control step's call on a real-time testbed takes real time (an agent's request) and what it
+  // causes may come at any point of it; an injection held back until such a call returned goes
+  // out late. An expect anchored on that time gets the difference added to its window. Empty on
+  // the simulated fabric (a call takes no testbed time, injections are exact).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> late_steps;
 };
 
 }  // namespace mrc::harness

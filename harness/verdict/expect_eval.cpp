@@ -97,6 +97,12 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
       const ExpectRecord& prev = out[plan.prev_expect];
       anchor = prev.matched && prev.matched_at_ns != 0 ? prev.matched_at_ns : prev.window_start_ns;
     }
+    std::uint64_t call_ns = 0;  // how long past the anchor the step it is anchored on took effect
+    if (!plan.anchored_on_expect) {
+      for (const auto& [at, returned] : ctx.late_steps) {
+        if (at == anchor && returned > at) call_ns = std::max(call_ns, returned - at);
+      }
+    }
     ExpectRecord r;
     r.window_start_ns = anchor;
     // The delay from the anchor is the measured time, within_ns (plus tolerances) its bound: an
@@ -104,8 +110,12 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     // less long (never a window ending before its start).
     const TimingBudget& b = ctx.timing_budget;
     const std::uint64_t deadline = stim::expect_deadline(e, anchor);
-    r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline, b);
+    r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline + call_ns, b);
     r.description = describe(e, plan.step, anchor, b);
+    if (call_ns > 0 && !e.absent) {
+      r.description += " (+ " + std::to_string(call_ns) + " ns: the step at t=" + std::to_string(anchor) +
+                       " ns took effect that much later, a control call over the wire)";
+    }
 
     std::vector<Candidate> cands;
     for (std::size_t ti = 0; ti < ctx.taps.size(); ++ti) {

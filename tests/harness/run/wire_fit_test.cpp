@@ -50,6 +50,32 @@ TEST(WireFit, MoreDataThanTheBridgeCarriesInHalfTheTimeLimitDoesNotFit) {
   EXPECT_EQ(wire_misfit(with_traffic(10, 200, 1'000'000), WireFacts{55'400, 10'000'000'000, 2'000'000'000}), "");
 }
 
+TEST(WireFit, AGoldenThatComparesTimesDoesNotFitOneThatMasksThemDoes) {
+  harness::Case c = with_traffic(8, 4, 4096);
+  harness::GoldenCheck g;
+  g.pcap = "pcaps/spray/x.pcapng";
+  g.tolerance_ns = 50'000;
+  c.checks.push_back(harness::Check{{}, "", {}, g});
+  const std::string why = wire_misfit(c, kNetns);
+  EXPECT_NE(why.find("its golden (pcaps/spray/x.pcapng) pins packet times"), std::string::npos) << why;
+  std::get<harness::GoldenCheck>(c.checks[0].params).masks = {"ts"};
+  EXPECT_EQ(wire_misfit(c, kNetns), "");
+}
+
+TEST(WireFit, AnImpairmentWindowShorterThanARoundTripDoesNotFit) {
+  harness::Case c = with_traffic(8, 4, 4096);
+  harness::ImpairStep drop;
+  drop.select.time_window = std::pair<std::uint64_t, std::uint64_t>{0, 5000};
+  c.stimulus.push_back(harness::StimulusStep{{}, drop});
+  const std::string why = wire_misfit(c, kNetns);
+  EXPECT_NE(why.find("a window of 5.0 us (0.0 us .. 5.0 us), shorter than a round trip across this wire"),
+            std::string::npos)
+      << why;
+  std::get<harness::ImpairStep>(c.stimulus.back().body).select.time_window =
+      std::pair<std::uint64_t, std::uint64_t>{0, 1'000'000};
+  EXPECT_EQ(wire_misfit(c, kNetns), "");
+}
+
 TEST(WireFit, SuiteCasesWithShortTimersAreNamed) {
   // failover-v-001 sets qp.timeout 6 on purpose (a link dies and must cost one short timeout).
   const auto loaded = harness::load_case(std::filesystem::path(MRC_SOURCE_DIR) / "cases/failover/failover-v-001.yaml");

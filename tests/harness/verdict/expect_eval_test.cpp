@@ -52,6 +52,24 @@ TEST(ExpectEval, AnExpectedFramesWindowGrowsByTheTimingBudget) {
   EXPECT_EQ(e.s.ctx.expects[0].window_end_ns, 13 * kUs);
 }
 
+TEST(ExpectEval, AControlCallThatTakesTimeWidensTheWindowOfTheExpectAnchoredOnIt) {
+  // The frame comes 5 us after the control at t = 10 us, the expect allows 2 us: FAIL, unless the
+  // call itself (an agent's request over a real wire) only returned at 14 us.
+  ExpectRun late(false, 15 * kUs);
+  EXPECT_EQ(late.judge().verdict, Verdict::kFail);
+  ExpectRun e(false, 15 * kUs);
+  e.s.ctx.late_steps = {{10 * kUs, 14 * kUs}};
+  EXPECT_EQ(e.judge().verdict, Verdict::kPass);
+  EXPECT_EQ(e.s.ctx.expects[0].window_end_ns, 16 * kUs);
+  EXPECT_NE(e.s.ctx.expects[0].description.find("(+ 4000 ns: the step at t=10000 ns took effect that much later"),
+            std::string::npos)
+      << e.s.ctx.expects[0].description;
+  // A call at another time is not this expect's anchor.
+  ExpectRun other(false, 15 * kUs);
+  other.s.ctx.late_steps = {{9 * kUs, 14 * kUs}};
+  EXPECT_EQ(other.judge().verdict, Verdict::kFail);
+}
+
 TEST(ExpectEval, AnAbsentFramesWindowShrinksByTheTimingBudgetNeverBeforeItsStart) {
   ExpectRun e(true, 11'500);  // 1.5 us after the anchor, absent within 2 us: past it by 501 ns
   testing::expect_budget_rules(e.s.ctx, [&](const CheckContext&) { return e.judge(); }, 400, 501);

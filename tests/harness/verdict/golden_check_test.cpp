@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 
 #include "harness/capture/pcapng.hpp"
 #include "harness/verdict/checks.hpp"
@@ -60,6 +61,26 @@ GoldenCheck golden_spec() {
   GoldenCheck g;
   g.pcap = "pcaps/spray/spray-v-001.pcapng";
   return g;
+}
+
+// The golden of dut_run() judged against 64 packets of which packet 9 is `edit`ed (its Data and
+// the port it leaves on), the DUT's eligible EVs known.
+CheckResult golden_with_packet_9(const std::function<void(Data&, int& port)>& edit) {
+  const auto dir = scratch();
+  EXPECT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
+  Scenario s(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    Data d;
+    d.psn = 500 + k;
+    d.va = 0x4000 + k * 256;
+    int port = 0;  // 0: the EV's own port
+    if (k == 9) edit(d, port);
+    s.dut_sends(1000 + k * 100, d, k % 8, port);
+  }
+  s.finish();
+  know_evs(s);
+  s.ctx.golden_dir = dir / "pcaps";
+  return run_golden(golden_spec(), s.ctx);
 }
 
 TEST(GoldenCheck, TheSameRunMatchesItsGolden) {
@@ -174,20 +195,8 @@ TEST(GoldenCheck, AnotherEligibleEvPassesWhenTheEligibleEvsAreKnown) {
 }
 
 TEST(GoldenCheck, AnEvFieldNoEligibleEvExpandsToFailsNamingTheClass) {
-  const auto dir = scratch();
-  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
-  Scenario s(4, 8);
-  for (std::uint32_t k = 0; k < 64; ++k) {
-    Data d;
-    d.psn = 500 + k;
-    d.va = 0x4000 + k * 256;
-    if (k == 9) d.flow_label = 0x1505;  // EV 1's source port with a flow label no EV has
-    s.dut_sends(1000 + k * 100, d, k % 8);
-  }
-  s.finish();
-  know_evs(s);
-  s.ctx.golden_dir = dir / "pcaps";
-  const auto r = run_golden(golden_spec(), s.ctx);
+  // EV 1's source port with a flow label no EV has.
+  const auto r = golden_with_packet_9([](Data& d, int&) { d.flow_label = 0x1505; });
   ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
   ASSERT_EQ(r.evidence.size(), 1u);
   EXPECT_EQ(r.evidence[0].field, "ip.flow_label");
@@ -197,34 +206,12 @@ TEST(GoldenCheck, AnEvFieldNoEligibleEvExpandsToFailsNamingTheClass) {
 }
 
 TEST(GoldenCheck, EvFieldsOfTwoEvsInOnePacketFail) {
-  const auto dir = scratch();
-  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(dut_run().ctx, TapSide::kFromDut)), "");
-  Scenario s(4, 8);
-  for (std::uint32_t k = 0; k < 64; ++k) {
-    Data d;
-    d.psn = 500 + k;
-    d.va = 0x4000 + k * 256;
-    if (k == 9) d.flow_label = testing::ev_value(6) >> 16;  // EV 6's flow label, EV 1's source port
-    s.dut_sends(1000 + k * 100, d, k % 8);
-  }
-  s.finish();
-  know_evs(s);
-  s.ctx.golden_dir = dir / "pcaps";
-  const auto r = run_golden(golden_spec(), s.ctx);
+  // EV 6's flow label, EV 1's source port.
+  const auto r = golden_with_packet_9([](Data& d, int&) { d.flow_label = testing::ev_value(6) >> 16; });
   ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
   EXPECT_NE(r.message.find("one packet's EV fields come from one EV"), std::string::npos) << r.message;
   // And an eligible EV sent on another EV's port: the port is EV-derived too.
-  Scenario p(4, 8);
-  for (std::uint32_t k = 0; k < 64; ++k) {
-    Data d;
-    d.psn = 500 + k;
-    d.va = 0x4000 + k * 256;
-    p.dut_sends(1000 + k * 100, d, k % 8, k == 9 ? 3 : 0);  // EV 1 leaves on port 2, not 3
-  }
-  p.finish();
-  know_evs(p);
-  p.ctx.golden_dir = dir / "pcaps";
-  const auto port = run_golden(golden_spec(), p.ctx);
+  const auto port = golden_with_packet_9([](Data&, int& p) { p = 3; });  // EV 1 leaves on port 2, not 3
   ASSERT_EQ(port.verdict, Verdict::kFail) << port.message;
   EXPECT_EQ(port.evidence[0].field, "port");
   EXPECT_NE(port.message.find("port 3 is EV 2's but"), std::string::npos) << port.message;
