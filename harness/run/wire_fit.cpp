@@ -34,6 +34,27 @@ std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
            " base RTT, fabric and real-time bridge): the DUT would time out packets still crossing the bridge" +
            std::string(kElsewhere);
   }
+  // An expect right after a traffic step times that traffic: its window must hold the time the
+  // bridge needs for the bytes written so far.
+  if (w.rate_bps > 0) {
+    std::uint64_t written = 0;
+    bool after_traffic = false;
+    for (const harness::StimulusStep& s : c.stimulus) {
+      const auto* e = std::get_if<harness::ExpectStep>(&s.body);
+      if (e != nullptr && after_traffic && !e->absent) {
+        const double need_ns = static_cast<double>(written) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);
+        if (need_ns > static_cast<double>(e->within_ns)) {
+          char b[160];
+          std::snprintf(b, sizeof b, "%.1f MB, %.2f ms at the bridge's %.2f Gb/s", static_cast<double>(written) / 1e6,
+                        need_ns / 1e6, static_cast<double>(w.rate_bps) / 1e9);
+          return "an expect gives the traffic before it " + us(e->within_ns) + ", but it writes " + b +
+                 std::string(kElsewhere);
+        }
+      }
+      if (const auto* t = std::get_if<harness::TrafficStep>(&s.body)) written += static_cast<std::uint64_t>(t->writes) * t->size;
+      after_traffic = std::holds_alternative<harness::TrafficStep>(s.body);
+    }
+  }
   for (const harness::StimulusStep& s : c.stimulus) {
     const auto* imp = std::get_if<harness::ImpairStep>(&s.body);
     if (imp == nullptr || !imp->select.time_window) continue;

@@ -2,7 +2,7 @@
 // case and what the bridge declares before anything is sent, so a case the wire cannot carry is
 // UNSUPPORTED with its reason instead of a FAIL or a hang that says nothing about the DUT.
 //
-// Four limits, from the case and declared figures (deterministic, never from a measurement):
+// Five limits, from the case and declared figures (deterministic, never from a measurement):
 //  - timers: the case's ACK timeout (config.qp.timeout, 1.024 us x 2^timeout, MODEL: M8) must be at
 //    least two round trips of the path as the bridge makes it (the fabric's base RTT plus the
 //    bridge's declared RTT). A shorter timer fires on packets still crossing the bridge once a
@@ -10,6 +10,8 @@
 //    that judges the bridge, not the DUT.
 //  - impairment windows: an impairment whose time window is shorter than a round trip of the
 //    wire selects packets by when they happen to arrive, which the wire decides;
+//  - expects timing traffic: an expect right after a traffic step must leave the bridge the time
+//    the bytes written so far take at its rate;
 //  - goldens: a golden check that compares packet times pins the pacing of the simulated fabric,
 //    which a DUT behind the bridge cannot show;
 //  - volume: the bytes the case's traffic programs write must cross at the bridge's declared rate

@@ -15,13 +15,17 @@ Timeline plan_timeline(const Case& c) {
   Timeline t;
   std::uint64_t prev_time = 0;          // fixed anchor from the last timed step
   bool prev_is_expect = false;
+  bool prev_is_inject = false;
   std::uint64_t prev_expect_bound = 0;  // latest possible match time of the previous expect
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     const StepBody& body = c.stimulus[i].body;
+    const bool after_inject = prev_is_inject;
+    prev_is_inject = false;
     if (const auto* s = std::get_if<InjectStep>(&body)) {
       t.actions.push_back({s->at_ns, i});
       prev_time = s->at_ns;
       prev_is_expect = false;
+      prev_is_inject = true;
     } else if (const auto* s = std::get_if<ControlStep>(&body)) {
       t.actions.push_back({s->at_ns, i});
       prev_time = s->at_ns;
@@ -43,6 +47,7 @@ Timeline plan_timeline(const Case& c) {
         anchor_bound = prev_expect_bound;
       } else {
         p.anchor_ns = prev_time;
+        p.anchored_on_inject = after_inject;
       }
       t.expects.push_back(p);
       prev_expect_bound = expect_deadline(*s, anchor_bound);

@@ -27,6 +27,9 @@ struct ExpectPlan {
   bool anchored_on_expect = false;   // true: the anchor is the previous expect's match time
   std::size_t prev_expect = 0;       // index into Timeline::expects when anchored_on_expect
   std::uint64_t anchor_ns = 0;       // the fixed anchor otherwise
+  // The anchor is an injection: what the expect measures crosses between harness and DUT twice
+  // (the injected frame there, the answer back), so a real-time bridge's budget counts twice.
+  bool anchored_on_inject = false;
 };
 
 struct Timeline {

@@ -26,7 +26,8 @@ std::string shown(const FieldMatch& m) {
   return to_string(m.value);
 }
 
-std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor, const TimingBudget& b) {
+std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor, const TimingBudget& b,
+                     bool two_crossings) {
   std::string d = "stimulus[" + std::to_string(step) + "] expect";
   if (e.absent) d += " no";
   if (e.count > 1) d += " " + std::to_string(e.count) + "x";
@@ -39,6 +40,7 @@ std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor
   if (e.port) d += " on port " + std::to_string(*e.port);
   d += " within " + std::to_string(e.within_ns) + " ns" + (e.absent ? minus_budget(b) : plus_budget(b)) + " of t=" +
        std::to_string(anchor) + " ns";
+  if (two_crossings) d += " (the budget twice: the injected frame crosses to the DUT and its answer back)";
   return d;
 }
 
@@ -109,9 +111,13 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     // expected frame may come the timing budget later, an absent one must stay away that much
     // less long (never a window ending before its start).
     const TimingBudget& b = ctx.timing_budget;
+    // An expected answer to an injection crosses the bridge twice, each crossing within the
+    // budget; an absent frame's window shrinks by one budget as always.
+    const bool two_crossings = plan.anchored_on_inject && !e.absent && b.ns > 0;
+    const TimingBudget upper{two_crossings ? 2 * b.ns : b.ns, b.source};
     const std::uint64_t deadline = stim::expect_deadline(e, anchor);
-    r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline + call_ns, b);
-    r.description = describe(e, plan.step, anchor, b);
+    r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline + call_ns, upper);
+    r.description = describe(e, plan.step, anchor, b, two_crossings);
     if (call_ns > 0 && !e.absent) {
       r.description += " (+ " + std::to_string(call_ns) + " ns: the step at t=" + std::to_string(anchor) +
                        " ns took effect that much later, a control call over the wire)";

@@ -76,6 +76,19 @@ TEST(WireFit, AnImpairmentWindowShorterThanARoundTripDoesNotFit) {
   EXPECT_EQ(wire_misfit(c, kNetns), "");
 }
 
+TEST(WireFit, AnExpectThatTimesTrafficMustHoldItAtTheBridgesRate) {
+  // 16 x 64 KiB = 1.05 MB: 8.4 ms at 1 Gb/s, against an expect of 2 ms.
+  harness::Case c = with_traffic(8, 16, 65536);
+  harness::ExpectStep e;
+  e.within_ns = 2'000'000;
+  c.stimulus.push_back(harness::StimulusStep{{}, e});
+  const std::string why = wire_misfit(c, kNetns);
+  EXPECT_NE(why.find("an expect gives the traffic before it 2000.0 us, but it writes 1.0 MB, 8.39 ms"), std::string::npos)
+      << why;
+  std::get<harness::ExpectStep>(c.stimulus.back().body).within_ns = 10'000'000;
+  EXPECT_EQ(wire_misfit(c, kNetns), "");
+}
+
 TEST(WireFit, SuiteCasesWithShortTimersAreNamed) {
   // failover-v-001 sets qp.timeout 6 on purpose (a link dies and must cost one short timeout).
   const auto loaded = harness::load_case(std::filesystem::path(MRC_SOURCE_DIR) / "cases/failover/failover-v-001.yaml");

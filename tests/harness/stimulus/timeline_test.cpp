@@ -52,10 +52,28 @@ TEST(Timeline, ExpectsAnchorOnThePreviousStep) {
   ASSERT_EQ(t.expects.size(), 2u);
   EXPECT_FALSE(t.expects[0].anchored_on_expect);
   EXPECT_EQ(t.expects[0].anchor_ns, 2000u);
+  EXPECT_TRUE(t.expects[0].anchored_on_inject);  // its answer crosses a bridge twice
   EXPECT_TRUE(t.expects[1].anchored_on_expect);
+  EXPECT_FALSE(t.expects[1].anchored_on_inject);
   EXPECT_EQ(t.expects[1].prev_expect, 0u);
   // The second window can end at most 3000 after the first one's latest match.
   EXPECT_EQ(t.horizon_ns, 2000u + 1000 + 3000);
+}
+
+TEST(Timeline, OnlyAnExpectRightAfterAnInjectionIsAnchoredOnIt) {
+  Case c;
+  InjectStep in;
+  in.at_ns = 2000;
+  c.stimulus.push_back(step(in));
+  ControlStep ctl;
+  ctl.at_ns = 3000;
+  c.stimulus.push_back(step(ctl));
+  c.stimulus.push_back(step(ExpectStep{}));
+  const Timeline t = plan_timeline(c);
+  ASSERT_EQ(t.expects.size(), 1u);
+  EXPECT_EQ(t.expects[0].anchor_ns, 3000u);
+  EXPECT_FALSE(t.expects[0].anchored_on_inject);
+  EXPECT_EQ(t.horizon_ns, 3000u);
 }
 
 }  // namespace

@@ -70,6 +70,24 @@ TEST(ExpectEval, AControlCallThatTakesTimeWidensTheWindowOfTheExpectAnchoredOnIt
   EXPECT_EQ(other.judge().verdict, Verdict::kFail);
 }
 
+TEST(ExpectEval, AnAnswerToAnInjectionGetsTheBudgetOncePerCrossing) {
+  // 3.5 us past the 2 us window after an injection at 10 us, with a 2 us budget: one crossing's
+  // budget (window end 14 us) is not enough, the injected frame's and the answer's (16 us) is.
+  ExpectRun once(false, 15'500);
+  EXPECT_EQ(once.judge(bridge(1 * kUs)).verdict, Verdict::kFail);
+  ExpectRun twice(false, 15'500);
+  twice.plan.expects[0].anchored_on_inject = true;
+  EXPECT_EQ(twice.judge(bridge(2 * kUs)).verdict, Verdict::kPass);
+  EXPECT_EQ(twice.s.ctx.expects[0].window_end_ns, 16 * kUs);
+  EXPECT_NE(twice.s.ctx.expects[0].description.find("the budget twice: the injected frame crosses to the DUT"),
+            std::string::npos)
+      << twice.s.ctx.expects[0].description;
+  // On the simulated fabric (no budget) nothing changes.
+  ExpectRun fabric(false, 15'500);
+  fabric.plan.expects[0].anchored_on_inject = true;
+  EXPECT_EQ(fabric.judge().verdict, Verdict::kFail);
+}
+
 TEST(ExpectEval, AnAbsentFramesWindowShrinksByTheTimingBudgetNeverBeforeItsStart) {
   ExpectRun e(true, 11'500);  // 1.5 us after the anchor, absent within 2 us: past it by 501 ns
   testing::expect_budget_rules(e.s.ctx, [&](const CheckContext&) { return e.judge(); }, 400, 501);

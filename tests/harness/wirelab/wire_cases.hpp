@@ -2,22 +2,21 @@
 // the verdict the in-process reference gets, and catalog defects that FAIL there.
 //
 // Measured on the 2-core machine (full library over netns; README "Test your NIC" has the
-// figures): 42 of the 164 cases say UNSUPPORTED before they start (run/wire_fit.hpp: an ACK
-// timeout under two round trips of the bridge, or a golden that pins packet times), and the cases
-// that move tens of thousands of frames make this machine's bridge fall behind real time, which
-// stops them as INCONCLUSIVE. Listed here: the control plane (EV profiles, DENIED, events),
+// figures): 53 of the 164 cases say UNSUPPORTED before they start (run/wire_fit.hpp says why: an
+// ACK timeout under two round trips of the bridge, a golden that pins packet times, ...), and
+// the cases that move tens of thousands of frames make this machine's bridge fall behind real
+// time, which stops them as INCONCLUSIVE. Listed here: the control plane (EV profiles, DENIED, events),
 // invalid-input injections, endpoint operations and probes, source routing, and the spraying,
 // reordering and reliability cases that move few enough frames to stay inside the declared
 // budget.
 //
-// Known disagreements (the clean reference FAILs on the wire now and then; the suite's to fix, not
-// the DUT's): an expect anchored on an injection measures two crossings of the bridge (the frame
-// to the DUT, its answer back) against one timing budget, so a slow crossing plus the agent's
-// own time can pass the window: invalid-i-004, invalid-i-008, srcroute-v-010 in the last full run.
-// Fixed since the first full run: injections after a control step wait for its call to return
-// (reliab-v-106), the agent hands frames of all ports over in arrival order (reliab-v-014), ports
-// the testbed does not cable are taken down (reliab-v-105), impairment windows finer than a round
-// trip are UNSUPPORTED (reliab-v-004).
+// The last full run had no FAIL of the clean reference. Disagreements found on the way and fixed:
+// an expected answer to an injection crosses the bridge twice and gets the budget twice
+// (invalid-i-004, invalid-i-008); injections after a control step wait for its call to return
+// (reliab-v-106); the agent hands frames of all ports over in arrival order (reliab-v-014); ports
+// the testbed does not cable are taken down (reliab-v-105); impairment windows finer than a round
+// trip (reliab-v-004) and expects shorter than the traffic they time at the bridge's rate
+// (srcroute-v-010) are UNSUPPORTED.
 #pragma once
 
 #include <array>
