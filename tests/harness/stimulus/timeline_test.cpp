@@ -37,17 +37,21 @@ TEST(Timeline, ExpectWindowsAddAbsoluteAndRelativeTolerance) {
   EXPECT_EQ(expect_deadline(e, 1000), 1000u + 10'000 + 500 + 1000);
 }
 
+InjectStep inject_at(std::uint64_t at_ns) {
+  InjectStep in;
+  in.at_ns = at_ns;
+  return in;
+}
+
+ExpectStep expect_within(std::uint64_t within_ns) {
+  ExpectStep e;
+  e.within_ns = within_ns;
+  return e;
+}
+
 TEST(Timeline, ExpectsAnchorOnThePreviousStep) {
   Case c;
-  InjectStep in;
-  in.at_ns = 2000;
-  c.stimulus.push_back(step(in));
-  ExpectStep first;
-  first.within_ns = 1000;
-  c.stimulus.push_back(step(first));
-  ExpectStep second;
-  second.within_ns = 3000;
-  c.stimulus.push_back(step(second));
+  c.stimulus = {step(inject_at(2000)), step(expect_within(1000)), step(expect_within(3000))};
   const Timeline t = plan_timeline(c);
   ASSERT_EQ(t.expects.size(), 2u);
   EXPECT_FALSE(t.expects[0].anchored_on_expect);
@@ -61,14 +65,10 @@ TEST(Timeline, ExpectsAnchorOnThePreviousStep) {
 }
 
 TEST(Timeline, OnlyAnExpectRightAfterAnInjectionIsAnchoredOnIt) {
-  Case c;
-  InjectStep in;
-  in.at_ns = 2000;
-  c.stimulus.push_back(step(in));
   ControlStep ctl;
   ctl.at_ns = 3000;
-  c.stimulus.push_back(step(ctl));
-  c.stimulus.push_back(step(ExpectStep{}));
+  Case c;
+  c.stimulus = {step(inject_at(2000)), step(ctl), step(expect_within(0))};
   const Timeline t = plan_timeline(c);
   ASSERT_EQ(t.expects.size(), 1u);
   EXPECT_EQ(t.expects[0].anchor_ns, 3000u);
