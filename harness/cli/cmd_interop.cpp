@@ -33,11 +33,7 @@ using run::kExitHarness;
 // A spec as make_binding or --testbed netns takes it: agent:reference[:defects] is an agent the
 // netns testbed starts, valid when reference[:defects] is.
 bool valid_impl(const std::string& spec, std::string* why, const harness::BindingOptions& options) {
-  constexpr std::string_view kStarted = "agent:reference";
-  if (spec.starts_with(kStarted) && (spec.size() == kStarted.size() || spec[kStarted.size()] == ':')) {
-    return harness::valid_binding_spec(spec.substr(std::string_view("agent:").size()), why, options);
-  }
-  return harness::valid_binding_spec(spec, why, options);
+  return harness::valid_binding_spec(run::started_agent_backend(spec).value_or(spec), why, options);
 }
 
 std::optional<std::vector<std::string>> parse_impls(const std::vector<std::string>& typed,

@@ -7,35 +7,11 @@
 #include "harness/capture/pcapng.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/verdict/expect_eval.hpp"
+#include "harness/run/bridge_trust.hpp"
 #include "harness/run/session_state.hpp"
 
 namespace mrc::run {
 namespace {
-
-// What the real-time bridge added, for the case's notes (a certifier reads whether the declared
-// timing budget covered it).
-std::string us(std::uint64_t ns) { return std::to_string(ns / 1000) + "." + std::to_string(ns % 1000 / 100) + " us"; }
-
-std::string bridge_note(const harness::BridgeFigures& b, const std::string& who) {
-  return "real-time bridge: " + std::to_string(b.tx_frames) + " frames to the " + who + " (lag p50 " + us(b.tx_lag.quantile(0.5)) +
-         ", p99 " + us(b.tx_lag.quantile(0.99)) + ", max " + us(b.tx_lag.max()) + "), " + std::to_string(b.rx_frames) +
-         " from it (entry delay p99 " + us(b.rx_entry.quantile(0.99)) + ", max " + us(b.rx_entry.max()) + "), " +
-         std::to_string(b.kernel_drops + b.rx_overflow) + " lost, " + std::to_string(b.tx_errors) + " not sent";
-}
-
-// Why the bridge did not keep to what it declared ("" when it did): a frame later than the timing
-// budget, or lost, changes what the DUT saw, so a FAIL of that run may be the bridge's.
-std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who) {
-  const std::uint64_t lost = b.kernel_drops + b.rx_overflow + b.tx_errors;
-  if (lost > 0) return "the real-time bridge lost " + std::to_string(lost) + " frame(s) to or from the " + who;
-  for (const auto& [h, what] : {std::pair{&b.tx_lag, "lag towards"}, std::pair{&b.rx_entry, "entry delay from"}}) {
-    if (h->quantile(0.99) > budget_ns) {
-      return "the real-time bridge's " + std::string(what) + " the " + who + " reached p99 " + us(h->quantile(0.99)) +
-             ", over its declared timing budget of " + us(budget_ns);
-    }
-  }
-  return "";
-}
 
 namespace stim = harness::stim;
 
@@ -211,6 +187,8 @@ void collect(SessionState& s) {
   ctx.expects = evaluate_expects(s.timeline, ctx);
   for (auto& r : s.control_records) ctx.expects.push_back(std::move(r));
 
+  // What the bridge added (a certifier reads whether the declared budget covered it), and whether
+  // it kept to its budget.
   for (const auto& [host, who] : {std::pair{kDutHost, "DUT"}, std::pair{kPeerHost, "peer"}}) {
     if (const harness::BridgeFigures* b = s.tb->bridge_figures(host)) {
       s.result.notes.push_back(bridge_note(*b, who));

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <utility>
 
+#include "harness/run/bridge_trust.hpp"
 #include "harness/run/session_state.hpp"
 #include "harness/run/wire_fit.hpp"
 #include "harness/dut/profile_setup.hpp"
@@ -111,7 +112,7 @@ bool Session::setup() {
     return false;
   }
   if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
-  if (s_.tb->bridge_figures(kDutHost) != nullptr || s_.tb->bridge_figures(kPeerHost) != nullptr) {
+  if (s_.real_time()) {
     const auto facts = s_.tb->network_facts(kDutHost, kPeerHost, c.config.qp.mtu);
     const std::string misfit = wire_misfit(c, WireFacts{facts.base_rtt_ns, facts.line_rate_bps, s_.o.virtual_limit_ns});
     if (!misfit.empty()) return s_.fail(Verdict::kUnsupported, "cannot run on this wire: " + misfit);
@@ -228,7 +229,6 @@ bool Session::setup_traffic(std::uint64_t& buffer_bytes) {
 bool Session::setup_injects() {
   const harness::Case& c = s_.c;
   const stim::FrameContext fc = s_.frame_context(/*from_dut=*/false, /*encapsulated=*/false);
-  const bool real_time = s_.tb->bridge_figures(kDutHost) != nullptr || s_.tb->bridge_figures(kPeerHost) != nullptr;
   std::uint64_t first_control = UINT64_MAX;
   for (const harness::StimulusStep& st : c.stimulus) {
     if (const auto* ctl = std::get_if<harness::ControlStep>(&st.body)) first_control = std::min(first_control, ctl->at_ns);
@@ -239,7 +239,7 @@ bool Session::setup_injects() {
     const std::string where = "stimulus[" + std::to_string(i) + "]: ";
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
-    if (real_time && inj->at_ns >= first_control) {
+    if (s_.real_time() && inj->at_ns >= first_control) {
       s_.held_injects.push_back(SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port)});
       continue;
     }
@@ -412,28 +412,6 @@ void Session::poll_ev_events(std::uint64_t now, bool last) {
   s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
 }
 
-// A paced fabric, or a bridge's queue towards a host, further behind real time than this has
-// stopped being a real-time bridge.
-constexpr std::uint64_t kMaxBehindNs = 50'000'000;
-
-// Why the run stopped being real-time ("" while it is): read with the fabric held.
-std::string real_time_lost(harness::Testbed& tb) {
-  const std::string limit = " (limit " + std::to_string(kMaxBehindNs / 1'000'000) + " ms): this machine cannot carry the "
-                            "case's traffic across the real-time bridge as it happens, so nothing measured would be "
-                            "real-time";
-  if (const std::uint64_t behind = tb.pacing_behind_ns(); behind > kMaxBehindNs) {
-    return "the simulated fabric fell " + std::to_string(behind / 1'000'000) + " ms behind real time" + limit;
-  }
-  for (const auto& [host, who] : {std::pair{kDutHost, "DUT"}, std::pair{kPeerHost, "peer"}}) {
-    const harness::BridgeFigures* b = tb.bridge_figures(host);
-    if (b != nullptr && b->tx_lag.max() > kMaxBehindNs) {
-      return "the real-time bridge's queue towards the " + std::string(who) + " reached " +
-             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit;
-    }
-  }
-  return "";
-}
-
 bool Session::play() {
   for (RecvNeed& r : s_.recvs) {
     if (!post_recvs(r, kInitialRecvs)) return false;
@@ -450,7 +428,12 @@ bool Session::play() {
       return s_.fail(Verdict::kError, "wall-clock bound of " + std::to_string(s_.c.timeout_s) +
                                           " s exceeded at virtual t=" + std::to_string(s_.tb->now()) + " ns");
     }
-    if (std::string lost = real_time_lost(*s_.tb); !lost.empty()) return s_.fail(Verdict::kInconclusive, lost);
+    // Read with the fabric held (the runner holds it between run_until() calls).
+    if (std::string lost = real_time_lost(s_.tb->pacing_behind_ns(), s_.tb->bridge_figures(kDutHost),
+                                          s_.tb->bridge_figures(kPeerHost));
+        !lost.empty()) {
+      return s_.fail(Verdict::kInconclusive, lost);
+    }
     const std::uint64_t now = s_.tb->now();
     while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {
       const auto& [at, step] = s_.controls[next_control++];
@@ -497,6 +480,10 @@ bool Session::play() {
 }
 
 }  // namespace
+
+bool SessionState::real_time() const {
+  return tb->bridge_figures(kDutHost) != nullptr || tb->bridge_figures(kPeerHost) != nullptr;
+}
 
 std::uint64_t SessionState::payload_seed() const {
   const bool golden = std::any_of(c.checks.begin(), c.checks.end(), [](const harness::Check& k) {

@@ -22,8 +22,6 @@ void Findings::add(DoctorFinding f) {
 
 namespace {
 
-constexpr std::string_view kAgentReference = "agent:reference";
-
 // Check 5 on the agent binding; true when the handshake succeeded.
 bool check_agent(const harness::AgentBinding& agent, doctor::Findings& f) {
   const harness::DutStatus st = agent.status();
@@ -64,8 +62,8 @@ DoctorOutcome run_doctor(const DoctorRequest& r, const std::function<void(const 
   };
   const bool netns = r.testbed == "netns";
   std::string dut = r.dut;
-  if (netns && dut.empty()) dut = std::string(kAgentReference);
-  if (netns && !dut.starts_with(kAgentReference)) {
+  if (netns && dut.empty()) dut = "agent:reference";
+  if (netns && !started_agent_backend(dut)) {
     return bad("doctor --testbed netns starts its own agent (--dut agent:reference[:defect,...]); for an agent you "
                "started, write a lab testbed file naming its interfaces and give --testbed FILE --dut " + dut);
   }

@@ -94,6 +94,8 @@ struct SessionState {
   // pcaps/MANIFEST records), so a case with a `golden` check keeps its own seed for its data
   // whatever --seed says; every other choice of the run (testbed, drawn EVs) follows --seed.
   std::uint64_t payload_seed() const;
+  // True when a host of the testbed is bound to real interfaces (the real-time bridge).
+  bool real_time() const;
 
   void activity(const char* what) const {
     if (o.activity) o.activity->store(what);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/case/expectations.hpp"
+#include "harness/dut/agent_wire_text.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
@@ -19,7 +20,6 @@
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "harness/run/wire_testbed.hpp"
-#include "harness/dut/agent_wire_text.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::run {

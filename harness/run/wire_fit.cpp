@@ -13,48 +13,52 @@ std::string us(std::uint64_t ns) {
   return b;
 }
 
-constexpr std::string_view kElsewhere = "; it runs in-process (--testbed mini) or on a faster lab wire";
+// How long `bytes` take at the bridge's rate, and that as "1.0 MB, 8.39 ms at the bridge's 1.00 Gb/s".
+double transfer_ns(std::uint64_t bytes, const WireFacts& w) {
+  return static_cast<double>(bytes) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);
+}
+std::string transfer(std::uint64_t bytes, const WireFacts& w) {
+  char b[160];
+  std::snprintf(b, sizeof b, "%.1f MB, %.2f ms at the bridge's %.2f Gb/s", static_cast<double>(bytes) / 1e6,
+                transfer_ns(bytes, w) / 1e6, static_cast<double>(w.rate_bps) / 1e9);
+  return b;
+}
 
-}  // namespace
+std::uint64_t write_bytes(const harness::StimulusStep& s) {
+  const auto* t = std::get_if<harness::TrafficStep>(&s.body);
+  return t ? static_cast<std::uint64_t>(t->writes) * t->size : 0;
+}
 
-std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
-  std::uint64_t bytes = 0;
-  bool traffic = false;
-  for (const harness::StimulusStep& s : c.stimulus) {
-    if (const auto* t = std::get_if<harness::TrafficStep>(&s.body)) {
-      traffic = true;
-      bytes += static_cast<std::uint64_t>(t->writes) * t->size;
-    }
-  }
+std::string ack_timer_misfit(const harness::Case& c, const WireFacts& w) {
+  const bool traffic = std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& s) {
+    return std::holds_alternative<harness::TrafficStep>(s.body);
+  });
   // MODEL: M8 T = 1.024 us x 2^timeout
   const std::uint64_t ack_timeout_ns = std::uint64_t{1024} << c.config.qp.timeout;
-  if (traffic && c.config.qp.count > 0 && ack_timeout_ns < 2 * w.base_rtt_ns) {
-    return "the case's ACK timeout (config.qp.timeout " + std::to_string(c.config.qp.timeout) + ": " +
-           us(ack_timeout_ns) + ") is shorter than two round trips across this wire (2 x " + us(w.base_rtt_ns) +
-           " base RTT, fabric and real-time bridge): the DUT would time out packets still crossing the bridge" +
-           std::string(kElsewhere);
-  }
-  // An expect right after a traffic step times that traffic: its window must hold the time the
-  // bridge needs for the bytes written so far.
-  if (w.rate_bps > 0) {
-    std::uint64_t written = 0;
-    bool after_traffic = false;
-    for (const harness::StimulusStep& s : c.stimulus) {
-      const auto* e = std::get_if<harness::ExpectStep>(&s.body);
-      if (e != nullptr && after_traffic && !e->absent) {
-        const double need_ns = static_cast<double>(written) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);
-        if (need_ns > static_cast<double>(e->within_ns)) {
-          char b[160];
-          std::snprintf(b, sizeof b, "%.1f MB, %.2f ms at the bridge's %.2f Gb/s", static_cast<double>(written) / 1e6,
-                        need_ns / 1e6, static_cast<double>(w.rate_bps) / 1e9);
-          return "an expect gives the traffic before it " + us(e->within_ns) + ", but it writes " + b +
-                 std::string(kElsewhere);
-        }
-      }
-      if (const auto* t = std::get_if<harness::TrafficStep>(&s.body)) written += static_cast<std::uint64_t>(t->writes) * t->size;
-      after_traffic = std::holds_alternative<harness::TrafficStep>(s.body);
+  if (!traffic || c.config.qp.count == 0 || ack_timeout_ns >= 2 * w.base_rtt_ns) return "";
+  return "the case's ACK timeout (config.qp.timeout " + std::to_string(c.config.qp.timeout) + ": " + us(ack_timeout_ns) +
+         ") is shorter than two round trips across this wire (2 x " + us(w.base_rtt_ns) +
+         " base RTT, fabric and real-time bridge): the DUT would time out packets still crossing the bridge";
+}
+
+// An expect right after a traffic step times that traffic: its window must hold the time the
+// bridge needs for the bytes written so far.
+std::string expect_misfit(const harness::Case& c, const WireFacts& w) {
+  if (w.rate_bps == 0) return "";
+  std::uint64_t written = 0;
+  bool after_traffic = false;
+  for (const harness::StimulusStep& s : c.stimulus) {
+    const auto* e = std::get_if<harness::ExpectStep>(&s.body);
+    if (e != nullptr && after_traffic && !e->absent && transfer_ns(written, w) > static_cast<double>(e->within_ns)) {
+      return "an expect gives the traffic before it " + us(e->within_ns) + ", but it writes " + transfer(written, w);
     }
+    written += write_bytes(s);
+    after_traffic = std::holds_alternative<harness::TrafficStep>(s.body);
   }
+  return "";
+}
+
+std::string impairment_misfit(const harness::Case& c, const WireFacts& w) {
   for (const harness::StimulusStep& s : c.stimulus) {
     const auto* imp = std::get_if<harness::ImpairStep>(&s.body);
     if (imp == nullptr || !imp->select.time_window) continue;
@@ -62,26 +66,42 @@ std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
     if (to > from && to - from < w.base_rtt_ns) {
       return "an impairment selects packets in a window of " + us(to - from) + " (" + us(from) + " .. " + us(to) +
              "), shorter than a round trip across this wire (" + us(w.base_rtt_ns) +
-             "): when the DUT's packets reach the fabric depends on the wire, so the window cannot be placed on them" +
-             std::string(kElsewhere);
+             "): when the DUT's packets reach the fabric depends on the wire, so the window cannot be placed on them";
     }
   }
+  return "";
+}
+
+std::string golden_misfit(const harness::Case& c) {
   for (const harness::Check& chk : c.checks) {
     const auto* g = std::get_if<harness::GoldenCheck>(&chk.params);
     if (g == nullptr || std::find(g->masks.begin(), g->masks.end(), "ts") != g->masks.end()) continue;
     return "its golden (" + g->pcap.string() + ") pins packet times taken on the simulated fabric within " +
            us(g->tolerance_ns) + "; across the bridge the DUT is paced by the bridge's rate and delay, so those " +
-           "times cannot hold" + std::string(kElsewhere);
+           "times cannot hold";
   }
-  if (w.rate_bps > 0 && w.time_limit_ns > 0) {
-    const double need_ns = static_cast<double>(bytes) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);
-    if (need_ns > static_cast<double>(w.time_limit_ns) / 2) {
-      char b[200];
-      std::snprintf(b, sizeof b, "the case writes %.1f MB, %.2f s at the bridge's %.2f Gb/s: more than half of the %.1f s a case gets on this wire",
-                    static_cast<double>(bytes) / 1e6, need_ns / 1e9, static_cast<double>(w.rate_bps) / 1e9,
-                    static_cast<double>(w.time_limit_ns) / 1e9);
-      return b + std::string(kElsewhere);
-    }
+  return "";
+}
+
+std::string volume_misfit(const harness::Case& c, const WireFacts& w) {
+  if (w.rate_bps == 0 || w.time_limit_ns == 0) return "";
+  std::uint64_t bytes = 0;
+  for (const harness::StimulusStep& s : c.stimulus) bytes += write_bytes(s);
+  const double need_ns = transfer_ns(bytes, w);
+  if (need_ns <= static_cast<double>(w.time_limit_ns) / 2) return "";
+  char b[200];
+  std::snprintf(b, sizeof b, "the case writes %.1f MB, %.2f s at the bridge's %.2f Gb/s: more than half of the %.1f s a "
+                "case gets on this wire", static_cast<double>(bytes) / 1e6, need_ns / 1e9,
+                static_cast<double>(w.rate_bps) / 1e9, static_cast<double>(w.time_limit_ns) / 1e9);
+  return b;
+}
+
+}  // namespace
+
+std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
+  for (std::string why : {ack_timer_misfit(c, w), expect_misfit(c, w), impairment_misfit(c, w), golden_misfit(c),
+                          volume_misfit(c, w)}) {
+    if (!why.empty()) return why + "; it runs in-process (--testbed mini) or on a faster lab wire";
   }
   return "";
 }

@@ -19,7 +19,6 @@ namespace {
 
 namespace hw = harness::wire;
 
-constexpr std::string_view kAgentReference = "agent:reference";
 constexpr auto kAgentStartBound = std::chrono::milliseconds(10'000);
 constexpr int kAgentNice = -10;
 
@@ -68,6 +67,17 @@ std::uint16_t listening_port(const std::string& line) {
 }
 
 }  // namespace
+
+std::optional<std::string> started_agent_backend(std::string_view spec) {
+  constexpr std::string_view kAgent = "agent:";
+  constexpr std::string_view kReference = "reference";
+  if (!spec.starts_with(kAgent)) return std::nullopt;
+  const std::string_view rest = spec.substr(kAgent.size());
+  if (!rest.starts_with(kReference) || (rest.size() > kReference.size() && rest[kReference.size()] != ':')) {
+    return std::nullopt;
+  }
+  return std::string(rest);
+}
 
 bool is_wire_testbed(const std::string& testbed) {
   return testbed == "netns" || hw::looks_like_lab_file(testbed);
@@ -126,7 +136,7 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
     const auto lab = hw::load_lab_testbed(r.testbed, &why);
     if (!lab) return fail(why);
     for (const auto& [option, spec] : {std::pair<std::string, std::string>{"--dut", r.dut}, {"--peer", r.peer}}) {
-      if (spec.starts_with(kAgentReference)) {
+      if (started_agent_backend(spec)) {
         return fail("--testbed " + r.testbed + " is a lab testbed: start mrc-dut-agent beside the implementation and give " +
                     option + " agent:HOST:PORT (agent:reference is for --testbed netns)");
       }
@@ -147,13 +157,11 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
   }
 
   for (const auto& [option, spec] : {std::pair<std::string, std::string>{"--dut", r.dut}, {"--peer", r.peer}}) {
-    if (spec.starts_with("agent:") && !spec.starts_with(kAgentReference)) {
+    if (spec.starts_with("agent:") && !started_agent_backend(spec)) {
       return fail("--testbed netns starts its own agents inside namespaces it creates, so it takes " + option +
-                  " agent:reference[:defect,...]; for an agent you started (beside a NIC, or your own model on veths " +
-                  "you made), write a lab testbed file naming the interfaces and give it as --testbed FILE");
-    }
-    if (spec.starts_with(kAgentReference) && spec.size() > kAgentReference.size() && spec[kAgentReference.size()] != ':') {
-      return fail(option + " " + spec + ": expected agent:reference[:defect,...]");
+                  " agent:reference[:defect,...], not " + spec + "; for an agent you started (beside a NIC, or your " +
+                  "own model on veths you made), write a lab testbed file naming the interfaces and give it as " +
+                  "--testbed FILE");
     }
   }
   if (std::string why = hw::netns_unavailable_reason(); !why.empty()) {
@@ -194,7 +202,7 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
     std::string gid;
     std::string mac;
     if (std::string e = host_addresses(w->fabric_, host, gid, mac); !e.empty()) return e;
-    const std::string backend = "reference" + spec.substr(kAgentReference.size());
+    const std::string backend = started_agent_backend(spec).value_or("reference");
     a.process = hw::spawn(a.netns->name(),
                           {bin.string(), "--token-file", token_file.string(), "--ifaces", ifaces, "--listen",
                            "127.0.0.1:0", "--backend", backend, "--gid", gid, "--mac", mac, "--quiet",

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/dut/agent_binding.hpp"
@@ -77,6 +78,10 @@ class WireTestbed {
   std::string fabric_ = "mini";
   std::string what_;
 };
+
+// The backend of an agent `--testbed netns` starts itself: "agent:reference[:defects]" ->
+// "reference[:defects]"; nullopt for any other spelling (agent:HOST:PORT, an in-process binding).
+std::optional<std::string> started_agent_backend(std::string_view spec);
 
 // True for the testbed values that mean real interfaces.
 bool is_wire_testbed(const std::string& testbed);

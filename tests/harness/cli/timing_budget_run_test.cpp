@@ -58,7 +58,8 @@ struct Judged {
 
 // failover-v-001 with its failover-time bound cut from 500 us to 50 us: the reference stops
 // using the failed EVs after one ACK timeout, 65.5 us, so 15.5 us past the bound.
-Judged run_tight_failover(std::uint64_t budget_ns) {
+// `wire_overrun`: judged as if a real-time bridge had broken its budget in the run.
+Judged run_tight_failover(std::uint64_t budget_ns, const std::string& wire_overrun = "") {
   TempSuite suite;
   std::string yaml = slurp(case_file("failover-v-001"));
   const auto at = yaml.find("bound_ns: 500000");
@@ -79,6 +80,7 @@ Judged run_tight_failover(std::uint64_t budget_ns) {
     };
   }
   Judged j{run_session(c, dut, peer, so), {}};
+  j.session.wire_overrun = wire_overrun;
   j.result = judge_case(c, j.session, suite.path(), c.seed);
   return j;
 }
@@ -121,6 +123,22 @@ TEST(RunnerTimingBudget, TheTestbedsBudgetReachesTheChecksTheResultAndTheReport)
   EXPECT_NE(json.find("\"schema\": \"mrc-conform/results/1.1\""), std::string::npos);
   EXPECT_NE(json.find("\"timing_budget\": {\n        \"ns\": 20000,\n        \"source\": \"test bridge\"\n      }"),
             std::string::npos);
+}
+
+TEST(RunnerTimingBudget, AFailInARunWhoseBridgeBrokeItsBudgetIsInconclusiveAndKeepsWhatItFound) {
+  const std::string overrun = "the real-time bridge lost 3 frame(s) to or from the DUT";
+  const Judged j = run_tight_failover(0, overrun);
+  ASSERT_EQ(j.session.status, harness::Verdict::kPass) << j.session.message;
+  const harness::CheckResult* tight = check(j.result, "failover-time");
+  ASSERT_NE(tight, nullptr);
+  EXPECT_EQ(tight->verdict, harness::Verdict::kInconclusive) << tight->message;
+  EXPECT_EQ(tight->message.find("not judged, " + overrun + " (the checks found: "), 0u) << tight->message;
+  EXPECT_NE(tight->message.find("exceeds the bound 50.000 us"), std::string::npos) << tight->message;
+  EXPECT_EQ(j.result.verdict, harness::Verdict::kInconclusive);
+  // The checks that passed still pass: the DUT met them under worse conditions.
+  std::size_t passed = 0;
+  for (const auto& c : j.result.checks) passed += c.verdict == harness::Verdict::kPass;
+  EXPECT_GE(passed, 1u);
 }
 
 }  // namespace

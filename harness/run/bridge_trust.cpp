@@ -1,0 +1,48 @@
+#include "harness/run/bridge_trust.hpp"
+
+#include <utility>
+
+namespace mrc::run {
+namespace {
+
+std::string us(std::uint64_t ns) { return std::to_string(ns / 1000) + "." + std::to_string(ns % 1000 / 100) + " us"; }
+
+}  // namespace
+
+std::string bridge_note(const harness::BridgeFigures& b, const std::string& who) {
+  return "real-time bridge: " + std::to_string(b.tx_frames) + " frames to the " + who + " (lag p50 " +
+         us(b.tx_lag.quantile(0.5)) + ", p99 " + us(b.tx_lag.quantile(0.99)) + ", max " + us(b.tx_lag.max()) + "), " +
+         std::to_string(b.rx_frames) + " from it (entry delay p99 " + us(b.rx_entry.quantile(0.99)) + ", max " +
+         us(b.rx_entry.max()) + "), " + std::to_string(b.kernel_drops + b.rx_overflow) + " lost, " +
+         std::to_string(b.tx_errors) + " not sent";
+}
+
+std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who) {
+  const std::uint64_t lost = b.kernel_drops + b.rx_overflow + b.tx_errors;
+  if (lost > 0) return "the real-time bridge lost " + std::to_string(lost) + " frame(s) to or from the " + who;
+  for (const auto& [h, what] : {std::pair{&b.tx_lag, "lag towards"}, std::pair{&b.rx_entry, "entry delay from"}}) {
+    if (h->quantile(0.99) > budget_ns) {
+      return "the real-time bridge's " + std::string(what) + " the " + who + " reached p99 " + us(h->quantile(0.99)) +
+             ", over its declared timing budget of " + us(budget_ns);
+    }
+  }
+  return "";
+}
+
+std::string real_time_lost(std::uint64_t behind_ns, const harness::BridgeFigures* dut, const harness::BridgeFigures* peer) {
+  const std::string limit = " (limit " + std::to_string(kMaxBehindNs / 1'000'000) + " ms): this machine cannot carry the "
+                            "case's traffic across the real-time bridge as it happens, so nothing measured would be "
+                            "real-time";
+  if (behind_ns > kMaxBehindNs) {
+    return "the simulated fabric fell " + std::to_string(behind_ns / 1'000'000) + " ms behind real time" + limit;
+  }
+  for (const auto& [b, who] : {std::pair{dut, "DUT"}, std::pair{peer, "peer"}}) {
+    if (b != nullptr && b->tx_lag.max() > kMaxBehindNs) {
+      return "the real-time bridge's queue towards the " + std::string(who) + " reached " +
+             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit;
+    }
+  }
+  return "";
+}
+
+}  // namespace mrc::run

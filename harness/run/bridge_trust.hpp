@@ -1,0 +1,29 @@
+// Whether a run across the real-time bridge kept to what the bridge declared, in words for the
+// case's message: what it added (each case's notes), whether it broke its budget (a FAIL of such
+// a run is INCONCLUSIVE, case_result.cpp) and whether it stopped being real-time at all (the case
+// stops as INCONCLUSIVE, case_session.cpp). Pure functions of the bridge's figures.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "harness/testbed/wire_host.hpp"
+
+namespace mrc::run {
+
+// A paced fabric, or a bridge's queue towards a host, further behind real time than this has
+// stopped being a real-time bridge.
+inline constexpr std::uint64_t kMaxBehindNs = 50'000'000;
+
+// "real-time bridge: N frames to the DUT (lag p50 .., p99 .., max ..), M from it (...), ..."
+std::string bridge_note(const harness::BridgeFigures& b, const std::string& who);
+
+// Why the bridge did not keep to its budget ("" when it did): lost frames, or a p99 lag either way
+// over the budget. Such a run changed what the DUT saw.
+std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who);
+
+// Why the run stopped being real-time ("" while it is): the fabric `behind_ns` behind the clock,
+// or a bridge queue (dut / peer: null when not bridged) deeper than kMaxBehindNs.
+std::string real_time_lost(std::uint64_t behind_ns, const harness::BridgeFigures* dut, const harness::BridgeFigures* peer);
+
+}  // namespace mrc::run

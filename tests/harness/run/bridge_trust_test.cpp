@@ -1,0 +1,53 @@
+// bridge_trust: when a run across the real-time bridge kept to what the bridge declared.
+#include "harness/run/bridge_trust.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mrc::run {
+namespace {
+
+harness::BridgeFigures lagging(std::uint64_t tx_lag_ns, std::uint64_t entry_ns, int frames = 100) {
+  harness::BridgeFigures b;
+  for (int i = 0; i < frames; ++i) {
+    b.tx_lag.add(tx_lag_ns);
+    b.rx_entry.add(entry_ns);
+  }
+  b.tx_frames = b.rx_frames = static_cast<std::uint64_t>(frames);
+  return b;
+}
+
+TEST(BridgeTrust, ABridgeInsideItsBudgetKeptItsDeclaration) {
+  EXPECT_EQ(bridge_overrun(lagging(150'000, 2'000), 200'000, "DUT"), "");
+}
+
+TEST(BridgeTrust, LostFramesOrALagPastTheBudgetAreNamed) {
+  harness::BridgeFigures lost = lagging(1'000, 1'000);
+  lost.kernel_drops = 2;
+  lost.tx_errors = 1;
+  EXPECT_EQ(bridge_overrun(lost, 200'000, "peer"), "the real-time bridge lost 3 frame(s) to or from the peer");
+  const std::string late = bridge_overrun(lagging(300'000, 1'000), 200'000, "DUT");
+  EXPECT_NE(late.find("lag towards the DUT reached p99 300."), std::string::npos) << late;
+  EXPECT_NE(late.find("over its declared timing budget of 200.0 us"), std::string::npos) << late;
+  const std::string entry = bridge_overrun(lagging(1'000, 250'000), 200'000, "DUT");
+  EXPECT_NE(entry.find("entry delay from the DUT reached p99"), std::string::npos) << entry;
+}
+
+TEST(BridgeTrust, ARunStopsBeingRealTimeWhenTheFabricOrAQueueFallsBehind) {
+  const harness::BridgeFigures fine = lagging(100'000, 1'000);
+  EXPECT_EQ(real_time_lost(10'000'000, &fine, nullptr), "");
+  const std::string fabric = real_time_lost(kMaxBehindNs + 1'000'000, &fine, nullptr);
+  EXPECT_NE(fabric.find("the simulated fabric fell 51 ms behind real time (limit 50 ms)"), std::string::npos) << fabric;
+  const harness::BridgeFigures deep = lagging(kMaxBehindNs + 10'000'000, 1'000, 1);
+  const std::string queue = real_time_lost(0, &fine, &deep);
+  EXPECT_NE(queue.find("queue towards the peer reached 60 ms"), std::string::npos) << queue;
+}
+
+TEST(BridgeTrust, TheNoteSaysWhatTheBridgeAddedEachWay) {
+  const std::string note = bridge_note(lagging(50'000, 3'000, 10), "DUT");
+  EXPECT_EQ(note.find("real-time bridge: 10 frames to the DUT (lag p50 50."), 0u) << note;
+  EXPECT_NE(note.find("10 from it (entry delay p99 3."), std::string::npos) << note;
+  EXPECT_NE(note.find("0 lost, 0 not sent"), std::string::npos) << note;
+}
+
+}  // namespace
+}  // namespace mrc::run
