@@ -41,8 +41,9 @@ DUT on real interfaces, one interface per plane.
   --token TOKEN           shared secret every client must present in HELLO
   --token-file PATH       read the token from a file (first line)
                           (without either, $MRC_AGENT_TOKEN is used; one of them is required)
-  --backend NAME          reference[:defect,...]  the reference endpoint, optionally with named
-                                                  defects (mrc-conform's defect catalog)
+  --backend NAME          reference[:name,...]    the reference endpoint, optionally with named
+                                                  defects and conformant variants (mrc-conform's
+                                                  catalogs)
                           vendor                  a vendor NIC through its MRC SDK (only when the
                                                   agent was built with -DMRC_VENDOR_SDK=...)
   --ifaces p1=IF,...      plane/port N is interface IF (ports 1..32)
@@ -139,13 +140,13 @@ std::unique_ptr<Backend> make_backend(const AgentOptions& opt, std::string* erro
                 "Configure with -DMRC_VENDOR_SDK=/path/to/sdk (see harness/agent/README.md)");
 #endif
   }
-  if (kind != "reference") return fail("--backend '" + opt.backend + "': expected reference[:defect,...] or vendor");
+  if (kind != "reference") return fail("--backend '" + opt.backend + "': expected reference[:defect-or-variant,...] or vendor");
   ReferenceOptions ro;
   if (opt.backend.size() > kind.size()) {
-    std::string bad;
-    const auto set = ref::DefectSet::parse(std::string_view(opt.backend).substr(kind.size() + 1), &bad);
-    if (!set) return fail("--backend: unknown defect '" + bad + "'");
-    ro.defects = *set;
+    std::string why;
+    const auto policy = harness::parse_reference_policy(std::string_view(opt.backend).substr(kind.size() + 1), &why);
+    if (!policy) return fail("--backend " + opt.backend + ": " + why);
+    ro.policy = *policy;
   }
   ro.mac = opt.mac;
   ro.gid = opt.gid;

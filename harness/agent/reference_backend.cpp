@@ -41,7 +41,7 @@ ReferenceBackend::~ReferenceBackend() = default;
 
 std::string ReferenceBackend::identity() const {
   std::string s = "reference";
-  if (!opt_.defects.empty()) s += ":" + opt_.defects.to_string();
+  if (!opt_.policy.empty()) s += ":" + opt_.policy.to_string();
   std::string ports;
   for (const auto& p : io_->ports()) {
     ports += (ports.empty() ? " on p" : ",p") + std::to_string(p.port) + "=" + p.name;

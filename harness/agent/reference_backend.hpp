@@ -22,13 +22,14 @@
 #include "harness/agent/backend.hpp"
 #include "harness/agent/frame_io.hpp"
 #include "harness/dut/dut_binding.hpp"
+#include "harness/dut/reference_adapter.hpp"
 #include "reference/defects.hpp"
 #include "reference/endpoint.hpp"
 
 namespace mrc::agent {
 
 struct ReferenceOptions {
-  ref::DefectSet defects;
+  harness::ReferencePolicy policy;    // named defects and conformant variants
   std::optional<wire::MacAddr> mac;  // default: the MAC of the lowest bound port
   std::optional<wire::Ipv6Addr> gid; // default: fd6d:7263::<mac> (derived from the MAC)
   std::uint32_t ipv4 = 0;            // host order; 0 = no IPv4 (ApplyConfig.ipv4 is refused)

@@ -30,7 +30,7 @@ Outcome ReferenceBackend::apply(const ap::ApplyConfig& c, ap::ApplyOk& out) {
   for (const auto& p : io_->ports()) top = std::max(top, p.port);
   const harness::ReferenceHost host{mac_, gid_, opt_.ipv4, top, port_mask()};
   ep_ = std::make_unique<ref::Endpoint>(
-      harness::reference_endpoint_config(host, harness::ReferencePolicy{opt_.defects, false}, setup, restriction_));
+      harness::reference_endpoint_config(host, opt_.policy, setup, restriction_));
   // The endpoint's clock starts at its creation, as the in-process reference's starts with its
   // testbed: an agent that has run for minutes hands it small times, like any NIC's fresh QP.
   epoch_ = now_;

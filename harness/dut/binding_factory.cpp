@@ -3,8 +3,10 @@
 #include <charconv>
 
 #include "harness/dut/agent_binding.hpp"
+#include "harness/dut/reference_adapter.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "reference/defects.hpp"
+#include "reference/variants.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -13,11 +15,17 @@ constexpr std::string_view kAgentPrefix = "agent:";
 
 std::string binding_help() {
   std::string m =
-      "valid DUT bindings: reference, reference-random (random EV choice), reference[-random]:<defect>[,<defect>...], "
-      "agent:HOST:PORT (agent:[IPV6]:PORT); defects:";
+      "valid DUT bindings: reference, reference-random (= reference:random-ev), "
+      "reference[-random]:<name>[,<name>...] with defect and variant names, agent:HOST:PORT (agent:[IPV6]:PORT); "
+      "defects:";
   for (const auto& d : ref::defect_catalog()) {
     m += ' ';
     m += d.name;
+  }
+  m += "; conformant variants (at most one per choice):";
+  for (const auto& v : ref::variant_catalog()) {
+    m += ' ';
+    m += v.name;
   }
   return m;
 }
@@ -72,15 +80,18 @@ std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* e
   }
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
-  ref::DefectSet defects;
+  ReferencePolicy policy;
   if (colon != std::string::npos) {
-    std::string bad;
-    const auto parsed = ref::DefectSet::parse(std::string_view(spec).substr(colon + 1), &bad);
-    if (!parsed) return fail(error, "unknown defect '" + bad + "' in " + opt.option + " " + spec + "; " + binding_help());
-    defects = *parsed;
+    std::string why;
+    const auto parsed = parse_reference_policy(std::string_view(spec).substr(colon + 1), &why);
+    if (!parsed) return fail(error, why + " in " + opt.option + " " + spec + "; " + binding_help());
+    policy = *parsed;
   }
-  auto b = std::make_unique<ReferenceBinding>(defects);
-  if (kind == "reference-random") b->use_random_spray();
+  // `reference-random` is the older spelling of `reference:random-ev`.
+  if (kind == "reference-random" && !policy.variants.add(ref::Variant::kRandomEv)) {
+    return fail(error, "reference-random already chooses EVs at random; drop the other spray variant in " + opt.option + " " + spec);
+  }
+  auto b = std::make_unique<ReferenceBinding>(policy);
   return b;
 }
 

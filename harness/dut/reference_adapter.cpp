@@ -45,12 +45,48 @@ std::string restriction_refused(const DeviceRestriction& d) {
   return "";
 }
 
+std::string ReferencePolicy::to_string() const {
+  std::string d = defects.to_string();
+  const std::string v = variants.to_string();
+  if (!d.empty() && !v.empty()) d += ',';
+  return d + v;
+}
+
+std::optional<ReferencePolicy> parse_reference_policy(std::string_view csv, std::string* error) {
+  ReferencePolicy p;
+  std::string defect_csv;
+  while (!csv.empty()) {
+    const auto comma = csv.find(',');
+    const std::string_view name = csv.substr(0, comma);
+    csv = comma == std::string_view::npos ? std::string_view{} : csv.substr(comma + 1);
+    if (const auto v = ref::variant_by_name(name)) {
+      if (!p.variants.add(*v)) {
+        if (error) *error = "variant '" + std::string(name) + "' makes a choice another variant in the list already makes";
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (!defect_csv.empty()) defect_csv += ',';
+    defect_csv += name;
+  }
+  if (!defect_csv.empty()) {
+    std::string bad;
+    const auto set = ref::DefectSet::parse(defect_csv, &bad);
+    if (!set) {
+      if (error) *error = "unknown defect or variant '" + bad + "'";
+      return std::nullopt;
+    }
+    p.defects = *set;
+  }
+  return p;
+}
+
 ref::EndpointConfig reference_endpoint_config(const ReferenceHost& host, const ReferencePolicy& policy,
                                               const DutSetup& s, const DeviceRestriction& restriction) {
   ref::EndpointConfig cfg;
   cfg.seed = s.seed;
   cfg.defects = policy.defects;
-  cfg.random_spray = policy.random_spray;
+  cfg.variants = policy.variants;
   cfg.num_ports = host.num_ports;
   cfg.mac = host.mac;
   cfg.gid = host.gid;

@@ -6,14 +6,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/dut/dut_binding.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "reference/defects.hpp"
 #include "reference/endpoint.hpp"
+#include "reference/variants.hpp"
 
 namespace mrc::harness {
 
@@ -26,11 +29,20 @@ struct ReferenceHost {
   std::uint32_t port_mask = 1;  // bit p-1 = port p present
 };
 
-// How it behaves: named defects and the conformant random-EV policy.
+// How it behaves: named defects (reference/defects.hpp) and conformant policy variants
+// (reference/variants.hpp).
 struct ReferencePolicy {
   ref::DefectSet defects;
-  bool random_spray = false;
+  ref::VariantSet variants;
+
+  bool empty() const { return defects.empty() && variants.empty(); }
+  // "defect,...,variant,..." in catalog order; "" for the plain reference.
+  std::string to_string() const;
 };
+
+// Parses the part after `reference:` — defect and variant names in any order, comma-separated.
+// On an unknown name, or two variants of one group, returns nullopt and says why in *error.
+std::optional<ReferencePolicy> parse_reference_policy(std::string_view csv, std::string* error);
 
 // Capabilities the reference can turn off for config.device; "" or why not (naming the first
 // capability it cannot turn off).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "harness/dut/reference_adapter.hpp"
 #include "harness/testbed/endpoint_port.hpp"
@@ -13,18 +14,20 @@
 
 namespace mrc::harness {
 
-ReferenceBinding::ReferenceBinding(ref::DefectSet defects) : policy_{defects, false} {}
+ReferenceBinding::ReferenceBinding(ReferencePolicy policy) : policy_(std::move(policy)) {}
 
 ReferenceBinding::~ReferenceBinding() = default;
 
 DutIdentity ReferenceBinding::identity() const {
   DutIdentity id;
   id.binding = "reference";
-  const std::string base = policy_.random_spray ? "reference-random" : "reference";
   const ref::DefectSet& defects = policy_.defects;
-  id.name = defects.empty() ? base : base + ":" + defects.to_string();
+  // `reference-random` alone keeps its name: reports and expectation files written with it match.
+  const bool random_only = defects.empty() && policy_.variants.to_string() == "random-ev";
+  id.name = random_only ? "reference-random" : policy_.empty() ? "reference" : "reference:" + policy_.to_string();
   id.version = "reference endpoint (sans-I/O), wire model M1-M13";
   id.details = defects.empty() ? "no defects" : "defects: " + defects.to_string();
+  if (!policy_.variants.empty()) id.details += "; conformant variants: " + policy_.variants.to_string();
   return id;
 }
 

@@ -24,11 +24,10 @@ namespace mrc::harness {
 
 class ReferenceBinding : public DutBinding {
  public:
-  explicit ReferenceBinding(ref::DefectSet defects = {});
+  // `policy`: named defects and conformant variants; `reference-random` is the random-ev variant.
+  explicit ReferenceBinding(ReferencePolicy policy = {});
+  explicit ReferenceBinding(ref::DefectSet defects) : ReferenceBinding(ReferencePolicy{defects, {}}) {}
   ~ReferenceBinding() override;
-  // The `reference-random` DUT: seeded random EV choice instead of round robin (conformant; used
-  // to measure the false-fail rate of statistical checks against a sprayer whose counts vary).
-  void use_random_spray() { policy_.random_spray = true; }
 
   DutIdentity identity() const override;
   std::vector<std::string> capabilities() const override;
