@@ -73,6 +73,7 @@ namespace mrc::ref {
   X(kMprAlwaysDynamic, "mpr-always-dynamic", "the requester window follows the peer's MPR advertisement without dynamic MPR on both QPs") /* requester follows MPR advertisements without dynamic MPR on both QPs */ \
   X(kAcceptWrongQpn, "accept-wrong-qpn", "a WRITE for a destination QP that does not exist is placed and acknowledged") /* responder hands frames for an unknown QPN to its first QP */ \
   X(kAcceptTruncated, "accept-truncated", "a frame cut inside its headers draws an ACK") /* responder answers a frame too short for its BTH and RETH */ \
+  X(kNackWithoutHole, "nack-without-hole", "a loss NACK names the next PSN when nothing beyond it arrived") /* the loss timer runs after in-order arrivals too */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -41,6 +41,7 @@ transport::ResponderQuirks responder_quirks(const DefectSet& d) {
   q.accept_bad_icrc = d.has(Defect::kAcceptBadIcrc);
   q.accept_wrong_qpn = d.has(Defect::kAcceptWrongQpn);
   q.accept_truncated = d.has(Defect::kAcceptTruncated);
+  q.nack_without_hole = d.has(Defect::kNackWithoutHole);
   return q;
 }
 

@@ -226,6 +226,9 @@ struct ExpectStep {  // the DUT must send (or, with `absent`, must not send) a m
   std::optional<std::uint32_t> port;
   std::vector<FieldMatch> match;
   bool absent = false;
+  // With `absent`: the window opens this long after the previous step, for frames the DUT had
+  // already queued on the wire when the step took effect (a port going down cannot recall them).
+  std::uint64_t grace_ns = 0;
   std::uint32_t count = 1;  // matching frames required
 };
 

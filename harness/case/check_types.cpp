@@ -139,6 +139,7 @@ constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
 // A frame that was already queued in the DUT's port when the state changed is not the "next
 // packet": `grace_ns` (default 0) forgives frames leaving that soon after the change.
 constexpr Schema kStateGraceSchema{"no_denied_ev / no_assumed_bad_ev params", kGraceParams};
+constexpr Schema kNackGraceSchema{"nack_names_hole params", kGraceParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -202,6 +203,7 @@ constexpr std::array kInvariants{
     InvariantType{"trim_nack_per_stub", &kNoParams, "every trimmed stub draws a TRIM NACK"},
     InvariantType{"stub_not_placed", &kNoParams, "no byte of a trimmed stub is written"},
     InvariantType{"nack_for_hole", &kNackSchema, "a PSN hole draws a loss NACK within max_delay_ns"},
+    InvariantType{"nack_names_hole", &kNackGraceSchema, "a loss NACK names a missing PSN below a higher one received"},
     InvariantType{"probe_on_tested_ev", &kNoParams, "an EV probe leaves on the EV it tests"},
     InvariantType{"ev_events", &kNoParams,
                   "EV events name a table EV and a state in ev_event_mask; every monitored entry is reported"},

@@ -211,6 +211,8 @@ constexpr std::array kExpectKeys{
     KeySpec{.name = "match", .kind = VK::kFieldMap, .required = true},
     KeySpec{.name = "absent", .kind = VK::kBool, .help = "no matching frame may appear"},
     KeySpec{.name = "count", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000},
+    KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
+            .help = "with absent: frames already queued may still leave this long after the previous step"},
 };
 constexpr Schema kExpectSchema{"expect step", kExpectKeys};
 
@@ -223,8 +225,15 @@ StepBody build_expect(const YAML::Node& b, const std::string& path, Validator& v
   e.match = build_matches(find_key(b, "match").value_or(YAML::Node{}));
   e.absent = read_bool(b, "absent").value_or(false);
   e.count = read_uint_as<std::uint32_t>(b, "count").value_or(1);
+  e.grace_ns = read_uint(b, "grace_ns").value_or(0);
   if (e.absent && find_key(b, "count")) {
     v.error(key_loc(b, "count"), path, "'count' has no meaning with 'absent: true'");
+  }
+  if (!e.absent && find_key(b, "grace_ns")) {
+    v.error(key_loc(b, "grace_ns"), path, "'grace_ns' needs 'absent: true' (it delays an absent window's start)");
+  } else if (e.grace_ns >= e.within_ns && find_key(b, "grace_ns")) {
+    v.error(key_loc(b, "grace_ns"), path,
+            "'grace_ns' " + std::to_string(e.grace_ns) + " leaves nothing of 'within_ns' " + std::to_string(e.within_ns));
   }
   return e;
 }

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "harness/case/defect_map.hpp"
+#include "harness/case/catalog_map.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/campaign_report.hpp"
@@ -59,7 +59,7 @@ std::optional<std::vector<CampaignDefect>> campaign_defects(std::span<const std:
   }
   std::vector<std::string_view> catalog;
   for (const auto& d : ref::defect_catalog()) catalog.push_back(d.name);
-  const auto map = harness::load_defect_map(suite.root / "cases" / harness::kDefectMapName, suite.clauses, catalog);
+  const auto map = harness::load_catalog_map(suite.root / "cases" / harness::kDefectMapName, suite.clauses, catalog, "defect");
   if (!map.ok()) {
     err << map.diagnostics.to_string();
     return std::nullopt;
@@ -67,7 +67,7 @@ std::optional<std::vector<CampaignDefect>> campaign_defects(std::span<const std:
   std::vector<CampaignDefect> out;
   for (const std::string_view name : chosen) {
     const ref::DefectInfo& info = ref::defect_info(*ref::defect_by_name(name));
-    out.push_back(CampaignDefect{std::string(name), std::string(info.symptom), map.find(name)->violates});
+    out.push_back(CampaignDefect{std::string(name), std::string(info.symptom), map.find(name)->requirements});
   }
   return out;
 }

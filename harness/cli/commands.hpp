@@ -164,4 +164,24 @@ struct FalsefailOptions {
 // input, 3 harness error.
 int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& err);
 
+struct VariantsOptions {
+  std::vector<std::string> cases;  // default <suite>/cases
+  std::vector<std::string> tags;
+  std::vector<std::string> exclude_tags;
+  std::string variants = "all";    // "all" or a comma list of catalog names
+  std::uint32_t seeds = 1;         // runs per case and variant: its seed, seed+1, ...
+  std::filesystem::path out = "reports/variants";
+  unsigned jobs = 1;
+  std::string testbed = "mini";
+  bool wall_clock = false;         // put the wall time into variants.json/html
+  bool progress = true;            // a line per finished case run on `err`
+  double watchdog_grace_s = 2.0;
+};
+// The conformant-variant family (harness/run/variants_engine.hpp): the selected cases against the
+// default reference and `reference:<variant>` for each chosen catalog variant, each variant cited
+// with the requirements of the suite's cases/variants.yaml; writes variants.json and variants.html
+// into `out` and a summary whose last line is `N variants, M false fails`. Exit 0 no MUST case
+// FAILed on any, 1 otherwise, 2 bad input, 3 harness error, an ERROR or an interrupt.
+int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err);
+
 }  // namespace mrc::cli

@@ -1,6 +1,6 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
 // subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, doctor, list, golden, diff,
-// campaign, falsefail, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
+// campaign, variants, falsefail, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
 // codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -182,6 +182,22 @@ int main(int argc, char** argv) {
   campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
   campaign_cmd->add_flag("!--no-progress", campaign.progress, "no per-run progress line on stderr");
 
+  mrc::cli::VariantsOptions variants;
+  auto* variants_cmd =
+      app.add_subcommand("variants", "run the cases against every conformant variant of the reference; count false fails");
+  variants_cmd->add_option("--cases", variants.cases, "case files or folders (default: the suite's cases/)");
+  variants_cmd->add_option("--tags", variants.tags, "only cases carrying any of these tags (comma list)");
+  variants_cmd->add_option("--exclude-tags", variants.exclude_tags, "skip cases carrying any of these tags");
+  variants_cmd->add_option("--variants", variants.variants, "all, or a comma list of variant names")->capture_default_str();
+  variants_cmd->add_option("--seeds", variants.seeds, "runs per case and variant (its seed, seed+1, ...)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 10000u));
+  variants_cmd->add_option("--out", variants.out, "report folder (variants.json, variants.html)")->capture_default_str();
+  variants_cmd->add_option("--jobs,-j", variants.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  variants_cmd->add_option("--testbed", variants.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  variants_cmd->add_flag("--wall-clock", variants.wall_clock, "put the wall time into the reports (not byte-reproducible)");
+  variants_cmd->add_flag("!--no-progress", variants.progress, "no per-run progress line on stderr");
+
   mrc::cli::FalsefailOptions falsefail;
   auto* falsefail_cmd = app.add_subcommand("falsefail", "false-fail rate of the statistical cases over many seeds on the reference");
   falsefail_cmd->add_option("--cases", falsefail.cases, "case files or folders (default: the suite's cases/)");
@@ -232,6 +248,10 @@ int main(int argc, char** argv) {
   if (*campaign_cmd) {
     mrc::cli::stop_gracefully_on_sigint();
     return mrc::cli::run_campaign(campaign, std::cout, std::cerr);
+  }
+  if (*variants_cmd) {
+    mrc::cli::stop_gracefully_on_sigint();
+    return mrc::cli::run_variants(variants, std::cout, std::cerr);
   }
   if (*falsefail_cmd) {
     mrc::cli::stop_gracefully_on_sigint();

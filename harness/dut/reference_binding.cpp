@@ -22,9 +22,13 @@ DutIdentity ReferenceBinding::identity() const {
   DutIdentity id;
   id.binding = "reference";
   const ref::DefectSet& defects = policy_.defects;
-  // `reference-random` alone keeps its name: reports and expectation files written with it match.
-  const bool random_only = defects.empty() && policy_.variants.to_string() == "random-ev";
-  id.name = random_only ? "reference-random" : policy_.empty() ? "reference" : "reference:" + policy_.to_string();
+  // With random-ev as its only variant it keeps the older name `reference-random[:defects]`, so
+  // reports and expectation files written with it still match.
+  if (policy_.variants.to_string() == "random-ev") {
+    id.name = defects.empty() ? "reference-random" : "reference-random:" + defects.to_string();
+  } else {
+    id.name = policy_.empty() ? "reference" : "reference:" + policy_.to_string();
+  }
   id.version = "reference endpoint (sans-I/O), wire model M1-M13";
   id.details = defects.empty() ? "no defects" : "defects: " + defects.to_string();
   if (!policy_.variants.empty()) id.details += "; conformant variants: " + policy_.variants.to_string();

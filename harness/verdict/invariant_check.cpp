@@ -34,6 +34,7 @@ constexpr std::array kDefs{
     Def{"trim_nack_per_stub", N::kBoth, inv::trim_nack_per_stub},
     Def{"trim_nack_for_stub", N::kBoth, inv::trim_nack_per_stub},
     Def{"nack_for_hole", N::kBoth, inv::nack_for_hole},
+    Def{"nack_names_hole", N::kBoth, inv::nack_names_hole},
     Def{"svc_time_reported", N::kFromDut, inv::svc_time_reported},
     Def{"stub_not_placed", N::kBoth, inv::stub_not_placed},
     Def{"not_placed", N::kBoth, inv::not_placed},

@@ -96,6 +96,7 @@ void control_results(Run& r);
 void sack_consistent(Run& r);
 void ev_echo_matches(Run& r);
 void trim_nack_per_stub(Run& r);
+void nack_names_hole(Run& r);
 void nack_for_hole(Run& r);
 void svc_time_reported(Run& r);
 void stub_not_placed(Run& r);

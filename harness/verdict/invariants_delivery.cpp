@@ -235,7 +235,14 @@ void wimm_limit(Run& r) {  // MODEL: M10
   const std::uint64_t limit = r.param("max_outstanding", r.ctx.wimm_limit);
   if (limit == 0) return r.stop(Verdict::kError, "the context does not carry the WIMM limit (min(max_wimm, max_wimm_dest))");
   SentSpace s(r.t);
-  std::deque<std::int64_t> outstanding;  // LAST PSN offsets of WIMM messages not yet ACKed through
+  // WIMM messages not yet ACKed through their LAST: FIRST and LAST PSN offsets. Messages are
+  // counted in PSN order, not capture order: FIRSTs of two messages with equal timestamps are
+  // ordered by port, so a later message's FIRST can show before an earlier one's.
+  struct Open {
+    std::int64_t first;
+    std::int64_t last;
+  };
+  std::vector<Open> outstanding;
   const auto prev = previous_transmissions(r.t);
   // A message's LAST decides whether it is a WIMM: the LAST nearest after its FIRST in PSN order,
   // wherever it sits in the capture. (Sprayed packets with equal timestamps are ordered by port,
@@ -252,6 +259,7 @@ void wimm_limit(Run& r) {  // MODEL: M10
     if (dut_data(q) && is_write_last(q.opcode)) lasts.push_back(Last{q.dqpn, s.space().offset(q.psn), q.opcode});
   }
   std::sort(lasts.begin(), lasts.end());
+  outstanding.reserve(limit + 2);
   r.judged_what = "WRITE-with-IMM messages from the DUT";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
@@ -261,20 +269,25 @@ void wimm_limit(Run& r) {  // MODEL: M10
     }
     if (!dut_data(p) || !is_write_first(p.opcode) || prev[i] != kNoPacket) continue;
     // A new message starts: drop the ones ACKed through their LAST, then count.
-    while (!outstanding.empty() && outstanding.front() <= s.acked_upto()) outstanding.pop_front();
+    std::erase_if(outstanding, [&](const Open& o) { return o.last <= s.acked_upto(); });
+    const std::int64_t first = s.space().offset(p.psn);
     if (p.opcode == wire::opcode::kRcWriteOnlyImm) {
-      outstanding.push_back(s.space().offset(p.psn));
+      outstanding.push_back(Open{first, first});
       ++r.judged;
     } else if (p.opcode == wire::opcode::kRcWriteFirst) {
-      const auto last = std::upper_bound(lasts.begin(), lasts.end(), Last{p.dqpn, s.space().offset(p.psn), 0});
-      if (last != lasts.end() && last->dqpn == p.dqpn && last->opcode == wire::opcode::kRcWriteLastImm) {
-        outstanding.push_back(last->off);
-        ++r.judged;
-      }
+      const auto last = std::upper_bound(lasts.begin(), lasts.end(), Last{p.dqpn, first, 0});
+      if (last == lasts.end() || last->dqpn != p.dqpn || last->opcode != wire::opcode::kRcWriteLastImm) continue;
+      outstanding.push_back(Open{first, last->off});
+      ++r.judged;
+    } else {
+      continue;
     }
-    if (outstanding.size() > limit) {
+    // Those that started before this one in PSN order, and this one.
+    const auto open = static_cast<std::size_t>(
+        std::count_if(outstanding.begin(), outstanding.end(), [&](const Open& o) { return o.first <= first; }));
+    if (open > limit) {
       r.violation(p, "bth.opcode", "<= " + std::to_string(limit) + " WRITE-with-IMM messages outstanding",
-                  std::to_string(outstanding.size()) + " outstanding when this message started");
+                  std::to_string(open) + " outstanding when this message started");
     }
   }
 }

@@ -145,10 +145,19 @@ void trim_nack_per_stub(Run& r) {  // MODEL: M5, M11
   std::vector<std::uint32_t> stubs;
   std::vector<std::uint8_t> answered;
   FlatIndex pending(r.t.packets.size());  // psn -> index into stubs of the earliest unanswered one
-  r.judged_what = "trimmed stubs sent to the DUT";
+  // A stub of a PSN that had already arrived whole is a duplicate too (PLACE-DUPLICATE-ONCE: it
+  // is acknowledged again): an ACK answers it as well as a TRIM NACK, so it is not judged here.
+  // (A responder with a short out-of-order tolerance NACKs a merely delayed PSN, whose
+  // retransmission can then be trimmed after the original arrived.)
+  FlatIndex arrived(r.t.packets.size());  // psn -> 1 once a whole copy reached the DUT
+  r.judged_what = "trimmed stubs of PSNs not yet received, sent to the DUT";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
-    if (to_dut_data(p) && p.trimmed) {
+    if (accepted(r.ctx, p) && !p.trimmed) {
+      if (std::uint32_t* a = arrived.find_or_insert(p.psn)) *a = 1;
+      continue;
+    }
+    if (to_dut_data(p) && p.trimmed && arrived.get(p.psn) == FlatIndex::kNone) {
       std::uint32_t* s = pending.find_or_insert(p.psn);
       if (s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(stubs.size());
       stubs.push_back(static_cast<std::uint32_t>(i));
@@ -213,6 +222,45 @@ void nack_for_hole(Run& r) {  // MODEL: M5
       continue;
     }
     if (hole >= 0 && dut_feedback(p) && is_loss_nack(p) && psn_diff(s.psn_at(hole), p.psn) > 0) settled = true;
+  }
+}
+
+// A loss NACK names a PSN that is missing below a higher one that arrived (M5: "a PSN below the
+// SACK window's highest received PSN stays missing"): never a PSN that already arrived, never the
+// next PSN when nothing beyond it came. When it is sent (the out-of-order tolerance) is the
+// responder's choice and is not judged here; `grace_ns` (default 0, plus the timing budget) lets
+// an arrival that the NACK had already been queued before count as not yet seen.
+void nack_names_hole(Run& r) {  // MODEL: M5
+  const std::uint64_t declared = r.param("grace_ns", 0);
+  const std::uint64_t grace = r.within(declared, "grace_ns " + std::to_string(declared) + " ns");
+  PsnSpace s(r.t, [](const PacketRec& p) { return to_dut_data(p); });
+  r.judged_what = "loss NACKs from the DUT";
+  // Arrival times by offset, so an arrival within the grace before the NACK is not held against it.
+  std::vector<std::uint64_t> arrived_at(s.size(), 0);
+  std::size_t next = 0;       // first packet not yet folded into `s`
+  for (const PacketRec& p : r.t.packets) {
+    if (!dut_feedback(p) || !is_loss_nack(p)) continue;
+    ++r.judged;
+    const std::uint64_t seen_until = p.ts_ns > grace ? p.ts_ns - grace : 0;
+    // An arrival at the very time of the NACK may have been processed after the NACK was decided.
+    for (; next < r.t.packets.size() && r.t.packets[next].ts_ns < seen_until; ++next) {
+      const PacketRec& q = r.t.packets[next];
+      if (!accepted(r.ctx, q)) continue;
+      const std::int64_t off = s.offset(q.psn);
+      if (off < 0) continue;
+      if (!s.has(off, PsnSpace::kArrived)) arrived_at[static_cast<std::size_t>(off)] = q.ts_ns;
+      s.arrive(off);
+    }
+    const std::uint32_t named = psn_add(p.psn, 1);
+    const std::int64_t off = s.offset(named);
+    if (off >= 0 && s.has(off, PsnSpace::kArrived)) {
+      r.violation(p, "bth.psn", "a loss NACK naming a missing PSN",
+                  "it names PSN " + std::to_string(named) + ", which reached the DUT at " +
+                      std::to_string(arrived_at[static_cast<std::size_t>(off)]) + " ns");
+    } else if (off < 0 || s.highest() <= off) {
+      r.violation(p, "bth.psn", "a loss NACK naming a PSN below the highest one received",
+                  "it names PSN " + std::to_string(named) + ", and no higher PSN had reached the DUT");
+    }
   }
 }
 

@@ -107,24 +107,37 @@ void stop_using_failed(const Trial& tr, const TrialEnv& env, Measurement& m) {
   m.samples.push_back(sample(tr.start, tr.end, last_failed, "still sending on a failed EV when the trial ended", true));
 }
 
+// From the first data packet the fault swallowed (the first on an affected EV at or after the
+// fault; the fault itself when there is none) to the first retransmission on a healthy EV. The span
+// starts at the loss, not the fault, because when a conformant DUT next sends on an affected EV is
+// its own spraying choice; the case's bound then counts ACK timeouts (a remote fault is learnt only
+// by them, and RETX-DIFFERENT-EV lets a retransmission take another EV through the same dead switch).
 void first_retx_other_path(const Trial& tr, const TrialEnv& env, Measurement& m) {
   const Trace& t = env.t;
   const auto& prev = env.prev;
   bool any = false;
+  std::uint64_t first_loss = tr.start;
+  bool lost = false;
   std::int64_t retx_on_failed = -1;
   for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
     const PacketRec& p = t.packets[i];
     if (!dut_data(p)) continue;
     any = true;
+    const bool affected = contains(tr.fault->affected_evs, p.ev);
+    if (affected && !lost) {
+      lost = true;
+      first_loss = p.ts_ns;
+    }
     if (prev[i] == kNoPacket) continue;
-    if (!contains(tr.fault->affected_evs, p.ev)) {
-      return m.samples.push_back(sample(tr.start, p.ts_ns, static_cast<std::int64_t>(i), "first retransmission on a healthy EV"));
+    if (!affected) {
+      return m.samples.push_back(sample(first_loss, p.ts_ns, static_cast<std::int64_t>(i),
+                                        "first retransmission on a healthy EV; span starts at the first loss"));
     }
     if (retx_on_failed < 0) retx_on_failed = static_cast<std::int64_t>(i);
   }
   if (!any) return skip(m, "no data from the DUT after the fault at " + std::to_string(tr.start) + " ns");
   if (retx_on_failed < 0) return skip(m, "nothing was retransmitted after the fault at " + std::to_string(tr.start) + " ns");
-  m.samples.push_back(sample(tr.start, tr.end, retx_on_failed, "retransmitted only on failed EVs until the trial ended", true));
+  m.samples.push_back(sample(first_loss, tr.end, retx_on_failed, "retransmitted only on failed EVs until the trial ended", true));
 }
 
 void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) {

@@ -322,7 +322,7 @@ void Responder::drain_in_order(std::uint64_t now, std::uint32_t& advanced) {
     }
   }
   // Loss timer: it times the hole now at ePSN.                                  MODEL: M5
-  if (!window_.has_holes()) {
+  if (!window_.has_holes() && !(quirks_.nack_without_hole && advanced > 0)) {
     hole_armed_ = false;
     nack_sent_ = false;
   } else if (advanced > 0 || !hole_armed_) {

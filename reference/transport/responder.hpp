@@ -89,6 +89,7 @@ struct ResponderQuirks {
   bool accept_wrong_qpn = false;      // the BTH.DestQP check is skipped (the endpoint hands such
                                       // frames to this QP when no QP has that number)
   bool accept_truncated = false;      // a frame too short for its BTH and RETH draws a re-ACK
+  bool nack_without_hole = false;     // the loss timer also runs when nothing is missing
 };
 
 struct ResponderConfig {

@@ -90,7 +90,7 @@ TEST(AgentOptions, BackendSelection) {
   EXPECT_NE(e.find("MRC_VENDOR_SDK"), std::string::npos) << e;
   o.backend = "reference:no-such-defect";
   EXPECT_EQ(make_backend(o, &e), nullptr);
-  EXPECT_NE(e.find("unknown defect 'no-such-defect'"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown defect or variant 'no-such-defect'"), std::string::npos) << e;
   o.backend = "simulator";
   EXPECT_EQ(make_backend(o, &e), nullptr);
   EXPECT_NE(e.find("expected reference"), std::string::npos) << e;

@@ -43,13 +43,13 @@ class TempDir {
   fs::path path_;
 };
 
-// A suite root of its own: cases/clauses.yaml and cases/defects.yaml copied from the repository,
-// case files written in.
+// A suite root of its own: cases/clauses.yaml and the catalog maps (defects.yaml, variants.yaml)
+// copied from the repository, case files written in.
 class TempSuite : public TempDir {
  public:
   TempSuite() {
     fs::create_directories(path() / "cases");
-    for (const char* name : {"clauses.yaml", "defects.yaml"}) {
+    for (const char* name : {"clauses.yaml", "defects.yaml", "variants.yaml"}) {
       fs::copy_file(source_dir() / "cases" / name, path() / "cases" / name);
     }
   }

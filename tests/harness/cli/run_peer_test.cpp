@@ -62,7 +62,7 @@ TEST(RunPeer, ABadSpecIsBadInputBeforeAnyCaseRuns) {
     std::string says;
   };
   for (const Bad& b : {Bad{"vendorx", "", "error: unknown DUT binding 'vendorx' in --peer vendorx; valid DUT bindings:"},
-                       Bad{"reference:no-such-defect", "", "unknown defect 'no-such-defect' in --peer reference:no-such-defect"},
+                       Bad{"reference:no-such-defect", "", "unknown defect or variant 'no-such-defect' in --peer reference:no-such-defect"},
                        Bad{"agent:127.0.0.1:1", "", "error: --peer agent:127.0.0.1:1 needs the agent's token"},
                        Bad{"agent:127.0.0.1", "token", "error: --peer agent:127.0.0.1: expected agent:HOST:PORT"}}) {
     TempDir out;

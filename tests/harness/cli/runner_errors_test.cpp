@@ -65,7 +65,7 @@ TEST(RunnerErrors, BadDutSpecIsExit2ListingTheDefects) {
   o.dut = "reference:no-such-defect";
   const SuiteRun r = run(o);
   EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.err.find("unknown defect 'no-such-defect'"), std::string::npos);
+  EXPECT_NE(r.err.find("unknown defect or variant 'no-such-defect'"), std::string::npos);
   EXPECT_NE(r.err.find("spray-single-ev"), std::string::npos);
 }
 

@@ -58,14 +58,28 @@ TEST(ReferenceBinding, BindingSpecsAndTheirErrors) {
   ASSERT_TRUE(two);
   EXPECT_EQ(two->identity().name, "reference:spray-single-ev,no-trim-nack");
   EXPECT_FALSE(make_binding("reference:spray-singel-ev", &why));
-  EXPECT_NE(why.find("unknown defect 'spray-singel-ev'"), std::string::npos);
+  EXPECT_NE(why.find("unknown defect or variant 'spray-singel-ev'"), std::string::npos);
   EXPECT_NE(why.find("use-denied-ev"), std::string::npos);  // lists the valid names
+  EXPECT_NE(why.find("timers-slow"), std::string::npos);    // the variants too
   EXPECT_FALSE(make_binding("vendorx", &why));
   EXPECT_NE(why.find("unknown DUT binding 'vendorx'"), std::string::npos);
   auto random = make_binding("reference-random:no-trim-nack", &why);
   ASSERT_TRUE(random);
   EXPECT_EQ(random->identity().name, "reference-random:no-trim-nack");
   EXPECT_EQ(make_binding("reference-random", &why)->identity().name, "reference-random");
+  // Conformant variants by name, beside defects, in catalog order whatever order they are given.
+  EXPECT_EQ(make_binding("reference:random-ev", &why)->identity().name, "reference-random");
+  auto mixed = make_binding("reference:nack-latest,no-trim-nack,reverse-rotation", &why);
+  ASSERT_TRUE(mixed) << why;
+  EXPECT_EQ(mixed->identity().name, "reference:no-trim-nack,reverse-rotation,nack-latest");
+  EXPECT_NE(mixed->identity().details.find("conformant variants: reverse-rotation,nack-latest"), std::string::npos);
+  // Two answers to one choice are refused, naming the second.
+  EXPECT_FALSE(make_binding("reference:ack-eager,ack-coalesce-max", &why));
+  EXPECT_NE(why.find("variant 'ack-coalesce-max' makes a choice another variant in the list already makes"),
+            std::string::npos)
+      << why;
+  EXPECT_FALSE(make_binding("reference-random:reverse-rotation", &why));
+  EXPECT_NE(why.find("reference-random already chooses EVs at random"), std::string::npos) << why;
 }
 
 TEST(ReferenceBinding, DeclaresTheCaseVocabularysCapabilities) {

@@ -99,5 +99,22 @@ TEST(ExpectEval, AnAbsentFramesWindowShrinksByTheTimingBudgetNeverBeforeItsStart
   EXPECT_EQ(e.s.ctx.expects[0].window_end_ns, 10 * kUs);
 }
 
+TEST(ExpectEval, AnAbsentFramesGraceLetsQueuedFramesLeaveAndNothingLater) {
+  // A frame 45 ns after the step (already on the wire when a port went down): FAIL without a
+  // grace, PASS with 100 ns; the same frame 1.5 us later still FAILs with the grace.
+  ExpectRun strict(true, 10'045);
+  EXPECT_EQ(strict.judge().verdict, Verdict::kFail);
+  ExpectRun graced(true, 10'045);
+  graced.step.grace_ns = 100;
+  EXPECT_EQ(graced.judge().verdict, Verdict::kPass);
+  EXPECT_EQ(graced.s.ctx.expects[0].window_start_ns, 10'100u);
+  EXPECT_NE(graced.s.ctx.expects[0].description.find("after a grace of 100 ns for frames already queued"),
+            std::string::npos)
+      << graced.s.ctx.expects[0].description;
+  ExpectRun late(true, 11'500);
+  late.step.grace_ns = 100;
+  EXPECT_EQ(late.judge().verdict, Verdict::kFail);
+}
+
 }  // namespace
 }  // namespace mrc::harness

@@ -152,6 +152,25 @@ TEST(DeliveryInvariants, WimmLimitFindsEachMessagesOwnLastByPsn) {
   EXPECT_EQ(r.verdict, Verdict::kPass) << (r.evidence.empty() ? "" : r.evidence[0].observed);
 }
 
+// Two messages started at the same time on different ports are captured in port order, so the
+// later one's FIRST can come first; the messages still count in PSN order, and an ACK frees
+// every message it covers, whatever order they were captured in.
+TEST(DeliveryInvariants, WimmLimitCountsMessagesInPsnOrder) {
+  Scenario s(4, 8);
+  s.ctx.wimm_limit = 2;
+  send(s, 100, 0, wire::opcode::kRcWriteOnlyImm);
+  send(s, 200, 2, wire::opcode::kRcWriteOnlyImm, 4);  // EV 4 = port 1: merged before port 4
+  send(s, 200, 1, wire::opcode::kRcWriteOnlyImm, 3);  // EV 3 = port 4
+  ack(s, 300, 1);                                    // frees PSNs 0 and 1, PSN 2 stays open
+  send(s, 400, 3, wire::opcode::kRcWriteOnlyImm);
+  const auto r = run_invariant(inv("wimm_limit"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << (r.evidence.empty() ? "" : r.evidence[0].observed);
+  send(s, 500, 4, wire::opcode::kRcWriteOnlyImm);  // 2, 3 and 4 open: one too many
+  const auto over = run_invariant(inv("wimm_limit"), s.finish());
+  ASSERT_EQ(over.verdict, Verdict::kFail);
+  EXPECT_EQ(over.evidence[0].observed, "3 outstanding when this message started");
+}
+
 TEST(DeliveryInvariants, SelectiveRetransmission) {
   Scenario s(4, 8);
   for (std::uint32_t p = 0; p < 6; ++p) send(s, p * 100, p);

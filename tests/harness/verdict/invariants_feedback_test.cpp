@@ -158,6 +158,68 @@ TEST(FeedbackInvariants, NackForHole) {
   EXPECT_EQ(run_invariant(limit, in_order.finish()).verdict, Verdict::kInconclusive);
 }
 
+// A stub of a PSN that already arrived whole is a duplicate: an ACK answers it as well as a
+// TRIM NACK (a responder NACKing a merely delayed PSN sees its retransmission trimmed).
+TEST(FeedbackInvariants, TrimNackPerStubLeavesStubsOfArrivedPsnsAlone) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0, 1, 2});
+  Data stub;
+  stub.psn = 2;
+  stub.trim_to = 120;
+  s.dut_receives(5 * kUs, stub, 2);
+  Feedback ack;
+  ack.psn = 2;
+  s.dut_sends(6 * kUs, ack);
+  EXPECT_EQ(run_invariant(inv("trim_nack_per_stub"), s.finish()).verdict, Verdict::kInconclusive);
+  Data fresh;  // a stub of a PSN not yet received still needs its TRIM NACK
+  fresh.psn = 3;
+  fresh.trim_to = 120;
+  s.dut_receives(7 * kUs, fresh, 3);
+  EXPECT_EQ(run_invariant(inv("trim_nack_per_stub"), s.finish()).verdict, Verdict::kFail);
+}
+
+Feedback loss_nack(std::uint32_t cum) {
+  Feedback nack;
+  nack.psn = cum;
+  nack.type = wire::FeedbackType::kNackLoss;
+  nack.syndrome = wire::syndrome::kNakPsnSeqError;
+  return nack;
+}
+
+// When a loss NACK leaves is the responder's choice (its out-of-order tolerance); what it names
+// is not: a PSN still missing below one that arrived.
+TEST(FeedbackInvariants, NackNamesHole) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0, 1, 2, 4});  // PSN 3 missing from t = 3 us
+  EXPECT_EQ(run_invariant(inv("nack_names_hole"), s.finish()).verdict, Verdict::kInconclusive);
+  Scenario at_once = s;  // the earliest moment is as legal as any
+  at_once.dut_sends(3 * kUs + 1, loss_nack(2));
+  EXPECT_EQ(run_invariant(inv("nack_names_hole"), at_once.finish()).verdict, Verdict::kPass);
+
+  Scenario filled = s;  // PSN 3 arrives at 5 us; a NACK for it at 6 us names an arrived PSN
+  Data three;
+  three.psn = 3;
+  filled.dut_receives(5 * kUs, three, 3);
+  Scenario same_time = filled;
+  same_time.dut_sends(5 * kUs, loss_nack(2));  // decided in the same instant: not held against it
+  EXPECT_EQ(run_invariant(inv("nack_names_hole"), same_time.finish()).verdict, Verdict::kPass);
+  filled.dut_sends(6 * kUs, loss_nack(2));
+  const auto r = run_invariant(inv("nack_names_hole"), filled.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.evidence[0].field, "bth.psn");
+  EXPECT_NE(r.evidence[0].observed.find("names PSN 3, which reached the DUT at 5000 ns"), std::string::npos)
+      << r.evidence[0].observed;
+  EXPECT_EQ(run_invariant(inv("nack_names_hole", {{"grace_ns", "2000"}}), filled.ctx).verdict, Verdict::kPass);
+
+  Scenario no_hole(4, 8);  // nothing beyond PSN 2 came: PSN 3 is not a hole yet
+  arrive(no_hole, 0, {0, 1, 2});
+  no_hole.dut_sends(10 * kUs, loss_nack(2));
+  const auto idle = run_invariant(inv("nack_names_hole"), no_hole.finish());
+  ASSERT_EQ(idle.verdict, Verdict::kFail);
+  EXPECT_NE(idle.evidence[0].observed.find("no higher PSN had reached the DUT"), std::string::npos)
+      << idle.evidence[0].observed;
+}
+
 TEST(FeedbackInvariants, SvcTimeReportedAndNoRnr) {
   Scenario s(4, 8);
   arrive(s, 0, {0});

@@ -163,6 +163,26 @@ TEST(TimingCheck, FirstRetransmissionOnAnotherPath) {
   }
 }
 
+// The span starts at the first packet the fault swallowed, not at the fault: when the DUT next
+// sends on a dead EV is its own spraying choice.
+TEST(TimingCheck, FirstRetransmissionOnAnotherPathCountsFromTheFirstLoss) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 100 * kUs, psn, kAll);
+  traffic(s, 100 * kUs, 120 * kUs, psn, kHealthy);  // 20 us without touching a dead EV
+  Data lost;
+  lost.psn = psn++;
+  s.dut_sends(120 * kUs, lost, 5);  // EV 5 is on the dead port: the first loss
+  Data retx;
+  retx.psn = lost.psn;
+  s.dut_sends(125 * kUs, retx, 3);
+  traffic(s, 126 * kUs, 150 * kUs, psn, kHealthy);
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  const auto r = run_timing(spec(TimingMetric::kFirstRetxOtherPath, 10 * kUs), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_NEAR(r.metrics.at("max_ns"), 5 * kUs, 1);
+}
+
 TEST(TimingCheck, ThroughputRecovered) {
   Scenario s(4, 8);
   std::uint32_t psn = 0;

@@ -1,4 +1,4 @@
-#include "harness/case/defect_map.hpp"
+#include "harness/case/catalog_map.hpp"
 
 #include <algorithm>
 
@@ -37,49 +37,50 @@ std::vector<std::string> read_requirements(const YAML::Node& list, const std::st
 
 }  // namespace
 
-const DefectRequirements* DefectMapLoadResult::find(std::string_view defect) const {
-  const auto it = std::find_if(entries.begin(), entries.end(), [&](const DefectRequirements& e) { return e.defect == defect; });
+const CatalogRequirements* CatalogMapLoadResult::find(std::string_view name) const {
+  const auto it = std::find_if(entries.begin(), entries.end(), [&](const CatalogRequirements& e) { return e.name == name; });
   return it == entries.end() ? nullptr : &*it;
 }
 
-DefectMapLoadResult load_defect_map(const std::filesystem::path& file, const ClauseIndex& clauses,
-                                    std::span<const std::string_view> catalog) {
-  DefectMapLoadResult r;
+CatalogMapLoadResult load_catalog_map(const std::filesystem::path& file, const ClauseIndex& clauses,
+                                      std::span<const std::string_view> catalog, std::string_view kind) {
+  CatalogMapLoadResult r;
+  const std::string k(kind);
   const std::string display = file.string();
   try {
     const auto doc = read_yaml_file(file, display, r.diagnostics);
     if (!doc) return r;
     Validator v(display, r.diagnostics);
     if (!doc->IsMap()) {
-      v.error(loc_of(*doc), "", "expected a map of defect name -> list of requirement ids, got " + describe(*doc));
+      v.error(loc_of(*doc), "", "expected a map of " + k + " name -> list of requirement ids, got " + describe(*doc));
       return r;
     }
-    std::vector<DefectRequirements> seen;  // every named defect, even one with a bad list
+    std::vector<CatalogRequirements> seen;  // every named entry, even one with a bad list
     for (auto it = doc->begin(); it != doc->end(); ++it) {
       const SourceLoc at = loc_of(it->first);
       if (!it->first.IsScalar()) {
-        v.error(at, "", "expected a defect name, got " + describe(it->first));
+        v.error(at, "", "expected a " + k + " name, got " + describe(it->first));
         continue;
       }
       const std::string name = it->first.Scalar();
       if (std::find(catalog.begin(), catalog.end(), name) == catalog.end()) {
-        v.error(at, name, "unknown defect '" + name + "'" + did_you_mean(closest_match(name, catalog)));
+        v.error(at, name, "unknown " + k + " '" + name + "'" + did_you_mean(closest_match(name, catalog)));
         continue;
       }
-      const auto dup = std::find_if(seen.begin(), seen.end(), [&](const DefectRequirements& e) { return e.defect == name; });
+      const auto dup = std::find_if(seen.begin(), seen.end(), [&](const CatalogRequirements& e) { return e.name == name; });
       if (dup != seen.end()) {
-        v.error(at, name, "duplicate defect '" + name + "' (first at line " + std::to_string(dup->loc.line) + ")");
+        v.error(at, name, "duplicate " + k + " '" + name + "' (first at line " + std::to_string(dup->loc.line) + ")");
         continue;
       }
       const std::size_t errors = v.errors();
-      DefectRequirements e{name, read_requirements(it->second, name, at, clauses, v), at};
+      CatalogRequirements e{name, read_requirements(it->second, name, at, clauses, v), at};
       seen.push_back(e);
       if (v.errors() == errors) r.entries.push_back(std::move(e));
     }
     for (const std::string_view name : catalog) {
-      if (std::none_of(seen.begin(), seen.end(), [&](const DefectRequirements& e) { return e.defect == name; })) {
+      if (std::none_of(seen.begin(), seen.end(), [&](const CatalogRequirements& e) { return e.name == name; })) {
         v.error(loc_of(*doc), std::string(name),
-                "missing defect '" + std::string(name) + "': every catalog defect needs its requirement ids here");
+                "missing " + k + " '" + std::string(name) + "': every catalog " + k + " needs its requirement ids here");
       }
     }
   } catch (const std::exception& e) {

@@ -1,0 +1,99 @@
+// `mrc-conform variants`: proves a conformant DUT that chooses differently is never failed
+// (design.md §4). Chooses variants of the reference's catalog, gives each the requirement ids that
+// leave its choice open from the suite's cases/variants.yaml, runs the family
+// (harness/run/variants_engine.hpp) and writes variants.json / variants.html. No evidence pcaps.
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+
+#include "harness/case/catalog_map.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/report/report.hpp"
+#include "harness/report/variants_report.hpp"
+#include "harness/run/case_select.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/variants_engine.hpp"
+#include "reference/variants.hpp"
+
+namespace mrc::cli {
+namespace {
+
+using run::kExitBadInput;
+using run::kExitHarness;
+
+// The chosen variants with their choices and requirement ids, in catalog order, or nullopt
+// (message on `err`) on an unknown name or a bad cases/variants.yaml.
+std::optional<std::vector<run::VariantSpec>> choose_variants(const std::string& spec, const run::LoadedSuite& suite,
+                                                              std::ostream& err) {
+  const auto catalog = ref::variant_catalog();
+  const std::vector<std::string> names = run::split_list(spec);
+  const bool all = names.size() == 1 && names.front() == "all";
+  if (names.empty()) {
+    err << "error: --variants is empty: give 'all' or a comma list of variant names\n";
+    return std::nullopt;
+  }
+  for (const auto& n : names) {
+    if (!all && !ref::variant_by_name(n)) {
+      err << "error: --variants: unknown variant '" << n << "'; known variants:";
+      for (const auto& v : catalog) err << ' ' << v.name;
+      err << '\n';
+      return std::nullopt;
+    }
+  }
+  if (suite.root.empty()) {
+    err << "error: no suite root (cases/clauses.yaml) found: variants needs cases/" << harness::kVariantMapName << '\n';
+    return std::nullopt;
+  }
+  std::vector<std::string_view> catalog_names;
+  for (const auto& v : catalog) catalog_names.push_back(v.name);
+  const auto map =
+      harness::load_catalog_map(suite.root / "cases" / harness::kVariantMapName, suite.clauses, catalog_names, "variant");
+  if (!map.ok()) {
+    err << map.diagnostics.to_string();
+    return std::nullopt;
+  }
+  std::vector<run::VariantSpec> out;
+  for (const auto& v : catalog) {
+    if (!all && std::find(names.begin(), names.end(), v.name) == names.end()) continue;
+    out.push_back(run::VariantSpec{std::string(v.name), std::string(v.choice), map.find(v.name)->requirements});
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  const run::CaseSelection sel = run::select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
+  if (!sel.ok) return kExitBadInput;
+  auto chosen = choose_variants(o.variants, sel.suite, err);
+  if (!chosen) return kExitBadInput;
+
+  run::VariantsPlan plan;
+  plan.variants = std::move(*chosen);
+  plan.seeds = o.seeds;
+  plan.pool.testbed = o.testbed;
+  plan.pool.write_evidence = false;
+  plan.pool.jobs = o.jobs;
+  plan.pool.watchdog_grace_s = o.watchdog_grace_s;
+  plan.progress = o.progress ? &err : nullptr;
+  harness::VariantsResult result = run::run_variants(sel.cases, sel.suite.root, plan);
+  if (o.wall_clock) result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  try {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw harness::ReportError(o.out.string() + ": " + ec.message());
+    harness::write_file_atomically(o.out / "variants.json", harness::render_variants_json(result));
+    harness::write_file_atomically(o.out / "variants.html", harness::render_variants_html(result));
+  } catch (const std::exception& e) {
+    err << "error: writing the variants report: " << e.what() << '\n';
+    out << harness::render_variants_text(result);
+    return kExitHarness;
+  }
+  out << "reports: " << (o.out / "variants.json").string() << ", " << (o.out / "variants.html").string() << '\n';
+  out << harness::render_variants_text(result);
+  return result.exit_code();
+}
+
+}  // namespace mrc::cli
