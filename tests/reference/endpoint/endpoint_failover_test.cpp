@@ -73,6 +73,35 @@ TEST(EndpointFailover, DeadPlaneRetiresItsEvsThenRecovers) {
   }
 }
 
+// A probe is only declared failed after twice the base RTT (when that exceeds the configured probe
+// timeout): on a path whose round trip (60 us here) is longer than the 50 us default, probes of a
+// healed plane would otherwise all "fail" and its EVs never come back (seen over a real-time
+// bridge).
+TEST(EndpointFailover, ProbesOutwaitTwoBaseRttsOnALongPath) {
+  PairOptions o;
+  o.timeout = 9;                        // T = 524 us: far above the 60 us round trip
+  o.nscc_config = "base_rtt=60000";     // the probe timeout floor: 120 us
+  Pair p(o, LinkParams{30'000, 10.0});  // 30 us each way
+  ASSERT_EQ(p.error, "");
+  const std::uint64_t heal = 2'000'000;
+  p.fabric->filter = [&](int side, transport::TxFrame& f, std::uint64_t now) {
+    return !(side == 0 && f.port == 3 && now < heal);
+  };
+  Traffic t = setup_traffic(p, 16u << 20);
+  post_writes(p, t, 400, 16384);
+  int ok = 0;
+  p.fabric->run_until(
+      [&] {
+        ok += drain_completions(p).first;
+        return ok == 400 && p.fabric->now() > 3'000'000;
+      },
+      20'000'000);
+  EXPECT_EQ(ok, 400);
+  EXPECT_GT(p.a->stats().probes_failed, 0u);  // while plane 3 was dead
+  EXPECT_GE(p.a->stats().probes_ok, 8u);      // after the heal: two per EV of the plane
+  for (auto s : p.a->ev_states(p.qp.qpn_a)) EXPECT_EQ(s, ev::EvState::kGood);
+}
+
 TEST(EndpointFailover, MinActiveFloorKeepsEvsGoodWithoutEvents) {
   PairOptions o = quick();
   o.nscc = false;  // A is cut off: let the whole window go out and time out at once
