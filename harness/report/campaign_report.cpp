@@ -114,20 +114,13 @@ std::string render_campaign_json(const CampaignResult& r) {
 }
 
 std::string render_campaign_html(const CampaignResult& r) {
-  std::string out;
-  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         "<meta name=\"generator\" content=\"mrc-conform\">\n<title>MRC defect campaign</title>\n<style>";
-  out += html::stylesheet();
-  out += "\ntr.survivor td { background: #ffebe9; }\ntr.survivor td:first-child { box-shadow: inset 4px 0 0 var(--fail); }"
-         "\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: var(--fail); }\n";
-  out += "</style>\n</head>\n<body>\n<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>MRC defect "
-         "campaign</h1><span class=\"dut\">reference endpoint with each catalog defect, testbed <strong>" +
-         html_escape(r.testbed) + "</strong></span></div>\n";
-  if (r.interrupted) {
-    out += "<div class=\"banner partial\" role=\"alert\"><strong>Partial campaign.</strong> Interrupted before every "
-           "defect ran; do not use it as a verdict.</div>\n";
-  }
+  std::string out = html::summary_page_start(
+      "MRC defect campaign",
+      "\ntr.survivor td { background: #ffebe9; }\ntr.survivor td:first-child { box-shadow: inset 4px 0 0 "
+      "var(--fail); }\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: "
+      "var(--fail); }\n",
+      "reference endpoint with each catalog defect, testbed <strong>" + html_escape(r.testbed) + "</strong>",
+      r.interrupted, "defect");
   const int code = r.exit_code();
   out += "<p class=\"run-status\">Kill rate <strong class=\"" + std::string(code == 0 ? "ok" : "bad") + "\">" +
          percent(r.kill_rate()) + "%</strong> (" + std::to_string(r.caught()) + " of " +

@@ -56,4 +56,26 @@ std::string join_escaped(const std::vector<std::string>& items) {
   return out;
 }
 
+std::string summary_page_start(std::string_view title, std::string_view extra_css, std::string_view dut_html,
+                               bool partial, std::string_view what) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<meta name=\"generator\" content=\"mrc-conform\">\n<title>";
+  out += title;
+  out += "</title>\n<style>";
+  out += stylesheet();
+  out += extra_css;
+  out += "</style>\n</head>\n<body>\n<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>";
+  out += title;
+  out += "</h1><span class=\"dut\">";
+  out += dut_html;
+  out += "</span></div>\n";
+  if (partial) {
+    out += "<div class=\"banner partial\" role=\"alert\"><strong>Partial run.</strong> Interrupted before every ";
+    out += what;
+    out += " ran; do not use it as a verdict.</div>\n";
+  }
+  return out;
+}
+
 }  // namespace mrc::harness::html

@@ -43,4 +43,10 @@ void render_case(std::string& out, const CaseResult& c, const std::string& ancho
 // Joins escaped items with ", "; "—" when empty.
 std::string join_escaped(const std::vector<std::string>& items);
 
+// The start of a one-page summary report (campaign, variants): doctype, head with the stylesheet
+// and `extra_css`, and the opening of the summary header with its title row (`dut_html` is
+// already escaped) and, when `partial`, the banner saying the run was interrupted before `what`.
+std::string summary_page_start(std::string_view title, std::string_view extra_css, std::string_view dut_html,
+                               bool partial, std::string_view what);
+
 }  // namespace mrc::harness::html

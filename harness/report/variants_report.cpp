@@ -103,20 +103,14 @@ std::string render_variants_json(const VariantsResult& r) {
 }
 
 std::string render_variants_html(const VariantsResult& r) {
-  std::string out;
-  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         "<meta name=\"generator\" content=\"mrc-conform\">\n<title>MRC conformant variants</title>\n<style>";
-  out += html::stylesheet();
-  out += "\ntr.falsefail td { background: #ffebe9; }\ntr.falsefail td:first-child { box-shadow: inset 4px 0 0 var(--fail); }"
-         "\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: var(--fail); }\n";
-  out += "</style>\n</head>\n<body>\n<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>MRC conformant "
-         "variants</h1><span class=\"dut\">the reference endpoint with each conformant policy variant, testbed <strong>" +
-         html_escape(r.testbed) + "</strong></span></div>\n";
-  if (r.interrupted) {
-    out += "<div class=\"banner partial\" role=\"alert\"><strong>Partial run.</strong> Interrupted before every "
-           "variant ran; do not use it as a verdict.</div>\n";
-  }
+  std::string out = html::summary_page_start(
+      "MRC conformant variants",
+      "\ntr.falsefail td { background: #ffebe9; }\ntr.falsefail td:first-child { box-shadow: inset 4px 0 0 "
+      "var(--fail); }\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: "
+      "var(--fail); }\n",
+      "the reference endpoint with each conformant policy variant, testbed <strong>" + html_escape(r.testbed) +
+          "</strong>",
+      r.interrupted, "variant");
   const int code = r.exit_code();
   out += "<p class=\"run-status\"><strong class=\"" + std::string(code == 0 ? "ok" : "bad") + "\">" +
          std::to_string(r.false_fails()) + " false fail(s)</strong> over " + std::to_string(r.variants()) +
