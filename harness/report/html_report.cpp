@@ -3,6 +3,7 @@
 // per-area table, requirement coverage matrix, case index, one section per case.
 #include "harness/report/html_parts.hpp"
 #include "harness/report/report.hpp"
+#include "harness/report/run_outcome.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/report/text_escape.hpp"
 
