@@ -187,6 +187,7 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     c.stimulus = build_stimulus(root, v);
     c.checks = build_checks(root, v);
     detail::check_case_rules(root, c, file, *clauses, v);
+    c.basis = case_basis(c.clauses, *clauses);
     if (r.diagnostics.empty()) r.value = std::move(c);
   } catch (const std::exception& e) {
     r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());

@@ -379,6 +379,9 @@ struct Case {
   std::string title;
   std::vector<std::string> clauses;
   Level level = Level::kMust;
+  // Not a key: model when any of `clauses` rests on the wire model (clauses.yaml `basis`), so
+  // reports can tell what a verdict stands on.
+  Basis basis = Basis::kPublished;
   Behaviour behaviour = Behaviour::kValid;
   std::string rationale;
   std::vector<std::string> tags;

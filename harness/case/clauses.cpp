@@ -14,6 +14,7 @@ constexpr std::array kClauseKeys{
     KeySpec{.name = "id", .kind = VK::kString, .required = true},
     KeySpec{.name = "text", .kind = VK::kString, .required = true},
     KeySpec{.name = "source", .kind = VK::kString, .required = true},
+    KeySpec{.name = "basis", .kind = VK::kEnum, .required = true, .names = kBasisNames},
     KeySpec{.name = "level", .kind = VK::kEnum, .required = true, .names = kLevelNames},
     KeySpec{.name = "area", .kind = VK::kEnum, .required = true, .names = kClauseAreaNames},
 };
@@ -61,7 +62,7 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file) {
     if (!doc) return r;
     Validator v(display, r.diagnostics);
     if (!doc->IsSequence()) {
-      v.error(loc_of(*doc), "", "expected a list of clauses ({id, text, source, level, area}), got " + describe(*doc));
+      v.error(loc_of(*doc), "", "expected a list of clauses ({id, text, source, basis, level, area}), got " + describe(*doc));
       return r;
     }
     std::vector<Clause> clauses;
@@ -88,6 +89,7 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file) {
       if (!ok) continue;
       c.text = read_string(n, "text").value_or("");
       c.source = read_string(n, "source").value_or("");
+      c.basis = read_enum<Basis>(n, "basis", kBasisNames).value_or(Basis::kModel);
       c.level = read_enum<Level>(n, "level", kLevelNames).value_or(Level::kMust);
       c.area = read_enum<ClauseArea>(n, "area", kClauseAreaNames).value_or(ClauseArea::kSpray);
       clauses.push_back(std::move(c));
@@ -100,6 +102,14 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file) {
   }
   r.diagnostics.sort();
   return r;
+}
+
+Basis case_basis(const std::vector<std::string>& clause_ids, const ClauseIndex& index) {
+  for (const auto& id : clause_ids) {
+    const Clause* c = index.find(id);
+    if (c != nullptr && c->basis == Basis::kModel) return Basis::kModel;
+  }
+  return Basis::kPublished;
 }
 
 std::filesystem::path find_clauses_file(const std::filesystem::path& start) {

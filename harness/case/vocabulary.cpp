@@ -6,6 +6,7 @@ std::string_view to_string(Area v) { return enum_name(kAreaNames, v); }
 std::string_view to_string(ClauseArea v) { return enum_name(kClauseAreaNames, v); }
 std::string_view to_string(Behaviour v) { return enum_name(kBehaviourNames, v); }
 std::string_view to_string(Level v) { return enum_name(kLevelNames, v); }
+std::string_view to_string(Basis v) { return enum_name(kBasisNames, v); }
 std::string_view to_string(Role v) { return enum_name(kRoleNames, v); }
 std::string_view to_string(Capability v) { return enum_name(kCapabilityNames, v); }
 std::string_view to_string(EvFormatMode v) { return enum_name(kEvFormatModeNames, v); }

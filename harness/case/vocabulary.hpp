@@ -37,6 +37,11 @@ constexpr char behaviour_letter(Behaviour b) { return "vio"[static_cast<int>(b)]
 enum class Level : std::uint8_t { kMust, kShould, kMay };
 inline constexpr std::array<std::string_view, 3> kLevelNames{"MUST", "SHOULD", "MAY"};
 
+// What a requirement rests on (cases/clauses.yaml `basis`): published sources only, or, in any
+// part, the project's wire model M1..M13. A case's basis is model when any of its clauses is.
+enum class Basis : std::uint8_t { kPublished, kModel };
+inline constexpr std::array<std::string_view, 2> kBasisNames{"published", "model"};
+
 // The DUT's role in a case.
 enum class Role : std::uint8_t { kRequester, kResponder, kBoth };
 inline constexpr std::array<std::string_view, 3> kRoleNames{"requester", "responder", "both"};
@@ -162,6 +167,7 @@ std::string_view to_string(Area v);
 std::string_view to_string(ClauseArea v);
 std::string_view to_string(Behaviour v);
 std::string_view to_string(Level v);
+std::string_view to_string(Basis v);
 std::string_view to_string(Role v);
 std::string_view to_string(Capability v);
 std::string_view to_string(EvFormatMode v);

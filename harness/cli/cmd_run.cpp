@@ -1,5 +1,5 @@
-// `mrc-conform run`: the agent timeouts range-checked, --seed and the agent token resolved
-// (run_inputs.hpp), then the suite runner
+// `mrc-conform run`: the agent timeouts range-checked, --profile read, --seed and the agent token
+// resolved (run_inputs.hpp), then the suite runner
 // (harness/run/suite_runner.hpp).
 #include <charconv>
 #include <chrono>
@@ -41,6 +41,16 @@ int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, 
       err << e;
       return run::kExitBadInput;
     }
+  }
+  if (!text.profile.empty()) {
+    const auto profile = harness::conformance_profile_from_string(text.profile);
+    if (!profile) {
+      err << "error: --profile '" << text.profile
+          << "' is not a profile: full (every MUST case counts toward conformance) or published (only MUST cases "
+             "of published basis; failed model-basis MUST cases are advisories)\n";
+      return run::kExitBadInput;
+    }
+    o.profile = *profile;
   }
   if (!resolve_seed_and_token(o, text.seed, text.agent_token_file, err)) return run::kExitBadInput;
   return run::run_suite(o, out, err);

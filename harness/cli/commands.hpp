@@ -25,6 +25,10 @@ struct RunTextOptions {
   // call_timeout (default 5000 each), whole milliseconds in 1 .. kMaxAgentTimeoutMs.
   std::string agent_connect_timeout_ms = {};
   std::string agent_call_timeout_ms = {};
+  // --profile: full (every MUST case counts toward conformance) or published (only the MUST cases
+  // of published basis; a failed model-basis MUST case is an advisory). Empty: full; anything
+  // else is exit 2.
+  std::string profile = {};
 };
 // One hour: no wait of a case can usefully be longer than the longest case (timeout_s <= 3600).
 inline constexpr std::uint64_t kMaxAgentTimeoutMs = 3'600'000;
@@ -49,7 +53,7 @@ struct InteropOptions {
 // `interop`: the selected cases for every ordered pair of `impls` (row = the DUT, judged; column =
 // the peer), each pair's full report under <out>/pairs/<row>_<dut>--<col>_<peer>/, then
 // <out>/interop.json and <out>/index.html, and a line per pair on `out`. Exit 0 every pair's run
-// exits 0, 1 any FAIL or INCONCLUSIVE, 2 bad input (unknown or repeated spec, empty list, bad
+// exits 0, 1 a pair not conformant or INCONCLUSIVE (its run's exit 1), 2 bad input (unknown or repeated spec, empty list, bad
 // selection; before anything runs), 3 any ERROR, harness error or interrupt (the matrix is still
 // written, marked interrupted).
 int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err);

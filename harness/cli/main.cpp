@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
                       "agent binding: bound on each request and its reply, ms (call_timeout; default 5000, 1..3600000)");
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
+  run_cmd->add_option("--profile", run_text.profile,
+                      "full (default: every MUST case counts toward conformance) or published (only MUST cases of "
+                      "published basis; a failed model-basis MUST case is an advisory)");
+  run_cmd->add_flag("--strict", run.strict,
+                    "exit 1 on any FAIL, advisories (SHOULD/MAY, model-based MUST under --profile published) included");
   bool isolate = false;
   bool no_isolate = false;
   auto* isolate_flag = run_cmd->add_flag(

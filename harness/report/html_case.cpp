@@ -110,10 +110,11 @@ void render_check(std::string& out, const CheckResult& ch) {
 
 }  // namespace
 
-void render_case(std::string& out, const CaseResult& c, const std::string& anchor) {
-  out += "<article class=\"case case-" + std::string(verdict_class(c.verdict)) + "\" id=\"" + anchor + "\">\n";
-  out += "<h3>" + badge(c.verdict) + " <a class=\"case-id\" href=\"#" + anchor + "\">" + html_escape(c.id) +
-         "</a> <span class=\"case-title\">" + html_escape(c.title) + "</span></h3>\n";
+void render_case(std::string& out, const CaseResult& c, const CaseConformance& o, const std::string& anchor) {
+  out += "<article class=\"case case-" + std::string(verdict_class(c.verdict)) + (o.advisory ? " advisory" : "") +
+         "\" id=\"" + anchor + "\">\n";
+  out += "<h3>" + case_badge(c, o) + outcome_tag(o) + " <a class=\"case-id\" href=\"#" + anchor + "\">" +
+         html_escape(c.id) + "</a> <span class=\"case-title\">" + html_escape(c.title) + "</span></h3>\n";
   if (!c.message.empty()) out += "<p class=\"message case-message\">" + html_escape(c.message) + "</p>\n";
   if (c.expectation != ExpectationOutcome::kNone) {
     out += "<p class=\"expectation exp-" + std::string(expectation_outcome_name(c.expectation)) + "\"><strong>" +
@@ -126,6 +127,9 @@ void render_case(std::string& out, const CaseResult& c, const std::string& ancho
   out += "<dl class=\"case-meta\">";
   meta_row(out, "Clauses", codes(c.clauses));
   meta_row(out, "Level", html_escape(c.level));
+  meta_row(out, "Basis", std::string(to_string(c.basis)) +
+                             (c.basis == Basis::kModel ? " <span class=\"dim\">(a clause rests on the wire model)</span>"
+                                                       : " <span class=\"dim\">(published sources only)</span>"));
   meta_row(out, "Behaviour", html_escape(c.behaviour));
   meta_row(out, "Area", html_escape(c.area));
   meta_row(out, "Case file", c.file.empty() ? std::string(kDash) : "<code>" + html_escape(c.file) + "</code>");

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "harness/report/run_outcome.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace mrc::harness::html {
@@ -37,8 +38,17 @@ class Anchors {
   std::unordered_map<std::string, std::string> by_id_;
 };
 
-// One <article class="case"> with its metadata, checks, metrics, evidence and charts.
-void render_case(std::string& out, const CaseResult& c, const std::string& anchor);
+// One <article class="case"> with its metadata, checks, metrics, evidence and charts, and what
+// its verdict counts as (`o`, from run_outcome.hpp).
+void render_case(std::string& out, const CaseResult& c, const CaseConformance& o, const std::string& anchor);
+
+// html_outcome.cpp: the header's conformance panel (id "conformance"), the section of verdicts
+// by level and basis (id "outcome"), and per case the verdict badge (an advisory FAIL in its own
+// colour, class v-advisory) and the "non-conformance" / "advisory" tag after it.
+void conformance_panel(std::string& out, const RunOutcome& o);
+void outcome_table(std::string& out, const RunOutcome& o);
+std::string case_badge(const CaseResult& c, const CaseConformance& o);
+std::string outcome_tag(const CaseConformance& o);
 
 // Joins escaped items with ", "; "—" when empty.
 std::string join_escaped(const std::vector<std::string>& items);

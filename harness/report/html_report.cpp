@@ -1,8 +1,10 @@
 // index.html: one self-contained page (inline CSS and SVG, no script, no external URL) that
-// opens offline from the report folder. Sections, in order: run header with summary counts,
-// per-area table, requirement coverage matrix, case index, one section per case.
+// opens offline from the report folder. Sections, in order: run header with the conformance panel
+// and summary counts, conformance by level and basis, per-area table, requirement coverage matrix,
+// case index, one section per case.
 #include "harness/report/html_parts.hpp"
 #include "harness/report/report.hpp"
+#include "harness/report/run_outcome.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/report/text_escape.hpp"
 
@@ -12,10 +14,11 @@ namespace {
 using html::badge;
 using html::verdict_class;
 
+// The exit status of run_outcome.hpp, in words.
 std::string exit_text(int code) {
   switch (code) {
-    case 0: return "exit 0: every case passed or gave its expected result";
-    case 1: return "exit 1: at least one FAIL, INCONCLUSIVE or unexpected result";
+    case 0: return "exit 0: conformant; nothing INCONCLUSIVE or unexpected (advisories allowed)";
+    case 1: return "exit 1: not conformant, a case INCONCLUSIVE, a stale expectation, or a FAIL under --strict";
     case 3: return "exit 3: harness error, expired expectation or partial run";
     default: return "exit " + std::to_string(code);
   }
@@ -33,7 +36,7 @@ void meta_row(std::string& out, std::string_view name, const std::string& value_
   out += "<dt>" + std::string(name) + "</dt><dd>" + value_html + "</dd>";
 }
 
-void header(std::string& out, const RunResult& run, const CoverageSummary& cov) {
+void header(std::string& out, const RunResult& run, const RunOutcome& outcome, const CoverageSummary& cov) {
   const auto& m = run.meta;
   out += "<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>MRC conformance report</h1>"
          "<span class=\"dut\">DUT <strong>" +
@@ -46,6 +49,7 @@ void header(std::string& out, const RunResult& run, const CoverageSummary& cov) 
            std::to_string(run.cases.size()) +
            " case(s) are reported below, the rest did not run. Do not use this report as a verdict.</div>\n";
   }
+  html::conformance_panel(out, outcome);
   const VerdictCounts all = count_all(run);
   out += "<div class=\"counts\">";
   for (auto v : kReportVerdicts) {
@@ -112,14 +116,15 @@ void coverage_table(std::string& out, const CoverageMatrix& m, const html::Ancho
     out += "<p class=\"note\">This run carries no requirement index.</p></section>\n";
     return;
   }
-  out += "<table class=\"coverage\"><thead><tr><th>requirement</th><th>level</th><th>requirement text</th>"
-         "<th>covering cases</th><th>verdict</th></tr></thead><tbody>\n";
+  out += "<table class=\"coverage\"><thead><tr><th>requirement</th><th>level</th><th>basis</th>"
+         "<th>requirement text</th><th>covering cases</th><th>verdict</th></tr></thead><tbody>\n";
   for (const auto& row : m.rows) {
     const auto& req = *row.requirement;
     std::string cls = row.is_must() ? "req req-must" : "req";
     if (!row.covered()) cls += row.is_must() ? " uncovered uncovered-must" : " uncovered";
     out += "<tr class=\"" + cls + "\"><td class=\"req-id\"><code>" + html_escape(req.id) + "</code></td><td>" +
-           html_escape(req.level) + "</td><td class=\"req-text\">" + html_escape(req.text);
+           html_escape(req.level) + "</td><td class=\"basis basis-" + std::string(to_string(req.basis)) + "\">" +
+           std::string(to_string(req.basis)) + "</td><td class=\"req-text\">" + html_escape(req.text);
     if (!req.source.empty()) out += "<br><span class=\"dim\">" + html_escape(req.source) + "</span>";
     out += "</td><td>";
     for (const auto& cc : row.cases) {
@@ -138,12 +143,15 @@ void coverage_table(std::string& out, const CoverageMatrix& m, const html::Ancho
 }
 
 void case_index(std::string& out, const RunResult& run, const html::Anchors& anchors) {
-  out += "<table class=\"case-index\"><thead><tr><th>case</th><th>area</th><th>level</th><th>verdict</th>"
+  out += "<table class=\"case-index\"><thead><tr><th>case</th><th>area</th><th>level</th><th>basis</th><th>verdict</th>"
          "<th>title / message</th></tr></thead><tbody>\n";
   for (std::size_t i = 0; i < run.cases.size(); ++i) {
     const auto& c = run.cases[i];
-    out += "<tr><td><a class=\"case-id\" href=\"#" + anchors.of_index(i) + "\">" + html_escape(c.id) + "</a></td><td>" +
-           html_escape(c.area) + "</td><td>" + html_escape(c.level) + "</td><td>" + badge(c.verdict);
+    const CaseConformance o = case_conformance(c, run.profile);
+    const std::string row_class = o.non_conformance ? " class=\"non-conformance\"" : o.advisory ? " class=\"advisory\"" : "";
+    out += "<tr" + row_class + "><td><a class=\"case-id\" href=\"#" + anchors.of_index(i) + "\">" + html_escape(c.id) +
+           "</a></td><td>" + html_escape(c.area) + "</td><td>" + html_escape(c.level) + "</td><td>" +
+           std::string(to_string(c.basis)) + "</td><td>" + html::case_badge(c, o) + html::outcome_tag(o);
     if (c.expectation != ExpectationOutcome::kNone) {
       out += " <span class=\"dim\">" + std::string(expectation_outcome_name(c.expectation)) + "</span>";
     }
@@ -158,6 +166,7 @@ void case_index(std::string& out, const RunResult& run, const html::Anchors& anc
 
 std::string render_html(const RunResult& run) {
   const CoverageMatrix coverage = build_coverage(run);
+  const RunOutcome outcome = run_outcome(run);
   const html::Anchors anchors(run);
   std::string out;
   out.reserve(64 * 1024);
@@ -168,9 +177,10 @@ std::string render_html(const RunResult& run) {
   out += "MRC conformance report: " + html_escape(run.meta.dut) + "</title>\n<style>";
   out += html::stylesheet();
   out += "</style>\n</head>\n<body>\n";
-  header(out, run, coverage.summary);
-  out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#areas\">Areas</a>"
+  header(out, run, outcome, coverage.summary);
+  out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#outcome\">Conformance</a><a href=\"#areas\">Areas</a>"
          "<a href=\"#coverage\">Coverage</a><a href=\"#cases\">Cases</a></nav>\n<main>\n";
+  html::outcome_table(out, outcome);
   areas_table(out, run);
   coverage_table(out, coverage, anchors);
   out += "<section id=\"cases\"><h2>Cases</h2>\n";
@@ -178,7 +188,9 @@ std::string render_html(const RunResult& run) {
     out += "<p class=\"note\">No case ran.</p>\n";
   } else {
     case_index(out, run, anchors);
-    for (std::size_t i = 0; i < run.cases.size(); ++i) html::render_case(out, run.cases[i], anchors.of_index(i));
+    for (std::size_t i = 0; i < run.cases.size(); ++i) {
+      html::render_case(out, run.cases[i], case_conformance(run.cases[i], run.profile), anchors.of_index(i));
+    }
   }
   out += "</section>\n</main>\n<footer>Generated by mrc-conform " + html_escape(run.meta.suite_version) + " (git " +
          html_escape(run.meta.git_hash) + ") from " + std::string(kResultsJsonName) +

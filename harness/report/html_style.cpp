@@ -8,6 +8,7 @@ std::string_view stylesheet() {
   return R"css(
 :root {
   --pass: #1a7f37; --fail: #cf222e; --unsupported: #6e7781; --inconclusive: #9a6700; --error: #8250df;
+  --advisory: #bc4c00;
   --ink: #1f2328; --dim: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --accent: #0969da;
 }
 * { box-sizing: border-box; }
@@ -40,6 +41,22 @@ header.top code { background: rgba(255,255,255,.12); color: #fff; }
 .count.v-unsupported { border-top-color: #afb8c1; } .count.v-inconclusive { border-top-color: #e3b341; }
 .count.v-error { border-top-color: #c297ff; }
 .count.zero { opacity: .55; }
+.conformance { display: flex; gap: 10px; flex-wrap: wrap; align-items: stretch; margin: 16px 0 6px;
+               padding: 10px 14px; border-radius: 8px; border: 2px solid #8c959f; }
+.conformance.conformant-yes { border-color: #4ac26b; } .conformance.conformant-no { border-color: #ff6a69; }
+.conformance .verdict { font-size: 22px; align-self: center; margin-right: 12px; }
+.conformance .verdict strong { text-transform: uppercase; }
+.conformance.conformant-yes .verdict strong { color: #4ac26b; }
+.conformance.conformant-no .verdict strong { color: #ff8182; }
+.conformance .how { font-size: 13px; color: #c9d1d9; }
+.conformance .part { min-width: 150px; padding: 4px 12px; border-left: 4px solid #8c959f; }
+.conformance .part.must-failures { border-left-color: #ff6a69; }
+.conformance .part.must-not-judged { border-left-color: #e3b341; }
+.conformance .part.advisories { border-left-color: #fb8f44; }
+.conformance .part.zero { opacity: .6; }
+.conformance .part .n { display: block; font-size: 22px; font-weight: 700; line-height: 1.1; }
+.conformance .part .label { display: block; font-size: 12px; letter-spacing: .04em; color: #c9d1d9; }
+.conformance .part .split { display: block; font-size: 12px; color: #9198a1; }
 .run-status { margin: 4px 0 12px; font-size: 15px; }
 .run-status strong.ok { color: #4ac26b; } .run-status strong.bad { color: #ff8182; }
 dl.run-meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; font-size: 13px; }
@@ -64,11 +81,20 @@ table.coverage tr.uncovered-must td:first-child { box-shadow: inset 4px 0 0 var(
 .warn { color: #82071e; background: #ffebe9; border: 1px solid #ffcecb; border-radius: 6px; padding: 6px 10px; }
 table.case-index { width: 100%; }
 table.case-index td.message { color: var(--dim); }
+table.case-index tr.non-conformance td:first-child { box-shadow: inset 4px 0 0 var(--fail); }
+table.case-index tr.advisory td:first-child { box-shadow: inset 4px 0 0 var(--advisory); }
+table.case-index tr.advisory td { background: #fff1e5; }
+table.outcome td:nth-child(2) { color: var(--dim); }
+td.basis-model { color: var(--advisory); }
+.tag { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 10px; font-size: 11px;
+       border: 1px solid currentColor; vertical-align: 1px; }
+.tag.non-conformance { color: var(--fail); } .tag.advisory { color: var(--advisory); }
 .badge { display: inline-block; min-width: 48px; padding: 1px 7px; border-radius: 10px; font-size: 11px;
          font-weight: 700; letter-spacing: .03em; text-align: center; color: #fff; vertical-align: 1px; }
 .badge.v-pass { background: var(--pass); } .badge.v-fail { background: var(--fail); }
 .badge.v-unsupported { background: var(--unsupported); } .badge.v-inconclusive { background: var(--inconclusive); }
 .badge.v-error { background: var(--error); }
+.badge.v-advisory { background: #fff; color: var(--advisory); border: 1px solid var(--advisory); }
 .badge.v-not-run { background: #fff; color: var(--dim); border: 1px dashed #8c959f; }
 .badge.v-uncovered { background: #fff; color: var(--fail); border: 1px solid var(--fail); }
 article.case { border: 1px solid var(--line); border-left: 5px solid #8c959f; border-radius: 6px;
@@ -77,6 +103,7 @@ article.case:target { box-shadow: 0 0 0 3px #54aeff66; }
 article.case-pass { border-left-color: var(--pass); } article.case-fail { border-left-color: var(--fail); }
 article.case-unsupported { border-left-color: var(--unsupported); }
 article.case-inconclusive { border-left-color: var(--inconclusive); } article.case-error { border-left-color: var(--error); }
+article.case.advisory { border-left-color: var(--advisory); border-left-style: dashed; }
 .case-id { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .case-title { font-weight: 400; color: var(--dim); }
 p.message { margin: 4px 0 8px; white-space: pre-wrap; word-break: break-word; }

@@ -29,8 +29,8 @@ td.cell.diagonal { box-shadow: inset 0 0 0 2px #8c959f; }
 
 std::string exit_text(int code) {
   switch (code) {
-    case 0: return "exit 0: every pair passed";
-    case 1: return "exit 1: at least one FAIL or INCONCLUSIVE";
+    case 0: return "exit 0: every pair's run exited 0 (conformant, advisories allowed)";
+    case 1: return "exit 1: a pair not conformant (a MUST FAIL) or with a case INCONCLUSIVE";
     case 3: return "exit 3: an ERROR, a harness error or a partial matrix";
     default: return "exit " + std::to_string(code);
   }

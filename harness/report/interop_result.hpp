@@ -59,8 +59,9 @@ struct InteropResult {
 
   // The cell of (row, col), or null when that pair did not run.
   const InteropCell* cell(std::size_t row, std::size_t col) const;
-  // 0 every pair's run exits 0 (all PASS, UNSUPPORTED allowed as in `run`), 1 any FAIL or
-  // INCONCLUSIVE, 3 any ERROR, a pair's harness error, or an interrupted matrix.
+  // 0 every pair's run exits 0 (conformant; UNSUPPORTED and advisories allowed as in `run`), 1 a
+  // pair not conformant or with a case INCONCLUSIVE, 3 any ERROR, a pair's harness error, or an
+  // interrupted matrix.
   int exit_code() const;
 };
 

@@ -2,17 +2,25 @@
 // systems that only read JUnit. One <testsuite name="mrc.<area>"> per area, one
 // <testcase classname="mrc.<area>" name="<case id>"> per case, in run order.
 //
-// Each testcase gets exactly one outcome element, chosen the way exit_code() judges the case:
-//   FAIL                       -> <failure type="FAIL">
+// Each testcase gets exactly one outcome element:
+//   FAIL, counts               -> <failure type="non-conformance">
+//   FAIL, does not count       -> <failure type="advisory" message="[advisory] ...">
+//   FAIL, counts but expected  -> <failure type="expected"> (an accepted expectation)
 //   ERROR                      -> <error type="ERROR">
 //   UNSUPPORTED / INCONCLUSIVE -> <skipped message="UNSUPPORTED: ..."> / "INCONCLUSIVE: ..."
 //   PASS, expectation stale    -> <failure type="unexpected-pass"> (the entry must be removed)
 //   PASS, expectation expired  -> <error type="expired-expectation">
 //   PASS                       -> nothing
-// so the counts on <testsuite> and <testsuites> are the counts of those elements.
+// so the counts on <testsuite> and <testsuites> are the counts of those elements. Whether a FAIL
+// counts is run_outcome.hpp's (SHOULD/MAY cases, and model-basis MUST cases under --profile
+// published, are advisories). An advisory stays a <failure>, not a <skipped>: CI dashboards fold
+// skipped tests away, and a SHOULD the DUT misses is something its developers must see; the type
+// attribute and the `conformant` property of every <testsuite> say what the run means for
+// conformance, for a CI that gates on that instead.
 #include <map>
 
 #include "harness/report/report.hpp"
+#include "harness/report/run_outcome.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/report/text_escape.hpp"
 
@@ -117,8 +125,9 @@ std::string expectation_note(const CaseResult& c) {
   return {};
 }
 
-void outcome_element(std::string& out, const CaseResult& c) {
-  const std::string note = expectation_note(c);
+void outcome_element(std::string& out, const CaseResult& c, ConformanceProfile profile) {
+  const CaseConformance o = case_conformance(c, profile);
+  const std::string note = expectation_note(c) + (o.advisory ? "[advisory] " : "");
   auto element = [&](std::string_view tag, std::string_view type, const std::string& message, Verdict wanted) {
     out += "      <" + std::string(tag) + " message=\"" + xml_attr(note + message) + "\"";
     if (!type.empty()) out += " type=\"" + xml_attr(type) + "\"";
@@ -128,7 +137,8 @@ void outcome_element(std::string& out, const CaseResult& c) {
     case Outcome::kPassed: return;
     case Outcome::kFailure:
       if (c.verdict == Verdict::kFail) {
-        element("failure", "FAIL", c.message, Verdict::kFail);
+        element("failure", o.non_conformance ? "non-conformance" : o.advisory ? "advisory" : "expected", c.message,
+                Verdict::kFail);
       } else {
         element("failure", "unexpected-pass", "the case passed: " + c.message, Verdict::kFail);
       }
@@ -146,13 +156,15 @@ void outcome_element(std::string& out, const CaseResult& c) {
   }
 }
 
-void testcase(std::string& out, const CaseResult& c, const RunMetadata& meta, const std::string& classname) {
+void testcase(std::string& out, const CaseResult& c, const RunResult& run, const std::string& classname) {
+  const RunMetadata& meta = run.meta;
   out += "    <testcase classname=\"" + xml_attr(classname) + "\" name=\"" + xml_attr(c.id) + "\"";
   if (c.wall_ms) out += " time=\"" + seconds_attr(*c.wall_ms) + "\"";
   out += ">\n      <properties>\n";
   constexpr std::string_view ind = "        ";
   for (const auto& cl : c.clauses) property(out, ind, "clause", cl);
   property(out, ind, "level", c.level);
+  property(out, ind, "basis", to_string(c.basis));
   property(out, ind, "behaviour", c.behaviour);
   property(out, ind, "seed", std::to_string(c.seed));
   property(out, ind, "dut", meta.dut);
@@ -168,7 +180,7 @@ void testcase(std::string& out, const CaseResult& c, const RunMetadata& meta, co
     property(out, ind, "expectation_link", c.expectation_link);
   }
   out += "      </properties>\n";
-  outcome_element(out, c);
+  outcome_element(out, c, run.profile);
   std::string log;
   for (const auto& ch : c.checks) log += check_line(ch);
   for (const auto& f : c.evidence_files) log += "evidence file: " + f + "\n";
@@ -185,6 +197,7 @@ std::string render_junit_xml(const RunResult& run) {
 
   Tally all;
   for (const auto& c : run.cases) all.add(c);
+  const RunOutcome outcome = run_outcome(run);
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mrc-conform\"";
   counts_attrs(out, all);
@@ -208,9 +221,13 @@ std::string render_junit_xml(const RunResult& run) {
     property(out, ind, "seed", std::to_string(run.meta.seed));
     property(out, ind, "command_line", run.meta.command_line);
     property(out, ind, "interrupted", run.interrupted ? "true" : "false");
+    property(out, ind, "conformant", outcome.conformant ? "true" : "false");
+    property(out, ind, "profile", to_string(run.profile));
+    property(out, ind, "strict", run.strict ? "true" : "false");
+    property(out, ind, "conformance", conformance_line(outcome));
     if (run.meta.started_at) property(out, ind, "started_at", *run.meta.started_at);
     out += "    </properties>\n";
-    for (const auto* c : cases) testcase(out, *c, run.meta, classname);
+    for (const auto* c : cases) testcase(out, *c, run, classname);
     out += "  </testsuite>\n";
   }
   out += "</testsuites>\n";

@@ -14,12 +14,13 @@
 namespace mrc::harness {
 
 // The schema ids of results.json, "mrc-conform/results/<major>[.<minor>]". A change that removes
-// or re-types a field is a new major; an optional field is a new minor. The writer names the
-// oldest version the file conforms to: 1.1 only when a case carries a 1.1 field (timing_budget),
-// so a run without one stays readable by a 1.0 reader and byte-identical to what it wrote. The
-// reader accepts every id of its major up to its own minor.
-inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.1";   // this version
-inline constexpr std::string_view kResultsSchemaId10 = "mrc-conform/results/1";   // without 1.1 fields
+// or re-types a field is a new major; a new field is a new minor. The writer names the oldest
+// version the file conforms to; since 1.2 (conformant, profile, strict, outcome, and each case's
+// basis and advisory flag, each requirement's basis) that is always 1.2, because every file
+// carries them. The reader accepts every id of its major up to its own minor.
+inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.2";   // this version
+inline constexpr std::string_view kResultsSchemaId11 = "mrc-conform/results/1.1"; // + timing_budget
+inline constexpr std::string_view kResultsSchemaId10 = "mrc-conform/results/1";   // the first
 // The id render_results_json() writes for `run` (and the HTML footer names).
 std::string_view results_schema_id(const RunResult& run);
 

@@ -2,7 +2,14 @@
 // Strict: every field the schema requires must be present with its type, and unknown keys are
 // refused, because a file that does not match the schema it names was not written by this
 // version. Derived sections (summary, coverage counts and verdicts) are recomputed from the cases,
-// never trusted; of the coverage matrix only the requirement rows are read back.
+// never trusted; of the coverage matrix only the requirement rows are read back. So are the
+// conformance fields of 1.2 (conformant, outcome, each case's advisory): derived by
+// run_outcome.hpp from the cases, the profile and --strict, which are read.
+//
+// Files of schema 1 and 1.1 predate the basis split: their run reads back with profile full, not
+// strict, and every case and requirement of published basis, which under profile full excuses
+// nothing (a MUST FAIL counts whatever its basis); only their by-basis counts cannot say more.
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -121,6 +128,14 @@ class Reader {
     }
     fail(ptr, "expected a number or one of \"NaN\", \"Infinity\", \"-Infinity\"");
   }
+  template <typename E, std::size_t N>
+  E enumeration(const std::string& key, const std::array<std::string_view, N>& names) {
+    const auto s = str(key);
+    if (auto v = parse_enum<E>(names, s)) return *v;
+    std::string list;
+    for (const auto n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+    fail(child(key), "expected one of " + list + ", got \"" + s + "\"");
+  }
   Verdict verdict(const std::string& key) {
     const auto s = str(key);
     if (auto v = verdict_from_string(s)) return *v;
@@ -164,7 +179,13 @@ RunMetadata read_meta(Reader r) {
   return m;
 }
 
-std::vector<RequirementRef> read_requirements(Reader r) {
+// What the schema version of the file allows.
+struct Version {
+  bool v1_1 = false;  // timing_budget
+  bool v1_2 = false;  // conformance: profile, strict, basis, advisory, outcome
+};
+
+std::vector<RequirementRef> read_requirements(Reader r, Version version) {
   for (const char* derived : {"requirements", "covered", "covered_percent", "must", "must_covered",
                               "must_covered_percent", "must_passed", "uncovered_must"}) {
     (void)r.at(derived);  // required, but recomputed from the cases rather than trusted
@@ -174,6 +195,7 @@ std::vector<RequirementRef> read_requirements(Reader r) {
     RequirementRef req;
     req.id = row.str("id");
     req.level = row.str("level");
+    if (version.v1_2) req.basis = row.enumeration<Basis>("basis", kBasisNames);
     req.text = row.str("text");
     req.source = row.str("source");
     for_each_object(row, "cases", [&](Reader& c) {
@@ -232,7 +254,7 @@ CheckResult read_check(Reader& r) {
   return c;
 }
 
-CaseResult read_case(Reader& r, bool v1_1) {
+CaseResult read_case(Reader& r, Version version) {
   CaseResult c;
   c.id = r.str("id");
   c.title = r.str("title");
@@ -240,10 +262,12 @@ CaseResult read_case(Reader& r, bool v1_1) {
   c.file = r.str("file");
   c.clauses = r.strings("clauses");
   c.level = r.str("level");
+  if (version.v1_2) c.basis = r.enumeration<Basis>("basis", kBasisNames);
   c.behaviour = r.str("behaviour");
   c.tags = r.strings("tags");
   c.seed = r.u64("seed");
   c.verdict = r.verdict("verdict");
+  if (version.v1_2) (void)r.boolean("advisory");  // derived from the verdict, level, basis and profile
   c.message = r.str("message");
   {
     Reader e = r.object("expectation");
@@ -260,7 +284,10 @@ CaseResult read_case(Reader& r, bool v1_1) {
   }
   c.sim_time_ns = r.u64("sim_time_ns");
   if (r.has("timing_budget")) {
-    if (!v1_1) r.fail(r.child("timing_budget"), "needs schema " + std::string(kResultsSchemaId) + "; the file says " + std::string(kResultsSchemaId10));
+    if (!version.v1_1) {
+      r.fail(r.child("timing_budget"),
+             "needs schema " + std::string(kResultsSchemaId11) + " or later; the file says " + std::string(kResultsSchemaId10));
+    }
     Reader b = r.object("timing_budget");
     c.timing_budget.ns = b.u64("ns");
     c.timing_budget.source = b.str("source");
@@ -284,17 +311,24 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId && schema != kResultsSchemaId10) {
-    top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\" and \"" +
-                            std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
+    top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
+                            std::string(kResultsSchemaId11) + "\" and \"" + std::string(kResultsSchemaId) +
+                            "\", the file says \"" + schema + "\"");
   }
-  const bool v1_1 = schema == kResultsSchemaId;
+  const Version version{.v1_1 = schema != kResultsSchemaId10, .v1_2 = schema == kResultsSchemaId};
   RunResult run;
   run.interrupted = top.boolean("interrupted");
+  if (version.v1_2) {
+    (void)top.boolean("conformant");  // derived
+    run.profile = top.enumeration<ConformanceProfile>("profile", kConformanceProfileNames);
+    run.strict = top.boolean("strict");
+  }
   run.meta = read_meta(top.object("meta"));
   (void)top.at("summary");  // derived from the cases
-  run.requirements = read_requirements(top.object("coverage"));
-  for_each_object(top, "cases", [&](Reader& c) { run.cases.push_back(read_case(c, v1_1)); });
+  if (version.v1_2) (void)top.object("outcome");  // derived from the cases
+  run.requirements = read_requirements(top.object("coverage"), version);
+  for_each_object(top, "cases", [&](Reader& c) { run.cases.push_back(read_case(c, version)); });
   top.finish();
   return run;
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/report/report.hpp"
+#include "harness/report/run_outcome.hpp"
 #include "harness/report/run_summary.hpp"
 
 namespace mrc::harness {
@@ -69,6 +70,42 @@ Json summary_json(const RunResult& run) {
   return j;
 }
 
+Json basis_counts_json(const BasisCounts& b) {
+  Json j;
+  j["total"] = b.total();
+  j["published"] = b.published;
+  j["model"] = b.model;
+  return j;
+}
+
+// Conformance by the one rule of run_outcome.hpp: non-conformances and unjudged counted cases by
+// basis, advisories by why they do not count, and every verdict by level and basis.
+Json outcome_json(const RunOutcome& o) {
+  Json j;
+  j["must_failures"] = basis_counts_json(o.must_failures);
+  j["must_not_judged"] = basis_counts_json(o.must_not_judged);
+  Json adv;
+  adv["total"] = o.advisories;
+  adv["should_may"] = o.advisories_should_may;
+  adv["model_must"] = o.advisories_model_must;
+  j["advisories"] = std::move(adv);
+  Json levels;
+  for (std::size_t l = 0; l < kLevelNames.size(); ++l) {
+    Json bases;
+    for (std::size_t b = 0; b < kBasisNames.size(); ++b) {
+      const OutcomeCell& cell = o.cell(static_cast<Level>(l), static_cast<Basis>(b));
+      Json c;
+      put_counts(c, cell.verdicts);
+      c["non_conformance"] = cell.non_conformance;
+      c["advisory"] = cell.advisory;
+      bases[std::string(kBasisNames[b])] = std::move(c);
+    }
+    levels[std::string(kLevelNames[l])] = std::move(bases);
+  }
+  j["by_level"] = std::move(levels);
+  return j;
+}
+
 Json coverage_json(const RunResult& run) {
   const CoverageMatrix m = build_coverage(run);
   const auto& s = m.summary;
@@ -87,6 +124,7 @@ Json coverage_json(const RunResult& run) {
     Json r;
     r["id"] = req.id;
     r["level"] = req.level;
+    r["basis"] = to_string(req.basis);
     r["text"] = req.text;
     r["source"] = req.source;
     Json cases = Json::array();
@@ -148,7 +186,7 @@ Json check_json(const CheckResult& c) {
   return j;
 }
 
-Json case_json(const CaseResult& c) {
+Json case_json(const CaseResult& c, ConformanceProfile profile) {
   Json j;
   j["id"] = c.id;
   j["title"] = c.title;
@@ -156,10 +194,12 @@ Json case_json(const CaseResult& c) {
   j["file"] = c.file;
   j["clauses"] = strings(c.clauses);
   j["level"] = c.level;
+  j["basis"] = to_string(c.basis);
   j["behaviour"] = c.behaviour;
   j["tags"] = strings(c.tags);
   j["seed"] = c.seed;
   j["verdict"] = to_string(c.verdict);
+  j["advisory"] = case_conformance(c, profile).advisory;
   j["message"] = c.message;
   Json exp;
   exp["outcome"] = expectation_outcome_name(c.expectation);
@@ -183,22 +223,22 @@ Json case_json(const CaseResult& c) {
 
 }  // namespace
 
-std::string_view results_schema_id(const RunResult& run) {
-  for (const auto& c : run.cases) {
-    if (c.timing_budget.ns != 0) return kResultsSchemaId;
-  }
-  return kResultsSchemaId10;
-}
+std::string_view results_schema_id(const RunResult&) { return kResultsSchemaId; }
 
 std::string render_results_json(const RunResult& run) {
   Json j;
   j["schema"] = results_schema_id(run);
   j["interrupted"] = run.interrupted;
+  const RunOutcome outcome = run_outcome(run);
+  j["conformant"] = outcome.conformant;
+  j["profile"] = to_string(run.profile);
+  j["strict"] = run.strict;
   j["meta"] = meta_json(run.meta);
   j["summary"] = summary_json(run);
+  j["outcome"] = outcome_json(outcome);
   j["coverage"] = coverage_json(run);
   Json cases = Json::array();
-  for (const auto& c : run.cases) cases.push_back(case_json(c));
+  for (const auto& c : run.cases) cases.push_back(case_json(c, run.profile));
   j["cases"] = std::move(cases);
   // Invalid UTF-8 from a DUT would make nlohmann throw; it is replaced by U+FFFD instead.
   std::string out = j.dump(2, ' ', false, Json::error_handler_t::replace);

@@ -29,6 +29,7 @@ CaseResult case_header(const harness::Case& c, const std::filesystem::path& suit
   r.file = relative_to(c.file, suite_root);
   r.clauses = c.clauses;
   r.level = std::string(harness::to_string(c.level));
+  r.basis = c.basis;
   r.behaviour = std::string(harness::to_string(c.behaviour));
   r.tags = c.tags;
   r.seed = seed;

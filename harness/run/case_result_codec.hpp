@@ -22,7 +22,7 @@
 
 namespace mrc::run {
 
-inline constexpr std::uint16_t kCaseResultCodecVersion = 2;  // 2: the timing budget
+inline constexpr std::uint16_t kCaseResultCodecVersion = 3;  // 2: the timing budget; 3: the basis
 
 // Throws std::length_error when a string or list is beyond what the decoder accepts (see
 // kMaxCaseResultString in the .cpp): such a result could not be read back.

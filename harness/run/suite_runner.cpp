@@ -15,6 +15,7 @@
 #include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
+#include "harness/report/run_outcome.hpp"
 #include "harness/run/case_pool.hpp"
 #include "harness/run/case_result.hpp"
 #include "harness/run/exit_codes.hpp"
@@ -72,6 +73,7 @@ std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
     r.text = cl.text;
     r.level = std::string(harness::to_string(cl.level));
     r.source = cl.source;
+    r.basis = cl.basis;
     for (const auto& c : all.set.cases) {
       if (std::find(c.clauses.begin(), c.clauses.end(), cl.id) != c.clauses.end()) r.cases.push_back(c.id);
     }
@@ -249,6 +251,8 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     run.meta.started_at = s.str();
   }
   run.requirements = coverage(all);
+  run.profile = o.profile;
+  run.strict = o.strict;
 
   std::vector<std::optional<CaseResult>> results(selected.size());
   std::mutex mu;  // guards `results`, `report_error` and the report files
@@ -334,11 +338,16 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
       << " FAIL, " << counts.at(Verdict::kUnsupported) << " UNSUPPORTED, " << counts.at(Verdict::kInconclusive)
       << " INCONCLUSIVE, " << counts.at(Verdict::kError) << " ERROR";
   if (final_run.interrupted) out << " (interrupted: partial report)";
+  // The count line above stays as it always was (scripts grep it); what the counts mean for
+  // conformance is its own line.
+  out << '\n' << harness::conformance_line(harness::run_outcome(final_run));
   out << "\nreports: " << (o.out / harness::kResultsJsonName).string() << ", "
       << (o.out / harness::kJunitXmlName).string() << ", " << (o.out / harness::kHtmlReportName).string() << '\n';
   for (const auto& c : final_run.cases) {
     if (c.verdict != Verdict::kPass && c.expectation != harness::ExpectationOutcome::kExpected) {
-      out << "  " << harness::to_string(c.verdict) << ' ' << c.id << ": " << c.message << '\n';
+      const bool advisory = harness::case_conformance(c, final_run.profile).advisory;
+      out << "  " << harness::to_string(c.verdict) << (advisory ? " (advisory) " : " ") << c.id << ": " << c.message
+          << '\n';
     }
     if (c.expectation == harness::ExpectationOutcome::kUnexpectedPass) {
       out << "  unexpected pass: " << c.id << " passes, remove its expectation entry\n";

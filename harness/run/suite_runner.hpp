@@ -49,6 +49,10 @@ struct RunOptions {
   std::string expectations;               // expectation file (empty: none)
   std::string today;                      // YYYY-MM-DD for expiry (empty: the system date)
   bool wall_clock = false;                // put wall times into the reports
+  // How the verdicts are judged (harness/report/run_outcome.hpp): which MUST cases count toward
+  // conformance (--profile), and whether any FAIL exits 1, advisories included (--strict).
+  harness::ConformanceProfile profile = harness::ConformanceProfile::kFull;
+  bool strict = false;
   bool progress = true;                   // the per-case line on `err`
   std::string command_line;
   std::string suite_version = "0.0.0";
@@ -63,8 +67,10 @@ struct RunOptions {
   Isolation isolation;
 };
 
-// Returns the exit code: 0 all pass (or only expected results), 1 any FAIL, 2 bad input,
-// 3 harness error or interrupted. When `final_run` is given and the run started, it receives what
+// Returns the exit code (harness/report/run_outcome.hpp, exit_code): 0 conformant, advisories
+// allowed; 1 not conformant, a case INCONCLUSIVE, a stale expectation, or with `strict` any FAIL;
+// 2 bad input; 3 harness error or interrupted. Prints the verdict count line, then the
+// conformance line, then the report paths and every case that needs a look. When `final_run` is given and the run started, it receives what
 // the reports were written from (the interop matrix counts from it).
 int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_run = nullptr);
 

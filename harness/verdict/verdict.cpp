@@ -43,24 +43,10 @@ std::map<Verdict, std::size_t> RunResult::counts() const {
   return m;
 }
 
-int exit_code(const RunResult& r) {
-  bool fail = false;
-  bool error = r.interrupted;
-  for (const auto& c : r.cases) {
-    if (c.expectation == ExpectationOutcome::kExpected) continue;  // known, reported, not blocking
-    if (c.expectation == ExpectationOutcome::kExpired) error = true;
-    switch (c.verdict) {
-      case Verdict::kPass:
-        if (c.expectation == ExpectationOutcome::kUnexpectedPass) fail = true;
-        break;
-      case Verdict::kUnsupported: break;
-      case Verdict::kFail:
-      case Verdict::kInconclusive: fail = true; break;
-      case Verdict::kError: error = true; break;
-    }
-  }
-  if (error) return 3;
-  return fail ? 1 : 0;
+std::string_view to_string(ConformanceProfile p) { return enum_name(kConformanceProfileNames, p); }
+
+std::optional<ConformanceProfile> conformance_profile_from_string(std::string_view s) {
+  return parse_enum<ConformanceProfile>(kConformanceProfileNames, s);
 }
 
 }  // namespace mrc::harness

@@ -7,6 +7,7 @@
 // byte-identical reports.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/case/vocabulary.hpp"
 #include "harness/observe/timing_budget.hpp"
 
 namespace mrc::harness {
@@ -80,6 +82,7 @@ struct CaseResult {
   std::string file;                  // the case file, relative to the suite root
   std::vector<std::string> clauses;
   std::string level;                 // MUST / SHOULD / MAY
+  Basis basis = Basis::kPublished;   // model when any clause rests on the wire model (clauses.yaml)
   std::string behaviour;             // valid / invalid / inopportune
   std::vector<std::string> tags;
   std::uint64_t seed = 0;
@@ -119,18 +122,27 @@ struct RequirementRef {  // a row of the coverage matrix
   std::string level;
   std::string source;
   std::vector<std::string> cases;  // ids of the cases that cover it
+  Basis basis = Basis::kPublished;  // last, so {id, text, level, source, cases} still reads
 };
+
+// Which requirements a run certifies against (`run --profile`, harness/report/run_outcome.hpp):
+// full = every MUST case; published = the MUST cases of published basis, a failed model-basis
+// MUST case being an advisory.
+enum class ConformanceProfile : std::uint8_t { kFull, kPublished };
+inline constexpr std::array<std::string_view, 2> kConformanceProfileNames{"full", "published"};
+std::string_view to_string(ConformanceProfile p);
+std::optional<ConformanceProfile> conformance_profile_from_string(std::string_view s);
 
 struct RunResult {
   RunMetadata meta;
   std::vector<CaseResult> cases;
   std::vector<RequirementRef> requirements;
   bool interrupted = false;  // Ctrl-C or a fatal harness error: the report is partial
+  // How the run was asked to judge (`run --profile`, `--strict`); what that makes of the verdicts
+  // (conformant, advisories, the exit status) is harness/report/run_outcome.hpp's, alone.
+  ConformanceProfile profile = ConformanceProfile::kFull;
+  bool strict = false;
   std::map<Verdict, std::size_t> counts() const;
 };
-
-// Exit status of `mrc-conform run`: 0 all pass (or only expected failures), 1 any FAIL,
-// 2 bad input, 3 harness error.
-int exit_code(const RunResult& r);
 
 }  // namespace mrc::harness

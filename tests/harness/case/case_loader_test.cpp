@@ -31,6 +31,22 @@ TEST(CaseId, ParsesAreaLetterNumber) {
   }
 }
 
+// A case's basis is derived from its clauses: published only when every clause is.
+TEST(LoadCase, BasisComesFromTheClauses) {
+  const auto dir = scratch_dir() / "invalid";
+  std::string published = minimal_case("invalid-i-012");
+  published.replace(published.find("clauses: [SPRAY-PER-PACKET-EV]"), 30, "clauses: [INVALID-WRONG-QPN]");
+  published.replace(published.find("behaviour: valid"), 16, "behaviour: invalid");
+  const auto p = load_case(write_file(dir / "invalid-i-012.yaml", published), project_clauses());
+  ASSERT_TRUE(p.ok()) << p.diagnostics.to_string();
+  EXPECT_EQ(p.value->basis, Basis::kPublished);
+  std::string mixed = published;
+  mixed.replace(mixed.find("clauses: [INVALID-WRONG-QPN]"), 28, "clauses: [INVALID-WRONG-QPN, INVALID-TRUNCATED]");
+  const auto m = load_case(write_file(dir / "invalid-i-012.yaml", mixed), project_clauses());
+  ASSERT_TRUE(m.ok()) << m.diagnostics.to_string();
+  EXPECT_EQ(m.value->basis, Basis::kModel);  // INVALID-TRUNCATED cites wire model M11
+}
+
 TEST(LoadCase, EveryTopLevelAndConfigKeyIsTyped) {
   const auto r = load_valid("spray-v-001.yaml");
   ASSERT_TRUE(r.value);
@@ -42,6 +58,7 @@ TEST(LoadCase, EveryTopLevelAndConfigKeyIsTyped) {
   EXPECT_EQ(c.behaviour, Behaviour::kValid);
   EXPECT_EQ(c.level, Level::kMust);
   EXPECT_EQ(c.clauses, (std::vector<std::string>{"SPRAY-PER-PACKET-EV", "SPRAY-UNIFORM-PLANES", "EV-DENIED-NEVER-USED"}));
+  EXPECT_EQ(c.basis, Basis::kModel);  // from the clauses, not a key: SPRAY-UNIFORM-PLANES is model
   EXPECT_TRUE(c.rationale.starts_with("MRC's defining behaviour"));
   EXPECT_TRUE(c.has_tag("smoke"));
   EXPECT_FALSE(c.has_tag("nightly"));

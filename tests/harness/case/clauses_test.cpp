@@ -58,34 +58,93 @@ TEST(LoadClauses, ReportsEveryMistake) {
                                "- id: GOOD-ONE\n"
                                "  text: fine\n"
                                "  source: test\n"
+                               "  basis: published\n"
                                "  level: MUST\n"
                                "  area: spray\n"
                                "- id: GOOD-ONE\n"
                                "  text: again\n"
                                "  source: test\n"
+                               "  basis: model\n"
                                "  level: SHOULD\n"
                                "  area: spray\n"
                                "- id: lower-case\n"
                                "  text: t\n"
                                "  source: s\n"
+                               "  basis: model\n"
                                "  level: MUST\n"
                                "  area: spray\n"
                                "- id: NO-LEVEL\n"
                                "  txet: t\n"
                                "  source: s\n"
+                               "  basis: model\n"
                                "  level: MUTS\n"
                                "  area: sprya\n");
   const ClauseLoadResult r = load_clauses(file);
   const std::string f = file.string();
-  EXPECT_TRUE(r.diagnostics.contains(f + ":6:7: [1].id: duplicate clause id 'GOOD-ONE' (first at line 1)")) << r.diagnostics.to_string();
-  EXPECT_TRUE(r.diagnostics.contains(f + ":11:7: [2].id: clause id 'lower-case' must be upper-case words"));
-  EXPECT_TRUE(r.diagnostics.contains(f + ":17:3: [3]: unknown key 'txet' (did you mean 'text'?)"));
-  EXPECT_TRUE(r.diagnostics.contains(f + ":16:3: [3]: missing required key 'text'"));
-  EXPECT_TRUE(r.diagnostics.contains(f + ":19:10: [3].level: unknown value 'MUTS' (did you mean 'MUST'?)"));
-  EXPECT_TRUE(r.diagnostics.contains(f + ":20:9: [3].area: unknown value 'sprya' (did you mean 'spray'?)"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":7:7: [1].id: duplicate clause id 'GOOD-ONE' (first at line 1)")) << r.diagnostics.to_string();
+  EXPECT_TRUE(r.diagnostics.contains(f + ":13:7: [2].id: clause id 'lower-case' must be upper-case words"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":20:3: [3]: unknown key 'txet' (did you mean 'text'?)"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":19:3: [3]: missing required key 'text'"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":23:10: [3].level: unknown value 'MUTS' (did you mean 'MUST'?)"));
+  EXPECT_TRUE(r.diagnostics.contains(f + ":24:9: [3].area: unknown value 'sprya' (did you mean 'spray'?)"));
   EXPECT_EQ(r.diagnostics.size(), 6u) << r.diagnostics.to_string();
   ASSERT_EQ(r.index.size(), 1u);  // the well-formed entry survives
   EXPECT_NE(r.index.find("GOOD-ONE"), nullptr);
+}
+
+// Every requirement must say what it rests on: a missing or misspelt basis is an error at its
+// place, like any other key, and the entry is dropped rather than guessed.
+TEST(LoadClauses, BasisIsRequiredAndChecked) {
+  const auto file = write_file(scratch_dir() / "clauses.yaml",
+                               "- id: HAS-BASIS\n"
+                               "  text: fine\n"
+                               "  source: IBA\n"
+                               "  basis: published\n"
+                               "  level: MUST\n"
+                               "  area: wire\n"
+                               "- id: NO-BASIS\n"
+                               "  text: t\n"
+                               "  source: wire model M5\n"
+                               "  level: MUST\n"
+                               "  area: wire\n"
+                               "- id: BAD-BASIS\n"
+                               "  text: t\n"
+                               "  source: wire model M5\n"
+                               "  basis: modle\n"
+                               "  level: SHOULD\n"
+                               "  area: wire\n");
+  const ClauseLoadResult r = load_clauses(file);
+  const std::string f = file.string();
+  EXPECT_TRUE(r.diagnostics.contains(f + ":7:3: [1]: missing required key 'basis'")) << r.diagnostics.to_string();
+  EXPECT_TRUE(r.diagnostics.contains(f + ":15:10: [2].basis: unknown value 'modle' (did you mean 'model'?)"))
+      << r.diagnostics.to_string();
+  EXPECT_EQ(r.diagnostics.size(), 2u) << r.diagnostics.to_string();
+  ASSERT_EQ(r.index.size(), 1u);
+  EXPECT_EQ(r.index.find("HAS-BASIS")->basis, Basis::kPublished);
+}
+
+TEST(ProjectClauses, EveryRequirementHasABasisAndModelIsMixed) {
+  const ClauseIndex& idx = project_clauses();
+  std::size_t model = 0;
+  for (const auto& c : idx.all()) {
+    if (c.basis == Basis::kModel) ++model;
+    // The rule of the header: a source citing the wire model is model (mixed is model).
+    if (c.source.find("wire model") != std::string::npos) {
+      EXPECT_EQ(c.basis, Basis::kModel) << c.id;
+    }
+  }
+  EXPECT_EQ(model, 56u);
+  EXPECT_EQ(idx.size() - model, 34u);
+  EXPECT_EQ(idx.find("INVALID-WRONG-QPN")->basis, Basis::kPublished);  // IBA alone
+  EXPECT_EQ(idx.find("PSN-WRAP")->basis, Basis::kModel);               // "SACKed": the SACK is M5
+}
+
+TEST(CaseBasis, ModelWhenAnyClauseIsModel) {
+  const ClauseIndex& idx = project_clauses();
+  EXPECT_EQ(case_basis({"INVALID-WRONG-QPN"}, idx), Basis::kPublished);
+  EXPECT_EQ(case_basis({"WIMM-IMM-DATA", "WIMM-COMPLETION-EXACTLY-ONCE"}, idx), Basis::kModel);
+  EXPECT_EQ(case_basis({"WIMM-IMM-DATA", "PSN-WRAP"}, idx), Basis::kModel);
+  EXPECT_EQ(case_basis({}, idx), Basis::kPublished);
 }
 
 TEST(LoadClauses, TopLevelMustBeAList) {

@@ -1,7 +1,7 @@
 // The runner hands the timing budget of the case's testbed to the checks: a testbed that declares
 // one (here the simulated fabric behind a decorator, as the real-time bridge will be) gets it into
 // CheckContext::timing_budget, the timing check widens its bound by it and says so, the run
-// drains that much longer, the case result carries it and results.json shows it (schema 1.1).
+// drains that much longer, the case result carries it and results.json shows it (since schema 1.1).
 // Without a budget the same case fails its tightened bound.
 #include <memory>
 #include <string>
@@ -120,7 +120,7 @@ TEST(RunnerTimingBudget, TheTestbedsBudgetReachesTheChecksTheResultAndTheReport)
   harness::RunResult run;
   run.cases = {plain.result, bridged.result};
   const std::string json = harness::render_results_json(run);
-  EXPECT_NE(json.find("\"schema\": \"mrc-conform/results/1.1\""), std::string::npos);
+  EXPECT_NE(json.find("\"schema\": \"mrc-conform/results/1.2\""), std::string::npos);  // 1.1 brought the budget
   EXPECT_NE(json.find("\"timing_budget\": {\n        \"ns\": 20000,\n        \"source\": \"test bridge\"\n      }"),
             std::string::npos);
 }

@@ -85,13 +85,81 @@ TEST(HtmlReport, CoverageMatrixShowsCasesVerdictsAndUncoveredMust) {
   EXPECT_EQ(count_of(html, "<span class=\"badge v-uncovered\">UNCOVERED</span>"), 2u);
 }
 
+// The sample cut to a PASS, a published-basis MUST FAIL and a SHOULD FAIL (an advisory).
+RunResult advisory_run() {
+  RunResult run = test::sample_run();
+  run.cases = {run.cases[0], run.cases[1]};
+  CaseResult should = test::make_case("reorder-v-016", "reorder", Verdict::kFail, "SHOULD");
+  should.basis = Basis::kModel;
+  should.message = "no loss NACK for the hole at PSN 7";
+  run.cases.push_back(should);
+  return run;
+}
+
+TEST(HtmlReport, HeaderSaysConformantAndCountsFailuresApartFromAdvisories) {
+  RunResult run = advisory_run();
+  std::string html = render_html(run);
+  EXPECT_NE(html.find("<div class=\"conformance conformant-no\" id=\"conformance\"><div class=\"verdict\">Conformant: "
+                      "<strong>no</strong> <span class=\"how\">(profile full)</span></div>"
+                      "<div class=\"part must-failures\"><span class=\"n\">1</span><span class=\"label\">MUST failures</span>"
+                      "<span class=\"split\">published 1 &middot; model 0</span></div>"),
+            std::string::npos)
+      << html.substr(html.find("<header"), 1500);
+  EXPECT_NE(html.find("<div class=\"part advisories\"><span class=\"n\">1</span><span class=\"label\">advisories</span>"
+                      "<span class=\"split\">SHOULD/MAY 1 &middot; model-based MUST 0</span></div>"),
+            std::string::npos);
+  EXPECT_LT(html.find("id=\"conformance\""), html.find("<div class=\"counts\">"));  // above the verdict counts
+  // The case index: the advisory in its own colour and words, apart from the non-conformance.
+  EXPECT_NE(html.find("<tr class=\"non-conformance\"><td><a class=\"case-id\" href=\"#case-spray-v-002\">spray-v-002</a>"
+                      "</td><td>spray</td><td>MUST</td><td>published</td><td><span class=\"badge v-fail\">FAIL</span> "
+                      "<span class=\"tag non-conformance\">non-conformance</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"advisory\"><td><a class=\"case-id\" href=\"#case-reorder-v-016\">reorder-v-016</a>"
+                      "</td><td>reorder</td><td>SHOULD</td><td>model</td><td><span class=\"badge v-advisory\">FAIL</span> "
+                      "<span class=\"tag advisory\">advisory</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<article class=\"case case-fail advisory\" id=\"case-reorder-v-016\">"), std::string::npos);
+  EXPECT_NE(html.find("<article class=\"case case-fail\" id=\"case-spray-v-002\">"), std::string::npos);
+  // The table by level and basis.
+  EXPECT_NE(html.find("<section id=\"outcome\"><h2>Conformance by level and basis</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>SHOULD</td><td>model</td><td class=\"num\">1</td>"), std::string::npos);
+  EXPECT_NE(html.find("exit 1: not conformant"), std::string::npos);
+
+  run.cases.erase(run.cases.begin() + 1);
+  html = render_html(run);
+  EXPECT_NE(html.find("<div class=\"conformance conformant-yes\" id=\"conformance\"><div class=\"verdict\">Conformant: "
+                      "<strong>yes</strong>"),
+            std::string::npos);
+  EXPECT_NE(html.find("exit 0: conformant"), std::string::npos);
+  run.strict = true;
+  run.profile = ConformanceProfile::kPublished;
+  html = render_html(run);
+  EXPECT_NE(html.find("<span class=\"how\">(profile published, --strict)</span>"), std::string::npos);
+  EXPECT_NE(html.find("exit 1: "), std::string::npos);
+}
+
+TEST(HtmlReport, CoverageMatrixAndCasePagesShowTheBasis) {
+  const std::string html = render_html(test::sample_run());
+  EXPECT_NE(html.find("<code>SPRAY-UNIFORM-PLANES</code></td><td>SHOULD</td><td class=\"basis basis-model\">model</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<code>SPRAY-PER-PACKET-EV</code></td><td>MUST</td><td class=\"basis basis-published\">published</td>"),
+            std::string::npos);
+  const auto start = html.find("id=\"case-spray-v-001\"");
+  ASSERT_NE(start, std::string::npos);
+  const std::string art = html.substr(start, html.find("</article>", start) - start);
+  EXPECT_NE(art.find("<dt>Basis</dt><dd>model <span class=\"dim\">(a clause rests on the wire model)</span></dd>"),
+            std::string::npos);
+}
+
 TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
   const std::string html = render_html(test::sample_run());
   const auto start = html.find("<article class=\"case case-fail\" id=\"case-spray-v-002\">");
   ASSERT_NE(start, std::string::npos);
   const std::string art = html.substr(start, html.find("</article>", start) - start);
   EXPECT_NE(art.find("<dt>Clauses</dt><dd><code>SPRAY-PER-PACKET-EV</code></dd>"), std::string::npos);
-  EXPECT_NE(art.find("<dt>Level</dt><dd>MUST</dd><dt>Behaviour</dt><dd>valid</dd>"), std::string::npos);
+  EXPECT_NE(art.find("<dt>Level</dt><dd>MUST</dd><dt>Basis</dt><dd>published <span class=\"dim\">(published sources "
+                     "only)</span></dd><dt>Behaviour</dt><dd>valid</dd>"),
+            std::string::npos);
   EXPECT_NE(art.find("distribution/ev: 1 of 16 EVs carried 100% of packets (p &lt; 1e-300)"), std::string::npos);
   EXPECT_EQ(count_of(art, "<section class=\"check "), 2u);
   // Metrics, including the non-finite ones and a duration shown readably.
@@ -129,7 +197,7 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
   RunResult run = test::sample_run();
   const std::string plain = render_html(run);
   EXPECT_EQ(plain.find("Timing budget"), std::string::npos);
-  EXPECT_NE(plain.find("(schema mrc-conform/results/1)"), std::string::npos);
+  EXPECT_NE(plain.find("(schema mrc-conform/results/1.2)"), std::string::npos);
   run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
   const std::string html = render_html(run);
   const auto start = html.find("id=\"case-" + run.cases[1].id + "\"");
@@ -141,7 +209,7 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
             std::string::npos)
       << art;
   EXPECT_EQ(count_of(html, "Timing budget"), 1u);
-  EXPECT_NE(html.find("(schema mrc-conform/results/1.1)"), std::string::npos);
+
 }
 
 TEST(HtmlReport, IsSelfContainedWithNoScriptAndNoExternalUrl) {

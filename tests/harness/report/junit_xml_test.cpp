@@ -133,7 +133,7 @@ TEST_F(JunitXml, PeerPropertyOnlyWhenThePeerIsNotTheDefault) {
 TEST_F(JunitXml, OutcomeElementsCarryMessageTypeAndEvidence) {
   const auto file = write(test::sample_run());
   const std::string fail = "//testcase[@name='spray-v-002']/failure";
-  EXPECT_EQ(xpath(file, "string(" + fail + "/@type)"), "FAIL");
+  EXPECT_EQ(xpath(file, "string(" + fail + "/@type)"), "non-conformance");  // a MUST case under profile full
   EXPECT_EQ(xpath(file, "string(" + fail + "/@message)"),
             "distribution/ev: 1 of 16 EVs carried 100% of packets (p < 1e-300)");
   const std::string body = xpath(file, "string(" + fail + ")");
@@ -158,6 +158,49 @@ TEST_F(JunitXml, OutcomeElementsCarryMessageTypeAndEvidence) {
   EXPECT_EQ(xpath(file, "string(//testcase[@name='failover-v-001']/failure/@message)"),
             "[expected: late retransmit on the failed EV, fixed in fw 2.1] recovery took 700 us, bound 1 ms; but EV 3 "
             "kept 1 packet after the fault");
+}
+
+// A FAIL that does not count stays a <failure> (CI dashboards hide <skipped>), typed advisory;
+// every suite says whether the run is conformant.
+TEST_F(JunitXml, AdvisoriesStayFailuresTypedAdvisoryAndSuitesSayIfConformant) {
+  RunResult run = test::sample_run();
+  run.cases = {run.cases[0], run.cases[1]};  // spray-v-001 PASS, spray-v-002 MUST FAIL (published)
+  CaseResult should = test::make_case("reorder-v-016", "reorder", Verdict::kFail, "SHOULD");
+  should.basis = Basis::kModel;
+  should.message = "no loss NACK for the hole at PSN 7";
+  run.cases.push_back(should);
+
+  const auto full = write(run, "full.xml");
+  EXPECT_EQ(validate(full).status, 0);
+  EXPECT_EQ(xpath(full, "count(//testcase/failure)"), "2");
+  EXPECT_EQ(xpath(full, "string(/testsuites/@failures)"), "2");
+  EXPECT_EQ(xpath(full, "string(//testcase[@name='spray-v-002']/failure/@type)"), "non-conformance");
+  EXPECT_EQ(xpath(full, "string(//testcase[@name='reorder-v-016']/failure/@type)"), "advisory");
+  EXPECT_EQ(xpath(full, "string(//testcase[@name='reorder-v-016']/failure/@message)"),
+            "[advisory] no loss NACK for the hole at PSN 7");
+  EXPECT_EQ(xpath(full, "string(//testcase[@name='reorder-v-016']/properties/property[@name='basis']/@value)"), "model");
+  EXPECT_EQ(xpath(full, "count(/testsuites/testsuite/properties/property[@name='conformant'][@value='false'])"), "2");
+  EXPECT_EQ(xpath(full, "string(//testsuite[@name='mrc.reorder']/properties/property[@name='profile']/@value)"), "full");
+  EXPECT_EQ(xpath(full, "string(//testsuite[@name='mrc.reorder']/properties/property[@name='conformance']/@value)"),
+            "conformant: no (profile full): MUST failures 1 (published 1, model 0), MUST not judged 0, advisories 1 "
+            "(SHOULD/MAY 1, model-based MUST 0)");
+
+  // Without the MUST failure the run is conformant; the advisory is still a failure.
+  run.cases.erase(run.cases.begin() + 1);
+  const auto ok = write(run, "ok.xml");
+  EXPECT_EQ(xpath(ok, "count(/testsuites/testsuite/properties/property[@name='conformant'][@value='true'])"), "2");
+  EXPECT_EQ(xpath(ok, "count(//testcase/failure[@type='advisory'])"), "1");
+
+  // Profile published: a model-basis MUST FAIL is an advisory too.
+  run.cases[1].level = "MUST";
+  run.profile = ConformanceProfile::kPublished;
+  const auto published = write(run, "published.xml");
+  EXPECT_EQ(xpath(published, "string(//testcase[@name='reorder-v-016']/failure/@type)"), "advisory");
+  EXPECT_EQ(xpath(published, "string(//testsuite[@name='mrc.spray']/properties/property[@name='profile']/@value)"),
+            "published");
+  run.profile = ConformanceProfile::kFull;
+  const auto full_again = write(run, "full-again.xml");
+  EXPECT_EQ(xpath(full_again, "string(//testcase[@name='reorder-v-016']/failure/@type)"), "non-conformance");
 }
 
 TEST_F(JunitXml, HostileTextIsEscapedAndStaysWellFormed) {

@@ -95,6 +95,7 @@ inline RunResult sample_run() {
   CaseResult pass = make_case("spray-v-001", "spray", Verdict::kPass);
   pass.title = "Data packets are sprayed per packet over every plane";
   pass.clauses = {"SPRAY-PER-PACKET-EV", "SPRAY-UNIFORM-PLANES"};
+  pass.basis = Basis::kModel;  // SPRAY-UNIFORM-PLANES rests on the wire model
   pass.tags = {"smoke", "spraying"};
   pass.message = "all 2 checks passed";
   {
@@ -150,6 +151,7 @@ inline RunResult sample_run() {
 
   CaseResult inconclusive = make_case("reliab-v-001", "reliab", Verdict::kInconclusive);
   inconclusive.clauses = {"RELIAB-SACK-BITMAP"};
+  inconclusive.basis = Basis::kModel;
   inconclusive.message = "capture dropped 3 packets on tap0: cannot judge";
   {
     CheckResult ch{"invariant", "invariant/sack", Verdict::kInconclusive, "capture integrity: 3 drops", {}, {}, {}};
@@ -210,6 +212,9 @@ inline RunResult sample_run() {
       {"RELIAB-NOT-RUN", "A requirement whose only case did not run", "MUST", "wire model M10", {"reliab-v-050"}},
       {"SPRAY-EV-IN-PROFILE", "Only EVs of the active profile are used", "MUST", "mrc_ctl.h EV profiles", {"spray-v-001"}},
   };
+  for (auto& req : r.requirements) {  // as cases/clauses.yaml judges them: model when the source cites it
+    if (req.source.find("wire model") != std::string::npos) req.basis = Basis::kModel;
+  }
   return r;
 }
 
@@ -249,6 +254,8 @@ inline void expect_same_doubles(const std::vector<double>& a, const std::vector<
 
 inline void expect_same_run(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.interrupted, b.interrupted);
+  EXPECT_EQ(a.profile, b.profile);
+  EXPECT_EQ(a.strict, b.strict);
   EXPECT_EQ(a.meta.suite_version, b.meta.suite_version);
   EXPECT_EQ(a.meta.git_hash, b.meta.git_hash);
   EXPECT_EQ(a.meta.dut, b.meta.dut);
@@ -269,6 +276,7 @@ inline void expect_same_run(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(x.text, y.text);
     EXPECT_EQ(x.level, y.level);
     EXPECT_EQ(x.source, y.source);
+    EXPECT_EQ(x.basis, y.basis);
     EXPECT_EQ(x.cases, y.cases);
   }
   ASSERT_EQ(a.cases.size(), b.cases.size());
@@ -281,6 +289,7 @@ inline void expect_same_run(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(x.file, y.file);
     EXPECT_EQ(x.clauses, y.clauses);
     EXPECT_EQ(x.level, y.level);
+    EXPECT_EQ(x.basis, y.basis);
     EXPECT_EQ(x.behaviour, y.behaviour);
     EXPECT_EQ(x.tags, y.tags);
     EXPECT_EQ(x.seed, y.seed);

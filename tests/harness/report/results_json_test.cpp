@@ -63,11 +63,15 @@ TEST(ResultsJson, SameRunGivesByteIdenticalText) {
 
 TEST(ResultsJson, KeysComeInTheDocumentedOrder) {
   const std::string text = render_results_json(sample_run());
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1\",\n  \"interrupted\": false,\n  \"meta\": {", 0), 0u)
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.2\",\n  \"interrupted\": false,\n  \"conformant\": false,\n"
+                       "  \"profile\": \"full\",\n  \"strict\": false,\n  \"meta\": {",
+                       0),
+            0u)
       << text.substr(0, 200);
   const auto pos = [&](std::string_view key) { return text.find("\n  \"" + std::string(key) + "\": "); };
   EXPECT_LT(pos("meta"), pos("summary"));
-  EXPECT_LT(pos("summary"), pos("coverage"));
+  EXPECT_LT(pos("summary"), pos("outcome"));
+  EXPECT_LT(pos("outcome"), pos("coverage"));
   EXPECT_LT(pos("coverage"), pos("cases"));
   EXPECT_EQ(text.back(), '\n');
 }
@@ -91,6 +95,88 @@ TEST(ResultsJson, SummaryCountsEveryVerdictPerArea) {
   EXPECT_EQ(s["areas"][5]["FAIL"], 1);
   EXPECT_EQ(s["areas"][6]["area"], "srcroute");
   EXPECT_EQ(s["areas"][6]["UNSUPPORTED"], 1);
+}
+
+// The sample with one FAIL of each kind: spray-v-002 a published-basis MUST FAIL, reorder-v-001 a
+// model-basis MUST FAIL (an advisory under profile published), reorder-v-016 a SHOULD FAIL.
+RunResult advisory_run(ConformanceProfile profile, bool strict = false) {
+  RunResult run = sample_run();
+  run.profile = profile;
+  run.strict = strict;
+  run.cases[7].basis = Basis::kModel;
+  CaseResult should = test::make_case("reorder-v-016", "reorder", Verdict::kFail, "SHOULD");
+  should.basis = Basis::kModel;
+  should.clauses = {"FB-NACK-LOSS"};
+  should.message = "no loss NACK for the hole at PSN 7";
+  run.cases.push_back(should);
+  return run;
+}
+
+TEST(ResultsJson, ConformanceIsSplitByLevelAndBasis) {
+  const auto j = nlohmann::json::parse(render_results_json(advisory_run(ConformanceProfile::kFull)));
+  EXPECT_EQ(j["conformant"], false);
+  EXPECT_EQ(j["profile"], "full");
+  EXPECT_EQ(j["strict"], false);
+  const auto& o = j["outcome"];
+  EXPECT_EQ(o["must_failures"], nlohmann::json::parse(R"({"total": 2, "published": 1, "model": 1})"));
+  // reliab-v-001 INCONCLUSIVE (model), invalid-i-001 ERROR (published)
+  EXPECT_EQ(o["must_not_judged"], nlohmann::json::parse(R"({"total": 2, "published": 1, "model": 1})"));
+  EXPECT_EQ(o["advisories"], nlohmann::json::parse(R"({"total": 1, "should_may": 1, "model_must": 0})"));
+  const auto& must_published = o["by_level"]["MUST"]["published"];
+  EXPECT_EQ(must_published["total"], 4);  // spray-v-002, failover-v-001 (expected), srcroute-v-001, invalid-i-001
+  EXPECT_EQ(must_published["FAIL"], 2);
+  EXPECT_EQ(must_published["expected"], 1);
+  EXPECT_EQ(must_published["non_conformance"], 1);
+  EXPECT_EQ(must_published["advisory"], 0);
+  EXPECT_EQ(o["by_level"]["MUST"]["model"]["total"], 3);
+  EXPECT_EQ(o["by_level"]["MUST"]["model"]["non_conformance"], 1);
+  EXPECT_EQ(o["by_level"]["SHOULD"]["model"]["advisory"], 1);
+  EXPECT_EQ(o["by_level"]["MAY"]["published"]["total"], 0);
+  const auto& cases = j["cases"];
+  EXPECT_EQ(cases[0]["basis"], "model");
+  EXPECT_EQ(cases[1]["basis"], "published");
+  EXPECT_EQ(cases[1]["advisory"], false);
+  EXPECT_EQ(cases[7]["advisory"], false);
+  EXPECT_EQ(cases[8]["advisory"], true);
+  EXPECT_EQ(j["coverage"]["matrix"][1]["basis"], "model");      // SPRAY-UNIFORM-PLANES: wire model M7
+  EXPECT_EQ(j["coverage"]["matrix"][0]["basis"], "published");  // SPRAY-PER-PACKET-EV: mrc_ctl.h
+  EXPECT_EQ(j["summary"]["exit_code"], 3);                       // the ERROR case
+  const auto v = validate_json(load_schema(), j);
+  EXPECT_TRUE(v.empty()) << violations_text(v);
+}
+
+TEST(ResultsJson, ProfilePublishedTurnsAModelMustFailIntoAnAdvisory) {
+  const auto j = nlohmann::json::parse(render_results_json(advisory_run(ConformanceProfile::kPublished)));
+  EXPECT_EQ(j["profile"], "published");
+  EXPECT_EQ(j["conformant"], false);  // spray-v-002 is published
+  const auto& o = j["outcome"];
+  EXPECT_EQ(o["must_failures"], nlohmann::json::parse(R"({"total": 1, "published": 1, "model": 0})"));
+  EXPECT_EQ(o["must_not_judged"], nlohmann::json::parse(R"({"total": 1, "published": 1, "model": 0})"));
+  EXPECT_EQ(o["advisories"], nlohmann::json::parse(R"({"total": 2, "should_may": 1, "model_must": 1})"));
+  EXPECT_EQ(j["cases"][7]["advisory"], true);
+  EXPECT_EQ(j["cases"][1]["advisory"], false);
+  const auto v = validate_json(load_schema(), j);
+  EXPECT_TRUE(v.empty()) << violations_text(v);
+
+  // Without the published failure (and the unjudged cases), the run is conformant.
+  RunResult clean = advisory_run(ConformanceProfile::kPublished);
+  clean.cases = {clean.cases[0], clean.cases[7], clean.cases[8]};
+  const auto c = nlohmann::json::parse(render_results_json(clean));
+  EXPECT_EQ(c["conformant"], true);
+  EXPECT_EQ(c["summary"]["exit_code"], 0);
+  clean.strict = true;
+  EXPECT_EQ(nlohmann::json::parse(render_results_json(clean))["summary"]["exit_code"], 1);
+}
+
+TEST(ResultsJsonReader, ConformanceInputsRoundTripAndDerivedFieldsAreRecomputed) {
+  const RunResult run = advisory_run(ConformanceProfile::kPublished, true);
+  const std::string text = render_results_json(run);
+  test::expect_same_run(run, parse_results_json(text));
+  auto j = nlohmann::json::parse(text);
+  j["conformant"] = true;
+  j["outcome"]["must_failures"]["total"] = 0;
+  j["cases"][1]["advisory"] = true;
+  EXPECT_EQ(render_results_json(parse_results_json(j.dump())), text);
 }
 
 TEST(ResultsJson, CoverageMatrixMapsRequirementsToCaseVerdicts) {
@@ -174,6 +260,12 @@ TEST(ResultsJson, SchemaRejectsDriftedDocuments) {
   expect_violation("metric as text", [](auto& d) { d["cases"][0]["checks"][0]["metrics"]["n"] = true; },
                    "/cases/0/checks/0/metrics/n");
   expect_violation("schema version", [](auto& d) { d["schema"] = "mrc-conform/results/2"; }, "/schema");
+  expect_violation("no advisory flag", [](auto& d) { d["cases"][0].erase("advisory"); }, "/cases/0");
+  expect_violation("unknown basis", [](auto& d) { d["cases"][3]["basis"] = "vendor"; }, "/cases/3/basis");
+  expect_violation("unknown profile", [](auto& d) { d["profile"] = "strictest"; }, "/profile");
+  expect_violation("outcome cell", [](auto& d) { d["outcome"]["by_level"]["MUST"]["model"].erase("advisory"); },
+                   "/outcome/by_level/MUST/model");
+  expect_violation("conformant as text", [](auto& d) { d["conformant"] = "yes"; }, "/conformant");
   expect_violation("chart kind", [](auto& d) { d["cases"][2]["checks"][0]["charts"][0]["kind"] = "pie"; },
                    "/cases/2/checks/0/charts/0/kind");
 }
@@ -260,6 +352,17 @@ TEST(ResultsJsonReader, RefusesBadInputWithThePlace) {
                     "/coverage/matrix/0/cases: expected an array");
 }
 
+// `j` as a file of an older schema would have it: without the fields of 1.2.
+void as_older_schema(nlohmann::json& j, const char* schema) {
+  j["schema"] = schema;
+  for (const char* key : {"conformant", "profile", "strict", "outcome"}) j.erase(key);
+  for (auto& c : j["cases"]) {
+    c.erase("basis");
+    c.erase("advisory");
+  }
+  for (auto& row : j["coverage"]["matrix"]) row.erase("basis");
+}
+
 // A run on a real-time testbed: its cases carry the timing budget their bounds were widened by.
 RunResult budgeted_run() {
   RunResult run = sample_run();
@@ -267,12 +370,10 @@ RunResult budgeted_run() {
   return run;
 }
 
-TEST(ResultsJson, TimingBudgetIsWrittenOnlyWhenNonZeroAndThenNamesSchema11) {
+TEST(ResultsJson, TimingBudgetIsWrittenOnlyWhenNonZero) {
   const std::string plain = render_results_json(sample_run());
   EXPECT_EQ(plain.find("timing_budget"), std::string::npos);
-  EXPECT_EQ(plain.rfind("{\n  \"schema\": \"mrc-conform/results/1\",", 0), 0u);  // what a 1.0 reader reads
   const std::string text = render_results_json(budgeted_run());
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.1\",", 0), 0u) << text.substr(0, 80);
   const auto j = nlohmann::json::parse(text);
   EXPECT_EQ(j["cases"][1]["timing_budget"]["ns"], 200'000);
   EXPECT_EQ(j["cases"][1]["timing_budget"]["source"], "real-time bridge (testbed netns)");
@@ -291,16 +392,20 @@ TEST(ResultsJsonReader, TimingBudgetNeedsSchema11AndANonZeroValue) {
     f(j);
     return j.dump();
   };
-  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1"; }),
-                    "/cases/1/timing_budget: needs schema mrc-conform/results/1.1");
+  expect_read_error(with([](auto& j) { as_older_schema(j, "mrc-conform/results/1"); }),
+                    "/cases/1/timing_budget: needs schema mrc-conform/results/1.1 or later");
+  auto v11 = nlohmann::json::parse(render_results_json(budgeted_run()));
+  as_older_schema(v11, "mrc-conform/results/1.1");
+  EXPECT_EQ(parse_results_json(v11.dump()).cases[1].timing_budget.ns, 200'000u);
   expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["ns"] = 0; }),
                     "/cases/1/timing_budget/ns: a timing budget is written only when it is not zero");
   expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"].erase("source"); }),
                     "/cases/1/timing_budget: missing required field \"source\"");
   expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["by"] = "x"; }),
                     "/cases/1/timing_budget/by: unknown field");
-  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.2"; }),
-                    "this reader understands \"mrc-conform/results/1\" and \"mrc-conform/results/1.1\"");
+  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.3"; }),
+                    "this reader understands \"mrc-conform/results/1\", \"mrc-conform/results/1.1\" and "
+                    "\"mrc-conform/results/1.2\", the file says \"mrc-conform/results/1.3\"");
 }
 
 TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {
@@ -362,6 +467,40 @@ TEST(ResultsJson, InvalidUtf8IsReplacedNotThrown) {
   EXPECT_NE(back.meta.command_line.find("bad utf8 \xEF\xBF\xBD"), std::string::npos);
   EXPECT_NE(back.meta.command_line.find(std::string("nul[") + '\0' + "]"), std::string::npos);  // NUL kept
   EXPECT_NE(text.find("nul[\\u0000]"), std::string::npos);
+}
+
+TEST(ResultsJsonReader, RefusesABadOrMissingBasisOrProfile) {
+  expect_read_error(mutated([](auto& j) { j["cases"][0].erase("basis"); }), "/cases/0: missing required field \"basis\"");
+  expect_read_error(mutated([](auto& j) { j["cases"][0]["basis"] = "modle"; }),
+                    "/cases/0/basis: expected one of published, model, got \"modle\"");
+  expect_read_error(mutated([](auto& j) { j["coverage"]["matrix"][2].erase("basis"); }),
+                    "/coverage/matrix/2: missing required field \"basis\"");
+  expect_read_error(mutated([](auto& j) { j["profile"] = "vendor"; }),
+                    "/profile: expected one of full, published, got \"vendor\"");
+  expect_read_error(mutated([](auto& j) { j.erase("strict"); }), "/: missing required field \"strict\"");
+  expect_read_error(mutated([](auto& j) { j["cases"][2]["advisory"] = "no"; }), "/cases/2/advisory: expected true or false");
+}
+
+// A file of schema 1 or 1.1 (before the basis split) still reads: profile full, not strict,
+// everything of published basis, which under profile full excuses nothing.
+TEST(ResultsJsonReader, ReadsFilesOfSchema1And11) {
+  for (const char* schema : {"mrc-conform/results/1", "mrc-conform/results/1.1"}) {
+    auto j = nlohmann::json::parse(render_results_json(sample_run()));
+    as_older_schema(j, schema);
+    const RunResult back = parse_results_json(j.dump());
+    EXPECT_EQ(back.profile, ConformanceProfile::kFull) << schema;
+    EXPECT_FALSE(back.strict) << schema;
+    ASSERT_EQ(back.cases.size(), 8u);
+    for (const auto& c : back.cases) EXPECT_EQ(c.basis, Basis::kPublished) << schema << " " << c.id;
+    for (const auto& r : back.requirements) EXPECT_EQ(r.basis, Basis::kPublished) << schema << " " << r.id;
+    EXPECT_EQ(back.cases[1].verdict, Verdict::kFail);
+    // 1.2 fields in an older file are not what that version wrote.
+    j["conformant"] = true;
+    expect_read_error(j.dump(), "/conformant: unknown field");
+    j.erase("conformant");
+    j["cases"][0]["basis"] = "model";
+    expect_read_error(j.dump(), "/cases/0/basis: unknown field");
+  }
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ using harness::Verdict;
 // size changes, encode the new field (visit_* in case_result_codec.cpp), set it in full_result(),
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(CaseResult) == 472 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
+static_assert(sizeof(CaseResult) == 480 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
                   sizeof(Chart) == 200,
               "a field was added to the verdict model: see the comment above");
 #endif
@@ -37,6 +37,7 @@ CaseResult full_result() {
   r.file = "cases/spray/spray-v-001.yaml";
   r.clauses = {"SPRAY-PER-PACKET-EV", "EV-DENIED-NEVER-USED"};
   r.level = "MUST";
+  r.basis = harness::Basis::kModel;
   r.behaviour = "valid";
   r.tags = {"spraying", "smoke", ""};
   r.seed = 0xFEDCBA9876543210ull;
@@ -174,9 +175,9 @@ TEST(CaseResultCodec, TrailingBytesAreRefused) {
 
 TEST(CaseResultCodec, WrongVersionAndMagicAreNamed) {
   std::vector<std::uint8_t> b = bytes_of(full_result());
-  b[5] = 3;
+  b[5] = 4;
   EXPECT_EQ(decode_case_result(b).error,
-            "wrong version: 3, this build reads version 2 (parent and child are different builds?)");
+            "wrong version: 4, this build reads version 3 (parent and child are different builds?)");
   b = bytes_of(full_result());
   b[0] = 'X';
   EXPECT_EQ(decode_case_result(b).error, "not a case result: the first bytes are not \"MRCR\"");
@@ -188,11 +189,16 @@ TEST(CaseResultCodec, OutOfRangeEnumsAndRepeatedMetricsAreRefused) {
   r.verdict = Verdict::kPass;
   std::vector<std::uint8_t> b = bytes_of(r);
   // The verdict byte follows id, title, area, file (4-byte length each, "x" has 1), 2 empty lists,
-  // level, behaviour and the 8-byte seed.
-  const std::size_t verdict_at = 10 + 5 + 4 * 3 + 4 + 4 * 2 + 4 + 8;
+  // level, the basis byte, behaviour and the 8-byte seed.
+  const std::size_t verdict_at = 10 + 5 + 4 * 3 + 4 + 4 * 2 + 4 + 1 + 8;
   ASSERT_EQ(b[verdict_at], 0);
   b[verdict_at] = 5;
   EXPECT_EQ(decode_case_result(b).error, "bad value: verdict: 5 is not a valid value");
+  b = bytes_of(r);
+  const std::size_t basis_at = 10 + 5 + 4 * 3 + 4 + 4;  // right after the level
+  ASSERT_EQ(b[basis_at], 0);                             // published
+  b[basis_at] = 2;
+  EXPECT_EQ(decode_case_result(b).error, "bad value: basis: 2 is not a valid value");
 
   CheckResult c;
   c.metrics = {{"a", 1}, {"b", 2}};

@@ -1,0 +1,92 @@
+#include "harness/report/run_outcome.hpp"
+
+#include <optional>
+
+namespace mrc::harness {
+namespace {
+
+// Unknown spellings (a hand-made RunResult) count as MUST: nothing is excused on a guess.
+Level level_of(const CaseResult& c) {
+  return parse_enum<Level>(kLevelNames, c.level).value_or(Level::kMust);
+}
+
+}  // namespace
+
+CaseConformance case_conformance(const CaseResult& c, ConformanceProfile profile) {
+  CaseConformance o;
+  o.counted = level_of(c) == Level::kMust && (profile == ConformanceProfile::kFull || c.basis == Basis::kPublished);
+  const bool accepted = c.expectation == ExpectationOutcome::kExpected;
+  switch (c.verdict) {
+    case Verdict::kFail:
+      o.non_conformance = o.counted && !accepted;
+      o.advisory = !o.counted;
+      break;
+    case Verdict::kInconclusive:
+    case Verdict::kError:
+      o.not_judged = o.counted && !accepted;
+      break;
+    case Verdict::kPass:
+    case Verdict::kUnsupported:
+      break;
+  }
+  return o;
+}
+
+RunOutcome run_outcome(const RunResult& run) {
+  RunOutcome r;
+  r.profile = run.profile;
+  r.strict = run.strict;
+  r.interrupted = run.interrupted;
+  for (const auto& c : run.cases) {
+    const CaseConformance o = case_conformance(c, run.profile);
+    const Level level = level_of(c);
+    OutcomeCell& cell = r.cells[static_cast<std::size_t>(level)][static_cast<std::size_t>(c.basis)];
+    cell.verdicts.add(c);
+    if (o.non_conformance) {
+      ++cell.non_conformance;
+      r.must_failures.add(c.basis);
+    }
+    if (o.not_judged) r.must_not_judged.add(c.basis);
+    if (o.advisory) {
+      ++cell.advisory;
+      ++r.advisories;
+      ++(level == Level::kMust ? r.advisories_model_must : r.advisories_should_may);
+    }
+  }
+  r.conformant = r.must_failures.total() == 0 && r.must_not_judged.total() == 0 && !r.interrupted;
+  return r;
+}
+
+std::string conformance_line(const RunOutcome& o) {
+  auto n = [](std::size_t v) { return std::to_string(v); };
+  std::string how = "profile " + std::string(to_string(o.profile));
+  if (o.strict) how += ", --strict";
+  if (o.interrupted) how += ", interrupted";
+  return "conformant: " + std::string(o.conformant ? "yes" : "no") + " (" + how + "): MUST failures " +
+         n(o.must_failures.total()) + " (published " + n(o.must_failures.published) + ", model " +
+         n(o.must_failures.model) + "), MUST not judged " + n(o.must_not_judged.total()) + ", advisories " +
+         n(o.advisories) + " (SHOULD/MAY " + n(o.advisories_should_may) + ", model-based MUST " +
+         n(o.advisories_model_must) + ")";
+}
+
+int exit_code(const RunResult& run) {
+  bool fail = !run_outcome(run).conformant;
+  bool error = run.interrupted;
+  for (const auto& c : run.cases) {
+    if (c.expectation == ExpectationOutcome::kExpected) continue;  // known, reported, not blocking
+    if (c.expectation == ExpectationOutcome::kExpired) error = true;
+    switch (c.verdict) {
+      case Verdict::kPass:
+        if (c.expectation == ExpectationOutcome::kUnexpectedPass) fail = true;
+        break;
+      case Verdict::kUnsupported: break;
+      case Verdict::kFail: fail = fail || run.strict; break;  // else: non-conformance made it not conformant
+      case Verdict::kInconclusive: fail = true; break;
+      case Verdict::kError: error = true; break;
+    }
+  }
+  if (error) return 3;
+  return fail ? 1 : 0;
+}
+
+}  // namespace mrc::harness

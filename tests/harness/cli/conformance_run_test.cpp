@@ -1,0 +1,145 @@
+// `run` judges conformance (harness/report/run_outcome.hpp) on real cases against catalog defects:
+// a SHOULD-only failure is an advisory (exit 0, conformant yes; --strict exits 1), a MUST failure
+// is not conformant (exit 1), and --profile published turns a model-basis MUST failure into an
+// advisory while a published-basis one stays non-conformant. The headline keeps its count line
+// first and adds the conformance line.
+#include "harness/cli/commands.hpp"
+#include "tests/harness/cli/cli_test_support.hpp"
+
+namespace mrc::run::testing {
+namespace {
+
+// reorder-v-016 (SHOULD, FB-NACK-LOSS: model) fails only on no-nack-loss; reorder-v-022 (MUST,
+// WIMM-COMPLETION-EXACTLY-ONCE: model) on double-completion; invalid-i-012 (MUST,
+// INVALID-WRONG-QPN: IBA alone, published) on accept-wrong-qpn (case_defect_pairs_test.cpp).
+struct OneCase {
+  SuiteRun r;
+  const harness::CaseResult* only() const { return r.result.cases.size() == 1 ? &r.result.cases[0] : nullptr; }
+};
+
+OneCase run_one(const std::string& id, const std::string& defect, const cli::RunTextOptions& text = {},
+            bool strict = false) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file(id).string()};
+  o.out = out.path();
+  o.dut = "reference:" + defect;
+  o.strict = strict;
+  OneCase run;
+  run.r = run_with(o, [&](const RunOptions& x, std::ostream& so, std::ostream& se) {
+    return cli::run_cases(x, text, so, se);
+  });
+  return run;
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string second_line(const std::string& s) {
+  const auto a = s.find('\n') + 1;
+  return s.substr(a, s.find('\n', a) - a);
+}
+
+TEST(ConformanceRun, AShouldOnlyFailureIsAnAdvisory) {
+  const OneCase run = run_one("reorder-v-016", "no-nack-loss");
+  ASSERT_TRUE(run.r.has_result) << run.r.err;
+  const harness::CaseResult* c = run.only();
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
+  EXPECT_EQ(c->level, "SHOULD");
+  EXPECT_EQ(c->basis, harness::Basis::kModel);
+  EXPECT_EQ(run.r.rc, 0) << run.r.out;
+  EXPECT_EQ(first_line(run.r.out), "1 case(s): 0 PASS, 1 FAIL, 0 UNSUPPORTED, 0 INCONCLUSIVE, 0 ERROR");
+  EXPECT_EQ(second_line(run.r.out),
+            "conformant: yes (profile full): MUST failures 0 (published 0, model 0), MUST not judged 0, "
+            "advisories 1 (SHOULD/MAY 1, model-based MUST 0)");
+  EXPECT_NE(run.r.out.find("  FAIL (advisory) reorder-v-016: "), std::string::npos) << run.r.out;
+  EXPECT_FALSE(run.r.result.strict);
+
+  const OneCase strict = run_one("reorder-v-016", "no-nack-loss", {}, true);
+  EXPECT_EQ(strict.r.rc, 1) << strict.r.out;
+  EXPECT_EQ(second_line(strict.r.out).rfind("conformant: yes (profile full, --strict): ", 0), 0u) << strict.r.out;
+  EXPECT_TRUE(strict.r.result.strict);  // recorded, so results.json's exit_code is the process's
+}
+
+TEST(ConformanceRun, AMustFailureIsNotConformant) {
+  const OneCase run = run_one("reorder-v-022", "double-completion");
+  ASSERT_TRUE(run.r.has_result) << run.r.err;
+  const harness::CaseResult* c = run.only();
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
+  EXPECT_EQ(c->basis, harness::Basis::kModel);
+  EXPECT_EQ(run.r.rc, 1);
+  EXPECT_EQ(second_line(run.r.out),
+            "conformant: no (profile full): MUST failures 1 (published 0, model 1), MUST not judged 0, "
+            "advisories 0 (SHOULD/MAY 0, model-based MUST 0)");
+  EXPECT_NE(run.r.out.find("  FAIL reorder-v-022: "), std::string::npos) << run.r.out;
+}
+
+TEST(ConformanceRun, ProfilePublishedMakesAModelMustFailureAnAdvisory) {
+  const OneCase run = run_one("reorder-v-022", "double-completion", {.profile = "published"});
+  ASSERT_TRUE(run.r.has_result) << run.r.err;
+  ASSERT_NE(run.only(), nullptr);
+  EXPECT_EQ(run.only()->verdict, harness::Verdict::kFail);
+  EXPECT_EQ(run.r.rc, 0) << run.r.out;
+  EXPECT_EQ(run.r.result.profile, harness::ConformanceProfile::kPublished);
+  EXPECT_EQ(second_line(run.r.out),
+            "conformant: yes (profile published): MUST failures 0 (published 0, model 0), MUST not judged 0, "
+            "advisories 1 (SHOULD/MAY 0, model-based MUST 1)");
+}
+
+TEST(ConformanceRun, ProfilePublishedKeepsAPublishedMustFailureNonConformant) {
+  const OneCase run = run_one("invalid-i-012", "accept-wrong-qpn", {.profile = "published"});
+  ASSERT_TRUE(run.r.has_result) << run.r.err;
+  const harness::CaseResult* c = run.only();
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
+  EXPECT_EQ(c->basis, harness::Basis::kPublished);
+  EXPECT_EQ(run.r.rc, 1);
+  EXPECT_EQ(second_line(run.r.out),
+            "conformant: no (profile published): MUST failures 1 (published 1, model 0), MUST not judged 0, "
+            "advisories 0 (SHOULD/MAY 0, model-based MUST 0)");
+}
+
+TEST(ConformanceRun, AnUnknownProfileIsBadInputBeforeAnythingRuns) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("reorder-v-016").string()};
+  o.out = out.path() / "reports";
+  std::ostringstream so, se;
+  EXPECT_EQ(cli::run_cases(o, cli::RunTextOptions{.profile = "vendor"}, so, se), 2);
+  EXPECT_NE(se.str().find("error: --profile 'vendor' is not a profile: full (every MUST case counts toward "
+                          "conformance) or published"),
+            std::string::npos)
+      << se.str();
+  EXPECT_FALSE(fs::exists(o.out));
+}
+
+#ifdef MRC_CONFORM_BIN
+// The options as typed on the command line reach the run (main.cpp): exit 0, 1 with --strict,
+// 0 again with --profile published on a model-basis MUST failure, 2 for an unknown profile.
+TEST(ConformanceRun, TheCommandLineTakesStrictAndProfile) {
+  TempDir out;
+  auto run = [&](const std::string& id, const std::string& defect, const std::string& extra) {
+    const std::string cmd = std::string(MRC_CONFORM_BIN) + " run --no-progress --cases " + case_file(id).string() +
+                            " --dut reference:" + defect + " --out " + (out.path() / "r").string() + " " + extra +
+                            " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string text;
+    char buf[512];
+    while (p != nullptr && std::fgets(buf, sizeof buf, p)) text += buf;
+    const int status = p == nullptr ? -1 : ::pclose(p);
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+  };
+  const auto plain = run("reorder-v-016", "no-nack-loss", "");
+  EXPECT_EQ(plain.first, 0) << plain.second;
+  EXPECT_NE(plain.second.find("\nconformant: yes (profile full): "), std::string::npos) << plain.second;
+  EXPECT_EQ(run("reorder-v-016", "no-nack-loss", "--strict").first, 1);
+  EXPECT_EQ(run("reorder-v-022", "double-completion", "").first, 1);
+  EXPECT_EQ(run("reorder-v-022", "double-completion", "--profile published").first, 0);
+  const auto bad = run("reorder-v-016", "no-nack-loss", "--profile vendor");
+  EXPECT_EQ(bad.first, 2);
+  EXPECT_NE(bad.second.find("--profile 'vendor' is not a profile"), std::string::npos) << bad.second;
+}
+#endif
+
+}  // namespace
+}  // namespace mrc::run::testing
