@@ -1,7 +1,8 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
 // subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, doctor, list, golden, diff,
 // campaign, variants, falsefail, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
-// codes: 0 all pass, 1 any FAIL (diff: different), 2 bad input, 3 harness error.
+// codes: 0 pass (run: conformant, advisories allowed), 1 FAIL (run: not conformant, or any FAIL
+// with --strict; diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 
