@@ -533,6 +533,7 @@ harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool enca
   fc.srv6_encapsulated = encapsulated;
   fc.dqpn = rx.qpns.empty() ? 0 : rx.qpns.front();
   fc.buffer_va = rx.buffer_va;
+  fc.buffer_bytes = (from_dut ? setups.peer : setups.dut).buffer_bytes;
   fc.rkey = rx.rkey;
   fc.first_psn = rx.first_psn;
   fc.mtu = c.config.qp.mtu;
