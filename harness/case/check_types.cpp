@@ -139,6 +139,10 @@ constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
 // A frame that was already queued in the DUT's port when the state changed is not the "next
 // packet": `grace_ns` (default 0) forgives frames leaving that soon after the change.
 constexpr Schema kStateGraceSchema{"no_denied_ev / no_assumed_bad_ev params", kGraceParams};
+constexpr std::array kSackExactParams{
+    KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
+            .help = "a PSN that arrived this long before a feedback frame must have its bit (default 1000)"}};
+constexpr Schema kSackExactSchema{"sack_exact params", kSackExactParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -190,6 +194,8 @@ constexpr std::array kInvariants{
     InvariantType{"completions_exactly_once", &kNoParams, "each WRITE-with-IMM completes once"},
     InvariantType{"completion_after_all_psns", &kNoParams, "a WRITE-with-IMM completes only after all its PSNs are placed"},
     InvariantType{"sack_consistent", &kNoParams, "SACK bitmaps name exactly the PSNs that arrived"},
+    InvariantType{"sack_exact", &kSackExactSchema,
+                  "a SACK bit is set exactly when its PSN arrived: no bit without the PSN, no arrived PSN in range without its bit"},
     InvariantType{"ev_echo_matches", &kNoParams, "feedback echoes the EV of its triggering packet"},
     InvariantType{"reth_every_packet", &kNoParams, "every data packet carries a RETH with its own address (M3)"},
     InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC"},

@@ -113,6 +113,56 @@ void sack_consistent(Run& r) {  // MODEL: M5
   }
 }
 
+// FB-SACK-BITMAP both ways ("exactly when"): no bit for a PSN that had not arrived, and a bit for
+// every accepted PSN in the bitmap's range that arrived at least `grace_ns` before the feedback
+// left the DUT (a feedback frame may have been built a moment before it was captured), or that is
+// the PSN whose arrival the SACK answers (MFEH type 1: its arrival necessarily came first). Only
+// PSNs inside the DUT's responder window (ePSN .. ePSN + mpr_dest x 128 - 1, ePSN one past the
+// cumulative ACK) are demanded: a PSN beyond it is not received.                     MODEL: M5, M9
+void sack_exact(Run& r) {
+  const std::uint64_t grace = r.param("grace_ns", 1000);
+  const std::uint64_t judged_grace = r.within(grace, "grace_ns " + fmt_ns(static_cast<double>(grace)));
+  constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  PsnSpace s(r.t, [](const PacketRec& p) { return to_dut_data(p); });
+  std::vector<std::uint64_t> arrived_at(s.size(), kNever);  // first accepted arrival per PSN
+  r.judged_what = "SACK bitmaps from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (accepted(r.ctx, p)) {
+      const std::int64_t off = s.offset(p.psn);
+      s.arrive(off);
+      if (off >= 0 && arrived_at[static_cast<std::size_t>(off)] == kNever) arrived_at[static_cast<std::size_t>(off)] = p.ts_ns;
+      continue;
+    }
+    if (!dut_feedback(p) || !p.has_mfeh || !p.sack_valid) continue;
+    ++r.judged;
+    const std::uint32_t epsn = psn_add(p.psn, 1);
+    for (unsigned i = 0; i < 64; ++i) {
+      const bool bit = ((p.sack_bitmap >> (63 - i)) & 1u) != 0;
+      const std::uint32_t psn = psn_add(p.psn, 1 + std::int64_t{p.sack_base_off} + i);
+      const std::int64_t off = s.offset(psn);
+      const bool arrived = s.has(off, PsnSpace::kArrived);
+      if (bit && !arrived) {
+        r.violation(p, "mfeh.sack_bitmap", "bit " + std::to_string(i) + " set only if PSN " + std::to_string(psn) + " arrived",
+                    "bit " + std::to_string(i) + " set, PSN " + std::to_string(psn) + " had not arrived", "bitmap " + hex(p.sack_bitmap));
+        break;
+      }
+      if (bit || !arrived) continue;
+      const std::int32_t ahead = psn_diff(psn, epsn);
+      if (ahead < 0 || (r.ctx.responder_window_psns != 0 && static_cast<std::uint32_t>(ahead) >= r.ctx.responder_window_psns)) {
+        continue;
+      }
+      const std::uint64_t at = arrived_at[static_cast<std::size_t>(off)];
+      const bool answered = p.fb_type == 1 && p.trig_psn == psn;
+      if (!answered && (at == kNever || at + judged_grace > p.ts_ns)) continue;
+      r.violation(p, "mfeh.sack_bitmap",
+                  "bit " + std::to_string(i) + " set: PSN " + std::to_string(psn) +
+                      (answered ? " is the PSN this SACK answers" : " arrived " + std::to_string(p.ts_ns - at) + " ns before"),
+                  "bit " + std::to_string(i) + " clear", "bitmap " + hex(p.sack_bitmap) + ", base PSN " + std::to_string(psn_add(epsn, p.sack_base_off)));
+      break;
+    }
+  }
+}
+
 void ev_echo_matches(Run& r) {  // MODEL: M5
   FlatIndex last(r.t.packets.size());  // psn -> position of its latest arrival at the DUT
   r.judged_what = "feedback frames with a valid EV echo";
