@@ -143,6 +143,10 @@ constexpr std::array kSackExactParams{
     KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
             .help = "a PSN that arrived this long before a feedback frame must have its bit (default 1000)"}};
 constexpr Schema kSackExactSchema{"sack_exact params", kSackExactParams};
+constexpr std::array kRetryExceededParams{
+    KeySpec{.name = "transmissions", .kind = VK::kUInt, .umin = 1, .umax = 64,
+            .help = "with no feedback, the PSN that ran out was sent exactly this often: 1 + retry.linear + retry.exp"}};
+constexpr Schema kRetryExceededSchema{"retry_exceeded params", kRetryExceededParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -223,7 +227,7 @@ constexpr std::array kInvariants{
     InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (M2)"},
     InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
     InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment (M1)"},
-    InvariantType{"retry_exceeded", &kNoParams, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
+    InvariantType{"retry_exceeded", &kRetryExceededSchema, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
     InvariantType{"cwnd_decreases", &kCwndSchema, "the sending rate drops under ECN and delay within within_ns"},
     InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},
     InvariantType{"not_placed", &kNoParams, "injected frames write nothing to memory"},
