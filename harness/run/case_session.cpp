@@ -11,6 +11,7 @@
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
 #include "reference/wire/ev_placement.hpp"
+#include "reference/wire/frame.hpp"
 
 namespace mrc::run {
 namespace {
@@ -76,6 +77,7 @@ class Session {
   bool setup_injects();
   bool run_control(std::size_t step, std::uint64_t at);
   bool send_held_inject(const SessionState::HeldInject& h);
+  void note_injected_write(std::span<const std::uint8_t> bytes);
   bool post_due(std::uint64_t now);
   bool poll(std::uint64_t now);
   void poll_ev_events(std::uint64_t now, bool last);
@@ -243,6 +245,7 @@ bool Session::setup_injects() {
     const std::string where = "stimulus[" + std::to_string(i) + "]: ";
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
+    note_injected_write(f.bytes);
     if (s_.real_time() && inj->at_ns >= first_control) {
       s_.held_injects.push_back(SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port)});
       continue;
@@ -253,6 +256,25 @@ bool Session::setup_injects() {
     }
   }
   return true;
+}
+
+// A WRITE into the DUT's buffer (its R_Key, an address inside it) is remembered, so its target
+// range can be read back after the run.
+void Session::note_injected_write(std::span<const std::uint8_t> bytes) {
+  wire::DecodedFrame d;
+  if (!wire::decode_frame(bytes, d).ok() || !d.has_reth || !stim::is_write_opcode(d.bth.opcode)) return;
+  const harness::DutLocal& rx = s_.dut_local;
+  const std::uint64_t size = s_.setups.dut.buffer_bytes;
+  if (d.reth.rkey != rx.rkey || d.reth.va < rx.buffer_va || d.payload.empty()) return;
+  const std::uint64_t offset = d.reth.va - rx.buffer_va;
+  if (offset >= size || d.payload.size() > size - offset) return;
+  harness::InjectedWriteRecord w;
+  w.psn = d.bth.psn;
+  const std::uint8_t dscp = d.l3 == wire::L3Kind::kIpv4 ? d.ip4.dscp : d.ip6.dscp;
+  w.trimmed = d.trimmed && (dscp == wire::kDscpTrimmed || d.payload.size() < d.reth.dma_length);  // MODEL: M11
+  w.offset = offset;
+  w.payload.assign(d.payload.begin(), d.payload.end());
+  s_.injected_writes.push_back(std::move(w));
 }
 
 bool Session::send_held_inject(const SessionState::HeldInject& h) {

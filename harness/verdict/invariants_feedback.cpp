@@ -278,6 +278,37 @@ void svc_time_reported(Run& r) {  // MODEL: M5
 void stub_not_placed(Run& r) {  // MODEL: M11
   r.judged_what = "trimmed stubs sent to the DUT";
   acknowledged_only_tainted(r, [](const PacketRec& p) { return p.trimmed; });
+  // Memory: an injected stub whose PSN never arrived whole must leave no trace in the DUT's buffer.
+  // Its range is read back after the run; holding every non-zero byte the stub carried (at least 8
+  // of them, so a zeroed or unrelated buffer cannot match) means the stub was placed.
+  if (r.ctx.dut.injected_writes.empty()) return;
+  FlatIndex whole(r.t.packets.size());  // psn -> an accepted arrival
+  FlatIndex stub_at(r.t.packets.size());  // psn -> the stub's packet in the trace
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (accepted(r.ctx, p)) {
+      if (std::uint32_t* s = whole.find_or_insert(p.psn)) *s = static_cast<std::uint32_t>(i);
+    } else if (to_dut_data(p) && p.trimmed) {
+      if (std::uint32_t* s = stub_at.find_or_insert(p.psn); s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(i);
+    }
+  }
+  for (const InjectedWriteRecord& w : r.ctx.dut.injected_writes) {
+    if (!w.trimmed || w.after.size() != w.payload.size() || whole.get(w.psn) != FlatIndex::kNone) continue;
+    const std::uint32_t at = stub_at.get(w.psn);
+    if (at == FlatIndex::kNone) continue;  // never reached the DUT's port
+    std::size_t informative = 0;
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < w.payload.size(); ++i) {
+      if (w.payload[i] == 0) continue;
+      ++informative;
+      same += w.after[i] == w.payload[i];
+    }
+    if (informative < 8 || same != informative) continue;
+    r.violation(r.t.packets[at], "memory",
+                "the DUT's buffer at offset " + std::to_string(w.offset) + " untouched by the stub of PSN " + std::to_string(w.psn),
+                "the stub's " + std::to_string(w.payload.size()) + " payload bytes written there",
+                "no whole frame for PSN " + std::to_string(w.psn) + " reached the DUT");
+  }
 }
 
 void not_placed(Run& r) {

@@ -133,6 +133,40 @@ TEST(FeedbackInvariants, SackExactGraceGrowsWithTheBudget) {
   EXPECT_NE(r.message.find("test bridge"), std::string::npos) << r.message;
 }
 
+// TRIM-STUB-NOT-PLACED in memory: an injected stub whose PSN never arrived whole leaves its bytes
+// in the DUT's buffer.
+TEST(FeedbackInvariants, StubNotPlacedReadsTheBufferBack) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0, 1});
+  Data d;
+  d.psn = 3;
+  d.trim_to = 200;
+  s.dut_receives(5 * kUs, d, 3);
+  InjectedWriteRecord w;
+  w.psn = 3;
+  w.trimmed = true;
+  w.offset = 3 * 4096;
+  w.payload.assign(64, 0x5A);
+  w.after.assign(64, 0);
+  s.ctx.dut.injected_writes.push_back(w);
+  auto r = run_invariant(inv("stub_not_placed"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+
+  Scenario placed = s;
+  placed.ctx.dut.injected_writes.back().after = placed.ctx.dut.injected_writes.back().payload;
+  r = run_invariant(inv("stub_not_placed"), placed.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "memory");
+
+  Scenario whole = placed;  // the whole PSN 3 arrived later: its bytes there are legitimate
+  arrive(whole, 9 * kUs, {3});
+  EXPECT_EQ(run_invariant(inv("stub_not_placed"), whole.finish()).verdict, Verdict::kPass);
+
+  Scenario unread = placed;  // the binding could not read the buffer back: nothing to judge there
+  unread.ctx.dut.injected_writes.back().after.clear();
+  EXPECT_EQ(run_invariant(inv("stub_not_placed"), unread.finish()).verdict, Verdict::kPass);
+}
+
 TEST(FeedbackInvariants, EvEchoMatches) {
   Scenario s(4, 8);
   arrive(s, 0, {10});  // EV 2, port 3
