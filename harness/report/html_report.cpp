@@ -1,6 +1,7 @@
 // index.html: one self-contained page (inline CSS and SVG, no script, no external URL) that
 // opens offline from the report folder. Sections, in order: run header with summary counts,
 // per-area table, requirement coverage matrix, case index, one section per case.
+#include "harness/report/html_edges.hpp"
 #include "harness/report/html_parts.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/run_summary.hpp"
@@ -173,6 +174,7 @@ std::string render_html(const RunResult& run) {
          "<a href=\"#coverage\">Coverage</a><a href=\"#cases\">Cases</a></nav>\n<main>\n";
   areas_table(out, run);
   coverage_table(out, coverage, anchors);
+  html::render_edges(out, run, anchors);
   out += "<section id=\"cases\"><h2>Cases</h2>\n";
   if (run.cases.empty()) {
     out += "<p class=\"note\">No case ran.</p>\n";

@@ -121,10 +121,22 @@ struct RequirementRef {  // a row of the coverage matrix
   std::vector<std::string> cases;  // ids of the cases that cover it
 };
 
+// One edge of a requirement from the suite's edge audit (cases/edges.yaml): a boundary value
+// or corner situation of the requirement and the cases whose stimulus reaches it.
+struct EdgeRef {
+  std::string requirement;
+  std::string edge;
+  std::string what;
+  std::vector<std::string> cases;
+};
+
 struct RunResult {
   RunMetadata meta;
   std::vector<CaseResult> cases;
   std::vector<RequirementRef> requirements;
+  // The edge audit, in file order (empty when the suite has none). Shown by index.html only:
+  // results.json does not carry it, so a report rebuilt from results.json has no edge table.
+  std::vector<EdgeRef> edges;
   bool interrupted = false;  // Ctrl-C or a fatal harness error: the report is partial
   std::map<Verdict, std::size_t> counts() const;
 };
