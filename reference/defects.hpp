@@ -74,6 +74,19 @@ namespace mrc::ref {
   X(kAcceptWrongQpn, "accept-wrong-qpn", "a WRITE for a destination QP that does not exist is placed and acknowledged") /* responder hands frames for an unknown QPN to its first QP */ \
   X(kAcceptTruncated, "accept-truncated", "a frame cut inside its headers draws an ACK") /* responder answers a frame too short for its BTH and RETH */ \
   X(kNackWithoutHole, "nack-without-hole", "a loss NACK names the next PSN when nothing beyond it arrived") /* the loss timer runs after in-order arrivals too */ \
+  X(kLastRethLenMtu, "last-reth-len-mtu", "the short LAST packet of a message carries RETH length = path MTU") /* requester writes the path MTU, not the payload, as the last packet's RETH length */ \
+  X(kTailBytesUnplaced, "tail-bytes-unplaced", "the last bytes of a packet whose payload is not a multiple of 64 never land") /* responder writes whole 64-byte blocks of each payload only */ \
+  X(kRegionEndOffByOne, "region-end-off-by-one", "a WRITE ending one byte past its region draws an ACK, no NAK 0x62") /* responder's bounds check lets a write run one byte past the region */ \
+  X(kRegionEndExclusive, "region-end-exclusive", "a WRITE ending at its region's last byte draws NAK 0x62") /* responder's bounds check refuses a write that ends exactly at the region end */ \
+  X(kSackNoWrap, "sack-no-wrap", "SACK bitmaps omit PSNs past 0xFFFFFF while the cumulative ACK is below the wrap") /* responder compares SACK PSNs with ePSN without the 24-bit wrap */ \
+  X(kSackNoLastBit, "sack-no-last-bit", "the last SACK bit (PSN base + 63) is never set") /* responder's SACK bitmap covers 63 PSNs */ \
+  X(kUsidShortContainer, "usid-short-container", "the last 16-bit uSID slot of the outer DA is always zero") /* SRv6: the DA container holds 14 EV bytes, the last uSID slot is End-of-Carrier */ \
+  X(kEvScatter16, "ev-scatter-16", "EV bits a field's mask places above bit 15 are 0 on the wire") /* EV expansion scatters into a 16-bit register */ \
+  X(kBackoffAddsT, "backoff-adds-t", "exponential retries wait 2T, 3T, 4T, ... instead of 2T, 4T, 8T") /* retry linear + j waits T x (j + 1) */ \
+  X(kNoBackoffCap, "no-backoff-cap", "a retry waits longer than 2^24 x 1.024 us") /* the exponential backoff is not capped */ \
+  X(kTimeoutCap20, "timeout-cap-20", "with timeout > 20 the first retransmission comes 1.07 s after the send") /* ACK timeout exponent cut to 20 */ \
+  X(kRetryOneExtra, "retry-one-extra", "a PSN is sent once more than 1 + linear + exp times before the QP errors") /* one retry more than retry.linear + retry.exp */ \
+  X(kExp25Finite, "exp25-finite", "with exp_cnt 25 the QP errors after 25 exponential retries") /* exp_cnt 25 counted as 25 retries, not infinite */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -20,6 +20,12 @@ transport::RequesterQuirks requester_quirks(const DefectSet& d) {
   q.slow_timeout = d.has(Defect::kSlowTimeout);
   q.honour_ghost_ack = d.has(Defect::kHonourGhostAck);
   q.never_give_up = d.has(Defect::kNeverGiveUp);
+  q.last_reth_len_mtu = d.has(Defect::kLastRethLenMtu);
+  q.retry.linear_backoff = d.has(Defect::kBackoffAddsT);
+  q.retry.no_cap = d.has(Defect::kNoBackoffCap);
+  q.retry.timeout_cap_20 = d.has(Defect::kTimeoutCap20);
+  q.retry.one_extra = d.has(Defect::kRetryOneExtra);
+  q.retry.exp25_finite = d.has(Defect::kExp25Finite);
   q.always_dynamic_mpr = d.has(Defect::kMprAlwaysDynamic);
   return q;
 }
@@ -42,6 +48,11 @@ transport::ResponderQuirks responder_quirks(const DefectSet& d) {
   q.accept_wrong_qpn = d.has(Defect::kAcceptWrongQpn);
   q.accept_truncated = d.has(Defect::kAcceptTruncated);
   q.nack_without_hole = d.has(Defect::kNackWithoutHole);
+  q.tail_bytes_unplaced = d.has(Defect::kTailBytesUnplaced);
+  q.region_end_off_by_one = d.has(Defect::kRegionEndOffByOne);
+  q.region_end_exclusive = d.has(Defect::kRegionEndExclusive);
+  q.sack_no_wrap = d.has(Defect::kSackNoWrap);
+  q.sack_no_last_bit = d.has(Defect::kSackNoLastBit);
   return q;
 }
 
@@ -73,6 +84,7 @@ ev::ControllerQuirks controller_quirks(const DefectSet& d) {
   q.ignore_count_limits = d.has(Defect::kIgnoreCountLimits);
   q.online_unpopulated = d.has(Defect::kOnlineUnpopulated);
   q.modify_online_without_cap = d.has(Defect::kModifyOnlineWithoutCap);
+  q.scatter16 = d.has(Defect::kEvScatter16);
   return q;
 }
 

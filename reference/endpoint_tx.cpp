@@ -112,6 +112,9 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
   if (!d.empty()) {
     if (mode == wire::EvFmtMode::kStev && d.has(Defect::kNoFlowLabelEv)) spec.ip6.flow_label = 0;
     if (mode == wire::EvFmtMode::kSrv6 && d.has(Defect::kUsidReverse)) reverse_usids(spec.ip6.dst);
+    if (mode == wire::EvFmtMode::kSrv6 && spec.srv6_encap && d.has(Defect::kUsidShortContainer)) {
+      spec.ip6.dst[14] = spec.ip6.dst[15] = 0;  // the last uSID slot: End-of-Carrier
+    }
     if (spec.has_srh && d.has(Defect::kSrhWrongSegmentsLeft)) spec.srh.segments_left = 0;
   }
   spec.bth = pkt.bth;

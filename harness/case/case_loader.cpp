@@ -8,6 +8,7 @@
 #include "harness/case/case_parts.hpp"
 #include "harness/case/check_types.hpp"
 #include "harness/case/catalog_map.hpp"
+#include "harness/case/edge_audit.hpp"
 #include "harness/case/schema.hpp"
 #include "harness/case/stimulus_kinds.hpp"
 #include "harness/case/yaml_file.hpp"
@@ -211,9 +212,9 @@ void collect_files(const std::filesystem::path& input, std::vector<std::filesyst
         it.disable_recursion_pending();
         continue;
       }
-      // Not cases: the suite's requirement index and the catalog maps beside them.
-      const bool suite_data =
-          p.filename() == "clauses.yaml" || p.filename() == kDefectMapName || p.filename() == kVariantMapName;
+      // Not cases: the suite's requirement index, the catalog maps and the edge audit beside them.
+      const bool suite_data = p.filename() == "clauses.yaml" || p.filename() == kDefectMapName ||
+                              p.filename() == kVariantMapName || p.filename() == kEdgeAuditName;
       if (it->is_regular_file(ec) && p.extension() == ".yaml" && !suite_data) found.push_back(p);
     }
     if (ec) diags.add(input.string(), {}, "", "cannot list folder: " + ec.message());

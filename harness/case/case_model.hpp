@@ -142,6 +142,9 @@ struct RethSpec {
   std::uint64_t va = 0;
   std::uint32_t rkey = 0;
   std::uint32_t len = 0;
+  // Instead of `va` and `rkey`: the receiver's buffer and R_Key, with the write placed so that it
+  // ends this many bytes past the buffer's last byte (0: its last byte is the buffer's last byte).
+  std::optional<std::uint32_t> past_end;
 };
 
 struct AethSpec {

@@ -140,6 +140,14 @@ constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
 // packet": `grace_ns` (default 0) forgives frames leaving that soon after the change.
 constexpr Schema kStateGraceSchema{"no_denied_ev / no_assumed_bad_ev params", kGraceParams};
 constexpr Schema kNackGraceSchema{"nack_names_hole params", kGraceParams};
+constexpr std::array kSackExactParams{
+    KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
+            .help = "a PSN that arrived this long before a feedback frame must have its bit (default 1000)"}};
+constexpr Schema kSackExactSchema{"sack_exact params", kSackExactParams};
+constexpr std::array kRetryExceededParams{
+    KeySpec{.name = "transmissions", .kind = VK::kUInt, .umin = 1, .umax = 64,
+            .help = "with no feedback, the PSN that ran out was sent exactly this often: 1 + retry.linear + retry.exp"}};
+constexpr Schema kRetryExceededSchema{"retry_exceeded params", kRetryExceededParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -191,6 +199,8 @@ constexpr std::array kInvariants{
     InvariantType{"completions_exactly_once", &kNoParams, "each WRITE-with-IMM completes once"},
     InvariantType{"completion_after_all_psns", &kNoParams, "a WRITE-with-IMM completes only after all its PSNs are placed"},
     InvariantType{"sack_consistent", &kNoParams, "SACK bitmaps name exactly the PSNs that arrived"},
+    InvariantType{"sack_exact", &kSackExactSchema,
+                  "a SACK bit is set exactly when its PSN arrived: no bit without the PSN, no arrived PSN in range without its bit"},
     InvariantType{"ev_echo_matches", &kNoParams, "feedback echoes the EV of its triggering packet"},
     InvariantType{"reth_every_packet", &kNoParams, "every data packet carries a RETH with its own address (M3)"},
     InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC"},
@@ -219,7 +229,7 @@ constexpr std::array kInvariants{
     InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (M2)"},
     InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
     InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment (M1)"},
-    InvariantType{"retry_exceeded", &kNoParams, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
+    InvariantType{"retry_exceeded", &kRetryExceededSchema, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
     InvariantType{"cwnd_decreases", &kCwndSchema, "the sending rate drops under ECN and delay within within_ns"},
     InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},
     InvariantType{"not_placed", &kNoParams, "injected frames write nothing to memory"},

@@ -41,12 +41,18 @@ StepBody build_traffic(const YAML::Node& b, const std::string&, Validator&) {
 }
 
 // ------------------------------------------------------------------ inject
+// `va` with `rkey` names any address; `past_end` places the write relative to the end of the
+// receiver's registered buffer with its R_Key (a region edge whatever address the DUT got).
+constexpr std::array<std::string_view, 2> kVaOrPastEnd{"va", "past_end"};
+constexpr std::array kRethGroups{KeyGroup{kVaOrPastEnd, true}};
 constexpr std::array kRethKeys{
-    KeySpec{.name = "va", .kind = VK::kUInt, .required = true},
-    KeySpec{.name = "rkey", .kind = VK::kUInt, .required = true, .umax = k32},
+    KeySpec{.name = "va", .kind = VK::kUInt},
+    KeySpec{.name = "rkey", .kind = VK::kUInt, .umax = k32},
     KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = k32},
+    KeySpec{.name = "past_end", .kind = VK::kUInt, .umax = 4096,
+            .help = "bytes the write runs past the end of the receiver's buffer (0: ends exactly at it)"},
 };
-constexpr Schema kRethSchema{"reth", kRethKeys};
+constexpr Schema kRethSchema{"reth", kRethKeys, kRethGroups};
 
 constexpr std::array kAethKeys{
     KeySpec{.name = "syndrome", .kind = VK::kUInt, .required = true, .umax = 255},
@@ -166,7 +172,13 @@ StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v
   fr.pkey = read_uint_as<std::uint16_t>(f, "pkey");
   if (const auto r = find_key(f, "reth")) {
     fr.reth = RethSpec{read_uint(*r, "va").value_or(0), read_uint_as<std::uint32_t>(*r, "rkey").value_or(0),
-                       read_uint_as<std::uint32_t>(*r, "len").value_or(0)};
+                       read_uint_as<std::uint32_t>(*r, "len").value_or(0), read_uint_as<std::uint32_t>(*r, "past_end")};
+    if (find_key(*r, "va") && !find_key(*r, "rkey")) {
+      v.error(loc_of(*r), path + ".frame.reth", "missing required key 'rkey' (a RETH with 'va' names its R_Key)");
+    }
+    if (fr.reth->past_end && find_key(*r, "rkey")) {
+      v.error(key_loc(*r, "rkey"), path + ".frame.reth.rkey", "'past_end' uses the receiver's R_Key: leave 'rkey' out");
+    }
   }
   fr.imm = read_uint_as<std::uint32_t>(f, "imm");
   if (const auto a = find_key(f, "aeth")) {

@@ -75,12 +75,24 @@ struct WriteRecord {   // a write the traffic program posted, and whether its by
   std::uint32_t imm = 0;       // immediate data of a WRITE-with-IMM
 };
 
+// A scripted WRITE the harness injected into the DUT's registered buffer, and what the buffer held
+// there after the run (read back through the binding): how a check sees whether a frame the DUT
+// must not place (a trimmed stub) left its bytes in memory.
+struct InjectedWriteRecord {
+  std::uint32_t psn = 0;
+  bool trimmed = false;               // a trimmed stub (DSCP 11, or less payload than its RETH says)
+  std::uint64_t offset = 0;           // of its RETH address in the DUT's buffer
+  std::vector<std::uint8_t> payload;  // the payload bytes the frame carried
+  std::vector<std::uint8_t> after;    // the buffer's bytes there after the run; empty when unreadable
+};
+
 // What the DUT binding reported, in harness terms.
 struct DutObservations {
   std::vector<CompletionRecord> completions;
   std::vector<EvEventRecord> ev_events;
   std::vector<EvRecord> evs;
   std::vector<WriteRecord> writes;
+  std::vector<InjectedWriteRecord> injected_writes;
   std::vector<std::pair<std::string, double>> counters;  // binding-specific counters, ordered
   int ev_fmt_mode = 1;    // host-API EvFmtMode value of the DUT's format profile
   std::uint32_t first_psn = 0;

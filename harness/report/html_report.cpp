@@ -1,7 +1,8 @@
 // index.html: one self-contained page (inline CSS and SVG, no script, no external URL) that
 // opens offline from the report folder. Sections, in order: run header with the conformance panel
 // and summary counts, conformance by level and basis, per-area table, requirement coverage matrix,
-// case index, one section per case.
+// edge audit, case index, one section per case.
+#include "harness/report/html_edges.hpp"
 #include "harness/report/html_parts.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/run_outcome.hpp"
@@ -183,6 +184,7 @@ std::string render_html(const RunResult& run) {
   html::outcome_table(out, outcome);
   areas_table(out, run);
   coverage_table(out, coverage, anchors);
+  html::render_edges(out, run, anchors);
   out += "<section id=\"cases\"><h2>Cases</h2>\n";
   if (run.cases.empty()) {
     out += "<p class=\"note\">No case ran.</p>\n";

@@ -161,6 +161,12 @@ void collect(SessionState& s) {
   harness::DutObservations& d = ctx.dut;
   d.evs = s.dut.ev_table();
   d.writes = s.writes;
+  s.activity("dut.read_local");
+  for (harness::InjectedWriteRecord& w : s.injected_writes) {
+    w.after.resize(w.payload.size());
+    if (!s.dut.read_local(w.offset, w.after).ok()) w.after.clear();
+  }
+  d.injected_writes = s.injected_writes;
   s.activity("dut.counters");
   d.counters = s.dut.counters();
   d.ev_fmt_mode = fmt_mode_value(s.setups.dut.format_mode);

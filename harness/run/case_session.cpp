@@ -11,6 +11,7 @@
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
 #include "reference/wire/ev_placement.hpp"
+#include "reference/wire/frame.hpp"
 
 namespace mrc::run {
 namespace {
@@ -76,6 +77,7 @@ class Session {
   bool setup_injects();
   bool run_control(std::size_t step, std::uint64_t at);
   bool send_held_inject(const SessionState::HeldInject& h);
+  void note_injected_write(std::span<const std::uint8_t> bytes);
   bool post_due(std::uint64_t now);
   bool poll(std::uint64_t now);
   void poll_ev_events(std::uint64_t now, bool last);
@@ -86,6 +88,10 @@ class Session {
   SessionState& s_;
   std::vector<harness::CompletionRecord> polled_;
   std::uint64_t next_ev_poll_ = 0;
+  // Counts what the session handed to or took from the bindings (controls, injections, posted
+  // writes, completions, EV events): a slice after which none of it happened, and in which the
+  // testbed moved nothing, changes nothing (quiet_until()).
+  std::uint64_t handed_ = 0;
 };
 
 bool Session::status_ok(const harness::DutStatus& st, const std::string& what) {
@@ -239,6 +245,7 @@ bool Session::setup_injects() {
     const std::string where = "stimulus[" + std::to_string(i) + "]: ";
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
+    note_injected_write(f.bytes);
     if (s_.real_time() && inj->at_ns >= first_control) {
       s_.held_injects.push_back(SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port)});
       continue;
@@ -251,7 +258,27 @@ bool Session::setup_injects() {
   return true;
 }
 
+// A WRITE into the DUT's buffer (its R_Key, an address inside it) is remembered, so its target
+// range can be read back after the run.
+void Session::note_injected_write(std::span<const std::uint8_t> bytes) {
+  wire::DecodedFrame d;
+  if (!wire::decode_frame(bytes, d).ok() || !d.has_reth || !stim::is_write_opcode(d.bth.opcode)) return;
+  const harness::DutLocal& rx = s_.dut_local;
+  const std::uint64_t size = s_.setups.dut.buffer_bytes;
+  if (d.reth.rkey != rx.rkey || d.reth.va < rx.buffer_va || d.payload.empty()) return;
+  const std::uint64_t offset = d.reth.va - rx.buffer_va;
+  if (offset >= size || d.payload.size() > size - offset) return;
+  harness::InjectedWriteRecord w;
+  w.psn = d.bth.psn;
+  const std::uint8_t dscp = d.l3 == wire::L3Kind::kIpv4 ? d.ip4.dscp : d.ip6.dscp;
+  w.trimmed = d.trimmed && (dscp == wire::kDscpTrimmed || d.payload.size() < d.reth.dma_length);  // MODEL: M11
+  w.offset = offset;
+  w.payload.assign(d.payload.begin(), d.payload.end());
+  s_.injected_writes.push_back(std::move(w));
+}
+
 bool Session::send_held_inject(const SessionState::HeldInject& h) {
+  ++handed_;
   const std::uint64_t now = std::max(h.at_ns, s_.tb->now());
   if (std::string e = s_.tb->inject_to(kDutHost, h.port, h.frame, now); !e.empty()) {
     return s_.fail(Verdict::kError, "stimulus[" + std::to_string(h.step) + "]: inject on port " + std::to_string(h.port) + ": " + e);
@@ -261,6 +288,7 @@ bool Session::send_held_inject(const SessionState::HeldInject& h) {
 }
 
 bool Session::run_control(std::size_t step, std::uint64_t at) {
+  ++handed_;
   const auto& ctl = std::get<harness::ControlStep>(s_.c.stimulus[step].body);
   const std::uint64_t now = s_.tb->now();
   harness::DutBinding& d = s_.dut;
@@ -335,6 +363,7 @@ bool Session::post_due(std::uint64_t now) {
       req.rkey = p.responder_local->rkey;
       req.with_imm = w->with_imm;
       req.imm = w->imm;
+      ++handed_;
       const harness::DutStatus st = p.requester->post_write(req, now);
       if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
         return status_ok(st, "post_write");
@@ -365,6 +394,7 @@ bool Session::post_recvs(RecvNeed& r, std::uint64_t n) {
 }
 
 bool Session::on_completion(harness::DutBinding& side, const harness::CompletionRecord& c) {
+  ++handed_;
   if (!c.is_send) {  // a WRITE-with-IMM arrived: hand the responder another receive buffer
     const auto qp = static_cast<std::uint32_t>((c.wr_id >> 32) & 0x7FFFFFFF);
     for (RecvNeed& r : s_.recvs) {
@@ -409,7 +439,9 @@ void Session::poll_ev_events(std::uint64_t now, bool last) {
   if (!last && every != 0 && now < next_ev_poll_) return;
   if (every != 0) next_ev_poll_ = (now / every + 1) * every;
   s_.activity("dut.poll_ev_events");
+  const std::size_t events = s_.result.ctx.dut.ev_events.size();
   s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
+  handed_ += s_.result.ctx.dut.ev_events.size() - events;
 }
 
 bool Session::play() {
@@ -435,6 +467,7 @@ bool Session::play() {
       return s_.fail(Verdict::kInconclusive, lost);
     }
     const std::uint64_t now = s_.tb->now();
+    const std::uint64_t handed_before = handed_;
     while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {
       const auto& [at, step] = s_.controls[next_control++];
       if (!run_control(step, at)) return false;
@@ -463,9 +496,22 @@ bool Session::play() {
     if (now < horizon) next = std::min(next, horizon);
     if (next_control < s_.controls.size()) next = std::min(next, s_.controls[next_control].first);
     if (next_inject < s_.held_injects.size()) next = std::min(next, s_.held_injects[next_inject].at_ns);
+    // Traffic waiting on completions is polled every slice_ns. When the last slice moved nothing
+    // on the testbed and this iteration handed nothing to the bindings, the slices before the
+    // testbed's next event (quiet_until) and the next EV event read would do nothing either: they
+    // are skipped whole, landing on the slice boundary the polling would have reached. The same
+    // run, without millions of empty slices while a DUT waits out a long ACK timeout.
+    bool waiting = false;
     for (const ProgramRun& p : s_.programs) {
       next = std::min(next, p.prog.wake_time(now));
-      if (!p.prog.done()) next = std::min(next, now + s_.o.slice_ns);
+      waiting |= !p.prog.done();
+    }
+    if (waiting) {
+      std::uint64_t quiet = handed_ != handed_before ? now : std::min(s_.tb->quiet_until(), limit);
+      if (s_.c.config.device.event_poll_ns != 0 && next_ev_poll_ > now) quiet = std::min(quiet, next_ev_poll_);
+      const std::uint64_t slice = std::max<std::uint64_t>(s_.o.slice_ns, 1);
+      const std::uint64_t slices = quiet > now + slice ? (quiet - now + slice - 1) / slice : 1;
+      next = std::min(next, now + slices * slice);
     }
     if (next <= now) next = now + 1;
     s_.activity("testbed.run_until");
@@ -509,6 +555,7 @@ harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool enca
   fc.srv6_encapsulated = encapsulated;
   fc.dqpn = rx.qpns.empty() ? 0 : rx.qpns.front();
   fc.buffer_va = rx.buffer_va;
+  fc.buffer_bytes = (from_dut ? setups.peer : setups.dut).buffer_bytes;
   fc.rkey = rx.rkey;
   fc.first_psn = rx.first_psn;
   fc.mtu = c.config.qp.mtu;

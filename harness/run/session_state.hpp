@@ -80,6 +80,7 @@ struct SessionState {
   std::vector<harness::stim::WireEv> dut_wire_evs;              // on-wire bytes of dut_evs
   std::vector<harness::stim::WireEv> peer_wire_evs;             // on-wire bytes of the peer's EVs
   std::vector<harness::WriteRecord> writes;
+  std::vector<harness::InjectedWriteRecord> injected_writes;  // read back after the run
   std::vector<std::uint64_t> write_dst;                         // destination offset per write
   std::unordered_map<std::uint64_t, std::size_t> write_by_id;
   std::vector<std::uint8_t> scratch;                            // write data / verification

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "harness/case/edge_audit.hpp"
 #include "harness/case/expectations.hpp"
 #include "harness/dut/agent_wire_text.hpp"
 #include "harness/dut/binding_factory.hpp"
@@ -80,6 +81,28 @@ std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
     out.push_back(std::move(r));
   }
   return out;
+}
+
+// The suite's edge audit (cases/edges.yaml) as report rows, checked against the whole case
+// library (`all` when the run loaded the library, else loaded here). No audit: no rows. A
+// malformed audit is bad input, like a malformed clauses.yaml.
+bool edge_audit(const LoadedSuite& all, bool whole_library, std::vector<harness::EdgeRef>& out, std::ostream& err) {
+  if (all.root.empty()) return true;
+  const std::filesystem::path file = all.root / "cases" / harness::kEdgeAuditName;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return true;
+  harness::CaseSet library;
+  if (!whole_library) library = harness::load_cases(all.root / "cases", {}, &all.clauses);
+  const std::vector<harness::Case>& cases = whole_library ? all.set.cases : library.cases;
+  const harness::EdgeAuditLoadResult audit = harness::load_edge_audit(file, all.clauses, cases);
+  if (!audit.ok()) {
+    err << audit.diagnostics.to_string();
+    return false;
+  }
+  for (const auto& req : audit.entries) {
+    for (const auto& e : req.edges) out.push_back(harness::EdgeRef{req.requirement, e.name, e.what, e.cases});
+  }
+  return true;
 }
 
 }  // namespace
@@ -253,6 +276,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   run.requirements = coverage(all);
   run.profile = o.profile;
   run.strict = o.strict;
+  if (!edge_audit(all, o.cases.empty(), run.edges, err)) return kExitBadInput;
 
   std::vector<std::optional<CaseResult>> results(selected.size());
   std::mutex mu;  // guards `results`, `report_error` and the report files

@@ -131,7 +131,15 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
 
   if (layout.reth || spec.reth) {
     f.has_reth = true;
-    if (spec.reth) {
+    if (spec.reth && spec.reth->past_end) {  // a region edge: the write ends past_end bytes past the buffer
+      const std::uint64_t end = ctx.buffer_va + ctx.buffer_bytes + *spec.reth->past_end;
+      if (ctx.buffer_bytes == 0 || spec.reth->len > end - ctx.buffer_va) {
+        out.error = "reth past_end: a write of " + std::to_string(spec.reth->len) + " bytes does not fit the receiver's " +
+                    std::to_string(ctx.buffer_bytes) + "-byte buffer";
+        return out;
+      }
+      f.reth = wire::Reth{end - spec.reth->len, ctx.rkey, spec.reth->len};
+    } else if (spec.reth) {
       f.reth = wire::Reth{spec.reth->va, spec.reth->rkey, spec.reth->len};
     } else {  // MODEL: M3 the packet's own address in the receiver's buffer
       const std::uint64_t index = (spec.psn - ctx.first_psn) & kPsnMask;

@@ -39,6 +39,7 @@ struct FrameContext {
   bool srv6_encapsulated = false;
   std::uint32_t dqpn = 0;        // the receiver's QPN
   std::uint64_t buffer_va = 0;   // the receiver's buffer and R_Key (default RETH)
+  std::uint64_t buffer_bytes = 0;  // ... and its length (RETH past_end)
   std::uint32_t rkey = 0;
   std::uint32_t first_psn = 0;
   std::uint32_t mtu = 4096;

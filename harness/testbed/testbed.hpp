@@ -102,6 +102,12 @@ class Testbed {
   virtual std::uint64_t now() const = 0;
   // Runs the clock up to `t_ns` (or until nothing is pending). Bounded by construction.
   virtual RunStop run_until(std::uint64_t t_ns) = 0;
+  // When the last run_until() changed nothing (no frame moved, no timer fired) and nothing was
+  // handed to the testbed's hosts since, the earliest time anything can happen on it (a frame, a
+  // host's timer, a fault): until then a run_until() does nothing a binding could report, so the
+  // runner may skip its polling slices up to it. now() (skip nothing) otherwise, and always on a
+  // testbed that runs in real time.
+  virtual std::uint64_t quiet_until() const { return now(); }
   // Why run_until() returned kError (a bridged interface failed, ...).
   virtual std::string run_error() const { return {}; }
   // A fabric paced to real time keeps running while its user makes a call that does not touch

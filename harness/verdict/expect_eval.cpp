@@ -143,7 +143,9 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     std::size_t best_score = 0;
     std::string best_miss;
     for (const Candidate& cd : cands) {
-      if (!e.absent && used.count({cd.tap, cd.index})) continue;
+      // A frame an earlier expect consumed is accounted for: it neither satisfies a later expect
+      // nor breaks a later absent one (an absent window anchored on a match starts at that frame).
+      if (used.count({cd.tap, cd.index})) continue;
       const auto& tap = ctx.taps[cd.tap];
       const Score s = score(e, ctx, tap, cd.index, f);
       const bool hit = s.decoded && s.matched == e.match.size();

@@ -30,6 +30,7 @@ constexpr std::array kDefs{
     Def{"ev_event_drop_count", N::kReports, inv::ev_event_drop_count},
     Def{"control_results", N::kReports, inv::control_results},
     Def{"sack_consistent", N::kBoth, inv::sack_consistent},
+    Def{"sack_exact", N::kBoth, inv::sack_exact},
     Def{"ev_echo_matches", N::kBoth, inv::ev_echo_matches},
     Def{"trim_nack_per_stub", N::kBoth, inv::trim_nack_per_stub},
     Def{"trim_nack_for_stub", N::kBoth, inv::trim_nack_per_stub},

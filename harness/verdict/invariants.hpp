@@ -94,6 +94,7 @@ void control_results(Run& r);
 
 // ---- the DUT as responder: feedback (invariants_feedback.cpp)
 void sack_consistent(Run& r);
+void sack_exact(Run& r);
 void ev_echo_matches(Run& r);
 void trim_nack_per_stub(Run& r);
 void nack_names_hole(Run& r);

@@ -113,6 +113,56 @@ void sack_consistent(Run& r) {  // MODEL: M5
   }
 }
 
+// FB-SACK-BITMAP both ways ("exactly when"): no bit for a PSN that had not arrived, and a bit for
+// every accepted PSN in the bitmap's range that arrived at least `grace_ns` before the feedback
+// left the DUT (a feedback frame may have been built a moment before it was captured), or that is
+// the PSN whose arrival the SACK answers (MFEH type 1: its arrival necessarily came first). Only
+// PSNs inside the DUT's responder window (ePSN .. ePSN + mpr_dest x 128 - 1, ePSN one past the
+// cumulative ACK) are demanded: a PSN beyond it is not received.                     MODEL: M5, M9
+void sack_exact(Run& r) {
+  const std::uint64_t grace = r.param("grace_ns", 1000);
+  const std::uint64_t judged_grace = r.within(grace, "grace_ns " + fmt_ns(static_cast<double>(grace)));
+  constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  PsnSpace s(r.t, [](const PacketRec& p) { return to_dut_data(p); });
+  std::vector<std::uint64_t> arrived_at(s.size(), kNever);  // first accepted arrival per PSN
+  r.judged_what = "SACK bitmaps from the DUT";
+  for (const PacketRec& p : r.t.packets) {
+    if (accepted(r.ctx, p)) {
+      const std::int64_t off = s.offset(p.psn);
+      s.arrive(off);
+      if (off >= 0 && arrived_at[static_cast<std::size_t>(off)] == kNever) arrived_at[static_cast<std::size_t>(off)] = p.ts_ns;
+      continue;
+    }
+    if (!dut_feedback(p) || !p.has_mfeh || !p.sack_valid) continue;
+    ++r.judged;
+    const std::uint32_t epsn = psn_add(p.psn, 1);
+    for (unsigned i = 0; i < 64; ++i) {
+      const bool bit = ((p.sack_bitmap >> (63 - i)) & 1u) != 0;
+      const std::uint32_t psn = psn_add(p.psn, 1 + std::int64_t{p.sack_base_off} + i);
+      const std::int64_t off = s.offset(psn);
+      const bool arrived = s.has(off, PsnSpace::kArrived);
+      if (bit && !arrived) {
+        r.violation(p, "mfeh.sack_bitmap", "bit " + std::to_string(i) + " set only if PSN " + std::to_string(psn) + " arrived",
+                    "bit " + std::to_string(i) + " set, PSN " + std::to_string(psn) + " had not arrived", "bitmap " + hex(p.sack_bitmap));
+        break;
+      }
+      if (bit || !arrived) continue;
+      const std::int32_t ahead = psn_diff(psn, epsn);
+      if (ahead < 0 || (r.ctx.responder_window_psns != 0 && static_cast<std::uint32_t>(ahead) >= r.ctx.responder_window_psns)) {
+        continue;
+      }
+      const std::uint64_t at = arrived_at[static_cast<std::size_t>(off)];
+      const bool answered = p.fb_type == 1 && p.trig_psn == psn;
+      if (!answered && (at == kNever || at + judged_grace > p.ts_ns)) continue;
+      r.violation(p, "mfeh.sack_bitmap",
+                  "bit " + std::to_string(i) + " set: PSN " + std::to_string(psn) +
+                      (answered ? " is the PSN this SACK answers" : " arrived " + std::to_string(p.ts_ns - at) + " ns before"),
+                  "bit " + std::to_string(i) + " clear", "bitmap " + hex(p.sack_bitmap) + ", base PSN " + std::to_string(psn_add(epsn, p.sack_base_off)));
+      break;
+    }
+  }
+}
+
 void ev_echo_matches(Run& r) {  // MODEL: M5
   FlatIndex last(r.t.packets.size());  // psn -> position of its latest arrival at the DUT
   r.judged_what = "feedback frames with a valid EV echo";
@@ -276,6 +326,37 @@ void svc_time_reported(Run& r) {  // MODEL: M5
 void stub_not_placed(Run& r) {  // MODEL: M11
   r.judged_what = "trimmed stubs sent to the DUT";
   acknowledged_only_tainted(r, [](const PacketRec& p) { return p.trimmed; });
+  // Memory: an injected stub whose PSN never arrived whole must leave no trace in the DUT's buffer.
+  // Its range is read back after the run; holding every non-zero byte the stub carried (at least 8
+  // of them, so a zeroed or unrelated buffer cannot match) means the stub was placed.
+  if (r.ctx.dut.injected_writes.empty()) return;
+  FlatIndex whole(r.t.packets.size());  // psn -> an accepted arrival
+  FlatIndex stub_at(r.t.packets.size());  // psn -> the stub's packet in the trace
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (accepted(r.ctx, p)) {
+      if (std::uint32_t* s = whole.find_or_insert(p.psn)) *s = static_cast<std::uint32_t>(i);
+    } else if (to_dut_data(p) && p.trimmed) {
+      if (std::uint32_t* s = stub_at.find_or_insert(p.psn); s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(i);
+    }
+  }
+  for (const InjectedWriteRecord& w : r.ctx.dut.injected_writes) {
+    if (!w.trimmed || w.after.size() != w.payload.size() || whole.get(w.psn) != FlatIndex::kNone) continue;
+    const std::uint32_t at = stub_at.get(w.psn);
+    if (at == FlatIndex::kNone) continue;  // never reached the DUT's port
+    std::size_t informative = 0;
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < w.payload.size(); ++i) {
+      if (w.payload[i] == 0) continue;
+      ++informative;
+      same += w.after[i] == w.payload[i];
+    }
+    if (informative < 8 || same != informative) continue;
+    r.violation(r.t.packets[at], "memory",
+                "the DUT's buffer at offset " + std::to_string(w.offset) + " untouched by the stub of PSN " + std::to_string(w.psn),
+                "the stub's " + std::to_string(w.payload.size()) + " payload bytes written there",
+                "no whole frame for PSN " + std::to_string(w.psn) + " reached the DUT");
+  }
 }
 
 void not_placed(Run& r) {

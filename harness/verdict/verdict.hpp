@@ -132,11 +132,22 @@ enum class ConformanceProfile : std::uint8_t { kFull, kPublished };
 inline constexpr std::array<std::string_view, 2> kConformanceProfileNames{"full", "published"};
 std::string_view to_string(ConformanceProfile p);
 std::optional<ConformanceProfile> conformance_profile_from_string(std::string_view s);
+// One edge of a requirement from the suite's edge audit (cases/edges.yaml): a boundary value
+// or corner situation of the requirement and the cases whose stimulus reaches it.
+struct EdgeRef {
+  std::string requirement;
+  std::string edge;
+  std::string what;
+  std::vector<std::string> cases;
+};
 
 struct RunResult {
   RunMetadata meta;
   std::vector<CaseResult> cases;
   std::vector<RequirementRef> requirements;
+  // The edge audit, in file order (empty when the suite has none). Shown by index.html only:
+  // results.json does not carry it, so a report rebuilt from results.json has no edge table.
+  std::vector<EdgeRef> edges;
   bool interrupted = false;  // Ctrl-C or a fatal harness error: the report is partial
   // How the run was asked to judge (`run --profile`, `--strict`); what that makes of the verdicts
   // (conformant, advisories, the exit status) is harness/report/run_outcome.hpp's, alone.

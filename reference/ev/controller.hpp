@@ -152,6 +152,7 @@ struct ControllerQuirks {
   bool ignore_count_limits = false;    // accepts ev_count over the maximum, ev_min_active > ev_count
   bool online_unpopulated = false;     // an explicit profile goes ONLINE with UNPOPULATED EVs
   bool modify_online_without_cap = false;  // changes ONLINE profiles without MODIFY_ONLINE
+  bool scatter16 = false;              // EV bits a field's mask places above bit 15 are lost
 };
 
 class Controller {

@@ -138,7 +138,7 @@ void Controller::refresh_wire(EvSlot& s) {
   const bool ok = f != nullptr && f->has_fields && validate_fields(f->fmt, s.attr.fields, nullptr) == 0;
   for (EvEntry& e : s.evs) {
     if (ok && !is_unpopulated(e.ref())) {
-      expand_unchecked(f->fmt.widths, s.attr.fields, e.val, e.wire);
+      expand_unchecked(f->fmt.widths, s.attr.fields, e.val, e.wire, quirks_.scatter16);
     } else {
       e.wire.fill(0);
     }
@@ -197,7 +197,7 @@ int Controller::replace_ev(ProfileId id, std::span<const EvOpEntry> entries, std
       e.hw_state = clearing ? EvState::kUnknown : EvState::kGood;
       set_effective_state(e);
       if (online && can_expand) {
-        expand_unchecked(f->fmt.widths, s.attr.fields, e.val, e.wire);
+        expand_unchecked(f->fmt.widths, s.attr.fields, e.val, e.wire, quirks_.scatter16);
       } else {
         e.wire.fill(0);
       }

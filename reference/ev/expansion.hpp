@@ -72,8 +72,10 @@ int expand(const FormatProfile& fmt, std::span<const EvField> fields, const wire
            wire::EvBytes& wire_out, std::string* why);
 
 // The expansion alone, for callers that validated the profile once (no checks, no allocation).
+// `scatter16` is the ev-scatter-16 defect (reference/defects.hpp): EV bits a field's mask places
+// above bit 15 are lost.
 void expand_unchecked(std::span<const std::uint32_t> fmt_widths, std::span<const EvField> fields,
-                      const wire::EvBytes& ev, wire::EvBytes& wire_out);
+                      const wire::EvBytes& ev, wire::EvBytes& wire_out, bool scatter16 = false);
 
 // MSB-first bit string helpers (bit b is bit 7 - b%8 of byte b/8). n <= 64; bits past the
 // 256-bit array read as zero and are not written.

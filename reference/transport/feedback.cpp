@@ -35,13 +35,21 @@ std::uint16_t svc_time_units(std::uint64_t ns) {  // MODEL: M5 (8 ns units)
   return units > 0xFFFF ? std::uint16_t{0xFFFF} : static_cast<std::uint16_t>(units);
 }
 
-SackBlock sack_block(const SackTracker& t, std::uint32_t trig_psn) {  // MODEL: M5
+SackBlock sack_block(const SackTracker& t, std::uint32_t trig_psn, bool no_wrap) {  // MODEL: M5
   SackBlock b;
   if (!t.has_holes()) return b;
   b.valid = true;
   const std::uint32_t d = (trig_psn - t.epsn()) & 0xFFFFFFu;
   if (d < t.capacity()) b.base_off = static_cast<std::uint16_t>((d / 64u) * 64u);
-  b.bitmap = t.bitmap64((t.epsn() + b.base_off) & 0xFFFFFFu);
+  const std::uint32_t base = (t.epsn() + b.base_off) & 0xFFFFFFu;
+  b.bitmap = t.bitmap64(base);
+  if (no_wrap) {
+    // Defect sack-no-wrap: a PSN numerically below ePSN (one past the 2^24 wrap) counts as not
+    // received, as if PSNs were compared without the 24-bit wrap.
+    for (unsigned i = 0; i < 64; ++i) {
+      if (((base + i) & 0xFFFFFFu) < t.epsn()) b.bitmap &= ~(std::uint64_t{1} << (63 - i));
+    }
+  }
   return b;
 }
 

@@ -82,7 +82,8 @@ struct SackBlock {
   std::uint16_t base_off = 0;
   std::uint64_t bitmap = 0;
 };
-SackBlock sack_block(const SackTracker& t, std::uint32_t trig_psn);
+// `no_wrap` is the sack-no-wrap defect (reference/defects.hpp).
+SackBlock sack_block(const SackTracker& t, std::uint32_t trig_psn, bool no_wrap = false);
 
 // Fills `out` (every field; previous content is overwritten) with a feedback packet: DSCP 46,
 // Not-ECT, path = any of the QP's EVs (the endpoint may mirror the arrival EV instead, see

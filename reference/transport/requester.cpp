@@ -27,7 +27,7 @@ Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit>
                      cc::NsccQuirks nscc_quirks)
     : cfg_(cfg), schedule_(cfg.timeout,
                 cfg.quirks.never_give_up ? RetryAttr{cfg.retry.linear_cnt, kMaxExpRetry} : cfg.retry,
-                cfg.quirks.slow_timeout, cfg.timer_skew_16ths) {
+                cfg.quirks.slow_timeout, cfg.timer_skew_16ths, cfg.quirks.retry) {
   cfg_.mpr = std::max<std::uint8_t>(cfg_.mpr, 1);
   cfg_.mtu = std::clamp<std::uint32_t>(cfg_.mtu, 256, 4096);
   cfg_.max_send_wr = std::max<std::uint32_t>(cfg_.max_send_wr, 1);
@@ -236,7 +236,7 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxP
     out.has_reth = true;
     out.reth.va = w.wr.remote_addr + s.offset;
     out.reth.rkey = w.wr.rkey;
-    out.reth.dma_length = s.len;
+    out.reth.dma_length = last && cfg_.quirks.last_reth_len_mtu ? cfg_.mtu : s.len;  // defect last-reth-len-mtu
   } else {
     // defect no-reth-middle: classic RC framing, RETH (with the message length) on FIRST/ONLY.
     out.has_reth = first;

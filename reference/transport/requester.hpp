@@ -43,10 +43,12 @@ struct RequesterQuirks {
   bool retransmit_same_ev = false;  // retransmit on the EV that timed out
   bool go_back_n = false;           // on a loss, resend everything from the hole, SACKed or not
   bool no_reth_middle = false;      // RETH only on FIRST/ONLY (classic RC framing)
+  bool last_reth_len_mtu = false;   // the LAST/ONLY packet's RETH length is the path MTU, not its payload
   bool wrong_icrc = false;          // data packets carry a corrupted ICRC
   bool slow_timeout = false;        // every ACK timeout is 2T
   bool honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
   bool never_give_up = false;       // retries never run out (exp_cnt treated as infinite)
+  RetryQuirks retry;                // defects of the ACK timeout and retry schedule
   bool always_dynamic_mpr = false;  // follows MPR advertisements without both dynamic caps
 };
 

@@ -235,7 +235,12 @@ RxOutcome Responder::on_beyond_window(const wire::DecodedFrame& f, const Feedbac
 RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& t,
                             std::uint64_t now, FeedbackSink& sink) {
   const std::uint8_t o = f.bth.opcode;
-  if (memory_.check_remote_write(f.reth.rkey, f.reth.va, f.payload.size()) != MemStatus::kOk) {
+  // Defects region-end-off-by-one / region-end-exclusive: the bounds check covers one byte fewer
+  // or one more than the write.
+  std::size_t checked = f.payload.size();
+  if (quirks_.region_end_off_by_one && checked > 1) --checked;
+  if (quirks_.region_end_exclusive && checked > 0) ++checked;
+  if (memory_.check_remote_write(f.reth.rkey, f.reth.va, checked) != MemStatus::kOk) {
     if (quirks_.accept_bad_rkey) return accept_unplaced(t, now, sink);  // defect: no NAK 0x62
     return fatal(FeedbackKind::kNakRemoteAccess, FatalReason::kRemoteAccess, t, now, sink);
   }
@@ -252,7 +257,11 @@ RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& 
     return fatal(FeedbackKind::kNakRemoteOpError, FatalReason::kNoReceive, t, now, sink);
   }
 
-  memory_.remote_write(f.reth.rkey, f.reth.va, f.payload);  // checked above  // MODEL: M3
+  wire::Bytes placed = f.payload;
+  if (quirks_.tail_bytes_unplaced) placed = placed.first(placed.size() & ~std::size_t{63});  // defect
+  if (memory_.remote_write(f.reth.rkey, f.reth.va, placed) != MemStatus::kOk) {
+    memory_.remote_write(f.reth.rkey, f.reth.va, placed.first(std::min(checked, placed.size())));  // region-end-off-by-one: what fits
+  }  // checked above  // MODEL: M3
   ++stats_.placed;
   stats_.placed_bytes += f.payload.size();
   rcvd_bytes_ += static_cast<std::uint32_t>(f.payload.size());
@@ -383,7 +392,7 @@ void Responder::set_error() { enter_error(FatalReason::kLocal); }
 void Responder::emit(FeedbackKind kind, const FeedbackTrigger& t, std::uint32_t trig_psn,
                      bool force_ce, std::uint64_t now, FeedbackSink& sink) {
   FeedbackFields ff;
-  const SackBlock sack = sack_block(window_, trig_psn);
+  const SackBlock sack = sack_block(window_, trig_psn, quirks_.sack_no_wrap);
   if (kind == FeedbackKind::kAck && sack.valid) kind = FeedbackKind::kSack;
   ff.kind = kind;
   ff.cum_psn = window_.cumulative_ack_psn();
@@ -406,6 +415,7 @@ void Responder::emit(FeedbackKind kind, const FeedbackTrigger& t, std::uint32_t 
   ff.sack_base_off = sack.base_off;
   // sack_off_by_one defect: every bit moves one PSN later.
   ff.sack_bitmap = quirks_.sack_off_by_one ? (sack.bitmap >> 1) : sack.bitmap;
+  if (quirks_.sack_no_last_bit) ff.sack_bitmap &= ~std::uint64_t{1};  // defect: PSN base + 63 never named
   ff.rcvd_bytes = rcvd_bytes_;
 
   TxPacket pkt;

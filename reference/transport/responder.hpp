@@ -90,6 +90,11 @@ struct ResponderQuirks {
                                       // frames to this QP when no QP has that number)
   bool accept_truncated = false;      // a frame too short for its BTH and RETH draws a re-ACK
   bool nack_without_hole = false;     // the loss timer also runs when nothing is missing
+  bool tail_bytes_unplaced = false;   // only whole 64-byte blocks of a payload are written
+  bool region_end_off_by_one = false; // the bounds check lets a write run one byte past the region
+  bool region_end_exclusive = false;  // the bounds check refuses a write ending at the region's last byte
+  bool sack_no_wrap = false;          // SACK bits name no PSN past the 2^24 wrap while ePSN is below it
+  bool sack_no_last_bit = false;      // the SACK bitmap never names PSN base + 63
 };
 
 struct ResponderConfig {

@@ -12,6 +12,15 @@
 
 namespace mrc::transport {
 
+// Defects of the schedule (reference/defects.hpp); all off = the M8 schedule.
+struct RetryQuirks {
+  bool linear_backoff = false;  // backoff-adds-t: retry linear + j waits T x (j + 1), not T x 2^j
+  bool no_cap = false;          // no-backoff-cap: waits grow past 2^24 x 1.024 us
+  bool timeout_cap_20 = false;  // timeout-cap-20: T = 1.024 us x 2^min(timeout, 20)
+  bool one_extra = false;       // retry-one-extra: one retry more than linear + exp
+  bool exp25_finite = false;    // exp25-finite: exp_cnt 25 gives up after 25 exponential retries
+};
+
 class RetrySchedule {
  public:
   // Longest wait any transmission may have: 2^24 x 1.024 us (about 17.18 s).   MODEL: M8
@@ -23,7 +32,8 @@ class RetrySchedule {
   // `slow` is the slow-timeout defect: every wait is doubled. `skew_16ths` is the timers-fast /
   // timers-slow variant: every wait moves by that many sixteenths of itself (a timer wheel's
   // resolution), never past the 2^24 x 1.024 us cap.
-  RetrySchedule(std::uint8_t timeout, RetryAttr retry, bool slow = false, std::int8_t skew_16ths = 0);
+  RetrySchedule(std::uint8_t timeout, RetryAttr retry, bool slow = false, std::int8_t skew_16ths = 0,
+                RetryQuirks quirks = {});
 
   std::uint64_t base_ns() const { return t_ns_; }
   // Timer level of a transmission that is retry number `retry` (0 = first transmission).
@@ -33,7 +43,7 @@ class RetrySchedule {
   std::uint64_t level_wait_ns(std::uint32_t level) const;
   // True when a transmission that was retry number `retry` timed out and another retry is allowed.
   bool may_retry_after(std::uint32_t retry) const;
-  bool infinite() const { return exp_cnt_ >= kExpRetryInfinite; }
+  bool infinite() const { return exp_cnt_ >= kExpRetryInfinite && !quirks_.exp25_finite; }
   std::uint32_t max_retries() const { return std::uint32_t{linear_cnt_} + exp_cnt_; }
 
  private:
@@ -41,6 +51,7 @@ class RetrySchedule {
   std::uint8_t linear_cnt_ = 7;
   std::uint8_t exp_cnt_ = 25;
   std::int8_t skew_16ths_ = 0;
+  RetryQuirks quirks_;
 };
 
 }  // namespace mrc::transport

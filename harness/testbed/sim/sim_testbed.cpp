@@ -44,6 +44,10 @@ class SimTestbed final : public Testbed {
   void wake(int host) override { sim_->notify(static_cast<std::uint32_t>(host)); }
 
   std::uint64_t now() const override { return sim_->now(); }
+  std::uint64_t quiet_until() const override {
+    if ((paced_ && paced_->active()) || sim_->last_run_dispatched()) return now();
+    return sim_->next_event_time();
+  }
   RunStop run_until(std::uint64_t t_ns) override {
     if (paced_ && paced_->active()) return paced_->run_until(t_ns) ? RunStop::kReached : RunStop::kError;
     sim_->run_until(t_ns);

@@ -105,7 +105,11 @@ Simulator::~Simulator() = default;
 void Simulator::run_until(std::uint64_t t_ns) {
   if (t_ns < now_) return;
   service_all();
-  while (!events_.empty() && events_.next_time() <= t_ns) dispatch(events_.pop());
+  last_run_dispatched_ = false;
+  while (!events_.empty() && events_.next_time() <= t_ns) {
+    dispatch(events_.pop());
+    last_run_dispatched_ = true;
+  }
   now_ = t_ns;
 }
 

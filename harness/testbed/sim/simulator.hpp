@@ -114,6 +114,9 @@ class Simulator {
   bool idle() const { return events_.empty(); }
   bool switch_is_down(NodeId sw) const;
   std::uint64_t next_event_time() const { return events_.next_time(); }
+  // Whether the last run_until() dispatched an event (its hosts may have new work for the next
+  // service, which only the next run_until() does).
+  bool last_run_dispatched() const { return last_run_dispatched_; }
 
   SimStats stats() const;
   std::size_t memory_bytes() const;  // own accounting of the fabric's data structures
@@ -204,6 +207,7 @@ class Simulator {
   std::vector<std::uint32_t> egress_base_; // switches + 1 entries
   PacketPool pool_;
   EventQueue events_;
+  bool last_run_dispatched_ = true;
   std::vector<DirState> dirs_;
   std::vector<Host> hosts_;
   std::vector<std::uint32_t> endpoint_hosts_;  // hosts with an Endpoint, ascending

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "harness/case/case_loader.hpp"
+#include "harness/case/edge_audit.hpp"
 #include "harness/case/expectations.hpp"
 #include "tests/harness/case/case_test_support.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 using testing::minimal_case;
 using testing::project_clauses;
 using testing::scratch_dir;
+using testing::source_dir;
 using testing::write_file;
 
 struct Block {
@@ -101,6 +103,15 @@ TEST(ReadmeExamples, EveryBlockLoads) {
       const auto r = load_clauses(write_file(sub / "clauses.yaml", b.text));
       EXPECT_TRUE(r.ok()) << where << "\n" << r.diagnostics.to_string();
       EXPECT_EQ(r.index.size(), 1u);
+    } else if (b.kind == "edges") {
+      // A fragment of the audit: it names real cases that name the requirement; only the MUST
+      // requirements it leaves out are missing.
+      static const CaseSet library = load_cases(source_dir() / "cases", CaseFilter{}, &project_clauses());
+      const auto r = load_edge_audit(write_file(sub / "edges.yaml", b.text), project_clauses(), library.cases);
+      EXPECT_FALSE(r.entries.empty()) << where;
+      for (const auto& d : r.diagnostics.items()) {
+        EXPECT_NE(d.message.find("missing MUST requirement"), std::string::npos) << where << "\n" << d.to_string();
+      }
     } else if (b.kind == "invalid") {
       std::vector<std::string> expected;
       std::istringstream lines(b.text);

@@ -64,6 +64,34 @@ TEST(FrameBuilder, DataFramesTakeTheEndpointsDefaults) {
   EXPECT_EQ(d.payload[5], 5);
 }
 
+// reth.past_end: the receiver's buffer and R_Key, the write placed against the buffer's end.
+TEST(FrameBuilder, RethPastEndPlacesTheWriteAtTheBufferEnd) {
+  FrameContext c = context();
+  c.buffer_bytes = 65536;
+  FrameSpec s;
+  s.opcode = wire::opcode::kRcWriteOnly;
+  s.psn = 0;
+  s.reth = RethSpec{0, 0, 256, 0};
+  BuiltFrame f = build_frame(s, c);
+  ASSERT_TRUE(f.ok()) << f.error;
+  wire::DecodedFrame d = decode(f);
+  EXPECT_EQ(d.reth.va, 0x10000000u + 65536 - 256);  // its last byte is the buffer's last byte
+  EXPECT_EQ(d.reth.rkey, 0xBEEFu);
+  EXPECT_EQ(d.reth.dma_length, 256u);
+  EXPECT_EQ(d.payload.size(), 256u);
+  s.reth->past_end = 1;
+  f = build_frame(s, c);
+  ASSERT_TRUE(f.ok()) << f.error;
+  d = decode(f);
+  EXPECT_EQ(d.reth.va, 0x10000000u + 65536 - 255);  // one byte past the end
+  s.reth->len = 65538;  // longer than the buffer: refused
+  s.payload = PayloadSpec{PayloadPattern::kIncrement, 64};
+  EXPECT_FALSE(build_frame(s, c).ok());
+  c.buffer_bytes = 0;  // the receiver's buffer size unknown: refused
+  s.reth->len = 64;
+  EXPECT_NE(build_frame(s, c).error.find("past_end"), std::string::npos);
+}
+
 TEST(FrameBuilder, FeedbackCarriesAethAndMfeh) {
   FrameSpec s;
   s.opcode = wire::opcode::kRcAck;

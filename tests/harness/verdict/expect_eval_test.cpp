@@ -118,3 +118,43 @@ TEST(ExpectEval, AnAbsentFramesGraceLetsQueuedFramesLeaveAndNothingLater) {
 
 }  // namespace
 }  // namespace mrc::harness
+
+namespace mrc::harness {
+namespace {
+
+// A frame an expect consumed does not break an absent expect anchored on that match: the pair
+// "absent within lo, then expected within hi" bounds an interval from both sides.
+TEST(ExpectEval, AnAbsentExpectAnchoredOnAMatchJudgesOnlyWhatFollowsIt) {
+  Scenario s(4, 8);
+  Data d;
+  d.psn = 7;
+  s.dut_sends(10 * kUs, d, 0);  // the first send
+  s.dut_sends(26 * kUs, d, 1);  // its retransmission 16 us later
+  s.finish();
+  ExpectStep first;
+  first.within_ns = 11 * kUs;
+  first.match = {FieldMatch{"bth.psn", std::uint64_t{7}, {}}};
+  ExpectStep quiet = first;
+  quiet.absent = true;
+  quiet.within_ns = 14 * kUs;  // nothing new for 14 us after the first send ...
+  ExpectStep retx = first;
+  retx.within_ns = 18 * kUs;   // ... and the retransmission by 18 us
+  stim::Timeline plan;
+  plan.expects.push_back(stim::ExpectPlan{0, &first, false, 0, 0});
+  stim::ExpectPlan p1{1, &quiet, true, 0, 0};
+  plan.expects.push_back(p1);
+  stim::ExpectPlan p2{2, &retx, true, 1, 0};
+  plan.expects.push_back(p2);
+  const auto records = evaluate_expects(plan, s.ctx);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_TRUE(records[0].matched);
+  EXPECT_EQ(records[0].matched_at_ns, 10 * kUs);
+  EXPECT_TRUE(records[1].matched) << records[1].mismatch;  // the first send itself does not count
+  EXPECT_TRUE(records[2].matched) << records[2].mismatch;
+  EXPECT_EQ(records[2].matched_at_ns, 26 * kUs);
+  quiet.within_ns = 17 * kUs;  // a retransmission inside the silence breaks it
+  EXPECT_FALSE(evaluate_expects(plan, s.ctx)[1].matched);
+}
+
+}  // namespace
+}  // namespace mrc::harness

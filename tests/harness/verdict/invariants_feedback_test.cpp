@@ -74,6 +74,99 @@ TEST(FeedbackInvariants, SackConsistent) {
   EXPECT_EQ(run_invariant(inv("sack_consistent"), stub.finish()).verdict, Verdict::kFail);
 }
 
+// FB-SACK-BITMAP both ways: a set bit without its PSN, and an arrived PSN in range without its bit
+// (once it arrived grace_ns before the feedback, or when it is the PSN the SACK answers).
+TEST(FeedbackInvariants, SackExactBothWays) {
+  Scenario s(4, 8);
+  s.ctx.responder_window_psns = 1024;
+  EXPECT_EQ(run_invariant(inv("sack_exact"), s.finish()).verdict, Verdict::kInconclusive);
+  arrive(s, 0, {0, 1, 2, 4, 5, 6, 7});  // PSN 3 lost; PSN 7 arrives at 6 us
+  s.dut_sends(10 * kUs, sack(2, bit(1) | bit(2) | bit(3) | bit(4), 7));
+  auto r = run_invariant(inv("sack_exact"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+
+  Scenario extra = s;  // claims PSN 3: the one-way rule
+  extra.dut_sends(11 * kUs, sack(2, bit(0) | bit(1) | bit(2) | bit(3) | bit(4), 7));
+  r = run_invariant(inv("sack_exact"), extra.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.evidence[0].observed.find("PSN 3 had not arrived"), std::string::npos) << r.evidence[0].observed;
+
+  Scenario missing = s;  // PSN 5 arrived 7 us before, its bit (i = 2) is clear
+  missing.dut_sends(11 * kUs, sack(2, bit(1) | bit(3) | bit(4), 7));
+  r = run_invariant(inv("sack_exact"), missing.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "mfeh.sack_bitmap");
+  EXPECT_EQ(r.evidence[0].observed, "bit 2 clear");
+  EXPECT_NE(r.evidence[0].expected.find("PSN 5 arrived"), std::string::npos) << r.evidence[0].expected;
+  EXPECT_EQ(run_invariant(inv("sack_consistent"), missing.finish()).verdict, Verdict::kPass);  // one way only
+
+  Scenario late = s;  // PSN 8 arrived 200 ns before the SACK: inside the grace, not demanded
+  arrive(late, 10 * kUs + 800, {8});
+  late.dut_sends(11 * kUs, sack(2, bit(1) | bit(2) | bit(3) | bit(4), 7));
+  EXPECT_EQ(run_invariant(inv("sack_exact"), late.finish()).verdict, Verdict::kPass);
+  // ... unless the SACK answers PSN 8 itself.
+  Scenario answered = late;
+  answered.dut_sends(11 * kUs + 10, sack(2, bit(1) | bit(2) | bit(3) | bit(4), 8));
+  r = run_invariant(inv("sack_exact"), answered.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.evidence[0].expected.find("the PSN this SACK answers"), std::string::npos) << r.evidence[0].expected;
+  // A smaller grace demands it too.
+  r = run_invariant(inv("sack_exact", {{"grace_ns", "100"}}), late.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+
+  Scenario beyond = s;  // PSN 7 sits past a 4-PSN window (ePSN 3 .. 6): not received, not demanded
+  beyond.ctx.responder_window_psns = 4;
+  beyond.dut_sends(11 * kUs, sack(2, bit(1) | bit(2) | bit(3), 6));
+  EXPECT_EQ(run_invariant(inv("sack_exact"), beyond.finish()).verdict, Verdict::kPass);
+}
+
+// The grace a bitmap is forgiven grows with the timing budget (a frame the bridge delayed).
+TEST(FeedbackInvariants, SackExactGraceGrowsWithTheBudget) {
+  Scenario s(4, 8);
+  s.ctx.responder_window_psns = 1024;
+  arrive(s, 0, {0, 1, 2, 4, 5, 6, 7});
+  s.dut_sends(10 * kUs, sack(2, bit(1) | bit(2) | bit(3), 6));  // PSN 7 arrived 4 us before, bit clear
+  EXPECT_EQ(run_invariant(inv("sack_exact"), s.finish()).verdict, Verdict::kFail);
+  s.ctx.timing_budget = TimingBudget{5000, "test bridge"};
+  const auto r = run_invariant(inv("sack_exact"), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_NE(r.message.find("test bridge"), std::string::npos) << r.message;
+}
+
+// TRIM-STUB-NOT-PLACED in memory: an injected stub whose PSN never arrived whole leaves its bytes
+// in the DUT's buffer.
+TEST(FeedbackInvariants, StubNotPlacedReadsTheBufferBack) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0, 1});
+  Data d;
+  d.psn = 3;
+  d.trim_to = 200;
+  s.dut_receives(5 * kUs, d, 3);
+  InjectedWriteRecord w;
+  w.psn = 3;
+  w.trimmed = true;
+  w.offset = 3 * 4096;
+  w.payload.assign(64, 0x5A);
+  w.after.assign(64, 0);
+  s.ctx.dut.injected_writes.push_back(w);
+  auto r = run_invariant(inv("stub_not_placed"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+
+  Scenario placed = s;
+  placed.ctx.dut.injected_writes.back().after = placed.ctx.dut.injected_writes.back().payload;
+  r = run_invariant(inv("stub_not_placed"), placed.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "memory");
+
+  Scenario whole = placed;  // the whole PSN 3 arrived later: its bytes there are legitimate
+  arrive(whole, 9 * kUs, {3});
+  EXPECT_EQ(run_invariant(inv("stub_not_placed"), whole.finish()).verdict, Verdict::kPass);
+
+  Scenario unread = placed;  // the binding could not read the buffer back: nothing to judge there
+  unread.ctx.dut.injected_writes.back().after.clear();
+  EXPECT_EQ(run_invariant(inv("stub_not_placed"), unread.finish()).verdict, Verdict::kPass);
+}
+
 TEST(FeedbackInvariants, EvEchoMatches) {
   Scenario s(4, 8);
   arrive(s, 0, {10});  // EV 2, port 3

@@ -89,6 +89,18 @@ TEST(RetryExceeded, ErrorCompletionThenSilence) {
 }
 
 
+// `transmissions`: the PSN that ran out was sent exactly 1 + linear + exp times.
+TEST(RetryExceeded, TransmissionsCountsTheSendsOfThePsnThatRanOut) {
+  Scenario s = retried();  // PSN 0 sent four times
+  s.ctx.dut.completions.push_back(CompletionRecord{60000, 1, 12, true, false, 0, 0});
+  const auto with = [](std::string n) { return InvariantCheck{"retry_exceeded", {{"transmissions", std::move(n)}}}; };
+  EXPECT_EQ(run_invariant(with("4"), s.ctx).verdict, Verdict::kPass);
+  auto r = run_invariant(with("3"), s.ctx);  // one retry too many
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].observed, "4 transmissions of PSN 0 before the retry-exceeded completion at 60000 ns");
+  EXPECT_EQ(run_invariant(with("5"), s.ctx).verdict, Verdict::kFail);  // one too few
+}
+
 TEST(RetryExceeded, NoDataAfterTheCompletionAllowsTheTimingBudget) {
   Scenario s = retried();
   s.ctx.dut.completions.push_back(CompletionRecord{40000, 1, 12, true, false, 0, 0});  // 9 us before the last send

@@ -158,6 +158,11 @@ std::string setup_profiles(Endpoint& ep, const PairOptions& o) {
     case wire::EvFmtMode::kSrv6:
       e.fields = {{32, 0xfc000000, 0, 0, 0}, {16, 0x0100, 1, 15, 0x000F}, {16, 0x0200, 1, 15, 0x000F},
                   {16, 0x0300, 1, 15, 0x000F}};
+      if (o.full_usid) {
+        e.fields.push_back({16, 0xF4F4, 0, 0, 0});
+        e.fields.push_back({16, 0xF5F5, 0, 0, 0});
+        e.fields.push_back({16, 0xF6F6, 0, 0, 0});
+      }
       if (o.srh) {
         e.fields.push_back({16, 0, 0, 0, 0});
         e.fields.push_back({16, 0, 0, 0, 0});

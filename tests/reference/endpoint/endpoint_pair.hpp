@@ -22,6 +22,7 @@ struct PairOptions {
   std::uint64_t seed = 7;
   wire::EvFmtMode fmt = wire::EvFmtMode::kStev;
   bool srh = false;                   // SRv6: EVs with a second container (single-segment SRH)
+  bool full_usid = false;             // SRv6: every uSID slot of the DA in use (the last one fixed 0xF6F6)
   bool auto_ev = false;               // EV profile in AUTO mode (the endpoint's own UDP EVs)
   bool ipv4 = false;                  // IPv4 endpoints (10.0.0.1/2, IPv4-mapped GIDs); UDP EVs
   std::uint32_t ev_count = 32;        // EVs per profile (generated, ports cycle 1..num_ports)

@@ -157,6 +157,25 @@ TEST(EvExpansion, BoundaryValuesAccepted) {
   EXPECT_EQ(out, bytes({0xF5, 0xDE, 0xAD, 0xBE, 0xEF}));
 }
 
+// Defect ev-scatter-16 (reference/defects.hpp): EV bits a mask places above bit 15 are lost. A
+// mask within the low 16 bits expands the same either way; a 32-bit field whose mask reaches the
+// high half is where it shows.
+TEST(EvExpansion, Scatter16DefectLosesOnlyHighMaskBits) {
+  const std::vector<std::uint32_t> w16{16, 16};
+  const std::vector<EvField> low{{16, 0x1000, 0, 0xFF, 0x0F0F}, {16, 0x2000, 0, 0xFF, 0x0F0F}};
+  wire::EvBytes good{};
+  wire::EvBytes bad{};
+  expand_unchecked(w16, low, bytes({0x33, 0x12}), good);
+  expand_unchecked(w16, low, bytes({0x33, 0x12}), bad, true);
+  EXPECT_EQ(good, bad);
+  const std::vector<std::uint32_t> w32{32};
+  const std::vector<EvField> high{{32, 0x01000000, 0, 0xFFF, 0xF00F000F}};  // 12 EV bits: 4 + 4 + 4
+  expand_unchecked(w32, high, bytes({0xAB, 0xC0}), good);
+  expand_unchecked(w32, high, bytes({0xAB, 0xC0}), bad, true);
+  EXPECT_EQ(good, bytes({0xA1, 0x0B, 0x00, 0x0C}));
+  EXPECT_EQ(bad, bytes({0x01, 0x00, 0x00, 0x0C}));  // the fixed init bit stays, the EV's high bits are gone
+}
+
 TEST(EvExpansion, BitHelpers) {
   wire::EvBytes b{};
   write_bits(b, 4, 12, 0xABC);
