@@ -53,7 +53,7 @@ class EdgeDefectPair : public ::testing::TestWithParam<Pair> {};
 
 TEST_P(EdgeDefectPair, FailsOnItsDefectNamingARequirementItViolates) {
   const Pair s = GetParam();
-  static const harness::DefectMapLoadResult map = [] {
+  static const harness::CatalogMapLoadResult map = [] {
     std::vector<std::string_view> names;
     for (const auto& d : ref::defect_catalog()) names.push_back(d.name);
     const auto clauses = harness::load_clauses(source_dir() / "cases" / "clauses.yaml");
