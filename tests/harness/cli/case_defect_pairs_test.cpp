@@ -41,6 +41,8 @@ constexpr Pair kPairs[] = {
     // the QP error path, completions at the responder, dynamic MPR
     {"reliab-v-019", "never-give-up"},         {"reorder-v-022", "double-completion"},
     {"reorder-o-002", "mpr-always-dynamic"},
+    // what a loss NACK names (issue 13: the case no longer pins the out-of-order tolerance)
+    {"reorder-v-017", "nack-without-hole"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {
@@ -81,7 +83,7 @@ TEST_P(CaseDefectPair, FailsOnItsDefect) {
   const harness::CaseResult* c = r.find(s.id);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
-  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.rc, c->level == "MUST" ? 1 : 0);  // a SHOULD case's FAIL is an advisory
   // The failing check's message names the requirement it proves.
   bool prefixed = false;
   for (const auto& chk : c->checks) {
