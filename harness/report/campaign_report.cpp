@@ -116,9 +116,7 @@ std::string render_campaign_json(const CampaignResult& r) {
 std::string render_campaign_html(const CampaignResult& r) {
   std::string out = html::summary_page_start(
       "MRC defect campaign",
-      "\ntr.survivor td { background: #ffebe9; }\ntr.survivor td:first-child { box-shadow: inset 4px 0 0 "
-      "var(--fail); }\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: "
-      "var(--fail); }\n",
+      "survivor",
       "reference endpoint with each catalog defect, testbed <strong>" + html_escape(r.testbed) + "</strong>",
       r.interrupted, "defect");
   const int code = r.exit_code();

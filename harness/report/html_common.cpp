@@ -56,7 +56,7 @@ std::string join_escaped(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string summary_page_start(std::string_view title, std::string_view extra_css, std::string_view dut_html,
+std::string summary_page_start(std::string_view title, std::string_view flagged_row_class, std::string_view dut_html,
                                bool partial, std::string_view what) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -64,7 +64,9 @@ std::string summary_page_start(std::string_view title, std::string_view extra_cs
   out += title;
   out += "</title>\n<style>";
   out += stylesheet();
-  out += extra_css;
+  const std::string row = "\ntr." + std::string(flagged_row_class);
+  out += row + " td { background: #ffebe9; }" + row + " td:first-child { box-shadow: inset 4px 0 0 var(--fail); }";
+  out += "\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: var(--fail); }\n";
   out += "</style>\n</head>\n<body>\n<header class=\"top\" id=\"summary\">\n<div class=\"title-row\"><h1>";
   out += title;
   out += "</h1><span class=\"dut\">";

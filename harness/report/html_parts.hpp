@@ -53,10 +53,12 @@ std::string outcome_tag(const CaseConformance& o);
 // Joins escaped items with ", "; "—" when empty.
 std::string join_escaped(const std::vector<std::string>& items);
 
-// The start of a one-page summary report (campaign, variants): doctype, head with the stylesheet
-// and `extra_css`, and the opening of the summary header with its title row (`dut_html` is
-// already escaped) and, when `partial`, the banner saying the run was interrupted before `what`.
-std::string summary_page_start(std::string_view title, std::string_view extra_css, std::string_view dut_html,
+// The start of a one-page summary report (campaign, variants): doctype, head with the stylesheet,
+// the styles of its CAUGHT/SURVIVED-style result words and of the rows marked `flagged_row_class`
+// (a survivor, a false fail), and the opening of the summary header with its title row
+// (`dut_html` is already escaped) and, when `partial`, the banner saying the run was interrupted
+// before every `what` ran.
+std::string summary_page_start(std::string_view title, std::string_view flagged_row_class, std::string_view dut_html,
                                bool partial, std::string_view what);
 
 }  // namespace mrc::harness::html

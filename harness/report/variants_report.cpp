@@ -105,9 +105,7 @@ std::string render_variants_json(const VariantsResult& r) {
 std::string render_variants_html(const VariantsResult& r) {
   std::string out = html::summary_page_start(
       "MRC conformant variants",
-      "\ntr.falsefail td { background: #ffebe9; }\ntr.falsefail td:first-child { box-shadow: inset 4px 0 0 "
-      "var(--fail); }\n.kill { font-weight: 700; } .kill.caught { color: var(--pass); } .kill.survived { color: "
-      "var(--fail); }\n",
+      "falsefail",
       "the reference endpoint with each conformant policy variant, testbed <strong>" + html_escape(r.testbed) +
           "</strong>",
       r.interrupted, "variant");
