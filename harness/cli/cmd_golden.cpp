@@ -16,7 +16,7 @@
 #include "harness/report/file_digest.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/exit_codes.hpp"
-#include "harness/run/suite_loader.hpp"
+#include "harness/run/case_select.hpp"
 #include "harness/verdict/checks.hpp"
 
 namespace mrc::cli {
@@ -63,8 +63,9 @@ std::string write_manifest(const fs::path& file, const Manifest& m) {
 }  // namespace
 
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
-  const run::LoadedSuite s = run::load_suite(o.cases, run::split_lists(o.tags), run::split_lists(o.exclude_tags), err);
-  if (!s.ok) return kExitBadInput;
+  const run::CaseSelection sel = run::select_cases(o.cases, o.tags, o.exclude_tags, o.testbed, err);
+  if (!sel.ok) return kExitBadInput;
+  const run::LoadedSuite& s = sel.suite;
   if (s.root.empty()) {
     err << "error: no suite root (cases/clauses.yaml) found: goldens live in <suite>/pcaps/\n";
     return kExitBadInput;
@@ -73,7 +74,8 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   Manifest manifest = read_manifest(manifest_file);
   std::size_t written = 0, same = 0, differ = 0;
   int rc = kExitPass;
-  for (const harness::Case& c : s.set.cases) {
+  for (const harness::Case* selected : sel.cases) {
+    const harness::Case& c = *selected;
     std::vector<const harness::GoldenCheck*> goldens;
     for (const auto& chk : c.checks) {
       if (const auto* g = std::get_if<harness::GoldenCheck>(&chk.params)) goldens.push_back(g);

@@ -4,13 +4,12 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/run/exit_codes.hpp"
-#include "harness/run/suite_loader.hpp"
+#include "harness/run/case_select.hpp"
 
 namespace mrc::cli {
 
 using run::kExitBadInput;
 using run::kExitPass;
-using run::LoadedSuite;
 
 namespace {
 
@@ -26,23 +25,27 @@ std::string join(const std::vector<std::string>& v) {
 }  // namespace
 
 int run_list(const ListOptions& o, std::ostream& out, std::ostream& err) {
-  const LoadedSuite s = run::load_suite(o.cases, run::split_lists(o.tags), run::split_lists(o.exclude_tags), err);
+  // The same selection as run: a tag that matches nothing is exit 2 naming the tags in use, not
+  // an empty list with exit 0.
+  const run::CaseSelection s = run::select_cases(o.cases, o.tags, o.exclude_tags, "mini", err);
+  if (!s.ok) return kExitBadInput;
   std::size_t w = 2;
-  for (const auto& c : s.set.cases) w = std::max(w, c.id.size());
+  for (const auto* c : s.cases) w = std::max(w, c->id.size());
   out << std::string("id") + std::string(w - 2 + 2, ' ') << "level   behaviour    tags / clauses\n";
-  for (const auto& c : s.set.cases) {
-    std::string line = c.id + std::string(w - c.id.size() + 2, ' ');
-    std::string level(harness::to_string(c.level));
-    std::string beh(harness::to_string(c.behaviour));
+  for (const auto* c : s.cases) {
+    std::string line = c->id + std::string(w - c->id.size() + 2, ' ');
+    std::string level(harness::to_string(c->level));
+    std::string beh(harness::to_string(c->behaviour));
     line += level + std::string(8 - std::min<std::size_t>(7, level.size()), ' ');
     line += beh + std::string(13 - std::min<std::size_t>(12, beh.size()), ' ');
-    line += "tags=" + join(c.tags) + "  clauses=" + join(c.clauses);
+    line += "tags=" + join(c->tags) + "  clauses=" + join(c->clauses);
     out << line << '\n';
   }
-  out << s.set.cases.size() << " case(s)";
-  if (s.set.filtered_out > 0) out << ", " << s.set.filtered_out << " filtered out";
+  out << s.cases.size() << " case(s)";
+  const std::size_t filtered = s.suite.set.cases.size() - s.cases.size();
+  if (filtered > 0) out << ", " << filtered << " filtered out";
   out << '\n';
-  return s.ok ? kExitPass : kExitBadInput;
+  return kExitPass;
 }
 
 }  // namespace mrc::cli

@@ -55,10 +55,18 @@ std::string ReferencePolicy::to_string() const {
 std::optional<ReferencePolicy> parse_reference_policy(std::string_view csv, std::string* error) {
   ReferencePolicy p;
   std::string defect_csv;
-  while (!csv.empty()) {
+  // Every caller passes what follows "reference:", so an empty list or an empty name between
+  // commas is a typo, never "no defect" (that spelling is plain `reference`).
+  bool more = true;
+  while (more) {
     const auto comma = csv.find(',');
     const std::string_view name = csv.substr(0, comma);
-    csv = comma == std::string_view::npos ? std::string_view{} : csv.substr(comma + 1);
+    more = comma != std::string_view::npos;
+    csv = more ? csv.substr(comma + 1) : std::string_view{};
+    if (name.empty()) {
+      if (error) *error = "an empty defect or variant name (write plain 'reference' for none)";
+      return std::nullopt;
+    }
     if (const auto v = ref::variant_by_name(name)) {
       if (!p.variants.add(*v)) {
         if (error) *error = "variant '" + std::string(name) + "' makes a choice another variant in the list already makes";

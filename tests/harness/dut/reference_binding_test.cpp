@@ -61,6 +61,12 @@ TEST(ReferenceBinding, BindingSpecsAndTheirErrors) {
   EXPECT_NE(why.find("unknown defect or variant 'spray-singel-ev'"), std::string::npos);
   EXPECT_NE(why.find("use-denied-ev"), std::string::npos);  // lists the valid names
   EXPECT_NE(why.find("timers-slow"), std::string::npos);    // the variants too
+  // An empty list after the colon, or an empty name, is a typo (it used to run the plain reference).
+  for (const char* typo : {"reference:", "reference:spray-single-ev,", "reference:,no-trim-nack", "reference-random:"}) {
+    why.clear();
+    EXPECT_FALSE(make_binding(typo, &why)) << typo;
+    EXPECT_NE(why.find("an empty defect or variant name"), std::string::npos) << typo << ": " << why;
+  }
   EXPECT_FALSE(make_binding("vendorx", &why));
   EXPECT_NE(why.find("unknown DUT binding 'vendorx'"), std::string::npos);
   auto random = make_binding("reference-random:no-trim-nack", &why);
