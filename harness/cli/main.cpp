@@ -19,6 +19,9 @@
 #ifndef MRC_VERSION
 #define MRC_VERSION "0.0.0"
 #endif
+#ifdef MRC_GIT_HEADER
+#include MRC_GIT_HEADER  // MRC_GIT_HASH, stamped at every build
+#endif
 #ifndef MRC_GIT_HASH
 #define MRC_GIT_HASH "unknown"
 #endif
