@@ -227,6 +227,20 @@ int main(int argc, char** argv) {
   auto* ev_cmd = app.add_subcommand("ev-expand", "expand an EV profile YAML (same as mrc-ev)");
   ev_cmd->add_option("FILE", ev_file, "EV profile YAML")->required();
 
+  // A first word that is no option and no subcommand is a misspelt subcommand: say so, with the
+  // list, instead of CLI11's "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known = known || sub->check_name(argv[1]);
+      if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "error: unknown subcommand '" << argv[1] << "' (subcommands: " << names << ")\n";
+      return mrc::run::kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
