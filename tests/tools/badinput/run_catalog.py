@@ -235,13 +235,13 @@ def run_entry(e, args):
         timeout = float(e.get("timeout_s", DEFAULT_TIMEOUT_S))
         stdin = expand(e["stdin"], ctx).encode() if "stdin" in e else b""
         start = time.monotonic()
-        proc = subprocess.Popen(argv, cwd=tmp, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        proc = subprocess.Popen(argv, cwd=tmp, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True)
         sent = []
         group = e.get("signal_target", "group") == "group"
         try:
             if e.get("signals"):
-                proc.stdin.close()
                 for s in e["signals"]:
                     time.sleep(float(s.get("after_s", 0)))
                     if proc.poll() is not None:
@@ -250,7 +250,7 @@ def run_entry(e, args):
                     sent.append(SIGNALS[s["sig"]])
                 out, err = proc.communicate(timeout=max(0.1, timeout - (time.monotonic() - start)))
             else:
-                out, err = proc.communicate(input=stdin, timeout=timeout)
+                out, err = proc.communicate(input=stdin or None, timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
@@ -261,6 +261,7 @@ def run_entry(e, args):
         rc = proc.returncode
         problems = []
         expected = e["exit"] if isinstance(e["exit"], list) else [e["exit"]]
+        by_signal = rc < 0
         if rc < 0:
             if -rc in sent and 128 - rc in expected:
                 rc = 128 - rc  # ended by a signal it was sent, with that signal's default action
@@ -270,7 +271,7 @@ def run_entry(e, args):
             problems.append("exit %d, expected %s" % (rc, " or ".join(map(str, expected))))
         if CRASH_TEXT.search(err) or CRASH_TEXT.search(out):
             problems.append("crash text in the output: %r" % (CRASH_TEXT.search(err) or CRASH_TEXT.search(out)).group(0))
-        if rc != 0 and not err.strip() and not out.strip():
+        if rc != 0 and not by_signal and not err.strip() and not out.strip():
             problems.append("exit %d without a word on stderr or stdout" % rc)
         for key, text in (("stderr", err), ("stdout", out)):
             if key in e and not re.search(e[key], text, re.M):

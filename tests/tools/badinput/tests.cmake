@@ -16,3 +16,8 @@ if(TARGET mrc-conform AND TARGET mrc-ev AND TARGET mrc-dut-agent)
 else()
   message(WARNING "mrc-conform, mrc-ev or mrc-dut-agent is not defined; badinput.catalog is not registered")
 endif()
+# badinput.selftest: the runner's checks bite (selftest/bites.yaml breaks each rule once; every entry
+# must FAIL with its reason).
+add_test(NAME badinput.selftest
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/selftest.py /nonexistent ${PROJECT_SOURCE_DIR})
+set_tests_properties(badinput.selftest PROPERTIES LABELS badinput TIMEOUT 120)
