@@ -170,7 +170,9 @@ TEST(SimUsidForwarding, LeafLeavesDecapsulationToTheHost) {
       EXPECT_TRUE(f.icrc_ok);
       EXPECT_EQ(f.ip6.hop_limit, 61);  // three switches decremented the outer header
       EXPECT_EQ(f.eth.dst, addr::host_mac(r.host));
-      if (with_srh) EXPECT_EQ(f.srh.segments_left, 0);
+      if (with_srh) {
+        EXPECT_EQ(f.srh.segments_left, 0);
+      }
     }
   }
 }
