@@ -181,6 +181,12 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
 }
 
 void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
+  // defect drop-encapsulated: MODEL: M1 lets the receiver get either form; this one knows only the
+  // inner packet a decapsulating leaf delivers.
+  if (f.encapsulated && cfg_.defects.has(Defect::kDropEncapsulated)) {
+    ++stats_.rx_decode_error;
+    return;
+  }
   Qp* qp = find_qp(f.bth.dest_qp);
   if (qp == nullptr || !qp->rsp) {
     ++stats_.rx_unknown_qp;

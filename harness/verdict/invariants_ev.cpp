@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "harness/verdict/fault_spans.hpp"
 #include "harness/verdict/flat_index.hpp"
 #include "harness/verdict/invariants.hpp"
 
@@ -126,7 +127,8 @@ void no_data_on_failed_ev(Run& r) {
   const std::uint64_t declared = r.param("grace_ns", 0);
   std::vector<const FaultEvent*> failures;
   for (const auto& f : r.ctx.faults) {
-    if (!f.affected_evs.empty()) failures.push_back(&f);
+    // A recovery lists the EVs crossing its target too, but it ends a failure, never starts one.
+    if (!is_recovery(f) && !f.affected_evs.empty()) failures.push_back(&f);
   }
   if (failures.empty()) {
     return r.stop(Verdict::kError, "no fault event with affected EVs was recorded: nothing failed, nothing to judge");
@@ -134,11 +136,7 @@ void no_data_on_failed_ev(Run& r) {
   r.judged_what = "data packets from the DUT after a fault";
   const std::uint64_t grace = r.within(declared, "grace_ns " + std::to_string(declared) + " ns");
   for (const FaultEvent* f : failures) {
-    std::uint64_t restored = kForever;  // a later *_up on the same target ends the failure
-    for (const auto& g : r.ctx.faults) {
-      const bool up = g.kind.size() > 3 && g.kind.compare(g.kind.size() - 3, 3, "_up") == 0;
-      if (up && g.target == f->target && g.at_ns > f->at_ns) restored = std::min(restored, g.at_ns);
-    }
+    const std::uint64_t restored = restored_at(r.ctx.faults, *f);  // a later *_up on its target
     for (const PacketRec& p : r.t.packets) {
       if (!dut_data(p) || p.ts_ns < f->at_ns || p.ts_ns >= restored) continue;
       ++r.judged;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/verdict/fault_spans.hpp"
 #include "harness/verdict/flat_index.hpp"
 #include "reference/wire/headers.hpp"
 
@@ -9,11 +10,6 @@ namespace mrc::harness::timing {
 namespace {
 
 constexpr std::uint32_t kEvAssumedBad = 1u << 1;  // host-API EV state bit
-
-bool is_failure(const FaultEvent& f) {
-  if (!f.affected_evs.empty()) return true;
-  return f.kind == "link_down" || f.kind == "switch_down" || f.kind == "port_down" || f.kind == "blackhole";
-}
 
 struct Trial {
   const FaultEvent* fault;
@@ -36,12 +32,10 @@ std::vector<Trial> failure_trials(const CheckContext& ctx, const Trace& t) {
   std::vector<Trial> out;
   const std::uint64_t end = run_end(ctx, t);
   for (std::size_t i = 0; i < f.size(); ++i) {
-    // A trial lasts until the next failure, or until its target comes back up.
+    // A trial lasts until the next failure, or until its target comes back up (a recovery is
+    // never a failure of its own: a link that flaps gives one trial per down).
     std::uint64_t next = i + 1 < f.size() ? f[i + 1]->at_ns : end;
-    for (const auto& g : ctx.faults) {
-      const bool up = g.kind.size() > 3 && g.kind.compare(g.kind.size() - 3, 3, "_up") == 0;
-      if (up && g.target == f[i]->target && g.at_ns > f[i]->at_ns) next = std::min(next, g.at_ns);
-    }
+    next = std::min(next, restored_at(ctx.faults, *f[i]));
     out.push_back(Trial{f[i], f[i]->at_ns, std::max(next, f[i]->at_ns)});
   }
   return out;

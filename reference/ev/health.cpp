@@ -93,6 +93,18 @@ void EvHealth::on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now) {
   release_forced(now);
 }
 
+void EvHealth::on_timeout_pending(std::uint16_t ev) {
+  if (ev < evs_.size()) ++evs_[ev].pending_timeouts;
+}
+
+void EvHealth::on_timeout_resolved(std::uint16_t ev) {
+  if (ev < evs_.size() && evs_[ev].pending_timeouts != 0) --evs_[ev].pending_timeouts;
+}
+
+void EvHealth::clear_suspects() {
+  for (Slot& s : evs_) s.pending_timeouts = 0;
+}
+
 void EvHealth::set_denied(std::uint16_t ev, bool denied) {
   if (ev >= evs_.size()) return;
   evs_[ev].denied = denied;

@@ -8,6 +8,9 @@
 //   DENIED                set/cleared by the controller only; never eligible; no probing.
 //   cooldown              ECN-CE or a TRIM NACK skips the EV for `cooldown_ns`; no state change,
 //                         no event.
+//   suspect               a PSN sent on the EV timed out and waits for its retransmission, after
+//                         which on_timeout() reports it. No state change, no event; the selector
+//                         keeps retransmissions off suspect EVs while another eligible EV is left.
 //   ev_min_active floor   if marking would leave fewer than ev_min_active GOOD (non-DENIED) EVs,
 //                         the EV stays GOOD ("forced active", no event). When the floor later
 //                         allows, forced EVs are released newest failure first, so the EV with the
@@ -88,6 +91,14 @@ class EvHealth {
   void on_nack_loss(std::uint16_t ev, std::uint64_t now); // MODEL: M7
   void on_congestion(std::uint16_t ev, std::uint64_t now);  // ECN-CE / TRIM NACK -> cooldown
   void on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now);
+  // A PSN last sent on `ev` timed out; its on_timeout() report waits for the retransmission (M7).
+  // Until it is reported, or the PSN is acknowledged first (on_timeout_resolved), the EV is
+  // suspect. Why it matters: with the window collapsed to one packet by the losses, retransmissions
+  // leave one per ACK timeout; sprayed over EVs whose losses are not reported yet, each lands on a
+  // dead path again while the backoff doubles, and the QP stalls with a live path idle.
+  void on_timeout_pending(std::uint16_t ev);
+  void on_timeout_resolved(std::uint16_t ev);
+  void clear_suspects();  // the QP flushed: nothing is pending
   // Controller DENIED flag (from a profile resync). Does not re-evaluate the ev_min_active floor.
   void set_denied(std::uint16_t ev, bool denied);
   // Peer or local port status (M6): EVs on a down port are not eligible. Not a state change.
@@ -103,6 +114,7 @@ class EvHealth {
   bool cooling(std::uint16_t ev, std::uint64_t now) const { return now < evs_[ev].cool_until; }
   bool port_up(std::uint8_t port) const { return !port_down_[port]; }
   bool forced_active(std::uint16_t ev) const { return evs_[ev].forced; }
+  bool suspect(std::uint16_t ev) const { return evs_[ev].pending_timeouts != 0; }
   std::uint8_t port(std::uint16_t ev) const { return evs_[ev].port; }
   std::uint32_t good_count() const;  // GOOD and not DENIED
 
@@ -124,6 +136,7 @@ class EvHealth {
     bool denied = false;
     bool bad = false;          // ASSUMED_BAD
     bool forced = false;       // GOOD only because of the ev_min_active floor
+    std::uint32_t pending_timeouts = 0;  // timed-out PSNs not yet retransmitted (suspect)
     std::uint64_t failed_at = 0;      // time of the failure that marked it (or forced it)
     std::uint64_t probe_after = 0;    // end of hold-down
     std::uint64_t last_probe = 0;

@@ -59,9 +59,10 @@ std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now, std::optional<s
     return std::nullopt;
   }
   // A forced-active EV keeps its GOOD state and its share of new data (the ev_min_active floor,
-  // M7), but a retransmission that has a choice does not go back into a path that already lost
-  // data: M8 asks only for a different GOOD EV, and this keeps a floor of dead EVs from sending
-  // one PSN into them again and again while its backoff grows.
+  // M7), and so does a suspect one until its timeout is reported, but a retransmission that has a
+  // choice does not go back into a path that already lost data: M8 asks only for a different GOOD
+  // EV, and this keeps dead EVs (a floor of them, or ones whose losses wait behind a collapsed
+  // window to be reported) from taking one PSN after another while the backoff grows.
   if (avoid_forced) {
     const auto ev = quirks_.random_seed != 0 ? pick_random(now, exclude, true) : rotate(now, exclude, true);
     if (ev) return ev;
@@ -84,7 +85,7 @@ std::optional<std::uint16_t> EvSelector::rotate(std::uint64_t now, std::optional
       const std::size_t pos = down ? (r.cursor + r.size - j) % r.size : (r.cursor + j) % r.size;
       const std::uint16_t ev = order_[r.begin + pos];
       if (exclude && *exclude == ev) continue;
-      if (!usable(ev, now) || (skip_forced && health_.forced_active(ev))) continue;
+      if (!usable(ev, now) || (skip_forced && doubtful(ev))) continue;
       r.cursor = down ? (pos + r.size - 1) % r.size : (pos + 1) % r.size;
       port_cursor_ = down ? (pi + np - 1) % np : (pi + 1) % np;
       return ev;
@@ -99,7 +100,7 @@ std::optional<std::uint16_t> EvSelector::pick_other(std::uint64_t now, std::uint
   // others are left, as pick()). Two passes over the EVs per try, no allocation.
   auto candidate = [&](std::size_t i, bool skip_forced) {
     const auto ev = static_cast<std::uint16_t>(i);
-    return i != exclude && usable(ev, now) && !(skip_forced && health_.forced_active(ev));
+    return i != exclude && usable(ev, now) && !(skip_forced && doubtful(ev));
   };
   for (bool skip_forced : {avoid_forced, false}) {
     std::size_t n = 0;
@@ -120,7 +121,7 @@ std::optional<std::uint16_t> EvSelector::pick_random(std::uint64_t now, std::opt
   // whenever they can, SPRAY-PER-PACKET-EV).
   auto candidate = [&](std::uint16_t ev, bool allow_last) {
     return !(exclude && *exclude == ev) && (allow_last || !(last_ && *last_ == ev)) && usable(ev, now) &&
-           !(skip_forced && health_.forced_active(ev));
+           !(skip_forced && doubtful(ev));
   };
   for (bool allow_last : {false, true}) {
     std::size_t n = 0;

@@ -43,8 +43,8 @@ class EvSelector {
 
   // The next EV, or nullopt if none is eligible. `exclude` keeps a retransmission off the EV that
   // timed out (it is still chosen by nothing else). `avoid_forced` (retransmissions) passes over
-  // forced-active EVs (GOOD only because of the ev_min_active floor: they lost data already)
-  // while another eligible EV is left.
+  // EVs that lost data already, while another eligible EV is left: forced-active ones (GOOD only
+  // because of the ev_min_active floor) and suspect ones (a timeout on them not yet reported).
   std::optional<std::uint16_t> pick(std::uint64_t now,
                                     std::optional<std::uint16_t> exclude = std::nullopt,
                                     bool avoid_forced = false);
@@ -82,6 +82,8 @@ class EvSelector {
                                       bool skip_forced);
   std::optional<std::uint16_t> pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude,
                                            bool skip_forced);
+  // Lost data already: forced active (M7 floor) or suspect (a timeout waiting to be reported).
+  bool doubtful(std::uint16_t ev) const { return health_.forced_active(ev) || health_.suspect(ev); }
 };
 
 }  // namespace mrc::ev

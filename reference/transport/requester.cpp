@@ -206,6 +206,7 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     if (s.flags & kBlame) {
       // MODEL: M7 the EV that timed out is reported once the PSN went out elsewhere.
       s.flags &= static_cast<std::uint8_t>(~kBlame);
+      health_->on_timeout_resolved(s.blame_ev);
       health_->on_timeout(s.blame_ev, now);
     }
     ++stats_.retransmits;

@@ -136,6 +136,7 @@ void Requester::ack_through(std::uint32_t cum_psn, std::uint64_t now, std::uint3
     timer_remove(psn);
     if (!(s.flags & (kSacked | kLost))) inflight_bytes_ -= s.len;
     if (!(s.flags & kSacked)) acked_bytes += s.len;
+    if (s.flags & kBlame) health_->on_timeout_resolved(s.blame_ev);  // arrived after all: unreported
     s.flags = 0;
   }
   una_psn_ = psn_add(una_psn_, n);

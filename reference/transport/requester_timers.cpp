@@ -78,6 +78,7 @@ void Requester::on_timeout(std::uint32_t psn, std::uint64_t now) {
     // hears about it after the retransmission on a different EV (M7).
     s.blame_ev = s.ev;
     s.flags |= kBlame;
+    health_->on_timeout_pending(s.ev);  // suspect until reported: retransmissions avoid it
     if (nscc_) nscc_->on_loss(now, s.len, inflight_bytes_);
   }
   ++s.retries;
@@ -136,6 +137,7 @@ void Requester::fail(std::uint32_t wr_slot, enum ibv_wc_status status) {
   sq_count_ = sq_cursor_ = 0;
   wimm_outstanding_ = 0;
   for (std::uint32_t i = 0; i < outstanding_; ++i) slot(psn_add(una_psn_, i)).flags = 0;
+  health_->clear_suspects();
   for (PsnSlot& s : ring_) s.level = kNoLevel, s.prev = s.next = kNil;
   timers_.fill(TimerList{});
   rq_count_ = 0;

@@ -38,7 +38,7 @@ SwitchTable leaf_table(const Topology& t, const NodeInfo& n) {
   for (std::uint32_t h = 0; h < c.hosts; ++h) {
     if (t.leaf_of_host(h) != n.index) continue;
     const std::uint32_t port = h % c.hosts_per_leaf;
-    tb.decap_usid[h] = route(RouteAction::kDecap, port);
+    tb.decap_usid[h] = route(c.sw.srv6_decap_at_leaf ? RouteAction::kDecap : RouteAction::kDeliver, port);
     tb.host_ip[h] = route(RouteAction::kForward, port);
   }
   return tb;
@@ -129,8 +129,10 @@ ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint
         res.drop = DropReason::kEndsAtSwitch;
         return res;
       }
-      case RouteAction::kDecap: {
-        // MODEL: M1 the last hop decapsulates: the inner packet goes to the host.
+      case RouteAction::kDecap:
+      case RouteAction::kDeliver: {
+        // MODEL: M1 the last hop decapsulates: the inner packet goes to the host (kDecap), or the
+        // host decapsulates itself and gets the frame as it is (kDeliver, srv6_decap: host).
         const bool eoc = end_of_carrier(da);
         const bool segs_left = l.srh != 0 && l.srh + 4u <= len && f[l.srh + 3] != 0;
         if (!eoc || segs_left) {
@@ -139,6 +141,10 @@ ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint
         }
         if (l.inner == 0) {
           res.drop = DropReason::kMalformed;
+          return res;
+        }
+        if (r.action == RouteAction::kDeliver) {
+          res.port = r.port;
           return res;
         }
         const std::uint16_t l2 = l.l3;

@@ -25,7 +25,9 @@
 
 namespace mrc::sim {
 
-enum class RouteAction : std::uint8_t { kNoRoute, kForward, kLocal, kDecap, kEcmp };
+// kDecap: the last hop strips the outer IPv6 (+ SRH); kDeliver: the last hop forwards the frame to
+// the host as it is (SwitchParams::srv6_decap_at_leaf false: the host decapsulates, M1).
+enum class RouteAction : std::uint8_t { kNoRoute, kForward, kLocal, kDecap, kDeliver, kEcmp };
 
 struct Route {
   RouteAction action = RouteAction::kNoRoute;

@@ -43,6 +43,11 @@ struct SwitchParams {
   bool ecn = true;
   bool trim = true;              // MODEL: M11 trim on overflow; false = drop
   std::uint32_t trim_bytes = 256;  // MODEL: M11 trimmed frame length (whole frame)
+  // MODEL: M1 where an SRv6 frame loses its outer header: true = the destination's leaf strips it
+  // (the default); false = the leaf forwards it to the host still encapsulated (the DA holding
+  // the host's active decap uSID) and the host's NIC decapsulates, which M1 allows a receiver to
+  // do. Testbed key `srv6_decap: leaf | host`.
+  bool srv6_decap_at_leaf = true;
 };
 
 // A per-link override from a testbed file, by link name ("plane1/leaf0-spine1").

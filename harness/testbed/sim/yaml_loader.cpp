@@ -186,6 +186,15 @@ bool apply_key(const Ctx& c, TopologyConfig& cfg, const std::string& k, const YA
         cfg.sw.trim_bytes = static_cast<std::uint32_t>(n);
       }
     }
+  } else if (k == "srv6_decap") {
+    std::string where_to;
+    if (get_string(c, v, km, k, where_to)) {
+      if (where_to == "leaf" || where_to == "host") {
+        cfg.sw.srv6_decap_at_leaf = where_to == "leaf";
+      } else {
+        c.fail(where(v, km), k, "unknown value '" + where_to + "' (expected leaf or host)");
+      }
+    }
   } else if (k == "wire_overhead_bytes") {
     u32(0, 64, cfg.wire_overhead_bytes);
   } else if (k == "host_tx_window_bytes") {
@@ -226,7 +235,7 @@ bool apply_key(const Ctx& c, TopologyConfig& cfg, const std::string& k, const YA
 
 const char* kKnownKeys =
     "preset, name, planes, hosts, hosts_per_leaf, spines, link_gbps, prop_ns, mtu, host_link, fabric_link, "
-    "queue_bytes, priority_queue_bytes, ecn_threshold_bytes, ecn, trim, trim_bytes, wire_overhead_bytes, "
+    "queue_bytes, priority_queue_bytes, ecn_threshold_bytes, ecn, trim, trim_bytes, srv6_decap, wire_overhead_bytes, "
     "host_tx_window_bytes, max_packets, seed, links";
 
 TestbedLoad load_node(const YAML::Node& root, const std::string& file) {

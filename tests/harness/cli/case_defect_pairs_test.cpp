@@ -43,6 +43,10 @@ constexpr Pair kPairs[] = {
     {"reorder-o-002", "mpr-always-dynamic"},
     // what a loss NACK names (issue 13: the case no longer pins the out-of-order tolerance)
     {"reorder-v-017", "nack-without-hole"},
+    // issue 14: a trimmed stub's payload in memory, the 8-plane worst case, a flapping link timed on
+    // both downs, SRv6 frames reaching the responder still encapsulated (a SHOULD case)
+    {"reorder-v-019", "place-trimmed-stub"},  {"failover-v-022", "keep-failed-ev"},
+    {"failover-v-023", "keep-failed-ev"},     {"srcroute-v-023", "drop-encapsulated"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {

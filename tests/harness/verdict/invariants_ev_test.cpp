@@ -91,6 +91,35 @@ TEST(EvInvariants, NoAssumedBadEv) {
   EXPECT_NE(r.evidence[0].note.find("ASSUMED_BAD since 10000"), std::string::npos) << r.evidence[0].note;
 }
 
+// The runner records a link_up with the EVs crossing its link, as it does the link_down: the up
+// ends the down's failure and is no failure of its own, so data back on those EVs after it is
+// legal, and only the second down's trial judges them again.
+TEST(EvInvariants, NoDataOnFailedEvTakesARecoveryWithItsEvsAsTheEndOfTheFailure) {
+  Scenario s(4, 8);
+  const FaultEvent down = testing::link_down(100 * kUs, {ev_value(1), ev_value(5)}, "plane2");
+  FaultEvent up = down;
+  up.at_ns = 150 * kUs;
+  up.kind = "link_up";
+  FaultEvent down2 = down;
+  down2.at_ns = 300 * kUs;
+  s.ctx.faults = {down, up, down2};
+  send_on(s, 120 * kUs, 1, 0);
+  send_on(s, 160 * kUs, 2, 5);  // the link is back: EV 5 is legal again
+  send_on(s, 250 * kUs, 3, 1);
+  send_on(s, 320 * kUs, 4, 0);
+  const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
+  auto r = run_invariant(grace, s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  send_on(s, 330 * kUs, 5, 5);  // after the second down: a violation
+  r = run_invariant(grace, s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.metrics.at("violations"), 1) << r.message;
+  EXPECT_NE(r.message.find("after the link_down at 300000 ns"), std::string::npos) << r.message;
+  // A run whose only fault is a recovery has nothing failed to judge.
+  s.ctx.faults = {up};
+  EXPECT_EQ(run_invariant(grace, s.finish()).verdict, Verdict::kError);
+}
+
 TEST(EvInvariants, NoDataOnFailedEvAfterGrace) {
   Scenario s(4, 8);
   const FaultEvent down = testing::link_down(100 * kUs, {ev_value(1), ev_value(5)}, "plane2");

@@ -141,6 +141,36 @@ TEST(TimingCheck, PercentileOverRepeatedTrials) {
   EXPECT_EQ(run_timing(spec(TimingMetric::kStopUsingFailed, 50 * kUs, 30), s.ctx).verdict, Verdict::kInconclusive);
 }
 
+// A flapping link as the runner records it: each link_up carries the EVs of its link, like the
+// downs. The up ends the trial of the down before it and starts none, so a DUT that returns to the
+// EVs once the link is back is timed on both downs only (before, the up was a third trial in which
+// the recovered EVs counted as failed, a censored FAIL of a conformant DUT).
+TEST(TimingCheck, ARecoveryWithItsEvsEndsATrialAndStartsNone) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  const std::uint64_t stops[] = {3 * kUs, 6 * kUs};
+  for (int i = 0; i < 2; ++i) {
+    const std::uint64_t t0 = static_cast<std::uint64_t>(i) * 300 * kUs;  // down at t0 + 100 us
+    traffic(s, t0, t0 + 100 * kUs + stops[i], psn, kAll);
+    traffic(s, t0 + 100 * kUs + stops[i], t0 + 200 * kUs, psn, kHealthy);
+    traffic(s, t0 + 200 * kUs, t0 + 300 * kUs, psn, kAll);  // back on every EV once it is up
+    s.ctx.faults.push_back(port2_down(t0 + 100 * kUs));
+    FaultEvent up = port2_down(t0 + 200 * kUs);
+    up.kind = "link_up";  // keeps affected_evs, as collect_faults records it
+    s.ctx.faults.push_back(up);
+  }
+  s.finish();
+  auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs, 2), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.at("trials"), 2);
+  EXPECT_EQ(r.metrics.at("censored"), 0);
+  EXPECT_NEAR(r.metrics.at("max_ns"), 6 * kUs, 500);
+  // Both downs are judged: a bound between the two stops fails on the second one.
+  r = run_timing(spec(TimingMetric::kStopUsingFailed, 4 * kUs, 2), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.evidence.size(), 1u);
+}
+
 TEST(TimingCheck, FirstRetransmissionOnAnotherPath) {
   for (bool healthy : {true, false}) {
     Scenario s(4, 8);

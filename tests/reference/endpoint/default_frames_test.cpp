@@ -74,7 +74,7 @@ TEST(DefaultFrames, LossyTransferWithPlaneOutageIsUnchanged) {
   std::size_t frames = 0;
   const std::uint64_t h = run(s, frames);
   std::printf("lossy: frames=%zu hash=0x%016llx\n", frames, static_cast<unsigned long long>(h));
-  EXPECT_EQ(h, 0x4a12051dded5da96ull);
+  EXPECT_EQ(h, 0xd6f195f4af28eb89ull);  // retransmissions pass over suspect EVs (7-of-8-planes stall fix)
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Wire symptoms of the responder-side defects, seen through two endpoints (the responder's own
 // tests check the same defects on its packets before encoding): sack-off-by-one, wrong-ev-echo,
-// no-trim-nack, no-nack-loss, accept-out-of-window, no-service-time. Each against a control run.
+// no-trim-nack, no-nack-loss, accept-out-of-window, no-service-time, drop-encapsulated. Each against a
+// control run.
 // (place-trimmed-stub, early-completion and double-completion show in memory and completions, not
 // on the wire; tests/reference/transport/responder_defects_test.cpp covers them.)
 #include <gtest/gtest.h>
@@ -161,6 +162,42 @@ TEST(ResponderDefectWire, NoServiceTime) {
   const Capture frames = capture(o, {});
   EXPECT_FALSE(feedback_from_b(frames).empty());
   EXPECT_EQ(with_service_time(frames), 0u);
+}
+
+}  // namespace
+}  // namespace mrc::ref::testing
+
+namespace mrc::ref::testing {
+namespace {
+
+std::size_t encapsulated_data_from_a(const std::vector<WireFrame>& frames) {
+  std::size_t n = 0;
+  for (const auto& w : frames) n += w.ok && w.from() == 0 && is_data(w.f) && w.f.encapsulated;
+  return n;
+}
+
+// drop-encapsulated: the pair has no leaf, so A's SRv6 frames reach B as A built them, with the
+// outer header (the form M1 lets a receiver get). The clean responder places and acknowledges
+// them; the defect drops them all. Control: STEV frames carry no outer header, so the defect
+// changes nothing there.
+TEST(ResponderDefectWire, DropEncapsulated) {
+  PairOptions o;
+  o.fmt = wire::EvFmtMode::kSrv6;
+  Capture clean = capture(o, {}, 20, 8192);
+  EXPECT_GT(encapsulated_data_from_a(clean), 0u);
+  EXPECT_GT(feedback_from_b(clean).size(), 0u);
+  EXPECT_EQ(drain_completions(*clean.pair), std::make_pair(20, 0));
+
+  o.defects_b = with(Defect::kDropEncapsulated);
+  Capture broken = capture(o, {}, 20, 8192);
+  EXPECT_GT(encapsulated_data_from_a(broken), 0u);
+  EXPECT_EQ(feedback_from_b(broken).size(), 0u);
+  EXPECT_EQ(drain_completions(*broken.pair).first, 0);
+
+  o.fmt = wire::EvFmtMode::kStev;
+  Capture stev = capture(o, {}, 20, 8192);
+  EXPECT_EQ(encapsulated_data_from_a(stev), 0u);
+  EXPECT_EQ(drain_completions(*stev.pair), std::make_pair(20, 0));
 }
 
 }  // namespace

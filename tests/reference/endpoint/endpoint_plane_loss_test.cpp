@@ -16,6 +16,10 @@ struct Scenario {
   std::uint32_t ev_min_active = 1;
   std::uint64_t cut_ns = 0;  // planes 2..8 carry nothing from here on
   bool nscc = true;
+  enum ibv_mtu mtu = IBV_MTU_1024;
+  std::uint32_t max_len = 8192;
+  std::uint32_t max_outstanding = 64;
+  std::uint64_t limit_ns = 1'000'000'000ull;
 };
 
 struct Outcome {
@@ -24,6 +28,7 @@ struct Outcome {
   std::size_t good_dead = 0;     // EVs of planes 2..8 GOOD at the end (forced active)
   std::size_t live_blamed = 0;   // ASSUMED_BAD events for plane 1 EVs
   std::size_t dead_marked = 0;   // ASSUMED_BAD events for the other planes' EVs
+  std::uint64_t end_ns = 0;      // virtual time the workload took
 };
 
 Outcome run(const Scenario& s, std::uint32_t writes = 1000) {
@@ -32,6 +37,7 @@ Outcome run(const Scenario& s, std::uint32_t writes = 1000) {
   o.ev_count = s.ev_count;
   o.ev_min_active = s.ev_min_active;
   o.nscc = s.nscc;
+  o.mtu = s.mtu;
   Pair p(o);
   EXPECT_EQ(p.error, "");
   p.fabric->filter = [cut = s.cut_ns](int, transport::TxFrame& f, std::uint64_t now) {
@@ -39,12 +45,14 @@ Outcome run(const Scenario& s, std::uint32_t writes = 1000) {
   };
   WorkloadOptions w;
   w.writes = writes;
-  w.max_len = 8192;
-  w.limit_ns = 1'000'000'000ull;
+  w.max_len = s.max_len;
+  w.max_outstanding = s.max_outstanding;
+  w.limit_ns = s.limit_ns;
   const WorkloadResult r = run_random_writes(p, w);
   EXPECT_EQ(r.failure, "");
   Outcome out;
   out.completed = r.completed;
+  out.end_ns = r.end_ns;
   const auto states = p.a->ev_states(p.qp.qpn_a);
   const auto arr = p.a->controller().ev_array(0);
   for (std::size_t i = 0; i < states.size(); ++i) {
@@ -75,6 +83,35 @@ TEST(EndpointPlaneLoss, SevenOfEightPlanesDieMidTransfer) {
   EXPECT_EQ(o.completed, 1000u);
   EXPECT_EQ(o.good_live, 4u);
   EXPECT_EQ(o.live_blamed, 0u);
+}
+
+// The `mini` case failover-v-022: large writes (4 KiB MTU, up to 64 KiB each) and no
+// ev_min_active floor, planes 2..8 dying mid-transfer. The losses collapse the NSCC window to
+// about one packet, so retransmissions leave one per ACK timeout, and a dead EV is reported only
+// once the PSN it lost goes out elsewhere (M7). Before the fix each lone retransmission went to the
+// next EV in the rotation, seven times in eight a dead one not yet reported, and the backoff
+// doubled faster than the dead EVs were retired: the QP stalled with the live plane idle (38 and
+// 42 of 300 writes done after 50 ms). Suspect EVs (a timeout not yet reported) now take no
+// retransmission while a live EV is left: both runs end in under 1 ms.
+TEST(EndpointPlaneLoss, SevenOfEightPlanesDieUnderLargeWritesWithoutAFloor) {
+  struct Shape {
+    std::uint64_t cut_ns;
+    std::uint32_t max_outstanding;
+  };
+  for (const Shape& sh : {Shape{10'000, 8}, Shape{3'000, 64}}) {
+    Scenario s;
+    s.ev_min_active = 0;
+    s.cut_ns = sh.cut_ns;
+    s.mtu = IBV_MTU_4096;
+    s.max_len = 65536;
+    s.max_outstanding = sh.max_outstanding;
+    s.limit_ns = 50'000'000;
+    const Outcome o = run(s, 300);
+    EXPECT_EQ(o.completed, 300u) << sh.cut_ns;
+    EXPECT_LT(o.end_ns, 5'000'000u) << sh.cut_ns;
+    EXPECT_EQ(o.good_live, 4u) << sh.cut_ns;
+    EXPECT_EQ(o.live_blamed, 0u) << sh.cut_ns;
+  }
 }
 
 TEST(EndpointPlaneLoss, OneEvPerPlane) {

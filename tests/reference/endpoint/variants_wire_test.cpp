@@ -121,7 +121,9 @@ TEST(VariantWire, RetxAnyOtherEvLeavesTheRotation) {
   const auto [var_follow, var_same] = retx_follows_rotation(only(Variant::kRetxAnyOtherEv));
   EXPECT_FALSE(def_same);
   EXPECT_FALSE(var_same);  // still never the EV that lost the packet
-  EXPECT_GT(def_follow, 0.9);
+  // The default takes the rotation's next port unless that EV is suspect (a timeout on it not yet
+  // reported, M7): with 2 % loss a few retransmissions skip one (0.89 at this seed).
+  EXPECT_GT(def_follow, 0.8);
   EXPECT_LT(var_follow, 0.5);
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace mrc::ev {
@@ -93,6 +94,43 @@ TEST(EvSelector, ExcludeKeepsRetransmissionOffTheFailedEv) {
   EvSelector s2(h);
   EXPECT_FALSE(s2.pick(1, std::uint16_t{3}).has_value());
   EXPECT_EQ(s2.pick(1), std::optional<std::uint16_t>(3));
+}
+
+// A suspect EV (a PSN timed out on it, not yet reported to EvHealth) stays GOOD and keeps its
+// share of new data, but a retransmission passes over it while another EV is eligible: the
+// requester's mass-loss stall of 7 dead planes of 8 (tests/reference/endpoint/endpoint_plane_loss_test.cpp).
+TEST(EvSelector, RetransmissionsPassOverSuspectEvsWhileOthersAreLeft) {
+  EvHealth h(slots(8), HealthParams{});
+  for (std::uint16_t i = 1; i < 8; ++i) h.on_timeout_pending(i);  // only EV 0 not suspect
+  EXPECT_EQ(h.state(3), EvState::kGood);
+  EXPECT_TRUE(h.suspect(3));
+  EvSelector s(h);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(s.pick(0, std::nullopt, true), std::optional<std::uint16_t>(0));
+  std::set<std::uint16_t> fresh;  // new data: every GOOD EV
+  for (int i = 0; i < 16; ++i) fresh.insert(*s.pick(0));
+  EXPECT_EQ(fresh.size(), 8u);
+  // Excluding the only clean EV falls back to a suspect one rather than to nothing.
+  EXPECT_TRUE(s.pick(0, std::uint16_t{0}, true).has_value());
+  // Resolved (reported, or acknowledged after all): eligible for retransmissions again; a second
+  // pending timeout on the same EV needs its own resolution.
+  h.on_timeout_pending(5);
+  h.on_timeout_resolved(5);
+  EXPECT_TRUE(h.suspect(5));
+  h.on_timeout_resolved(5);
+  EXPECT_FALSE(h.suspect(5));
+  std::set<std::uint16_t> retx;
+  for (int i = 0; i < 20; ++i) retx.insert(*s.pick(0, std::nullopt, true));
+  EXPECT_EQ(retx, (std::set<std::uint16_t>{0, 5}));
+  // The random retransmission choice (retx-any-other-ev) keeps off suspects alike.
+  SelectorQuirks q;
+  q.retx_random_seed = 7;
+  EvSelector r(h, q);
+  for (int i = 0; i < 20; ++i) {
+    const auto ev = r.pick_other(0, 0, true);
+    EXPECT_EQ(ev, std::optional<std::uint16_t>(5));
+  }
+  h.clear_suspects();
+  EXPECT_FALSE(h.suspect(1));
 }
 
 TEST(EvSelector, AllIneligibleReturnsNullopt) {

@@ -134,5 +134,48 @@ TEST(SimUsidForwarding, HopLimitExhaustionDrops) {
   EXPECT_EQ(sim.stats().forward_drops[static_cast<std::size_t>(DropReason::kHopLimit)], 1u);
 }
 
+// srv6_decap: host (MODEL: M1, the receiver may decapsulate): the last leaf forwards the frame as
+// it is, so the host gets the outer IPv6 header with its own decap uSID active, the inner packet
+// addressed to it and an ICRC that still holds. Every other hop is unchanged.
+TEST(SimUsidForwarding, LeafLeavesDecapsulationToTheHost) {
+  for (bool with_srh : {false, true}) {
+    TopologyConfig cfg = testing::mini();
+    cfg.sw.srv6_decap_at_leaf = false;
+    Simulator sim(cfg);
+    auto log = std::make_shared<std::vector<Received>>();
+    testing::make_external(sim, {0, 1}, log);
+    const Topology& t = sim.topology();
+    const std::vector<EvSpec> evs = srv6_evs(t, 0, 1, with_srh);
+    std::size_t sent = 0;
+    for (const EvSpec& ev : evs) {
+      const auto f = testing::frame_for(0, 1, ev);
+      ASSERT_EQ(sim.inject(0, ev.port, f, sim.now() + 1000 * sent), SimError::kOk);
+      ++sent;
+      const PathTrace tr = path_of(sim, 0, 1, ev);
+      ASSERT_TRUE(tr.delivered) << to_string(tr.drop);
+      EXPECT_EQ(tr.dst_port, ev.port);
+      EXPECT_FALSE(tr.decapsulated);
+      EXPECT_EQ(tr.dirs.size(), 4u);
+    }
+    EXPECT_TRUE(sim.run_until_idle(10'000'000));
+    ASSERT_EQ(log->size(), sent);
+    for (const Received& r : *log) {
+      wire::DecodedFrame f;
+      ASSERT_TRUE(testing::decode(r.bytes, f));
+      ASSERT_TRUE(f.encapsulated) << with_srh;
+      EXPECT_EQ(f.inner_ip6.dst, addr::host_gid(r.host));
+      const addr::UsidRef active = addr::decode_usid(static_cast<std::uint16_t>(wire::usid_active(f.ip6.dst)));
+      EXPECT_EQ(active.kind, addr::UsidKind::kHostDecap);
+      EXPECT_EQ(active.index, r.host);
+      EXPECT_TRUE(f.icrc_ok);
+      EXPECT_EQ(f.ip6.hop_limit, 61);  // three switches decremented the outer header
+      EXPECT_EQ(f.eth.dst, addr::host_mac(r.host));
+      if (with_srh) {
+        EXPECT_EQ(f.srh.segments_left, 0);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mrc::sim

@@ -76,6 +76,21 @@ TEST(SimYaml, OutOfRangeNamesTheValue) {
   EXPECT_EQ(only_error(load_testbed_text("hosts: 16384\nhosts_per_leaf: 1\n", "tb.yaml")).rfind("tb.yaml:2:1: leaves", 0), 0u);
 }
 
+TEST(SimYaml, Srv6DecapPoint) {
+  auto r = load_testbed_text("srv6_decap: host\n", "tb.yaml");
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_FALSE(r.config->sw.srv6_decap_at_leaf);
+  r = load_testbed_text("srv6_decap: leaf\n", "tb.yaml");
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.config->sw.srv6_decap_at_leaf);
+  EXPECT_EQ(only_error(load_testbed_text("srv6_decap: spine\n", "tb.yaml")),
+            "tb.yaml:1:13: srv6_decap: unknown value 'spine' (expected leaf or host)");
+  TopologyConfig c = *preset("mini");
+  EXPECT_EQ(apply_override(c, "srv6_decap", "host"), "");
+  EXPECT_FALSE(c.sw.srv6_decap_at_leaf);
+  EXPECT_EQ(apply_override(c, "srv6_decap", "nic"), "srv6_decap: unknown value 'nic' (expected leaf or host)");
+}
+
 TEST(SimYaml, PresetAndLinkNamesAreChecked) {
   EXPECT_EQ(only_error(load_testbed_text("preset: campus\n", "tb.yaml")),
             "tb.yaml:1:9: preset: unknown preset 'campus' (expected mini, rack or pod)");

@@ -1,0 +1,45 @@
+// Which recorded faults are failures, and when each failure ends. Shared by the failover timing
+// metrics and the no_data_on_failed_ev invariant so that both read a flapping link the same way.
+//
+// The runner lists, for every fault it scheduled, the EVs whose path crosses its target; it does
+// so for a recovery (link_up, switch_up, port_up) as well, since the path query is the same. A
+// recovery is therefore told apart by its kind, never by its EVs: it ends the failure of the same
+// target that precedes it and never starts one of its own.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "harness/observe/observations.hpp"
+
+namespace mrc::harness {
+
+inline constexpr std::uint64_t kNeverRestored = std::numeric_limits<std::uint64_t>::max();
+
+// link_up, switch_up, port_up: the target works again from at_ns on.
+inline bool is_recovery(const FaultEvent& f) {
+  const std::string_view k = f.kind;
+  return k.size() > 3 && k.substr(k.size() - 3) == "_up";
+}
+
+// A fault that takes paths away: any non-recovery event with affected EVs (per-packet drops
+// included), or a down / black-hole whose path query happened to find none.
+inline bool is_failure(const FaultEvent& f) {
+  if (is_recovery(f)) return false;
+  if (!f.affected_evs.empty()) return true;
+  return f.kind == "link_down" || f.kind == "switch_down" || f.kind == "port_down" || f.kind == "blackhole";
+}
+
+// When the failure `f` ends: the first recovery of its target after it, or kNeverRestored.
+inline std::uint64_t restored_at(const std::vector<FaultEvent>& faults, const FaultEvent& f) {
+  std::uint64_t t = kNeverRestored;
+  for (const FaultEvent& g : faults) {
+    if (is_recovery(g) && g.target == f.target && g.at_ns > f.at_ns) t = std::min(t, g.at_ns);
+  }
+  return t;
+}
+
+}  // namespace mrc::harness
