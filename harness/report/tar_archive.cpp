@@ -145,11 +145,15 @@ std::vector<TarMember> read_tar(std::string_view a, const TarLimits& limits) {
       if (!all_zero(a.substr(end))) throw TarError("data after the end-of-archive marker at " + at(end));
       return members;
     }
+    // The magic first: a block that is no header has no name worth quoting.
+    if (std::memcmp(h + kMagic, "ustar\0" "00", 8) != 0) {
+      throw TarError("no ustar header at " + at(off) + " (wrong magic)" +
+                     (members.empty() ? std::string() : ", after member '" + members.back().name + "'"));
+    }
     std::string name = c_string(h + kName, kNameLen);
     const std::string prefix = c_string(h + kPrefix, kPrefixLen);
     if (!prefix.empty()) name = prefix + "/" + name;
     const std::string who = "tar member '" + name + "' at " + at(off);
-    if (std::memcmp(h + kMagic, "ustar\0" "00", 8) != 0) throw TarError(who + ": not a ustar header (magic)");
     bool ok = true;
     const std::uint64_t stored_sum = read_octal(h + kChksum, kChksumLen, ok);
     if (!ok || stored_sum != checksum(h)) {
