@@ -188,4 +188,43 @@ struct VariantsOptions {
 // FAILed on any, 1 otherwise, 2 bad input, 3 harness error, an ERROR or an interrupt.
 int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err);
 
+// The certification bundle (harness/report/bundle.hpp; README.md, "Certify").
+struct KeygenOptions {
+  std::filesystem::path out;       // -o KEY: the private key; KEY.pub beside it
+  bool force = false;              // overwrite an existing KEY / KEY.pub
+};
+// `keygen`: an Ed25519 key pair (KEY: PKCS#8 PEM, mode 0600; KEY.pub: PEM) and the public key's
+// fingerprint on `out`. Exit 0, 2 when a file exists (without --force) or cannot be written.
+int run_keygen(const KeygenOptions& o, std::ostream& out, std::ostream& err);
+
+struct BundleCliOptions {
+  std::filesystem::path report_dir;
+  std::filesystem::path out;       // -o FILE
+  std::filesystem::path key;       // --key: PEM private key (keygen)
+  std::string cases;               // --cases DIR: the suite's cases/ (default: found from the working directory)
+  std::string expectations;        // --expectations FILE: the run's expectation file (empty: none)
+  bool allow_partial = false;      // bundle an interrupted report
+  std::string suite_version;       // of this binary (main.cpp)
+  std::string git_hash;
+};
+// `bundle`: packs and signs a report folder (make_bundle), writes FILE atomically and prints one
+// line: `bundle FILE: N files, M cases, B bytes, signed by <fingerprint>`. Exit 0, 2 bad input
+// (no results.json, an interrupted report without --allow-partial, a key, case file or golden not
+// found), 3 the bundle cannot be written.
+int run_bundle(const BundleCliOptions& o, std::ostream& out, std::ostream& err);
+
+// The suite's cases/ folder for bundle and verify: `given` (--cases), else the one `run` finds from
+// the working directory (run/suite_loader.hpp); empty when there is none.
+std::filesystem::path bundle_cases_dir(const std::string& given);
+
+struct VerifyCliOptions {
+  std::filesystem::path bundle;
+  std::string pubkey;              // --pubkey K: the signer's PEM public key (empty: not checked)
+  std::string cases;               // --cases DIR, as for `bundle`
+};
+// `verify`: one line per problem on `out`, then `bundle OK: N files, M cases, signed by <fp>` or
+// `bundle NOT OK: K problems`. Exit 0 OK, 1 not OK (tampered, wrong signer, another suite's
+// cases), 2 unreadable input (not a bundle, truncated, a --pubkey that does not load).
+int run_verify(const VerifyCliOptions& o, std::ostream& out, std::ostream& err);
+
 }  // namespace mrc::cli

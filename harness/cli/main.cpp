@@ -223,6 +223,29 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   falsefail_cmd->add_flag("!--no-progress", falsefail.progress, "no progress lines on stderr");
 
+  // The certification bundle: keygen, bundle, verify (harness/report/bundle.hpp).
+  mrc::cli::KeygenOptions keygen;
+  auto* keygen_cmd = app.add_subcommand("keygen", "make an Ed25519 key pair for signing bundles (KEY, KEY.pub)");
+  keygen_cmd->add_option("-o,--out", keygen.out, "private key file (PKCS#8 PEM, mode 0600); the public key goes to KEY.pub")
+      ->required();
+  keygen_cmd->add_flag("--force", keygen.force, "overwrite an existing KEY and KEY.pub");
+  mrc::cli::BundleCliOptions bundle;
+  bundle.suite_version = MRC_VERSION;
+  bundle.git_hash = MRC_GIT_HASH;
+  auto* bundle_cmd = app.add_subcommand("bundle", "pack a report folder into a signed certification bundle");
+  bundle_cmd->add_option("REPORT_DIR", bundle.report_dir, "the --out folder of a run")->required();
+  bundle_cmd->add_option("-o,--out", bundle.out, "bundle file to write")->required();
+  bundle_cmd->add_option("--key", bundle.key, "signing key (mrc-conform keygen)")->required();
+  bundle_cmd->add_option("--cases", bundle.cases, "the suite's cases/ folder the run used (default: found from the working directory)");
+  bundle_cmd->add_option("--expectations", bundle.expectations, "the expectation file the run used");
+  bundle_cmd->add_flag("--allow-partial", bundle.allow_partial, "bundle an interrupted or incomplete report");
+  mrc::cli::VerifyCliOptions verify;
+  auto* verify_cmd = app.add_subcommand("verify", "check a bundle: every hash, the signature, and the suite's case files and "
+                                                  "goldens; exit 0 OK, 1 not OK, 2 unreadable");
+  verify_cmd->add_option("FILE", verify.bundle, "bundle file")->required();
+  verify_cmd->add_option("--pubkey", verify.pubkey, "the signer's public key (KEY.pub); without it any valid signer is named");
+  verify_cmd->add_option("--cases", verify.cases, "this suite's cases/ folder (default: found from the working directory)");
+
   std::string ev_file;
   auto* ev_cmd = app.add_subcommand("ev-expand", "expand an EV profile YAML (same as mrc-ev)");
   ev_cmd->add_option("FILE", ev_file, "EV profile YAML")->required();
@@ -280,6 +303,9 @@ int main(int argc, char** argv) {
     mrc::cli::stop_gracefully_on_sigint();
     return mrc::cli::run_falsefail(falsefail, std::cout, std::cerr);
   }
+  if (*keygen_cmd) return mrc::cli::run_keygen(keygen, std::cout, std::cerr);
+  if (*bundle_cmd) return mrc::cli::run_bundle(bundle, std::cout, std::cerr);
+  if (*verify_cmd) return mrc::cli::run_verify(verify, std::cout, std::cerr);
   if (*ev_cmd) return mrc::cli::run_ev_expand(ev_file, std::cout, std::cerr);
   return mrc::run::kExitBadInput;
 }

@@ -1,0 +1,59 @@
+// `mrc-conform bundle REPORT_DIR -o FILE --key KEY`: a report folder as a signed certification
+// bundle (harness/report/bundle.hpp).
+#include <ostream>
+
+#include "harness/cli/commands.hpp"
+#include "harness/report/bundle.hpp"
+#include "harness/report/report.hpp"
+#include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
+
+namespace mrc::cli {
+
+namespace fs = std::filesystem;
+
+fs::path bundle_cases_dir(const std::string& given) {
+  if (!given.empty()) return given;
+  const fs::path root = run::find_suite_root({});
+  return root.empty() ? fs::path{} : root / "cases";
+}
+
+int run_bundle(const BundleCliOptions& o, std::ostream& out, std::ostream& err) {
+  harness::BundleRequest r;
+  r.report_dir = o.report_dir;
+  r.key = o.key;
+  r.cases_dir = bundle_cases_dir(o.cases);
+  if (r.cases_dir.empty()) {
+    err << "error: bundle: no --cases given and no cases/clauses.yaml found from the working directory\n";
+    return run::kExitBadInput;
+  }
+  if (!o.expectations.empty()) r.expectations = fs::path(o.expectations);
+  r.allow_partial = o.allow_partial;
+  r.exclude = o.out;
+  r.suite_version = o.suite_version;
+  r.git_hash = o.git_hash;
+  harness::BundleMade made;
+  try {
+    made = harness::make_bundle(r);
+  } catch (const harness::BundleInputError& e) {
+    err << "error: bundle: " << e.what() << "\n";
+    return run::kExitBadInput;
+  } catch (const harness::KeyError& e) {
+    err << "error: bundle: --key: " << e.what() << "\n";
+    return run::kExitBadInput;
+  } catch (const harness::ReportError& e) {
+    err << "error: bundle: " << e.what() << "\n";
+    return run::kExitBadInput;
+  }
+  try {
+    harness::write_file_atomically(o.out, made.bytes);
+  } catch (const harness::ReportError& e) {
+    err << "error: bundle: " << e.what() << "\n";
+    return run::kExitHarness;
+  }
+  out << "bundle " << o.out.string() << ": " << made.files << " files, " << made.cases << " cases, " << made.bytes.size()
+      << " bytes, signed by " << made.fingerprint << "\n";
+  return run::kExitPass;
+}
+
+}  // namespace mrc::cli
