@@ -85,7 +85,7 @@ expect_error(invalid_duplicate_key.yaml
 expect_error(invalid_tab_indent.yaml
   "error: [^\n]*invalid_tab_indent.yaml:7:1: YAML indentation must be spaces; a tab at 7:1")
 expect_error(invalid_nul_byte.yaml
-  "error: [^\n]*invalid_nul_byte.yaml:7:15: control character 0x00")
+  "error: [^\n]*invalid_nul_byte.yaml:7:14: control character 0x00")
 # Nesting: 100 levels (under yaml-cpp's own guard) is located at level 65; 10,000 and 100,000
 # levels of lists or maps end in the same limit, without a crash.
 function(expect_deep name text regex)
