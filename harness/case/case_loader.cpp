@@ -139,27 +139,42 @@ std::vector<Check> build_checks(const YAML::Node& root, Validator& v) {
   return out;
 }
 
-LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* clauses) {
+// The clauses.yaml in the case's folder or the three above it, else `fallback` (may be empty).
+std::filesystem::path clauses_file_for(const std::filesystem::path& file, const std::filesystem::path& fallback) {
+  const auto cf = find_clauses_file(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
+  return cf.empty() ? fallback : cf;
+}
+
+LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* clauses,
+                          const std::filesystem::path& fallback_clauses) {
   LoadResult r;
   const std::string display = file.string();
   try {
+    // The file itself first: a syntax error is the thing to fix, whatever the clauses.
+    const auto doc = read_yaml_file(file, display, r.diagnostics);
+    if (!doc) return r;
     ClauseIndex found;
     if (!clauses) {
-      const auto cf = find_clauses_file(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
+      const auto cf = clauses_file_for(file, fallback_clauses);
       if (cf.empty()) {
-        r.diagnostics.add(display, {}, "", "cannot check clause ids: no clauses.yaml in the case's folder or above it");
+        r.diagnostics.add(display, {}, "",
+                          "cannot check clause ids: no clauses.yaml in the case's folder or the three above it, "
+                          "and no suite clauses.yaml to fall back on (give --clauses FILE)");
         return r;
       }
       auto cl = load_clauses(cf);
       if (!cl.ok()) {
+        if (cf == fallback_clauses) {
+          r.diagnostics.add(display, {}, "",
+                            "cannot check clause ids: no clauses.yaml in the case's folder or above it; tried the "
+                            "suite's " + cf.string() + ", which does not load:");
+        }
         r.diagnostics.append(cl.diagnostics);
         return r;
       }
       found = std::move(cl.index);
       clauses = &found;
     }
-    const auto doc = read_yaml_file(file, display, r.diagnostics);
-    if (!doc) return r;
     Validator v(display, r.diagnostics);
     if (!v.map(*doc, kCaseSchema, "", loc_of(*doc)) && !doc->IsMap()) return r;
     const YAML::Node& root = *doc;
@@ -201,27 +216,60 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
   return r;
 }
 
-void collect_files(const std::filesystem::path& input, std::vector<std::filesystem::path>& out, Diagnostics& diags) {
+// The top-level keys of a testbed file: a simulated fabric's (harness/testbed/sim/yaml_loader.cpp)
+// or a lab's (`lab:`, harness/testbed/wire/lab_testbed.cpp). cases/README.md "Case discovery".
+constexpr std::array<std::string_view, 25> kTestbedTopKeys{
+    "preset", "name", "planes", "hosts", "hosts_per_leaf", "leaves", "spines", "link_gbps", "prop_ns",
+    "mtu", "host_link", "fabric_link", "queue_bytes", "priority_queue_bytes", "ecn_threshold_bytes", "ecn",
+    "trim", "trim_bytes", "host_tx_window_bytes", "max_packets", "wire_overhead_bytes", "links", "seed", "lab",
+    "overrides"};
+
+// A file found in a case folder is a testbed, not a case, when its name is not a case id and
+// every top-level key is a testbed's. Anything else is loaded as a case, so a misnamed or broken
+// case is an error, never skipped.
+bool is_testbed_file(const std::filesystem::path& file) {
+  if (parse_case_id(file.stem().string())) return false;
+  Diagnostics ignored;  // a file that does not parse is loaded as a case, which reports why
+  const auto doc = read_yaml_file(file, file.string(), ignored);
+  if (!doc || !doc->IsMap() || doc->size() == 0) return false;
+  for (const auto& kv : *doc) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string{};
+    if (std::find(kTestbedTopKeys.begin(), kTestbedTopKeys.end(), key) == kTestbedTopKeys.end()) return false;
+  }
+  return true;
+}
+
+struct FoundFile {
+  std::filesystem::path path;
+  bool from_folder = false;  // found by listing a folder (a file named directly is always a case)
+};
+
+void collect_files(const std::filesystem::path& input, std::vector<FoundFile>& out, Diagnostics& diags) {
   std::error_code ec;
   if (std::filesystem::is_directory(input, ec)) {
     std::vector<std::filesystem::path> found;
     std::filesystem::recursive_directory_iterator it(input, std::filesystem::directory_options::skip_permission_denied, ec);
     for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       const auto& p = it->path();
-      if (it->is_directory(ec) && p.filename().string().starts_with(".")) {
+      std::error_code dir_ec;  // not `ec`: an unreadable entry must not end the listing
+      if (it->is_directory(dir_ec) && p.filename().string().starts_with(".")) {
         it.disable_recursion_pending();
         continue;
       }
       // Not cases: the suite's requirement index, the catalog maps and the edge audit beside them.
       const bool suite_data = p.filename() == "clauses.yaml" || p.filename() == kDefectMapName ||
                               p.filename() == kVariantMapName || p.filename() == kEdgeAuditName;
-      if (it->is_regular_file(ec) && p.extension() == ".yaml" && !suite_data) found.push_back(p);
+      // An entry whose type cannot be read (a symlink loop) is kept: load_case says why, and the
+      // listing goes on.
+      std::error_code type_ec;
+      const bool regular = it->is_regular_file(type_ec);
+      if ((regular || type_ec) && p.extension() == ".yaml" && !suite_data) found.push_back(p);
     }
     if (ec) diags.add(input.string(), {}, "", "cannot list folder: " + ec.message());
     std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    for (auto& f : found) out.push_back(FoundFile{std::move(f), true});
   } else {
-    out.push_back(input);  // load_case reports a missing file
+    out.push_back(FoundFile{input, false});  // load_case reports a missing file
   }
 }
 
@@ -247,10 +295,12 @@ std::optional<CaseId> parse_case_id(std::string_view id) {
   return CaseId{*area, *b, n};
 }
 
-LoadResult load_case(const std::filesystem::path& file) { return load_case_impl(file, nullptr); }
+LoadResult load_case(const std::filesystem::path& file, const std::filesystem::path& fallback_clauses) {
+  return load_case_impl(file, nullptr, fallback_clauses);
+}
 
 LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses) {
-  return load_case_impl(file, &clauses);
+  return load_case_impl(file, &clauses, {});
 }
 
 bool CaseFilter::matches(const Case& c) const {
@@ -267,10 +317,19 @@ const Case* CaseSet::find(std::string_view id) const {
   return nullptr;
 }
 
-CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilter& filter, const ClauseIndex* clauses) {
+CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilter& filter, const ClauseIndex* clauses,
+                   const std::filesystem::path& fallback_clauses) {
   CaseSet set;
+  std::vector<FoundFile> found;
+  for (const auto& in : inputs) collect_files(in, found, set.diagnostics);
   std::vector<std::filesystem::path> files;
-  for (const auto& in : inputs) collect_files(in, files, set.diagnostics);
+  for (auto& f : found) {
+    if (f.from_folder && is_testbed_file(f.path)) {
+      set.testbed_files.push_back(std::move(f.path));
+    } else {
+      files.push_back(std::move(f.path));
+    }
+  }
   std::map<std::filesystem::path, ClauseIndex> indexes;  // one load per clauses.yaml
   struct Seen {
     std::string file;
@@ -284,10 +343,10 @@ CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilt
     if (clauses) {
       r = load_case(f, *clauses);
     } else {
-      const auto cf = find_clauses_file(f.parent_path().empty() ? std::filesystem::path(".") : f.parent_path());
+      const auto cf = clauses_file_for(f, fallback_clauses);
       if (!cf.empty() && !indexes.contains(cf)) {
         auto cl = load_clauses(cf);
-        set.diagnostics.append(cl.diagnostics);
+        set.diagnostics.append(cl.diagnostics);  // once per clauses file, not per case
         indexes.emplace(cf, std::move(cl.index));
       }
       r = cf.empty() ? load_case(f) : load_case(f, indexes.at(cf));
@@ -315,8 +374,9 @@ CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilt
   return set;
 }
 
-CaseSet load_cases(const std::filesystem::path& input, const CaseFilter& filter, const ClauseIndex* clauses) {
-  return load_cases(std::span<const std::filesystem::path>(&input, 1), filter, clauses);
+CaseSet load_cases(const std::filesystem::path& input, const CaseFilter& filter, const ClauseIndex* clauses,
+                   const std::filesystem::path& fallback_clauses) {
+  return load_cases(std::span<const std::filesystem::path>(&input, 1), filter, clauses, fallback_clauses);
 }
 
 // ------------------------------------------------------------------ model helpers

@@ -32,8 +32,9 @@ struct CaseId {
 std::optional<CaseId> parse_case_id(std::string_view id);
 
 // Loads one case, checking clause ids against the clauses.yaml found in the case's folder or up
-// to three folders above it (an error when there is none).
-LoadResult load_case(const std::filesystem::path& file);
+// to three folders above it, else against `fallback_clauses` (the suite's own; an error naming
+// what was tried when there is neither). A YAML error in the case is reported first.
+LoadResult load_case(const std::filesystem::path& file, const std::filesystem::path& fallback_clauses = {});
 // Loads one case against a given requirement index.
 LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses);
 
@@ -48,16 +49,19 @@ struct CaseSet {
   Diagnostics diagnostics;  // every file's errors, plus duplicate ids across files
   std::size_t files = 0;    // case files read
   std::size_t filtered_out = 0;
+  std::vector<std::filesystem::path> testbed_files;  // found in a folder, recognised as testbeds, not loaded
   bool ok() const { return diagnostics.empty(); }
   const Case* find(std::string_view id) const;
 };
 
-// Loads every `*.yaml` under each directory (recursively, sorted, skipping clauses.yaml and
-// dot-folders) and each file named directly. With `clauses` null, each file is checked against
-// the clauses.yaml above it. Duplicate ids are checked over all files before filtering.
+// Loads every `*.yaml` under each directory (recursively, sorted, skipping clauses.yaml, the
+// catalog maps, dot-folders and testbed files: not named like a case id, every top-level key a
+// testbed's) and each file named directly. With `clauses` null, each file is checked against
+// the clauses.yaml above it, else `fallback_clauses`. Duplicate ids are checked over all files
+// before filtering.
 CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilter& filter = {},
-                   const ClauseIndex* clauses = nullptr);
+                   const ClauseIndex* clauses = nullptr, const std::filesystem::path& fallback_clauses = {});
 CaseSet load_cases(const std::filesystem::path& input, const CaseFilter& filter = {},
-                   const ClauseIndex* clauses = nullptr);
+                   const ClauseIndex* clauses = nullptr, const std::filesystem::path& fallback_clauses = {});
 
 }  // namespace mrc::harness

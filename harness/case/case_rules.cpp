@@ -4,6 +4,7 @@
 #include "harness/case/case_loader.hpp"
 #include "harness/case/case_parts.hpp"
 #include "harness/case/frame_fields.hpp"
+#include "harness/case/limits.hpp"
 
 namespace mrc::harness::detail {
 namespace {
@@ -176,6 +177,44 @@ void check_checks(const YAML::Node& root, const Case& c, Validator& v) {
   }
 }
 
+// What a case's stimulus may move in total (limits.hpp): a run keeps every packet it captures, so
+// the schema's per-step bounds alone let one case take gigabytes. The error sits at the step that
+// crosses the limit.
+void check_case_budget(const Case& c, Validator& v) {
+  std::uint64_t writes = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t injects = 0;
+  bool writes_over = false, bytes_over = false, injects_over = false;
+  for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
+    const StimulusStep& step = c.stimulus[i];
+    const std::string path = index_path("stimulus", i);
+    if (const auto* t = std::get_if<TrafficStep>(&step.body)) {
+      writes += t->writes;
+      // writes <= 10^7 and size <= 2^31 per step: the product and the sum fit in 64 bits.
+      bytes += static_cast<std::uint64_t>(t->writes) * t->size;
+      if (writes > limits::kMaxCaseWrites && !writes_over) {
+        writes_over = true;
+        v.error(step.loc, path + ".traffic.writes",
+                "the case's traffic programs add up to " + std::to_string(writes) + " writes, over " +
+                    std::to_string(limits::kMaxCaseWrites) + " (kMaxCaseWrites, harness/case/limits.hpp)");
+      }
+      if (bytes > limits::kMaxCaseTrafficBytes && !bytes_over) {
+        bytes_over = true;
+        v.error(step.loc, path + ".traffic",
+                "the case's traffic programs move " + std::to_string(bytes) + " bytes (writes x size), over " +
+                    std::to_string(limits::kMaxCaseTrafficBytes) + " (kMaxCaseTrafficBytes, harness/case/limits.hpp)");
+      }
+    } else if (std::holds_alternative<InjectStep>(step.body)) {
+      if (++injects > limits::kMaxCaseInjects && !injects_over) {
+        injects_over = true;
+        v.error(step.loc, path + ".inject",
+                "more than " + std::to_string(limits::kMaxCaseInjects) +
+                    " inject steps in one case (kMaxCaseInjects, harness/case/limits.hpp)");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void check_case_rules(const YAML::Node& root, const Case& c, const std::filesystem::path& file,
@@ -227,6 +266,7 @@ void check_case_rules(const YAML::Node& root, const Case& c, const std::filesyst
     }
   }
   check_checks(root, c, v);
+  check_case_budget(c, v);
 }
 
 }  // namespace mrc::harness::detail

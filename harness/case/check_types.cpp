@@ -25,7 +25,7 @@ constexpr Schema kCommonSchema{"check", kCommonKeys};
 // ------------------------------------------------------------------ golden
 constexpr std::array kToleranceKeys{
     KeySpec{.name = "ns", .kind = VK::kUInt},
-    KeySpec{.name = "pct", .kind = VK::kNumber, .dmin = 0, .dmax = limits::kMaxTolerancePct},
+    KeySpec{.name = "pct", .kind = VK::kNumber, .dmin = 0, .dmax = limits::kMaxTolerancePct, .limit = "kMaxTolerancePct"},
 };
 constexpr Schema kToleranceSchema{"tolerances", kToleranceKeys};
 constexpr std::array kGoldenKeys{
@@ -33,7 +33,7 @@ constexpr std::array kGoldenKeys{
     KeySpec{.name = "masks", .kind = VK::kList, .item = VK::kString, .scalar_as_list = true,
             .help = "frame fields left out of the diff"},
     KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = limits::kMaxDiffWindow,
-            .help = "packets inside which order does not matter"},
+            .help = "packets inside which order does not matter", .limit = "kMaxDiffWindow"},
     KeySpec{.name = "tolerances", .kind = VK::kMap, .schema = &kToleranceSchema},
 };
 constexpr Schema kGoldenSchema{"golden check", kGoldenKeys, {}, &kCommonSchema};

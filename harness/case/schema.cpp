@@ -16,6 +16,11 @@ constexpr std::size_t kMaxNodes = 200000;
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+// " (kMaxDiffWindow, harness/case/limits.hpp)" for a bound declared there, else "".
+std::string limit_words(const KeySpec& spec) {
+  return spec.limit.empty() ? std::string{} : " (" + std::string(spec.limit) + ", harness/case/limits.hpp)";
+}
+
 std::string join_words(std::span<const std::string_view> words) {
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -293,7 +298,7 @@ bool Validator::scalar(const YAML::Node& node, const KeySpec& spec, const std::s
   auto check_uint = [&](std::uint64_t v) {
     if (v < spec.umin || v > spec.umax) {
       error(at, path, "value " + text + " is out of range [" + std::to_string(spec.umin) + ", " +
-                          std::to_string(spec.umax) + "]");
+                          std::to_string(spec.umax) + "]" + limit_words(spec));
       return false;
     }
     return true;
@@ -323,7 +328,8 @@ bool Validator::scalar(const YAML::Node& node, const KeySpec& spec, const std::s
       const bool high = spec.dmax_open ? *v >= spec.dmax : *v > spec.dmax;
       if (low || high) {
         error(at, path, "value " + text + " is out of range " + (spec.dmin_open ? "(" : "[") +
-                            format_double(spec.dmin) + ", " + format_double(spec.dmax) + (spec.dmax_open ? ")" : "]"));
+                            format_double(spec.dmin) + ", " + format_double(spec.dmax) + (spec.dmax_open ? ")" : "]") +
+                            limit_words(spec));
         return false;
       }
       return true;

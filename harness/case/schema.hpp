@@ -60,6 +60,7 @@ struct KeySpec {
   std::size_t max_items = std::numeric_limits<std::size_t>::max();
   bool scalar_as_list = false;  // kList: a lone scalar counts as a one-item list
   std::string_view help = {};
+  std::string_view limit = {};  // the limits.hpp constant umax or dmax is, named in the range error
 };
 
 // Keys that exclude each other; with `exactly_one`, one of them must be present.

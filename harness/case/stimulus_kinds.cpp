@@ -4,6 +4,7 @@
 
 #include "harness/case/field_match.hpp"
 #include "harness/case/frame_fields.hpp"
+#include "harness/case/limits.hpp"
 #include "harness/case/profile_ops.hpp"
 
 namespace mrc::harness {
@@ -12,6 +13,9 @@ namespace {
 using VK = ValueKind;
 constexpr std::uint64_t k24 = 0xFFFFFF;
 constexpr std::uint64_t k32 = 0xFFFFFFFF;
+// The RC RDMA WRITE opcodes, write_first .. write_only_imm (kOpcodeNames).
+constexpr std::uint8_t kWriteFirstOpcode = 0x06;
+constexpr std::uint8_t kWriteOnlyImmOpcode = 0x0B;
 
 // ------------------------------------------------------------------ traffic
 constexpr std::array<std::string_view, 2> kWindowOrRate{"window", "rate_gbps"};
@@ -94,7 +98,8 @@ constexpr Schema kEpSchema{"ep", kEpKeys};
 
 constexpr std::array kPayloadKeys{
     KeySpec{.name = "pattern", .kind = VK::kEnum, .names = kPayloadPatternNames},
-    KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = 9000},
+    KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = limits::kMaxFramePayloadBytes,
+            .help = "bytes", .limit = "kMaxFramePayloadBytes"},
 };
 constexpr Schema kPayloadSchema{"payload", kPayloadKeys};
 
@@ -178,6 +183,14 @@ StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v
     }
     if (fr.reth->past_end && find_key(*r, "rkey")) {
       v.error(key_loc(*r, "rkey"), path + ".frame.reth.rkey", "'past_end' uses the receiver's R_Key: leave 'rkey' out");
+    }
+    // A write without 'payload' carries reth.len bytes (harness/stimulus/frame_builder.cpp).
+    const bool write = fr.opcode >= kWriteFirstOpcode && fr.opcode <= kWriteOnlyImmOpcode;
+    if (write && !find_key(f, "payload") && fr.reth->len > limits::kMaxFramePayloadBytes) {
+      v.error(key_loc(*r, "len"), path + ".frame.reth.len",
+              "a write without 'payload' carries reth.len bytes: " + std::to_string(fr.reth->len) + " is over " +
+                  std::to_string(limits::kMaxFramePayloadBytes) +
+                  " (kMaxFramePayloadBytes, harness/case/limits.hpp); add a 'payload' of at most that many bytes");
     }
   }
   fr.imm = read_uint_as<std::uint32_t>(f, "imm");

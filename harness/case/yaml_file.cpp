@@ -1,9 +1,10 @@
 #include "harness/case/yaml_file.hpp"
 
+#include "harness/case/yaml_lint.hpp"
+
 #include <fstream>
 #include <sstream>
 #include <system_error>
-#include <vector>
 
 namespace mrc::harness {
 
@@ -11,7 +12,11 @@ std::optional<YAML::Node> read_yaml_file(const std::filesystem::path& file, cons
                                          Diagnostics& out) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {
-    out.add(display, {}, "", "cannot read: not a regular file or does not exist");
+    const bool folder = !ec && std::filesystem::is_directory(file, ec);
+    out.add(display, {}, "",
+            ec       ? "cannot read: " + ec.message()  // a symlink loop, a permission on the way
+            : folder ? std::string("cannot read: a folder, not a file")
+                     : std::string("cannot read: not a regular file or does not exist"));
     return std::nullopt;
   }
   const auto size = std::filesystem::file_size(file, ec);
@@ -20,7 +25,8 @@ std::optional<YAML::Node> read_yaml_file(const std::filesystem::path& file, cons
     return std::nullopt;
   }
   if (size > kMaxYamlFileBytes) {
-    out.add(display, {}, "", "file too large (" + std::to_string(size) + " bytes; the limit is 4 MiB)");
+    out.add(display, {}, "", "file too large (" + std::to_string(size) + " bytes; the limit is " + std::to_string(kMaxYamlFileBytes) +
+                           " bytes, kMaxYamlFileBytes in harness/case/limits.hpp)");
     return std::nullopt;
   }
   std::ifstream in(file, std::ios::binary);
@@ -30,28 +36,7 @@ std::optional<YAML::Node> read_yaml_file(const std::filesystem::path& file, cons
   }
   std::ostringstream text;
   text << in.rdbuf();
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(text.str());
-  } catch (const YAML::ParserException& e) {  // includes yaml-cpp's DeepRecursion
-    const SourceLoc at = e.mark.line >= 0 ? SourceLoc{e.mark.line + 1, e.mark.column + 1} : SourceLoc{};
-    out.add(display, at, "", "YAML syntax error: " + e.msg);
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    out.add(display, {}, "", std::string("YAML error: ") + e.what());
-    return std::nullopt;
-  }
-  if (docs.empty() || docs.front().IsNull()) {
-    out.add(display, {}, "", "file is empty");
-    return std::nullopt;
-  }
-  if (docs.size() > 1) {
-    const YAML::Mark m = docs[1].Mark();
-    const SourceLoc at = m.line >= 0 ? SourceLoc{m.line + 1, m.column + 1} : SourceLoc{};
-    out.add(display, at, "", "more than one YAML document; one file holds one document");
-    return std::nullopt;
-  }
-  return docs.front();
+  return parse_yaml_document(text.str(), display, out);
 }
 
 }  // namespace mrc::harness

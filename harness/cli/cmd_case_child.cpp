@@ -22,6 +22,7 @@
 #include "harness/run/case_result_codec.hpp"
 #include "harness/run/child_process.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
 
 namespace mrc::cli {
 namespace {
@@ -89,7 +90,7 @@ int run_case_child(const CaseChildOptions& o, std::ostream& err) {
   }
   if (const auto rc = test_fault(o.case_id, err)) return *rc;
 
-  const harness::CaseSet set = harness::load_cases(o.case_file);
+  const harness::CaseSet set = harness::load_cases(o.case_file, {}, nullptr, run::fallback_clauses(o.suite_root));
   if (!set.ok()) {
     err << set.diagnostics.to_string();
     return run::kExitBadInput;

@@ -17,6 +17,7 @@ using run::kExitPass;
 int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
   harness::Capture a;
   harness::Capture b;
+  for (const auto& f : {o.a, o.b}) if (std::error_code ec; !std::filesystem::is_regular_file(f, ec)) return err << "error: " << f << ": no such file\n", kExitBadInput;  // libpcap's own message repeats the path
   if (std::string e = harness::read_capture(o.a, a); !e.empty()) {
     err << "error: " << e << '\n';
     return kExitBadInput;

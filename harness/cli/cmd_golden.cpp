@@ -72,7 +72,7 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   }
   const fs::path manifest_file = s.root / "pcaps" / "MANIFEST";
   Manifest manifest = read_manifest(manifest_file);
-  std::size_t written = 0, same = 0, differ = 0;
+  std::size_t written = 0, same = 0, differ = 0, missing = 0;
   int rc = kExitPass;
   for (const harness::Case* selected : sel.cases) {
     const harness::Case& c = *selected;
@@ -102,8 +102,13 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
       const fs::path file = s.root / rel;
       if (o.check_only) {
         std::ifstream in(file, std::ios::binary);
+        if (!in.is_open()) {  // not a difference: there is nothing on disk to compare with
+          out << "MISSING  " << rel.generic_string() << '\n';
+          ++missing;
+          continue;
+        }
         const std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const bool equal = in.is_open() && disk == bytes;
+        const bool equal = disk == bytes;
         out << (equal ? "same     " : "DIFFERS  ") << rel.generic_string() << '\n';
         equal ? ++same : ++differ;
         continue;
@@ -131,8 +136,10 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     }
   }
   if (o.check_only) {
-    out << same << " golden(s) up to date, " << differ << " differ\n";
-    return rc != kExitPass ? rc : (differ > 0 ? kExitFail : kExitPass);
+    out << same << " golden(s) up to date, " << differ << " differ";
+    if (missing > 0) out << ", " << missing << " missing";
+    out << '\n';
+    return rc != kExitPass ? rc : (differ + missing > 0 ? kExitFail : kExitPass);
   }
   if (written > 0) {
     if (std::string e = write_manifest(manifest_file, manifest); !e.empty()) {

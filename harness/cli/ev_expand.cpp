@@ -11,7 +11,6 @@
 //   limits:   {ev_max_width: .., ev_count_align: .., ..., caps: [EXPLICIT_RANGE, ...] | int}
 // The tool's default limits are DeviceLimits{} with ev_count_align 1, so an explicit list of any
 // length is accepted unless `limits` says otherwise.
-#include "harness/case/limits.hpp"
 #include "harness/cli/ev_expand.hpp"
 
 #include <arpa/inet.h>
@@ -30,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/case/limits.hpp"
+#include "harness/case/yaml_lint.hpp"
 #include "reference/ev/controller.hpp"
 
 namespace mrc::cli {
@@ -43,8 +44,17 @@ struct LocatedError {
   std::string text;
 };
 
+// A missing key's node (`map["x"]` when x is absent) has no mark, and asking it for one throws
+// yaml-cpp's "invalid node": callers check presence first and point at the parent instead.
 [[noreturn]] void fail_at(const YAML::Node& n, std::string text) {
-  throw LocatedError{n.Mark(), std::move(text)};
+  throw LocatedError{n.IsDefined() ? n.Mark() : YAML::Mark::null_mark(), std::move(text)};
+}
+
+// map[key], or a located "missing key" error at the map.
+YAML::Node required(const YAML::Node& map, const char* key, const char* what) {
+  const YAML::Node n = map[key];
+  if (!n) fail_at(map, std::string("missing key '") + key + "' in " + what);
+  return n;
 }
 
 void check_keys(const YAML::Node& map, std::initializer_list<const char*> allowed, const char* what) {
@@ -101,7 +111,7 @@ std::uint32_t ev_count_u32(const YAML::Node& parent, const char* key, std::uint3
 }
 
 wire::EvBytes parse_ev_val(const YAML::Node& n) {
-  if (!n || !n.IsScalar()) fail_at(n, "val must be a hex string such as \"33 12\"");
+  if (!n.IsScalar()) fail_at(n, "val must be a hex string such as \"33 12\"");
   std::string hex;
   std::string s = n.Scalar();
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
@@ -140,6 +150,7 @@ std::uint32_t parse_caps(const YAML::Node& n) {
       {"EP_OP_EV_PROBE", ev::cap::kEpOpEvProbe}};
   std::uint32_t caps = 0;
   for (const auto& item : n) {
+    if (!item.IsScalar()) fail_at(item, "caps lists capability names such as EXPLICIT_RANGE");
     bool found = false;
     for (const auto& [name, bit] : names) {
       if (item.Scalar() == name) {
@@ -211,8 +222,8 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
   ev::Controller ctl(limits);
   std::string why;
 
-  const YAML::Node mode_n = root["mode"];
-  if (!mode_n) fail_at(root, "missing key 'mode'");
+  const YAML::Node mode_n = required(root, "mode", "profile");
+  if (!mode_n.IsScalar()) fail_at(mode_n, "mode must be a scalar: explicit, generated or auto");
   const std::string mode_s = mode_n.Scalar();
   ev::EvMode mode = ev::EvMode::kAuto;
   if (mode_s == "explicit") {
@@ -230,8 +241,7 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
   if (mode != ev::EvMode::kAuto) {
     if (!fmt_n) fail_at(root, "missing key 'format'");
     check_keys(fmt_n, {"mode", "widths"}, "format");
-    if (!fmt_n["mode"]) fail_at(fmt_n, "missing key 'mode' in format");
-    fa.mode = parse_fmt_mode(fmt_n["mode"]);
+    fa.mode = parse_fmt_mode(required(fmt_n, "mode", "format"));
     const YAML::Node w = fmt_n["widths"];
     if (!w || !w.IsSequence()) fail_at(fmt_n, "format needs a 'widths' list");
     for (const auto& x : w) fa.widths.push_back(static_cast<std::uint32_t>(parse_uint(x, "width")));
@@ -283,9 +293,8 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
       const YAML::Node e = evs_n[i];
       check_keys(e, {"val", "port"}, "ev");
       ev::EvOpEntry op;  // ev = UNPOPULATED: fills the lowest free slot, i.e. slot i
-      op.ev_new.val = parse_ev_val(e["val"]);
-      if (!e["port"]) fail_at(e, "ev needs a 'port'");
-      op.ev_new.port = static_cast<std::uint8_t>(parse_uint(e["port"], "port", 255));
+      op.ev_new.val = parse_ev_val(required(e, "val", "ev"));
+      op.ev_new.port = static_cast<std::uint8_t>(parse_uint(required(e, "port", "ev"), "port", 255));
       if (int rc = ctl.replace_ev(0, std::span<const ev::EvOpEntry>(&op, 1), nullptr, &why)) {
         api_fail(e, rc, why);
       }
@@ -326,25 +335,27 @@ int run_ev_expand(const std::string& yaml_path, std::ostream& out, std::ostream&
         << " bytes for a profile file (kMaxProfileBytes, harness/case/limits.hpp)\n";
     return 2;
   }
-  std::ifstream in(yaml_path);
-  if (!in) {
+  std::ifstream in(yaml_path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(yaml_path, ec)) {
     err << "error: " << yaml_path << ": cannot open\n";
     return 2;
   }
-  YAML::Node root;
-  try {
-    root = YAML::Load(in);
-  } catch (const YAML::ParserException& e) {
-    err << "error: " << yaml_path << ':' << e.mark.line + 1 << ':' << e.mark.column + 1
-        << ": YAML syntax: " << e.msg << '\n';
+  std::ostringstream text;
+  text << in.rdbuf();
+  // The checks every harness YAML gets: tabs, control characters, nesting, duplicate keys.
+  harness::Diagnostics diags;
+  const auto doc = harness::parse_yaml_document(text.str(), yaml_path, diags);
+  if (!doc) {
+    for (const auto& d : diags.items()) err << "error: " << d.to_string() << '\n';
     return 2;
   }
+  const YAML::Node root = *doc;
   try {
     return expand_file(root, out);
   } catch (const LocatedError& e) {
-    const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
-    const int col = e.mark.is_null() ? 0 : e.mark.column + 1;
-    err << "error: " << yaml_path << ':' << line << ':' << col << ": " << e.text << '\n';
+    err << "error: " << yaml_path << ':';
+    if (!e.mark.is_null()) err << e.mark.line + 1 << ':' << e.mark.column + 1 << ':';
+    err << ' ' << e.text << '\n';
     return 2;
   } catch (const YAML::Exception& e) {
     err << "error: " << yaml_path << ':' << e.mark.line + 1 << ':' << e.mark.column + 1 << ": "

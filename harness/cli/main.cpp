@@ -5,16 +5,18 @@
 // with --strict; diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
-
+#include <filesystem>
 #include <iostream>
 
 #include "harness/case/limits.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/ev_expand.hpp"
+#include "harness/cli/run_inputs.hpp"
 #include "harness/cli/sigint.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/run/case_child.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/suite_loader.hpp"
 
 #ifndef MRC_VERSION
 #define MRC_VERSION "0.0.0"
@@ -44,8 +46,16 @@ void set_build_info(mrc::run::RunOptions& o, int argc, char** argv) {
 }
 
 // The options `run` and `interop` share: what runs, where, how (each interop pair is a run).
+// --clauses, on every command that loads cases (harness/run/suite_loader.hpp).
+std::string clauses_file;
+constexpr const char* kClausesHelp =
+    "clauses.yaml for case files with none in their folder or above (default: the suite's cases/clauses.yaml)";
+// The variable that hands --clauses to the `run --isolate` children.
+constexpr const char* kClausesEnv = "MRC_CONFORM_CLAUSES";
+
 void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& seed_text, std::string& token_file) {
   cmd->add_option("--cases", o.cases, "case files or folders (default: the suite's cases/)");
+  cmd->add_option("--clauses", clauses_file, kClausesHelp);
   cmd->add_option("--tags", o.tags, "run cases carrying any of these tags (comma list)");
   cmd->add_option("--exclude-tags", o.exclude_tags, "skip cases carrying any of these tags (comma list)");
   cmd->add_option("--testbed", o.testbed, "testbed preset or YAML for cases that name none; netns, or a lab testbed file, puts the DUT on real interfaces")->capture_default_str();
@@ -139,6 +149,7 @@ int main(int argc, char** argv) {
   mrc::cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
   list_cmd->add_option("--cases", list.cases, "case files or folders (default: the suite's cases/)");
+  list_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   list_cmd->add_option("--tags", list.tags, "only cases carrying any of these tags (comma list)");
   list_cmd->add_option("--exclude-tags", list.exclude_tags, "skip cases carrying any of these tags");
 
@@ -146,6 +157,7 @@ int main(int argc, char** argv) {
   golden.generator = std::string("mrc-conform/") + MRC_VERSION;
   auto* golden_cmd = app.add_subcommand("golden", "regenerate golden pcaps from the reference endpoint");
   golden_cmd->add_option("--cases", golden.cases, "case files or folders (default: the suite's cases/)");
+  golden_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   golden_cmd->add_option("--tags", golden.tags, "only cases carrying any of these tags");
   golden_cmd->add_option("--testbed", golden.testbed, "testbed for cases that name none")->capture_default_str();
   golden_cmd->add_flag("--check", golden.check_only, "compare with the goldens on disk, write nothing (exit 1 if any differs)");
@@ -178,6 +190,7 @@ int main(int argc, char** argv) {
   mrc::cli::CampaignOptions campaign;
   auto* campaign_cmd = app.add_subcommand("campaign", "run the cases against every catalog defect of the reference; report the kill rate");
   campaign_cmd->add_option("--cases", campaign.cases, "case files or folders (default: the suite's cases/)");
+  campaign_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   campaign_cmd->add_option("--tags", campaign.tags, "only cases carrying any of these tags (comma list)");
   campaign_cmd->add_option("--exclude-tags", campaign.exclude_tags, "skip cases carrying any of these tags");
   campaign_cmd->add_option("--defects", campaign.defects, "all, or a comma list of defect names")->capture_default_str();
@@ -195,6 +208,7 @@ int main(int argc, char** argv) {
   auto* variants_cmd =
       app.add_subcommand("variants", "run the cases against every conformant variant of the reference; count false fails");
   variants_cmd->add_option("--cases", variants.cases, "case files or folders (default: the suite's cases/)");
+  variants_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   variants_cmd->add_option("--tags", variants.tags, "only cases carrying any of these tags (comma list)");
   variants_cmd->add_option("--exclude-tags", variants.exclude_tags, "skip cases carrying any of these tags");
   variants_cmd->add_option("--variants", variants.variants, "all, or a comma list of variant names")->capture_default_str();
@@ -210,12 +224,22 @@ int main(int argc, char** argv) {
   mrc::cli::FalsefailOptions falsefail;
   auto* falsefail_cmd = app.add_subcommand("falsefail", "false-fail rate of the statistical cases over many seeds on the reference");
   falsefail_cmd->add_option("--cases", falsefail.cases, "case files or folders (default: the suite's cases/)");
+  falsefail_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   falsefail_cmd->add_option("--tags", falsefail.tags, "only cases carrying any of these tags (comma list)");
   falsefail_cmd->add_option("--exclude-tags", falsefail.exclude_tags, "skip cases carrying any of these tags");
   falsefail_cmd->add_option("--seeds", falsefail.seeds, "runs per case (seeds first-seed, first-seed+1, ...)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
-  falsefail_cmd->add_option("--first-seed", falsefail.first_seed, "first seed")->capture_default_str();
+  // CLI11 alone would wrap -1 to 2^64-1: the text is checked the way run reads --seed.
+  falsefail_cmd->add_option("--first-seed", falsefail.first_seed, "first seed")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::uint64_t seed = 0;
+            const std::string why = mrc::cli::seed_error(text, seed);
+            return why.empty() ? "" : "'" + text + "' " + why;
+          },
+          "0..2^64-1"));
   falsefail_cmd->add_option("--out", falsefail.out, "report folder (falsefail.json)")->capture_default_str();
   falsefail_cmd->add_option("--jobs,-j", falsefail.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
   falsefail_cmd->add_option("--testbed", falsefail.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
@@ -271,6 +295,14 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : mrc::run::kExitBadInput;
   }
 
+  if (!clauses_file.empty()) {
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(clauses_file, ec);
+    mrc::run::set_clauses_option(abs);
+    ::setenv(kClausesEnv, abs.c_str(), 1);  // inherited by the --isolate children
+  } else if (const char* inherited = std::getenv(kClausesEnv); inherited != nullptr && *child_cmd) {
+    mrc::run::set_clauses_option(inherited);
+  }
   if (*child_cmd) {
     const int rc = mrc::cli::run_case_child(child, std::cerr);
     // At once, without static destructors: a binding call the case's watchdog gave up on may

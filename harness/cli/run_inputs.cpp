@@ -1,9 +1,12 @@
 #include "harness/cli/run_inputs.hpp"
 
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
-#include <stdexcept>
+#include <string_view>
+#include <system_error>
 
 namespace mrc::cli {
 
@@ -18,6 +21,27 @@ bool read_token_file(const std::string& path, std::string& token) {
 }
 
 }  // namespace
+
+// Digits only: stoull alone would skip leading blanks and wrap " -1" to 2^64-1.
+std::string seed_error(const std::string& text, std::uint64_t& seed) {
+  if (text.empty()) return "is empty; seeds are 0 .. 2^64-1";
+  if (text.front() == '-') return "is negative; seeds are 0 .. 2^64-1";
+  std::string_view digits = text;
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+  } else if (digits.size() > 1 && digits[0] == '0') {
+    base = 8;
+    digits.remove_prefix(1);
+  }
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (ec == std::errc::result_out_of_range) return "is out of range; seeds are 0 .. 2^64-1";
+  if (ec != std::errc{} || end != digits.data() + digits.size()) return "is not a number (decimal, 0x hex or 0 octal)";
+  seed = v;
+  return "";
+}
 
 bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err) {
   if (!agent_token_file.empty()) {
@@ -35,18 +59,12 @@ bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, co
                             std::ostream& err) {
   if (!resolve_agent_token(agent_token_file, o.agent_token, err)) return false;
   if (!seed_text.empty()) {
-    if (seed_text.front() == '-') {  // stoull would wrap -1 to 2^64-1
-      err << "error: --seed '" << seed_text << "' is negative; seeds are 0 .. 2^64-1\n";
+    std::uint64_t seed = 0;
+    if (const std::string why = seed_error(seed_text, seed); !why.empty()) {
+      err << "error: --seed '" << seed_text << "' " << why << '\n';
       return false;
     }
-    try {
-      std::size_t used = 0;
-      o.seed = std::stoull(seed_text, &used, 0);  // decimal, 0x hex or 0 octal, like C literals
-      if (used != seed_text.size()) throw std::invalid_argument(seed_text);
-    } catch (const std::exception&) {
-      err << "error: --seed '" << seed_text << "' is not a number\n";
-      return false;
-    }
+    o.seed = seed;
   }
   return true;
 }

@@ -2,6 +2,7 @@
 // agent token (--agent-token-file, else $MRC_AGENT_TOKEN).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 
@@ -15,6 +16,10 @@ namespace mrc::cli {
 // option and returns false (exit 2).
 bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, const std::string& agent_token_file,
                             std::ostream& err);
+// A seed as typed (decimal, 0x hex or 0 octal, 0 .. 2^64-1): "" and `seed` set, or why not
+// ("is negative; ...", "is out of range; ...", "is not a number ..."), `seed` unchanged. --seed and
+// falsefail's --first-seed both read seeds this way.
+std::string seed_error(const std::string& text, std::uint64_t& seed);
 // The agent token alone, the same way (`doctor`): `token` from the file's first line, else
 // $MRC_AGENT_TOKEN; an unreadable file is printed to `err` and returns false.
 bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err);

@@ -6,6 +6,11 @@ namespace mrc::run {
 namespace fs = std::filesystem;
 
 namespace {
+fs::path& clauses_option() {
+  static fs::path option;
+  return option;
+}
+
 fs::path search_up(fs::path dir) {
   std::error_code ec;
   for (int i = 0; i < 8 && !dir.empty(); ++i) {
@@ -27,6 +32,13 @@ fs::path find_suite_root(const fs::path& start) {
     if (fs::path r = search_up(p); !r.empty()) return r;
   }
   return search_up(fs::current_path(ec));
+}
+
+void set_clauses_option(fs::path file) { clauses_option() = std::move(file); }
+
+fs::path fallback_clauses(const fs::path& root) {
+  if (!clauses_option().empty()) return clauses_option();
+  return root.empty() ? fs::path{} : root / "cases" / "clauses.yaml";
 }
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -78,6 +90,10 @@ LoadedSuite load_suite(const std::vector<std::string>& inputs, const std::vector
       s.ok = false;
     }
   }
+  if (std::error_code ec; !clauses_option().empty() && !fs::is_regular_file(clauses_option(), ec)) {
+    err << "error: --clauses " << clauses_option().string() << ": no such file\n";
+    s.ok = false;
+  }
   if (!s.ok) return s;
   if (!s.root.empty()) {
     auto loaded = harness::load_clauses(s.root / "cases" / "clauses.yaml");
@@ -89,8 +105,8 @@ LoadedSuite load_suite(const std::vector<std::string>& inputs, const std::vector
   }
   harness::CaseFilter filter{tags, exclude_tags};
   // Each file is checked against the clauses.yaml above it (a case folder outside the suite may
-  // carry its own).
-  s.set = harness::load_cases(std::span<const fs::path>(paths), filter, nullptr);
+  // carry its own), else --clauses, else the suite's.
+  s.set = harness::load_cases(std::span<const fs::path>(paths), filter, nullptr, fallback_clauses(s.root));
   if (!s.set.ok()) {
     s.set.diagnostics.sort();
     err << s.set.diagnostics.to_string();

@@ -28,6 +28,15 @@ struct LoadedSuite {
   bool ok = true;                      // no loader error anywhere
 };
 
+// --clauses FILE, on every command that loads cases: the requirement index for case files with no
+// clauses.yaml in their folder or the three above it. main sets it once, before the command runs
+// (a process-wide option, like the working directory). Empty: the suite root's
+// cases/clauses.yaml.
+void set_clauses_option(std::filesystem::path file);
+// The clauses.yaml a case outside any suite is checked against: --clauses, else
+// <root>/cases/clauses.yaml (empty when both are).
+std::filesystem::path fallback_clauses(const std::filesystem::path& root);
+
 // Loads the cases under `inputs` (files or folders; default <root>/cases) with the tag filter,
 // printing every loader error (file:line:col: key: message) to `err`.
 LoadedSuite load_suite(const std::vector<std::string>& inputs, const std::vector<std::string>& tags,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "harness/case/limits.hpp"
 #include "harness/stimulus/payload.hpp"
 #include "reference/wire/ev_placement.hpp"
 
@@ -80,7 +81,7 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   } else if (data) {
     payload_len = spec.reth ? spec.reth->len : 64;
   }
-  if (payload_len > 4096) {
+  if (payload_len > limits::kMaxFramePayloadBytes) {  // the case schema refuses it first
     out.error = "payload of " + std::to_string(payload_len) + " bytes is larger than 4096";
     return out;
   }

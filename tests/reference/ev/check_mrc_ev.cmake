@@ -56,7 +56,7 @@ expect_error(invalid_max_val.yaml
   "error: [^\n]*invalid_max_val.yaml:5:5: EINVAL \\(22\\): field 1 max_val 0x10 is not < 2\\^popcount")
 expect_error(invalid_unknown_key.yaml
   "error: [^\n]*invalid_unknown_key.yaml:4:6: unknown key 'widht' in field")
-expect_error(invalid_syntax.yaml "error: [^\n]*invalid_syntax.yaml:[0-9]+:[0-9]+: YAML syntax: ")
+expect_error(invalid_syntax.yaml "error: [^\n]*invalid_syntax.yaml:[0-9]+:[0-9]+: YAML syntax error: ")
 expect_error(does_not_exist.yaml "error: [^\n]*does_not_exist.yaml: cannot open")
 expect_error(invalid_huge_count.yaml
   "error: [^\n]*invalid_huge_count.yaml:4:8: count 4294967295 is over mrc-ev's limit of 1048576 EVs")
@@ -71,3 +71,42 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "bytes is over mrc-ev's limit of 1048576 by
   message(FATAL_ERROR "oversized profile: exit ${rc}, stderr: ${err}")
 endif()
 file(REMOVE ${big})
+
+# Load-time errors are located and say what is wrong (never yaml-cpp's "invalid node" at 0:0).
+expect_error(invalid_mode_map.yaml
+  "error: [^\n]*invalid_mode_map.yaml:3:7: mode must be a scalar: explicit, generated or auto")
+expect_error(invalid_ev_without_val.yaml
+  "error: [^\n]*invalid_ev_without_val.yaml:8:5: missing key 'val' in ev")
+expect_error(invalid_caps_map.yaml
+  "error: [^\n]*invalid_caps_map.yaml:4:33: caps lists capability names")
+# The checks every harness YAML gets (harness/case/yaml_lint.hpp).
+expect_error(invalid_duplicate_key.yaml
+  "error: [^\n]*invalid_duplicate_key.yaml:5:1: mode: duplicate key 'mode' \\(first at line 3, column 1\\)")
+expect_error(invalid_tab_indent.yaml
+  "error: [^\n]*invalid_tab_indent.yaml:7:1: YAML indentation must be spaces; a tab at 7:1")
+expect_error(invalid_nul_byte.yaml
+  "error: [^\n]*invalid_nul_byte.yaml:7:14: control character 0x00")
+# Nesting: 100 levels (under yaml-cpp's own guard) is located at level 65; 10,000 and 100,000
+# levels of lists or maps end in the same limit, without a crash.
+function(expect_deep name text regex)
+  set(f ${CMAKE_CURRENT_BINARY_DIR}/mrc_ev_${name}.yaml)
+  file(WRITE ${f} "${text}")
+  execute_process(COMMAND ${MRC_EV} ${f} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 30)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "${regex}")
+    message(SEND_ERROR "${name}: exit ${rc}, expected 2 and ${regex}; stderr: ${err}")
+  endif()
+  file(REMOVE ${f})
+endfunction()
+foreach(n 100 10000 100000)
+  string(REPEAT "[" ${n} open)
+  string(REPEAT "]" ${n} close)
+  string(REPEAT "{a: " ${n} open_map)
+  string(REPEAT "}" ${n} close_map)
+  expect_deep(deep_list_${n} "mode: auto\ncount: 4\nx: ${open}${close}\n"
+              "nested deeper than 64 levels of maps and lists \\(kMaxYamlDepth, harness/case/limits.hpp\\)")
+  expect_deep(deep_map_${n} "mode: auto\ncount: 4\nx: ${open_map}1${close_map}\n"
+              "nested deeper than 64 levels of maps and lists \\(kMaxYamlDepth")
+endforeach()
+string(REPEAT "[" 100 open)
+string(REPEAT "]" 100 close)
+expect_deep(deep_list_at_level_65 "mode: auto\ncount: 4\nx: ${open}${close}\n" "mrc_ev_deep_list_at_level_65.yaml:3:67: x(\\[0\\])+: nested deeper")
