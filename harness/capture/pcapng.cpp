@@ -1,13 +1,12 @@
 #include "harness/capture/pcapng.hpp"
 
-#include <pcap/pcap.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <vector>
-
-#include "harness/capture/link_layer.hpp"
+#include <string_view>
 
 namespace mrc::harness {
 namespace {
@@ -19,8 +18,12 @@ constexpr std::uint32_t kEpb = 0x00000006;
 constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
 constexpr std::uint16_t kOptEnd = 0;
 constexpr std::uint16_t kOptIfName = 2;
+constexpr std::uint16_t kOptIfDescription = 3;
 constexpr std::uint16_t kOptIfTsresol = 9;
-constexpr std::uint32_t kSnaplen = 262144;
+constexpr std::uint16_t kOptEpbFlags = 2;
+// epb_flags bits 0-1: the packet's direction.
+constexpr std::uint32_t kEpbInbound = 1;
+constexpr std::uint32_t kEpbOutbound = 2;
 
 // pcapng is written in the host's byte order and says which through the byte-order magic; we
 // write little-endian explicitly so files are identical on every host.
@@ -48,11 +51,8 @@ void close_block(std::string& s, std::size_t start) {
   for (int i = 0; i < 4; ++i) s[start + 4 + i] = static_cast<char>((total >> (8 * i)) & 0xFF);
 }
 
-}  // namespace
-
-std::string pcapng_bytes(const Capture& cap, std::uint16_t linktype) {
-  std::string s;
-  std::size_t start = s.size();
+void put_shb(std::string& s) {
+  const std::size_t start = s.size();
   put32(s, kShb);
   put32(s, 0);
   put32(s, kByteOrderMagic);
@@ -61,110 +61,138 @@ std::string pcapng_bytes(const Capture& cap, std::uint16_t linktype) {
   put32(s, 0xFFFFFFFF);  // section length unknown (-1)
   put32(s, 0xFFFFFFFF);
   close_block(s, start);
+}
 
-  start = s.size();
+void put_string_option(std::string& s, std::uint16_t code, const std::string& v) {
+  if (v.empty()) return;
+  put_option(s, code, v.data(), static_cast<std::uint16_t>(std::min<std::size_t>(v.size(), 0xFFFF)));
+}
+
+void put_idb(std::string& s, std::uint16_t linktype, std::uint32_t snaplen, const std::string& name,
+             const std::string& description) {
+  const std::size_t start = s.size();
   put32(s, kIdb);
   put32(s, 0);
   put16(s, linktype);
   put16(s, 0);
-  put32(s, kSnaplen);
-  if (!cap.tap().empty()) {
-    put_option(s, kOptIfName, cap.tap().data(), static_cast<std::uint16_t>(cap.tap().size()));
-  }
+  put32(s, snaplen);
+  put_string_option(s, kOptIfName, name);
+  put_string_option(s, kOptIfDescription, description);
   const std::uint8_t tsresol = 9;  // 10^-9 s
   put_option(s, kOptIfTsresol, &tsresol, 1);
   put16(s, kOptEnd);
   put16(s, 0);
   close_block(s, start);
-
-  for (std::size_t i = 0; i < cap.size(); ++i) {
-    const auto& p = cap.packet(i);
-    const auto data = cap.bytes(i);
-    start = s.size();
-    put32(s, kEpb);
-    put32(s, 0);
-    put32(s, 0);  // interface 0
-    put32(s, static_cast<std::uint32_t>(p.ts_ns >> 32));
-    put32(s, static_cast<std::uint32_t>(p.ts_ns & 0xFFFFFFFF));
-    put32(s, p.caplen);
-    put32(s, p.origlen);
-    s.append(reinterpret_cast<const char*>(data.data()), data.size());
-    pad4(s);
-    close_block(s, start);
-  }
-  return s;
 }
 
-std::string write_pcapng(const std::filesystem::path& path, const Capture& cap, std::uint16_t linktype) {
+// `flags`: 0 = no epb_flags option.
+void put_epb(std::string& s, std::uint32_t iface, const CapturedPacket& p, std::span<const std::uint8_t> data,
+             std::uint32_t snaplen, std::uint32_t flags) {
+  const std::size_t start = s.size();
+  const auto caplen = static_cast<std::uint32_t>(std::min<std::size_t>(data.size(), snaplen));
+  put32(s, kEpb);
+  put32(s, 0);
+  put32(s, iface);
+  put32(s, static_cast<std::uint32_t>(p.ts_ns >> 32));
+  put32(s, static_cast<std::uint32_t>(p.ts_ns & 0xFFFFFFFF));
+  put32(s, caplen);
+  put32(s, p.origlen);  // the wire length, whatever is kept
+  s.append(reinterpret_cast<const char*>(data.data()), caplen);
+  pad4(s);
+  if (flags != 0) {
+    put16(s, kOptEpbFlags);
+    put16(s, 4);
+    put32(s, flags);
+    put16(s, kOptEnd);
+    put16(s, 0);
+  }
+  close_block(s, start);
+}
+
+std::string write_file(const std::filesystem::path& path, const std::string& bytes) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return path.string() + ": cannot open for writing: " + std::strerror(errno);
-  const auto bytes = pcapng_bytes(cap, linktype);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  f.close();
-  if (!f) return path.string() + ": write failed: " + std::strerror(errno);
-  return {};
-}
-
-namespace {
-
-// libpcap reports DLT_ values; they equal the file's LINKTYPE_ value except raw IP (LINKTYPE_RAW
-// 101 is DLT_RAW, 12 or 14 depending on the platform).
-int linktype_of(pcap_t* p) {
-  const int dlt = pcap_datalink(p);
-  return dlt == DLT_RAW ? kLinkRaw : dlt;
-}
-
-std::string unsupported_link(const std::filesystem::path& path, pcap_t* p) {
-  const int dlt = pcap_datalink(p);
-  const char* name = pcap_datalink_val_to_name(dlt);
-  // libpcap reads the link type of the first interface and refuses packets of any other, so the
-  // link type is interface 0's.
-  return path.string() + ": interface 0: link type " + std::to_string(dlt) + (name ? std::string(" (") + name + ")" : "") +
-         " is not supported; mrc-conform reads Ethernet, Linux cooked v1/v2 (SLL, SLL2) and raw IPv4/IPv6 captures";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return path.string() + ": " + std::strerror(errno);
+  std::size_t done = 0;
+  int err = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : ENOSPC;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err == 0) return {};
+  // A partial capture would read as a shorter one: it goes, and the error says why.
+  std::filesystem::remove(path, ec);
+  return path.string() + ": " + std::strerror(err);
 }
 
 }  // namespace
 
-std::string read_capture(const std::filesystem::path& path, Capture& out) {
-  char errbuf[PCAP_ERRBUF_SIZE] = {0};
-  pcap_t* p = pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
-  if (!p) return path.string() + ": " + errbuf;
-  out.clear();
-  out.set_tap(path.stem().string());
-  const int linktype = linktype_of(p);
-  if (link_type_name(linktype).empty()) {
-    std::string err = unsupported_link(path, p);
-    pcap_close(p);
-    return err;
-  }
-  const long delta = link_header_delta(linktype);
-  std::vector<std::uint8_t> eth;  // the packet as Ethernet, reused
-  std::size_t index = 0;
-  std::string err;
-  for (;;) {
-    pcap_pkthdr* hdr = nullptr;
-    const u_char* data = nullptr;
-    const int rc = pcap_next_ex(p, &hdr, &data);
-    if (rc == PCAP_ERROR_BREAK) break;  // end of file
-    if (rc != 1) {
-      err = path.string() + ": packet " + std::to_string(index) + ": " + pcap_geterr(p);
-      break;
+std::string pcapng_bytes(const Capture& cap, std::uint16_t linktype) {
+  std::string s;
+  put_shb(s);
+  put_idb(s, linktype, kFullSnaplen, cap.tap(), {});
+  for (std::size_t i = 0; i < cap.size(); ++i) put_epb(s, 0, cap.packet(i), cap.bytes(i), kFullSnaplen, 0);
+  return s;
+}
+
+std::string write_pcapng(const std::filesystem::path& path, const Capture& cap, std::uint16_t linktype) {
+  return write_file(path, pcapng_bytes(cap, linktype));
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> merge_order(std::span<const PcapngInterface> ifaces) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  std::size_t total = 0;
+  for (const auto& f : ifaces) total += f.capture->size();
+  out.reserve(total);
+  std::vector<std::uint32_t> next(ifaces.size(), 0);
+  for (std::size_t n = 0; n < total; ++n) {
+    std::size_t best = ifaces.size();
+    for (std::size_t i = 0; i < ifaces.size(); ++i) {
+      if (next[i] >= ifaces[i].capture->size()) continue;
+      // Strictly earlier wins, so on a tie the lower interface (seen first) keeps its place.
+      if (best == ifaces.size() ||
+          ifaces[i].capture->packet(next[i]).ts_ns < ifaces[best].capture->packet(next[best]).ts_ns) {
+        best = i;
+      }
     }
-    const std::uint64_t ts = static_cast<std::uint64_t>(hdr->ts.tv_sec) * 1'000'000'000ull +
-                             static_cast<std::uint64_t>(hdr->ts.tv_usec);  // ns with NANO precision
-    if (std::string why = to_ethernet(linktype, {data, hdr->caplen}, eth); !why.empty()) {
-      err = path.string() + ": packet " + std::to_string(index) + " (" + link_type_name(linktype) + "): " + why;
-      break;
-    }
-    const long wire_len = static_cast<long>(hdr->len) - delta;
-    out.add(ts, eth, static_cast<std::uint32_t>(std::max<long>(wire_len, static_cast<long>(eth.size()))));
-    ++index;
+    out.emplace_back(static_cast<std::uint32_t>(best), next[best]++);
   }
-  pcap_close(p);
-  out.integrity().offered = out.integrity().captured;
-  return err;
+  return out;
+}
+
+std::string multi_pcapng_bytes(std::span<const PcapngInterface> ifaces, std::uint32_t snaplen) {
+  std::string s;
+  std::size_t bytes = 0;
+  for (const auto& f : ifaces) bytes += f.capture->size() * 48 + f.capture->size() * 256;
+  s.reserve(bytes);
+  put_shb(s);
+  for (const auto& f : ifaces) put_idb(s, kLinktypeEthernet, snaplen, f.name, f.description);
+  for (const auto& [i, k] : merge_order(ifaces)) {
+    const Capture& c = *ifaces[i].capture;
+    put_epb(s, i, c.packet(k), c.bytes(k), snaplen, ifaces[i].outbound ? kEpbOutbound : kEpbInbound);
+  }
+  return s;
+}
+
+std::string write_multi_pcapng(const std::filesystem::path& path, std::span<const PcapngInterface> ifaces,
+                               std::uint32_t snaplen) {
+  return write_file(path, multi_pcapng_bytes(ifaces, snaplen));
+}
+
+std::string retarget_frame_filter(const std::string& filter, std::int64_t index) {
+  static constexpr std::string_view kHead = "frame.number == ";
+  std::string head = std::string(kHead) + std::to_string(index + 1);
+  if (filter.rfind(kHead, 0) != 0) return filter.empty() ? head : head + " && " + filter;
+  std::size_t end = kHead.size();
+  while (end < filter.size() && filter[end] >= '0' && filter[end] <= '9') ++end;
+  return head + filter.substr(end);
 }
 
 }  // namespace mrc::harness

@@ -79,9 +79,12 @@ bool write_all(int fd, const std::vector<std::uint8_t>& bytes) {
 }  // namespace
 
 int run_case_child(const CaseChildOptions& o, std::ostream& err) {
-  if (o.evidence != "on" && o.evidence != "off") {
-    err << "error: --evidence " << o.evidence << ": expected on or off\n";
-    return run::kExitBadInput;
+  run::EvidenceOptions evidence;
+  for (const std::string& e : {run::parse_evidence_keep(o.evidence, evidence.keep), run::parse_snaplen(o.snaplen, evidence)}) {
+    if (!e.empty()) {
+      err << "error: " << e << '\n';
+      return run::kExitBadInput;
+    }
   }
   std::string token;
   if (o.token_fd >= 0 && !read_token(o.token_fd, token)) {
@@ -123,7 +126,8 @@ int run_case_child(const CaseChildOptions& o, std::ostream& err) {
   run::PoolOptions po;
   po.testbed = o.testbed;
   po.out = o.out;
-  po.write_evidence = o.evidence == "on";
+  po.write_evidence = evidence.keep != run::EvidenceKeep::kNone;
+  po.evidence = evidence;
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
   if (!o.peer.empty()) po.peer_factory = [&] { return harness::make_binding(o.peer, nullptr, peer_options); };

@@ -86,7 +86,6 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     run::SessionOptions so;
     so.testbed = o.testbed;
     so.seed = c.seed;
-    so.write_evidence = false;
     so.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout_s);
     const run::SessionResult r = run::run_session(c, dut, peer, so);
     dut.reset();

@@ -42,6 +42,13 @@ int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, 
       return run::kExitBadInput;
     }
   }
+  for (const std::string& e :
+       {run::parse_evidence_keep(text.evidence, o.evidence.keep), run::parse_snaplen(text.snaplen, o.evidence)}) {
+    if (!e.empty()) {
+      err << "error: " << e << '\n';
+      return run::kExitBadInput;
+    }
+  }
   if (!text.profile.empty()) {
     const auto profile = harness::conformance_profile_from_string(text.profile);
     if (!profile) {

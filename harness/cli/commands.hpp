@@ -29,6 +29,10 @@ struct RunTextOptions {
   // of published basis; a failed model-basis MUST case is an advisory). Empty: full; anything
   // else is exit 2.
   std::string profile = {};
+  // --evidence all|failures|none and --snaplen auto|full|N (run/case_evidence.hpp); anything else
+  // is exit 2.
+  std::string evidence = "all";
+  std::string snaplen = "auto";
 };
 // One hour: no wait of a case can usefully be longer than the longest case (timeout_s <= 3600).
 inline constexpr std::uint64_t kMaxAgentTimeoutMs = 3'600'000;
@@ -68,7 +72,8 @@ struct CaseChildOptions {
   std::uint64_t seed = 1;
   std::string testbed = "mini";
   std::filesystem::path out;
-  std::string evidence = "on";       // on | off
+  std::string evidence = "all";      // all | failures | none (run::EvidenceKeep)
+  std::string snaplen = "auto";      // auto | full | N (run::parse_snaplen)
   std::uint64_t virtual_limit_ns = 100'000'000;
   double watchdog_grace_s = 2.0;
   int result_fd = -1;
@@ -110,6 +115,10 @@ struct DiffCliOptions {
   std::uint64_t tolerance_ns = 0;
   double tolerance_pct = 0;
   std::size_t max_lines = 20;
+  // The interface compared in files of several (evidence/<case>.pcapng: one per tap); a file of one
+  // interface is compared whole. Empty: files of several interfaces must have the same names,
+  // and each pair is compared and reported.
+  std::string iface;
 };
 // The golden differ on any two captures: exit 0 same, 1 different, 2 bad input.
 int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err);

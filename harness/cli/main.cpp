@@ -91,6 +91,12 @@ int main(int argc, char** argv) {
                       "agent binding: bound on connecting to the agent, ms (connect_timeout; default 5000, 1..3600000)");
   run_cmd->add_option("--agent-call-timeout-ms", run_text.agent_call_timeout_ms,
                       "agent binding: bound on each request and its reply, ms (call_timeout; default 5000, 1..3600000)");
+  run_cmd->add_option("--evidence", run_text.evidence,
+                      "all (default: evidence/<case>.pcapng for every case), failures (only cases whose verdict is not "
+                      "PASS) or none");
+  run_cmd->add_option("--snaplen", run_text.snaplen,
+                      "auto (default: whole frames for cases whose checks read payload bytes, else every header), full, "
+                      "or bytes N (366 .. 262144) kept of each frame in the evidence files");
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
   run_cmd->add_option("--profile", run_text.profile,
@@ -117,6 +123,7 @@ int main(int argc, char** argv) {
   child_cmd->add_option("--testbed", child.testbed)->required();
   child_cmd->add_option("--out", child.out)->required();
   child_cmd->add_option("--evidence", child.evidence)->required();
+  child_cmd->add_option("--snaplen", child.snaplen)->required();
   child_cmd->add_option("--virtual-limit-ns", child.virtual_limit_ns)->required();
   child_cmd->add_option("--watchdog-grace-s", child.watchdog_grace_s)->required();
   child_cmd->add_option("--result-fd", child.result_fd)->required();
@@ -166,6 +173,9 @@ int main(int argc, char** argv) {
   auto* diff_cmd = app.add_subcommand("diff", "field-level diff of two captures (exit 0 same, 1 different, 2 bad input)");
   diff_cmd->add_option("A", diff.a, "expected capture (pcapng or pcap)")->required();
   diff_cmd->add_option("B", diff.b, "observed capture")->required();
+  diff_cmd->add_option("--iface", diff.iface,
+                       "in a file of several interfaces (an evidence file: one per tap), compare this one (e.g. "
+                       "dut.p1.tx); a file of one interface is compared whole");
   diff_cmd->add_option("--mask", diff.masks, "fields to ignore (comma list; e.g. udp.sport,icrc,ts)");
   namespace lim = mrc::harness::limits;
   diff_cmd->add_option("--window", diff.window, "equivalence window in packets (spray reordering)")

@@ -183,6 +183,7 @@ RunMetadata read_meta(Reader r) {
 struct Version {
   bool v1_1 = false;  // timing_budget
   bool v1_2 = false;  // conformance: profile, strict, basis, advisory, outcome
+  bool v1_3 = false;  // the run's evidence volume
 };
 
 std::vector<RequirementRef> read_requirements(Reader r, Version version) {
@@ -311,12 +312,15 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId && schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId12 && schema != kResultsSchemaId11 &&
+      schema != kResultsSchemaId10) {
     top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
-                            std::string(kResultsSchemaId11) + "\" and \"" + std::string(kResultsSchemaId) +
-                            "\", the file says \"" + schema + "\"");
+                            std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) + "\" and \"" +
+                            std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
   }
-  const Version version{.v1_1 = schema != kResultsSchemaId10, .v1_2 = schema == kResultsSchemaId};
+  const Version version{.v1_1 = schema != kResultsSchemaId10,
+                        .v1_2 = schema == kResultsSchemaId || schema == kResultsSchemaId12,
+                        .v1_3 = schema == kResultsSchemaId};
   RunResult run;
   run.interrupted = top.boolean("interrupted");
   if (version.v1_2) {
@@ -328,6 +332,18 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   (void)top.at("summary");  // derived from the cases
   if (version.v1_2) (void)top.object("outcome");  // derived from the cases
   run.requirements = read_requirements(top.object("coverage"), version);
+  if (top.has("evidence")) {
+    if (!version.v1_3) top.fail(top.child("evidence"), "needs schema " + std::string(kResultsSchemaId) + "; the file says " + schema);
+    Reader e = top.object("evidence");
+    run.evidence.keep = e.str("keep");
+    run.evidence.snaplen = e.str("snaplen");
+    run.evidence.files = e.u64("files");
+    run.evidence.bytes = e.u64("bytes");
+    e.finish();
+    if (run.evidence.keep.empty()) e.fail(e.child("keep"), "all, failures or none");
+  } else if (version.v1_3) {
+    top.fail("/evidence", "a file of schema " + std::string(kResultsSchemaId) + " says what evidence its run kept");
+  }
   for_each_object(top, "cases", [&](Reader& c) { run.cases.push_back(read_case(c, version)); });
   top.finish();
   return run;

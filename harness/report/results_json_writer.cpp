@@ -223,7 +223,9 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
 
 }  // namespace
 
-std::string_view results_schema_id(const RunResult&) { return kResultsSchemaId; }
+std::string_view results_schema_id(const RunResult& run) {
+  return run.evidence.keep.empty() ? kResultsSchemaId12 : kResultsSchemaId;
+}
 
 std::string render_results_json(const RunResult& run) {
   Json j;
@@ -237,6 +239,14 @@ std::string render_results_json(const RunResult& run) {
   j["summary"] = summary_json(run);
   j["outcome"] = outcome_json(outcome);
   j["coverage"] = coverage_json(run);
+  if (!run.evidence.keep.empty()) {  // schema 1.3
+    Json e;
+    e["keep"] = run.evidence.keep;
+    e["snaplen"] = run.evidence.snaplen;
+    e["files"] = run.evidence.files;
+    e["bytes"] = run.evidence.bytes;
+    j["evidence"] = std::move(e);
+  }
   Json cases = Json::array();
   for (const auto& c : run.cases) cases.push_back(case_json(c, run.profile));
   j["cases"] = std::move(cases);

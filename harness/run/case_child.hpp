@@ -22,7 +22,7 @@ namespace mrc::run {
 inline constexpr const char* kCaseChildCommand = "case-child";  // hidden: not in --help
 
 // The case's half of the child's arguments, after `case-child` and before Isolation::child_args:
-//   --suite-root DIR --case FILE --case-id ID --seed N --testbed T --out DIR --evidence on|off
+//   --suite-root DIR --case FILE --case-id ID --seed N --testbed T --out DIR --evidence all|failures|none --snaplen auto|full|N
 //   --virtual-limit-ns N --watchdog-grace-s S --result-fd 3 --token-fd 4
 // (numbers in decimal; S in the shortest form that reads back to the same double).
 std::vector<std::string> case_child_args(const CaseTask& t, const std::filesystem::path& suite_root,

@@ -1,13 +1,13 @@
-// Step 5 of a case run: the testbed's taps become evidence pcaps, the scheduled faults and the
+// Step 5 of a case run: the testbed's taps are named for the evidence file (case_evidence.hpp), the scheduled faults and the
 // impairment rules become FaultEvents with the EVs they hit (from the testbed's path query), the
 // bindings' reports become DutObservations, and the scripted expects are judged.
 #include <algorithm>
 #include <set>
 
-#include "harness/capture/pcapng.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/verdict/expect_eval.hpp"
 #include "harness/run/bridge_trust.hpp"
+#include "harness/run/case_evidence.hpp"
 #include "harness/run/session_state.hpp"
 
 namespace mrc::run {
@@ -22,19 +22,6 @@ int fmt_mode_value(agentproto::FormatMode m) {  // host-API EV format mode bits
     case agentproto::FormatMode::kUdp: return 4;
   }
   return 1;
-}
-
-void write_evidence(SessionState& s, harness::TapCapture& t) {
-  const std::filesystem::path rel = std::filesystem::path("evidence") / s.c.id / (t.name + ".pcapng");
-  t.pcap = rel.generic_string();
-  if (!s.o.write_evidence) return;
-  std::error_code ec;
-  std::filesystem::create_directories(s.o.out_dir / rel.parent_path(), ec);
-  if (std::string e = harness::write_pcapng(s.o.out_dir / rel, t.capture); !e.empty()) {
-    s.result.notes.push_back("evidence not written: " + e);
-    return;
-  }
-  s.result.evidence_files.push_back(t.pcap);
 }
 
 // The path each of the DUT's EVs takes to the peer (index = EV position).
@@ -152,7 +139,9 @@ void collect(SessionState& s) {
   ctx.taps = s.tb->take_taps();
   for (auto& t : ctx.taps) {
     t.from_dut = t.from_dut && t.host == kDutHost;
-    write_evidence(s, t);
+    // The checks cite a tap by this key; once they have run, keep_evidence() maps each citation to
+    // the case's one file and the packet's frame in it (case_evidence.hpp).
+    t.pcap = tap_evidence_key(s.c.id, t.name);
   }
   s.activity("collect.faults");
   collect_faults(s, end);

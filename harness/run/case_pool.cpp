@@ -11,6 +11,7 @@
 
 #include "harness/dut/reference_binding.hpp"
 #include "harness/run/case_child.hpp"
+#include "harness/run/case_evidence.hpp"
 #include "harness/run/case_result.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/suite_runner.hpp"
@@ -60,7 +61,6 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   job->opts.testbed = o.testbed;
   job->opts.seed = t.seed;
   job->opts.out_dir = o.out;
-  job->opts.write_evidence = o.write_evidence;
   job->opts.golden_dir = root.empty() ? std::filesystem::path("pcaps") : root / "pcaps";
   job->opts.virtual_limit_ns = o.virtual_limit_ns;
   job->opts.deadline = start + std::chrono::seconds(c.timeout_s);
@@ -79,9 +79,9 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
     wall_s = 0;
     return r;
   }
-  if (o.write_evidence) {
+  if (o.write_evidence) {  // a file from an earlier run must not pass for this one's
     std::error_code ec;
-    std::filesystem::remove_all(o.out / "evidence" / c.id, ec);
+    std::filesystem::remove(o.out / case_evidence_path(c.id), ec);
   }
 
   std::thread worker([job] {
@@ -122,7 +122,9 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
     r.message = "the harness or DUT binding threw during " + std::string(job->activity.load()) + ": " + job->exception;
     return r;
   }
-  return judge_case(c, job->result, root, t.seed);
+  CaseResult r = judge_case(c, job->result, root, t.seed);
+  keep_evidence(r, c, job->result, o.out, o.write_evidence, o.evidence);
+  return r;
 }
 
 std::vector<std::optional<CaseResult>> run_case_tasks(std::span<const CaseTask> tasks,

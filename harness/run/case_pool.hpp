@@ -23,6 +23,7 @@
 
 #include "harness/case/case_model.hpp"
 #include "harness/dut/dut_binding.hpp"
+#include "harness/run/case_evidence.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace mrc::run {
@@ -54,8 +55,9 @@ struct Isolation {
 
 struct PoolOptions {
   std::string testbed = "mini";             // preset or testbed YAML for cases that name none
-  std::filesystem::path out;                // evidence goes to <out>/evidence/<case id>/
+  std::filesystem::path out;                // evidence goes to <out>/evidence/<case id>.pcapng
   bool write_evidence = true;               // false: no pcaps written, <out> untouched
+  EvidenceOptions evidence;                 // which cases keep their file, at what snap length
   unsigned jobs = 1;
   double watchdog_grace_s = 2.0;
   std::uint64_t virtual_limit_ns = 100'000'000;

@@ -39,7 +39,6 @@ CaseResult case_header(const harness::Case& c, const std::filesystem::path& suit
 CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std::filesystem::path& suite_root,
                       std::uint64_t seed) {
   CaseResult r = case_header(c, suite_root, seed);
-  r.evidence_files = s.evidence_files;
   r.sim_time_ns = s.sim_time_ns;
   r.timing_budget = s.ctx.timing_budget;
   if (s.status != Verdict::kPass) {

@@ -30,9 +30,8 @@ namespace mrc::run {
 struct SessionOptions {
   std::string testbed = "mini";            // used when the case names none
   std::uint64_t seed = 1;                  // the case's effective seed
-  std::filesystem::path out_dir;           // evidence goes to <out_dir>/evidence/<case id>/
+  std::filesystem::path out_dir;           // the run's output folder (the checks' CheckContext::out_dir)
   std::filesystem::path golden_dir;        // the suite's pcaps/
-  bool write_evidence = true;
   std::uint64_t virtual_limit_ns = 100'000'000;   // virtual time allowed past the scripted horizon
   std::uint64_t drain_ns = 50'000;         // quiet time after the stimulus finished
   std::uint64_t slice_ns = 1'000;          // polling granularity while traffic waits on completions
@@ -51,7 +50,6 @@ struct SessionResult {
   harness::Verdict status = harness::Verdict::kPass;
   std::string message;
   harness::CheckContext ctx;
-  std::vector<std::string> evidence_files;  // relative to out_dir
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
   // How a real-time bridge broke what it declared (lag over its budget, lost frames); "" when it

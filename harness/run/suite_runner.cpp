@@ -274,6 +274,8 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     run.meta.started_at = s.str();
   }
   run.requirements = coverage(all);
+  run.evidence.keep = std::string(to_string(o.evidence.keep));
+  run.evidence.snaplen = snaplen_spelling(o.evidence);
   run.profile = o.profile;
   run.strict = o.strict;
   if (!edge_audit(all, o.cases.empty(), run.edges, err)) return kExitBadInput;
@@ -287,6 +289,15 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     harness::RunResult snapshot = run;
     for (const auto& r : results) {
       if (r) snapshot.cases.push_back(*r);
+    }
+    for (const CaseResult& c : snapshot.cases) {  // the volume as it stands on disk
+      for (const std::string& f : c.evidence_files) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(o.out / f, ec);
+        if (ec) continue;
+        ++snapshot.evidence.files;
+        snapshot.evidence.bytes += size;
+      }
     }
     // Interrupted = stopped before every selected case ran.
     snapshot.interrupted = interrupt_flag().load() && snapshot.cases.size() < selected.size();
@@ -310,6 +321,8 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   PoolOptions po;
   po.testbed = fabric;
   po.out = o.out;
+  po.write_evidence = o.evidence.keep != EvidenceKeep::kNone;
+  po.evidence = o.evidence;
   po.jobs = jobs;
   po.watchdog_grace_s = o.watchdog_grace_s;
   po.virtual_limit_ns = o.virtual_limit_ns;
@@ -365,6 +378,9 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   // The count line above stays as it always was (scripts grep it); what the counts mean for
   // conformance is its own line.
   out << '\n' << harness::conformance_line(harness::run_outcome(final_run));
+  out << "\nevidence: " << final_run.evidence.files << " files, " << std::fixed << std::setprecision(1)
+      << static_cast<double>(final_run.evidence.bytes) / 1e6 << std::defaultfloat << " MB (--evidence "
+      << final_run.evidence.keep << ", --snaplen " << final_run.evidence.snaplen << ")";
   out << "\nreports: " << (o.out / harness::kResultsJsonName).string() << ", "
       << (o.out / harness::kJunitXmlName).string() << ", " << (o.out / harness::kHtmlReportName).string() << '\n';
   for (const auto& c : final_run.cases) {

@@ -49,6 +49,7 @@ struct RunOptions {
   std::string expectations;               // expectation file (empty: none)
   std::string today;                      // YYYY-MM-DD for expiry (empty: the system date)
   bool wall_clock = false;                // put wall times into the reports
+  EvidenceOptions evidence;               // --evidence, --snaplen (case_evidence.hpp)
   // How the verdicts are judged (harness/report/run_outcome.hpp): which MUST cases count toward
   // conformance (--profile), and whether any FAIL exits 1, advisories included (--strict).
   harness::ConformanceProfile profile = harness::ConformanceProfile::kFull;

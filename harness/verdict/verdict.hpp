@@ -90,6 +90,7 @@ struct CaseResult {
   std::string message;
   std::vector<CheckResult> checks;
   std::vector<std::string> evidence_files;  // relative to the run's output folder
+  std::string evidence_error;  // "" or "<file>: <strerror>" when evidence could not be written
   std::uint64_t sim_time_ns = 0;     // virtual time the case ran for
   TimingBudget timing_budget;        // what the case's testbed declared (timing_budget.hpp); 0 on the sim
   std::optional<double> wall_ms;     // only with --wall-clock (breaks byte-identical reports)
@@ -141,8 +142,19 @@ struct EdgeRef {
   std::vector<std::string> cases;
 };
 
+// What a run kept on disk as evidence (results.json `evidence`, since 1.3), and under which
+// options. `keep` empty: the run says nothing about evidence (reports rebuilt from an older file).
+struct EvidenceVolume {
+  std::string keep;     // --evidence: all, failures, none
+  std::string snaplen;  // --snaplen: auto, full, or bytes
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+  bool operator==(const EvidenceVolume&) const = default;
+};
+
 struct RunResult {
   RunMetadata meta;
+  EvidenceVolume evidence;
   std::vector<CaseResult> cases;
   std::vector<RequirementRef> requirements;
   // The edge audit, in file order (empty when the suite has none). Shown by index.html only:

@@ -51,18 +51,22 @@ TEST(DiffCommand, SameDifferentAndBadInput) {
   o.seed = 99;
   o.out = out.path() / "other";
   ASSERT_EQ(run(o).rc, 0);
-  const std::string a = (out.path() / "evidence/spray-v-001/dut.p1.tx.pcapng").string();
-  const std::string b = (out.path() / "other/evidence/spray-v-001/dut.p1.tx.pcapng").string();
+  const std::string a = (out.path() / "evidence/spray-v-001.pcapng").string();
+  const std::string b = (out.path() / "other/evidence/spray-v-001.pcapng").string();
+  DiffCliOptions tx = diff_opts(a, a);
+  tx.iface = "dut.p1.tx";
   std::ostringstream s1, e1;
-  EXPECT_EQ(run_diff(diff_opts(a, a), s1, e1), 0) << s1.str() << e1.str();
+  EXPECT_EQ(run_diff(tx, s1, e1), 0) << s1.str() << e1.str();
+  tx.b = b;
   std::ostringstream s2, e2;
-  EXPECT_EQ(run_diff(diff_opts(a, b), s2, e2), 1) << s2.str() << e2.str();
+  EXPECT_EQ(run_diff(tx, s2, e2), 1) << s2.str() << e2.str();
   EXPECT_FALSE(s2.str().empty());
   std::ostringstream s3, e3;
   EXPECT_EQ(run_diff(diff_opts(a, "/nonexistent.pcapng"), s3, e3), 2);
   EXPECT_NE(e3.str().find("nonexistent"), std::string::npos);
   DiffCliOptions masked = diff_opts(a, a);
   masked.masks = {"no.such.field"};
+  masked.iface = "dut.p1.tx";
   std::ostringstream s4, e4;
   EXPECT_EQ(run_diff(masked, s4, e4), 2);
 }

@@ -26,7 +26,7 @@ TEST(Determinism, TwoRunsWithTheSameSeedAreByteIdentical) {
     EXPECT_EQ(slurp(e.path()), slurp(b.path() / rel)) << rel;
     ++pcaps;
   }
-  EXPECT_EQ(pcaps, 48u);  // 3 cases x 8 ports x 2 directions
+  EXPECT_EQ(pcaps, 3u);  // one per case (16 interfaces each: 8 ports x 2 directions)
   for (const auto& c : ra.result.cases) EXPECT_EQ(c.seed, 12345u);
 }
 
@@ -41,8 +41,7 @@ TEST(Determinism, ADifferentSeedChangesTheTrace) {
   o.out = b.path();
   run(o);
   // The trim impairment draws from the seed: different packets are trimmed.
-  EXPECT_NE(slurp(a.path() / "evidence/reliab-v-001/dut.p1.rx.pcapng"),
-            slurp(b.path() / "evidence/reliab-v-001/dut.p1.rx.pcapng"));
+  EXPECT_NE(slurp(a.path() / "evidence/reliab-v-001.pcapng"), slurp(b.path() / "evidence/reliab-v-001.pcapng"));
 }
 
 }  // namespace

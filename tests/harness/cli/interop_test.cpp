@@ -91,7 +91,7 @@ TEST_F(Interop, TwoByTwoMatrixJudgesTheRows) {
     }
     const fs::path pair_dir = (out.path() / c["report"].get<std::string>()).parent_path();
     EXPECT_TRUE(fs::exists(pair_dir / "junit.xml"));
-    EXPECT_TRUE(fs::exists(pair_dir / "evidence" / "spray-v-001"));
+    EXPECT_TRUE(fs::exists(pair_dir / "evidence" / "spray-v-001.pcapng"));
     // The matrix links the cell to that pair's existing index.html.
     const std::string report = c["report"].get<std::string>();
     EXPECT_TRUE(fs::is_regular_file(out.path() / report)) << report;

@@ -50,9 +50,9 @@ TEST(RunPeer, ADefectivePeerChangesTheOutcomeAndWhatTheDutReceives) {
   EXPECT_EQ(defective.rc, 1);
   EXPECT_FALSE(clean.result.meta.peer.has_value());
   EXPECT_EQ(defective.result.meta.peer, std::optional<std::string>("reference:wrong-icrc"));
-  const std::string rx = "evidence/reorder-v-001/dut.p1.rx.pcapng";
-  ASSERT_TRUE(fs::exists(clean_out.path() / rx));
-  EXPECT_NE(slurp(clean_out.path() / rx), slurp(defective_out.path() / rx));
+  const std::string file = "evidence/reorder-v-001.pcapng";
+  ASSERT_TRUE(fs::exists(clean_out.path() / file));
+  EXPECT_NE(slurp(clean_out.path() / file), slurp(defective_out.path() / file));
 }
 
 TEST(RunPeer, ABadSpecIsBadInputBeforeAnyCaseRuns) {

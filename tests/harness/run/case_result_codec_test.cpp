@@ -22,7 +22,7 @@ using harness::Verdict;
 // size changes, encode the new field (visit_* in case_result_codec.cpp), set it in full_result(),
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(CaseResult) == 480 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
+static_assert(sizeof(CaseResult) == 512 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
                   sizeof(Chart) == 200,
               "a field was added to the verdict model: see the comment above");
 #endif
@@ -43,7 +43,8 @@ CaseResult full_result() {
   r.seed = 0xFEDCBA9876543210ull;
   r.verdict = Verdict::kFail;
   r.message = "distribution/ev: [SPRAY-PER-PACKET-EV] p=1e-9";
-  r.evidence_files = {"evidence/spray-v-001/dut.p0.tx.pcapng", "evidence/spray-v-001/dut.p0.rx.pcapng"};
+  r.evidence_files = {"evidence/spray-v-001.pcapng"};
+  r.evidence_error = "evidence/spray-v-002.pcapng: No space left on device";
   r.sim_time_ns = 123456789;
   r.wall_ms = 41.25;
   r.timing_budget = harness::TimingBudget{200'000, "real-time bridge (--testbed netns)"};
@@ -175,9 +176,9 @@ TEST(CaseResultCodec, TrailingBytesAreRefused) {
 
 TEST(CaseResultCodec, WrongVersionAndMagicAreNamed) {
   std::vector<std::uint8_t> b = bytes_of(full_result());
-  b[5] = 4;
+  b[5] = 5;
   EXPECT_EQ(decode_case_result(b).error,
-            "wrong version: 4, this build reads version 3 (parent and child are different builds?)");
+            "wrong version: 5, this build reads version 4 (parent and child are different builds?)");
   b = bytes_of(full_result());
   b[0] = 'X';
   EXPECT_EQ(decode_case_result(b).error, "not a case result: the first bytes are not \"MRCR\"");

@@ -29,3 +29,13 @@ if(TARGET mrc_cross_gen)
   set_tests_properties(dissector.plain_roce dissector.real_roce
                        PROPERTIES LABELS cross TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
+
+# dissector.evidence (label `cross`): tshark reads a case's evidence file from `mrc-conform run`
+# (evidence/<case-id>.pcapng): every interface by name, the frame count the sum of the taps.
+if(TARGET mrc-conform)
+  add_test(NAME dissector.evidence
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/evidence_check.py
+                   --mrc-conform $<TARGET_FILE:mrc-conform> --case ${PROJECT_SOURCE_DIR}/cases/spray/spray-v-001.yaml
+                   --workdir ${PROJECT_BINARY_DIR})
+  set_tests_properties(dissector.evidence PROPERTIES LABELS cross TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
