@@ -3,6 +3,7 @@
 // Packet indexes and filters in the output are the file's (frame number - 1), so Wireshark finds
 // them whatever interface they are on.
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 
 #include "harness/capture/pcapng.hpp"
@@ -73,7 +74,7 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
   for (const auto& f : {o.a, o.b}) {
     // libpcap's own message repeats the path
     if (std::error_code ec; !std::filesystem::is_regular_file(f, ec)) {
-      err << "error: " << f << ": no such file\n";
+      err << "error: " << f << ": no such file (or not a regular file)\n";
       return kExitBadInput;
     }
   }
