@@ -90,6 +90,7 @@ struct CaseResult {
   std::string message;
   std::vector<CheckResult> checks;
   std::vector<std::string> evidence_files;  // relative to the run's output folder
+  std::string evidence_error;  // "" or "<file>: <strerror>" when evidence could not be written
   std::uint64_t sim_time_ns = 0;     // virtual time the case ran for
   TimingBudget timing_budget;        // what the case's testbed declared (timing_budget.hpp); 0 on the sim
   std::optional<double> wall_ms;     // only with --wall-clock (breaks byte-identical reports)
@@ -149,6 +150,10 @@ struct RunResult {
   // results.json does not carry it, so a report rebuilt from results.json has no edge table.
   std::vector<EdgeRef> edges;
   bool interrupted = false;  // Ctrl-C or a fatal harness error: the report is partial
+  // Why it stopped early ("SIGINT", "SIGTERM", "disk full: <path>: <strerror>", "harness error:
+  // <what>") and the ids of the selected cases that did not run, in selection order (schema 1.3).
+  std::string interrupt_reason;
+  std::vector<std::string> not_run;
   // How the run was asked to judge (`run --profile`, `--strict`); what that makes of the verdicts
   // (conformant, advisories, the exit status) is harness/report/run_outcome.hpp's, alone.
   ConformanceProfile profile = ConformanceProfile::kFull;
