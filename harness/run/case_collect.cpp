@@ -31,7 +31,11 @@ void write_evidence(SessionState& s, harness::TapCapture& t) {
   std::error_code ec;
   std::filesystem::create_directories(s.o.out_dir / rel.parent_path(), ec);
   if (std::string e = harness::write_pcapng(s.o.out_dir / rel, t.capture); !e.empty()) {
+    // A torn pcap is worse than none (disk full left thousands of zero-byte files): remove it,
+    // and say so in the result, which makes the runner stop (suite_runner.cpp).
+    std::filesystem::remove(s.o.out_dir / rel, ec);
     s.result.notes.push_back("evidence not written: " + e);
+    if (s.result.evidence_error.empty()) s.result.evidence_error = e;
     return;
   }
   s.result.evidence_files.push_back(t.pcap);

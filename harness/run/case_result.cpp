@@ -40,6 +40,7 @@ CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std:
                       std::uint64_t seed) {
   CaseResult r = case_header(c, suite_root, seed);
   r.evidence_files = s.evidence_files;
+  r.evidence_error = s.evidence_error;
   r.sim_time_ns = s.sim_time_ns;
   r.timing_budget = s.ctx.timing_budget;
   if (s.status != Verdict::kPass) {

@@ -163,6 +163,7 @@ void visit_case(A& a, R& c) {
   a.str(c.message, "message");
   a.list(c.checks, kMinCheck, "checks", [&](auto& chk) { visit_check(a, chk); });
   visit_strings(a, c.evidence_files, "evidence_files");
+  a.str(c.evidence_error, "evidence_error");
   a.u64(c.sim_time_ns, "sim_time_ns");
   a.u64(c.timing_budget.ns, "timing_budget.ns");
   a.str(c.timing_budget.source, "timing_budget.source");

@@ -52,6 +52,7 @@ struct SessionResult {
   std::string message;
   harness::CheckContext ctx;
   std::vector<std::string> evidence_files;  // relative to out_dir
+  std::string evidence_error;  // "" or "<file>: <strerror>" when evidence could not be written
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
   // How a real-time bridge broke what it declared (lag over its budget, lost frames); "" when it

@@ -44,6 +44,7 @@ CaseResult full_result() {
   r.verdict = Verdict::kFail;
   r.message = "distribution/ev: [SPRAY-PER-PACKET-EV] p=1e-9";
   r.evidence_files = {"evidence/spray-v-001/dut.p0.tx.pcapng", "evidence/spray-v-001/dut.p0.rx.pcapng"};
+  r.evidence_error = "evidence/spray-v-001/dut.p1.rx.pcapng: write failed: No space left on device";
   r.sim_time_ns = 123456789;
   r.wall_ms = 41.25;
   r.timing_budget = harness::TimingBudget{200'000, "real-time bridge (--testbed netns)"};
@@ -175,9 +176,9 @@ TEST(CaseResultCodec, TrailingBytesAreRefused) {
 
 TEST(CaseResultCodec, WrongVersionAndMagicAreNamed) {
   std::vector<std::uint8_t> b = bytes_of(full_result());
-  b[5] = 4;
+  b[5] = 5;
   EXPECT_EQ(decode_case_result(b).error,
-            "wrong version: 4, this build reads version 3 (parent and child are different builds?)");
+            "wrong version: 5, this build reads version 4 (parent and child are different builds?)");
   b = bytes_of(full_result());
   b[0] = 'X';
   EXPECT_EQ(decode_case_result(b).error, "not a case result: the first bytes are not \"MRCR\"");
