@@ -99,10 +99,10 @@ std::string write_final_reports(harness::RunResult& run, const std::filesystem::
     }
     try {
       harness::write_reports(run, dir);
-    } catch (const std::exception&) {
-      // What exists now says interrupted; the first error is the one to act on.
+    } catch (const std::exception& again) {
+      return again.what();  // the file that is missing now (what exists says interrupted)
     }
-    return first;
+    return "";  // all there now, each saying why the run is incomplete
   }
 }
 

@@ -32,10 +32,11 @@ harness::RunResult run_snapshot(const harness::RunResult& base,
                                 const std::vector<std::optional<harness::CaseResult>>& results,
                                 const std::vector<std::string>& selected_ids, bool final);
 
-// Writes the final report set into `dir`. When a file cannot be written, the files of that attempt
-// are removed (none may claim a complete run), `run` becomes interrupted with the reason "disk
-// full: <error>" (unless it already had one), and the set is written once more, Returns "" or the first error, which names
-// the file.
+// Writes the final report set into `dir`. When a file cannot be written, the files there are
+// removed (none may claim a complete run, and the snapshot's room is freed), `run` becomes
+// interrupted with the reason "disk full: <error>" (unless it already had one), and the set is
+// written once more. Returns "" when every file is there, else the error of the last attempt,
+// which names the file that is missing.
 std::string write_final_reports(harness::RunResult& run, const std::filesystem::path& dir);
 
 // Where the reports ended up, for the closing text.

@@ -22,7 +22,7 @@ using harness::Verdict;
 // size changes, encode the new field (visit_* in case_result_codec.cpp), set it in full_result(),
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(CaseResult) == 480 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
+static_assert(sizeof(CaseResult) == 512 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
                   sizeof(Chart) == 200,
               "a field was added to the verdict model: see the comment above");
 #endif
