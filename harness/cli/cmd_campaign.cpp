@@ -8,6 +8,7 @@
 
 #include "harness/case/catalog_map.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/staged_out.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/campaign_report.hpp"
 #include "harness/report/report.hpp"
@@ -93,6 +94,8 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   if (!sel.ok) return kExitBadInput;
   auto defects = campaign_defects(*chosen, sel.suite, err);
   if (!defects) return kExitBadInput;
+  auto folder = open_out(o.out, err);
+  if (!folder) return kExitBadInput;
 
   run::CampaignPlan plan;
   plan.defects = std::move(*defects);
@@ -107,18 +110,17 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   if (o.wall_clock) result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   try {
-    std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    if (ec) throw harness::ReportError(o.out.string() + ": " + ec.message());
-    harness::write_file_atomically(o.out / "campaign.json", harness::render_campaign_json(result));
-    harness::write_file_atomically(o.out / "campaign.html", harness::render_campaign_html(result));
+    harness::write_file_atomically(folder->staging / "campaign.json", harness::render_campaign_json(result));
+    harness::write_file_atomically(folder->staging / "campaign.html", harness::render_campaign_html(result));
   } catch (const std::exception& e) {
     err << "error: writing the campaign report: " << e.what() << '\n';
+    place_out(*folder, false, err);
     out << harness::render_campaign_text(result);
     return kExitHarness;
   }
+  const std::filesystem::path dir = place_out(*folder, !result.interrupted, err);
   out << harness::render_campaign_text(result);
-  out << "reports: " << (o.out / "campaign.json").string() << ", " << (o.out / "campaign.html").string() << '\n';
+  out << "reports: " << (dir / "campaign.json").string() << ", " << (dir / "campaign.html").string() << '\n';
   return result.exit_code();
 }
 

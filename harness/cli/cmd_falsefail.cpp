@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "harness/cli/commands.hpp"
+#include "harness/cli/staged_out.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/falsefail_report.hpp"
 #include "harness/report/report.hpp"
@@ -38,6 +39,8 @@ int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& er
     err << "error: none of the " << sel.cases.size() << " selected case(s) has a distribution check\n";
     return kExitBadInput;
   }
+  auto folder = open_out(o.out, err);
+  if (!folder) return kExitBadInput;
 
   run::FalsefailPlan plan;
   plan.dut = o.dut;
@@ -52,15 +55,14 @@ int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& er
 
   out << harness::render_falsefail_text(result);
   try {
-    std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    if (ec) throw harness::ReportError(o.out.string() + ": " + ec.message());
-    harness::write_file_atomically(o.out / "falsefail.json", harness::render_falsefail_json(result));
+    harness::write_file_atomically(folder->staging / "falsefail.json", harness::render_falsefail_json(result));
   } catch (const std::exception& e) {
     err << "error: writing falsefail.json: " << e.what() << '\n';
+    place_out(*folder, false, err);
     return kExitHarness;
   }
-  out << "report: " << (o.out / "falsefail.json").string() << '\n';
+  const std::filesystem::path dir = place_out(*folder, !result.interrupted, err);
+  out << "report: " << (dir / "falsefail.json").string() << '\n';
   return result.exit_code();
 }
 

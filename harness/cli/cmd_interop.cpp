@@ -9,6 +9,7 @@
 #include <set>
 
 #include "harness/cli/commands.hpp"
+#include "harness/cli/staged_out.hpp"
 #include "harness/cli/run_inputs.hpp"
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/interop_report.hpp"
@@ -88,33 +89,35 @@ int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err) {
     err << missing;
     return kExitBadInput;
   }
-  if (std::string why = run::output_folder_problem(o.run.out); !why.empty()) {
-    err << "error: --out " << o.run.out.string() << ": " << why << '\n';
-    return kExitBadInput;
-  }
+  auto folder = open_out(o.run.out, err);
+  if (!folder) return kExitBadInput;
+  plan.base.out = folder->staging;  // each pair's run goes to <staging>/pairs/ (and stages its own)
   std::vector<std::string> case_ids;
   for (const harness::Case* c : sel.cases) case_ids.push_back(c->id);
 
   plan.progress = o.run.progress ? &err : nullptr;
   plan.on_pair_done = o.on_pair_done;
   run::InteropRun matrix = run::run_interop_matrix(plan, case_ids, err);
-  if (matrix.bad_input) return kExitBadInput;
+  if (matrix.bad_input) {
+    harness::discard_staged(*folder);
+    return kExitBadInput;
+  }
   harness::InteropResult& result = matrix.result;
   if (o.run.wall_clock) {
     result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  const std::filesystem::path json = o.run.out / harness::kInteropJsonName;
-  const std::filesystem::path html = o.run.out / harness::kInteropHtmlName;
   out << harness::render_interop_text(result);
   try {
-    harness::write_file_atomically(json, harness::render_interop_json(result));
-    harness::write_file_atomically(html, harness::render_interop_html(result));
+    harness::write_file_atomically(folder->staging / harness::kInteropJsonName, harness::render_interop_json(result));
+    harness::write_file_atomically(folder->staging / harness::kInteropHtmlName, harness::render_interop_html(result));
   } catch (const std::exception& e) {
     err << "error: writing the interop report: " << e.what() << '\n';
+    place_out(*folder, false, err);
     return kExitHarness;
   }
-  out << "reports: " << json.string() << ", " << html.string() << " (pairs under "
-      << (o.run.out / "pairs").string() << ")\n";
+  const std::filesystem::path dir = place_out(*folder, !result.interrupted, err);
+  out << "reports: " << (dir / harness::kInteropJsonName).string() << ", " << (dir / harness::kInteropHtmlName).string()
+      << " (pairs under " << (dir / "pairs").string() << ")\n";
   return result.exit_code();
 }
 

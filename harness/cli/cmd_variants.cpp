@@ -8,6 +8,7 @@
 
 #include "harness/case/catalog_map.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/staged_out.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/variants_report.hpp"
 #include "harness/run/case_select.hpp"
@@ -68,6 +69,8 @@ int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err)
   if (!sel.ok) return kExitBadInput;
   auto chosen = choose_variants(o.variants, sel.suite, err);
   if (!chosen) return kExitBadInput;
+  auto folder = open_out(o.out, err);
+  if (!folder) return kExitBadInput;
 
   run::VariantsPlan plan;
   plan.variants = std::move(*chosen);
@@ -81,17 +84,16 @@ int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err)
   if (o.wall_clock) result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   try {
-    std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    if (ec) throw harness::ReportError(o.out.string() + ": " + ec.message());
-    harness::write_file_atomically(o.out / "variants.json", harness::render_variants_json(result));
-    harness::write_file_atomically(o.out / "variants.html", harness::render_variants_html(result));
+    harness::write_file_atomically(folder->staging / "variants.json", harness::render_variants_json(result));
+    harness::write_file_atomically(folder->staging / "variants.html", harness::render_variants_html(result));
   } catch (const std::exception& e) {
     err << "error: writing the variants report: " << e.what() << '\n';
+    place_out(*folder, false, err);
     out << harness::render_variants_text(result);
     return kExitHarness;
   }
-  out << "reports: " << (o.out / "variants.json").string() << ", " << (o.out / "variants.html").string() << '\n';
+  const std::filesystem::path dir = place_out(*folder, !result.interrupted, err);
+  out << "reports: " << (dir / "variants.json").string() << ", " << (dir / "variants.html").string() << '\n';
   out << harness::render_variants_text(result);
   return result.exit_code();
 }

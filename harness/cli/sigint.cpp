@@ -1,17 +1,22 @@
 #include "harness/cli/sigint.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
 
-#include "harness/run/suite_runner.hpp"
+#include "harness/report/report_folder.hpp"
+#include "harness/run/interrupt.hpp"
 
 namespace mrc::cli {
 namespace {
 
 extern "C" void on_stop_signal(int sig) {
-  // Only an atomic store: nothing else is safe in a signal handler.
-  if (run::interrupt_flag().exchange(true)) {
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
+  // Only async-signal-safe work: atomics, clock_gettime, unlink, rename, _exit.
+  if (run::note_stop_signal(sig)) {
+    harness::place_staged_from_signal_handler();
+    // The shell's spelling of "stopped by this signal" (130 for SIGINT), as an exit status: a
+    // death by signal would read as a crash to a CI runner (and core dumps need no report here).
+    ::_exit(128 + sig);
   }
 }
 

@@ -46,9 +46,18 @@ void header(std::string& out, const RunResult& run, const RunOutcome& outcome, c
          " on testbed <strong>" + html_escape(m.testbed) + "</strong></span></div>\n";
   if (run.interrupted) {
     out += "<div class=\"banner partial\" id=\"partial-run\" role=\"alert\"><strong>Partial run.</strong> The run "
-           "was interrupted before every case finished; " +
-           std::to_string(run.cases.size()) +
-           " case(s) are reported below, the rest did not run. Do not use this report as a verdict.</div>\n";
+           "was interrupted before every case finished";
+    if (!run.interrupt_reason.empty()) {
+      out += " (<span id=\"interrupt-reason\">" + html_escape(run.interrupt_reason) + "</span>)";
+    }
+    out += "; " + std::to_string(run.cases.size()) + " case(s) are reported below, ";
+    if (run.not_run.empty()) {
+      out += "the rest did not run.";
+    } else {
+      out += "<span id=\"not-run-count\">" + std::to_string(run.not_run.size()) +
+             "</span> selected case(s) did not run: " + html::join_escaped(run.not_run) + ".";
+    }
+    out += " Do not use this report as a verdict.</div>\n";
   }
   html::conformance_panel(out, outcome);
   const VerdictCounts all = count_all(run);

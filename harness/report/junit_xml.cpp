@@ -17,6 +17,11 @@
 // skipped tests away, and a SHOULD the DUT misses is something its developers must see; the type
 // attribute and the `conformant` property of every <testsuite> say what the run means for
 // conformance, for a CI that gates on that instead.
+//
+// A run that ended early (RunResult::interrupt_reason) says so in every <testsuite>'s properties
+// (interrupt_reason, not_run: how many cases did not run), and its cases that did not run form one
+// more suite, "mrc.not-run", each a <testcase> with <skipped message="not run: <reason>"/>: a CI
+// that reads only JUnit then counts them instead of seeing a smaller, green run.
 #include <map>
 
 #include "harness/report/report.hpp"
@@ -197,7 +202,31 @@ std::string render_junit_xml(const RunResult& run) {
 
   Tally all;
   for (const auto& c : run.cases) all.add(c);
+  all.tests += run.not_run.size();
+  all.skipped += run.not_run.size();
   const RunOutcome outcome = run_outcome(run);
+  constexpr std::string_view kNotRunSuite = "mrc.not-run";
+  auto suite_properties = [&](std::string& out) {
+    constexpr std::string_view ind = "      ";
+    property(out, ind, "suite_version", run.meta.suite_version);
+    property(out, ind, "git_hash", run.meta.git_hash);
+    property(out, ind, "dut", run.meta.dut);
+    property(out, ind, "dut_capabilities", join(run.meta.dut_capabilities, ","));
+    if (run.meta.peer) property(out, ind, "peer", *run.meta.peer);
+    property(out, ind, "testbed", run.meta.testbed);
+    property(out, ind, "seed", std::to_string(run.meta.seed));
+    property(out, ind, "command_line", run.meta.command_line);
+    property(out, ind, "interrupted", run.interrupted ? "true" : "false");
+    if (!run.interrupt_reason.empty()) {
+      property(out, ind, "interrupt_reason", run.interrupt_reason);
+      property(out, ind, "not_run", std::to_string(run.not_run.size()));
+    }
+    property(out, ind, "conformant", outcome.conformant ? "true" : "false");
+    property(out, ind, "profile", to_string(run.profile));
+    property(out, ind, "strict", run.strict ? "true" : "false");
+    property(out, ind, "conformance", conformance_line(outcome));
+    if (run.meta.started_at) property(out, ind, "started_at", *run.meta.started_at);
+  };
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mrc-conform\"";
   counts_attrs(out, all);
@@ -211,23 +240,24 @@ std::string render_junit_xml(const RunResult& run) {
     counts_attrs(out, t);
     if (t.has_wall) out += " time=\"" + seconds_attr(t.wall_ms) + "\"";
     out += ">\n    <properties>\n";
-    constexpr std::string_view ind = "      ";
-    property(out, ind, "suite_version", run.meta.suite_version);
-    property(out, ind, "git_hash", run.meta.git_hash);
-    property(out, ind, "dut", run.meta.dut);
-    property(out, ind, "dut_capabilities", join(run.meta.dut_capabilities, ","));
-    if (run.meta.peer) property(out, ind, "peer", *run.meta.peer);
-    property(out, ind, "testbed", run.meta.testbed);
-    property(out, ind, "seed", std::to_string(run.meta.seed));
-    property(out, ind, "command_line", run.meta.command_line);
-    property(out, ind, "interrupted", run.interrupted ? "true" : "false");
-    property(out, ind, "conformant", outcome.conformant ? "true" : "false");
-    property(out, ind, "profile", to_string(run.profile));
-    property(out, ind, "strict", run.strict ? "true" : "false");
-    property(out, ind, "conformance", conformance_line(outcome));
-    if (run.meta.started_at) property(out, ind, "started_at", *run.meta.started_at);
+    suite_properties(out);
     out += "    </properties>\n";
     for (const auto* c : cases) testcase(out, *c, run, classname);
+    out += "  </testsuite>\n";
+  }
+  if (!run.not_run.empty()) {
+    Tally t;
+    t.tests = t.skipped = run.not_run.size();
+    out += "  <testsuite name=\"" + std::string(kNotRunSuite) + "\"";
+    counts_attrs(out, t);
+    out += ">\n    <properties>\n";
+    suite_properties(out);
+    out += "    </properties>\n";
+    const std::string skipped = "not run: " + (run.interrupt_reason.empty() ? "interrupted" : run.interrupt_reason);
+    for (const auto& id : run.not_run) {
+      out += "    <testcase classname=\"" + std::string(kNotRunSuite) + "\" name=\"" + xml_attr(id) +
+             "\">\n      <skipped message=\"" + xml_attr(skipped) + "\"/>\n    </testcase>\n";
+    }
     out += "  </testsuite>\n";
   }
   out += "</testsuites>\n";

@@ -16,9 +16,10 @@ namespace mrc::harness {
 // The schema ids of results.json, "mrc-conform/results/<major>[.<minor>]". A change that removes
 // or re-types a field is a new major; a new field is a new minor. The writer names the oldest
 // version the file conforms to; since 1.2 (conformant, profile, strict, outcome, and each case's
-// basis and advisory flag, each requirement's basis) that is always 1.2, because every file
-// carries them; 1.3 (the run's evidence volume) when the run says what evidence it kept. The
-// reader accepts every id of its major up to its own minor.
+// basis and advisory flag, each requirement's basis) that is at least 1.2, because every file
+// carries them; 1.3 when the run says what evidence it kept (evidence), or ended early and says
+// why (interrupt_reason) and what did not run (not_run). The reader accepts every id of its major
+// up to its own minor.
 inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.3";   // this version
 inline constexpr std::string_view kResultsSchemaId12 = "mrc-conform/results/1.2"; // + conformance
 inline constexpr std::string_view kResultsSchemaId11 = "mrc-conform/results/1.1"; // + timing_budget

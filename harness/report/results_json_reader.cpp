@@ -183,7 +183,7 @@ RunMetadata read_meta(Reader r) {
 struct Version {
   bool v1_1 = false;  // timing_budget
   bool v1_2 = false;  // conformance: profile, strict, basis, advisory, outcome
-  bool v1_3 = false;  // the run's evidence volume
+  bool v1_3 = false;  // evidence volume; an early end: interrupt_reason, not_run, a case's evidence_error
 };
 
 std::vector<RequirementRef> read_requirements(Reader r, Version version) {
@@ -297,6 +297,13 @@ CaseResult read_case(Reader& r, Version version) {
   }
   if (r.has("wall_ms")) c.wall_ms = r.real("wall_ms");
   c.evidence_files = r.strings("evidence_files");
+  if (r.has("evidence_error")) {
+    if (!version.v1_3) {
+      r.fail(r.child("evidence_error"), "needs schema " + std::string(kResultsSchemaId) + " or later");
+    }
+    c.evidence_error = r.str("evidence_error");
+    if (c.evidence_error.empty()) r.fail(r.child("evidence_error"), "written only when evidence was lost");
+  }
   for_each_object(r, "checks", [&](Reader& ch) { c.checks.push_back(read_check(ch)); });
   return c;
 }
@@ -315,14 +322,21 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   if (schema != kResultsSchemaId && schema != kResultsSchemaId12 && schema != kResultsSchemaId11 &&
       schema != kResultsSchemaId10) {
     top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
-                            std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) + "\" and \"" +
-                            std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
+                            std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) +
+                            "\" and \"" + std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
   }
-  const Version version{.v1_1 = schema != kResultsSchemaId10,
-                        .v1_2 = schema == kResultsSchemaId || schema == kResultsSchemaId12,
-                        .v1_3 = schema == kResultsSchemaId};
+  const bool v1_3 = schema == kResultsSchemaId;
+  const Version version{
+      .v1_1 = schema != kResultsSchemaId10, .v1_2 = v1_3 || schema == kResultsSchemaId12, .v1_3 = v1_3};
   RunResult run;
   run.interrupted = top.boolean("interrupted");
+  for (const char* key : {"interrupt_reason", "not_run"}) {
+    if (top.has(key) && !v1_3) {
+      top.fail(top.child(key), "needs schema " + std::string(kResultsSchemaId) + "; the file says " + schema);
+    }
+  }
+  if (top.has("interrupt_reason")) run.interrupt_reason = top.str("interrupt_reason");
+  if (top.has("not_run")) run.not_run = top.strings("not_run");
   if (version.v1_2) {
     (void)top.boolean("conformant");  // derived
     run.profile = top.enumeration<ConformanceProfile>("profile", kConformanceProfileNames);

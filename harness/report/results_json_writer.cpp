@@ -1,6 +1,7 @@
 // results.json writer. The layout is documented field by field in results.schema.json; keys are
 // emitted in a fixed order (ordered_json keeps insertion order) and doubles in nlohmann's
 // shortest round-trip form, so the same RunResult always gives the same bytes.
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -215,6 +216,7 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
   }
   if (c.wall_ms) j["wall_ms"] = real(*c.wall_ms);
   j["evidence_files"] = strings(c.evidence_files);
+  if (!c.evidence_error.empty()) j["evidence_error"] = c.evidence_error;  // schema 1.3
   Json checks = Json::array();
   for (const auto& ch : c.checks) checks.push_back(check_json(ch));
   j["checks"] = std::move(checks);
@@ -224,13 +226,22 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
 }  // namespace
 
 std::string_view results_schema_id(const RunResult& run) {
-  return run.evidence.keep.empty() ? kResultsSchemaId12 : kResultsSchemaId;
+  // The oldest version the file conforms to: 1.2 unless it carries a 1.3 field (the evidence
+  // block, or an early end: interrupt_reason, not_run, a case's evidence_error).
+  const bool lost = std::any_of(run.cases.begin(), run.cases.end(),
+                                [](const CaseResult& c) { return !c.evidence_error.empty(); });
+  const bool early = !run.interrupt_reason.empty() || !run.not_run.empty() || lost;
+  return run.evidence.keep.empty() && !early ? kResultsSchemaId12 : kResultsSchemaId;
 }
 
 std::string render_results_json(const RunResult& run) {
   Json j;
   j["schema"] = results_schema_id(run);
   j["interrupted"] = run.interrupted;
+  if (results_schema_id(run) == kResultsSchemaId) {  // schema 1.3: why the run ended early
+    j["interrupt_reason"] = run.interrupt_reason;
+    j["not_run"] = strings(run.not_run);
+  }
   const RunOutcome outcome = run_outcome(run);
   j["conformant"] = outcome.conformant;
   j["profile"] = to_string(run.profile);

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "harness/report/report.hpp"
+#include "harness/report/report_folder.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -51,9 +52,17 @@ void write_and_sync(const std::filesystem::path& path, std::string_view content)
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
   std::filesystem::path tmp = path;
   tmp += ".tmp";
-  write_and_sync(tmp, content);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
+  note_tmp_in_progress(&tmp);  // a second Ctrl-C removes it (report_folder.hpp)
+  try {
+    write_and_sync(tmp, content);
+  } catch (...) {
+    note_tmp_in_progress(nullptr);
+    throw;
+  }
+  const int renamed = ::rename(tmp.c_str(), path.c_str());
+  const int err = errno;
+  note_tmp_in_progress(nullptr);
+  if (renamed != 0) {
     ::unlink(tmp.c_str());
     io_fail(path, "cannot rename " + tmp.filename().string() + " into place", err);
   }

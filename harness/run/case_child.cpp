@@ -7,6 +7,7 @@
 #include "harness/run/case_result.hpp"
 #include "harness/run/case_result_codec.hpp"
 #include "harness/run/child_process.hpp"
+#include "harness/run/interrupt.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::run {
@@ -93,13 +94,17 @@ std::optional<CaseResult> run_case_in_child(const CaseTask& t, const std::filesy
   const double bound_s = c.timeout_s + o.watchdog_grace_s + o.isolation.report_allowance_s;
   spec.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(bound_s));
   spec.term_wait_s = o.isolation.term_wait_s;
-  spec.stop = &interrupt_flag();
+  // A stopped run gives the child kInterruptGrace to finish (the pool sets this flag after it).
+  spec.stop = &interrupt_grace_flag();
 
   const ChildOutcome out = run_child(spec);
   wall_s = out.wall_s;
-  if (out.end == ChildOutcome::End::kStopped) return std::nullopt;
   CaseResult r = case_header(c, root, t.seed);
   r.verdict = Verdict::kError;
+  if (out.end == ChildOutcome::End::kStopped) {
+    r.message = interrupted_case_message() + "; its child process was stopped";
+    return r;
+  }
   if (out.end == ChildOutcome::End::kExited && out.exit_code == 0 && !out.result.empty()) {
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(out.result.data());
     DecodedCaseResult d = decode_case_result({bytes, out.result.size()});

@@ -28,8 +28,9 @@ inline constexpr const char* kCaseChildCommand = "case-child";  // hidden: not i
 std::vector<std::string> case_child_args(const CaseTask& t, const std::filesystem::path& suite_root,
                                          const PoolOptions& o);
 
-// Never throws. std::nullopt: the run was interrupted (interrupt_flag()) while the child ran; it
-// was stopped and the case counts as not run, like any case after a Ctrl-C. wall_s: the child's.
+// Never throws; always a result (optional for the pool's sake). A stopped run (interrupt.hpp)
+// lets the child go on for kInterruptGrace; then the child is stopped and the case is an ERROR
+// "interrupted: ...". wall_s: the child's.
 std::optional<harness::CaseResult> run_case_in_child(const CaseTask& t, const std::filesystem::path& suite_root,
                                                      const PoolOptions& o, double& wall_s);
 

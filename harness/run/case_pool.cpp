@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <iomanip>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "harness/run/case_evidence.hpp"
 #include "harness/run/case_result.hpp"
 #include "harness/run/case_session.hpp"
+#include "harness/run/interrupt.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::run {
@@ -22,6 +24,7 @@ namespace {
 using harness::CaseResult;
 using harness::Verdict;
 using Clock = std::chrono::steady_clock;
+constexpr auto kInterruptPoll = std::chrono::milliseconds(50);
 
 // One case on its own thread. Shared with that thread, so a hung binding call can be abandoned
 // without leaving it anything dangling.
@@ -102,11 +105,31 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   });
   const auto limit = job->opts.deadline + std::chrono::milliseconds(static_cast<long>(o.watchdog_grace_s * 1000));
   bool finished = false;
+  bool interrupted = false;
   {
+    // Woken every kInterruptPoll to see whether a stopped run's grace has passed: the session
+    // loop then ends the case; one stuck in a binding call is abandoned kInterruptAbandon later.
+    std::optional<Clock::time_point> abandon_at;
     std::unique_lock<std::mutex> lock(job->m);
-    finished = job->cv.wait_until(lock, limit, [&] { return job->done; });
+    while (!finished) {
+      const auto now = Clock::now();
+      if (now >= limit) break;
+      if (!abandon_at && interrupt_grace_over()) abandon_at = now + kInterruptAbandon;
+      if (abandon_at && now >= *abandon_at) {
+        interrupted = true;
+        break;
+      }
+      finished = job->cv.wait_until(lock, std::min(limit, now + kInterruptPoll), [&] { return job->done; });
+    }
   }
   wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (interrupted) {
+    worker.detach();  // as below: the thread keeps what it is stuck in
+    CaseResult r = case_header(c, root, t.seed);
+    r.verdict = Verdict::kError;
+    r.message = interrupted_case_message() + ", stuck in " + job->activity.load();
+    return r;
+  }
   if (!finished) {
     worker.detach();  // the job (and the binding it is stuck in) stays alive with the thread
     CaseResult r = case_header(c, root, t.seed);
@@ -137,22 +160,39 @@ std::vector<std::optional<CaseResult>> run_case_tasks(std::span<const CaseTask> 
     while (!interrupt_flag().load()) {
       const std::size_t i = next.fetch_add(1);
       if (i >= tasks.size()) return;
+      if (o.on_running) o.on_running(i, true);
       double wall_s = 0;
       std::optional<CaseResult> r = o.isolation.enabled && !tasks[i].factory
                                         ? run_case_in_child(tasks[i], root, o, wall_s)
                                         : run_case_task(tasks[i], root, o, factory, wall_s);
-      if (!r) continue;  // stopped by an interrupt: not run (the loop ends on the flag)
-      std::lock_guard<std::mutex> lock(mu);
-      results[i] = std::move(r);
-      if (on_done) on_done(i, *results[i], wall_s);
+      if (r) {
+        std::lock_guard<std::mutex> lock(mu);
+        results[i] = std::move(r);
+        if (on_done) on_done(i, *results[i], wall_s);
+      }
+      if (o.on_running) o.on_running(i, false);
     }
   };
+  // Turns a stop's grace into interrupt_grace_flag(), which an isolated child's wait polls.
+  std::mutex watch_mu;
+  std::condition_variable watch_cv;
+  bool all_done = false;
+  std::thread watcher([&] {
+    std::unique_lock<std::mutex> lock(watch_mu);
+    while (!watch_cv.wait_for(lock, kInterruptPoll, [&] { return all_done; })) (void)interrupt_grace_over();
+  });
   const unsigned jobs =
       std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(std::max<std::size_t>(1, tasks.size()))));
   std::vector<std::thread> pool;
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  {
+    std::lock_guard<std::mutex> lock(watch_mu);
+    all_done = true;
+  }
+  watch_cv.notify_all();
+  watcher.join();
   return results;
 }
 

@@ -6,12 +6,16 @@
 // slices (the case's timeout_s), and a watchdog: each task runs on its own thread and one whose
 // binding call never returns is given up after timeout_s + watchdog_grace_s (ERROR, the thread
 // is abandoned with everything it uses, and the pool goes on). The pool stops taking tasks once
-// interrupt_flag() is set.
+// interrupt_flag() is set (interrupt.hpp) and gives the tasks in progress kInterruptGrace to end:
+// then the session loop ends its case as an ERROR "interrupted", an isolated child is stopped
+// (also an ERROR "interrupted"), and a thread stuck in a binding call is abandoned 1 s
+// (kInterruptAbandon) later with that ERROR.
 //
 // With `isolation.enabled` each task runs in a child process instead (case_child.hpp): a binding
 // or DUT that crashes, aborts or hangs the process costs that case an ERROR, never the run.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -65,7 +69,15 @@ struct PoolOptions {
   // reference without defects. Any binding will do: two external implementations can meet.
   BindingFactory peer_factory;
   Isolation isolation;
+  // Called as a task starts (running = true) and once its result is in (false), from the thread
+  // that runs it, without the pool's lock: the runner's interrupt message names the cases in
+  // progress.
+  std::function<void(std::size_t task_index, bool running)> on_running;
 };
+
+// After kInterruptGrace, how long a case thread stuck in a binding call is waited for before it is
+// abandoned (the session loop, which would end the case itself, is not running).
+inline constexpr std::chrono::seconds kInterruptAbandon{1};
 
 // Called once per finished task, under the pool's lock (so calls never overlap), in completion
 // order. `wall_s` is the task's wall time.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "harness/run/bridge_trust.hpp"
+#include "harness/run/interrupt.hpp"
 #include "harness/run/session_state.hpp"
 #include "harness/run/wire_fit.hpp"
 #include "harness/dut/profile_setup.hpp"
@@ -456,6 +457,8 @@ bool Session::play() {
   bool draining = false;
   std::uint64_t drain_until = 0;
   while (true) {
+    // A stopped run gives the case kInterruptGrace to end on its own (interrupt.hpp).
+    if (interrupt_grace_flag().load()) return s_.fail(Verdict::kError, interrupted_case_message());
     if (std::chrono::steady_clock::now() > s_.o.deadline) {
       return s_.fail(Verdict::kError, "wall-clock bound of " + std::to_string(s_.c.timeout_s) +
                                           " s exceeded at virtual t=" + std::to_string(s_.tb->now()) + " ns");

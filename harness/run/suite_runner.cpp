@@ -5,9 +5,12 @@
 #include <fstream>
 #include <ctime>
 #include <iomanip>
+#include <condition_variable>
 #include <mutex>
 #include <ostream>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "harness/case/edge_audit.hpp"
 #include "harness/case/expectations.hpp"
@@ -16,10 +19,13 @@
 #include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
+#include "harness/report/report_folder.hpp"
 #include "harness/report/run_outcome.hpp"
 #include "harness/run/case_pool.hpp"
 #include "harness/run/case_result.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/interrupt.hpp"
+#include "harness/run/run_reports.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "harness/run/wire_testbed.hpp"
 #include "harness/testbed/testbed.hpp"
@@ -105,6 +111,21 @@ bool edge_audit(const LoadedSuite& all, bool whole_library, std::vector<harness:
   return true;
 }
 
+// The evidence volume as it stands on disk under `folder` (the staging folder while the run goes).
+void count_evidence(harness::RunResult& run, const std::filesystem::path& folder) {
+  run.evidence.files = 0;
+  run.evidence.bytes = 0;
+  for (const CaseResult& c : run.cases) {
+    for (const std::string& f : c.evidence_files) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(folder / f, ec);
+      if (ec) continue;
+      ++run.evidence.files;
+      run.evidence.bytes += size;
+    }
+  }
+}
+
 }  // namespace
 
 // A missing file is bad input before the run, not a case ERROR in the middle of it. (`golden`
@@ -126,25 +147,6 @@ std::string missing_inputs(const std::vector<const harness::Case*>& cases, const
     }
   }
   return out;
-}
-
-// Found before any case runs, not after the first one.
-std::string output_folder_problem(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return "cannot create it: " + ec.message();
-  const std::filesystem::path probe = dir / ".mrc-conform-write-test";
-  {
-    std::ofstream f(probe);
-    if (!(f << "x") || !f.flush()) return "cannot write into it";
-  }
-  std::filesystem::remove(probe, ec);
-  return "";
-}
-
-std::atomic<bool>& interrupt_flag() {
-  static std::atomic<bool> flag{false};
-  return flag;
 }
 
 int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_result) {
@@ -227,10 +229,6 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     err << missing;
     return kExitBadInput;
   }
-  if (std::string why = output_folder_problem(o.out); !why.empty()) {
-    err << "error: --out " << o.out.string() << ": " << why << '\n';
-    return kExitBadInput;
-  }
   harness::Date today = system_today();
   if (!o.today.empty()) {
     const auto d = harness::Date::parse(o.today);
@@ -251,124 +249,216 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     expectations = std::move(loaded.set);
   }
 
+  // The edge audit is input too: read before the report folder is touched.
+  std::vector<harness::EdgeRef> edges;
+  if (!edge_audit(all, o.cases.empty(), edges, err)) return kExitBadInput;
+  // Reports and evidence go to <out>.partial, swapped into <out> at the end (report_folder.hpp).
+  std::string folder_problem;
+  harness::StagedFolder folder = harness::stage_report_folder(o.out, &folder_problem);
+  if (folder.staging.empty()) {
+    err << "error: " << folder_problem << '\n';
+    return kExitBadInput;
+  }
+  const std::filesystem::path stage = folder.staging;
+
   // ---- the run ----
   harness::RunResult run;
-  {
-    auto probe = factory();
-    const harness::DutIdentity id = probe->identity();
-    run.meta.dut = id.name;
-    run.meta.dut_capabilities = probe->capabilities();
-  }
-  if (peer_factory) run.meta.peer = peer_factory()->identity().name;
-  run.meta.suite_version = o.suite_version;
-  run.meta.git_hash = o.git_hash;
-  run.meta.testbed = o.testbed;
-  run.meta.seed = o.seed.value_or(0);
-  run.meta.command_line = o.command_line;
-  if (o.wall_clock) {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    std::ostringstream s;
-    s << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
-    run.meta.started_at = s.str();
-  }
-  run.requirements = coverage(all);
-  run.evidence.keep = std::string(to_string(o.evidence.keep));
-  run.evidence.snaplen = snaplen_spelling(o.evidence);
-  run.profile = o.profile;
-  run.strict = o.strict;
-  if (!edge_audit(all, o.cases.empty(), run.edges, err)) return kExitBadInput;
-
+  run.edges = std::move(edges);
+  std::vector<std::string> ids;
+  for (const harness::Case* c : selected) ids.push_back(c->id);
   std::vector<std::optional<CaseResult>> results(selected.size());
-  std::mutex mu;  // guards `results`, `report_error` and the report files
+  std::mutex mu;  // guards `results`, `running`, the counters, the report files and `err` while cases run
+  std::set<std::size_t> running;
   std::size_t finished = 0;
   double wall_total = 0;
-  bool report_error = false;
-  auto publish = [&] {  // under `mu`
-    harness::RunResult snapshot = run;
-    for (const auto& r : results) {
-      if (r) snapshot.cases.push_back(*r);
-    }
-    for (const CaseResult& c : snapshot.cases) {  // the volume as it stands on disk
-      for (const std::string& f : c.evidence_files) {
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(o.out / f, ec);
-        if (ec) continue;
-        ++snapshot.evidence.files;
-        snapshot.evidence.bytes += size;
-      }
-    }
-    // Interrupted = stopped before every selected case ran.
-    snapshot.interrupted = interrupt_flag().load() && snapshot.cases.size() < selected.size();
-    if (o.wall_clock) snapshot.meta.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+  bool snapshot_failed = false;
+  // A snapshot of the run so far (marked interrupted: a run that has not ended is partial), under
+  // `mu`. A write that fails stops the run: there is no room for what the cases leave.
+  auto snapshot = [&] {
+    harness::RunResult s = run_snapshot(run, results, ids, /*final=*/false);
+    count_evidence(s, stage);
+    if (o.wall_clock) s.meta.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
     try {
-      if (snapshot.interrupted) {
-        harness::write_partial(snapshot, o.out);
-      } else {
-        harness::write_reports(snapshot, o.out);
-      }
+      harness::write_reports(s, stage);
     } catch (const std::exception& e) {
-      if (!report_error) err << "error: writing reports: " << e.what() << '\n';
-      report_error = true;
+      if (!snapshot_failed) err << "error: writing reports: " << e.what() << '\n';
+      snapshot_failed = true;
+      request_stop(std::string("disk full: ") + e.what());
     }
-    return snapshot;
   };
   const auto report_interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.report_interval_s));
   Clock::time_point next_snapshot = Clock::now() + report_interval;
-  std::vector<CaseTask> tasks;
-  for (const harness::Case* c : selected) tasks.push_back(CaseTask{c, o.seed.value_or(c->seed)});
-  PoolOptions po;
-  po.testbed = fabric;
-  po.out = o.out;
-  po.write_evidence = o.evidence.keep != EvidenceKeep::kNone;
-  po.evidence = o.evidence;
-  po.jobs = jobs;
-  po.watchdog_grace_s = o.watchdog_grace_s;
-  po.virtual_limit_ns = o.virtual_limit_ns;
-  // A DUT behind the bridge moves data at the bridge's rate, not the fabric's: give its traffic
-  // the time that takes (real time here, bounded by each case's timeout_s).
-  if (wire) po.virtual_limit_ns = std::max(po.virtual_limit_ns, kWireVirtualLimitNs);
-  po.peer_factory = peer_factory;
-  po.isolation = o.isolation;
-  po.isolation.child_args = child_binding_args;
-  po.isolation.child_args.insert(po.isolation.child_args.end(), o.isolation.child_args.begin(), o.isolation.child_args.end());
-  po.isolation.agent_token = child_token;
-  // The pool calls this under its own lock, one finished case at a time.
-  auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
-    CaseResult r = done;
-    apply_expectation(r, expectations, today);
-    if (o.wall_clock) r.wall_ms = wall_s * 1000.0;
-    std::lock_guard<std::mutex> lock(mu);
-    results[i] = std::move(r);
-    ++finished;
-    wall_total += wall_s;
-    if (o.progress) {
-      const std::size_t left = selected.size() - finished;
-      const double eta = wall_total / static_cast<double>(finished) * static_cast<double>(left) /
-                         static_cast<double>(std::max(1u, jobs));
-      const int width = static_cast<int>(std::to_string(selected.size()).size());
-      err << '[' << std::setw(width) << finished << '/' << selected.size() << "] " << results[i]->id << ' '
-          << harness::to_string(results[i]->verdict) << ' ' << format_seconds(wall_s) << " ETA " << format_seconds(eta)
-          << '\n'
+  // The first stop writes the partial report set at once and says what it waits for.
+  std::mutex watch_mu;
+  std::condition_variable watch_cv;
+  bool watch_done = false;
+  bool told = false;  // under watch_mu
+  auto watch = [&] {
+    std::unique_lock<std::mutex> wl(watch_mu);
+    while (!watch_cv.wait_for(wl, std::chrono::milliseconds(20), [&] { return watch_done; })) {
+      if (told || !interrupt_flag().load()) continue;
+      told = true;
+      std::lock_guard<std::mutex> lock(mu);
+      snapshot();
+      const std::string reason = stop_reason();
+      const std::string who = reason == "SIGINT" || reason == "SIGTERM" ? "interrupt" : "stopping (" + reason + ")";
+      if (running.empty()) {
+        err << who << ": no case in progress; writing the final reports\n" << std::flush;
+        continue;
+      }
+      std::string names;
+      for (std::size_t i : running) names += (names.empty() ? "" : ", ") + ids[i];
+      err << who << ": waiting up to " << kInterruptGrace.count() << " s for " << names
+          << " to finish; press Ctrl-C again to stop now\n"
           << std::flush;
     }
-    // Rewriting the reports costs time in proportion to the cases done so far, so doing it after
-    // every case is quadratic in the run. A snapshot at most every report_interval_s keeps a crash
-    // from losing more than that much of the run; the final reports are written below, and a
-    // Ctrl-C ends the run normally, so it loses nothing.
-    if (const auto now = Clock::now(); now >= next_snapshot) {
-      publish();
-      next_snapshot = Clock::now() + report_interval;
-    }
   };
-  run_case_tasks(tasks, all.root, po, factory, on_done);
+  std::thread watcher;
+  try {
+    {
+      auto probe = factory();
+      const harness::DutIdentity id = probe->identity();
+      run.meta.dut = id.name;
+      run.meta.dut_capabilities = probe->capabilities();
+    }
+    if (peer_factory) run.meta.peer = peer_factory()->identity().name;
+    run.meta.suite_version = o.suite_version;
+    run.meta.git_hash = o.git_hash;
+    run.meta.testbed = o.testbed;
+    run.meta.seed = o.seed.value_or(0);
+    run.meta.command_line = o.command_line;
+    if (o.wall_clock) {
+      const std::time_t t = std::time(nullptr);
+      std::tm tm{};
+      gmtime_r(&t, &tm);
+      std::ostringstream s;
+      s << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+      run.meta.started_at = s.str();
+    }
+    run.requirements = coverage(all);
+    run.evidence.keep = std::string(to_string(o.evidence.keep));
+    run.evidence.snaplen = snaplen_spelling(o.evidence);
+    run.profile = o.profile;
+    run.strict = o.strict;
+    // Room kept for the final reports; a disk without it stops the run before its first case.
+    if (std::string e = make_report_reserve(stage); !e.empty()) request_stop("disk full: " + e);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      snapshot();  // so even a run killed in its first case leaves a report saying so
+    }
+    watcher = std::thread(watch);
 
+    std::vector<CaseTask> tasks;
+    for (const harness::Case* c : selected) tasks.push_back(CaseTask{c, o.seed.value_or(c->seed)});
+    PoolOptions po;
+    po.testbed = fabric;
+    po.out = stage;
+    po.write_evidence = o.evidence.keep != EvidenceKeep::kNone;
+    po.evidence = o.evidence;
+    po.jobs = jobs;
+    po.watchdog_grace_s = o.watchdog_grace_s;
+    po.virtual_limit_ns = o.virtual_limit_ns;
+    // A DUT behind the bridge moves data at the bridge's rate, not the fabric's: give its traffic
+    // the time that takes (real time here, bounded by each case's timeout_s).
+    if (wire) po.virtual_limit_ns = std::max(po.virtual_limit_ns, kWireVirtualLimitNs);
+    po.peer_factory = peer_factory;
+    po.isolation = o.isolation;
+    po.isolation.child_args = child_binding_args;
+    po.isolation.child_args.insert(po.isolation.child_args.end(), o.isolation.child_args.begin(),
+                                   o.isolation.child_args.end());
+    po.isolation.agent_token = child_token;
+    po.on_running = [&](std::size_t i, bool now_running) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (now_running) {
+        running.insert(i);
+      } else {
+        running.erase(i);
+      }
+    };
+    // The pool calls this under its own lock, one finished case at a time. Nothing may escape it
+    // (it runs on the pool's threads): a throw is a harness error that stops the run.
+    auto on_done = [&](std::size_t i, const CaseResult& done, double wall_s) {
+      try {
+        CaseResult r = done;
+        apply_expectation(r, expectations, today);
+        if (o.wall_clock) r.wall_ms = wall_s * 1000.0;
+        std::lock_guard<std::mutex> lock(mu);
+        // Lost evidence: the disk is full, or the folder broke; the next cases would lose theirs too.
+        if (!r.evidence_error.empty()) request_stop("disk full: " + r.evidence_error);
+        results[i] = std::move(r);
+        ++finished;
+        wall_total += wall_s;
+        if (o.progress) {
+          const std::size_t left = selected.size() - finished;
+          const double eta = wall_total / static_cast<double>(finished) * static_cast<double>(left) /
+                             static_cast<double>(std::max(1u, jobs));
+          const int width = static_cast<int>(std::to_string(selected.size()).size());
+          err << '[' << std::setw(width) << finished << '/' << selected.size() << "] " << results[i]->id << ' '
+              << harness::to_string(results[i]->verdict) << ' ' << format_seconds(wall_s) << " ETA "
+              << format_seconds(eta) << '\n'
+              << std::flush;
+        }
+        // Rewriting the reports costs time in proportion to the cases done so far, so doing it
+        // after every case is quadratic in the run. A snapshot at most every report_interval_s
+        // keeps a crash from losing more than that much of the run; the final reports are
+        // written below.
+        if (const auto now = Clock::now(); now >= next_snapshot) {
+          snapshot();
+          next_snapshot = Clock::now() + report_interval;
+        }
+      } catch (const std::exception& e) {
+        request_stop(std::string("harness error: ") + e.what());
+      } catch (...) {
+        request_stop("harness error: an unknown exception");
+      }
+    };
+    if (!interrupt_flag().load()) run_case_tasks(tasks, all.root, po, factory, on_done);
+  } catch (const std::exception& e) {
+    request_stop(std::string("harness error: ") + e.what());
+  } catch (...) {
+    request_stop("harness error: an unknown exception");
+  }
+  if (watcher.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(watch_mu);
+      watch_done = true;
+    }
+    watch_cv.notify_all();
+    watcher.join();
+  }
+  if (interrupt_flag().load() && !told) {  // the run ended before the watcher's next look
+    const std::string reason = stop_reason();
+    err << (reason == "SIGINT" || reason == "SIGTERM" ? "interrupt" : "stopping (" + reason + ")")
+        << ": no case in progress; writing the final reports\n";
+  }
+  if (interrupt_flag().load() && stop_reason().starts_with("harness error: ")) {
+    err << "error: " << stop_reason() << '\n';
+  }
+
+  // ---- the final reports, then the folder into place ----
   harness::RunResult final_run;
   {
     std::lock_guard<std::mutex> lock(mu);
-    final_run = publish();
+    final_run = run_snapshot(run, results, ids, /*final=*/true);
   }
+  if (o.wall_clock) final_run.meta.wall_seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+  count_evidence(final_run, stage);
+  ReportsPlaced placed;
+  drop_report_reserve(stage);
+  placed.write_error = write_final_reports(final_run, stage);
+  if (!placed.write_error.empty()) err << "error: writing the final reports: " << placed.write_error << '\n';
+  placed.placement = harness::place_staged(folder, !final_run.interrupted);
+  if (!placed.placement.error.empty()) err << "error: " << placed.placement.error << '\n';
+  if (placed.placement.kept_previous) {
+    err << "note: the run ended early (" << final_run.interrupt_reason << "): the previous report in "
+        << folder.target.string() << " was kept; this run's partial report is in " << placed.placement.dir.string()
+        << '\n';
+  }
+  for (std::string_view name : {harness::kResultsJsonName, harness::kJunitXmlName, harness::kHtmlReportName}) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(placed.placement.dir / name, ec)) placed.written.push_back(placed.placement.dir / name);
+  }
+
   // ---- summary ----
   const auto counts = final_run.counts();
   out << final_run.cases.size() << " case(s): " << counts.at(Verdict::kPass) << " PASS, " << counts.at(Verdict::kFail)
@@ -377,30 +467,15 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   if (final_run.interrupted) out << " (interrupted: partial report)";
   // The count line above stays as it always was (scripts grep it); what the counts mean for
   // conformance is its own line.
-  out << '\n' << harness::conformance_line(harness::run_outcome(final_run));
-  out << "\nevidence: " << final_run.evidence.files << " files, " << std::fixed << std::setprecision(1)
-      << static_cast<double>(final_run.evidence.bytes) / 1e6 << std::defaultfloat << " MB (--evidence "
-      << final_run.evidence.keep << ", --snaplen " << final_run.evidence.snaplen << ")";
-  out << "\nreports: " << (o.out / harness::kResultsJsonName).string() << ", "
-      << (o.out / harness::kJunitXmlName).string() << ", " << (o.out / harness::kHtmlReportName).string() << '\n';
-  for (const auto& c : final_run.cases) {
-    if (c.verdict != Verdict::kPass && c.expectation != harness::ExpectationOutcome::kExpected) {
-      const bool advisory = harness::case_conformance(c, final_run.profile).advisory;
-      out << "  " << harness::to_string(c.verdict) << (advisory ? " (advisory) " : " ") << c.id << ": " << c.message
-          << '\n';
-    }
-    if (c.expectation == harness::ExpectationOutcome::kUnexpectedPass) {
-      out << "  unexpected pass: " << c.id << " passes, remove its expectation entry\n";
-    } else if (c.expectation == harness::ExpectationOutcome::kExpired) {
-      out << "  expired expectation: the entry for " << c.id << " is past its expiry date\n";
-    }
-  }
+  out << '\n';
+  print_run_end(final_run, placed, out);
   for (const harness::Expectation* e : expectations.expired(today)) {
     const bool ran = std::any_of(final_run.cases.begin(), final_run.cases.end(),
                                  [&](const CaseResult& c) { return c.id == e->case_id; });
     if (!ran) out << "  expired expectation (case not run): " << e->case_id << " expired " << e->expires.to_string() << '\n';
   }
-  const int code = report_error ? kExitHarness : harness::exit_code(final_run);
+  print_early_end(final_run, folder, placed, out);
+  const int code = placed.write_error.empty() ? harness::exit_code(final_run) : kExitHarness;
   if (final_result) *final_result = std::move(final_run);
   return code;
 }

@@ -1,8 +1,8 @@
 // `mrc-conform run`: every selected case through the session (case_session.hpp) and the checks
 // (case_result.hpp), in parallel when asked, with a progress line per case, expectation-file
 // triage, the requirement coverage matrix, and the reports written at the end (also after a
-// Ctrl-C, marked interrupted) plus a snapshot at most every report_interval_s, so a crash loses at
-// most that much of what was judged.
+// Ctrl-C, marked interrupted, with the reason and the cases not run) plus a snapshot at most every
+// report_interval_s, so a crash loses at most that much of what was judged.
 //
 // Bounds per case: the session's virtual-time limit, its wall-clock check between simulation
 // slices (timeout_s), and a watchdog: each case runs on its own thread and a case whose binding
@@ -27,6 +27,7 @@
 #include "harness/dut/dut_binding.hpp"
 #include "harness/verdict/verdict.hpp"
 #include "harness/run/case_pool.hpp"
+#include "harness/run/interrupt.hpp"
 
 namespace mrc::run {
 
@@ -70,19 +71,20 @@ struct RunOptions {
 
 // Returns the exit code (harness/report/run_outcome.hpp, exit_code): 0 conformant, advisories
 // allowed; 1 not conformant, a case INCONCLUSIVE, a stale expectation, or with `strict` any FAIL;
-// 2 bad input; 3 harness error or interrupted. Prints the verdict count line, then the
-// conformance line, then the report paths and every case that needs a look. When `final_run` is given and the run started, it receives what
-// the reports were written from (the interop matrix counts from it).
+// 2 bad input; 3 harness error or a run that ended early. Prints the verdict count line, the
+// conformance line, the report files that exist, every case that needs a look and, last, why the
+// run ended early (run_reports.hpp). The reports and evidence are written into `<out>.partial`
+// and swapped into `<out>` when the run completes, or when it ended early over an empty `<out>`
+// (harness/report/report_folder.hpp); a first signal, a failed report or evidence write (disk
+// full, with a kReportReserveBytes reserve kept for the final reports) or a harness error stops
+// the run with a reason (interrupt.hpp) its reports carry. When `final_run` is given and the run
+// started, it receives what the reports were written from (the interop matrix counts from it).
 int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_run = nullptr);
 
-// Checks run_suite makes before any case runs, shared with `interop`, which makes them once for
-// all its pairs. Files the selected cases name that are not there (golden pcaps, testbed YAMLs),
-// one `file:line:col: key: message` line each ("" when none); why `dir` cannot take the reports
-// ("" when it can; the folder is created).
+// A check run_suite makes before any case runs, shared with `interop`, which makes it once for
+// all its pairs: files the selected cases name that are not there (golden pcaps, testbed YAMLs),
+// one `file:line:col: key: message` line each ("" when none). (Whether --out can take the reports
+// is harness/report/report_folder.hpp's stage_report_folder.)
 std::string missing_inputs(const std::vector<const harness::Case*>& cases, const std::filesystem::path& root);
-std::string output_folder_problem(const std::filesystem::path& dir);
-
-// Set by the SIGINT handler (main.cpp); the suite stops taking new cases once it is set.
-std::atomic<bool>& interrupt_flag();
 
 }  // namespace mrc::run

@@ -161,6 +161,10 @@ struct RunResult {
   // results.json does not carry it, so a report rebuilt from results.json has no edge table.
   std::vector<EdgeRef> edges;
   bool interrupted = false;  // Ctrl-C or a fatal harness error: the report is partial
+  // Why it stopped early ("SIGINT", "SIGTERM", "disk full: <path>: <strerror>", "harness error:
+  // <what>") and the ids of the selected cases that did not run, in selection order (schema 1.3).
+  std::string interrupt_reason;
+  std::vector<std::string> not_run;
   // How the run was asked to judge (`run --profile`, `--strict`); what that makes of the verdicts
   // (conformant, advisories, the exit status) is harness/report/run_outcome.hpp's, alone.
   ConformanceProfile profile = ConformanceProfile::kFull;

@@ -208,7 +208,7 @@ TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
   const fs::path root = t.suite.path();
   EXPECT_EQ(slurp(t.out.path() / "child.sh.args"),
             "case-child --suite-root " + root.string() + " --case " + (root / "cases/spray/spray-v-001.yaml").string() +
-                " --case-id spray-v-001 --seed 99 --testbed mini --out " + t.o.out.string() +
+                " --case-id spray-v-001 --seed 99 --testbed mini --out " + t.o.out.string() + ".partial" +
                 " --evidence all --snaplen auto --virtual-limit-ns 100000000 --watchdog-grace-s 0.5 --result-fd 3 --token-fd 4"
                 " --dut agent:127.0.0.1:1 --agent-connect-timeout-ms 1500 --agent-call-timeout-ms 2500\n");
   EXPECT_EQ(slurp(t.out.path() / "child.sh.token"), "tok-3e5a");
@@ -344,19 +344,26 @@ struct HangingRun {
   }
 };
 
-TEST(Isolation, CtrlCStopsTheRunningChildAndLeavesAPartialReport) {
+TEST(Isolation, CtrlCStopsTheRunningChildAfterTheGraceAndLeavesAPartialReport) {
   HangingRun run;
   ASSERT_GT(run.child, 0);
   ASSERT_TRUE(run.paused);
+  const auto signalled = Clock::now();
   ASSERT_EQ(::kill(run.parent, SIGINT), 0);
   const int status = run.wait_parent();  // well before the hanging case's 30 s
+  const double took = std::chrono::duration<double>(Clock::now() - signalled).count();
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_GE(took, 4.9);  // the child had kInterruptGrace to finish its case
   EXPECT_TRUE(dead(run.child));
   const auto r = harness::read_results_json(run.t.out.path() / "results.json");
   EXPECT_TRUE(r.interrupted);
-  ASSERT_EQ(r.cases.size(), 1u);  // the stopped case is not run, not an ERROR
+  EXPECT_EQ(r.interrupt_reason, "SIGINT");
+  ASSERT_EQ(r.cases.size(), 2u);
   EXPECT_EQ(r.cases[0].id, "spray-v-001");
+  EXPECT_EQ(r.cases[1].verdict, harness::Verdict::kError);  // cut short, and it says so
+  EXPECT_NE(r.cases[1].message.find("interrupted: still running 5 s"), std::string::npos) << r.cases[1].message;
+  EXPECT_NE(r.cases[1].message.find("its child process was stopped"), std::string::npos) << r.cases[1].message;
 }
 
 TEST(Isolation, AChildDoesNotOutliveAKilledParent) {

@@ -254,6 +254,8 @@ inline void expect_same_doubles(const std::vector<double>& a, const std::vector<
 
 inline void expect_same_run(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.interrupted, b.interrupted);
+  EXPECT_EQ(a.interrupt_reason, b.interrupt_reason);
+  EXPECT_EQ(a.not_run, b.not_run);
   EXPECT_EQ(a.profile, b.profile);
   EXPECT_EQ(a.strict, b.strict);
   EXPECT_EQ(a.meta.suite_version, b.meta.suite_version);
@@ -296,6 +298,7 @@ inline void expect_same_run(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(x.verdict, y.verdict);
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.evidence_files, y.evidence_files);
+    EXPECT_EQ(x.evidence_error, y.evidence_error);
     EXPECT_EQ(x.sim_time_ns, y.sim_time_ns);
     EXPECT_EQ(x.timing_budget.ns, y.timing_budget.ns);
     EXPECT_EQ(x.timing_budget.source, y.timing_budget.source);

@@ -405,7 +405,8 @@ TEST(ResultsJsonReader, TimingBudgetNeedsSchema11AndANonZeroValue) {
                     "/cases/1/timing_budget/by: unknown field");
   expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.4"; }),
                     "this reader understands \"mrc-conform/results/1\", \"mrc-conform/results/1.1\", "
-                    "\"mrc-conform/results/1.2\" and \"mrc-conform/results/1.3\", the file says \"mrc-conform/results/1.4\"");
+                    "\"mrc-conform/results/1.2\" and \"mrc-conform/results/1.3\", the file says "
+                    "\"mrc-conform/results/1.4\"");
 }
 
 TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {
