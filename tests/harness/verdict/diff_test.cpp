@@ -298,5 +298,71 @@ TEST(CaptureDiff, KeepsOnlyTheFirstDifferencesButCountsAll) {
   EXPECT_NE(text.find("more"), std::string::npos) << text;
 }
 
+// Two hosts whose QPs both have number 0x11 (soft-RoCE gives every first QP that number) talk
+// to each other: one SEND stream each way, host 1's PSNs from psn1, host 2's from psn2, interleaved
+// (host 1 first, or host 2 first with `host2_first`). Host 1's QP may be numbered qpn1 instead.
+Capture two_hosts_same_qpn(std::uint32_t psn1, std::uint32_t psn2, bool host2_first = false,
+                           std::uint32_t qpn1 = 0x11) {
+  Capture c("two-hosts");
+  auto send = [](std::uint8_t from, std::uint8_t to, std::uint32_t psn, std::uint32_t dqpn, std::size_t k) {
+    Data d;
+    d.opcode = wire::opcode::kRcSendOnly;
+    d.reth = false;
+    d.psn = psn;
+    d.dqpn = dqpn;
+    d.src_host = from;
+    d.dst_host = to;
+    d.len = 64;
+    d.fill = static_cast<std::uint8_t>(k);
+    return encode(d);
+  };
+  for (std::size_t k = 0; k < 8; ++k) {
+    const auto k32 = static_cast<std::uint32_t>(k);
+    auto to_host2 = send(1, 2, psn1 + k32, 0x11, k);  // to host 2's QP 0x11
+    auto to_host1 = send(2, 1, psn2 + k32, qpn1, k);  // to host 1's QP
+    c.add(10'000 + 2000 * k, host2_first ? to_host1 : to_host2);
+    c.add(11'000 + 2000 * k, host2_first ? to_host2 : to_host1);
+  }
+  return c;
+}
+
+// QPN ordinals and PSN spaces are per (destination address, destination QPN): two hosts that
+// both use QPN 0x11 are two QPs, each with its own PSN base, not one QP with a merged base.
+TEST(CaptureDiff, TwoHostsWithTheSameQpnKeepTheirOwnQpOrdinalsAndPsnSpaces) {
+  const Capture a = two_hosts_same_qpn(1000, 5000);
+  // The same exchange with each host's initial PSN swapped, or with host 2 speaking first, or
+  // with host 1's QP numbered 0x12: each host chooses these, so none is a difference.
+  for (const Capture& b : {two_hosts_same_qpn(5000, 1000), two_hosts_same_qpn(1000, 5000, true),
+                           two_hosts_same_qpn(1000, 5000, false, 0x12)}) {
+    const DiffReport r = diff_captures(a, b, DiffOptions{});
+    EXPECT_TRUE(r.identical()) << render_diff(r, DiffOptions{});
+  }
+  // A real difference is still named: host 2's sixth PSN one too high (a skipped PSN).
+  Capture b("b");
+  const Capture swapped = two_hosts_same_qpn(5000, 1000);
+  for (std::size_t i = 0; i < swapped.size(); ++i) {
+    if (i != 11) {
+      b.add(swapped.packet(i).ts_ns, swapped.bytes(i));
+      continue;
+    }
+    Data d;
+    d.opcode = wire::opcode::kRcSendOnly;
+    d.reth = false;
+    d.psn = 1000 + 6;
+    d.dqpn = 0x11;
+    d.src_host = 2;
+    d.dst_host = 1;
+    d.len = 64;
+    d.fill = 5;
+    b.add(swapped.packet(i).ts_ns, encode(d));
+  }
+  const DiffReport r = diff_captures(a, b, DiffOptions{});
+  ASSERT_EQ(r.differences.size(), 1u) << render_diff(r, DiffOptions{});
+  EXPECT_EQ(r.differences[0].field, "bth.psn");
+  EXPECT_EQ(r.differences[0].index_a, 11);
+  EXPECT_EQ(r.differences[0].expected, "5005 [offset 5]");
+  EXPECT_EQ(r.differences[0].observed, "1006 [offset 6]");
+}
+
 }  // namespace
 }  // namespace mrc::harness
