@@ -206,6 +206,7 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   t.norm = Normalizer{};
   t.masks = masks;
   t.decode_failures = 0;
+  t.not_roce = 0;
   if (n == 0) return;
   // Times are relative to the capture's earliest packet, not its first: a capture whose clock
   // stepped back (merged taps, a NIC's timestamp wrap) must not wrap the offsets to 2^64 - x.
@@ -229,7 +230,9 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
       r.error = static_cast<std::uint8_t>(dr.error);
       r.hash = wire::crc32(0, bytes);
       r.present = bit(kTsSlot) & ~masks.bits;
-      ++t.decode_failures;
+      const bool foreign = dr.error == wire::WireError::kBadEthertype || dr.error == wire::WireError::kNotUdp ||
+                           dr.error == wire::WireError::kNotRoce;
+      ++(foreign ? t.not_roce : t.decode_failures);
       continue;
     }
     meta.ts_ns = cap.packet(i).ts_ns;

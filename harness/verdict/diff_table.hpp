@@ -158,7 +158,8 @@ struct FieldTable {
   RowArray<Row> rows;
   Normalizer norm;
   MaskSet masks;
-  std::size_t decode_failures = 0;
+  std::size_t decode_failures = 0;  // RoCEv2 frames that do not decode
+  std::size_t not_roce = 0;         // frames that are not RoCEv2 at all (not IP, not UDP, not 4791)
 };
 
 // `judge_ev`: this is B and opt.ev_choice judges its EV fields (Row::ev_bad).

@@ -275,10 +275,40 @@ TEST(CaptureDiff, PayloadAndUndecodablePackets) {
   c2.add(100'000, junk2);
   r = diff_captures(a2, c2, DiffOptions{});
   EXPECT_EQ(r.differing_pairs, 1u);
-  EXPECT_EQ(r.decode_failures_a, 1u);
+  EXPECT_EQ(r.not_roce_a, 1u);  // ethertype 0xEEEE: not RoCEv2, compared as bytes
+  EXPECT_EQ(r.decode_failures_a, 0u);
   ASSERT_FALSE(r.differences.empty());
   EXPECT_EQ(r.differences.back().kind, DiffKind::kDecode);
   EXPECT_NE(r.differences.back().observed.find("different bytes"), std::string::npos);
+}
+
+// Real captures hold ARP, TCP and other UDP beside the RoCEv2 traffic: those frames are counted
+// as "not RoCEv2" (compared as raw bytes), apart from RoCEv2 frames that fail to decode, so a
+// reader (and diff.real_roce) can tell a foreign frame from a decoder that gave up.
+TEST(CaptureDiff, ForeignFramesAreCountedApartFromUndecodableRoce) {
+  Capture a = make_run(RunSpec{}, 4);
+  std::vector<std::uint8_t> arp(60, 0);
+  arp[12] = 0x08;
+  arp[13] = 0x06;
+  std::vector<std::uint8_t> tcp(a.bytes(0).begin(), a.bytes(0).end());
+  tcp[14 + 6] = 6;  // IPv6 next header: TCP
+  std::vector<std::uint8_t> cut(a.bytes(0).begin(), a.bytes(0).begin() + 14 + 40 + 8 + 6);  // inside the BTH
+  a.add(200'000, arp);
+  a.add(201'000, tcp);
+  a.add(202'000, cut);
+  const DiffReport r = diff_captures(a, a, DiffOptions{});
+  EXPECT_TRUE(r.identical());
+  EXPECT_EQ(r.not_roce_a, 2u);
+  EXPECT_EQ(r.not_roce_b, 2u);
+  EXPECT_EQ(r.decode_failures_a, 1u);
+  const std::string text = render_diff(r, DiffOptions{});
+  EXPECT_NE(text.find("undecodable RoCEv2: 1 in A, 1 in B"), std::string::npos) << text;
+  EXPECT_NE(text.find("not RoCEv2 (compared as raw bytes): 2 in A, 2 in B"), std::string::npos) << text;
+  // Without the cut frame nothing is undecodable, and the text does not say so.
+  Capture clean = make_run(RunSpec{}, 4);
+  clean.add(200'000, arp);
+  const std::string clean_text = render_diff(diff_captures(clean, clean, DiffOptions{}), DiffOptions{});
+  EXPECT_EQ(clean_text.find("undecodable"), std::string::npos) << clean_text;
 }
 
 TEST(CaptureDiff, KeepsOnlyTheFirstDifferencesButCountsAll) {
