@@ -1,7 +1,14 @@
-"""The optional real RoCEv2 captures: every .pcap / .pcapng file directly in the folder named by
-the environment variable MRC_REAL_CAPTURES. The checks that use them (dissector.real_roce,
-diff.real_roce, PlainRoce.RealCapturesFromEnvironmentDecode) are skipped, never failed, when the
-variable is unset or the folder holds no capture.
+"""The real RoCEv2 captures the capture checks run on (dissector.real_roce, diff.real_roce; the
+gtest PlainRoce.RealCapturesDecode reads the same folders): every .pcap / .pcapng file directly in
+
+  1. ../shared/roce-captures beside the checkout (the project's shared folder, which CI has beside
+     its clone): captures taken from public sources are kept there, with their SOURCES.md, never in
+     the repository;
+  2. the folder named by the environment variable MRC_REAL_CAPTURES, when set (a lab's own
+     captures, in addition). Set to something that is not a folder, it is an error, not a skip:
+     a typo must not turn the checks off silently.
+
+With no capture in either, the checks print why and exit SKIP (CTest reports them as skipped).
 """
 
 import glob
@@ -10,18 +17,30 @@ import sys
 
 ENV = "MRC_REAL_CAPTURES"
 SKIP = 77  # CTest SKIP_RETURN_CODE of the tests that use the captures
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "roce-captures"))
+
+
+def captures_in(folder):
+    return sorted(glob.glob(os.path.join(folder, "*.pcap")) + glob.glob(os.path.join(folder, "*.pcapng")))
 
 
 def real_captures_or_skip(test_name):
     """Sorted capture paths; prints why and exits with SKIP when there are none."""
-    folder = os.environ.get(ENV, "")
+    folders = [SHARED] if os.path.isdir(SHARED) else []
+    extra = os.environ.get(ENV, "")
+    if extra:
+        if not os.path.isdir(extra):
+            print("%s: FAILED: %s=%s is not a folder (unset it, or name a folder of .pcap/.pcapng files)"
+                  % (test_name, ENV, extra))
+            sys.exit(1)
+        folders.append(os.path.abspath(extra))
     files = []
-    if folder and os.path.isdir(folder):
-        files = sorted(glob.glob(os.path.join(folder, "*.pcap")) +
-                       glob.glob(os.path.join(folder, "*.pcapng")))
+    for folder in folders:
+        files += [f for f in captures_in(folder) if f not in files]
     if not files:
-        why = "unset" if not folder else "%s holds no .pcap/.pcapng file" % folder
-        print("%s: SKIPPED: %s is %s; set it to a folder of real RoCEv2 captures to run it"
-              % (test_name, ENV, why if not folder else "set but " + why))
+        looked = ", ".join(folders) if folders else "no folder (%s is absent and %s unset)" % (SHARED, ENV)
+        print("%s: SKIPPED: no .pcap/.pcapng in %s; put real RoCEv2 captures in %s or name a folder "
+              "of them with %s" % (test_name, looked, SHARED, ENV))
         sys.exit(SKIP)
     return files
