@@ -263,6 +263,8 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
   diffing::build_table(b, opt, masks, tb, judge_ev && !masks.ev);
   r.decode_failures_a = ta.decode_failures;
   r.decode_failures_b = tb.decode_failures;
+  r.not_roce_a = ta.not_roce;
+  r.not_roce_b = tb.not_roce;
   Differ d(a, b, ta, tb, opt, r);
   d.run();
 
@@ -342,8 +344,12 @@ std::string render_diff(const DiffReport& r, const DiffOptions& opt, std::size_t
        "): " + std::to_string(r.differing_pairs) + " differing pairs, " + std::to_string(r.field_differences) +
        " field differences, " + std::to_string(r.missing) + " missing, " + std::to_string(r.extra) + " extra";
   if (r.decode_failures_a || r.decode_failures_b) {
-    s += "; undecodable: " + std::to_string(r.decode_failures_a) + " in " + opt.name_a + ", " +
+    s += "; undecodable RoCEv2: " + std::to_string(r.decode_failures_a) + " in " + opt.name_a + ", " +
          std::to_string(r.decode_failures_b) + " in " + opt.name_b;
+  }
+  if (r.not_roce_a || r.not_roce_b) {  // ARP, TCP, ... beside the RoCEv2 traffic of a real capture
+    s += "; not RoCEv2 (compared as raw bytes): " + std::to_string(r.not_roce_a) + " in " + opt.name_a + ", " +
+         std::to_string(r.not_roce_b) + " in " + opt.name_b;
   }
   s += r.identical() ? "\nIDENTICAL (after normalization and masks)\n" : "\n";
   std::size_t n = 0;

@@ -96,8 +96,10 @@ struct DiffReport {
   std::size_t field_differences = 0;
   std::size_t missing = 0;
   std::size_t extra = 0;
-  std::size_t decode_failures_a = 0;
+  std::size_t decode_failures_a = 0;  // RoCEv2 frames (IP, UDP 4791) that do not decode
   std::size_t decode_failures_b = 0;
+  std::size_t not_roce_a = 0;         // ARP, TCP, other UDP, ...: compared as raw bytes
+  std::size_t not_roce_b = 0;
   std::vector<Difference> differences;  // the first max_differences, in A order
 
   bool ok() const { return error.empty(); }

@@ -35,6 +35,16 @@ std::uint64_t be64(const std::uint8_t* p) {
 
 bool is_feedback(std::uint8_t op) { return op == wire::opcode::kRcAck || op == wire::opcode::kRcAtomicAck; }
 
+// The destination address of a frame folded to 64 bits: the inner IPv6 destination when
+// encapsulated (the outer one is the EV's path), else the IPv4 or IPv6 destination. A fold, not
+// the 128 bits, so that it and the QPN fit one ordinal entry; two addresses of one capture that
+// fold alike (odds 2^-64) would share their QPs' ordinals.
+std::uint64_t dest_key(const wire::DecodedFrame& f) {
+  if (f.encapsulated) return fold128(be64(f.inner_ip6.dst.data()), be64(f.inner_ip6.dst.data() + 8));
+  if (f.l3 == wire::L3Kind::kIpv4) return fold128(0xFFFF, f.ip4.dst);
+  return fold128(be64(f.ip6.dst.data()), be64(f.ip6.dst.data() + 8));
+}
+
 // Pass-1 value of one slot: ordinals for addresses and QPNs, raw PSN / trigger / VA.
 [[gnu::always_inline]] inline std::uint64_t slot_value(FieldId id, const FieldValue& v, const wire::DecodedFrame& f, const DiffOptions& opt,
                          const MaskSet& masks, Normalizer& n) {
@@ -48,7 +58,7 @@ bool is_feedback(std::uint8_t op) { return op == wire::opcode::kRcAck || op == w
   }
   if (v.kind == FieldKind::kMac) return opt.normalize ? n.macs.get(1, v.u) : v.u;
   if (!opt.normalize) return v.u;
-  if (id == FieldId::kBthDqpn) return n.qpns.get(0, v.u);
+  if (id == FieldId::kBthDqpn) return n.qp_ordinal(f);
   if (id == FieldId::kEpTxTimestamp) return v.u - n.ts0;
   return v.u;
 }
@@ -116,6 +126,8 @@ std::uint64_t Ordinals<N>::get(std::uint64_t hi, std::uint64_t lo) {
   }
   return fold128(hi, lo) | (std::uint64_t{1} << 63);  // table full: a marked raw fold, still exact
 }
+
+std::uint64_t Normalizer::qp_ordinal(const wire::DecodedFrame& f) { return qpns.get(dest_key(f), f.bth.dest_qp); }
 
 std::uint8_t Normalizer::space_of(std::uint64_t id, std::uint32_t psn) {
   for (std::size_t i = 0; i < spaces; ++i) {
@@ -194,6 +206,7 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   t.norm = Normalizer{};
   t.masks = masks;
   t.decode_failures = 0;
+  t.not_roce = 0;
   if (n == 0) return;
   // Times are relative to the capture's earliest packet, not its first: a capture whose clock
   // stepped back (merged taps, a NIC's timestamp wrap) must not wrap the offsets to 2^64 - x.
@@ -217,7 +230,9 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
       r.error = static_cast<std::uint8_t>(dr.error);
       r.hash = wire::crc32(0, bytes);
       r.present = bit(kTsSlot) & ~masks.bits;
-      ++t.decode_failures;
+      const bool foreign = dr.error == wire::WireError::kBadEthertype || dr.error == wire::WireError::kNotUdp ||
+                           dr.error == wire::WireError::kNotRoce;
+      ++(foreign ? t.not_roce : t.decode_failures);
       continue;
     }
     meta.ts_ns = cap.packet(i).ts_ns;
@@ -236,7 +251,9 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
     r.trig = f.has_mfeh ? f.mfeh.trig_psn : 0;
     r.va = f.has_reth ? f.reth.va : 0;
     if (opt.normalize) {
-      r.space = t.norm.space_of((std::uint64_t{is_feedback(f.bth.opcode)} << 32) | f.bth.dest_qp, f.bth.psn);
+      // The QP's ordinal is already in its slot unless bth.dqpn is masked (same value either way).
+      const std::uint64_t qp = (r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : t.norm.qp_ordinal(f);
+      r.space = t.norm.space_of((qp << 1) | std::uint64_t{is_feedback(f.bth.opcode)}, f.bth.psn);
       if (f.has_reth && (!t.norm.have_va || f.reth.va < t.norm.va_min)) {
         t.norm.have_va = true;
         t.norm.va_min = f.reth.va;

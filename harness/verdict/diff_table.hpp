@@ -8,10 +8,13 @@
 // with equal hashes, presence and normalized values are the same packet. Only for a pair that
 // differs are both frames decoded again into full 64-slot rows (full_row) to name the fields.
 //
-// Normalization (diff.hpp): addresses and QPNs become ordinals in order of first appearance
+// Normalization (diff.hpp): addresses and QPs become ordinals in order of first appearance
 // (pass 1); PSNs become offsets from the lowest PSN of their space (data / feedback, per
 // destination QP) and VAs offsets from the lowest VA (pass 2, once every packet was seen), so a
-// capture whose first packets were sprayed out of order still normalizes the same way.
+// capture whose first packets were sprayed out of order still normalizes the same way. A QP is
+// its destination address (the inner one when encapsulated) with its number: QP numbers are
+// per host, and two hosts that both number their QP 0x11 (soft-RoCE does) are two QPs with two
+// PSN spaces, not one.
 #pragma once
 
 #include <array>
@@ -135,8 +138,8 @@ class Ordinals {  // values in order of first appearance -> 0, 1, 2, ...
 struct Normalizer {
   Ordinals<64> macs;
   Ordinals<64> addrs;
-  Ordinals<64> qpns;
-  std::array<std::uint64_t, 64> space_id{};    // (feedback << 32) | dest QP
+  Ordinals<64> qpns;                            // (destination address key, QPN): see qp_ordinal
+  std::array<std::uint64_t, 64> space_id{};    // (QP ordinal << 1) | feedback
   std::array<std::uint32_t, 64> space_first{};  // first PSN seen in the space
   std::array<std::int32_t, 64> space_min{};     // lowest PSN as an offset from the first
   std::size_t spaces = 0;
@@ -144,6 +147,9 @@ struct Normalizer {
   std::uint64_t va_min = 0;
   std::uint64_t ts0 = 0;
 
+  // The ordinal of the frame's destination QP: its destination address (inner when
+  // encapsulated) and its QPN, registered on first sight.
+  std::uint64_t qp_ordinal(const wire::DecodedFrame& f);
   std::uint8_t space_of(std::uint64_t id, std::uint32_t psn);  // registers; kNoSpace when full
   std::uint32_t base(std::uint8_t space) const;
 };
@@ -152,7 +158,8 @@ struct FieldTable {
   RowArray<Row> rows;
   Normalizer norm;
   MaskSet masks;
-  std::size_t decode_failures = 0;
+  std::size_t decode_failures = 0;  // RoCEv2 frames that do not decode
+  std::size_t not_roce = 0;         // frames that are not RoCEv2 at all (not IP, not UDP, not 4791)
 };
 
 // `judge_ev`: this is B and opt.ev_choice judges its EV fields (Row::ev_bad).

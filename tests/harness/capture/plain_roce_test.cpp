@@ -2,7 +2,7 @@
 // is built at test time by the cross-validation factory (tests/cross/roce_frames.cpp: RDMA CM MADs
 // on UD QP 1, RC WRITE ONLY, the 62-byte RC ACK, READ request and responses, SEND FIRST / LAST IMM
 // / ONLY IMM, UDP source port 69), written as a classic pcap under the build tree and read back
-// through read_capture. Captures in the folder $MRC_REAL_CAPTURES, when set, are decoded too.
+// through read_capture. Real captures (../shared/roce-captures, $MRC_REAL_CAPTURES) are decoded too.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -157,19 +157,36 @@ TEST(PlainRoce, AssumingMrcFramingLosesThePlainAck) {
   EXPECT_GT(acks, 0u);
 }
 
-// Optional: every RoCEv2 frame (UDP 4791) of each .pcap / .pcapng in $MRC_REAL_CAPTURES decodes
-// with a matching ICRC. Unset or empty folder: skipped.
-TEST(PlainRoce, RealCapturesFromEnvironmentDecode) {
-  const char* dir = std::getenv("MRC_REAL_CAPTURES");
-  std::vector<fs::path> files;
-  if (dir != nullptr && *dir != '\0' && fs::is_directory(dir)) {
+// The real captures (tests/tools/real_captures.py says the same): ../shared/roce-captures beside
+// the checkout, plus the folder $MRC_REAL_CAPTURES when set. Set to something that is not a
+// folder, the variable is an error: a typo must not turn the check off silently.
+std::vector<fs::path> real_capture_files(std::string& error) {
+  std::vector<fs::path> folders;
+  const fs::path shared = fs::path(MRC_SOURCE_DIR).parent_path() / "shared" / "roce-captures";
+  if (fs::is_directory(shared)) folders.push_back(shared);
+  if (const char* extra = std::getenv("MRC_REAL_CAPTURES"); extra != nullptr && *extra != '\0') {
+    if (!fs::is_directory(extra)) error = std::string("MRC_REAL_CAPTURES=") + extra + " is not a folder";
+    folders.emplace_back(extra);
+  }
+  std::set<fs::path> files;
+  for (const fs::path& dir : folders) {
+    if (!fs::is_directory(dir)) continue;
     for (const auto& entry : fs::directory_iterator(dir)) {
       const auto ext = entry.path().extension();
-      if (ext == ".pcap" || ext == ".pcapng") files.push_back(entry.path());
+      if (ext == ".pcap" || ext == ".pcapng") files.insert(fs::canonical(entry.path()));
     }
   }
+  return {files.begin(), files.end()};
+}
+
+// Every RoCEv2 frame (UDP 4791) of each real capture decodes field-level with a matching ICRC
+// (CM MADs as BTH + DETH + opaque payload). No capture: skipped.
+TEST(PlainRoce, RealCapturesDecode) {
+  std::string error;
+  const std::vector<fs::path> files = real_capture_files(error);
+  ASSERT_EQ(error, "");
   if (files.empty()) {
-    GTEST_SKIP() << "MRC_REAL_CAPTURES is unset or holds no .pcap/.pcapng: real captures skipped";
+    GTEST_SKIP() << "no .pcap/.pcapng in ../shared/roce-captures nor in $MRC_REAL_CAPTURES: real captures skipped";
   }
   for (const fs::path& f : files) {
     Capture cap;

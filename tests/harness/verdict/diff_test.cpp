@@ -275,10 +275,40 @@ TEST(CaptureDiff, PayloadAndUndecodablePackets) {
   c2.add(100'000, junk2);
   r = diff_captures(a2, c2, DiffOptions{});
   EXPECT_EQ(r.differing_pairs, 1u);
-  EXPECT_EQ(r.decode_failures_a, 1u);
+  EXPECT_EQ(r.not_roce_a, 1u);  // ethertype 0xEEEE: not RoCEv2, compared as bytes
+  EXPECT_EQ(r.decode_failures_a, 0u);
   ASSERT_FALSE(r.differences.empty());
   EXPECT_EQ(r.differences.back().kind, DiffKind::kDecode);
   EXPECT_NE(r.differences.back().observed.find("different bytes"), std::string::npos);
+}
+
+// Real captures hold ARP, TCP and other UDP beside the RoCEv2 traffic: those frames are counted
+// as "not RoCEv2" (compared as raw bytes), apart from RoCEv2 frames that fail to decode, so a
+// reader (and diff.real_roce) can tell a foreign frame from a decoder that gave up.
+TEST(CaptureDiff, ForeignFramesAreCountedApartFromUndecodableRoce) {
+  Capture a = make_run(RunSpec{}, 4);
+  std::vector<std::uint8_t> arp(60, 0);
+  arp[12] = 0x08;
+  arp[13] = 0x06;
+  std::vector<std::uint8_t> tcp(a.bytes(0).begin(), a.bytes(0).end());
+  tcp[14 + 6] = 6;  // IPv6 next header: TCP
+  std::vector<std::uint8_t> cut(a.bytes(0).begin(), a.bytes(0).begin() + 14 + 40 + 8 + 6);  // inside the BTH
+  a.add(200'000, arp);
+  a.add(201'000, tcp);
+  a.add(202'000, cut);
+  const DiffReport r = diff_captures(a, a, DiffOptions{});
+  EXPECT_TRUE(r.identical());
+  EXPECT_EQ(r.not_roce_a, 2u);
+  EXPECT_EQ(r.not_roce_b, 2u);
+  EXPECT_EQ(r.decode_failures_a, 1u);
+  const std::string text = render_diff(r, DiffOptions{});
+  EXPECT_NE(text.find("undecodable RoCEv2: 1 in A, 1 in B"), std::string::npos) << text;
+  EXPECT_NE(text.find("not RoCEv2 (compared as raw bytes): 2 in A, 2 in B"), std::string::npos) << text;
+  // Without the cut frame nothing is undecodable, and the text does not say so.
+  Capture clean = make_run(RunSpec{}, 4);
+  clean.add(200'000, arp);
+  const std::string clean_text = render_diff(diff_captures(clean, clean, DiffOptions{}), DiffOptions{});
+  EXPECT_EQ(clean_text.find("undecodable"), std::string::npos) << clean_text;
 }
 
 TEST(CaptureDiff, KeepsOnlyTheFirstDifferencesButCountsAll) {
@@ -296,6 +326,72 @@ TEST(CaptureDiff, KeepsOnlyTheFirstDifferencesButCountsAll) {
   EXPECT_EQ(r.field_differences, a.size());
   const std::string text = render_diff(r, opt, 2);
   EXPECT_NE(text.find("more"), std::string::npos) << text;
+}
+
+// Two hosts whose QPs both have number 0x11 (soft-RoCE gives every first QP that number) talk
+// to each other: one SEND stream each way, host 1's PSNs from psn1, host 2's from psn2, interleaved
+// (host 1 first, or host 2 first with `host2_first`). Host 1's QP may be numbered qpn1 instead.
+Capture two_hosts_same_qpn(std::uint32_t psn1, std::uint32_t psn2, bool host2_first = false,
+                           std::uint32_t qpn1 = 0x11) {
+  Capture c("two-hosts");
+  auto send = [](std::uint8_t from, std::uint8_t to, std::uint32_t psn, std::uint32_t dqpn, std::size_t k) {
+    Data d;
+    d.opcode = wire::opcode::kRcSendOnly;
+    d.reth = false;
+    d.psn = psn;
+    d.dqpn = dqpn;
+    d.src_host = from;
+    d.dst_host = to;
+    d.len = 64;
+    d.fill = static_cast<std::uint8_t>(k);
+    return encode(d);
+  };
+  for (std::size_t k = 0; k < 8; ++k) {
+    const auto k32 = static_cast<std::uint32_t>(k);
+    auto to_host2 = send(1, 2, psn1 + k32, 0x11, k);  // to host 2's QP 0x11
+    auto to_host1 = send(2, 1, psn2 + k32, qpn1, k);  // to host 1's QP
+    c.add(10'000 + 2000 * k, host2_first ? to_host1 : to_host2);
+    c.add(11'000 + 2000 * k, host2_first ? to_host2 : to_host1);
+  }
+  return c;
+}
+
+// QPN ordinals and PSN spaces are per (destination address, destination QPN): two hosts that
+// both use QPN 0x11 are two QPs, each with its own PSN base, not one QP with a merged base.
+TEST(CaptureDiff, TwoHostsWithTheSameQpnKeepTheirOwnQpOrdinalsAndPsnSpaces) {
+  const Capture a = two_hosts_same_qpn(1000, 5000);
+  // The same exchange with each host's initial PSN swapped, or with host 2 speaking first, or
+  // with host 1's QP numbered 0x12: each host chooses these, so none is a difference.
+  for (const Capture& b : {two_hosts_same_qpn(5000, 1000), two_hosts_same_qpn(1000, 5000, true),
+                           two_hosts_same_qpn(1000, 5000, false, 0x12)}) {
+    const DiffReport r = diff_captures(a, b, DiffOptions{});
+    EXPECT_TRUE(r.identical()) << render_diff(r, DiffOptions{});
+  }
+  // A real difference is still named: host 2's sixth PSN one too high (a skipped PSN).
+  Capture b("b");
+  const Capture swapped = two_hosts_same_qpn(5000, 1000);
+  for (std::size_t i = 0; i < swapped.size(); ++i) {
+    if (i != 11) {
+      b.add(swapped.packet(i).ts_ns, swapped.bytes(i));
+      continue;
+    }
+    Data d;
+    d.opcode = wire::opcode::kRcSendOnly;
+    d.reth = false;
+    d.psn = 1000 + 6;
+    d.dqpn = 0x11;
+    d.src_host = 2;
+    d.dst_host = 1;
+    d.len = 64;
+    d.fill = 5;
+    b.add(swapped.packet(i).ts_ns, encode(d));
+  }
+  const DiffReport r = diff_captures(a, b, DiffOptions{});
+  ASSERT_EQ(r.differences.size(), 1u) << render_diff(r, DiffOptions{});
+  EXPECT_EQ(r.differences[0].field, "bth.psn");
+  EXPECT_EQ(r.differences[0].index_a, 11);
+  EXPECT_EQ(r.differences[0].expected, "5005 [offset 5]");
+  EXPECT_EQ(r.differences[0].observed, "1006 [offset 6]");
 }
 
 }  // namespace

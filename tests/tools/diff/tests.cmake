@@ -1,6 +1,7 @@
 # diff.plain_roce (label `harness`): `mrc-conform diff F F` on a plain RoCEv2 capture made now by
-# mrc_cross_gen --profile roce decodes each frame field-level and says IDENTICAL; a changed P_Key
-# is named. diff.real_roce: the same on the captures in $MRC_REAL_CAPTURES; skipped when none.
+# mrc_cross_gen --profile roce decodes each frame field-level and says IDENTICAL; a copy with one
+# PSN bit flipped is reported as bth.psn at that frame's index. diff.real_roce: the same on the
+# real captures (tests/tools/real_captures.py); skipped when there are none.
 if(TARGET mrc-conform AND TARGET mrc_cross_gen)
   set(MRC_DIFF_PLAIN_DIR ${PROJECT_BINARY_DIR}/diff_plain_roce)
   add_test(NAME diff.plain_roce

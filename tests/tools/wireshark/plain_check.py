@@ -8,7 +8,8 @@ finds no MRC-only header, and no frame carries a malformed mark or an expert war
 --gen: the capture is made now by mrc_cross_gen --profile roce (tests/cross/roce_frames.cpp); the
 opcode / QP / PSN are also compared with what the generator asked for, and a copy with a payload
 byte flipped must raise an error (the ICRC no longer matches), so the expert query can see errors.
---real: the captures in $MRC_REAL_CAPTURES (tests/tools/real_captures.py); none: skipped (77).
+--real: the real captures (tests/tools/real_captures.py: ../shared/roce-captures, $MRC_REAL_CAPTURES);
+none: skipped (77).
 """
 
 import argparse
@@ -119,7 +120,7 @@ def check_generated(args, failures):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gen", help="mrc_cross_gen: check a capture generated now")
-    ap.add_argument("--real", action="store_true", help="check the captures in $MRC_REAL_CAPTURES")
+    ap.add_argument("--real", action="store_true", help="check the real captures (real_captures.py)")
     ap.add_argument("--count", type=int, default=160)
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--workdir", required=True)

@@ -17,7 +17,8 @@ endif()
 # dissector.plain_roce (label `cross`): with mrc.lua loaded, Wireshark's InfiniBand dissector still
 # decodes every frame of a plain RoCEv2 capture made now by mrc_cross_gen --profile roce (CM MADs,
 # WRITE, READ, SEND with immediate, 62-byte ACKs, UDP source port 69), and no MRC error shows.
-# dissector.real_roce: the same on the captures in $MRC_REAL_CAPTURES; skipped when there are none.
+# dissector.real_roce: the same on the real captures (tests/tools/real_captures.py: ../shared/roce-captures
+# and $MRC_REAL_CAPTURES); skipped when there are none.
 if(TARGET mrc_cross_gen)
   set(MRC_PLAIN_DIR ${PROJECT_BINARY_DIR}/dissector_plain)
   add_test(NAME dissector.plain_roce
