@@ -4,7 +4,7 @@
 // compared field plus the few values normalized late, in one preallocated array per capture) and
 // normalized so that what legitimately differs between two runs does not show: QPNs and addresses
 // (MAC, IP, GID) become ordinals in order of first appearance, PSNs become offsets from the lowest
-// PSN of their space (data or feedback, per destination QP), RETH VAs offsets from the lowest VA,
+// PSN of their space (data or feedback, per destination address and QP), RETH VAs offsets from the lowest VA,
 // timestamps offsets from the first packet. The outer IPv6 destination of an SRv6 frame is the
 // EV's uSID container, a path, and is compared as is.
 //
