@@ -214,7 +214,11 @@ int linktype_of(pcap_t* p) {
 std::string read_classic(const std::filesystem::path& path, ReadInterface& out) {
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   pcap_t* p = pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
-  if (!p) return path.string() + ": " + errbuf;
+  if (!p) {
+    // libpcap names the file itself when it cannot open it; its other messages do not.
+    const std::string why = errbuf;
+    return why.rfind(path.string() + ":", 0) == 0 ? why : path.string() + ": " + why;
+  }
   out.capture.set_tap(path.stem().string());
   const int linktype = linktype_of(p);
   if (link_type_name(linktype).empty()) {
