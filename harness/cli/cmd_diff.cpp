@@ -74,7 +74,7 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
   for (const auto& f : {o.a, o.b}) {
     // libpcap's own message repeats the path
     if (std::error_code ec; !std::filesystem::is_regular_file(f, ec)) {
-      err << "error: " << f << ": no such file (or not a regular file)\n";
+      err << "error: " << f << (std::filesystem::exists(f, ec) ? ": not a regular file\n" : ": no such file\n");
       return kExitBadInput;
     }
   }

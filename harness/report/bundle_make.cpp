@@ -144,7 +144,8 @@ BundleMade make_bundle(const BundleRequest& r) {
   const std::size_t not_run = raw.is_object() && raw.contains("not_run") && raw["not_run"].is_array() ? raw["not_run"].size() : 0;
   if ((run.interrupted || not_run > 0) && !r.allow_partial) {
     std::string why = run.interrupted ? "marked interrupted" : "incomplete";
-    if (raw.is_object() && raw.contains("interrupt_reason") && raw["interrupt_reason"].is_string()) {
+    if (raw.is_object() && raw.contains("interrupt_reason") && raw["interrupt_reason"].is_string() &&
+        !raw["interrupt_reason"].get<std::string>().empty()) {
       why += " (" + raw["interrupt_reason"].get<std::string>() + ")";
     }
     if (not_run > 0) why += ", " + std::to_string(not_run) + " selected case(s) not run";

@@ -103,11 +103,11 @@ TEST_F(BundleCli, TamperedEvidenceAndResultAreNamed) {
   ASSERT_EQ(bundle(path("t.mrcb")).rc, 0);
   const std::string good = slurp(path("t.mrcb"));
   std::string evidence = good;
-  evidence[data_offset(good, "evidence/spray-v-020/dut.p1.tx.pcapng") + 100] ^= 0x01;
+  evidence[data_offset(good, "evidence/spray-v-020.pcapng") + 100] ^= 0x01;
   spit(path("t1.mrcb"), evidence);
   const Cli e = verify(path("t1.mrcb"), path("signer.key.pub").string());
   EXPECT_EQ(e.rc, 1);
-  EXPECT_EQ(e.out, "evidence/spray-v-020/dut.p1.tx.pcapng: changed: its sha256 differs from the manifest's\nbundle NOT OK: 1 problem\n");
+  EXPECT_EQ(e.out, "evidence/spray-v-020.pcapng: changed: its sha256 differs from the manifest's\nbundle NOT OK: 1 problem\n");
 
   std::string result = good;
   result[data_offset(good, "results.json") + 20] ^= 0x01;
@@ -132,7 +132,7 @@ TEST_F(BundleCli, WrongKeyIsNamed) {
 TEST_F(BundleCli, TruncatedBundlesAreUnreadable) {
   ASSERT_EQ(bundle(path("c.mrcb")).rc, 0);
   const std::string good = slurp(path("c.mrcb"));
-  const std::size_t evidence = data_offset(good, "evidence/spray-v-020/dut.p1.tx.pcapng");
+  const std::size_t evidence = data_offset(good, "evidence/spray-v-020.pcapng");
   const std::size_t sig_header = data_offset(good, "manifest.sig") - 512;
   for (const std::size_t cut : {std::size_t{300}, evidence - 200, evidence + 1000, sig_header, good.size() - 700}) {
     spit(path("cut.mrcb"), good.substr(0, cut));
