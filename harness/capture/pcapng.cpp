@@ -1,4 +1,5 @@
 #include "harness/capture/pcapng.hpp"
+#include "harness/capture/pcapng_format.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,16 +12,7 @@
 namespace mrc::harness {
 namespace {
 
-// pcapng block types and option codes (pcapng specification, IETF draft-ietf-opsawg-pcapng).
-constexpr std::uint32_t kShb = 0x0A0D0D0A;
-constexpr std::uint32_t kIdb = 0x00000001;
-constexpr std::uint32_t kEpb = 0x00000006;
-constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
-constexpr std::uint16_t kOptEnd = 0;
-constexpr std::uint16_t kOptIfName = 2;
-constexpr std::uint16_t kOptIfDescription = 3;
-constexpr std::uint16_t kOptIfTsresol = 9;
-constexpr std::uint16_t kOptEpbFlags = 2;
+using namespace pcapng_format;  // block types and option codes
 // epb_flags bits 0-1: the packet's direction.
 constexpr std::uint32_t kEpbInbound = 1;
 constexpr std::uint32_t kEpbOutbound = 2;

@@ -10,19 +10,12 @@
 
 #include "harness/capture/link_layer.hpp"
 #include "harness/capture/pcapng.hpp"
+#include "harness/capture/pcapng_format.hpp"
 
 namespace mrc::harness {
 namespace {
 
-constexpr std::uint32_t kShb = 0x0A0D0D0A;
-constexpr std::uint32_t kIdb = 0x00000001;
-constexpr std::uint32_t kObsoletePacket = 0x00000002;
-constexpr std::uint32_t kSpb = 0x00000003;
-constexpr std::uint32_t kEpb = 0x00000006;
-constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
-constexpr std::uint16_t kOptIfName = 2;
-constexpr std::uint16_t kOptIfTsresol = 9;
-constexpr std::uint16_t kOptIfTsoffset = 14;
+using namespace pcapng_format;  // block types and option codes
 
 std::string supported_list() {
   return "mrc-conform reads Ethernet, Linux cooked v1/v2 (SLL, SLL2) and raw IPv4/IPv6 captures";

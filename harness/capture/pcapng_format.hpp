@@ -1,0 +1,23 @@
+// pcapng block types and option codes, shared by the evidence writer (pcapng.cpp) and the reader
+// (pcapng_read.cpp). Values from the pcapng specification (IETF draft-ietf-opsawg-pcapng).
+#pragma once
+
+#include <cstdint>
+
+namespace mrc::harness::pcapng_format {
+
+inline constexpr std::uint32_t kShb = 0x0A0D0D0A;             // section header block
+inline constexpr std::uint32_t kIdb = 0x00000001;             // interface description block
+inline constexpr std::uint32_t kObsoletePacket = 0x00000002;  // packet block (obsolete)
+inline constexpr std::uint32_t kSpb = 0x00000003;             // simple packet block
+inline constexpr std::uint32_t kEpb = 0x00000006;             // enhanced packet block
+inline constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
+
+inline constexpr std::uint16_t kOptEnd = 0;
+inline constexpr std::uint16_t kOptIfName = 2;         // IDB
+inline constexpr std::uint16_t kOptIfDescription = 3;  // IDB
+inline constexpr std::uint16_t kOptIfTsresol = 9;      // IDB
+inline constexpr std::uint16_t kOptIfTsoffset = 14;    // IDB
+inline constexpr std::uint16_t kOptEpbFlags = 2;       // EPB
+
+}  // namespace mrc::harness::pcapng_format
