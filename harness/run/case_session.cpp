@@ -530,42 +530,6 @@ bool Session::play() {
 
 }  // namespace
 
-bool SessionState::real_time() const {
-  return tb->bridge_figures(kDutHost) != nullptr || tb->bridge_figures(kPeerHost) != nullptr;
-}
-
-std::uint64_t SessionState::payload_seed() const {
-  const bool golden = std::any_of(c.checks.begin(), c.checks.end(), [](const harness::Check& k) {
-    return std::holds_alternative<harness::GoldenCheck>(k.params);
-  });
-  return golden ? c.seed : o.seed;
-}
-
-harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool encapsulated) const {
-  stim::FrameContext fc;
-  const harness::HostAddress src = tb->host_address(from_dut ? kDutHost : kPeerHost);
-  const harness::HostAddress dst = tb->host_address(from_dut ? kPeerHost : kDutHost);
-  const harness::DutLocal& rx = from_dut ? peer_local : dut_local;
-  fc.src_mac = src.mac;
-  fc.dst_mac = dst.mac;
-  fc.src_gid = src.gid;
-  fc.dst_gid = dst.gid;
-  fc.ipv4 = setups.dut.ipv4;
-  fc.src_ipv4 = src.ipv4;
-  fc.dst_ipv4 = dst.ipv4;
-  fc.mode = harness::wire_mode(setups.dut.format_mode);
-  fc.evs = from_dut ? dut_wire_evs : peer_wire_evs;
-  fc.srv6_encapsulated = encapsulated;
-  fc.dqpn = rx.qpns.empty() ? 0 : rx.qpns.front();
-  fc.buffer_va = rx.buffer_va;
-  fc.buffer_bytes = (from_dut ? setups.peer : setups.dut).buffer_bytes;
-  fc.rkey = rx.rkey;
-  fc.first_psn = rx.first_psn;
-  fc.mtu = c.config.qp.mtu;
-  fc.seed = payload_seed();
-  return fc;
-}
-
 std::vector<std::string> missing_capabilities(const harness::Case& c, const harness::DutBinding& dut) {
   const std::vector<std::string> have = dut.capabilities();
   std::vector<std::string> missing;
