@@ -149,10 +149,10 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
                           const std::filesystem::path& fallback_clauses) {
   LoadResult r;
   const std::string display = file.string();
-  try {
+  if (load_guarded(display, r.diagnostics, [&] {
     // The file itself first: a syntax error is the thing to fix, whatever the clauses.
     const auto doc = read_yaml_file(file, display, r.diagnostics);
-    if (!doc) return r;
+    if (!doc) return;
     ClauseIndex found;
     if (!clauses) {
       const auto cf = clauses_file_for(file, fallback_clauses);
@@ -160,7 +160,7 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
         r.diagnostics.add(display, {}, "",
                           "cannot check clause ids: no clauses.yaml in the case's folder or the three above it, "
                           "and no suite clauses.yaml to fall back on (give --clauses FILE)");
-        return r;
+        return;
       }
       auto cl = load_clauses(cf);
       if (!cl.ok()) {
@@ -170,13 +170,13 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
                             "suite's " + cf.string() + ", which does not load:");
         }
         r.diagnostics.append(cl.diagnostics);
-        return r;
+        return;
       }
       found = std::move(cl.index);
       clauses = &found;
     }
     Validator v(display, r.diagnostics);
-    if (!v.map(*doc, kCaseSchema, "", loc_of(*doc)) && !doc->IsMap()) return r;
+    if (!v.map(*doc, kCaseSchema, "", loc_of(*doc)) && !doc->IsMap()) return;
     const YAML::Node& root = *doc;
     Case c;
     c.file = file;
@@ -205,14 +205,9 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     detail::check_case_rules(root, c, file, *clauses, v);
     c.basis = case_basis(c.clauses, *clauses);
     if (r.diagnostics.empty()) r.value = std::move(c);
-  } catch (const std::exception& e) {
-    r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());
-    r.value.reset();
-  } catch (...) {
-    r.diagnostics.add(display, {}, "", "internal error while loading");
+      })) {
     r.value.reset();
   }
-  r.diagnostics.sort();
   return r;
 }
 

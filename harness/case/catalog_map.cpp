@@ -47,13 +47,13 @@ CatalogMapLoadResult load_catalog_map(const std::filesystem::path& file, const C
   CatalogMapLoadResult r;
   const std::string k(kind);
   const std::string display = file.string();
-  try {
+  load_guarded(display, r.diagnostics, [&] {
     const auto doc = read_yaml_file(file, display, r.diagnostics);
-    if (!doc) return r;
+    if (!doc) return;
     Validator v(display, r.diagnostics);
     if (!doc->IsMap()) {
       v.error(loc_of(*doc), "", "expected a map of " + k + " name -> list of requirement ids, got " + describe(*doc));
-      return r;
+      return;
     }
     std::vector<CatalogRequirements> seen;  // every named entry, even one with a bad list
     for (auto it = doc->begin(); it != doc->end(); ++it) {
@@ -83,12 +83,7 @@ CatalogMapLoadResult load_catalog_map(const std::filesystem::path& file, const C
                 "missing " + k + " '" + std::string(name) + "': every catalog " + k + " needs its requirement ids here");
       }
     }
-  } catch (const std::exception& e) {
-    r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());
-  } catch (...) {
-    r.diagnostics.add(display, {}, "", "internal error while loading");
-  }
-  r.diagnostics.sort();
+  });
   return r;
 }
 

@@ -57,13 +57,13 @@ bool is_clause_id(std::string_view id) {
 ClauseLoadResult load_clauses(const std::filesystem::path& file) {
   ClauseLoadResult r;
   const std::string display = file.string();
-  try {
+  load_guarded(display, r.diagnostics, [&] {
     const auto doc = read_yaml_file(file, display, r.diagnostics);
-    if (!doc) return r;
+    if (!doc) return;
     Validator v(display, r.diagnostics);
     if (!doc->IsSequence()) {
       v.error(loc_of(*doc), "", "expected a list of clauses ({id, text, source, basis, level, area}), got " + describe(*doc));
-      return r;
+      return;
     }
     std::vector<Clause> clauses;
     std::size_t i = 0;
@@ -95,12 +95,7 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file) {
       clauses.push_back(std::move(c));
     }
     r.index = ClauseIndex(std::move(clauses), file);
-  } catch (const std::exception& e) {
-    r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());
-  } catch (...) {
-    r.diagnostics.add(display, {}, "", "internal error while loading");
-  }
-  r.diagnostics.sort();
+  });
   return r;
 }
 

@@ -3,6 +3,7 @@
 // jump straight to it. Loaders collect all diagnostics of a file instead of stopping at the first.
 #pragma once
 
+#include <exception>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,6 +48,25 @@ class Diagnostics {
  private:
   std::vector<Diagnostic> items_;
 };
+
+// Runs the body of one file's loader. An exception escaping it (a bug, or one yaml-cpp throws on
+// input the lint did not foresee) becomes a diagnostic naming the file instead of ending the
+// process, and the diagnostics end sorted by place. True when the body threw: what it built is
+// then incomplete.
+template <class Body>
+bool load_guarded(const std::string& display, Diagnostics& diagnostics, Body&& body) {
+  bool threw = true;
+  try {
+    body();
+    threw = false;
+  } catch (const std::exception& e) {
+    diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());
+  } catch (...) {
+    diagnostics.add(display, {}, "", "internal error while loading");
+  }
+  diagnostics.sort();
+  return threw;
+}
 
 // "Did you mean" support: the candidate closest to `word` by optimal-string-alignment distance
 // (insert, delete, substitute, swap adjacent), if it is close enough to be a plausible typo

@@ -118,13 +118,13 @@ EdgeAuditLoadResult load_edge_audit(const std::filesystem::path& file, const Cla
                                     std::span<const Case> cases) {
   EdgeAuditLoadResult r;
   const std::string display = file.string();
-  try {
+  load_guarded(display, r.diagnostics, [&] {
     const auto doc = read_yaml_file(file, display, r.diagnostics);
-    if (!doc) return r;
+    if (!doc) return;
     Validator v(display, r.diagnostics);
     if (!doc->IsMap()) {
       v.error(loc_of(*doc), "", "expected a map of requirement id -> list of edges, got " + describe(*doc));
-      return r;
+      return;
     }
     std::vector<std::string> case_ids;
     case_ids.reserve(cases.size());
@@ -158,12 +158,7 @@ EdgeAuditLoadResult load_edge_audit(const std::filesystem::path& file, const Cla
                 "missing MUST requirement '" + cl.id + "': every MUST requirement needs its edges and the cases reaching them here");
       }
     }
-  } catch (const std::exception& e) {
-    r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + e.what());
-  } catch (...) {
-    r.diagnostics.add(display, {}, "", "internal error while loading");
-  }
-  r.diagnostics.sort();
+  });
   return r;
 }
 

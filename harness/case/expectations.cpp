@@ -48,12 +48,12 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
                                         const ExpectationOptions& options) {
   ExpectationLoadResult r;
   const std::string display = file.string();
-  try {
+  load_guarded(display, r.diagnostics, [&] {
     const auto doc = read_yaml_file(file, display, r.diagnostics);
-    if (!doc) return r;
+    if (!doc) return;
     Validator v(display, r.diagnostics);
     v.map(*doc, kFileSchema, "", loc_of(*doc));
-    if (!doc->IsMap()) return r;
+    if (!doc->IsMap()) return;
     r.set.file = file;
     r.set.dut = read_string(*doc, "dut").value_or("");
     if (!r.set.dut.empty() && r.set.dut != file.stem().string()) {
@@ -64,7 +64,7 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
     for (const auto& c : cases) ids.push_back(c.id);
     std::vector<std::pair<std::string, int>> seen;  // every entry's case id and line, valid or not
     const auto list = find_key(*doc, "entries");
-    if (!list || !list->IsSequence()) return r;
+    if (!list || !list->IsSequence()) return;
     std::size_t i = 0;
     for (auto it = list->begin(); it != list->end(); ++it, ++i) {
       const YAML::Node n = *it;
@@ -115,12 +115,7 @@ ExpectationLoadResult load_expectations(const std::filesystem::path& file, std::
       }
       if (ok && !e.reason.empty() && !e.link.empty()) r.set.entries.push_back(std::move(e));
     }
-  } catch (const std::exception& ex) {
-    r.diagnostics.add(display, {}, "", std::string("internal error while loading: ") + ex.what());
-  } catch (...) {
-    r.diagnostics.add(display, {}, "", "internal error while loading");
-  }
-  r.diagnostics.sort();
+  });
   return r;
 }
 

@@ -36,6 +36,8 @@ class TempDir {
   ~TempDir() {
     std::error_code ec;
     fs::remove_all(path_, ec);
+    // A run ended early into this folder leaves its partial report beside it (<out>.partial).
+    fs::remove_all(path_.string() + ".partial", ec);
   }
   const fs::path& path() const { return path_; }
 

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "harness/report/json_schema_subset.hpp"
 #include "harness/verdict/verdict.hpp"
@@ -349,12 +350,26 @@ inline void expect_same_run(const RunResult& a, const RunResult& b) {
   }
 }
 
+// The folders fresh_dir() made, removed when the test process exits (each CTest test is a
+// process of its own, so nothing a test wrote outlives it).
+struct FreshDirs {
+  std::vector<std::filesystem::path> made;
+  ~FreshDirs() {
+    for (const auto& d : made) {
+      std::error_code ec;
+      std::filesystem::remove_all(d, ec);
+    }
+  }
+};
+
 // A fresh, empty folder for one test (unique per process and test name).
 inline std::filesystem::path fresh_dir(const std::string& name) {
+  static FreshDirs dirs;
   auto dir = std::filesystem::temp_directory_path() /
              ("mrc-report-test-" + std::to_string(::getpid()) + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  dirs.made.push_back(dir);
   return dir;
 }
 

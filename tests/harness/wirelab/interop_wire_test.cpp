@@ -36,6 +36,13 @@ TEST(InteropWire, TwoAgentsPerPairJudgeTheRows) {
   MRC_SKIP_UNLESS_NETNS();
   char t[] = "/tmp/mrc-wirelab-interop-XXXXXX";
   const fs::path out = mkdtemp(t);
+  struct RemoveAtEnd {
+    fs::path dir;
+    ~RemoveAtEnd() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove_at_end{out};
   const fs::path cases = fs::path(MRC_SOURCE_DIR) / "cases";
   const auto r = hw::run_command({built_binary("mrc-conform").string(), "interop", "--testbed", "netns", "--impls",
                                   std::string("agent:reference,") + kDefective, "--cases",
