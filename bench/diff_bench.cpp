@@ -28,6 +28,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -253,7 +254,10 @@ struct Files {
 };
 
 // The pair of files of one shape, written once per process.
+bool g_made = false;
+
 const Files& files(std::size_t frames, std::size_t frame_bytes) {
+  g_made = true;
   static std::vector<std::pair<std::pair<std::size_t, std::size_t>, Files>> made;
   for (auto& [k, f] : made) {
     if (k == std::pair{frames, frame_bytes}) return f;
@@ -268,10 +272,18 @@ const Files& files(std::size_t frames, std::size_t frame_bytes) {
   return made.back().second;
 }
 
-void remove_files() {
+void remove_files(bool made) {
+  if (!made) return;
+  if (std::getenv("MRC_DIFF_BENCH_KEEP")) {  // to profile `mrc-conform diff` on them by hand
+    std::fprintf(stderr, "diff_bench: captures kept in %s\n", temp_dir().c_str());
+    return;
+  }
   std::error_code ec;
   std::filesystem::remove_all(temp_dir(), ec);
 }
+
+// pairs per CPU second of the memcmp loop, per shape, for the ratios BM_DiffProcess prints
+std::vector<std::pair<std::pair<std::size_t, std::size_t>, double>> g_floor;
 
 struct Child {
   int status = -1;
@@ -356,6 +368,9 @@ void run_process(benchmark::State& state, const char* env) {
   state.counters["cpu_s"] = c.cpu_s;
   state.counters["peak_rss_MiB"] = static_cast<double>(c.maxrss_kib) / 1024.0;
   state.counters["capture_GB"] = gb;
+  for (const auto& [k, v] : g_floor) {
+    if (k == std::pair{frames, frame_bytes}) state.counters["cpu_vs_memcmp"] = (static_cast<double>(frames) / c.cpu_s) / v;
+  }
 }
 
 void BM_DiffProcess(benchmark::State& state) { run_process(state, "MRC_CONFORM"); }
@@ -367,8 +382,10 @@ void BM_PcapMemcmpLoop(benchmark::State& state) {
   const Files& f = files(frames, static_cast<std::size_t>(state.range(1)));
   std::size_t pairs = 0;
   std::size_t equal = 0;
+  double cpu_s = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     char err[PCAP_ERRBUF_SIZE];
     pcap_t* a = pcap_open_offline(f.a.c_str(), err);
     pcap_t* b = a ? pcap_open_offline(f.b.c_str(), err) : nullptr;
@@ -385,11 +402,14 @@ void BM_PcapMemcmpLoop(benchmark::State& state) {
     }
     pcap_close(a);
     pcap_close(b);
+    cpu_s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   benchmark::DoNotOptimize(equal);
   if (pairs != frames) return fail(state, "the memcmp loop read " + std::to_string(pairs) + " pairs");
   state.counters["pairs_per_s"] = benchmark::Counter(static_cast<double>(pairs), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["pairs_per_cpu_s"] = static_cast<double>(pairs) / cpu_s;
+  g_floor.emplace_back(std::pair{frames, static_cast<std::size_t>(state.range(1))}, static_cast<double>(pairs) / cpu_s);
 }
 
 void shapes(benchmark::internal::Benchmark* b) {
@@ -408,7 +428,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  mrc::harness::remove_files();
+  mrc::harness::remove_files(mrc::harness::g_made);
   if (mrc::harness::g_failed) std::fprintf(stderr, "diff_bench: a benchmark's result was wrong (above)\n");
   return mrc::harness::g_failed ? 1 : 0;
 }

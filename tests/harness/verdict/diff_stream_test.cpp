@@ -179,11 +179,21 @@ TEST(DiffStream, SameFindingsOnTheDiffTestShapes) {
   expect_same(diff_captures(a, a, bad), streamed(a, a, bad), "unknown mask");
 }
 
-std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mrc-diff-stream-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
+// The files of one test, removed with it.
+class Scratch {
+ public:
+  Scratch() : dir_(std::filesystem::temp_directory_path() / ("mrc-diff-stream-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir_);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::filesystem::path operator()(const std::string& name) const { return dir_ / name; }
+
+ private:
+  std::filesystem::path dir_;
+};
 
 std::string write_classic(const std::filesystem::path& path, const Capture& c) {
   pcap_t* p = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
@@ -202,6 +212,7 @@ std::string write_classic(const std::filesystem::path& path, const Capture& c) {
 }
 
 TEST(DiffStream, FromFilesSameFindingsAsFromMemory) {
+  const Scratch scratch;
   std::mt19937 rng(7);
   const Capture a = make_run(RunSpec{}, 300);
   const Capture b = mutate(make_run(RunSpec{0x31, 77, 0x5000, 5, 6, 99, 64}, 300), rng, 3);
@@ -228,6 +239,7 @@ TEST(DiffStream, FromFilesSameFindingsAsFromMemory) {
 // One tap of an evidence file of two: indices and filters are the file's, as `mrc-conform diff
 // --iface` has always reported them (diff_captures on the tap, positions mapped to the file).
 TEST(DiffStream, OneInterfaceOfAnEvidenceFileReportsFilePositions) {
+  const Scratch scratch;
   std::mt19937 rng(3);
   const Capture tx = make_run(RunSpec{}, 50);
   const Capture rx = make_run(RunSpec{0x40, 9, 0x1000, 3, 4, 5200, 64}, 50);
