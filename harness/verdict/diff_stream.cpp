@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "harness/verdict/diff_table.hpp"
@@ -444,8 +446,22 @@ DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt
     out.error = std::move(e);
     return out;
   };
-  if (std::string e = first_pass(sa, opt, masks, scratch); !e.empty()) return failed(e);
-  if (std::string e = first_pass(sb, opt, masks, scratch); !e.empty()) return failed(e);
+  // The two first passes share nothing (each side its source, normalizer and scratch): B's runs
+  // on a second thread when one can be had, which halves this pass's wall time on two cores.
+  std::string eb;
+  std::thread tb;
+  try {
+    tb = std::thread([&] {
+      diffing::RowScratch own;
+      eb = first_pass(sb, opt, masks, own);
+    });
+  } catch (const std::system_error&) {  // no thread: the same pass, in turn
+    eb = first_pass(sb, opt, masks, scratch);
+  }
+  std::string ea = first_pass(sa, opt, masks, scratch);
+  if (tb.joinable()) tb.join();
+  if (!ea.empty()) return failed(ea);
+  if (!eb.empty()) return failed(eb);
   r.packets_a = sa.packets;
   r.packets_b = sb.packets;
   r.decode_failures_a = sa.decode_failures;

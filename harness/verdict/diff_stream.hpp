@@ -1,7 +1,7 @@
 // The capture diff of diff.hpp over two packet streams, in memory bounded by the window, not by
 // the captures: what `mrc-conform diff` runs on files of any size.
 //
-// Each side is read twice. The first pass gathers what normalization needs from the whole
+// Each side is read twice. The first pass (both sides at once, on two threads) gathers what normalization needs from the whole
 // capture (earliest timestamp, lowest PSN per space, lowest VA; addresses and QPs get their
 // ordinals in order of first appearance, which the second pass meets again in the same order).
 // The second pass makes each packet's row (diff_table.hpp) and matches as diff_captures() does,
