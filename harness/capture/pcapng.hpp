@@ -8,8 +8,9 @@
 // so the same captures always give the same bytes. libpcap reads the files we write
 // (tests/harness/capture/), and tshark reads the evidence files (tests/tools/wireshark/).
 //
-// The reader (pcapng_read.cpp) parses pcapng itself, since libpcap neither says which interface a
-// packet came from nor reads interfaces of different link types; classic pcap goes through libpcap.
+// The reader (capture_stream.hpp, which pcapng_read.cpp collects through) parses pcapng itself,
+// since libpcap neither says which interface a packet came from nor reads interfaces of different
+// link types; classic pcap goes through libpcap.
 #pragma once
 
 #include <cstdint>

@@ -1,16 +1,20 @@
 // `mrc-conform diff`: the golden differ on any two captures. An evidence file holds one interface
 // per tap: --iface picks one, or two files of the same interface names are compared name by name.
 // Packet indexes and filters in the output are the file's (frame number - 1), so Wireshark finds
-// them whatever interface they are on.
+// them whatever interface they are on. Both files are streamed (diff_stream.hpp): a scan that
+// refuses a damaged file before anything is compared, then the diff's two passes.
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
+#include <system_error>
+#include <thread>
 
-#include "harness/capture/pcapng.hpp"
+#include "harness/capture/capture_stream.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "harness/verdict/diff.hpp"
+#include "harness/verdict/diff_stream.hpp"
 
 namespace mrc::cli {
 
@@ -20,52 +24,51 @@ using run::kExitPass;
 
 namespace {
 
-std::string names_of(const std::vector<harness::ReadInterface>& f) {
+using Names = std::vector<harness::StreamInterface>;
+
+std::string names_of(const Names& f) {
   std::string s;
-  for (const auto& i : f) s += (s.empty() ? "" : ", ") + i.capture.tap();
+  for (const auto& i : f) s += (s.empty() ? "" : ", ") + i.tap;
   return s;
 }
 
-std::vector<std::string> sorted_names(const std::vector<harness::ReadInterface>& f) {
+std::vector<std::string> sorted_names(const Names& f) {
   std::vector<std::string> v;
-  for (const auto& i : f) v.push_back(i.capture.tap());
+  for (const auto& i : f) v.push_back(i.tap);
   std::sort(v.begin(), v.end());
   return v;
 }
 
-const harness::ReadInterface* find(const std::vector<harness::ReadInterface>& f, const std::string& name) {
-  for (const auto& i : f) {
-    if (i.capture.tap() == name) return &i;
+int find(const Names& f, const std::string& name) {
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i].tap == name) return static_cast<int>(i);
   }
-  return nullptr;
+  return -1;
 }
 
-// The interface of `file` to compare: the only one, or the one named `iface`; nullptr after
-// writing the error.
-const harness::ReadInterface* pick(const std::vector<harness::ReadInterface>& f, const std::string& path,
-                                   const std::string& iface, std::ostream& err) {
+// The interface of `file` to compare: the only one, or the one named `iface`; -1 after writing
+// the error.
+int pick(const Names& f, const std::string& path, const std::string& iface, std::ostream& err) {
   if (f.empty()) {
     err << "error: " << path << ": no interface description block, no packets to compare\n";
-    return nullptr;
+    return -1;
   }
-  if (f.size() == 1) return &f.front();
-  if (const auto* i = find(f, iface)) return i;
+  if (f.size() == 1) return 0;
+  if (const int i = find(f, iface); i >= 0) return i;
   err << "error: " << path << ": no interface named '" << iface << "'; --iface takes one of: " << names_of(f) << '\n';
-  return nullptr;
+  return -1;
 }
 
-// Indexes and filters of the interface's packets -> the file's.
-void to_file_positions(harness::DiffReport& r, const harness::ReadInterface& a, const harness::ReadInterface& b) {
-  for (harness::Difference& d : r.differences) {
-    if (d.index_a >= 0 && static_cast<std::size_t>(d.index_a) < a.file_index.size()) {
-      d.index_a = a.file_index[static_cast<std::size_t>(d.index_a)];
-      d.filter_a = harness::retarget_frame_filter(d.filter_a, d.index_a);
-    }
-    if (d.index_b >= 0 && static_cast<std::size_t>(d.index_b) < b.file_index.size()) {
-      d.index_b = b.file_index[static_cast<std::size_t>(d.index_b)];
-      d.filter_b = harness::retarget_frame_filter(d.filter_b, d.index_b);
-    }
+// Reads the whole file once, in bounded memory: a damaged file is refused before anything is
+// compared, and the interfaces are known however late their descriptions come.
+std::string scan(const std::string& path, Names& names) {
+  harness::CaptureStream s;
+  if (std::string e = s.open(path); !e.empty()) return e;
+  harness::StreamPacket p;
+  while (s.next(p)) {
   }
+  names = s.interfaces();
+  return s.error();
 }
 
 }  // namespace
@@ -78,24 +81,34 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
   }
-  std::vector<harness::ReadInterface> fa;
-  std::vector<harness::ReadInterface> fb;
-  for (const auto& [path, into] : {std::pair{&o.a, &fa}, std::pair{&o.b, &fb}}) {
-    if (std::string e = harness::read_capture_file(*path, *into); !e.empty()) {
-      err << "error: " << e << '\n';
+  Names fa;
+  Names fb;
+  // Both scans at once (two cores, two files); A's error is the one told when both are bad.
+  std::string eb;
+  std::thread tb;
+  try {
+    tb = std::thread([&] { eb = scan(o.b, fb); });
+  } catch (const std::system_error&) {
+    eb = scan(o.b, fb);
+  }
+  std::string ea = scan(o.a, fa);
+  if (tb.joinable()) tb.join();
+  for (const std::string* e : {&ea, &eb}) {
+    if (!e->empty()) {
+      err << "error: " << *e << '\n';
       return kExitBadInput;
     }
   }
   // The pairs to compare: (A's interface, B's interface).
-  std::vector<std::pair<const harness::ReadInterface*, const harness::ReadInterface*>> pairs;
+  std::vector<std::pair<int, int>> pairs;
   if (!o.iface.empty() || (fa.size() <= 1 && fb.size() <= 1)) {
-    const auto* a = pick(fa, o.a, o.iface, err);
-    const auto* b = a ? pick(fb, o.b, o.iface, err) : nullptr;
-    if (!a || !b) return kExitBadInput;
+    const int a = pick(fa, o.a, o.iface, err);
+    const int b = a >= 0 ? pick(fb, o.b, o.iface, err) : -1;
+    if (a < 0 || b < 0) return kExitBadInput;
     pairs.emplace_back(a, b);
   } else if (const auto names = sorted_names(fa);
              names == sorted_names(fb) && std::adjacent_find(names.begin(), names.end()) == names.end()) {
-    for (const auto& i : fa) pairs.emplace_back(&i, find(fb, i.capture.tap()));
+    for (std::size_t i = 0; i < fa.size(); ++i) pairs.emplace_back(static_cast<int>(i), find(fb, fa[i].tap));
   } else {
     for (const auto& [path, f] : {std::pair{&o.a, &fa}, std::pair{&o.b, &fb}}) {
       if (f->size() > 1) {
@@ -116,17 +129,27 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
   opt.name_a = o.a;
   opt.name_b = o.b;
   bool identical = true;
+  std::string text;  // printed once every pair is compared: an error prints nothing else
   for (const auto& [a, b] : pairs) {
-    harness::DiffReport r = harness::diff_captures(a->capture, b->capture, opt);
+    // Each pair streams both files (diff_stream.hpp): memory bounded by the window, not the files.
+    harness::FileInterfaceSource sa(o.a, static_cast<std::uint32_t>(a));
+    harness::FileInterfaceSource sb(o.b, static_cast<std::uint32_t>(b));
+    for (const auto* s : {&sa, &sb}) {
+      if (!s->open_error().empty()) {
+        err << "error: " << s->open_error() << '\n';
+        return kExitBadInput;
+      }
+    }
+    const harness::DiffReport r = harness::diff_streams(sa, sb, opt);
     if (!r.ok()) {
       err << "error: " << r.error << '\n';
       return kExitBadInput;
     }
-    to_file_positions(r, *a, *b);
-    if (pairs.size() > 1) out << "interface " << a->capture.tap() << ":\n";
-    out << harness::render_diff(r, opt, o.max_lines);
+    if (pairs.size() > 1) text += "interface " + fa[static_cast<std::size_t>(a)].tap + ":\n";
+    text += harness::render_diff(r, opt, o.max_lines);
     identical = identical && r.identical();
   }
+  out << text;
   return identical ? kExitPass : kExitFail;
 }
 

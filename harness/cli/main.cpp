@@ -17,6 +17,7 @@
 #include "harness/run/case_child.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/suite_loader.hpp"
+#include "harness/verdict/diff_stream.hpp"
 
 #ifndef MRC_VERSION
 #define MRC_VERSION "0.0.0"
@@ -179,7 +180,7 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("--mask", diff.masks, "fields to ignore (comma list; e.g. udp.sport,icrc,ts)");
   namespace lim = mrc::harness::limits;
   diff_cmd->add_option("--window", diff.window, "equivalence window in packets (spray reordering)")
-      ->check(CLI::Range(1u, lim::kMaxDiffWindow, "1 .. kMaxDiffWindow (harness/case/limits.hpp)"))
+      ->check(CLI::Range(1u, mrc::harness::kMaxStreamDiffWindow, "1 .. kMaxStreamDiffWindow (harness/verdict/diff_stream.hpp)"))
       ->capture_default_str();
   diff_cmd->add_option("--tolerance-ns", diff.tolerance_ns, "timestamp tolerance, ns")->capture_default_str();
   // CLI::Range lets NaN through (every comparison with it is false): this check does not.

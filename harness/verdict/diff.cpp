@@ -202,18 +202,17 @@ struct RawView {
   wire::WireError error = wire::WireError::kOk;
 };
 
-RawView raw_view(const Capture& cap, std::int64_t index, const DiffOptions& opt) {
+RawView raw_view(const diffing::PacketView& p, const DiffOptions& opt) {
   RawView v;
-  if (index < 0 || static_cast<std::size_t>(index) >= cap.size()) return v;
-  const auto i = static_cast<std::size_t>(index);
+  if (p.index < 0) return v;
   wire::DecodeOptions o;
   o.mrc_framing = opt.mrc_framing;
   o.detect_framing = opt.detect_framing;  // as build_table decoded it
-  const auto r = wire::decode_frame(cap.bytes(i), v.f, o);
+  const auto r = wire::decode_frame(p.bytes, v.f, o);
   v.decoded = r.ok();
   v.error = r.error;
-  v.meta.ts_ns = cap.packet(i).ts_ns;
-  v.meta.caplen = static_cast<std::uint32_t>(cap.bytes(i).size());
+  v.meta.ts_ns = p.ts_ns;
+  v.meta.caplen = static_cast<std::uint32_t>(p.bytes.size());
   return v;
 }
 
@@ -223,21 +222,20 @@ std::string filter_for(const RawView& v, std::int64_t index) {
   return v.decoded ? frame_filter(i, "mrc.bth.psn", std::to_string(v.f.bth.psn)) : frame_filter(i);
 }
 
-std::string describe_value(const RawView& v, const Capture& cap, FieldTable& t, std::int64_t index, int slot,
-                           const DiffOptions& opt) {
+std::string describe_value(const RawView& v, const diffing::PacketView& p, int slot, const DiffOptions& opt,
+                           const diffing::MaskSet& masks, diffing::Normalizer& norm) {
   if (!v.decoded) return "undecodable (" + std::string(wire::to_string(v.error)) + ")";
   const FieldId id = diffing::field_of_slot(slot);
-  const auto i = static_cast<std::size_t>(index);
-  if (id == FieldId::kTs) return std::to_string(t.rows[i].ts) + " ns after the first packet";
+  if (id == FieldId::kTs) return std::to_string(p.row.ts) + " ns after the first packet";
   const FieldValue fv = get_field(id, v.f, v.meta);
   std::string s = format_value(id, fv);
   if (opt.normalize && fv.present() && diffing::is_normalized(id, v.f.encapsulated)) {
     std::array<std::uint64_t, diffing::kSlots> slots{};
-    diffing::full_row(cap, i, opt, t, slots);
+    diffing::full_row(p.bytes, p.ts_ns, p.row, opt, masks, norm, slots);
     const bool addr = fv.kind == FieldKind::kIpv6 || fv.kind == FieldKind::kIpv4 || fv.kind == FieldKind::kMac ||
                       id == FieldId::kBthDqpn;
-    const std::uint64_t norm = slots[static_cast<std::size_t>(slot)];
-    s += addr ? " [#" + std::to_string(norm) + " in order of appearance]" : " [offset " + std::to_string(norm) + "]";
+    const std::uint64_t n = slots[static_cast<std::size_t>(slot)];
+    s += addr ? " [#" + std::to_string(n) + " in order of appearance]" : " [offset " + std::to_string(n) + "]";
   }
   return s;
 }
@@ -248,6 +246,75 @@ std::string summarize_packet(const RawView& v) {
 }
 
 }  // namespace
+
+namespace diffing {
+
+Difference format_difference(DiffKind kind, int slot, const PacketView& pa, const PacketView& pb, const DiffOptions& opt,
+                             const MaskSet& masks, Normalizer& norm_a, Normalizer& norm_b) {
+  Difference out;
+  out.kind = kind;
+  out.index_a = pa.index;
+  out.index_b = pb.index;
+  const RawView va = raw_view(pa, opt);
+  const RawView vb = raw_view(pb, opt);
+  if (pa.index >= 0) out.ts_a = pa.row.ts;
+  if (pb.index >= 0) out.ts_b = pb.row.ts;
+  out.filter_a = filter_for(va, pa.index);
+  out.filter_b = filter_for(vb, pb.index);
+  switch (kind) {
+    case DiffKind::kField: {
+      const FieldId id = diffing::field_of_slot(slot);
+      // A choice-class field reaches here only when no eligible EV set judges it: it was
+      // compared with A's, exactly, and is reported so.
+      FieldClass cls = field_class(id, va.decoded && va.f.encapsulated);
+      if (cls == FieldClass::kChoice) cls = FieldClass::kExact;
+      out.field = std::string(field_name(id));
+      out.field_class = std::string(to_string(cls));
+      out.expected = describe_value(va, pa, slot, opt, masks, norm_a);
+      out.observed = describe_value(vb, pb, slot, opt, masks, norm_b);
+      out.message = cls == FieldClass::kBounded
+                        ? out.field + " " + out.observed + " is outside the tolerance of the expected " + out.expected +
+                              " (bounded)"
+                        : out.field + " differs (" + out.field_class + "): expected " + out.expected + ", observed " +
+                              out.observed;
+      break;
+    }
+    case DiffKind::kChoice: {  // judged again on the one packet, to name the field and the EVs
+      const int port = pb.local >= 0 && static_cast<std::size_t>(pb.local) < opt.ports_b.size()
+                           ? opt.ports_b[static_cast<std::size_t>(pb.local)]
+                           : 0;
+      const EvJudgement j = opt.ev_choice->judge(vb.f, port);
+      out.field = opt.ev_choice->field_name(j);
+      out.field_class = std::string(to_string(FieldClass::kChoice));
+      out.expected = "the expansion of an eligible EV (" + std::to_string(opt.ev_choice->size()) + " eligible)";
+      out.observed = opt.ev_choice->describe(j, vb.f, port);
+      out.message = out.observed + " (choice)";
+      break;
+    }
+    case DiffKind::kMissing:
+      out.field = "frame";
+      out.expected = summarize_packet(va);
+      out.observed = "no matching packet in " + opt.name_b;
+      out.message = "frame " + out.expected + " is missing";
+      break;
+    case DiffKind::kExtra:
+      out.field = "frame";
+      out.expected = "no such packet in " + opt.name_a;
+      out.observed = summarize_packet(vb);
+      out.message = "frame " + out.observed + " is extra";
+      break;
+    case DiffKind::kDecode:
+      out.field = "frame";
+      out.expected = va.decoded ? summarize_packet(va) : "undecodable (" + std::string(wire::to_string(va.error)) + ")";
+      out.observed = vb.decoded ? summarize_packet(vb) : "undecodable (" + std::string(wire::to_string(vb.error)) + ")";
+      if (!va.decoded && !vb.decoded && va.error == vb.error) out.observed += ", different bytes";
+      out.message = "frame differs: expected " + out.expected + ", observed " + out.observed;
+      break;
+  }
+  return out;
+}
+
+}  // namespace diffing
 
 DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& opt) {
   DiffReport r;
@@ -270,66 +337,20 @@ DiffReport diff_captures(const Capture& a, const Capture& b, const DiffOptions& 
 
   // Format only what is kept: re-decode those packets to show raw wire values.
   r.differences.reserve(d.kept().size());
+  const auto view = [](const Capture& c, const FieldTable& t, std::int64_t i) {
+    diffing::PacketView v;
+    if (i < 0) return v;
+    const auto k = static_cast<std::size_t>(i);
+    v.index = i;
+    v.local = i;
+    v.bytes = c.bytes(k);
+    v.ts_ns = c.packet(k).ts_ns;
+    v.row = t.rows[k];
+    return v;
+  };
   for (const DiffRecord& k : d.kept()) {
-    Difference out;
-    out.kind = k.kind;
-    out.index_a = k.ia;
-    out.index_b = k.ib;
-    const RawView va = raw_view(a, k.ia, opt);
-    const RawView vb = raw_view(b, k.ib, opt);
-    if (k.ia >= 0) out.ts_a = ta.rows[static_cast<std::size_t>(k.ia)].ts;
-    if (k.ib >= 0) out.ts_b = tb.rows[static_cast<std::size_t>(k.ib)].ts;
-    out.filter_a = filter_for(va, k.ia);
-    out.filter_b = filter_for(vb, k.ib);
-    switch (k.kind) {
-      case DiffKind::kField: {
-        const FieldId id = diffing::field_of_slot(k.slot);
-        // A choice-class field reaches here only when no eligible EV set judges it: it was
-        // compared with A's, exactly, and is reported so.
-        FieldClass cls = field_class(id, va.decoded && va.f.encapsulated);
-        if (cls == FieldClass::kChoice) cls = FieldClass::kExact;
-        out.field = std::string(field_name(id));
-        out.field_class = std::string(to_string(cls));
-        out.expected = describe_value(va, a, ta, k.ia, k.slot, opt);
-        out.observed = describe_value(vb, b, tb, k.ib, k.slot, opt);
-        out.message = cls == FieldClass::kBounded
-                          ? out.field + " " + out.observed + " is outside the tolerance of the expected " + out.expected +
-                                " (bounded)"
-                          : out.field + " differs (" + out.field_class + "): expected " + out.expected + ", observed " +
-                                out.observed;
-        break;
-      }
-      case DiffKind::kChoice: {  // judged again on the one packet, to name the field and the EVs
-        const int port = static_cast<std::size_t>(k.ib) < opt.ports_b.size() ? opt.ports_b[static_cast<std::size_t>(k.ib)] : 0;
-        const EvJudgement j = opt.ev_choice->judge(vb.f, port);
-        out.field = opt.ev_choice->field_name(j);
-        out.field_class = std::string(to_string(FieldClass::kChoice));
-        out.expected = "the expansion of an eligible EV (" + std::to_string(opt.ev_choice->size()) + " eligible)";
-        out.observed = opt.ev_choice->describe(j, vb.f, port);
-        out.message = out.observed + " (choice)";
-        break;
-      }
-      case DiffKind::kMissing:
-        out.field = "frame";
-        out.expected = summarize_packet(va);
-        out.observed = "no matching packet in " + opt.name_b;
-        out.message = "frame " + out.expected + " is missing";
-        break;
-      case DiffKind::kExtra:
-        out.field = "frame";
-        out.expected = "no such packet in " + opt.name_a;
-        out.observed = summarize_packet(vb);
-        out.message = "frame " + out.observed + " is extra";
-        break;
-      case DiffKind::kDecode:
-        out.field = "frame";
-        out.expected = va.decoded ? summarize_packet(va) : "undecodable (" + std::string(wire::to_string(va.error)) + ")";
-        out.observed = vb.decoded ? summarize_packet(vb) : "undecodable (" + std::string(wire::to_string(vb.error)) + ")";
-        if (!va.decoded && !vb.decoded && va.error == vb.error) out.observed += ", different bytes";
-        out.message = "frame differs: expected " + out.expected + ", observed " + out.observed;
-        break;
-    }
-    r.differences.push_back(std::move(out));
+    r.differences.push_back(diffing::format_difference(k.kind, k.slot, view(a, ta, k.ia), view(b, tb, k.ib), opt,
+                                                       ta.masks, ta.norm, tb.norm));
   }
   return r;
 }

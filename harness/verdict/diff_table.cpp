@@ -99,6 +99,21 @@ std::uint64_t fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, con
   return present;
 }
 
+// Only the slots that register an ordinal (slot_value: MACs, IPv4/IPv6 addresses, the QP), in
+// slot order as fill_slots meets them, so the ordinals come out the same: the first pass of the
+// streaming diff, which needs the normalizer and not the row.
+std::uint64_t fill_registering_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
+                                     const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots) {
+  using I = FieldId;
+  static_assert(I::kEthSrc < I::kEthDst && I::kEthDst < I::kIpSrc && I::kIpSrc < I::kIpDst && I::kIpDst < I::kSrhSegment0 &&
+                I::kSrhSegment0 < I::kInnerSrc && I::kInnerSrc < I::kInnerDst && I::kInnerDst < I::kBthDqpn);
+  return fill_header_slots(f, meta, opt, masks, n, slots,
+                           std::integer_sequence<int, static_cast<int>(I::kEthSrc), static_cast<int>(I::kEthDst),
+                                                 static_cast<int>(I::kIpSrc), static_cast<int>(I::kIpDst),
+                                                 static_cast<int>(I::kSrhSegment0), static_cast<int>(I::kInnerSrc),
+                                                 static_cast<int>(I::kInnerDst), static_cast<int>(I::kBthDqpn)>{});
+}
+
 // Order-independent sum of per-slot mixes: no serial dependency between fields, and a change in
 // any one field changes the sum.
 std::uint64_t hash_slots(const std::array<std::uint64_t, kSlots>& slots, std::uint64_t present) {
@@ -200,6 +215,79 @@ bool is_normalized(FieldId id, bool encapsulated) {
   }
 }
 
+RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const DiffOptions& opt,
+                    const MaskSet& masks, Normalizer& norm, bool judge_ev, int port, Row& r, RowScratch& scratch,
+                    bool register_only) {
+  wire::DecodeOptions dopt;
+  dopt.mrc_framing = opt.mrc_framing;  // MODEL: M3
+  dopt.detect_framing = opt.detect_framing;
+  wire::DecodedFrame& f = scratch.frame;
+  std::array<std::uint64_t, kSlots>& slots = scratch.slots;
+  FrameMeta meta;
+  r = Row{};
+  r.ts = ts_ns - norm.ts0;
+  // Registering needs no ICRC: a bad ICRC only makes the decoder lenient about the pad count
+  // (wire::decode_frame), so without it a frame decodes alike or fails with kBadPadCount, and
+  // only then is it decoded again with the ICRC checked.
+  dopt.verify_icrc = !register_only;
+  wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
+  if (register_only && dr.error == wire::WireError::kBadPadCount) {
+    dopt.verify_icrc = true;
+    dr = wire::decode_frame(bytes, f, dopt);
+  }
+  if (!dr.ok()) {  // undecodable: compared by error and raw bytes only
+    r.error = static_cast<std::uint8_t>(dr.error);
+    r.hash = wire::crc32(0, bytes);
+    r.present = bit(kTsSlot) & ~masks.bits;
+    const bool foreign = dr.error == wire::WireError::kBadEthertype || dr.error == wire::WireError::kNotUdp ||
+                         dr.error == wire::WireError::kNotRoce;
+    return foreign ? RowOutcome::kNotRoce : RowOutcome::kUndecodable;
+  }
+  meta.ts_ns = ts_ns;
+  meta.caplen = static_cast<std::uint32_t>(bytes.size());
+  r.present = register_only ? fill_registering_slots(f, meta, opt, masks, norm, slots)
+                            : fill_slots(f, meta, opt, masks, norm, slots);
+  if (!register_only) r.hash = hash_slots(slots, r.present & ~kLate);
+  constexpr int kDqpnSlot = static_cast<int>(FieldId::kBthDqpn);
+  constexpr int kSrcSlot = static_cast<int>(FieldId::kIpSrc);
+  r.who = static_cast<std::uint32_t>(fold128((r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : ~std::uint64_t{0},
+                                             (r.present & bit(kSrcSlot)) ? slots[kSrcSlot] : ~std::uint64_t{0}));
+  if (judge_ev) r.ev_bad = opt.ev_choice->judge(f, port).ok() ? 0 : 1;
+  r.psn = f.bth.psn;
+  r.trig = f.has_mfeh ? f.mfeh.trig_psn : 0;
+  r.va = f.has_reth ? f.reth.va : 0;
+  if (opt.normalize) {
+    // The QP's ordinal is already in its slot unless bth.dqpn is masked (same value either way).
+    const std::uint64_t qp = (r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : norm.qp_ordinal(f);
+    r.space = norm.space_of((qp << 1) | std::uint64_t{is_feedback(f.bth.opcode)}, f.bth.psn);
+    if (f.has_reth && (!norm.have_va || f.reth.va < norm.va_min)) {
+      norm.have_va = true;
+      norm.va_min = f.reth.va;
+    }
+  }
+  // The window key's parts that need no normalization: opcode, MFEH type, endpoint request.
+  std::uint64_t key = f.bth.opcode;
+  if (f.has_mfeh) key |= std::uint64_t{static_cast<std::uint8_t>(f.mfeh.type)} << 32;  // MODEL: M5
+  if (f.has_ep) key |= (std::uint64_t{f.ep.req_id} << 36) | (std::uint64_t{1} << 35);  // MODEL: M6
+  r.key = key;
+  return RowOutcome::kDecoded;
+}
+
+void finish_row(Row& r, const Normalizer& norm, const MaskSet& masks, const DiffOptions& opt) {
+  if (r.error) {
+    r.key = ~std::uint64_t{0} ^ r.error;
+    return;
+  }
+  if (opt.normalize) {
+    const std::uint32_t base = norm.base(r.space);
+    r.psn = (r.psn - base) & 0xFFFFFF;
+    r.trig = (r.trig - base) & 0xFFFFFF;
+    r.va -= norm.va_min;
+  }
+  if (!(masks.bits & bit(kPsnSlot))) r.key |= std::uint64_t{r.psn} << 8;
+  if (!(masks.bits & bit(kTrigSlot)) && (r.present & bit(kTrigSlot))) r.key |= std::uint64_t{r.trig} << 36;
+}
+
 void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& t, bool judge_ev) {
   const std::size_t n = cap.size();
   t.rows.reset(n);
@@ -212,98 +300,42 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   // stepped back (merged taps, a NIC's timestamp wrap) must not wrap the offsets to 2^64 - x.
   t.norm.ts0 = cap.packet(0).ts_ns;
   for (const CapturedPacket& p : cap.packets()) t.norm.ts0 = std::min(t.norm.ts0, p.ts_ns);
-  wire::DecodeOptions dopt;
-  dopt.mrc_framing = opt.mrc_framing;  // MODEL: M3
-  dopt.detect_framing = opt.detect_framing;
-  wire::DecodedFrame f;
-  FrameMeta meta;
-  std::array<std::uint64_t, kSlots> slots{};
-
   // Pass 1: decode, hash the fields, keep the values normalized later.
+  RowScratch scratch;
   for (std::size_t i = 0; i < n; ++i) {
-    Row& r = t.rows[i];
-    r = Row{};
-    const auto bytes = cap.bytes(i);
-    r.ts = cap.packet(i).ts_ns - t.norm.ts0;
-    const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
-    if (!dr.ok()) {  // undecodable: compared by error and raw bytes only
-      r.error = static_cast<std::uint8_t>(dr.error);
-      r.hash = wire::crc32(0, bytes);
-      r.present = bit(kTsSlot) & ~masks.bits;
-      const bool foreign = dr.error == wire::WireError::kBadEthertype || dr.error == wire::WireError::kNotUdp ||
-                           dr.error == wire::WireError::kNotRoce;
-      ++(foreign ? t.not_roce : t.decode_failures);
-      continue;
-    }
-    meta.ts_ns = cap.packet(i).ts_ns;
-    meta.caplen = static_cast<std::uint32_t>(bytes.size());
-    r.present = fill_slots(f, meta, opt, masks, t.norm, slots);
-    r.hash = hash_slots(slots, r.present & ~kLate);
-    constexpr int kDqpnSlot = static_cast<int>(FieldId::kBthDqpn);
-    constexpr int kSrcSlot = static_cast<int>(FieldId::kIpSrc);
-    r.who = static_cast<std::uint32_t>(fold128((r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : ~std::uint64_t{0},
-                                               (r.present & bit(kSrcSlot)) ? slots[kSrcSlot] : ~std::uint64_t{0}));
-    if (judge_ev) {
-      const int port = i < opt.ports_b.size() ? opt.ports_b[i] : 0;
-      r.ev_bad = opt.ev_choice->judge(f, port).ok() ? 0 : 1;
-    }
-    r.psn = f.bth.psn;
-    r.trig = f.has_mfeh ? f.mfeh.trig_psn : 0;
-    r.va = f.has_reth ? f.reth.va : 0;
-    if (opt.normalize) {
-      // The QP's ordinal is already in its slot unless bth.dqpn is masked (same value either way).
-      const std::uint64_t qp = (r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : t.norm.qp_ordinal(f);
-      r.space = t.norm.space_of((qp << 1) | std::uint64_t{is_feedback(f.bth.opcode)}, f.bth.psn);
-      if (f.has_reth && (!t.norm.have_va || f.reth.va < t.norm.va_min)) {
-        t.norm.have_va = true;
-        t.norm.va_min = f.reth.va;
-      }
-    }
-    // The window key's parts that need no normalization: opcode, MFEH type, endpoint request.
-    std::uint64_t key = f.bth.opcode;
-    if (f.has_mfeh) key |= std::uint64_t{static_cast<std::uint8_t>(f.mfeh.type)} << 32;  // MODEL: M5
-    if (f.has_ep) key |= (std::uint64_t{f.ep.req_id} << 36) | (std::uint64_t{1} << 35);  // MODEL: M6
-    r.key = key;
+    const int port = judge_ev && i < opt.ports_b.size() ? opt.ports_b[i] : 0;
+    const RowOutcome o = make_row(cap.bytes(i), cap.packet(i).ts_ns, opt, masks, t.norm, judge_ev, port, t.rows[i], scratch);
+    if (o == RowOutcome::kNotRoce) ++t.not_roce;
+    if (o == RowOutcome::kUndecodable) ++t.decode_failures;
   }
   // Pass 2: PSNs from the lowest of their space, VAs from the lowest, and the rest of the key.
-  const bool key_psn = !(masks.bits & bit(kPsnSlot));
-  const bool key_trig = !(masks.bits & bit(kTrigSlot));
-  for (Row& r : t.rows) {
-    if (r.error) {
-      r.key = ~std::uint64_t{0} ^ r.error;
-      continue;
-    }
-    if (opt.normalize) {
-      const std::uint32_t base = t.norm.base(r.space);
-      r.psn = (r.psn - base) & 0xFFFFFF;
-      r.trig = (r.trig - base) & 0xFFFFFF;
-      r.va -= t.norm.va_min;
-    }
-    if (key_psn) r.key |= std::uint64_t{r.psn} << 8;
-    if (key_trig && (r.present & bit(kTrigSlot))) r.key |= std::uint64_t{r.trig} << 36;
-  }
+  for (Row& r : t.rows) finish_row(r, t.norm, masks, opt);
 }
 
-std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
-                       std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error) {
+std::uint64_t full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const Row& late, const DiffOptions& opt,
+                       const MaskSet& masks, Normalizer& norm, std::array<std::uint64_t, kSlots>& slots,
+                       std::uint8_t* error) {
   slots.fill(0);
   wire::DecodeOptions dopt;
   dopt.mrc_framing = opt.mrc_framing;
   dopt.detect_framing = opt.detect_framing;
   wire::DecodedFrame f;
-  const auto bytes = cap.bytes(i);
   const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
   if (error) *error = static_cast<std::uint8_t>(dr.error);
   if (!dr.ok()) return 0;
   FrameMeta meta;
-  meta.ts_ns = cap.packet(i).ts_ns;
+  meta.ts_ns = ts_ns;
   meta.caplen = static_cast<std::uint32_t>(bytes.size());
-  const std::uint64_t present = fill_slots(f, meta, opt, t.masks, t.norm, slots);
-  const Row& r = t.rows[i];  // the normalized late values
-  slots[kPsnSlot] = r.psn;
-  slots[kTrigSlot] = r.trig;
-  slots[kVaSlot] = r.va;
+  const std::uint64_t present = fill_slots(f, meta, opt, masks, norm, slots);
+  slots[kPsnSlot] = late.psn;  // the normalized late values
+  slots[kTrigSlot] = late.trig;
+  slots[kVaSlot] = late.va;
   return present;
+}
+
+std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
+                       std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error) {
+  return full_row(cap.bytes(i), cap.packet(i).ts_ns, t.rows[i], opt, t.masks, t.norm, slots, error);
 }
 
 }  // namespace mrc::harness::diffing

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <new>
+#include <span>
 #include <sys/mman.h>
 #include <cstddef>
 #include <cstdint>
@@ -162,13 +163,49 @@ struct FieldTable {
   std::size_t not_roce = 0;         // frames that are not RoCEv2 at all (not IP, not UDP, not 4791)
 };
 
+enum class RowOutcome : std::uint8_t { kDecoded, kNotRoce, kUndecodable };
+
+struct RowScratch {  // make_row's working space, reused from packet to packet
+  wire::DecodedFrame frame;
+  std::array<std::uint64_t, kSlots> slots{};
+};
+
+// One packet's row as build_table's first pass makes it (pass-1 values: raw PSN, trigger, VA;
+// the key without them), registering its addresses, QP, PSN space and VA in `norm`, whose ts0
+// must already be the capture's earliest timestamp for the row's times to be right. `judge_ev`:
+// this is B and opt.ev_choice judges its EV fields (with `port`, 1-based, 0 = not judged).
+// `register_only`: only `norm` and the outcome count (the streaming diff's first pass): no hash,
+// and the ICRC is checked only where it changes whether the frame decodes.
+RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const DiffOptions& opt,
+                    const MaskSet& masks, Normalizer& norm, bool judge_ev, int port, Row& r, RowScratch& scratch,
+                    bool register_only = false);
+// The second pass on one row, once every packet was seen: PSN / trigger / VA as offsets, the key.
+void finish_row(Row& r, const Normalizer& norm, const MaskSet& masks, const DiffOptions& opt);
+
 // `judge_ev`: this is B and opt.ev_choice judges its EV fields (Row::ev_bad).
 void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& out,
                  bool judge_ev = false);
 
 // Every slot of packet i, normalized as in the table, into `slots`; returns the present mask
 // (unmasked). For undecodable packets returns 0 and sets *error. Used only for differing pairs.
+std::uint64_t full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const Row& late, const DiffOptions& opt,
+                       const MaskSet& masks, Normalizer& norm, std::array<std::uint64_t, kSlots>& slots,
+                       std::uint8_t* error = nullptr);
 std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
                        std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error = nullptr);
+
+// One side of a kept difference, for the report (index -1: no packet on this side).
+struct PacketView {
+  std::int64_t index = -1;  // as reported: the capture's, or the file's for a file source
+  std::int64_t local = -1;  // position in the capture (DiffOptions::ports_b)
+  std::span<const std::uint8_t> bytes;
+  std::uint64_t ts_ns = 0;  // raw
+  Row row;                  // normalized late values and relative time
+};
+
+// The Difference the report shows for one kept record: the packets decoded again, raw values
+// with their normalized ones, Wireshark filters.
+Difference format_difference(DiffKind kind, int slot, const PacketView& a, const PacketView& b, const DiffOptions& opt,
+                             const MaskSet& masks, Normalizer& norm_a, Normalizer& norm_b);
 
 }  // namespace mrc::harness::diffing

@@ -1,0 +1,366 @@
+#include "harness/capture/capture_stream.hpp"
+
+#include <fcntl.h>
+#include <pcap/pcap.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "harness/capture/link_layer.hpp"
+#include "harness/capture/pcapng_format.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using namespace pcapng_format;  // block types and option codes
+
+// Mapped pages behind the cursor are dropped from the process (MADV_DONTNEED; the page cache
+// keeps them) every kReleaseBytes, so a file of any size costs at most this much resident.
+constexpr std::uint64_t kReleaseBytes = std::uint64_t{8} << 20;
+
+std::string supported_list() {
+  return "mrc-conform reads Ethernet, Linux cooked v1/v2 (SLL, SLL2) and raw IPv4/IPv6 captures";
+}
+
+// libpcap reports DLT_ values; they equal the file's LINKTYPE_ value except raw IP (LINKTYPE_RAW
+// 101 is DLT_RAW, 12 or 14 depending on the platform).
+int linktype_of(pcap_t* p) {
+  const int dlt = pcap_datalink(p);
+  return dlt == DLT_RAW ? kLinkRaw : dlt;
+}
+
+// The packet as Ethernet: an Ethernet capture's bytes as they are (no copy), others rewritten.
+std::string as_ethernet(int linktype, std::span<const std::uint8_t> in, std::vector<std::uint8_t>& eth,
+                        std::span<const std::uint8_t>& out) {
+  if (linktype == kLinkEthernet) {
+    out = in;
+    return {};
+  }
+  std::string why = to_ethernet(linktype, in, eth);
+  out = {eth.data(), eth.size()};
+  return why;
+}
+
+}  // namespace
+
+CaptureStream::~CaptureStream() {
+  if (map_) ::munmap(const_cast<std::uint8_t*>(map_), file_size_);
+  if (fd_ >= 0) ::close(fd_);
+  if (pcap_) pcap_close(pcap_);
+  if (fetch_pcap_) pcap_close(fetch_pcap_);
+}
+
+std::string CaptureStream::open(const std::filesystem::path& path) {
+  path_ = path;
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) return path.string() + ": cannot open: " + std::strerror(errno);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return path.string() + ": cannot open: " + std::strerror(errno);
+  file_size_ = static_cast<std::uint64_t>(st.st_size);
+  std::uint32_t magic = 0;
+  const bool four = ::pread(fd_, &magic, 4, 0) == 4;
+  pcapng_ = four && magic == kShb;
+  if (!pcapng_) {
+    ::close(fd_);
+    fd_ = -1;
+    return open_classic();
+  }
+  void* m = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+  if (m == MAP_FAILED) return path.string() + ": cannot map: " + std::strerror(errno);
+  map_ = static_cast<const std::uint8_t*>(m);
+  ::madvise(m, file_size_, MADV_SEQUENTIAL);
+  return {};
+}
+
+std::string CaptureStream::rewind() {
+  error_.clear();
+  packets_ = 0;
+  if (!pcapng_) {
+    if (pcap_) pcap_close(pcap_);
+    pcap_ = nullptr;
+    return open_classic();
+  }
+  release(file_size_);
+  released_ = 0;
+  pos_ = 0;
+  sections_ = 0;
+  idbs_ = 0;
+  swap_ = false;
+  return {};
+}
+
+bool CaptureStream::next(StreamPacket& p) {
+  if (!error_.empty()) return false;
+  return pcapng_ ? next_pcapng(p) : next_classic(p);
+}
+
+// ---- pcapng -------------------------------------------------------------------------------
+
+std::uint32_t CaptureStream::u32(const std::uint8_t* at) const {
+  std::uint32_t v = 0;
+  std::memcpy(&v, at, 4);
+  return swap_ ? __builtin_bswap32(v) : v;
+}
+std::uint16_t CaptureStream::u16(const std::uint8_t* at) const {
+  std::uint16_t v = 0;
+  std::memcpy(&v, at, 2);
+  return swap_ ? __builtin_bswap16(v) : v;
+}
+std::uint64_t CaptureStream::u64(const std::uint8_t* at) const {
+  std::uint64_t v = 0;
+  std::memcpy(&v, at, 8);
+  return swap_ ? __builtin_bswap64(v) : v;
+}
+
+std::string CaptureStream::damaged(std::uint64_t pos, const std::string& why) const {
+  return path_.string() + ": packet " + std::to_string(packets_) + " (offset " + std::to_string(pos) + "): " + why;
+}
+
+// Drops the mapped pages before `to` (page-aligned down) from the process.
+void CaptureStream::release(std::uint64_t to) {
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  to &= ~(page - 1);
+  if (!map_ || to <= released_) return;
+  ::madvise(const_cast<std::uint8_t*>(map_) + released_, to - released_, MADV_DONTNEED);
+  released_ = to;
+}
+
+bool CaptureStream::next_pcapng(StreamPacket& p) {
+  if (pos_ >= released_ + kReleaseBytes) release(pos_);  // the previous packet is done with
+  while (pos_ < file_size_) {
+    const std::uint64_t pos = pos_;
+    if (file_size_ - pos < 12) {
+      error_ = damaged(pos, "a block header cut short at the end of the file");
+      return false;
+    }
+    const std::uint8_t* blk = map_ + pos;
+    std::uint32_t type = 0;
+    std::memcpy(&type, blk, 4);  // the SHB type reads the same in both byte orders
+    if (type == kShb) {
+      std::uint32_t magic = 0;
+      std::memcpy(&magic, blk + 8, 4);
+      if (magic == kByteOrderMagic) {
+        swap_ = false;
+      } else if (__builtin_bswap32(magic) == kByteOrderMagic) {
+        swap_ = true;
+      } else {
+        error_ = path_.string() + ": not a pcapng file (bad byte-order magic at offset " + std::to_string(pos) + ")";
+        return false;
+      }
+      if (sections_++ > 0) {
+        error_ = path_.string() + ": offset " + std::to_string(pos) +
+                 ": a second pcapng section; mrc-conform reads files of one section";
+        return false;
+      }
+    } else if (sections_ == 0) {
+      error_ = path_.string() + ": not a pcapng file (no section header block first)";
+      return false;
+    }
+    type = u32(blk);
+    const std::uint32_t len = u32(blk + 4);
+    if (len < 12 || len % 4 != 0) {
+      error_ = damaged(pos, "block length " + std::to_string(len) + " is not valid");
+      return false;
+    }
+    if (len > file_size_ - pos) {
+      error_ = damaged(pos, "block of " + std::to_string(len) + " bytes, " + std::to_string(file_size_ - pos) +
+                                " left in the file (truncated)");
+      return false;
+    }
+    if (u32(blk + len - 4) != len) {
+      error_ = damaged(pos, "block length fields disagree");
+      return false;
+    }
+    pos_ = pos + len;
+    if (type == kIdb) {
+      error_ = idb(blk, pos, len);
+      if (!error_.empty()) return false;
+    } else if (type == kEpb || type == kSpb || type == kObsoletePacket) {
+      error_ = packet(blk, type, pos, len, packets_, idbs_, eth_, p);
+      if (!error_.empty()) return false;
+      ++packets_;
+      return true;
+    }  // other blocks (name resolution, statistics, ...) carry nothing we read
+  }
+  if (sections_ == 0) error_ = path_.string() + ": empty file, not a capture";
+  return false;
+}
+
+std::string CaptureStream::idb(const std::uint8_t* blk, std::uint64_t pos, std::uint32_t len) {
+  if (len < 20) return damaged(pos, "interface description block shorter than 20 bytes");
+  const std::size_t index = idbs_++;
+  if (index < ifaces_.size()) return {};  // known from an earlier pass
+  Iface f;
+  f.linktype = u16(blk + 8);
+  std::string name;
+  for (std::size_t o = 16; o + 4 <= len - 4;) {
+    const std::uint16_t code = u16(blk + o);
+    const std::uint16_t olen = u16(blk + o + 2);
+    if (code == 0) break;
+    if (o + 4 + olen > len - 4) return damaged(pos, "interface " + std::to_string(index) + ": option runs past its block");
+    const std::size_t v = o + 4;
+    if (code == kOptIfName) name.assign(reinterpret_cast<const char*>(blk + v), olen);
+    if (code == kOptIfTsresol && olen >= 1) {
+      const std::uint8_t r = blk[v];
+      const unsigned exp = r & 0x7F;
+      if ((r & 0x80) ? exp > 63 : exp > 19) return damaged(pos, "interface " + std::to_string(index) + ": if_tsresol out of range");
+      f.units_per_s = 1;
+      for (unsigned i = 0; i < exp; ++i) f.units_per_s *= (r & 0x80) ? 2 : 10;
+    }
+    if (code == kOptIfTsoffset && olen >= 8) f.tsoffset_s = static_cast<std::int64_t>(u64(blk + v));
+    o = v + ((olen + 3u) & ~3u);
+  }
+  if (link_type_name(f.linktype).empty()) {
+    return path_.string() + ": interface " + std::to_string(index) + (name.empty() ? "" : " (" + name + ")") +
+           ": link type " + std::to_string(f.linktype) + " is not supported; " + supported_list();
+  }
+  f.delta = link_header_delta(f.linktype);
+  ifaces_.push_back(f);
+  names_.push_back(StreamInterface{name, name.empty() ? "if" + std::to_string(index) : name});
+  return {};
+}
+
+std::string CaptureStream::packet(const std::uint8_t* blk, std::uint32_t type, std::uint64_t pos, std::uint32_t len,
+                                  std::uint64_t index, std::size_t known_ifaces, std::vector<std::uint8_t>& eth,
+                                  StreamPacket& p) const {
+  const auto damaged_at = [&](const std::string& why) {
+    return path_.string() + ": packet " + std::to_string(index) + " (offset " + std::to_string(pos) + "): " + why;
+  };
+  std::uint32_t iface = 0;
+  std::uint64_t ts = 0;
+  std::uint32_t caplen = 0;
+  std::uint32_t origlen = 0;
+  std::size_t data = 0;
+  if (type == kSpb) {
+    if (len < 16) return damaged_at("simple packet block shorter than 16 bytes");
+    origlen = u32(blk + 8);
+    data = 12;
+    caplen = std::min<std::uint32_t>(origlen, len - 16);
+  } else {
+    if (len < 32) return damaged_at("packet block shorter than 32 bytes");
+    iface = type == kEpb ? u32(blk + 8) : u16(blk + 8);
+    ts = (std::uint64_t{u32(blk + 12)} << 32) | u32(blk + 16);
+    caplen = u32(blk + 20);
+    origlen = u32(blk + 24);
+    data = 28;
+    if (caplen > len - 32) {
+      return damaged_at("captured length " + std::to_string(caplen) + " runs past its block (truncated)");
+    }
+  }
+  if (iface >= known_ifaces) {
+    return damaged_at("interface " + std::to_string(iface) + " has no interface description block before it");
+  }
+  const Iface& f = ifaces_[iface];
+  if (type != kSpb) {
+    // to ns: whole seconds and the remainder apart, so 64 bits do not overflow
+    const std::uint64_t sec = ts / f.units_per_s;
+    const std::uint64_t rem = ts % f.units_per_s;
+    ts = (sec + static_cast<std::uint64_t>(f.tsoffset_s)) * 1'000'000'000ull +
+         (1'000'000'000ull % f.units_per_s == 0
+              ? rem * (1'000'000'000ull / f.units_per_s)  // exact for 10^0 .. 10^9
+              : static_cast<std::uint64_t>(static_cast<long double>(rem) * 1e9L / static_cast<long double>(f.units_per_s)));
+  }
+  if (std::string why = as_ethernet(f.linktype, {blk + data, caplen}, eth, p.bytes); !why.empty()) {
+    return path_.string() + ": packet " + std::to_string(index) + " (" + link_type_name(f.linktype) + "): " + why;
+  }
+  const long wire_len = static_cast<long>(origlen) - f.delta;
+  p.ts_ns = ts;
+  p.origlen = static_cast<std::uint32_t>(std::max<long>(wire_len, static_cast<long>(p.bytes.size())));
+  p.iface = iface;
+  p.file_index = index;
+  p.offset = pos;
+  return {};
+}
+
+// ---- classic pcap -------------------------------------------------------------------------
+
+std::string CaptureStream::open_classic() {
+  char errbuf[PCAP_ERRBUF_SIZE] = {0};
+  pcap_ = pcap_open_offline_with_tstamp_precision(path_.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
+  if (!pcap_) {
+    // libpcap names the file itself when it cannot open it; its other messages do not.
+    const std::string why = errbuf;
+    return why.rfind(path_.string() + ":", 0) == 0 ? why : path_.string() + ": " + why;
+  }
+  linktype_ = linktype_of(pcap_);
+  if (link_type_name(linktype_).empty()) {
+    const int dlt = pcap_datalink(pcap_);
+    const char* name = pcap_datalink_val_to_name(dlt);
+    return path_.string() + ": interface 0: link type " + std::to_string(dlt) + (name ? std::string(" (") + name + ")" : "") +
+           " is not supported; " + supported_list();
+  }
+  if (names_.empty()) names_.push_back(StreamInterface{"", path_.stem().string()});
+  ifaces_.assign(1, Iface{linktype_, 1'000'000'000, 0, link_header_delta(linktype_)});
+  return {};
+}
+
+bool CaptureStream::next_classic(StreamPacket& p) {
+  if (!pcap_) return false;
+  const long at = std::ftell(pcap_file(pcap_));  // glibc answers from its buffer, no system call
+  pcap_pkthdr* hdr = nullptr;
+  const u_char* data = nullptr;
+  const int rc = pcap_next_ex(pcap_, &hdr, &data);
+  if (rc == PCAP_ERROR_BREAK) return false;  // end of file
+  if (rc != 1) {
+    error_ = path_.string() + ": packet " + std::to_string(packets_) + ": " + pcap_geterr(pcap_);
+    return false;
+  }
+  if (std::string why = as_ethernet(linktype_, {data, hdr->caplen}, eth_, p.bytes); !why.empty()) {
+    error_ = path_.string() + ": packet " + std::to_string(packets_) + " (" + link_type_name(linktype_) + "): " + why;
+    return false;
+  }
+  p.ts_ns = static_cast<std::uint64_t>(hdr->ts.tv_sec) * 1'000'000'000ull +
+            static_cast<std::uint64_t>(hdr->ts.tv_usec);  // ns with NANO precision
+  const long wire_len = static_cast<long>(hdr->len) - ifaces_[0].delta;
+  p.origlen = static_cast<std::uint32_t>(std::max<long>(wire_len, static_cast<long>(p.bytes.size())));
+  p.iface = 0;
+  p.file_index = packets_++;
+  p.offset = static_cast<std::uint64_t>(at);
+  return true;
+}
+
+// ---- fetch --------------------------------------------------------------------------------
+
+std::string CaptureStream::fetch(std::uint64_t offset, std::uint64_t file_index, StreamPacket& p) {
+  if (!pcapng_) {
+    if (!fetch_pcap_) {
+      char errbuf[PCAP_ERRBUF_SIZE] = {0};
+      fetch_pcap_ = pcap_open_offline_with_tstamp_precision(path_.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
+      if (!fetch_pcap_) return path_.string() + ": " + errbuf;
+    }
+    if (std::fseek(pcap_file(fetch_pcap_), static_cast<long>(offset), SEEK_SET) != 0) {
+      return path_.string() + ": packet " + std::to_string(file_index) + ": cannot seek to offset " + std::to_string(offset);
+    }
+    pcap_pkthdr* hdr = nullptr;
+    const u_char* data = nullptr;
+    if (pcap_next_ex(fetch_pcap_, &hdr, &data) != 1) {
+      return path_.string() + ": packet " + std::to_string(file_index) + ": cannot read it again: " + pcap_geterr(fetch_pcap_);
+    }
+    if (std::string why = as_ethernet(linktype_, {data, hdr->caplen}, fetch_eth_, p.bytes); !why.empty()) return why;
+    p.ts_ns = static_cast<std::uint64_t>(hdr->ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(hdr->ts.tv_usec);
+    const long wire_len = static_cast<long>(hdr->len) - ifaces_[0].delta;
+    p.origlen = static_cast<std::uint32_t>(std::max<long>(wire_len, static_cast<long>(p.bytes.size())));
+    p.iface = 0;
+    p.file_index = file_index;
+    p.offset = offset;
+    return {};
+  }
+  std::uint8_t head[8];
+  if (::pread(fd_, head, 8, static_cast<off_t>(offset)) != 8) {
+    return path_.string() + ": packet " + std::to_string(file_index) + ": cannot read it again at offset " + std::to_string(offset);
+  }
+  const std::uint32_t type = u32(head);
+  const std::uint32_t len = u32(head + 4);
+  if (len < 12 || len > file_size_ - offset) return damaged(offset, "block length " + std::to_string(len) + " is not valid");
+  fetch_buf_.resize(std::max<std::size_t>(fetch_buf_.size(), len));
+  if (::pread(fd_, fetch_buf_.data(), len, static_cast<off_t>(offset)) != static_cast<ssize_t>(len)) {
+    return path_.string() + ": packet " + std::to_string(file_index) + ": cannot read it again at offset " + std::to_string(offset);
+  }
+  return packet(fetch_buf_.data(), type, offset, len, file_index, ifaces_.size(), fetch_eth_, p);
+}
+
+}  // namespace mrc::harness

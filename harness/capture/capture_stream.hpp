@@ -1,0 +1,109 @@
+// A capture file read packet by packet in bounded memory: what `mrc-conform diff` streams, and
+// what read_capture_file() (pcapng.hpp) collects into whole Captures.
+//
+// pcapng is parsed here from a read-only mapping of the file whose pages behind the cursor are
+// dropped every 8 MiB (madvise MADV_DONTNEED), so the resident memory does not grow with the
+// file and no byte is copied; classic pcap goes through libpcap, which reads record by record.
+// (A file cut short by another process while it is mapped would fault: the diff reads captures
+// that are finished.) Each packet comes as Ethernet (link_layer.hpp)
+// with its interface, its position in the file (frame number - 1) and the file offset of its
+// record, by which fetch() reads it again (a diff re-reads only the few packets it reports).
+// Errors are the reader's one wording for every caller: the file, the packet index, the offset.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+typedef struct pcap pcap_t;
+
+namespace mrc::harness {
+
+struct StreamPacket {
+  std::uint64_t ts_ns = 0;
+  std::uint32_t origlen = 0;     // on the wire, as Ethernet (>= bytes.size())
+  std::uint32_t iface = 0;       // interface index in the file
+  std::uint64_t file_index = 0;  // frame number - 1
+  std::uint64_t offset = 0;      // of the packet's record (fetch())
+  std::span<const std::uint8_t> bytes;  // Ethernet; valid until the next call on the reader
+};
+
+struct StreamInterface {
+  std::string name;  // if_name; "" when the IDB has none (and for classic pcap)
+  std::string tap;   // name, or "if<N>", or the file's stem for classic pcap
+};
+
+class CaptureStream {
+ public:
+  CaptureStream() = default;
+  CaptureStream(const CaptureStream&) = delete;
+  CaptureStream& operator=(const CaptureStream&) = delete;
+  ~CaptureStream();
+
+  // "" or an error naming the file (cannot open, not a capture, unsupported link type).
+  std::string open(const std::filesystem::path& path);
+  // The next packet of any interface; false at the end of the file or on an error (error()).
+  bool next(StreamPacket& p);
+  const std::string& error() const { return error_; }
+  // Back to the first packet; interfaces already known stay known.
+  std::string rewind();
+  // The packet whose record starts at `offset` (a StreamPacket::offset of this file) into `p`;
+  // p.bytes stays valid until the next fetch(). "" or an error.
+  std::string fetch(std::uint64_t offset, std::uint64_t file_index, StreamPacket& p);
+  // Interfaces seen so far (all of them after one whole pass).
+  const std::vector<StreamInterface>& interfaces() const { return names_; }
+
+ private:
+  struct Iface {
+    int linktype = 0;
+    std::uint64_t units_per_s = 1'000'000;  // if_tsresol default: microseconds
+    std::int64_t tsoffset_s = 0;
+    long delta = 0;
+  };
+
+  // pcapng
+  bool next_pcapng(StreamPacket& p);
+  void release(std::uint64_t to);
+  std::string idb(const std::uint8_t* blk, std::uint64_t pos, std::uint32_t len);
+  std::string packet(const std::uint8_t* blk, std::uint32_t type, std::uint64_t pos, std::uint32_t len,
+                     std::uint64_t index, std::size_t known_ifaces, std::vector<std::uint8_t>& eth,
+                     StreamPacket& p) const;
+  std::string damaged(std::uint64_t pos, const std::string& why) const;
+  std::uint32_t u32(const std::uint8_t* at) const;
+  std::uint16_t u16(const std::uint8_t* at) const;
+  std::uint64_t u64(const std::uint8_t* at) const;
+
+  // classic pcap
+  std::string open_classic();
+  bool next_classic(StreamPacket& p);
+
+  std::filesystem::path path_;
+  bool pcapng_ = false;
+  std::string error_;
+  std::vector<StreamInterface> names_;
+  std::uint64_t packets_ = 0;  // packets returned in this pass
+
+  int fd_ = -1;
+  std::uint64_t file_size_ = 0;
+  const std::uint8_t* map_ = nullptr;  // the whole file, read-only
+  std::uint64_t released_ = 0;         // mapped pages before it were dropped
+  std::uint64_t pos_ = 0;      // next block
+  bool swap_ = false;
+  int sections_ = 0;
+  std::size_t idbs_ = 0;       // IDBs met in this pass
+  std::vector<Iface> ifaces_;
+  std::vector<std::uint8_t> eth_;        // a packet rewritten as Ethernet, reused
+  std::vector<std::uint8_t> fetch_buf_;  // fetch()'s block and Ethernet frame
+  std::vector<std::uint8_t> fetch_eth_;
+
+  pcap_t* pcap_ = nullptr;
+  pcap_t* fetch_pcap_ = nullptr;
+  int linktype_ = 0;
+  std::uint64_t record_off_ = 0;  // classic: offset of the next record
+  std::uint32_t record_hdr_ = 16;
+};
+
+}  // namespace mrc::harness
