@@ -10,6 +10,7 @@
 
 #include "harness/capture/link_layer.hpp"
 #include "harness/capture/pcapng.hpp"
+#include "harness/capture/pcapng_bytes.hpp"
 #include "harness/capture/pcapng_format.hpp"
 
 namespace mrc::harness {
@@ -268,6 +269,16 @@ std::string read_capture_file(const std::filesystem::path& path, std::vector<Rea
     out.emplace_back();
     err = read_classic(path, out.back());
   }
+  for (auto& i : out) i.capture.integrity().offered = i.capture.integrity().captured;
+  return err;
+}
+
+std::string read_pcapng_bytes(const std::filesystem::path& origin, const std::string& bytes, std::vector<ReadInterface>& out) {
+  out.clear();
+  std::uint32_t m = 0;
+  if (bytes.size() >= 4) std::memcpy(&m, bytes.data(), 4);
+  if (m != kShb) return origin.string() + ": not a pcapng file (no section header block first)";
+  std::string err = Parser(origin, bytes, out).run();
   for (auto& i : out) i.capture.integrity().offered = i.capture.integrity().captured;
   return err;
 }
