@@ -209,11 +209,14 @@ void keep_evidence(harness::CaseResult& r, const harness::Case& c, const Session
     return;
   }
   r.evidence_files.push_back(file);
-  // What the checks read besides the frames, for `replay` (replay_context.hpp). Not an evidence
-  // reference of the report: it is found by its name beside the pcapng.
-  if (std::string e = write_text_file(out_dir, case_context_path(c.id), render_case_context(s, case_snaplen(c, o))); !e.empty()) {
+  // What the checks read besides the frames, for `replay` (replay_context.hpp): evidence too, so
+  // it is listed (and counted in the run's evidence volume) after the pcapng.
+  const std::string context = case_context_path(c.id);
+  if (std::string e = write_text_file(out_dir, context, render_case_context(s, case_snaplen(c, o))); !e.empty()) {
     r.evidence_error = e;
+    return;
   }
+  r.evidence_files.push_back(context);
 }
 
 }  // namespace mrc::run
