@@ -48,7 +48,7 @@ std::string as_ethernet(int linktype, std::span<const std::uint8_t> in, std::vec
 }  // namespace
 
 CaptureStream::~CaptureStream() {
-  if (map_) ::munmap(const_cast<std::uint8_t*>(map_), file_size_);
+  if (map_ && mapped_) ::munmap(const_cast<std::uint8_t*>(map_), file_size_);
   if (fd_ >= 0) ::close(fd_);
   if (pcap_) pcap_close(pcap_);
   if (fetch_pcap_) pcap_close(fetch_pcap_);
@@ -72,7 +72,19 @@ std::string CaptureStream::open(const std::filesystem::path& path) {
   void* m = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fd_, 0);
   if (m == MAP_FAILED) return path.string() + ": cannot map: " + std::strerror(errno);
   map_ = static_cast<const std::uint8_t*>(m);
+  mapped_ = true;
   ::madvise(m, file_size_, MADV_SEQUENTIAL);
+  return {};
+}
+
+std::string CaptureStream::open_bytes(const std::filesystem::path& origin, std::span<const std::uint8_t> bytes) {
+  path_ = origin;
+  std::uint32_t magic = 0;
+  if (bytes.size() >= 4) std::memcpy(&magic, bytes.data(), 4);
+  if (magic != kShb) return origin.string() + ": not a pcapng file (no section header block first)";
+  pcapng_ = true;
+  map_ = bytes.data();
+  file_size_ = bytes.size();
   return {};
 }
 
@@ -124,7 +136,7 @@ std::string CaptureStream::damaged(std::uint64_t pos, const std::string& why) co
 void CaptureStream::release(std::uint64_t to) {
   const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   to &= ~(page - 1);
-  if (!map_ || to <= released_) return;
+  if (!map_ || !mapped_ || to <= released_) return;
   ::madvise(const_cast<std::uint8_t*>(map_) + released_, to - released_, MADV_DONTNEED);
   released_ = to;
 }

@@ -45,6 +45,9 @@ class CaptureStream {
 
   // "" or an error naming the file (cannot open, not a capture, unsupported link type).
   std::string open(const std::filesystem::path& path);
+  // A pcapng already in memory (a bundle's member), named `origin` in errors; `bytes` must outlive
+  // the reader. Classic pcap is read from files only (libpcap).
+  std::string open_bytes(const std::filesystem::path& origin, std::span<const std::uint8_t> bytes);
   // The next packet of any interface; false at the end of the file or on an error (error()).
   bool next(StreamPacket& p);
   const std::string& error() const { return error_; }
@@ -89,6 +92,7 @@ class CaptureStream {
   int fd_ = -1;
   std::uint64_t file_size_ = 0;
   const std::uint8_t* map_ = nullptr;  // the whole file, read-only
+  bool mapped_ = false;                // map_ is this reader's mmap (not open_bytes()'s memory)
   std::uint64_t released_ = 0;         // mapped pages before it were dropped
   std::uint64_t pos_ = 0;      // next block
   bool swap_ = false;

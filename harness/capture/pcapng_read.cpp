@@ -2,14 +2,15 @@
 // (capture_stream.hpp: pcapng parsed there, classic pcap through libpcap).
 #include "harness/capture/capture_stream.hpp"
 #include "harness/capture/pcapng.hpp"
+#include "harness/capture/pcapng_bytes.hpp"
 
 namespace mrc::harness {
 
-std::string read_capture_file(const std::filesystem::path& path, std::vector<ReadInterface>& out) {
-  out.clear();
-  CaptureStream s;
-  std::string err = s.open(path);
-  // One ReadInterface per interface known, in file order (an interface without packets too).
+namespace {
+
+// Every packet of an opened stream into one ReadInterface per interface, in file order (an
+// interface without packets too). `err` is open()'s result.
+std::string collect(CaptureStream& s, std::string err, std::vector<ReadInterface>& out) {
   const auto sync = [&] {
     while (out.size() < s.interfaces().size()) {
       const StreamInterface& i = s.interfaces()[out.size()];
@@ -31,6 +32,22 @@ std::string read_capture_file(const std::filesystem::path& path, std::vector<Rea
   sync();
   for (auto& i : out) i.capture.integrity().offered = i.capture.integrity().captured;
   return err;
+}
+
+}  // namespace
+
+std::string read_capture_file(const std::filesystem::path& path, std::vector<ReadInterface>& out) {
+  out.clear();
+  CaptureStream s;
+  std::string err = s.open(path);
+  return collect(s, std::move(err), out);
+}
+
+std::string read_pcapng_bytes(const std::filesystem::path& origin, const std::string& bytes, std::vector<ReadInterface>& out) {
+  out.clear();
+  CaptureStream s;
+  std::string err = s.open_bytes(origin, std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  return collect(s, std::move(err), out);
 }
 
 std::string read_capture(const std::filesystem::path& path, Capture& out) {

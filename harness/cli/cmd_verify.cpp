@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 
+#include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/report/bundle.hpp"
 #include "harness/run/exit_codes.hpp"
@@ -11,6 +12,22 @@
 namespace mrc::cli {
 
 namespace fs = std::filesystem;
+
+std::string read_bundle_file(const fs::path& path, std::string& bytes) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return path.string() + ": a folder, not a bundle file (give the FILE `bundle -o` wrote)";
+  if (!fs::is_regular_file(path, ec)) return path.string() + ": no such file";
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) return path.string() + ": " + ec.message();
+  if (size > harness::kMaxBundleBytes) {
+    return path.string() + ": " + std::to_string(size) + " bytes, over the limit of " + std::to_string(harness::kMaxBundleBytes);
+  }
+  if (size == 0) return path.string() + ": empty file, not a bundle";
+  bytes.assign(size, '\0');
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return path.string() + ": cannot read";
+  return {};
+}
 
 int run_verify(const VerifyCliOptions& o, std::ostream& out, std::ostream& err) {
   std::optional<harness::Ed25519PublicKey> pubkey;
@@ -27,26 +44,9 @@ int run_verify(const VerifyCliOptions& o, std::ostream& out, std::ostream& err) 
     err << "error: verify: no --cases given and no cases/clauses.yaml found from the working directory\n";
     return run::kExitBadInput;
   }
-  std::error_code ec;
-  if (!fs::is_regular_file(o.bundle, ec)) {
-    err << "error: verify: " << o.bundle.string() << ": no such file\n";
-    return run::kExitBadInput;
-  }
-  const std::uintmax_t size = fs::file_size(o.bundle, ec);
-  if (ec || size > harness::kMaxBundleBytes) {
-    err << "error: verify: " << o.bundle.string() << ": " << (ec ? ec.message() : std::to_string(size) + " bytes, over the limit of " +
-                                                                       std::to_string(harness::kMaxBundleBytes))
-        << "\n";
-    return run::kExitBadInput;
-  }
-  if (size == 0) {
-    err << "error: verify: " << o.bundle.string() << ": empty file, not a bundle\n";
-    return run::kExitBadInput;
-  }
-  std::string bytes(size, '\0');
-  std::ifstream in(o.bundle, std::ios::binary);
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) {
-    err << "error: verify: " << o.bundle.string() << ": cannot read\n";
+  std::string bytes;
+  if (std::string e = read_bundle_file(o.bundle, bytes); !e.empty()) {
+    err << "error: verify: " << e << "\n";
     return run::kExitBadInput;
   }
   harness::BundleCheck check;

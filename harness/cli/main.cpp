@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "harness/case/limits.hpp"
+#include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/ev_expand.hpp"
 #include "harness/cli/run_inputs.hpp"
@@ -280,6 +281,13 @@ int main(int argc, char** argv) {
   verify_cmd->add_option("FILE", verify.bundle, "bundle file")->required();
   verify_cmd->add_option("--pubkey", verify.pubkey, "the signer's public key (KEY.pub); without it any valid signer is named");
   verify_cmd->add_option("--cases", verify.cases, "this suite's cases/ folder (default: found from the working directory)");
+  mrc::cli::ReplayCliOptions replay;
+  auto* replay_cmd = app.add_subcommand("replay", "verify a bundle, re-judge every case from its evidence with this build's "
+                                                  "checks and list the verdicts that change; exit 0 none changed, 1 a "
+                                                  "verdict changed, 2 bad or tampered bundle");
+  replay_cmd->add_option("FILE", replay.bundle, "bundle file")->required();
+  replay_cmd->add_option("--pubkey", replay.pubkey, "the signer's public key (KEY.pub), as for verify");
+  replay_cmd->add_option("--cases", replay.cases, "this suite's cases/ folder (default: found from the working directory)");
 
   std::string ev_file;
   auto* ev_cmd = app.add_subcommand("ev-expand", "expand an EV profile YAML (same as mrc-ev)");
@@ -349,6 +357,7 @@ int main(int argc, char** argv) {
   if (*keygen_cmd) return mrc::cli::run_keygen(keygen, std::cout, std::cerr);
   if (*bundle_cmd) return mrc::cli::run_bundle(bundle, std::cout, std::cerr);
   if (*verify_cmd) return mrc::cli::run_verify(verify, std::cout, std::cerr);
+  if (*replay_cmd) return mrc::cli::run_replay(replay, std::cout, std::cerr);
   if (*ev_cmd) return mrc::cli::run_ev_expand(ev_file, std::cout, std::cerr);
   return mrc::run::kExitBadInput;
 }

@@ -25,6 +25,11 @@ inline constexpr std::string_view kBundleManifestName = "manifest.json";
 inline constexpr std::string_view kBundleSignatureName = "manifest.sig";
 // Where the run's expectation file goes in the bundle (not a name a report folder holds).
 inline constexpr std::string_view kBundleExpectationsName = "inputs/expectations.yaml";
+// A case's context file beside its evidence pcapng (harness/run/replay_context.hpp): what its
+// checks read besides the frames. The manifest names it per case ("context") when the report has it.
+inline std::string case_context_member(std::string_view case_id) {
+  return "evidence/" + std::string(case_id) + ".context.json";
+}
 // A bundle is read whole: one over this is refused before reading (a full run is a few MiB).
 inline constexpr std::uint64_t kMaxBundleBytes = 4ULL << 30;
 
@@ -64,6 +69,10 @@ struct BundleCheck {
   std::size_t files = 0;
   std::size_t cases = 0;
   std::string fingerprint;            // of the key the signature was checked with
+  // The suite files (manifest paths: "cases/...", "pcaps/...") that are missing from the tree in
+  // hand or differ from the run's; each is also one of `problems`. `replay` re-judges the cases
+  // that name none of them when nothing else is wrong (replay.hpp).
+  std::vector<std::string> suite_mismatches;
 };
 
 // Checks an archive against its manifest, the signature (with `pubkey`: must be that key; without:

@@ -182,6 +182,8 @@ BundleMade make_bundle(const BundleRequest& r) {
     j["seed"] = c.seed;
     j["verdict"] = std::string(to_string(c.verdict));
     j["evidence"] = c.evidence_files;
+    const std::string context = case_context_member(c.id);
+    if (std::any_of(files.begin(), files.end(), [&](const TarMember& m) { return m.name == context; })) j["context"] = context;
     if (c.expectation != ExpectationOutcome::kNone) {
       j["expectation"] = {{"outcome", std::string(expectation_outcome_name(c.expectation))},
                           {"reason", c.expectation_reason},

@@ -36,7 +36,8 @@ struct Origin {
 
 // A suite file the manifest names against the tree in hand.
 void check_tree_file(const BundleSuiteTree& tree, const std::string& path, const std::string& sha, const std::string& what,
-                     const Origin& origin, std::vector<std::string>& problems) {
+                     const Origin& origin, BundleCheck& out) {
+  std::vector<std::string>& problems = out.problems;
   if (const std::string why = tar_name_problem(path); !why.empty()) {
     problems.push_back(path + " (" + what + "): not a suite path: " + why);
     return;
@@ -44,6 +45,7 @@ void check_tree_file(const BundleSuiteTree& tree, const std::string& path, const
   const fs::path file = tree.locate(path);
   std::error_code ec;
   const std::optional<std::string> here = fs::is_regular_file(file, ec) ? sha256_file_hex(file) : std::nullopt;
+  if (!here || *here != sha) out.suite_mismatches.push_back(path);
   if (!here) {
     problems.push_back(path + " (" + what + "): not in this suite's tree (" + file.string() + "); the bundle is from " +
                        origin.text);
@@ -138,19 +140,18 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
 
   // The suite the run used against the tree in hand.
   const BundleSuiteTree tree(cases_dir);
-  check_tree_file(tree, need_string(m, "/suite/clauses/path"), need_string(m, "/suite/clauses/sha256"), "clauses.yaml", origin,
-                  out.problems);
+  check_tree_file(tree, need_string(m, "/suite/clauses/path"), need_string(m, "/suite/clauses/sha256"), "clauses.yaml", origin, out);
   const Json& cases = need_array(m, "/cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string at = "/cases/" + std::to_string(i);
     check_tree_file(tree, need_string(m, at + "/file"), need_string(m, at + "/file_sha256"), "case " + need_string(m, at + "/id"),
-                    origin, out.problems);
+                    origin, out);
   }
   out.cases = cases.size();
   const Json& goldens = need_array(m, "/suite/goldens");
   for (std::size_t i = 0; i < goldens.size(); ++i) {
     const std::string at = "/suite/goldens/" + std::to_string(i);
-    check_tree_file(tree, need_string(m, at + "/path"), need_string(m, at + "/sha256"), "golden", origin, out.problems);
+    check_tree_file(tree, need_string(m, at + "/path"), need_string(m, at + "/sha256"), "golden", origin, out);
   }
   return out;
 }

@@ -69,7 +69,7 @@ TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {
   // Evidence: one pcapng for the case (an interface per tap of the DUT's ports), where the report says.
   const harness::CaseResult* c = r.find("spray-v-001");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->evidence_files, std::vector<std::string>{"evidence/spray-v-001.pcapng"});
+  EXPECT_EQ(c->evidence_files, (std::vector<std::string>{"evidence/spray-v-001.pcapng", "evidence/spray-v-001.context.json"}));
   for (const auto& f : c->evidence_files) EXPECT_TRUE(fs::exists(out.path() / f)) << f;
 }
 

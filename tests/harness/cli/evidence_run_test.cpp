@@ -29,7 +29,8 @@ TEST(EvidenceRun, EveryReferenceNamesTheCitedFrameOfTheCaseFile) {
   ASSERT_TRUE(r.has_result) << r.err;
   std::size_t cited = 0;
   for (const auto& c : r.result.cases) {
-    EXPECT_EQ(c.evidence_files, std::vector<std::string>{"evidence/" + c.id + ".pcapng"}) << c.id;
+    EXPECT_EQ(c.evidence_files, (std::vector<std::string>{"evidence/" + c.id + ".pcapng", "evidence/" + c.id + ".context.json"}))
+        << c.id;
     std::vector<harness::ReadInterface> file;
     ASSERT_EQ(harness::read_capture_file(out.path() / c.evidence_files.at(0), file), "");
     for (const auto& ch : c.checks) {
@@ -54,9 +55,9 @@ TEST(EvidenceRun, EveryReferenceNamesTheCitedFrameOfTheCaseFile) {
     }
   }
   EXPECT_GT(cited, 0u) << "the defects left no packet evidence: the test checked nothing";
-  EXPECT_EQ(r.result.evidence.files, 2u);
+  EXPECT_EQ(r.result.evidence.files, 4u);  // a pcapng and its context file per case
   EXPECT_EQ(r.result.evidence.bytes, bytes_under(out.path() / "evidence"));
-  EXPECT_NE(r.out.find("evidence: 2 files, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("evidence: 4 files, "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" MB (--evidence all, --snaplen auto)"), std::string::npos) << r.out;
 }
 
@@ -75,7 +76,7 @@ TEST(EvidenceRun, FailuresKeepsOnlyTheFilesOfCasesThatDidNotPass) {
   EXPECT_FALSE(fs::exists(out.path() / "evidence/spray-v-001.pcapng"));
   EXPECT_TRUE(r.find("spray-v-001")->evidence_files.empty());
   EXPECT_EQ(r.result.evidence.keep, "failures");
-  EXPECT_EQ(r.result.evidence.files, 1u);
+  EXPECT_EQ(r.result.evidence.files, 2u);  // reorder-v-001's pcapng and context file
 }
 
 // The checks judge the in-memory captures: the snap length of the files changes no verdict, no

@@ -104,7 +104,7 @@ TEST(Isolation, GivesTheSameReportsAndEvidenceAsInProcess) {
     EXPECT_EQ(slurp(a.path() / f), slurp(b.path() / f)) << f;
   }
   const auto evidence = files_under(a.path() / "evidence");
-  EXPECT_EQ(evidence.size(), 5u);  // one per case
+  EXPECT_EQ(evidence.size(), 10u);  // a pcapng and its context file per case
   ASSERT_EQ(evidence, files_under(b.path() / "evidence"));
   for (const auto& rel : evidence) {
     EXPECT_EQ(slurp(a.path() / "evidence" / rel), slurp(b.path() / "evidence" / rel)) << rel;

@@ -85,7 +85,8 @@ TEST(CaseEvidence, ReferencesPointAtTheSameFrameInTheCaseFile) {
   Fixture f;
   keep_evidence(f.r, f.c, f.s, out.path(), true, EvidenceOptions{});
   ASSERT_EQ(f.r.evidence_error, "");
-  ASSERT_EQ(f.r.evidence_files, (std::vector<std::string>{"evidence/spray-v-901.pcapng"}));
+  ASSERT_EQ(f.r.evidence_files,
+            (std::vector<std::string>{"evidence/spray-v-901.pcapng", "evidence/spray-v-901.context.json"}));
   const harness::Evidence& e = f.r.checks[0].evidence[0];
   EXPECT_EQ(e.pcap, "evidence/spray-v-901.pcapng");
   EXPECT_EQ(e.packet_index, 4);
@@ -115,7 +116,7 @@ TEST(CaseEvidence, FailuresKeepsOnlyCasesThatDidNotPass) {
     keep_evidence(f.r, f.c, f.s, out.path(), true, o);
     const bool kept = v != harness::Verdict::kPass;
     EXPECT_EQ(fs::exists(out.path() / "evidence/spray-v-901.pcapng"), kept) << to_string(v);
-    EXPECT_EQ(f.r.evidence_files.size(), kept ? 1u : 0u) << to_string(v);
+    EXPECT_EQ(f.r.evidence_files.size(), kept ? 2u : 0u) << to_string(v);  // the pcapng and its context
     EXPECT_EQ(f.r.checks[0].evidence[0].packet_index, 4) << "mapped whether kept or not";
   }
   Scratch out;
