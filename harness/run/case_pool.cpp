@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "harness/dut/reference_binding.hpp"
+#include "harness/observe/capture_pool.hpp"
 #include "harness/run/case_child.hpp"
 #include "harness/run/case_evidence.hpp"
 #include "harness/run/case_result.hpp"
@@ -147,6 +148,8 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   }
   CaseResult r = judge_case(c, job->result, root, t.seed);
   keep_evidence(r, c, job->result, o.out, o.write_evidence, o.evidence);
+  // Judged and written: the next case's taps reuse these arenas (capture_pool.hpp).
+  for (harness::TapCapture& tap : job->result.ctx.taps) harness::capture_pool::recycle(std::move(tap.capture));
   return r;
 }
 

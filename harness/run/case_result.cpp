@@ -4,6 +4,7 @@
 
 #include "harness/run/suite_loader.hpp"
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/trace.hpp"
 
 namespace mrc::run {
 
@@ -60,6 +61,7 @@ CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std:
     cr.message = with_clauses(clauses, cr.message);
     r.checks.push_back(std::move(cr));
   };
+  const harness::SharedTraces shared(s.ctx);  // the checks below decode each tap set once
   for (const harness::Check& chk : c.checks) {
     const auto& clauses = chk.clauses.empty() ? c.clauses : chk.clauses;
     judge(clauses, [&] { return harness::run_check(chk, s.ctx); }, std::string(chk.type()));

@@ -89,7 +89,8 @@ CheckResult run_distribution(const DistributionCheck& spec, const CheckContext& 
     return r;
   }
 
-  const Trace t = build_trace(ctx, taps);
+  const auto shared = trace_of(ctx, taps);
+  const Trace& t = *shared;
   note_decode_issues(ctx, t, r);
   std::uint64_t outside = 0;
   for (const PacketRec& p : t.packets) {

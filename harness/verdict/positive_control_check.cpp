@@ -11,7 +11,8 @@ CheckResult run_positive_control(const PositiveControlCheck& spec, const CheckCo
   CheckResult r = make_result("positive_control", "positive_control");
   const auto taps = select_taps(ctx, TapSide::kAll);
   if (integrity_gate(ctx, taps, "any frame", r)) return r;
-  const Trace t = build_trace(ctx, taps);
+  const auto shared = trace_of(ctx, taps);
+  const Trace& t = *shared;
   note_decode_issues(ctx, t, r);
 
   std::uint64_t from_pkts = 0, from_bytes = 0, to_pkts = 0, to_bytes = 0, feedback = 0;

@@ -39,7 +39,8 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
   CheckResult r = make_result("timing", "timing/" + metric);
   const auto taps = select_taps(ctx, timing::taps_needed(spec.metric));
   if (integrity_gate(ctx, taps, "the frames this timing needs", r)) return r;
-  const Trace t = build_trace(ctx, taps);
+  const auto shared = trace_of(ctx, taps);
+  const Trace& t = *shared;
   note_decode_issues(ctx, t, r);
   const timing::MetricParams params{spec.window_ns, spec.recovered_pct / 100.0};
   const timing::Measurement m = timing::measure(spec.metric, ctx, t, params);

@@ -115,6 +115,25 @@ Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps)
   return t;
 }
 
+namespace {
+thread_local SharedTraces* t_shared = nullptr;
+}  // namespace
+
+SharedTraces::SharedTraces(const CheckContext& ctx) : ctx_(ctx), outer_(t_shared) { t_shared = this; }
+
+SharedTraces::~SharedTraces() { t_shared = outer_; }
+
+std::shared_ptr<const Trace> trace_of(const CheckContext& ctx, const std::vector<std::size_t>& taps) {
+  SharedTraces* s = t_shared;
+  if (!s || &s->ctx_ != &ctx) return std::make_shared<const Trace>(build_trace(ctx, taps));
+  for (const auto& [key, trace] : s->traces_) {
+    if (key == taps) return trace;
+  }
+  auto t = std::make_shared<const Trace>(build_trace(ctx, taps));
+  s->traces_.emplace_back(taps, t);
+  return t;
+}
+
 std::vector<std::uint32_t> previous_transmissions(const Trace& t) {
   std::vector<std::uint32_t> prev(t.packets.size(), kNoPacket);
   FlatIndex last(t.packets.size());

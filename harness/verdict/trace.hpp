@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "harness/verdict/check_context.hpp"
@@ -94,6 +95,29 @@ enum class TapSide : std::uint8_t { kAll, kFromDut, kToDut };
 std::vector<std::size_t> select_taps(const CheckContext& ctx, TapSide side);
 
 Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps);
+
+// What the checks call: build_trace(), or, while a SharedTraces for `ctx` lives on this thread,
+// the trace it built for the same taps earlier.
+std::shared_ptr<const Trace> trace_of(const CheckContext& ctx, const std::vector<std::size_t>& taps);
+
+// While it lives, the checks run on this thread on `ctx` share one trace per tap set: the checks
+// of a case each decoded and ICRC-checked every frame again, a tenth of a campaign's CPU time. For
+// a context nothing changes while it lives (the runner's judge_case()); one per thread at a time.
+class SharedTraces {
+ public:
+  explicit SharedTraces(const CheckContext& ctx);
+  ~SharedTraces();
+  SharedTraces(const SharedTraces&) = delete;
+  SharedTraces& operator=(const SharedTraces&) = delete;
+
+  std::size_t built() const { return traces_.size(); }  // distinct tap sets decoded (tests)
+
+ private:
+  friend std::shared_ptr<const Trace> trace_of(const CheckContext&, const std::vector<std::size_t>&);
+  const CheckContext& ctx_;
+  SharedTraces* outer_;
+  std::vector<std::pair<std::vector<std::size_t>, std::shared_ptr<const Trace>>> traces_;
+};
 
 // For every WRITE data packet sent by the DUT: the position in t.packets of the previous
 // transmission of the same PSN on the same destination QP (kNoPacket for a first transmission

@@ -51,11 +51,17 @@ MemoryTable::RegisterResult MemoryTable::register_region(std::size_t length, int
     r.status = MemStatus::kTableFull;
     return r;
   }
+  // Zero-filled (calloc(0) may return null: length 0 was refused above).
+  std::unique_ptr<std::uint8_t, void (*)(void*)> bytes(static_cast<std::uint8_t*>(std::calloc(length, 1)), &std::free);
+  if (!bytes) {
+    r.status = MemStatus::kBadArgument;  // more than the host can hold
+    return r;
+  }
   const auto index = static_cast<std::uint32_t>(free_slot - slots_.begin()) + 1;
   Slot& s = *free_slot;
   s.live = true;
   s.generation = static_cast<std::uint8_t>(s.generation + 1);
-  s.bytes.assign(length, 0);
+  s.bytes = std::move(bytes);
   const std::uint32_t key = (index << 8) | s.generation;
   s.mr = MemoryRegion{addr, length, key, key, access};
   ++live_;
@@ -73,8 +79,7 @@ MemStatus MemoryTable::deregister(std::uint32_t lkey) {
   Slot* s = slot_for(lkey);
   if (s == nullptr) return MemStatus::kBadKey;
   s->live = false;
-  s->bytes.clear();
-  s->bytes.shrink_to_fit();
+  s->bytes.reset();
   --live_;
   return MemStatus::kOk;
 }
@@ -100,7 +105,7 @@ MemStatus MemoryTable::remote_write(std::uint32_t rkey, std::uint64_t va, wire::
   const MemStatus st = check_remote_write(rkey, va, data.size());
   if (st != MemStatus::kOk || data.empty()) return st;
   Slot* s = slot_for(rkey);
-  std::memcpy(s->bytes.data() + (va - s->mr.addr), data.data(), data.size());
+  std::memcpy(s->bytes.get() + (va - s->mr.addr), data.data(), data.size());
   return MemStatus::kOk;
 }
 
@@ -110,7 +115,7 @@ MemStatus MemoryTable::local_view(std::uint32_t lkey, std::uint64_t va, std::siz
   if (s == nullptr) return MemStatus::kBadKey;
   const MemStatus st = range_ok(*s, va, len);
   if (st != MemStatus::kOk) return st;
-  out = wire::Bytes(s->bytes.data() + (va - s->mr.addr), len);
+  out = wire::Bytes(s->bytes.get() + (va - s->mr.addr), len);
   return MemStatus::kOk;
 }
 
@@ -120,7 +125,7 @@ MemStatus MemoryTable::local_mut(std::uint32_t lkey, std::uint64_t va, std::size
   if (s == nullptr) return MemStatus::kBadKey;
   const MemStatus st = range_ok(*s, va, len);
   if (st != MemStatus::kOk) return st;
-  out = wire::MutBytes(s->bytes.data() + (va - s->mr.addr), len);
+  out = wire::MutBytes(s->bytes.get() + (va - s->mr.addr), len);
   return MemStatus::kOk;
 }
 

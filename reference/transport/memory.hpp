@@ -16,6 +16,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -80,7 +82,10 @@ class MemoryTable {
     bool live = false;
     std::uint8_t generation = 0;
     MemoryRegion mr;
-    std::vector<std::uint8_t> bytes;
+    // calloc'd, not a zero-filled vector: a large region comes straight from fresh pages that are
+    // zero already, and a page the run never writes is never touched (a case's buffer is sized
+    // for its whole traffic; filling it was a twentieth of a campaign's CPU time).
+    std::unique_ptr<std::uint8_t, void (*)(void*)> bytes{nullptr, &std::free};
   };
   const Slot* slot_for(std::uint32_t key) const;
   Slot* slot_for(std::uint32_t key);

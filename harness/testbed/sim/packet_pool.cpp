@@ -2,6 +2,8 @@
 #include "harness/testbed/sim/packet_pool.hpp"
 
 #include <algorithm>
+#include <new>
+#include <type_traits>
 
 namespace mrc::sim {
 
@@ -11,7 +13,11 @@ PacketId PacketPool::alloc() {
     // Grow by one chunk: buffers are never moved, so frames stay where endpoints wrote them.
     const std::size_t first = meta_.size();
     const std::size_t n = std::min<std::size_t>(kChunk, max_ - first);
-    chunks_.push_back(std::make_unique<transport::TxFrame[]>(kChunk));
+    static_assert(std::is_trivially_copyable_v<transport::TxFrame> &&
+                  std::is_trivially_destructible_v<transport::TxFrame>);
+    auto* chunk = static_cast<transport::TxFrame*>(std::calloc(kChunk, sizeof(transport::TxFrame)));
+    if (chunk == nullptr) throw std::bad_alloc();
+    chunks_.emplace_back(chunk);
     meta_.resize(first + n);
     free_.reserve(meta_.size());
     for (std::size_t i = first + n; i-- > first;) free_.push_back(static_cast<PacketId>(i));

@@ -1,6 +1,7 @@
 // Taps: captures of link directions with virtual-ns timestamps and integrity counts.
 #include <stdexcept>
 
+#include "harness/observe/capture_pool.hpp"
 #include "harness/testbed/sim/simulator.hpp"
 
 namespace mrc::sim {
@@ -10,6 +11,7 @@ TapId Simulator::add_tap(const TapSpec& spec) {
   Tap t;
   t.spec = spec;
   if (t.spec.name.empty()) t.spec.name = topo_.dir_name(spec.dir);
+  t.cap = harness::capture_pool::take();  // cleared, with an earlier run's room (capture_pool.hpp)
   t.cap.set_tap(t.spec.name);
   t.cap.reserve(spec.reserve_packets, spec.reserve_bytes);
   t.base = dirs_[spec.dir].c;

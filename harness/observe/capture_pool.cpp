@@ -1,0 +1,59 @@
+#include "harness/observe/capture_pool.hpp"
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace mrc::harness::capture_pool {
+namespace {
+
+struct Pool {
+  std::mutex m;
+  std::vector<Capture> kept;
+};
+
+Pool& pool() {
+  static Pool* p = new Pool;  // never destroyed: a detached case thread may still hand one back
+  return *p;
+}
+
+// Bytes the capture's arena holds (its capacity is at most twice that).
+std::size_t stored_bytes(const Capture& c) {
+  if (c.empty()) return 0;
+  const CapturedPacket& last = c.packet(c.size() - 1);
+  return std::size_t{last.offset} + last.caplen;
+}
+
+}  // namespace
+
+Capture take() {
+  Pool& p = pool();
+  {
+    std::lock_guard<std::mutex> lock(p.m);
+    if (!p.kept.empty()) {
+      Capture c = std::move(p.kept.back());
+      p.kept.pop_back();
+      return c;
+    }
+  }
+  return Capture();
+}
+
+void recycle(Capture&& c) {
+  Capture mine = std::move(c);
+  c = Capture();
+  if (stored_bytes(mine) > kMaxKeptBytes) return;  // freed here, outside the lock
+  mine.clear();
+  mine.set_tap("");
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.m);
+  if (p.kept.size() < kMaxKept) p.kept.push_back(std::move(mine));
+}
+
+std::size_t kept() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.m);
+  return p.kept.size();
+}
+
+}  // namespace mrc::harness::capture_pool
