@@ -130,6 +130,30 @@ TEST_F(MergeShards, MergedRunCasesFollowTheUnitOrder) {
   EXPECT_EQ(partial.not_run, (std::vector<std::string>{"b"}));
 }
 
+TEST_F(MergeShards, CampaignShardsMustAgreeOnTheBaseline) {
+  const auto shards = collect_shards({shard("0", 0, 2, {"a", "c"}, "campaign"), shard("1", 1, 2, {"b"}, "campaign")});
+  CampaignResult r0;
+  r0.cases = {"spray-v-001"};
+  for (const char* name : {"a", "c"}) {
+    DefectOutcome d;
+    d.defect.name = name;
+    r0.defects.push_back(d);
+  }
+  CampaignResult r1 = r0;
+  r1.defects.resize(1);
+  r1.defects[0].defect.name = "b";
+  const CampaignResult m = merge_campaign_results(shards, {r0, r1});
+  ASSERT_EQ(m.defects.size(), 3u);
+  EXPECT_EQ(m.defects[1].defect.name, "b");  // the command's order, not the shards'
+  r1.baseline_problems = {CaseOutcome{"spray-v-001", Verdict::kFail, "flaky", {}}};
+  try {
+    merge_campaign_results(shards, {r0, r1});
+    FAIL() << "merged campaign shards whose baselines differ";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("baselines of"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(MergeShards, CampaignJsonReadsBackToTheSameBytes) {
   CampaignResult r;
   r.testbed = "mini";
