@@ -11,3 +11,13 @@ if(TARGET mrc-conform)
                    ${PROJECT_BINARY_DIR}/replay_roundtrip)
   set_tests_properties(replay.roundtrip PROPERTIES LABELS harness TIMEOUT 600 PROCESSORS 2)
 endif()
+
+# shard.identity: run, campaign, variants and falsefail in 2, 3 (run: 4) shards + `merge` give the
+# single-process reports byte for byte but the command line (tests/harness/cli/shard_identity.py),
+# the whole library once for run. About a minute of a loaded 2-core machine.
+if(TARGET mrc-conform)
+  add_test(NAME shard.identity
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/shard_identity.py $<TARGET_FILE_DIR:mrc-conform>
+                   ${PROJECT_SOURCE_DIR} --full)
+  set_tests_properties(shard.identity PROPERTIES LABELS harness TIMEOUT 900)
+endif()
