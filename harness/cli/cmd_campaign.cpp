@@ -12,9 +12,11 @@
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/campaign_report.hpp"
 #include "harness/report/report.hpp"
+#include "harness/run/campaign.hpp"
 #include "harness/run/campaign_engine.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/shard_plan.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "reference/defects.hpp"
 
@@ -73,6 +75,28 @@ std::optional<std::vector<CampaignDefect>> campaign_defects(std::span<const std:
   return out;
 }
 
+// The campaign's shard unit is a defect: a defect's verdict (caught or not, its killers and
+// collateral) needs all its case runs together, while defects are independent of each other. Each
+// shard runs the baseline (one clean run per case, cheap beside the defects) and its own defects;
+// `merge` checks the shards' baselines agree. A defect costs the runs it makes: every case, or
+// with --relevant-only the cases relevant to it.
+run::ShardPick shard_defects(const CampaignOptions& o, const std::vector<const harness::Case*>& cases,
+                             const std::vector<CampaignDefect>& defects, std::ostream& err) {
+  std::vector<run::ShardUnit> units;
+  std::string text = "suite " + o.build + "\ntestbed " + o.testbed + "\nrelevant_only " +
+                     (o.relevant_only ? "1" : "0") + "\nmin_kill_rate " + std::to_string(o.min_kill_rate) +
+                     "\nwall_clock " + (o.wall_clock ? "1" : "0") + '\n' + run::cases_fingerprint_text(cases);
+  for (const CampaignDefect& d : defects) {
+    std::vector<const harness::Case*> runs;
+    for (const harness::Case* c : cases) {
+      if (!o.relevant_only || run::case_is_relevant(*c, d)) runs.push_back(c);
+    }
+    units.push_back(run::ShardUnit{d.name, run::cases_cost(runs, o.shard_costs)});
+    text += "defect " + d.name + '\n';
+  }
+  return run::pick_shard("campaign", o.shard, units, o.shard_costs, text, o.command_line, o.progress ? &err : nullptr);
+}
+
 }  // namespace
 
 int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err) {
@@ -94,8 +118,24 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   if (!sel.ok) return kExitBadInput;
   auto defects = campaign_defects(*chosen, sel.suite, err);
   if (!defects) return kExitBadInput;
+  std::optional<run::ShardPick> shard;
+  if (o.shard.active) {
+    shard = shard_defects(o, sel.cases, *defects, err);
+    std::vector<CampaignDefect> mine;
+    for (std::size_t k = 0; k < defects->size(); ++k) {
+      if (shard->mine[k]) mine.push_back(std::move((*defects)[k]));
+    }
+    *defects = std::move(mine);
+  }
   auto folder = open_out(o.out, err);
   if (!folder) return kExitBadInput;
+  if (shard) {
+    if (std::string e = run::write_shard_record(shard->record, folder->staging); !e.empty()) {
+      err << "error: " << e << '\n';
+      harness::discard_staged(*folder);
+      return kExitHarness;
+    }
+  }
 
   run::CampaignPlan plan;
   plan.defects = std::move(*defects);

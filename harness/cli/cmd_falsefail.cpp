@@ -9,6 +9,7 @@
 #include "harness/report/report.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/shard_plan.hpp"
 #include "harness/run/falsefail.hpp"
 #include "harness/run/falsefail_engine.hpp"
 
@@ -39,8 +40,30 @@ int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& er
     err << "error: none of the " << sel.cases.size() << " selected case(s) has a distribution check\n";
     return kExitBadInput;
   }
+  // The shard unit of `falsefail` is a case with all its seeds: its counts and p-values are its own.
+  std::optional<run::ShardPick> shard;
+  if (o.shard.active) {
+    std::vector<run::ShardUnit> units;
+    for (const harness::Case* c : stat) units.push_back(run::ShardUnit{c->id, run::case_cost(*c, o.shard_costs) * o.seeds});
+    const std::string text = "suite " + o.build + "\ndut " + o.dut + "\ntestbed " + o.testbed + "\nfirst_seed " +
+                             std::to_string(o.first_seed) + "\nseeds " + std::to_string(o.seeds) + '\n' +
+                             run::cases_fingerprint_text(stat);
+    shard = run::pick_shard("falsefail", o.shard, units, o.shard_costs, text, o.command_line, o.progress ? &err : nullptr);
+    std::vector<const harness::Case*> mine;
+    for (std::size_t i = 0; i < stat.size(); ++i) {
+      if (shard->mine[i]) mine.push_back(stat[i]);
+    }
+    stat = std::move(mine);
+  }
   auto folder = open_out(o.out, err);
   if (!folder) return kExitBadInput;
+  if (shard) {
+    if (std::string e = run::write_shard_record(shard->record, folder->staging); !e.empty()) {
+      err << "error: " << e << '\n';
+      harness::discard_staged(*folder);
+      return kExitHarness;
+    }
+  }
 
   run::FalsefailPlan plan;
   plan.dut = o.dut;

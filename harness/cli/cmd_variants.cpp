@@ -13,6 +13,7 @@
 #include "harness/report/variants_report.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/shard_plan.hpp"
 #include "harness/run/variants_engine.hpp"
 #include "reference/variants.hpp"
 
@@ -61,6 +62,21 @@ std::optional<std::vector<run::VariantSpec>> choose_variants(const std::string& 
   return out;
 }
 
+// The shard unit of `variants` is one run of the family (the default reference or a variant): its
+// counts and false fails are its own. A unit costs every selected case times the seeds.
+run::ShardPick shard_variants(const VariantsOptions& o, const std::vector<const harness::Case*>& cases,
+                              const std::vector<run::VariantSpec>& variants, std::ostream& err) {
+  const double cost = run::cases_cost(cases, o.shard_costs) * o.seeds;
+  std::vector<run::ShardUnit> units{run::ShardUnit{"reference", cost}};
+  std::string text = "suite " + o.build + "\ntestbed " + o.testbed + "\nseeds " + std::to_string(o.seeds) +
+                     "\nwall_clock " + (o.wall_clock ? "1" : "0") + '\n' + run::cases_fingerprint_text(cases);
+  for (const run::VariantSpec& v : variants) {
+    units.push_back(run::ShardUnit{v.name, cost});
+    text += "variant " + v.name + '\n';
+  }
+  return run::pick_shard("variants", o.shard, units, o.shard_costs, text, o.command_line, o.progress ? &err : nullptr);
+}
+
 }  // namespace
 
 int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err) {
@@ -69,12 +85,31 @@ int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err)
   if (!sel.ok) return kExitBadInput;
   auto chosen = choose_variants(o.variants, sel.suite, err);
   if (!chosen) return kExitBadInput;
+  std::optional<run::ShardPick> shard;
+  bool include_default = true;
+  if (o.shard.active) {
+    shard = shard_variants(o, sel.cases, *chosen, err);
+    include_default = shard->mine.front();
+    std::vector<run::VariantSpec> mine;
+    for (std::size_t k = 0; k < chosen->size(); ++k) {
+      if (shard->mine[k + 1]) mine.push_back(std::move((*chosen)[k]));
+    }
+    *chosen = std::move(mine);
+  }
   auto folder = open_out(o.out, err);
   if (!folder) return kExitBadInput;
+  if (shard) {
+    if (std::string e = run::write_shard_record(shard->record, folder->staging); !e.empty()) {
+      err << "error: " << e << '\n';
+      harness::discard_staged(*folder);
+      return kExitHarness;
+    }
+  }
 
   run::VariantsPlan plan;
   plan.variants = std::move(*chosen);
   plan.seeds = o.seeds;
+  plan.include_default = include_default;
   plan.pool.testbed = o.testbed;
   plan.pool.write_evidence = false;
   plan.pool.jobs = o.jobs;

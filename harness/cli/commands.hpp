@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/report/interop_result.hpp"
+#include "harness/run/shard.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::cli {
@@ -148,6 +149,12 @@ struct CampaignOptions {
   bool wall_clock = false;         // put the wall time into campaign.json/html
   bool progress = true;            // a line per finished case run on `err`
   double watchdog_grace_s = 2.0;
+  // --shard K/N (or a scheduler's variables, resolved by the CLI: harness/run/shard.hpp) and
+  // --shard-costs: only this shard's units run, and `out` gets a shard record for `merge`.
+  run::ShardSpec shard;
+  run::CaseCosts shard_costs;
+  std::string build = "0.0.0 unknown";  // suite version and git hash (the shard fingerprint)
+  std::string command_line;             // of this process (the shard record)
 };
 // The defect campaign (harness/run/campaign_engine.hpp): a baseline run on `reference`, then the
 // selected cases against `reference:<defect>` for each chosen defect of the catalog, attributed
@@ -170,6 +177,12 @@ struct FalsefailOptions {
   std::string dut = "reference";
   bool progress = true;
   double watchdog_grace_s = 2.0;
+  // --shard K/N (or a scheduler's variables, resolved by the CLI: harness/run/shard.hpp) and
+  // --shard-costs: only this shard's units run, and `out` gets a shard record for `merge`.
+  run::ShardSpec shard;
+  run::CaseCosts shard_costs;
+  std::string build = "0.0.0 unknown";  // suite version and git hash (the shard fingerprint)
+  std::string command_line;             // of this process (the shard record)
 };
 // False-fail rate of the statistical cases (harness/run/falsefail.hpp): every case with a
 // distribution check, once per seed; falsefail.json into `out` and a table on `out` stream. Exit 0
@@ -189,6 +202,12 @@ struct VariantsOptions {
   bool wall_clock = false;         // put the wall time into variants.json/html
   bool progress = true;            // a line per finished case run on `err`
   double watchdog_grace_s = 2.0;
+  // --shard K/N (or a scheduler's variables, resolved by the CLI: harness/run/shard.hpp) and
+  // --shard-costs: only this shard's units run, and `out` gets a shard record for `merge`.
+  run::ShardSpec shard;
+  run::CaseCosts shard_costs;
+  std::string build = "0.0.0 unknown";  // suite version and git hash (the shard fingerprint)
+  std::string command_line;             // of this process (the shard record)
 };
 // The conformant-variant family (harness/run/variants_engine.hpp): the selected cases against the
 // default reference and `reference:<variant>` for each chosen catalog variant, each variant cited
@@ -196,6 +215,20 @@ struct VariantsOptions {
 // into `out` and a summary whose last line is `N variants, M false fails`. Exit 0 no MUST case
 // FAILed on any, 1 otherwise, 2 bad input, 3 harness error, an ERROR or an interrupt.
 int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err);
+
+struct MergeOptions {
+  std::vector<std::filesystem::path> dirs;  // the shards' --out folders
+  std::filesystem::path out;                // -o OUT: staged in OUT.partial like run's --out
+  std::string command_line;                 // of the merge (the merged results.json's command line)
+};
+// `merge` (cmd_merge.cpp, harness/report/merge_reports.hpp): the report folders of one sharded
+// command (--shard K/N; each holds a shard.json) into one report, the same bytes as the
+// single-process command would have written except for the command line. Exit: 2 bad input (a
+// folder without a shard record, a shard missing or given twice, shards of different runs or
+// kinds, a bad OUT), 3 the merged report cannot be written, else the exit code the single
+// process would have returned (run: 0 conformant, 1 not, 3 an ERROR or an interrupted shard;
+// campaign, variants, falsefail: theirs), so a CI can gate on it.
+int run_merge(const MergeOptions& o, std::ostream& out, std::ostream& err);
 
 // The certification bundle (harness/report/bundle.hpp; README.md, "Certify").
 struct KeygenOptions {

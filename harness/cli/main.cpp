@@ -1,12 +1,13 @@
 // mrc-conform: the suite's command line (design.md §3). Parses the arguments and dispatches to the
 // subcommands (commands.hpp, one cmd_<name>.cpp each): run, interop, doctor, list, golden, diff,
-// campaign, variants, falsefail, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
+// campaign, variants, falsefail, merge, ev-expand, and the hidden case-child (one case of `run --isolate`). Exit
 // codes: 0 pass (run: conformant, advisories allowed), 1 FAIL (run: not conformant, or any FAIL
 // with --strict; diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <tuple>
 
 #include "harness/case/limits.hpp"
 #include "harness/cli/commands.hpp"
@@ -68,6 +69,25 @@ void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& 
   cmd->add_flag("!--no-progress", o.progress, "no progress lines on stderr");
 }
 
+// --shard, --shard-count and --shard-costs as typed, for run, campaign, variants and falsefail:
+// resolved (with the schedulers' variables) by resolve_shard_options once a command is chosen.
+struct ShardText {
+  std::string shard;
+  std::string count;
+  std::string costs;
+};
+
+void add_shard_options(CLI::App* cmd, ShardText& t) {
+  cmd->add_option("--shard", t.shard,
+                  "run only shard K of N (0-based K/N, e.g. 1/4) and write a shard record for `mrc-conform merge`; "
+                  "default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX when set");
+  cmd->add_option("--shard-count", t.count,
+                  "the shard count N with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job; else $MRC_SHARD_COUNT)");
+  cmd->add_option("--shard-costs", t.costs,
+                  "balance the shards by the case wall times of a previous `run --wall-clock` report folder "
+                  "(default: the cases' estimated simulated packets)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,6 +100,8 @@ int main(int argc, char** argv) {
   mrc::cli::RunTextOptions run_text;
   auto* run_cmd = app.add_subcommand("run", "run cases against a DUT and write reports");
   add_suite_run_options(run_cmd, run, run_text.seed, run_text.agent_token_file);
+  ShardText run_shard;
+  add_shard_options(run_cmd, run_shard);
   run_cmd->add_option("--dut", run.dut,
                       "DUT binding: reference, reference:<defect>[,<defect>...], agent:HOST:PORT (with a lab testbed file) or "
                       "agent:reference[:<defect>,...] (with --testbed netns)")
@@ -213,6 +235,8 @@ int main(int argc, char** argv) {
   campaign_cmd->add_option("--testbed", campaign.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
   campaign_cmd->add_flag("!--no-progress", campaign.progress, "no per-run progress line on stderr");
+  ShardText campaign_shard;
+  add_shard_options(campaign_cmd, campaign_shard);
 
   mrc::cli::VariantsOptions variants;
   auto* variants_cmd =
@@ -230,6 +254,8 @@ int main(int argc, char** argv) {
   variants_cmd->add_option("--testbed", variants.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   variants_cmd->add_flag("--wall-clock", variants.wall_clock, "put the wall time into the reports (not byte-reproducible)");
   variants_cmd->add_flag("!--no-progress", variants.progress, "no per-run progress line on stderr");
+  ShardText variants_shard;
+  add_shard_options(variants_cmd, variants_shard);
 
   mrc::cli::FalsefailOptions falsefail;
   auto* falsefail_cmd = app.add_subcommand("falsefail", "false-fail rate of the statistical cases over many seeds on the reference");
@@ -256,6 +282,16 @@ int main(int argc, char** argv) {
   falsefail_cmd->add_option("--dut", falsefail.dut, "binding measured (a defective reference shows the rate exceeding alpha)")
       ->capture_default_str();
   falsefail_cmd->add_flag("!--no-progress", falsefail.progress, "no progress lines on stderr");
+  ShardText falsefail_shard;
+  add_shard_options(falsefail_cmd, falsefail_shard);
+
+  mrc::cli::MergeOptions merge;
+  merge.command_line = command_line(argc, argv);
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "merge the report folders of a sharded run, campaign, variants or falsefail (--shard K/N) into one "
+               "report; exit code: the single run's");
+  merge_cmd->add_option("DIR", merge.dirs, "the shards' --out folders, one per shard")->required();
+  merge_cmd->add_option("-o,--out", merge.out, "the merged report folder")->required();
 
   // The certification bundle: keygen, bundle, verify (harness/report/bundle.hpp).
   mrc::cli::KeygenOptions keygen;
@@ -320,6 +356,23 @@ int main(int argc, char** argv) {
     std::cerr.flush();
     std::_Exit(rc);
   }
+  // The shard options and the schedulers' variables: bad values are exit 2 before anything runs.
+  const auto shard_of = [](const ShardText& t, mrc::run::ShardSpec& spec, mrc::run::CaseCosts& costs) {
+    return mrc::cli::resolve_shard_options(t.shard, t.count, t.costs, spec, costs, std::cerr);
+  };
+  const std::string build = std::string(MRC_VERSION) + " " + MRC_GIT_HASH;
+  if (*run_cmd && !shard_of(run_shard, run.shard, run.shard_costs)) return mrc::run::kExitBadInput;
+  for (auto [cmd, text, spec, costs, build_of, line_of] :
+       {std::tuple{campaign_cmd, &campaign_shard, &campaign.shard, &campaign.shard_costs, &campaign.build, &campaign.command_line},
+        std::tuple{variants_cmd, &variants_shard, &variants.shard, &variants.shard_costs, &variants.build, &variants.command_line},
+        std::tuple{falsefail_cmd, &falsefail_shard, &falsefail.shard, &falsefail.shard_costs, &falsefail.build,
+                   &falsefail.command_line}}) {
+    if (!*cmd) continue;
+    if (!shard_of(*text, *spec, *costs)) return mrc::run::kExitBadInput;
+    *build_of = build;
+    *line_of = command_line(argc, argv);
+  }
+  if (*merge_cmd) return mrc::cli::run_merge(merge, std::cout, std::cerr);
   if (*run_cmd) {
     run.isolation.enabled = isolate || (!no_isolate && !mrc::harness::in_process_binding(run.dut));
     mrc::cli::stop_gracefully_on_sigint();

@@ -69,4 +69,25 @@ bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, co
   return true;
 }
 
+bool resolve_shard_options(const std::string& shard_text, const std::string& count_text, const std::string& costs_dir,
+                           run::ShardSpec& shard, run::CaseCosts& costs, std::ostream& err) {
+  if (std::string e = run::resolve_shard(shard_text, count_text, [](const char* n) { return std::getenv(n); }, shard);
+      !e.empty()) {
+    err << "error: " << e << '\n';
+    return false;
+  }
+  if (costs_dir.empty()) return true;
+  if (!shard.active) {
+    err << "error: --shard-costs " << costs_dir
+        << " balances shards, but this process is not one (no --shard K/N, SLURM_ARRAY_TASK_ID or "
+           "JOB_COMPLETION_INDEX)\n";
+    return false;
+  }
+  if (std::string e = run::load_case_costs(costs_dir, costs); !e.empty()) {
+    err << "error: " << e << '\n';
+    return false;
+  }
+  return true;
+}
+
 }  // namespace mrc::cli

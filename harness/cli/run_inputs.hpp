@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "harness/run/shard.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::cli {
@@ -23,5 +24,12 @@ std::string seed_error(const std::string& text, std::uint64_t& seed);
 // The agent token alone, the same way (`doctor`): `token` from the file's first line, else
 // $MRC_AGENT_TOKEN; an unreadable file is printed to `err` and returns false.
 bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err);
+
+// The shard of run, campaign, variants and falsefail (harness/run/shard.hpp): --shard K/N as
+// typed, else the scheduler's variables from the environment, with --shard-count; and the costs
+// of --shard-costs DIR (empty: the estimate). A bad value is printed to `err` naming the option
+// or the variable and returns false (exit 2).
+bool resolve_shard_options(const std::string& shard_text, const std::string& count_text, const std::string& costs_dir,
+                           run::ShardSpec& shard, run::CaseCosts& costs, std::ostream& err);
 
 }  // namespace mrc::cli

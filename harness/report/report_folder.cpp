@@ -72,7 +72,8 @@ fs::path with_suffix(const fs::path& p, std::string_view suffix) {
 bool report_entry(const std::string& name) {
   static const std::set<std::string, std::less<>> kNames{
       "results.json", "junit.xml",     "index.html",     "evidence",       "campaign.json", "campaign.html",
-      "variants.json", "variants.html", "falsefail.json", "interop.json",  "pairs",         ".reserve"};
+      "variants.json", "variants.html", "falsefail.json", "interop.json",  "pairs",         ".reserve",
+      "shard.json"};
   return kNames.contains(name) || name.ends_with(".tmp");
 }
 

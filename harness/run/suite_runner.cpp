@@ -26,6 +26,7 @@
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/interrupt.hpp"
 #include "harness/run/run_reports.hpp"
+#include "harness/run/shard_plan.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "harness/run/wire_testbed.hpp"
 #include "harness/testbed/testbed.hpp"
@@ -224,11 +225,14 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   CaseSelection sel = select_cases(o.cases, o.tags, o.exclude_tags, fabric, err);
   if (!sel.ok) return kExitBadInput;
   const LoadedSuite& all = sel.suite;
-  const std::vector<const harness::Case*>& selected = sel.cases;
+  std::vector<const harness::Case*> selected = sel.cases;
   if (std::string missing = missing_inputs(selected, all.root); !missing.empty()) {
     err << missing;
     return kExitBadInput;
   }
+  // A shard runs its share of the selection; everything else (coverage, edges) is the whole run's.
+  std::optional<harness::ShardRecord> shard;
+  if (o.shard.active) shard = shard_run_cases(o, selected, err);
   harness::Date today = system_today();
   if (!o.today.empty()) {
     const auto d = harness::Date::parse(o.today);
@@ -264,6 +268,14 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   // ---- the run ----
   harness::RunResult run;
   run.edges = std::move(edges);
+  if (shard) {
+    shard->edges = run.edges;
+    if (std::string e = write_shard_record(*shard, stage); !e.empty()) {
+      err << "error: " << e << '\n';
+      harness::discard_staged(folder);
+      return kExitHarness;
+    }
+  }
   std::vector<std::string> ids;
   for (const harness::Case* c : selected) ids.push_back(c->id);
   std::vector<std::optional<CaseResult>> results(selected.size());

@@ -28,6 +28,7 @@
 #include "harness/verdict/verdict.hpp"
 #include "harness/run/case_pool.hpp"
 #include "harness/run/interrupt.hpp"
+#include "harness/run/shard.hpp"
 
 namespace mrc::run {
 
@@ -67,6 +68,10 @@ struct RunOptions {
   std::function<std::unique_ptr<harness::DutBinding>()> binding_factory;
   // Each case in a child process (--isolate; the CLI fills it, see case_pool.hpp).
   Isolation isolation;
+  // --shard K/N or a scheduler's variables (shard.hpp): only this shard's cases run, and the
+  // report folder gets a shard record for `mrc-conform merge`. Inactive: every selected case.
+  ShardSpec shard;
+  CaseCosts shard_costs;  // --shard-costs: the cost of each case (default: an estimate)
 };
 
 // Returns the exit code (harness/report/run_outcome.hpp, exit_code): 0 conformant, advisories

@@ -56,9 +56,11 @@ harness::VariantsResult run_variants(std::span<const harness::Case* const> cases
   // Run 0 is the default reference: it is conformant too, and a case that FAILs it is a false
   // fail like any other (the baseline a variant's false fails are read against).
   std::vector<BindingFactory> factories;
-  result.runs.push_back(harness::VariantRun{"reference", "the default reference (round robin, ACK per M5 example)",
-                                            {}, 0, 0, {}, {}, {}, false});
-  factories.push_back([] { return harness::make_binding("reference", nullptr); });
+  if (plan.include_default) {
+    result.runs.push_back(harness::VariantRun{"reference", "the default reference (round robin, ACK per M5 example)",
+                                              {}, 0, 0, {}, {}, {}, false});
+    factories.push_back([] { return harness::make_binding("reference", nullptr); });
+  }
   for (const VariantSpec& v : plan.variants) {
     result.runs.push_back(harness::VariantRun{v.name, v.choice, v.leaves_open, 0, 0, {}, {}, {}, false});
     factories.push_back([spec = "reference:" + v.name] { return harness::make_binding(spec, nullptr); });
@@ -77,7 +79,8 @@ harness::VariantsResult run_variants(std::span<const harness::Case* const> cases
     }
   }
   std::size_t finished = 0;
-  const auto runs = run_case_tasks(tasks, suite_root, plan.pool, factories.front(),
+  const BindingFactory clean = [] { return harness::make_binding("reference", nullptr); };
+  const auto runs = run_case_tasks(tasks, suite_root, plan.pool, clean,
                                    [&](std::size_t i, const CaseResult& r, double wall_s) {
                                      if (!plan.progress) return;
                                      ++finished;

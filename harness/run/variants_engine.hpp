@@ -29,6 +29,9 @@ struct VariantsPlan {
   std::uint32_t seeds = 1;            // runs per case and variant: seed, seed+1, ...
   PoolOptions pool;                   // testbed, jobs, watchdog; evidence is not written
   std::ostream* progress = nullptr;   // a line per finished case run when set
+  // The default reference's run (always first). A shard of `variants --shard` that was not dealt
+  // the default runs only its variants.
+  bool include_default = true;
 };
 
 harness::VariantsResult run_variants(std::span<const harness::Case* const> cases,
