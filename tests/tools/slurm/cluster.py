@@ -95,7 +95,7 @@ class OneNodeCluster:
 
     def _client_env(self):
         # No SLURM_* of an outer job (the test itself may run inside one): only our SLURM_CONF.
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "JOB_COMPLETION_INDEX"))}
         env["SLURM_CONF"] = self.conf
         return env
 
