@@ -210,8 +210,10 @@ PartitionName=mrc Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
         self._start_guard()
         # munged in the foreground logs to stderr (its --log-file is for the daemonized mode).
         self._spawn("munged", ["munged", "--foreground", "--socket=" + self.munge_socket,
-                               "--key-file=" + self.munge_key, "--pid-file=" + os.path.join(self.root, "run", "munged.pid"),
-                               "--log-file=" + self.logs["munged"], "--seed-file=" + os.path.join(self.root, "munge", "seed")])
+                               "--key-file=" + self.munge_key,
+                               "--pid-file=" + os.path.join(self.root, "run", "munged.pid"),
+                               "--log-file=" + self.logs["munged"],
+                               "--seed-file=" + os.path.join(self.root, "munge", "seed")])
         self._wait("munged socket", 10.0, lambda: os.path.exists(self.munge_socket))
         self._spawn("slurmctld", ["slurmctld", "-D", "-f", self.conf])
         self._spawn("slurmd", ["slurmd", "-D", "-f", self.conf, "-N", self.host])

@@ -215,7 +215,7 @@ def main():
         return SKIP
     missing = [t for t in TOOLS if shutil.which(t) is None]
     if missing:
-        print(f"FAIL: {', '.join(missing)} not installed: run scripts/install-deps (slurmctld slurmd slurm-client munge)")
+        print(f"FAIL: {', '.join(missing)} not installed: run scripts/install-deps (it installs slurm-wlm and munge)")
         return 1
     signal.signal(signal.SIGTERM, on_sigterm)
     workdir = os.path.abspath(a.workdir)
