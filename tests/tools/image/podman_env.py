@@ -126,8 +126,10 @@ class Podman:
         problems = []
         try:
             nets = self.run(["network", "ls", "--format", "{{.Name}}"], 60, "network list", check=False).stdout.split()
+            bridges = self.run(["network", "inspect", "--format", "{{.NetworkInterface}}"] + nets, 60,
+                               "network inspect", check=False).stdout.split() if nets else []
         except PodmanError:
-            nets = []
+            nets, bridges = [], []
         for args, what in ((["rm", "--all", "--force", "--time", "5"], "container removal"),
                            (["network", "prune", "--force"], "network removal"),
                            (["rmi", "--all", "--force"], "image removal")):
@@ -135,6 +137,12 @@ class Podman:
                 self.run(args, 120, what, check=False)
             except PodmanError as e:
                 problems.append(str(e))
+        # podman with CNI leaves a removed network's bridge interface behind.
+        for br in bridges:
+            if re.fullmatch(r"cni-podman[1-9][0-9]*", br) and os.path.exists("/sys/class/net/" + br):
+                subprocess.run(["ip", "link", "delete", br], check=False, timeout=30)
+                if os.path.exists("/sys/class/net/" + br):
+                    problems.append("bridge %s of a removed network is still there" % br)
         # CNI's address bookkeeping of the networks made here (host-local IPAM keeps it in /var/lib).
         for net in nets:
             if net != "podman" and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", net):
