@@ -61,6 +61,14 @@ def _ulimits():
     return ["nofile=%d:%d" % (nofile, nofile), "nproc=4096:4096"]
 
 
+def _has_cni_chains():
+    try:
+        out = subprocess.run(["iptables", "-S"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "-N CNI-FORWARD" in out
+
+
 def _kill_session(proc):
     for sig, wait_s in ((signal.SIGTERM, 15), (signal.SIGKILL, 15)):
         try:
@@ -93,6 +101,9 @@ class Podman:
             f.write('events_logfile_path = "%s"\n' % os.path.join(self.home, "events.log"))
             f.write('tmp_dir = "%s"\n' % self.tmp)
         self.env = dict(os.environ, CONTAINERS_CONF=self.conf, TMPDIR=self.tmp)
+        # CNI's firewall plugin adds chains to the filter table on first use and never removes
+        # them: remove them at the end if they were not there before.
+        self.cni_chains_before = _has_cni_chains()
         self.base = ["podman", "--root", self.root, "--runroot", self.runroot,
                      "--storage-driver", storage_driver, "--network-config-dir", self.netdir]
 
@@ -147,4 +158,10 @@ class Podman:
         for net in nets:
             if net != "podman" and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", net):
                 shutil.rmtree(os.path.join("/var/lib/cni/networks", net), ignore_errors=True)
+        if not self.cni_chains_before and _has_cni_chains():
+            for cmd in (["-D", "FORWARD", "-m", "comment", "--comment", "CNI firewall plugin rules", "-j", "CNI-FORWARD"],
+                        ["-F", "CNI-FORWARD"], ["-X", "CNI-FORWARD"], ["-F", "CNI-ADMIN"], ["-X", "CNI-ADMIN"]):
+                subprocess.run(["iptables"] + cmd, check=False, timeout=30, capture_output=True)
+            if _has_cni_chains():
+                problems.append("iptables chains CNI-FORWARD/CNI-ADMIN made here are still there")
         return problems + remove_tree(self.runroot) + remove_tree(self.home)
