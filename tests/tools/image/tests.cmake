@@ -8,4 +8,4 @@ add_test(NAME image.lab
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/image_check.py
                  --src ${PROJECT_SOURCE_DIR} --workdir ${PROJECT_BINARY_DIR}/image-test
                  --wire-cases ${PROJECT_SOURCE_DIR}/tests/harness/wirelab/wire_cases.hpp)
-set_tests_properties(image.lab PROPERTIES LABELS image TIMEOUT 2700 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+set_tests_properties(image.lab PROPERTIES LABELS image TIMEOUT 4200 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
