@@ -25,6 +25,8 @@ std::vector<std::string> CampaignResult::survivors() const {
 int CampaignResult::exit_code() const {
   if (interrupted) return 3;
   if (!baseline_problems.empty()) return 1;
+  // A shard dealt no defect judged nothing: no survivor, so no failure (merge judges the whole).
+  if (defects.empty()) return 0;
   return kill_rate() >= min_kill_rate ? 0 : 1;
 }
 

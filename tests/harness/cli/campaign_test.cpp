@@ -107,6 +107,19 @@ TEST(CampaignAttribution, RelevanceAndTotals) {
   EXPECT_EQ(r.exit_code(), 1);
 }
 
+TEST(CampaignAttribution, AShardDealtNoDefectPasses) {
+  // `--shard K/N` may deal a shard no defect: it judged nothing, so nothing survived (was exit 1,
+  // a kill rate of 0 of 0 below the minimum); an interruption or a broken baseline still counts.
+  CampaignResult r;
+  r.min_kill_rate = 0.9;
+  EXPECT_EQ(r.exit_code(), 0);
+  r.interrupted = true;
+  EXPECT_EQ(r.exit_code(), 3);
+  r.interrupted = false;
+  r.baseline_problems.push_back(CaseOutcome{"z", Verdict::kFail, "m", {}});
+  EXPECT_EQ(r.exit_code(), 1);
+}
+
 // ---------------------------------------------------------------- whole campaigns
 
 

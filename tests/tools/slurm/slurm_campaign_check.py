@@ -104,8 +104,9 @@ def run_array(a, cluster, workdir):
     cluster.wait_job_gone(job, a.array_bound)
     wall = time.monotonic() - start
     states = cluster.task_states(job)
-    # A shard's exit code speaks for its part only (README "Scale out"): 1 is a verdict (a shard's
-    # kill rate), which merge's exit code settles; 2, 3, a signal or no end at all is a failure.
+    # A shard's exit code speaks for its part only (README "Scale out"): 1 is a verdict (a survivor
+    # among the shard's defects), which merge's exit code settles; 2, 3, a signal or no end at all
+    # is a failure.
     ok = {("COMPLETED", "0:0"), ("FAILED", "1:0")}
     if sorted(states) != [str(i) for i in range(SHARDS)] or any(v not in ok for v in states.values()):
         raise Failure(f"array job {job}: tasks ended {states} (task: (JobState, ExitCode)); want each "
