@@ -101,7 +101,10 @@ void put_epb(std::string& s, std::uint32_t iface, const CapturedPacket& p, std::
   close_block(s, start);
 }
 
-std::string write_file(const std::filesystem::path& path, const std::string& bytes) {
+
+}  // namespace
+
+std::string write_whole_file(const std::filesystem::path& path, std::string_view bytes) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -124,8 +127,6 @@ std::string write_file(const std::filesystem::path& path, const std::string& byt
   return path.string() + ": " + std::strerror(err);
 }
 
-}  // namespace
-
 std::string pcapng_bytes(const Capture& cap, std::uint16_t linktype) {
   std::string s;
   put_shb(s);
@@ -135,7 +136,7 @@ std::string pcapng_bytes(const Capture& cap, std::uint16_t linktype) {
 }
 
 std::string write_pcapng(const std::filesystem::path& path, const Capture& cap, std::uint16_t linktype) {
-  return write_file(path, pcapng_bytes(cap, linktype));
+  return write_whole_file(path, pcapng_bytes(cap, linktype));
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> merge_order(std::span<const PcapngInterface> ifaces) {
@@ -175,7 +176,7 @@ std::string multi_pcapng_bytes(std::span<const PcapngInterface> ifaces, std::uin
 
 std::string write_multi_pcapng(const std::filesystem::path& path, std::span<const PcapngInterface> ifaces,
                                std::uint32_t snaplen) {
-  return write_file(path, multi_pcapng_bytes(ifaces, snaplen));
+  return write_whole_file(path, multi_pcapng_bytes(ifaces, snaplen));
 }
 
 std::string retarget_frame_filter(const std::string& filter, std::int64_t index) {

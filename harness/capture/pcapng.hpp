@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,10 @@ namespace mrc::harness {
 inline constexpr std::uint16_t kLinktypeEthernet = 1;
 // The snap length a file declares when frames are kept whole (Wireshark's own largest).
 inline constexpr std::uint32_t kFullSnaplen = 262144;
+
+// Writes `bytes` as the file `path` (its folder made if missing). A failed write (a full disk) leaves
+// no torn file: it is removed. "" on success, else "<path>: <strerror>".
+std::string write_whole_file(const std::filesystem::path& path, std::string_view bytes);
 
 // Writes the whole capture. Returns "" on success, otherwise an error naming the file.
 std::string write_pcapng(const std::filesystem::path& path, const Capture& cap,

@@ -63,28 +63,11 @@ void map_message(std::string& msg, const std::string& key, const std::string& fi
   }
 }
 
-// Writes `text` to out_dir/rel as the pcapng writer writes (capture/pcapng.cpp): a failed write
-// (a full disk) leaves no torn file. "" or "<rel>: <strerror>".
-std::string write_text_file(const std::filesystem::path& out_dir, const std::string& rel, const std::string& text) {
-  const std::filesystem::path path = out_dir / rel;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return rel + ": " + std::strerror(errno);
-  std::size_t done = 0;
-  int err = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : ENOSPC;
-      break;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0) return {};
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  return rel + ": " + std::strerror(err);
+// An error of the capture writer (write_whole_file()) named by the file relative to the output
+// folder, as every evidence path is.
+std::string relative_error(const std::filesystem::path& out_dir, const std::string& rel, const std::string& e) {
+  const std::string full = (out_dir / rel).string();
+  return e.rfind(full, 0) == 0 ? rel + e.substr(full.size()) : e;
 }
 
 }  // namespace
@@ -203,17 +186,16 @@ void keep_evidence(harness::CaseResult& r, const harness::Case& c, const Session
   if (!write || o.keep == EvidenceKeep::kNone) return;
   if (o.keep == EvidenceKeep::kFailures && r.verdict == harness::Verdict::kPass) return;
   if (std::string e = harness::write_multi_pcapng(out_dir / file, ifaces, case_snaplen(c, o)); !e.empty()) {
-    // The message names the file relative to the output folder, as every evidence path is.
-    const std::string full = (out_dir / file).string();
-    r.evidence_error = e.rfind(full, 0) == 0 ? file + e.substr(full.size()) : e;
+    r.evidence_error = relative_error(out_dir, file, e);
     return;
   }
   r.evidence_files.push_back(file);
   // What the checks read besides the frames, for `replay` (replay_context.hpp): evidence too, so
   // it is listed (and counted in the run's evidence volume) after the pcapng.
   const std::string context = case_context_path(c.id);
-  if (std::string e = write_text_file(out_dir, context, render_case_context(s, case_snaplen(c, o))); !e.empty()) {
-    r.evidence_error = e;
+  if (std::string e = harness::write_whole_file(out_dir / context, render_case_context(s, case_snaplen(c, o)));
+      !e.empty()) {
+    r.evidence_error = relative_error(out_dir, context, e);
     return;
   }
   r.evidence_files.push_back(context);
