@@ -106,8 +106,6 @@ class CaptureStream {
   pcap_t* pcap_ = nullptr;
   pcap_t* fetch_pcap_ = nullptr;
   int linktype_ = 0;
-  std::uint64_t record_off_ = 0;  // classic: offset of the next record
-  std::uint32_t record_hdr_ = 16;
 };
 
 }  // namespace mrc::harness
