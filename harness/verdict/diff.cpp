@@ -148,14 +148,9 @@ class Differ {
       }
       return;
     }
-    constexpr std::uint64_t psn_bit = std::uint64_t{1} << static_cast<int>(FieldId::kBthPsn);
-    constexpr std::uint64_t trig_bit = std::uint64_t{1} << static_cast<int>(FieldId::kMfehTrigPsn);
-    constexpr std::uint64_t va_bit = std::uint64_t{1} << static_cast<int>(FieldId::kRethVa);
-    constexpr std::uint64_t ts_bit = std::uint64_t{1} << diffing::kTsSlot;
-    const std::uint64_t p = ra.present;
-    const bool same = p == rb.present && ra.hash == rb.hash && (!(p & psn_bit) || ra.psn == rb.psn) &&
-                      (!(p & trig_bit) || ra.trig == rb.trig) && (!(p & va_bit) || ra.va == rb.va) &&
-                      (!(p & ts_bit) || ts_within(ra.ts, rb.ts));
+    constexpr std::uint64_t ts_bit = diffing::kTsBit;
+    const bool same =
+        diffing::rows_agree(ra, rb, [this](std::uint64_t ta, std::uint64_t tb) { return ts_within(ta, tb); });
     if (same && rb.ev_bad == 0) return;  // the common case: no decoding, no per-field work
     std::uint64_t d = 0;
     if (!same) {  // decode both again into full rows to name the fields

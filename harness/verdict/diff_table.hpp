@@ -69,6 +69,23 @@ struct Row {
   std::uint32_t who = 0;      // source address and destination QP (normalized): the identity's direction and QP
 };
 
+// Bits of Row::present for the fields a row keeps apart from its hash.
+inline constexpr std::uint64_t kPsnBit = std::uint64_t{1} << static_cast<int>(FieldId::kBthPsn);
+inline constexpr std::uint64_t kTrigBit = std::uint64_t{1} << static_cast<int>(FieldId::kMfehTrigPsn);
+inline constexpr std::uint64_t kVaBit = std::uint64_t{1} << static_cast<int>(FieldId::kRethVa);
+inline constexpr std::uint64_t kTsBit = std::uint64_t{1} << kTsSlot;
+
+// The quick test both diff paths (diff.cpp, diff_stream.cpp) run on a matched pair before
+// decoding it again: the same fields present, the same hash, the same kept values, and the
+// timestamps within `ts_ok` (the diff's tolerance).
+template <typename TsOk>
+bool rows_agree(const Row& ra, const Row& rb, TsOk&& ts_ok) {
+  const std::uint64_t p = ra.present;
+  return p == rb.present && ra.hash == rb.hash && (!(p & kPsnBit) || ra.psn == rb.psn) &&
+         (!(p & kTrigBit) || ra.trig == rb.trig) && (!(p & kVaBit) || ra.va == rb.va) &&
+         (!(p & kTsBit) || ts_ok(ra.ts, rb.ts));
+}
+
 // Storage for one row per packet. Fresh memory costs a page fault per 4 KiB page on first touch,
 // which on virtual machines dominates a diff of 100k packets; large arrays are therefore backed by
 // transparent huge pages where the kernel offers them (madvise), a fault per 2 MiB instead.
