@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/verdict/diff_row_feed.hpp"
 #include "harness/verdict/diff_table.hpp"
 #include "harness/verdict/ev_choice.hpp"
 
@@ -38,7 +39,7 @@ std::string first_pass(Side& s, const DiffOptions& opt, const diffing::MaskSet& 
   Row row;
   while (s.src.next(p)) {
     ts0 = std::min(ts0, p.ts_ns);
-    const auto o = diffing::make_row(p.bytes, p.ts_ns, opt, masks, s.norm, false, 0, row, scratch, false);
+    const auto o = diffing::make_row(p.bytes, p.ts_ns, opt, masks, s.norm, false, 0, row, scratch, true);
     if (o == diffing::RowOutcome::kNotRoce) ++s.not_roce;
     if (o == diffing::RowOutcome::kUndecodable) ++s.decode_failures;
     ++s.packets;
@@ -60,8 +61,11 @@ struct Kept {  // a difference as the hot loop records it: indices, handles, row
 
 class StreamDiffer {
  public:
-  StreamDiffer(Side& a, Side& b, const DiffOptions& opt, const diffing::MaskSet& masks, bool judge_ev, DiffReport& r)
-      : a_(a), b_(b), opt_(opt), masks_(masks), judge_ev_(judge_ev), r_(r), w_(std::max<std::uint32_t>(opt.window, 1)) {
+  // `feed`: B's rows made on another thread (nullptr: read_row makes them here).
+  StreamDiffer(Side& a, Side& b, const DiffOptions& opt, const diffing::MaskSet& masks, bool judge_ev, DiffReport& r,
+               diffing::RowFeed* feed)
+      : a_(a), b_(b), opt_(opt), masks_(masks), judge_ev_(judge_ev), r_(r), w_(std::max<std::uint32_t>(opt.window, 1)),
+        feed_(feed) {
     ring_a_.resize(pow2_at_least(std::min<std::uint64_t>(2 * w_ + 2, a.packets + 1)));
     ring_b_.resize(pow2_at_least(std::min<std::uint64_t>(4 * w_ + 4, b.packets + 1)));
     table_.resize(2 * ring_b_.size());
@@ -143,13 +147,9 @@ class StreamDiffer {
     SourcePacket p;
     if (!s.src.next(p)) {
       const std::string e = s.src.error();
-      return e.empty() ? "a capture changed between the two passes of the diff (packet " + std::to_string(index) +
-                             " is gone)"
-                       : e;
+      return e.empty() ? diffing::packet_gone(index) : e;
     }
-    const int port = judge_ev && index < opt_.ports_b.size() ? opt_.ports_b[index] : 0;
-    diffing::make_row(p.bytes, p.ts_ns, opt_, masks_, s.norm, judge_ev, port, row, scratch_);
-    diffing::finish_row(row, s.norm, masks_, opt_);
+    diffing::make_stream_row(p, index, opt_, masks_, s.norm, judge_ev, row, scratch_);
     handle = p.handle;
     label = p.label;
     ts = p.ts_ns;
@@ -168,7 +168,16 @@ class StreamDiffer {
     s.used = false;
     s.queued = queue && !opt_.match_identity;
     s.next = kNone;
-    if (std::string e = read_row(b_, j, s.row, s.handle, s.label, s.ts_ns, judge_ev_); !e.empty()) return e;
+    if (feed_ != nullptr) {
+      diffing::RowFeed::Item it;
+      if (std::string e = feed_->next(it); !e.empty()) return e;
+      s.row = it.row;
+      s.handle = it.handle;
+      s.label = it.label;
+      s.ts_ns = it.ts_ns;
+    } else if (std::string e = read_row(b_, j, s.row, s.handle, s.label, s.ts_ns, judge_ev_); !e.empty()) {
+      return e;
+    }
     if (!s.queued) return {};
     Queue& q = find(s.row.key, true);
     if (q.head == kNone) {
@@ -354,6 +363,7 @@ class StreamDiffer {
   bool judge_ev_;
   DiffReport& r_;
   const std::uint64_t w_;
+  diffing::RowFeed* feed_;
   std::vector<SlotA> ring_a_;
   std::vector<SlotB> ring_b_;
   std::vector<Queue> table_;
@@ -394,7 +404,8 @@ std::string CaptureSource::fetch(std::uint64_t handle, SourcePacket& p) {
   return {};
 }
 
-FileInterfaceSource::FileInterfaceSource(const std::filesystem::path& path, std::uint32_t iface) : iface_(iface) {
+FileInterfaceSource::FileInterfaceSource(const std::filesystem::path& path, std::uint32_t iface)
+    : path_(path), iface_(iface) {
   open_error_ = s_.open(path);
 }
 
@@ -408,6 +419,14 @@ bool FileInterfaceSource::next(SourcePacket& p) {
     return true;
   }
   return false;
+}
+
+std::unique_ptr<PacketSource> CaptureSource::reopen() const { return std::make_unique<CaptureSource>(c_); }
+
+std::unique_ptr<PacketSource> FileInterfaceSource::reopen() const {
+  auto s = std::make_unique<FileInterfaceSource>(path_, iface_);
+  if (!s->open_error().empty()) return nullptr;
+  return s;
 }
 
 std::string FileInterfaceSource::fetch(std::uint64_t handle, SourcePacket& p) {
@@ -463,7 +482,14 @@ DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt
   r.decode_failures_b = sb.decode_failures;
   r.not_roce_a = sa.not_roce;
   r.not_roce_b = sb.not_roce;
-  StreamDiffer d(sa, sb, opt, masks, judge_ev && !masks.ev, r);
+  // B's second pass on a second thread, from a source of its own (the diff fetches differing
+  // pairs from `b` meanwhile); in turn on this one when the source cannot be opened twice.
+  std::unique_ptr<diffing::RowFeed> feed;
+  if (std::unique_ptr<PacketSource> b2 = b.reopen()) {
+    feed = std::make_unique<diffing::RowFeed>(std::move(b2), sb.norm, opt, masks, judge_ev && !masks.ev, sb.packets);
+    if (!feed->start()) feed.reset();
+  }
+  StreamDiffer d(sa, sb, opt, masks, judge_ev && !masks.ev, r, feed.get());
   std::string e = d.run();
   if (e.empty()) e = d.fetch_error_;
   if (e.empty()) e = d.format();

@@ -1,9 +1,11 @@
 // The capture diff of diff.hpp over two packet streams, in memory bounded by the window, not by
 // the captures: what `mrc-conform diff` runs on files of any size.
 //
-// Each side is read twice. The first pass (both sides at once, on two threads) gathers what normalization needs from the whole
-// capture (earliest timestamp, lowest PSN per space, lowest VA; addresses and QPs get their
-// ordinals in order of first appearance, which the second pass meets again in the same order).
+// Each side is read twice, and each pass reads the two sides on two threads when it can (B's
+// second pass from a second reader of its own: diff_row_feed.hpp). The first pass gathers what
+// normalization needs from the whole capture (earliest timestamp, lowest PSN per space, lowest
+// VA; addresses and QPs get their ordinals in order of first appearance, which the second pass
+// meets again in the same order).
 // The second pass makes each packet's row (diff_table.hpp) and matches as diff_captures() does,
 // with the same findings, in the same order:
 //   1. A packet i takes the first unused B packet j of its key in [i+1-w, i+w) (w = window):
@@ -49,6 +51,9 @@ class PacketSource {
   virtual std::string error() const = 0;
   // The packet of `handle` again; p.bytes valid until the next fetch(). "" or an error.
   virtual std::string fetch(std::uint64_t handle, SourcePacket& p) = 0;
+  // A second, independent source of the same packets, at its first packet, for another thread;
+  // nullptr when there is none (the diff then reads this side on one thread).
+  virtual std::unique_ptr<PacketSource> reopen() const { return nullptr; }
 };
 
 // A capture in memory (goldens, tests): labels are capture indices.
@@ -59,6 +64,7 @@ class CaptureSource : public PacketSource {
   bool next(SourcePacket& p) override;
   std::string error() const override { return {}; }
   std::string fetch(std::uint64_t handle, SourcePacket& p) override;
+  std::unique_ptr<PacketSource> reopen() const override;
 
  private:
   const Capture& c_;
@@ -75,8 +81,10 @@ class FileInterfaceSource : public PacketSource {
   bool next(SourcePacket& p) override;
   std::string error() const override { return s_.error(); }
   std::string fetch(std::uint64_t handle, SourcePacket& p) override;
+  std::unique_ptr<PacketSource> reopen() const override;
 
  private:
+  std::filesystem::path path_;
   CaptureStream s_;
   std::uint32_t iface_;
   std::string open_error_;

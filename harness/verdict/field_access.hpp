@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,9 +88,11 @@ namespace field_detail {
 inline FieldValue uint_value(std::uint64_t u) { return FieldValue{FieldKind::kUInt, u, {}}; }
 inline FieldValue bool_value(bool b) { return FieldValue{FieldKind::kBool, b ? 1u : 0u, {}}; }
 inline FieldValue mac_value(const wire::MacAddr& m) {
+  // The six bytes big-endian in the low 48 bits: one load and a byte swap (a per-packet path).
   std::uint64_t u = 0;
-  for (auto b : m) u = (u << 8) | b;
-  return FieldValue{FieldKind::kMac, u, {}};
+  static_assert(sizeof m == 6);
+  std::memcpy(reinterpret_cast<std::uint8_t*>(&u) + 2, m.data(), 6);
+  return FieldValue{FieldKind::kMac, __builtin_bswap64(u), {}};
 }
 inline FieldValue ip6_value(const wire::Ipv6Addr& a) { return FieldValue{FieldKind::kIpv6, 0, a}; }
 inline FieldValue ip4_value(std::uint32_t a) { return FieldValue{FieldKind::kIpv4, a, {}}; }
@@ -208,7 +211,8 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
     case FieldId::kDirection: return FieldValue{FieldKind::kDirection, m.from_dut ? 1u : 0u, {}};
     case FieldId::kTs: return uint_value(m.ts_ns);
     case FieldId::kPayload:  // a digest, so the diff table stays one word per field
-      return uint_value((std::uint64_t{wire::crc32(0, f.payload)} << 32) | (f.payload.size() & 0xFFFFFFFFu));
+      return uint_value((std::uint64_t{f.has_payload_crc ? f.payload_crc : wire::crc32(0, f.payload)} << 32) |
+                        (f.payload.size() & 0xFFFFFFFFu));
     case FieldId::kCount: break;
   }
   return {};

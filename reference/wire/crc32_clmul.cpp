@@ -335,6 +335,11 @@ std::uint32_t pclmul_update_masked(std::uint32_t r, const std::uint8_t* p, std::
   return pclmul_fold(r, p, n, mask, mask_len);
 }
 
+MRC_PCLMUL std::uint64_t pclmul_clmul32(std::uint32_t a, std::uint32_t b) {
+  const __m128i p = _mm_clmulepi64_si128(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b)), 0x00);
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(p));
+}
+
 bool vpclmul_runnable() {
   __builtin_cpu_init();
   return pclmul_runnable() && __builtin_cpu_supports("avx2") &&

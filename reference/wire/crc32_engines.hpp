@@ -74,6 +74,82 @@ constexpr std::uint32_t slice8_update(std::uint32_t r, const std::uint8_t* p, st
 std::uint32_t slice8_update_masked(std::uint32_t r, const std::uint8_t* p, std::size_t n,
                                    const std::uint8_t* mask, std::size_t mask_len);
 
+// ---- advancing a register over n zero bytes without reading them ------------------------------
+//
+// The register is linear in what it has read: R(r, data) = R(r, 0^n) ^ R(0, data) for n = |data|.
+// So the CRC of a message whose two parts were CRC'd apart is shift(r1, |part 2|) ^ r2, and
+// shift(r, n) = R(r, 0^n) = r * x^(8n) mod P. It costs two carry-less 32x32 multiplies and two
+// 8-byte table reductions for any n below 65,536, instead of n bytes of CRC.
+//
+// mul_xpow(r, k): r * x^(8m) mod P, with k = x^(8m-32) mod P (m >= 4), both reflected. The
+// carry-less product r*k, shifted up one bit, is a 64-bit reflected polynomial D; read as eight
+// message bytes from register 0 it leaves D * x^32 mod P = r * x^(8m) mod P.
+
+// Normal-form (bit d = x^d) product mod P, for the tables.
+constexpr std::uint32_t mulmod_normal(std::uint32_t a, std::uint32_t b) {
+  std::uint64_t acc = 0;
+  for (unsigned i = 0; i < 32; ++i) {
+    if ((b >> i) & 1u) acc ^= std::uint64_t{a} << i;
+  }
+  for (unsigned d = 63; d >= 32; --d) {
+    if ((acc >> d) & 1u) acc ^= kPoly << (d - 32);
+  }
+  return static_cast<std::uint32_t>(acc);
+}
+
+constexpr std::uint32_t xpow_normal(std::uint64_t n) {  // x^n mod P by squaring
+  std::uint32_t result = 1;
+  std::uint32_t base = 2;  // x
+  for (; n != 0; n >>= 1) {
+    if (n & 1u) result = mulmod_normal(result, base);
+    base = mulmod_normal(base, base);
+  }
+  return result;
+}
+
+struct ShiftTables {
+  std::array<std::uint32_t, 256> low{};   // [m]: x^(8m-32) mod P reflected, m >= 4 (0..3 unused)
+  std::array<std::uint32_t, 256> high{};  // [h]: x^(8*256h-32) mod P reflected, h >= 1
+};
+
+constexpr ShiftTables make_shift_tables() {
+  ShiftTables t;
+  for (std::uint64_t m = 4; m < 256; ++m) t.low[m] = reflect32(xpow_normal(8 * m - 32));
+  for (std::uint64_t h = 1; h < 256; ++h) t.high[h] = reflect32(xpow_normal(8 * 256 * h - 32));
+  return t;
+}
+
+inline constexpr ShiftTables kShiftTables = make_shift_tables();
+
+// The register after eight message bytes (D, little-endian) from register 0.
+constexpr std::uint32_t reduce64(std::uint64_t d) {
+  const auto& t = kTables;
+  const auto a = static_cast<std::uint32_t>(d);
+  const auto b = static_cast<std::uint32_t>(d >> 32);
+  return t[7][a & 0xFFu] ^ t[6][(a >> 8) & 0xFFu] ^ t[5][(a >> 16) & 0xFFu] ^ t[4][a >> 24] ^
+         t[3][b & 0xFFu] ^ t[2][(b >> 8) & 0xFFu] ^ t[1][(b >> 16) & 0xFFu] ^ t[0][b >> 24];
+}
+
+constexpr std::uint64_t clmul32_portable(std::uint32_t a, std::uint32_t b) {
+  std::uint64_t acc = 0;
+  for (unsigned i = 0; i < 32; ++i) acc ^= (std::uint64_t{a} << i) & (0 - std::uint64_t{(b >> i) & 1u});
+  return acc;
+}
+
+using Clmul32 = std::uint64_t (*)(std::uint32_t, std::uint32_t);
+
+template <Clmul32 C>
+std::uint32_t shift_register(std::uint32_t r, std::size_t n) {
+  constexpr std::size_t kStep = 255 * 256;  // the largest shift one high-table entry makes
+  const auto mul = [](std::uint32_t v, std::uint32_t k) { return reduce64(C(v, k) << 1); };
+  for (; n > kStep; n -= kStep) r = mul(r, kShiftTables.high[255]);
+  if (const std::size_t h = n >> 8; h != 0) r = mul(r, kShiftTables.high[h]);
+  const std::size_t m = n & 0xFFu;
+  if (m >= 4) return mul(r, kShiftTables.low[m]);
+  for (std::size_t i = 0; i < m; ++i) r = (r >> 8) ^ kTables[0][r & 0xFFu];  // a zero byte
+  return r;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define MRC_CRC_HAVE_CLMUL 1
 // 128-bit PCLMULQDQ folding (crc32_clmul.cpp). Needs pclmul + sse4.1.
@@ -81,6 +157,8 @@ bool pclmul_runnable();
 std::uint32_t pclmul_update(std::uint32_t r, const std::uint8_t* p, std::size_t n);
 std::uint32_t pclmul_update_masked(std::uint32_t r, const std::uint8_t* p, std::size_t n,
                                    const std::uint8_t* mask, std::size_t mask_len);
+// One PCLMULQDQ: the carry-less product of two 32-bit values (for shift_register).
+std::uint64_t pclmul_clmul32(std::uint32_t a, std::uint32_t b);
 // 512-bit VPCLMULQDQ folding (crc32_clmul.cpp). Needs vpclmulqdq + avx512f/bw/vl, and an OS that
 // saves the AVX-512 register state (XCR0).
 bool vpclmul_runnable();

@@ -348,14 +348,23 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     if (roce_end < hdr_end + kIcrcLen) return fail(WireError::kBadUdpLength, hdr_end);
     const std::size_t icrc_off = roce_end - kIcrcLen;
     out.icrc_wire = icrc_read(frame.data() + icrc_off);
+    const std::size_t pad = out.bth.pad_count;
+    const bool pad_fits = hdr_end + pad <= icrc_off;
     if (opt.verify_icrc) {
-      out.icrc_computed =
-          icrc_compute(frame.subspan(out.roce_ip_offset, icrc_off - out.roce_ip_offset));
+      const Bytes covered = frame.subspan(out.roce_ip_offset, icrc_off - out.roce_ip_offset);
+      if (opt.payload_crc) {  // the payload as the branches below cut it
+        const std::size_t len = icrc_off - hdr_end - (pad_fits ? pad : 0);
+        const IcrcSplit s = icrc_compute_split(covered, hdr_end - out.roce_ip_offset, len);
+        out.icrc_computed = s.icrc;
+        out.payload_crc = s.payload_crc;
+        out.has_payload_crc = true;
+      } else {
+        out.icrc_computed = icrc_compute(covered);
+      }
       out.icrc_ok = out.icrc_computed == out.icrc_wire;
       icrc_bad = !out.icrc_ok;
     }
-    const std::size_t pad = out.bth.pad_count;
-    if (hdr_end + pad > icrc_off) {
+    if (!pad_fits) {
       if (!(dscp_trimmed || ip_short || icrc_bad)) {
         return fail(WireError::kBadPadCount, out.bth_offset);
       }
@@ -365,6 +374,10 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     }
   }
   out.trimmed = dscp_trimmed || ip_short || icrc_bad;
+  if (opt.payload_crc && !out.has_payload_crc) {  // no ICRC read: a stub, or verify_icrc off
+    out.payload_crc = crc32(0, out.payload);
+    out.has_payload_crc = true;
+  }
   return DecodeResult{WireError::kOk, std::min(claimed_end, cap)};
 }
 

@@ -49,6 +49,9 @@ struct DecodeOptions {
   // for every frame. For captures that mix MRC and plain RoCEv2 (the diff, real captures); an
   // endpoint that knows its QP is MRC keeps it off.
   bool detect_framing = false;
+  // Also the plain CRC-32 of the payload (DecodedFrame::payload_crc). With verify_icrc the payload
+  // is read once for both (icrc_compute_split): the diff's per-packet payload digest.
+  bool payload_crc = false;
 };
 
 struct DecodedFrame {
@@ -82,6 +85,8 @@ struct DecodedFrame {
   std::uint32_t icrc_wire = 0;      // the value read from the wire (LSB-first decoded)
   std::uint32_t icrc_computed = 0;  // valid when DecodeOptions::verify_icrc
   bool icrc_ok = false;
+  std::uint32_t payload_crc = 0;    // crc32(0, payload), valid when has_payload_crc
+  bool has_payload_crc = false;     // set by DecodeOptions::payload_crc on a decoded frame
 
   // A trimmed stub (MODEL: M11): DSCP 11, or an IP length larger than the captured bytes, or an
   // ICRC failure, together with a BTH (+RETH) that decoded cleanly. Never placed by a receiver.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <string_view>
 
 #include "reference/wire/crc32_engines.hpp"
 
@@ -47,6 +48,7 @@ struct HeadMask {
   std::array<std::uint8_t, kMaskMax> bytes{};
   // How many bytes the folding engines OR with `bytes`: whole 64-byte blocks covering the masks.
   std::size_t len = 0;
+  std::size_t reach = 0;  // one past the last masked byte: a split there leaves the rest unmasked
 };
 
 constexpr HeadMask make_head_mask(unsigned version, std::size_t ip_len) {
@@ -70,6 +72,7 @@ constexpr HeadMask make_head_mask(unsigned version, std::size_t ip_len) {
   b[udp + 7] = 0xFF;
   b[bth + 4] = 0xFF;  // BTH F/B/reserved byte
   m.len = bth + kBthLen <= 64 ? 64 : 128;
+  m.reach = bth + 5;
   return m;
 }
 
@@ -96,18 +99,24 @@ using Update = std::uint32_t (*)(std::uint32_t, const std::uint8_t*, std::size_t
 using UpdateMasked = std::uint32_t (*)(std::uint32_t, const std::uint8_t*, std::size_t,
                                        const std::uint8_t*, std::size_t);
 
-// A span longer than every mask is CRC'd in place, the engine ORing the masks in as it loads the
-// first blocks. A shorter one (too short for its headers, or a bare header stack) is masked in a
-// small copy; a mask byte past its end has no effect.
+// A span at least as long as its mask blocks (64 or 128 bytes) is CRC'd in place, the engine
+// ORing the masks in as it loads the first blocks. A shorter one (too short for its headers, or a
+// small header stack) is masked in a small copy; a mask byte past its end has no effect.
+// The register (not yet inverted) after the prefix and the masked span.
 template <Update U, UpdateMasked M>
-std::uint32_t icrc_with(Bytes ip) {
+std::uint32_t icrc_register(Bytes ip) {
   const std::size_t n = ip.size();
-  if (n == 0) return ~kIcrcPrefixRegister;
+  if (n == 0) return kIcrcPrefixRegister;
   const HeadMask& mask = head_mask(ip[0]);
-  if (n > kMaskMax) return ~M(kIcrcPrefixRegister, ip.data(), n, mask.bytes.data(), mask.len);
+  if (n >= mask.len) return M(kIcrcPrefixRegister, ip.data(), n, mask.bytes.data(), mask.len);
   std::uint8_t head[kMaskMax];
   for (std::size_t i = 0; i < n; ++i) head[i] = ip[i] | mask.bytes[i];
-  return ~U(kIcrcPrefixRegister, head, n);
+  return U(kIcrcPrefixRegister, head, n);
+}
+
+template <Update U, UpdateMasked M>
+std::uint32_t icrc_with(Bytes ip) {
+  return ~icrc_register<U, M>(ip);
 }
 
 template <Update U>
@@ -115,15 +124,33 @@ std::uint32_t crc32_with(std::uint32_t crc, Bytes data) {
   return ~U(~crc, data.data(), data.size());
 }
 
+// The payload is read once: its own CRC (zlib form, initial register all ones) continues the
+// header's register by linearity, R(h, P) = shift(h ^ ~0, |P|) ^ R(~0, P), then the bytes after it.
+template <Update U, UpdateMasked M, ce::Clmul32 C>
+IcrcSplit icrc_split_with(Bytes ip, std::size_t payload_off, std::size_t payload_len) {
+  if (ip.empty() || payload_off < head_mask(ip[0]).reach) {  // a mask would reach the payload
+    return {icrc_with<U, M>(ip), crc32_with<U>(0, ip.subspan(payload_off, payload_len))};
+  }
+  const std::uint32_t head = icrc_register<U, M>(ip.first(payload_off));
+  const std::uint32_t payload = U(0xFFFFFFFFu, ip.data() + payload_off, payload_len);
+  std::uint32_t r = ce::shift_register<C>(head ^ 0xFFFFFFFFu, payload_len) ^ payload;
+  const std::size_t after = payload_off + payload_len;
+  r = U(r, ip.data() + after, ip.size() - after);
+  return {~r, ~payload};
+}
+
 // ---- engine choice, once per process ----------------------------------------------------------
 
 constexpr CrcEngine kSlice8{"slice8", &crc32_with<&ce::slice8_update>,
-                            &icrc_with<&ce::slice8_update, &ce::slice8_update_masked>};
+                            &icrc_with<&ce::slice8_update, &ce::slice8_update_masked>,
+                            &icrc_split_with<&ce::slice8_update, &ce::slice8_update_masked, &ce::clmul32_portable>};
 #if MRC_CRC_HAVE_CLMUL
 constexpr CrcEngine kPclmul{"pclmul", &crc32_with<&ce::pclmul_update>,
-                            &icrc_with<&ce::pclmul_update, &ce::pclmul_update_masked>};
+                            &icrc_with<&ce::pclmul_update, &ce::pclmul_update_masked>,
+                            &icrc_split_with<&ce::pclmul_update, &ce::pclmul_update_masked, &ce::pclmul_clmul32>};
 constexpr CrcEngine kVpclmul{"vpclmul", &crc32_with<&ce::vpclmul_update>,
-                             &icrc_with<&ce::vpclmul_update, &ce::vpclmul_update_masked>};
+                             &icrc_with<&ce::vpclmul_update, &ce::vpclmul_update_masked>,
+                             &icrc_split_with<&ce::vpclmul_update, &ce::vpclmul_update_masked, &ce::pclmul_clmul32>};
 #endif
 
 struct EngineList {
@@ -186,6 +213,17 @@ const CrcEngine* crc32_engine_by_name(std::string_view name) {
 }
 
 std::uint32_t icrc_compute(Bytes ip) { return best_engine().icrc(ip); }
+
+IcrcSplit icrc_compute_split(Bytes ip, std::size_t payload_off, std::size_t payload_len) {
+  return best_engine().icrc_split(ip, payload_off, payload_len);
+}
+
+std::uint32_t crc32_shift(std::uint32_t reg, std::size_t n) {
+#if MRC_CRC_HAVE_CLMUL
+  if (std::string_view(best_engine().name) != "slice8") return ce::shift_register<&ce::pclmul_clmul32>(reg, n);
+#endif
+  return ce::shift_register<&ce::clmul32_portable>(reg, n);
+}
 
 std::uint32_t icrc_read(const std::uint8_t* p) { return ce::load32le(p); }
 

@@ -27,11 +27,18 @@ const char* crc32_engine();
 // The portable engine, exposed so tests can compare both on the same input.
 std::uint32_t crc32_portable(std::uint32_t crc, Bytes data);
 
+// icrc_compute_split()'s two results.
+struct IcrcSplit {
+  std::uint32_t icrc = 0;         // icrc_compute(ip)
+  std::uint32_t payload_crc = 0;  // crc32(0, the payload)
+};
+
 // One CRC engine, callable directly so tests and benchmarks can run every engine on one input.
 struct CrcEngine {
   const char* name;                                       // "vpclmul", "pclmul" or "slice8"
   std::uint32_t (*crc32)(std::uint32_t crc, Bytes data);  // same contract as crc32()
   std::uint32_t (*icrc)(Bytes ip);                        // same contract as icrc_compute()
+  IcrcSplit (*icrc_split)(Bytes ip, std::size_t payload_off, std::size_t payload_len);  // icrc_compute_split()
 };
 // The engines this build has and this CPU/OS can run, fastest first. Element 0 is the one crc32()
 // and icrc_compute() use; "slice8" is always there, last.
@@ -42,6 +49,15 @@ const CrcEngine* crc32_engine_by_name(std::string_view name);
 // ICRC of a RoCEv2 packet. `ip` starts at the IPv4/IPv6 header the ICRC covers and runs to the
 // first byte of the ICRC field (exclusive). Returns the CRC value (not byte-swapped).
 std::uint32_t icrc_compute(Bytes ip);
+
+// The ICRC of `ip` and the plain CRC-32 of the payload inside it (ip[payload_off, +payload_len)),
+// reading the payload once: for the diff, whose per-packet payload digest is that CRC. The payload
+// must lie inside `ip`; it is normally everything between the transport headers and the pad.
+IcrcSplit icrc_compute_split(Bytes ip, std::size_t payload_off, std::size_t payload_len);
+
+// The raw CRC-32 register `reg` advanced over n zero bytes (reg * x^(8n) mod P), in a few
+// multiplies for any n: what joins the CRCs of two parts of one message.
+std::uint32_t crc32_shift(std::uint32_t reg, std::size_t n);
 
 // Read / write the 4 ICRC bytes in wire order (least-significant byte first).
 std::uint32_t icrc_read(const std::uint8_t* p);

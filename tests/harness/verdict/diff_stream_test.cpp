@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <random>
+#include <string>
 
 #include "harness/capture/pcapng.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
@@ -298,6 +300,102 @@ TEST(DiffStream, AHugeWindowCostsWorkLinearInTheFrames) {
   EXPECT_EQ(r.reordered_pairs, kFrames);
   const std::uint64_t probes = last_diff_stream_work().probes;
   EXPECT_LT(probes, 8 * kFrames) << "hash lookups and positional steps of one diff";
+}
+
+// A capture as a source whose readers can be told to fail: each reader stops after `limit`
+// packets, with `error` (or silently, as a file that lost its tail); `reopen` says whether a
+// second reader can be had, and how the second reader behaves.
+struct ScriptedSource : PacketSource {
+  ScriptedSource(const Capture& c, std::size_t limit, std::string error, int reopens, std::size_t reopen_limit)
+      : inner(c), cap(c), limit(limit), error_text(std::move(error)), reopens(reopens), reopen_limit(reopen_limit) {}
+  std::string rewind() override {
+    read = 0;
+    return inner.rewind();
+  }
+  bool next(SourcePacket& p) override {
+    if (read >= limit) return false;
+    ++read;
+    return inner.next(p);
+  }
+  std::string error() const override { return read >= limit ? error_text : std::string(); }
+  std::string fetch(std::uint64_t h, SourcePacket& p) override { return inner.fetch(h, p); }
+  std::unique_ptr<PacketSource> reopen() const override {
+    ++reopened;
+    if (reopens == 0) return nullptr;
+    return std::make_unique<ScriptedSource>(cap, reopen_limit, error_text, reopens - 1, reopen_limit);
+  }
+  CaptureSource inner;
+  const Capture& cap;
+  std::size_t limit;
+  std::string error_text;
+  int reopens;
+  std::size_t reopen_limit;
+  std::size_t read = 0;
+  mutable int reopened = 0;
+};
+
+constexpr std::size_t kAll = ~std::size_t{0};
+
+TEST(DiffStream, BsRowsOnASecondThreadGiveTheSameFindingsAsOnOne) {
+  // B's second pass from a second reader on another thread (reopen) or on the diff's own thread
+  // (no second reader): the same report, on damaged captures longer than the feed's ring.
+  std::mt19937 rng(77);
+  int differing = 0;
+  for (int round = 0; round < 6; ++round) {
+    const std::size_t n = round < 3 ? 50 + static_cast<std::size_t>(round) * 7 : 6000 + static_cast<std::size_t>(round);
+    const Capture a = make_run(RunSpec{}, n);
+    const Capture b = mutate(make_run(RunSpec{0x999, 0xFFFFF0, 0x7F000000, 9, 7, 1'000'000, 64}, n), rng, 1 + round % 4);
+    for (const std::uint32_t w : {1u, 8u, 300u}) {
+      DiffOptions opt;
+      opt.window = w;
+      opt.max_differences = 50;
+      ScriptedSource a1(a, kAll, "", 0, kAll);
+      ScriptedSource b1(b, kAll, "", 0, kAll);
+      const DiffReport serial = diff_streams(a1, b1, opt);
+      ScriptedSource a2(a, kAll, "", 1, kAll);
+      ScriptedSource b2(b, kAll, "", 1, kAll);
+      const DiffReport threaded = diff_streams(a2, b2, opt);
+      ASSERT_EQ(b2.reopened, 1) << "B's second pass had its own reader";
+      differing += serial.identical() ? 0 : 1;
+      expect_same(serial, threaded, "round " + std::to_string(round) + " window " + std::to_string(w));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+  EXPECT_GT(differing, 10);
+}
+
+TEST(DiffStream, AReadErrorOfBsSecondReaderIsTheDiffsError) {
+  const Capture a = make_run(RunSpec{}, 9000);
+  // The second reader fails part way (past one ring of rows), or ends early with no error (the
+  // file lost packets between the passes): the diff fails with that reason, whichever thread read it.
+  ScriptedSource sa(a, kAll, "", 0, kAll);
+  ScriptedSource sb(a, kAll, "b.pcapng: packet 7000: block cut short", 1, 7000);
+  const DiffReport r = diff_streams(sa, sb, DiffOptions{});
+  EXPECT_EQ(r.error, "b.pcapng: packet 7000: block cut short");
+  ScriptedSource sa2(a, kAll, "", 0, kAll);
+  ScriptedSource sb2(a, kAll, "", 1, 5000);
+  const DiffReport gone = diff_streams(sa2, sb2, DiffOptions{});
+  EXPECT_NE(gone.error.find("changed between the two passes"), std::string::npos) << gone.error;
+  EXPECT_NE(gone.error.find("packet 5000 is gone"), std::string::npos) << gone.error;
+}
+
+TEST(DiffStream, AnErrorOnAStopsBsReaderThatWaitsForRoom) {
+  // A fails in its second pass while B's reader is far ahead and waiting for the diff to take
+  // rows: the diff returns A's error and the reader stops (a hang here is a ctest timeout).
+  const Capture a = make_run(RunSpec{}, 20000);
+  struct FailsOnSecondPass : ScriptedSource {
+    using ScriptedSource::ScriptedSource;
+    std::string rewind() override {
+      ++rewinds;
+      if (rewinds >= 2) limit = 30;  // the first pass reads it all; the second stops early
+      return ScriptedSource::rewind();
+    }
+    int rewinds = 0;
+  };
+  FailsOnSecondPass sa(a, kAll, "a.pcapng: read error", 0, kAll);
+  ScriptedSource sb(a, kAll, "", 1, kAll);
+  const DiffReport r = diff_streams(sa, sb, DiffOptions{});
+  EXPECT_EQ(r.error, "a.pcapng: read error");
 }
 
 TEST(DiffStream, IdentityMatchingStaysWithTheInMemoryDiff) {

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "reference/wire/icrc.hpp"
 #include "tests/reference/wire/wire_test_support.hpp"
 
 namespace mrc::wire::test {
@@ -25,6 +26,26 @@ class Checker {
     // rule of detect_mrc_framing() meets the same mutated inputs.
     const bool detect = mrc && (decodes_ % 2 == 1);
     const DecodeResult r = decode_frame(in, d, DecodeOptions{mrc, true, detect});
+    // Every fourth input again with the payload CRC asked for: the same decode, and the CRC of
+    // the payload it cut, however the mutation placed pad, ICRC and lengths.
+    if (decodes_ % 4 == 3) {
+      DecodedFrame dc;
+      DecodeOptions with_crc{mrc, true, detect};
+      with_crc.payload_crc = true;
+      const DecodeResult rc = decode_frame(in, dc, with_crc);
+      ASSERT_EQ(rc.error, r.error);
+      ASSERT_EQ(rc.offset, r.offset);
+      if (r.ok()) {
+        ASSERT_TRUE(dc.has_payload_crc);
+        ASSERT_EQ(dc.payload.data(), d.payload.data());
+        ASSERT_EQ(dc.payload.size(), d.payload.size());
+        ASSERT_EQ(dc.icrc_computed, d.icrc_computed);
+        ASSERT_EQ(dc.trimmed, d.trimmed);
+        ASSERT_EQ(dc.payload_crc, crc32(0, d.payload));
+        ++payload_crcs_;
+      }
+      ASSERT_FALSE(d.has_payload_crc);
+    }
     ++decodes_;
     ++by_error_[static_cast<std::size_t>(r.error)];
     ASSERT_LE(r.offset, n) << to_string(r.error);
@@ -57,10 +78,12 @@ class Checker {
   std::size_t decodes() const { return decodes_; }
   std::size_t count(WireError e) const { return by_error_[static_cast<std::size_t>(e)]; }
   std::size_t trimmed() const { return trimmed_; }
+  std::size_t payload_crcs() const { return payload_crcs_; }
 
  private:
   std::size_t decodes_ = 0;
   std::size_t trimmed_ = 0;
+  std::size_t payload_crcs_ = 0;
   std::array<std::size_t, 32> by_error_{};
 };
 
@@ -123,6 +146,7 @@ TEST(FrameRobustness, MillionMutatedAndRandomFrames) {
   // The mix must actually exercise the decoder: complete frames, stubs and many error kinds.
   EXPECT_GT(ck.count(WireError::kOk), 1000u);
   EXPECT_GT(ck.trimmed(), 1000u);
+  EXPECT_GT(ck.payload_crcs(), 250u);  // decoded frames checked with the payload CRC asked for
   int kinds = 0;
   for (int e = 1; e <= static_cast<int>(WireError::kBadEpHeader); ++e) {
     kinds += ck.count(static_cast<WireError>(e)) > 0;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -340,6 +341,63 @@ TEST(Icrc, EveryEngineAgreesOnRandomPackets) {
     if (mismatches > 5) break;
   }
   EXPECT_EQ(mismatches, 0);
+}
+
+// The register after n zero bytes, one byte at a time: what crc32_shift must equal.
+std::uint32_t shift_by_zeros(std::uint32_t reg, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int b = 0; b < 8; ++b) reg = (reg & 1u) ? (reg >> 1) ^ 0xEDB88320u : reg >> 1;
+  }
+  return reg;
+}
+
+TEST(Crc32Shift, EqualsZeroBytesAtEveryTableBoundary) {
+  // Every low-table entry, both sides of each high-table step, and past the largest one.
+  std::mt19937_64 rng(0x5417);
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n < 600; ++n) lengths.push_back(n);
+  for (std::size_t n : {1023u, 1024u, 1025u, 9000u, 65279u, 65280u, 65281u, 65535u, 65536u, 65537u, 130561u, 200000u}) {
+    lengths.push_back(n);
+  }
+  for (int i = 0; i < 40; ++i) lengths.push_back(rng() % 70000);
+  for (std::size_t n : lengths) {
+    const auto reg = static_cast<std::uint32_t>(rng());
+    ASSERT_EQ(crc32_shift(reg, n), shift_by_zeros(reg, n)) << "n " << n;
+  }
+  EXPECT_EQ(crc32_shift(0, 12345), 0u);  // linear: zero stays zero
+}
+
+TEST(Icrc, SplitGivesTheIcrcAndThePayloadCrc) {
+  // Every engine, IPv6 and IPv4 heads, payloads from empty to jumbo, 0-3 pad bytes after them,
+  // and splits inside the masked head (where it falls back to two passes).
+  std::mt19937_64 rng(0x5B17);
+  ByteVec pool(9200);
+  int checked = 0;
+  for (const CrcEngine& e : crc32_engines()) {
+    for (int i = 0; i < 600; ++i) {
+      const bool v6 = i % 2 == 0;
+      const std::size_t ihl = v6 ? 0 : 5 + rng() % 11;
+      const std::size_t head_min = v6 ? 40 + 8 + 12 : ihl * 4 + 8 + 12;
+      const std::size_t head = i % 10 == 9 ? rng() % head_min : head_min + rng() % 48;
+      std::size_t payload = i % 7 == 0 ? rng() % 8 : rng() % 9000;
+      if (head < head_min) payload = std::max(payload, head_min);  // the headers are still whole
+      const std::size_t pad = rng() % 4;
+      const std::size_t n = head + payload + pad;
+      for (std::size_t k = 0; k < n; ++k) pool[k] = static_cast<std::uint8_t>(rng());
+      pool[0] = v6 ? static_cast<std::uint8_t>(0x60 | (rng() & 0x0F)) : static_cast<std::uint8_t>(0x40 | ihl);
+      const Bytes ip(pool.data(), n);
+      const IcrcSplit got = e.icrc_split(ip, head, payload);
+      ASSERT_EQ(got.icrc, icrc_by_copy(ip)) << e.name << " head " << head << " payload " << payload << " pad " << pad;
+      ASSERT_EQ(got.payload_crc, crc32_bitwise(0, ip.subspan(head, payload)))
+          << e.name << " head " << head << " payload " << payload;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 600);
+  const ByteVec vec = from_hex(kVectorHex);  // the wire model's vector: 16 payload bytes, then 16 more
+  const IcrcSplit s = icrc_compute_split(vec, 76, 16);
+  EXPECT_EQ(s.icrc, 0x41FE4829u);
+  EXPECT_EQ(s.payload_crc, crc32(0, Bytes(vec).subspan(76, 16)));
 }
 
 TEST(Icrc, ShortOrForeignInputStaysInBounds) {
