@@ -58,6 +58,14 @@ class CaptureStream {
   std::string fetch(std::uint64_t offset, std::uint64_t file_index, StreamPacket& p);
   // Interfaces seen so far (all of them after one whole pass).
   const std::vector<StreamInterface>& interfaces() const { return names_; }
+  // Takes the interface descriptions another reader of the same file met. fetch() needs the
+  // packet's interface, which a reader otherwise learns only by reading up to it.
+  void adopt_interfaces(const CaptureStream& from) {
+    if (from.ifaces_.size() > ifaces_.size()) {
+      ifaces_ = from.ifaces_;
+      names_ = from.names_;
+    }
+  }
 
  private:
   struct Iface {

@@ -2,7 +2,8 @@
 // per tap: --iface picks one, or two files of the same interface names are compared name by name.
 // Packet indexes and filters in the output are the file's (frame number - 1), so Wireshark finds
 // them whatever interface they are on. Both files are streamed (diff_stream.hpp): a scan that
-// refuses a damaged file before anything is compared, then the diff's two passes.
+// refuses a damaged file before anything is compared and makes the diff's first pass, then its
+// second pass.
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
@@ -60,14 +61,19 @@ int pick(const Names& f, const std::string& path, const std::string& iface, std:
 }
 
 // Reads the whole file once, in bounded memory: a damaged file is refused before anything is
-// compared, and the interfaces are known however late their descriptions come.
-std::string scan(const std::string& path, Names& names) {
-  harness::CaptureStream s;
+// compared, and the interfaces are known however late their descriptions come. On the way it
+// makes the diff's first pass of every interface (`first`, by interface index), so that
+// diff_streams() reads the file only once more.
+std::string scan(const std::string& path, const harness::DiffOptions& opt, harness::CaptureStream& s, Names& names,
+                 std::vector<harness::FirstPass>& first) {
   if (std::string e = s.open(path); !e.empty()) return e;
   harness::StreamPacket p;
   while (s.next(p)) {
+    while (first.size() <= p.iface) first.emplace_back(opt);
+    first[p.iface].add(p.bytes, p.ts_ns);
   }
   names = s.interfaces();
+  while (first.size() < names.size()) first.emplace_back(opt);  // interfaces with no packet
   return s.error();
 }
 
@@ -81,17 +87,29 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
   }
+  harness::DiffOptions opt;
+  opt.masks = run::split_lists(o.masks);
+  opt.window = std::max<std::uint32_t>(1, o.window);
+  opt.tolerance_ns = o.tolerance_ns;
+  opt.tolerance_pct = o.tolerance_pct;
+  opt.max_differences = std::max<std::size_t>(o.max_lines, 1);
+  opt.name_a = o.a;
+  opt.name_b = o.b;
   Names fa;
   Names fb;
+  std::vector<harness::FirstPass> first_a;
+  std::vector<harness::FirstPass> first_b;
+  harness::CaptureStream scan_a;  // kept: the diff's sources take their interfaces
+  harness::CaptureStream scan_b;
   // Both scans at once (two cores, two files); A's error is the one told when both are bad.
   std::string eb;
   std::thread tb;
   try {
-    tb = std::thread([&] { eb = scan(o.b, fb); });
+    tb = std::thread([&] { eb = scan(o.b, opt, scan_b, fb, first_b); });
   } catch (const std::system_error&) {
-    eb = scan(o.b, fb);
+    eb = scan(o.b, opt, scan_b, fb, first_b);
   }
-  std::string ea = scan(o.a, fa);
+  std::string ea = scan(o.a, opt, scan_a, fa, first_a);
   if (tb.joinable()) tb.join();
   for (const std::string* e : {&ea, &eb}) {
     if (!e->empty()) {
@@ -120,14 +138,6 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
 
-  harness::DiffOptions opt;
-  opt.masks = run::split_lists(o.masks);
-  opt.window = std::max<std::uint32_t>(1, o.window);
-  opt.tolerance_ns = o.tolerance_ns;
-  opt.tolerance_pct = o.tolerance_pct;
-  opt.max_differences = std::max<std::size_t>(o.max_lines, 1);
-  opt.name_a = o.a;
-  opt.name_b = o.b;
   bool identical = true;
   std::string text;  // printed once every pair is compared: an error prints nothing else
   for (const auto& [a, b] : pairs) {
@@ -140,7 +150,10 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
       }
     }
-    const harness::DiffReport r = harness::diff_streams(sa, sb, opt);
+    sa.adopt_interfaces(scan_a);
+    sb.adopt_interfaces(scan_b);
+    const harness::DiffReport r = harness::diff_streams(sa, sb, opt, &first_a[static_cast<std::size_t>(a)],
+                                                        &first_b[static_cast<std::size_t>(b)]);
     if (!r.ok()) {
       err << "error: " << r.error << '\n';
       return kExitBadInput;

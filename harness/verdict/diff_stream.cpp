@@ -22,6 +22,8 @@ constexpr std::uint64_t kNone = ~std::uint64_t{0};
 
 std::size_t pow2_at_least(std::uint64_t n) { return std::bit_ceil(std::max<std::uint64_t>(n, 2)); }
 
+bool judges_ev(const DiffOptions& opt) { return opt.ev_choice != nullptr && !opt.ev_choice->empty(); }
+
 // What pass 1 learns of one side.
 struct Side {
   PacketSource& src;
@@ -31,22 +33,69 @@ struct Side {
   std::size_t decode_failures = 0;
 };
 
-std::string first_pass(Side& s, const DiffOptions& opt, const diffing::MaskSet& masks, diffing::RowScratch& scratch) {
-  if (std::string e = s.src.rewind(); !e.empty()) return e;
-  s.norm = diffing::Normalizer{};
+}  // namespace
+
+struct FirstPass::State {
+  // What the pass depends on besides the packets: a first pass is used only with the same.
+  diffing::MaskSet masks;
+  std::string mask_error;
+  bool normalize = true;
+  bool mrc_framing = true;
+  bool detect_framing = false;
+  DiffOptions opt;  // the flags above, for make_row
+  diffing::Normalizer norm;
   std::uint64_t ts0 = kNone;
-  SourcePacket p;
+  std::size_t packets = 0;
+  std::size_t not_roce = 0;
+  std::size_t decode_failures = 0;
+  diffing::RowScratch scratch;
   Row row;
-  while (s.src.next(p)) {
-    ts0 = std::min(ts0, p.ts_ns);
-    const auto o = diffing::make_row(p.bytes, p.ts_ns, opt, masks, s.norm, false, 0, row, scratch, true);
-    if (o == diffing::RowOutcome::kNotRoce) ++s.not_roce;
-    if (o == diffing::RowOutcome::kUndecodable) ++s.decode_failures;
-    ++s.packets;
+
+  bool same_as(const State& o) const {
+    return masks.bits == o.masks.bits && masks.ev == o.masks.ev && masks.choice == o.masks.choice &&
+           normalize == o.normalize && mrc_framing == o.mrc_framing && detect_framing == o.detect_framing;
   }
+  // Into a side of the second pass: times relative to the earliest packet (see build_table).
+  void to(Side& s) const {
+    s.norm = norm;
+    s.norm.ts0 = packets ? ts0 : 0;
+    s.packets = packets;
+    s.not_roce = not_roce;
+    s.decode_failures = decode_failures;
+  }
+};
+
+FirstPass::FirstPass(const DiffOptions& opt) : s_(std::make_unique<State>()) {
+  s_->mask_error = diffing::parse_masks(opt.masks, s_->masks, judges_ev(opt));
+  s_->normalize = s_->opt.normalize = opt.normalize;
+  s_->mrc_framing = s_->opt.mrc_framing = opt.mrc_framing;
+  s_->detect_framing = s_->opt.detect_framing = opt.detect_framing;
+}
+FirstPass::FirstPass(FirstPass&&) noexcept = default;
+FirstPass& FirstPass::operator=(FirstPass&&) noexcept = default;
+FirstPass::~FirstPass() = default;
+
+std::size_t FirstPass::packets() const { return s_->packets; }
+
+void FirstPass::add(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns) {
+  State& s = *s_;
+  s.ts0 = std::min(s.ts0, ts_ns);
+  // register_only: addresses, QPs, PSN spaces and VAs; no ICRC, no hash (the rows are dropped)
+  const auto o = diffing::make_row(bytes, ts_ns, s.opt, s.masks, s.norm, false, 0, s.row, s.scratch, true);
+  if (o == diffing::RowOutcome::kNotRoce) ++s.not_roce;
+  if (o == diffing::RowOutcome::kUndecodable) ++s.decode_failures;
+  ++s.packets;
+}
+
+namespace {
+
+std::string first_pass(Side& s, const DiffOptions& opt) {
+  if (std::string e = s.src.rewind(); !e.empty()) return e;
+  FirstPass fp(opt);
+  SourcePacket p;
+  while (s.src.next(p)) fp.add(p.bytes, p.ts_ns);
   if (std::string e = s.src.error(); !e.empty()) return e;
-  // Times relative to the earliest packet (see build_table); the rows of pass 1 are dropped.
-  s.norm.ts0 = s.packets ? ts0 : 0;
+  fp.state().to(s);
   return s.src.rewind();
 }
 
@@ -426,6 +475,7 @@ std::unique_ptr<PacketSource> CaptureSource::reopen() const { return std::make_u
 std::unique_ptr<PacketSource> FileInterfaceSource::reopen() const {
   auto s = std::make_unique<FileInterfaceSource>(path_, iface_);
   if (!s->open_error().empty()) return nullptr;
+  s->adopt_interfaces(s_);
   return s;
 }
 
@@ -441,18 +491,19 @@ std::string FileInterfaceSource::fetch(std::uint64_t handle, SourcePacket& p) {
 
 DiffStreamWork last_diff_stream_work() { return g_work; }
 
-DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt) {
+DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt, const FirstPass* first_a,
+                        const FirstPass* first_b) {
   DiffReport r;
   g_work = {};
   if (opt.match_identity) {
     r.error = "the streaming diff pairs packets inside a window; identity matching needs diff_captures()";
     return r;
   }
-  diffing::MaskSet masks;
-  const bool judge_ev = opt.ev_choice != nullptr && !opt.ev_choice->empty();
-  r.error = diffing::parse_masks(opt.masks, masks, judge_ev);
+  const FirstPass mine(opt);
+  const diffing::MaskSet& masks = mine.state().masks;
+  const bool judge_ev = judges_ev(opt);
+  r.error = mine.state().mask_error;
   if (!r.error.empty()) return r;
-  diffing::RowScratch scratch;
   Side sa{a, {}, 0, 0, 0};
   Side sb{b, {}, 0, 0, 0};
   const auto failed = [](std::string e) {
@@ -460,20 +511,32 @@ DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt
     out.error = std::move(e);
     return out;
   };
-  // The two first passes share nothing (each side its source, normalizer and scratch): B's runs
-  // on a second thread when one can be had, which halves this pass's wall time on two cores.
-  std::string eb;
-  std::thread tb;
-  try {
-    tb = std::thread([&] {
-      diffing::RowScratch own;
-      eb = first_pass(sb, opt, masks, own);
-    });
-  } catch (const std::system_error&) {  // no thread: the same pass, in turn
-    eb = first_pass(sb, opt, masks, scratch);
+  // A first pass the caller made is used as it is (its source is only rewound);
+  // otherwise the two first passes share nothing (each side its source, normalizer and scratch):
+  // B's runs on a second thread when one can be had, which halves this pass's wall time on two cores.
+  const auto given = [&](const FirstPass* f, Side& s) {
+    if (f == nullptr || !f->state().same_as(mine.state())) return false;
+    f->state().to(s);
+    return true;
+  };
+  const bool have_a = given(first_a, sa);
+  const bool have_b = given(first_b, sb);
+  std::string ea = have_a ? a.rewind() : std::string();
+  std::string eb = have_b ? b.rewind() : std::string();
+  if (!have_a && !have_b) {
+    std::thread tb;
+    try {
+      tb = std::thread([&] { eb = first_pass(sb, opt); });
+    } catch (const std::system_error&) {  // no thread: the same pass, in turn
+      eb = first_pass(sb, opt);
+    }
+    ea = first_pass(sa, opt);
+    if (tb.joinable()) tb.join();
+  } else if (!have_a) {
+    ea = first_pass(sa, opt);
+  } else if (!have_b) {
+    eb = first_pass(sb, opt);
   }
-  std::string ea = first_pass(sa, opt, masks, scratch);
-  if (tb.joinable()) tb.join();
   if (!ea.empty()) return failed(ea);
   if (!eb.empty()) return failed(eb);
   r.packets_a = sa.packets;

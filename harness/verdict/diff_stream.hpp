@@ -77,6 +77,9 @@ class FileInterfaceSource : public PacketSource {
   // Opens its own reader of `path`; check open_error().
   FileInterfaceSource(const std::filesystem::path& path, std::uint32_t iface);
   const std::string& open_error() const { return open_error_; }
+  // The interfaces a reader of the same file already met (`scanned`), so that fetch() works before
+  // this source was read through: with a first pass made elsewhere (FirstPass) it never is.
+  void adopt_interfaces(const CaptureStream& scanned) { s_.adopt_interfaces(scanned); }
   std::string rewind() override { return s_.rewind(); }
   bool next(SourcePacket& p) override;
   std::string error() const override { return s_.error(); }
@@ -98,7 +101,31 @@ struct DiffStreamWork {
 };
 DiffStreamWork last_diff_stream_work();
 
+// The first pass over one side, fed packet by packet, for a caller that reads the capture anyway:
+// `mrc-conform diff` checks each file whole before it compares anything, and makes the first pass
+// of every interface on the way, so each file is read twice rather than three times.
+class FirstPass {
+ public:
+  explicit FirstPass(const DiffOptions& opt);  // the options diff_streams() will be given
+  FirstPass(FirstPass&&) noexcept;
+  FirstPass& operator=(FirstPass&&) noexcept;
+  ~FirstPass();
+  void add(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns);
+  std::size_t packets() const;
+
+  struct State;  // diff_stream.cpp's
+  const State& state() const { return *s_; }
+
+ private:
+  std::unique_ptr<State> s_;
+};
+
 // The findings of diff_captures() on the same packets; r.error names a source's read error.
-DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt);
+// `first_a` / `first_b`: first passes already made of every packet of `a` / `b` with the same
+// options; diff_streams() then reads each source once more, not twice, and fetch()es differing
+// packets from sources it has not read through (a FileInterfaceSource needs adopt_interfaces()). One made with other
+// options (masks, normalization, framing) is not used: the source is read for it again.
+DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt, const FirstPass* first_a = nullptr,
+                        const FirstPass* first_b = nullptr);
 
 }  // namespace mrc::harness
