@@ -298,6 +298,14 @@ std::string CaptureStream::open_classic() {
     const std::string why = errbuf;
     return why.rfind(path_.string() + ":", 0) == 0 ? why : path_.string() + ": " + why;
   }
+  // Record offsets (fetch() handles) are counted, not asked of the stream: ftell() costs an lseek
+  // per packet. Only for the usual formats, whose record header is 16 bytes; others ask ftell().
+  std::uint32_t magic = 0;
+  std::FILE* f = pcap_file(pcap_);
+  const bool usual = ::pread(fileno(f), &magic, 4, 0) == 4 &&
+                     (magic == 0xA1B2C3D4u || magic == 0xA1B23C4Du || magic == 0xD4C3B2A1u || magic == 0x4D3CB2A1u);
+  classic_record_header_ = usual ? 16 : 0;
+  classic_pos_ = std::ftell(f);
   linktype_ = linktype_of(pcap_);
   if (link_type_name(linktype_).empty()) {
     const int dlt = pcap_datalink(pcap_);
@@ -312,7 +320,7 @@ std::string CaptureStream::open_classic() {
 
 bool CaptureStream::next_classic(StreamPacket& p) {
   if (!pcap_) return false;
-  const long at = std::ftell(pcap_file(pcap_));  // glibc answers from its buffer, no system call
+  const long at = classic_record_header_ != 0 ? classic_pos_ : std::ftell(pcap_file(pcap_));
   pcap_pkthdr* hdr = nullptr;
   const u_char* data = nullptr;
   const int rc = pcap_next_ex(pcap_, &hdr, &data);
@@ -325,6 +333,7 @@ bool CaptureStream::next_classic(StreamPacket& p) {
     error_ = path_.string() + ": packet " + std::to_string(packets_) + " (" + link_type_name(linktype_) + "): " + why;
     return false;
   }
+  classic_pos_ = at + static_cast<long>(classic_record_header_ + hdr->caplen);
   p.ts_ns = static_cast<std::uint64_t>(hdr->ts.tv_sec) * 1'000'000'000ull +
             static_cast<std::uint64_t>(hdr->ts.tv_usec);  // ns with NANO precision
   const long wire_len = static_cast<long>(hdr->len) - ifaces_[0].delta;

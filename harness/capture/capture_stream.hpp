@@ -114,6 +114,8 @@ class CaptureStream {
   pcap_t* pcap_ = nullptr;
   pcap_t* fetch_pcap_ = nullptr;
   int linktype_ = 0;
+  long classic_pos_ = 0;                   // the next record's offset
+  std::uint32_t classic_record_header_ = 0;  // 16 for the usual formats; 0: ask ftell()
 };
 
 }  // namespace mrc::harness

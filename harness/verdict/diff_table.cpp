@@ -135,32 +135,37 @@ std::uint64_t hash_slots(const std::array<std::uint64_t, kSlots>& slots, std::ui
 
 template <std::size_t N>
 std::uint64_t Ordinals<N>::get(std::uint64_t hi, std::uint64_t lo) {
-  for (std::size_t i = 0; i < n_; ++i) {
+  const std::uint64_t folded = fold128(hi, lo);
+  constexpr std::size_t kMask = 2 * N - 1;
+  std::size_t h = static_cast<std::size_t>(folded >> 32) & kMask;
+  for (; index_[h] != 0; h = (h + 1) & kMask) {  // at most N used: a free slot ends every probe
+    const std::size_t i = index_[h] - 1u;
     if (hi_[i] == hi && lo_[i] == lo) return i;
   }
   if (n_ < N) {
     hi_[n_] = hi;
     lo_[n_] = lo;
+    index_[h] = static_cast<std::uint8_t>(n_ + 1);
     return n_++;
   }
-  return fold128(hi, lo) | (std::uint64_t{1} << 63);  // table full: a marked raw fold, still exact
+  return folded | (std::uint64_t{1} << 63);  // table full: a marked raw fold, still exact
 }
 
 std::uint64_t Normalizer::qp_ordinal(const wire::DecodedFrame& f) { return qpns.get(dest_key(f), f.bth.dest_qp); }
 
 std::uint8_t Normalizer::space_of(std::uint64_t id, std::uint32_t psn) {
-  for (std::size_t i = 0; i < spaces; ++i) {
-    if (space_id[i] != id) continue;
-    const std::int32_t d = static_cast<std::int32_t>((psn - space_first[i]) & 0xFFFFFF);
-    const std::int32_t off = d >= (1 << 23) ? d - (1 << 24) : d;
-    if (off < space_min[i]) space_min[i] = off;
+  const std::uint64_t i = space_ids.get(0, id);
+  if (i >= space_first.size()) return kNoSpace;  // too many: those PSNs compare raw
+  if (i == spaces) {  // first seen
+    space_first[i] = psn;
+    space_min[i] = 0;
+    ++spaces;
     return static_cast<std::uint8_t>(i);
   }
-  if (spaces == space_id.size()) return kNoSpace;  // too many: those PSNs compare raw
-  space_id[spaces] = id;
-  space_first[spaces] = psn;
-  space_min[spaces] = 0;
-  return static_cast<std::uint8_t>(spaces++);
+  const std::int32_t d = static_cast<std::int32_t>((psn - space_first[i]) & 0xFFFFFF);
+  const std::int32_t off = d >= (1 << 23) ? d - (1 << 24) : d;
+  if (off < space_min[i]) space_min[i] = off;
+  return static_cast<std::uint8_t>(i);
 }
 
 std::uint32_t Normalizer::base(std::uint8_t space) const {

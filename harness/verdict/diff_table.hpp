@@ -148,8 +148,12 @@ class Ordinals {  // values in order of first appearance -> 0, 1, 2, ...
   std::uint64_t get(std::uint64_t hi, std::uint64_t lo);
 
  private:
+  static_assert(N < 255 && (N & (N - 1)) == 0);
   std::array<std::uint64_t, N> hi_{};
   std::array<std::uint64_t, N> lo_{};
+  // Open addressing over twice N slots (1 + ordinal, 0 = free): a lookup costs a probe or two, not
+  // a scan of every value (a capture of many hosts asks per address field of every packet).
+  std::array<std::uint8_t, 2 * N> index_{};
   std::size_t n_ = 0;
 };
 
@@ -157,7 +161,7 @@ struct Normalizer {
   Ordinals<64> macs;
   Ordinals<64> addrs;
   Ordinals<64> qpns;                            // (destination address key, QPN): see qp_ordinal
-  std::array<std::uint64_t, 64> space_id{};    // (QP ordinal << 1) | feedback
+  Ordinals<64> space_ids;                       // (QP ordinal << 1) | feedback -> space
   std::array<std::uint32_t, 64> space_first{};  // first PSN seen in the space
   std::array<std::int32_t, 64> space_min{};     // lowest PSN as an offset from the first
   std::size_t spaces = 0;
