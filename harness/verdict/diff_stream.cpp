@@ -166,18 +166,11 @@ class StreamDiffer {
   }
 
  private:
-  struct SlotA {
-    Row row;
-    std::uint64_t handle = 0;
-    std::int64_t label = 0;
-    std::uint64_t ts_ns = 0;
+  using Made = diffing::RowFeed::Item;  // a row with where its packet is
+  struct SlotA : Made {
     std::uint64_t pair = kNone;
   };
-  struct SlotB {
-    Row row;
-    std::uint64_t handle = 0;
-    std::int64_t label = 0;
-    std::uint64_t ts_ns = 0;
+  struct SlotB : Made {
     std::uint64_t next = kNone;  // next B packet of the same key, in order
     bool used = false;
     bool queued = false;
@@ -191,24 +184,23 @@ class StreamDiffer {
   SlotA& at_a(std::uint64_t i) { return ring_a_[i & (ring_a_.size() - 1)]; }
   SlotB& at_b(std::uint64_t j) { return ring_b_[j & (ring_b_.size() - 1)]; }
 
-  std::string read_row(Side& s, std::uint64_t index, Row& row, std::uint64_t& handle, std::int64_t& label,
-                       std::uint64_t& ts, bool judge_ev) {
+  std::string read_row(Side& s, std::uint64_t index, Made& out, bool judge_ev) {
     SourcePacket p;
     if (!s.src.next(p)) {
       const std::string e = s.src.error();
       return e.empty() ? diffing::packet_gone(index) : e;
     }
-    diffing::make_stream_row(p, index, opt_, masks_, s.norm, judge_ev, row, scratch_);
-    handle = p.handle;
-    label = p.label;
-    ts = p.ts_ns;
+    diffing::make_stream_row(p, index, opt_, masks_, s.norm, judge_ev, out.row, scratch_);
+    out.handle = p.handle;
+    out.label = p.label;
+    out.ts_ns = p.ts_ns;
     return {};
   }
 
   std::string read_a(std::uint64_t i) {
     SlotA& s = at_a(i);
     s.pair = kNone;
-    return read_row(a_, i, s.row, s.handle, s.label, s.ts_ns, false);
+    return read_row(a_, i, s, false);
   }
 
   std::string read_b(bool queue) {
@@ -217,16 +209,8 @@ class StreamDiffer {
     s.used = false;
     s.queued = queue && !opt_.match_identity;
     s.next = kNone;
-    if (feed_ != nullptr) {
-      diffing::RowFeed::Item it;
-      if (std::string e = feed_->next(it); !e.empty()) return e;
-      s.row = it.row;
-      s.handle = it.handle;
-      s.label = it.label;
-      s.ts_ns = it.ts_ns;
-    } else if (std::string e = read_row(b_, j, s.row, s.handle, s.label, s.ts_ns, judge_ev_); !e.empty()) {
-      return e;
-    }
+    const std::string e = feed_ != nullptr ? feed_->next(s) : read_row(b_, j, s, judge_ev_);
+    if (!e.empty()) return e;
     if (!s.queued) return {};
     Queue& q = find(s.row.key, true);
     if (q.head == kNone) {
