@@ -1,4 +1,4 @@
-// Carry-less-multiply CRC-32 engines: 128-bit PCLMULQDQ and 512-bit VPCLMULQDQ folding
+// Carry-less-multiply CRC-32 engines: 128-bit PCLMULQDQ, 256-bit and 512-bit VPCLMULQDQ folding
 // (interface: crc32_engines.hpp). Each is compiled for its instruction set with a target
 // attribute, so the rest of the project needs no -m flags; icrc.cpp runs one only after
 // *_runnable() said yes.
@@ -307,6 +307,84 @@ MRC_VPCLMUL std::uint32_t vpclmul_masked(std::uint32_t r, const std::uint8_t* p,
   return vpclmul_fold(r, p, n, mask, mask_len);
 }
 
+// ---- 256-bit VPCLMULQDQ folding (AVX2 machines without AVX-512, e.g. AMD Zen 3) -----------------
+
+#define MRC_VPCLMUL256 __attribute__((target("pclmul,sse4.1,avx2,vpclmulqdq")))
+
+MRC_VPCLMUL256 inline __m256i load256(const std::uint8_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+MRC_VPCLMUL256 inline __m256i broadcast256(FoldConstants k) {
+  const auto lo = static_cast<long long>(k.for_low);
+  const auto hi = static_cast<long long>(k.for_high);
+  return _mm256_set_epi64x(hi, lo, hi, lo);
+}
+
+// Both 128-bit lanes of x folded forward by the distance k encodes, plus next.
+MRC_VPCLMUL256 inline __m256i fold256(__m256i x, __m256i k, __m256i next) {
+  return _mm256_xor_si256(_mm256_xor_si256(_mm256_clmulepi64_epi128(x, k, 0x00), _mm256_clmulepi64_epi128(x, k, 0x11)),
+                          next);
+}
+
+// n >= 128 bytes; the first mask_len (0, 64 or 128) of them ORed with `mask`.
+MRC_VPCLMUL256 std::uint32_t vpclmul256_fold(std::uint32_t r, const std::uint8_t* p, std::size_t n,
+                                             const std::uint8_t* mask, std::size_t mask_len) {
+  const std::uint8_t* const start = p;
+  const std::uint8_t* m = mask_len > 0 ? mask : kZeroMask;
+  // Four ymm accumulators over consecutive 32-byte blocks, each folding 1024 bits ahead per step.
+  __m256i x0 = _mm256_or_si256(load256(p), load256(m));
+  x0 = _mm256_xor_si256(x0, _mm256_setr_epi32(static_cast<int>(r), 0, 0, 0, 0, 0, 0, 0));
+  __m256i x1 = _mm256_or_si256(load256(p + 32), load256(m + 32));
+  __m256i x2 = load256(p + 64);
+  __m256i x3 = load256(p + 96);
+  if (mask_len > 64) {
+    x2 = _mm256_or_si256(x2, load256(m + 64));
+    x3 = _mm256_or_si256(x3, load256(m + 96));
+  }
+  p += 128;
+  n -= 128;
+  const __m256i k1024 = broadcast256(kFold1024);
+  while (n >= 128) {
+    x0 = fold256(x0, k1024, load256(p));
+    x1 = fold256(x1, k1024, load256(p + 32));
+    x2 = fold256(x2, k1024, load256(p + 64));
+    x3 = fold256(x3, k1024, load256(p + 96));
+    p += 128;
+    n -= 128;
+  }
+  const __m256i k256 = broadcast256(kFold256);
+  __m256i y = fold256(fold256(fold256(x0, k256, x1), k256, x2), k256, x3);
+  while (n >= 32) {
+    y = fold256(y, k256, load256(p));
+    p += 32;
+    n -= 32;
+  }
+  // 256 -> 128 bits: lane 0 (the earlier bytes) folds forward by 128 bits onto lane 1.
+  const __m128i x = fold(_mm256_castsi256_si128(y), constants(kFold128), _mm256_extracti128_si256(y, 1));
+  return pclmul_finish(x, p, n, start);
+}
+
+MRC_VPCLMUL256 std::uint32_t vpclmul256_any(std::uint32_t r, const std::uint8_t* p, std::size_t n) {
+  if (n < 128) return pclmul_any(r, p, n);
+  return vpclmul256_fold(r, p, n, nullptr, 0);
+}
+
+MRC_VPCLMUL256 std::uint32_t vpclmul256_masked(std::uint32_t r, const std::uint8_t* p, std::size_t n,
+                                               const std::uint8_t* mask, std::size_t mask_len) {
+  if (n < 128) return pclmul_fold(r, p, n, mask, mask_len);
+  return vpclmul256_fold(r, p, n, mask, mask_len);
+}
+
+// The OS saves the SSE and AVX register state (XCR0 bits 1 and 2).
+bool os_saves_avx_state() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0 || (ecx & bit_OSXSAVE) == 0) return false;
+  unsigned xcr0_lo = 0, xcr0_hi = 0;
+  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  return (xcr0_lo & 0x6u) == 0x6u;
+}
+
 // XCR0 says which register state the OS saves on a context switch; AVX-512 code needs SSE (bit 1),
 // AVX (bit 2), the opmask registers (5) and both upper ZMM halves (6, 7). cpuid alone only says
 // the CPU has the instructions.
@@ -338,6 +416,21 @@ std::uint32_t pclmul_update_masked(std::uint32_t r, const std::uint8_t* p, std::
 MRC_PCLMUL std::uint64_t pclmul_clmul32(std::uint32_t a, std::uint32_t b) {
   const __m128i p = _mm_clmulepi64_si128(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b)), 0x00);
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(p));
+}
+
+bool vpclmul256_runnable() {
+  __builtin_cpu_init();
+  return pclmul_runnable() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq") &&
+         os_saves_avx_state();
+}
+
+std::uint32_t vpclmul256_update(std::uint32_t r, const std::uint8_t* p, std::size_t n) {
+  return vpclmul256_any(r, p, n);
+}
+
+std::uint32_t vpclmul256_update_masked(std::uint32_t r, const std::uint8_t* p, std::size_t n,
+                                       const std::uint8_t* mask, std::size_t mask_len) {
+  return vpclmul256_masked(r, p, n, mask, mask_len);
 }
 
 bool vpclmul_runnable() {

@@ -159,6 +159,12 @@ std::uint32_t pclmul_update_masked(std::uint32_t r, const std::uint8_t* p, std::
                                    const std::uint8_t* mask, std::size_t mask_len);
 // One PCLMULQDQ: the carry-less product of two 32-bit values (for shift_register).
 std::uint64_t pclmul_clmul32(std::uint32_t a, std::uint32_t b);
+// 256-bit VPCLMULQDQ folding (crc32_clmul.cpp). Needs vpclmulqdq + avx2 and an OS that saves the
+// AVX register state: the fastest engine on AVX2 machines without AVX-512 (AMD Zen 3).
+bool vpclmul256_runnable();
+std::uint32_t vpclmul256_update(std::uint32_t r, const std::uint8_t* p, std::size_t n);
+std::uint32_t vpclmul256_update_masked(std::uint32_t r, const std::uint8_t* p, std::size_t n,
+                                       const std::uint8_t* mask, std::size_t mask_len);
 // 512-bit VPCLMULQDQ folding (crc32_clmul.cpp). Needs vpclmulqdq + avx512f/bw/vl, and an OS that
 // saves the AVX-512 register state (XCR0).
 bool vpclmul_runnable();

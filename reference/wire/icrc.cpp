@@ -148,13 +148,16 @@ constexpr CrcEngine kSlice8{"slice8", &crc32_with<&ce::slice8_update>,
 constexpr CrcEngine kPclmul{"pclmul", &crc32_with<&ce::pclmul_update>,
                             &icrc_with<&ce::pclmul_update, &ce::pclmul_update_masked>,
                             &icrc_split_with<&ce::pclmul_update, &ce::pclmul_update_masked, &ce::pclmul_clmul32>};
+constexpr CrcEngine kVpclmul256{"vpclmul256", &crc32_with<&ce::vpclmul256_update>,
+                                &icrc_with<&ce::vpclmul256_update, &ce::vpclmul256_update_masked>,
+                                &icrc_split_with<&ce::vpclmul256_update, &ce::vpclmul256_update_masked, &ce::pclmul_clmul32>};
 constexpr CrcEngine kVpclmul{"vpclmul", &crc32_with<&ce::vpclmul_update>,
                              &icrc_with<&ce::vpclmul_update, &ce::vpclmul_update_masked>,
                              &icrc_split_with<&ce::vpclmul_update, &ce::vpclmul_update_masked, &ce::pclmul_clmul32>};
 #endif
 
 struct EngineList {
-  std::array<CrcEngine, 3> items{};
+  std::array<CrcEngine, 4> items{};
   std::size_t count = 0;
 };
 
@@ -162,6 +165,7 @@ EngineList detect_engines() {
   EngineList l;
 #if MRC_CRC_HAVE_CLMUL
   if (ce::vpclmul_runnable()) l.items[l.count++] = kVpclmul;
+  if (ce::vpclmul256_runnable()) l.items[l.count++] = kVpclmul256;
   if (ce::pclmul_runnable()) l.items[l.count++] = kPclmul;
 #endif
   l.items[l.count++] = kSlice8;

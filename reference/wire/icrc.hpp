@@ -6,7 +6,8 @@
 // inner IPv6 packet only. On the wire the value is written least-significant byte first.
 //
 // The CRC engine is chosen once at run time, the fastest this CPU and OS can run: 512-bit
-// VPCLMULQDQ folding (AVX-512), 128-bit PCLMULQDQ folding, or slice-by-8 tables. All give
+// VPCLMULQDQ folding (AVX-512), 256-bit VPCLMULQDQ folding (AVX2), 128-bit PCLMULQDQ folding, or
+// slice-by-8 tables. All give
 // identical results (tested engine against engine).
 #pragma once
 
@@ -22,7 +23,7 @@ namespace mrc::wire {
 // Plain CRC-32 (zlib crc32 semantics) continuing from `crc` (pass 0 to start).
 std::uint32_t crc32(std::uint32_t crc, Bytes data);
 
-// Which engine crc32() dispatches to on this machine: "vpclmul", "pclmul" or "slice8".
+// Which engine crc32() dispatches to on this machine: "vpclmul", "vpclmul256", "pclmul" or "slice8".
 const char* crc32_engine();
 // The portable engine, exposed so tests can compare both on the same input.
 std::uint32_t crc32_portable(std::uint32_t crc, Bytes data);
@@ -35,7 +36,7 @@ struct IcrcSplit {
 
 // One CRC engine, callable directly so tests and benchmarks can run every engine on one input.
 struct CrcEngine {
-  const char* name;                                       // "vpclmul", "pclmul" or "slice8"
+  const char* name;                                       // "vpclmul", "vpclmul256", "pclmul", "slice8"
   std::uint32_t (*crc32)(std::uint32_t crc, Bytes data);  // same contract as crc32()
   std::uint32_t (*icrc)(Bytes ip);                        // same contract as icrc_compute()
   IcrcSplit (*icrc_split)(Bytes ip, std::size_t payload_off, std::size_t payload_len);  // icrc_compute_split()

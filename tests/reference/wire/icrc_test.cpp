@@ -116,6 +116,7 @@ std::vector<std::string> expected_engines() {
                        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vpclmulqdq");
   if (vpclmul) names.emplace_back("vpclmul");
+  if (pclmul && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq")) names.emplace_back("vpclmul256");
   if (pclmul) names.emplace_back("pclmul");
 #endif
   names.emplace_back("slice8");
