@@ -112,10 +112,15 @@ struct ShiftTables {
   std::array<std::uint32_t, 256> high{};  // [h]: x^(8*256h-32) mod P reflected, h >= 1
 };
 
+// Each entry one multiply from the one before (few enough steps for clang's constexpr limit).
 constexpr ShiftTables make_shift_tables() {
   ShiftTables t;
-  for (std::uint64_t m = 4; m < 256; ++m) t.low[m] = reflect32(xpow_normal(8 * m - 32));
-  for (std::uint64_t h = 1; h < 256; ++h) t.high[h] = reflect32(xpow_normal(8 * 256 * h - 32));
+  const std::uint32_t x8 = xpow_normal(8);
+  std::uint32_t v = 1;  // x^(8*4-32)
+  for (std::uint64_t m = 4; m < 256; ++m, v = mulmod_normal(v, x8)) t.low[m] = reflect32(v);
+  const std::uint32_t x2048 = xpow_normal(8 * 256);
+  v = xpow_normal(8 * 256 - 32);
+  for (std::uint64_t h = 1; h < 256; ++h, v = mulmod_normal(v, x2048)) t.high[h] = reflect32(v);
   return t;
 }
 
