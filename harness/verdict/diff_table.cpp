@@ -135,6 +135,11 @@ std::uint64_t hash_slots(const std::array<std::uint64_t, kSlots>& slots, std::ui
 
 template <std::size_t N>
 std::uint64_t Ordinals<N>::get(std::uint64_t hi, std::uint64_t lo) {
+  if (n_ <= 8) {  // the usual capture (a few hosts): a short scan beats hashing
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (hi_[i] == hi && lo_[i] == lo) return i;
+    }
+  }
   const std::uint64_t folded = fold128(hi, lo);
   constexpr std::size_t kMask = 2 * N - 1;
   std::size_t h = static_cast<std::size_t>(folded >> 32) & kMask;
