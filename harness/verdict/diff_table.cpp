@@ -65,11 +65,24 @@ std::uint64_t dest_key(const wire::DecodedFrame& f) {
   return v.u;
 }
 
-// One slot, with its id known at compile time so get_field's switch folds away.
+// The slots whose value registers an ordinal (slot_value: MACs, IPv4/IPv6 addresses, the QP).
+constexpr bool registers_ordinal(int s) {
+  using I = FieldId;
+  const auto id = static_cast<I>(s);
+  return id == I::kEthSrc || id == I::kEthDst || id == I::kIpSrc || id == I::kIpDst || id == I::kSrhSegment0 ||
+         id == I::kInnerSrc || id == I::kInnerDst || id == I::kBthDqpn;
+}
+
+// One slot, with its id known at compile time so get_field's switch folds away. A masked slot
+// that registers nothing is filled anyway and dropped from `present` by the caller: one mask
+// test per row instead of one per slot. A masked slot that registers is skipped, so masking an
+// address leaves the other addresses' ordinals as they were.
 template <int S>
 [[gnu::always_inline]] inline void fill_one(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt, const MaskSet& masks,
                      Normalizer& n, std::array<std::uint64_t, kSlots>& slots, std::uint64_t& present) {
-  if (masks.bits & bit(S)) return;
+  if constexpr (registers_ordinal(S)) {
+    if (masks.bits & bit(S)) return;
+  }
   const FieldValue v = get_field(static_cast<FieldId>(S), f, meta);
   if (!v.present()) return;
   present |= bit(S);
@@ -82,7 +95,7 @@ inline std::uint64_t fill_header_slots(const wire::DecodedFrame& f, const FrameM
                                        std::integer_sequence<int, S...>) {
   std::uint64_t present = 0;
   (fill_one<S>(f, meta, opt, masks, n, slots, present), ...);
-  return present;
+  return present & ~masks.bits;
 }
 
 // Fills every unmasked present slot of a decoded frame (pass-1 values); returns the mask.
@@ -101,14 +114,16 @@ std::uint64_t fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, con
   return present;
 }
 
-// Only the slots that register an ordinal (slot_value: MACs, IPv4/IPv6 addresses, the QP), in
-// slot order as fill_slots meets them, so the ordinals come out the same: the first pass of the
-// streaming diff, which needs the normalizer and not the row.
+// Only the slots that register an ordinal (registers_ordinal), in slot order as fill_slots meets
+// them, so the ordinals come out the same: the first pass of the streaming diff, which needs the
+// normalizer and not the row.
 std::uint64_t fill_registering_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
                                      const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots) {
   using I = FieldId;
   static_assert(I::kEthSrc < I::kEthDst && I::kEthDst < I::kIpSrc && I::kIpSrc < I::kIpDst && I::kIpDst < I::kSrhSegment0 &&
                 I::kSrhSegment0 < I::kInnerSrc && I::kInnerSrc < I::kInnerDst && I::kInnerDst < I::kBthDqpn);
+  static_assert(registers_ordinal(static_cast<int>(I::kEthSrc)) && registers_ordinal(static_cast<int>(I::kBthDqpn)) &&
+                !registers_ordinal(static_cast<int>(I::kBthPsn)));
   return fill_header_slots(f, meta, opt, masks, n, slots,
                            std::integer_sequence<int, static_cast<int>(I::kEthSrc), static_cast<int>(I::kEthDst),
                                                  static_cast<int>(I::kIpSrc), static_cast<int>(I::kIpDst),
