@@ -17,13 +17,6 @@ Pool& pool() {
   return *p;
 }
 
-// Bytes the capture's arena holds (its capacity is at most twice that).
-std::size_t stored_bytes(const Capture& c) {
-  if (c.empty()) return 0;
-  const CapturedPacket& last = c.packet(c.size() - 1);
-  return std::size_t{last.offset} + last.caplen;
-}
-
 }  // namespace
 
 Capture take() {
@@ -42,7 +35,7 @@ Capture take() {
 void recycle(Capture&& c) {
   Capture mine = std::move(c);
   c = Capture();
-  if (stored_bytes(mine) > kMaxKeptBytes) return;  // freed here, outside the lock
+  if (mine.stored_bytes() > kMaxKeptBytes) return;  // freed here, outside the lock
   mine.clear();
   mine.set_tap("");
   Pool& p = pool();

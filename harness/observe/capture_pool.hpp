@@ -1,11 +1,10 @@
-// Storage of finished captures, kept for the next case run's taps.
+// Finished captures, kept for the next case run's taps.
 //
-// A campaign runs thousands of cases one after the other, each with fresh taps. A tap's capture
-// grows its arena by doubling, copying what it holds at every step, into pages the kernel has to
-// fault in and zero; that was about a tenth of a campaign's CPU time. A capture handed back here
-// once nothing reads it keeps its vectors' capacity: the next run's tap starts cleared but with
-// room, in pages already mapped. Contents never carry over (take() returns a cleared capture),
-// so no report or evidence byte depends on what was recycled.
+// A campaign runs thousands of cases one after the other, each with fresh taps. A capture handed
+// back here once nothing reads it keeps its packet index's capacity, so the next run's tap does not
+// grow that vector again; its byte chunks go back to capture_chunks (capture_chunks.hpp), where any
+// capture takes them. Contents never carry over (take() returns a cleared capture), so no report or
+// evidence byte depends on what was recycled.
 #pragma once
 
 #include <cstddef>
@@ -15,8 +14,7 @@
 namespace mrc::harness::capture_pool {
 
 // At most this many captures wait in the pool (the taps of a case or two per job); one that held
-// more than kMaxKeptBytes is freed instead, so the pool pins at most about 2 x 8 x 16 MB. With 32
-// of up to 64 MB a campaign's peak RSS went from 278 to 657 MB.
+// more than kMaxKeptBytes is freed instead (its index is about 24 / 1000 of that).
 inline constexpr std::size_t kMaxKept = 8;
 inline constexpr std::size_t kMaxKeptBytes = std::size_t{16} << 20;
 

@@ -64,11 +64,7 @@ void Simulator::tap(DirId d, TapPoint point, PacketId p, std::uint64_t ts, bool 
     harness::CaptureIntegrity& ig = t.cap.integrity();
     ++ig.offered;
     const std::uint32_t caplen = t.spec.snaplen != 0 && m.len > t.spec.snaplen ? t.spec.snaplen : m.len;
-    std::uint64_t stored_bytes = 0;
-    if (!t.cap.empty()) {
-      const harness::CapturedPacket& last = t.cap.packet(t.cap.size() - 1);
-      stored_bytes = std::uint64_t{last.offset} + last.caplen;
-    }
+    const std::uint64_t stored_bytes = t.cap.stored_bytes();
     if (t.cap.size() >= t.spec.max_packets || stored_bytes + caplen > t.spec.max_bytes ||
         stored_bytes + caplen > 0xFFFFFFFFull) {
       ++ig.tap_dropped;  // over the tap's bounds: counted, not stored

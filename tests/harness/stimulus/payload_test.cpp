@@ -75,6 +75,29 @@ TEST(Payload, WordWiseStreamEqualsTheByteDefinitionAtEveryLength) {
   }
 }
 
+// Long writes go through the interleaved block generator (four chains a jump apart): every length
+// around its block edges, and a whole 64 KiB write, must still be the one stream.
+TEST(Payload, BlockGeneratorEqualsTheByteDefinitionAcrossBlockEdges) {
+  for (std::size_t n : {1016u, 1023u, 1024u, 1025u, 1031u, 2047u, 2048u, 2049u, 3077u, 8192u, 65536u, 65541u}) {
+    std::vector<std::uint8_t> got(n);
+    fill_pattern(PayloadPattern::kPrbs, 0xC0FFEE, got);
+    EXPECT_EQ(got, prbs_by_definition(0xC0FFEE, n)) << "length " << n;
+  }
+}
+
+TEST(Payload, CheckerFindsAFlippedByteAcrossBlocks) {
+  std::vector<std::uint8_t> w(5000);
+  fill_write_data(8, 2, 6, w);
+  EXPECT_TRUE(check_write_data(8, 2, 6, w));
+  for (std::size_t i : {0u, 7u, 1023u, 1024u, 1025u, 2048u, 4095u, 4096u, 4999u}) {
+    w[i] ^= 0x10;
+    std::size_t bad = 0;
+    EXPECT_FALSE(check_write_data(8, 2, 6, w, &bad));
+    EXPECT_EQ(bad, i);
+    w[i] ^= 0x10;
+  }
+}
+
 TEST(Payload, CheckerFindsAFlippedByteAtEveryPosition) {
   std::vector<std::uint8_t> w(37);
   fill_write_data(5, 3, 11, w);
