@@ -1,53 +1,29 @@
 #include "harness/observe/capture_chunks.hpp"
 
-#include <mutex>
+#include <optional>
 #include <utility>
-#include <vector>
+
+#include "harness/observe/free_list.hpp"
 
 namespace mrc::harness::capture_chunks {
 namespace {
 
-struct Pool {
-  std::mutex m;
-  std::vector<Bytes> free;
-};
-
-Pool& pool() {
-  static Pool* p = new Pool;  // never destroyed: a detached case thread may still hand one back
-  return *p;
-}
+FreeList<Bytes>& pool() { return FreeList<Bytes>::process_wide(); }
 
 }  // namespace
 
 Bytes take(std::size_t bytes) {
   if (bytes == kChunkBytes) {
-    Pool& p = pool();
-    std::lock_guard<std::mutex> lock(p.m);
-    if (!p.free.empty()) {
-      Bytes b = std::move(p.free.back());
-      p.free.pop_back();
-      return b;
-    }
+    if (std::optional<Bytes> b = pool().pop()) return std::move(*b);
   }
   return Bytes(new std::uint8_t[bytes]);  // default-initialised: no zeroing pass over it
 }
 
 void recycle(Bytes b, std::size_t bytes) {
   if (!b || bytes != kChunkBytes) return;  // freed here
-  Pool& p = pool();
-  {
-    std::lock_guard<std::mutex> lock(p.m);
-    if (p.free.size() < kMaxFree) {
-      p.free.push_back(std::move(b));
-      return;
-    }
-  }
+  pool().push(b, kMaxFree);                 // freed here when the pool is full
 }
 
-std::size_t free_count() {
-  Pool& p = pool();
-  std::lock_guard<std::mutex> lock(p.m);
-  return p.free.size();
-}
+std::size_t free_count() { return pool().size(); }
 
 }  // namespace mrc::harness::capture_chunks

@@ -1,34 +1,19 @@
 #include "harness/observe/capture_pool.hpp"
 
-#include <mutex>
+#include <optional>
 #include <utility>
-#include <vector>
+
+#include "harness/observe/free_list.hpp"
 
 namespace mrc::harness::capture_pool {
 namespace {
 
-struct Pool {
-  std::mutex m;
-  std::vector<Capture> kept;
-};
-
-Pool& pool() {
-  static Pool* p = new Pool;  // never destroyed: a detached case thread may still hand one back
-  return *p;
-}
+FreeList<Capture>& pool() { return FreeList<Capture>::process_wide(); }
 
 }  // namespace
 
 Capture take() {
-  Pool& p = pool();
-  {
-    std::lock_guard<std::mutex> lock(p.m);
-    if (!p.kept.empty()) {
-      Capture c = std::move(p.kept.back());
-      p.kept.pop_back();
-      return c;
-    }
-  }
+  if (std::optional<Capture> c = pool().pop()) return std::move(*c);
   return Capture();
 }
 
@@ -38,15 +23,9 @@ void recycle(Capture&& c) {
   if (mine.stored_bytes() > kMaxKeptBytes) return;  // freed here, outside the lock
   mine.clear();
   mine.set_tap("");
-  Pool& p = pool();
-  std::lock_guard<std::mutex> lock(p.m);
-  if (p.kept.size() < kMaxKept) p.kept.push_back(std::move(mine));
+  pool().push(mine, kMaxKept);  // freed here, outside the lock, when the pool is full
 }
 
-std::size_t kept() {
-  Pool& p = pool();
-  std::lock_guard<std::mutex> lock(p.m);
-  return p.kept.size();
-}
+std::size_t kept() { return pool().size(); }
 
 }  // namespace mrc::harness::capture_pool
