@@ -42,6 +42,14 @@ std::string DefectSet::to_string() const {
   return out;
 }
 
+DefectSet DefectSet::read_in(const quirk::ReadLog& log) {
+  DefectSet set;
+  for (const auto& d : kCatalog) {
+    if (log.was_read(static_cast<std::uint8_t>(d.id))) set.add(d.id);
+  }
+  return set;
+}
+
 std::optional<DefectSet> DefectSet::parse(std::string_view csv, std::string* bad) {
   DefectSet set;
   while (!csv.empty()) {

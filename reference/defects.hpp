@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/quirk/quirk_flag.hpp"
+
 namespace mrc::ref {
 
 // The catalog, one line per defect: enum id, the name used on the command line
@@ -96,8 +98,9 @@ enum class Defect : std::uint8_t {
   kCount,
 };
 
-// DefectSet's capacity; raise it when the catalog outgrows it.
+// DefectSet's capacity; raise it when the catalog outgrows it (and quirk::kMaxFlags with it).
 inline constexpr std::size_t kMaxDefects = 128;
+static_assert(kMaxDefects <= quirk::kMaxFlags);
 static_assert(static_cast<std::size_t>(Defect::kCount) <= kMaxDefects, "the defect catalog outgrew DefectSet");
 
 struct DefectInfo {
@@ -118,14 +121,33 @@ class DefectSet {
   void add(Defect d) { bits_.set(static_cast<std::size_t>(d)); }
   bool has(Defect d) const { return bits_.test(static_cast<std::size_t>(d)); }
   bool empty() const { return bits_.none(); }
+  void add_all(const DefectSet& o) { bits_ |= o.bits_; }
   std::vector<Defect> list() const;
   std::string to_string() const;  // "a,b,c" in catalog order; "" when empty
 
   // Parses "name,name,...". On an unknown name returns nullopt and puts the name in *bad.
   static std::optional<DefectSet> parse(std::string_view csv, std::string* bad = nullptr);
 
+  // The defects whose switch `log` says was read (reference/quirk/quirk_flag.hpp).
+  static DefectSet read_in(const quirk::ReadLog& log);
+
  private:
   std::bitset<kMaxDefects> bits_;
+};
+
+// A defect set as the endpoint consults it: every has() is noted in the read log, and so is every
+// later read of a flag() handed to a layer (reference/quirk/quirk_flag.hpp says why). Made from a
+// plain DefectSet (tests), it logs nothing.
+class DefectReads {
+ public:
+  DefectReads(const DefectSet& set, quirk::ReadLog* log = nullptr)  // NOLINT(google-explicit-constructor)
+      : set_(set), log_(log) {}
+  bool has(Defect d) const { return flag(d); }
+  quirk::Flag flag(Defect d) const { return quirk::Flag(set_.has(d), static_cast<std::uint8_t>(d), log_); }
+
+ private:
+  DefectSet set_;
+  quirk::ReadLog* log_;
 };
 
 }  // namespace mrc::ref

@@ -9,89 +9,89 @@
 
 namespace mrc::ref {
 
-transport::RequesterQuirks requester_quirks(const DefectSet& d) {
+transport::RequesterQuirks requester_quirks(const DefectReads& d) {
   transport::RequesterQuirks q;
-  q.exceed_mpr_window = d.has(Defect::kExceedMprWindow);
-  q.ignore_wimm = d.has(Defect::kIgnoreWimm);
-  q.retransmit_same_ev = d.has(Defect::kRetransmitSameEv);
-  q.go_back_n = d.has(Defect::kGoBackN);
-  q.no_reth_middle = d.has(Defect::kNoRethOnMiddle);
-  q.wrong_icrc = d.has(Defect::kWrongIcrc);
-  q.slow_timeout = d.has(Defect::kSlowTimeout);
-  q.honour_ghost_ack = d.has(Defect::kHonourGhostAck);
-  q.never_give_up = d.has(Defect::kNeverGiveUp);
-  q.last_reth_len_mtu = d.has(Defect::kLastRethLenMtu);
-  q.retry.linear_backoff = d.has(Defect::kBackoffAddsT);
-  q.retry.no_cap = d.has(Defect::kNoBackoffCap);
-  q.retry.timeout_cap_20 = d.has(Defect::kTimeoutCap20);
-  q.retry.one_extra = d.has(Defect::kRetryOneExtra);
-  q.retry.exp25_finite = d.has(Defect::kExp25Finite);
-  q.always_dynamic_mpr = d.has(Defect::kMprAlwaysDynamic);
+  q.exceed_mpr_window = d.flag(Defect::kExceedMprWindow);
+  q.ignore_wimm = d.flag(Defect::kIgnoreWimm);
+  q.retransmit_same_ev = d.flag(Defect::kRetransmitSameEv);
+  q.go_back_n = d.flag(Defect::kGoBackN);
+  q.no_reth_middle = d.flag(Defect::kNoRethOnMiddle);
+  q.wrong_icrc = d.flag(Defect::kWrongIcrc);
+  q.slow_timeout = d.flag(Defect::kSlowTimeout);
+  q.honour_ghost_ack = d.flag(Defect::kHonourGhostAck);
+  q.retry.never_give_up = d.flag(Defect::kNeverGiveUp);
+  q.last_reth_len_mtu = d.flag(Defect::kLastRethLenMtu);
+  q.retry.linear_backoff = d.flag(Defect::kBackoffAddsT);
+  q.retry.no_cap = d.flag(Defect::kNoBackoffCap);
+  q.retry.timeout_cap_20 = d.flag(Defect::kTimeoutCap20);
+  q.retry.one_extra = d.flag(Defect::kRetryOneExtra);
+  q.retry.exp25_finite = d.flag(Defect::kExp25Finite);
+  q.always_dynamic_mpr = d.flag(Defect::kMprAlwaysDynamic);
   return q;
 }
 
-transport::ResponderQuirks responder_quirks(const DefectSet& d) {
+transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   transport::ResponderQuirks q;
-  q.sack_off_by_one = d.has(Defect::kSackOffByOne);
-  q.wrong_ev_echo = d.has(Defect::kWrongEvEcho);
-  q.no_trim_nack = d.has(Defect::kNoTrimNack);
-  q.place_trimmed_stub = d.has(Defect::kPlaceTrimmedStub);
-  q.early_completion = d.has(Defect::kEarlyCompletion);
-  q.double_completion = d.has(Defect::kDoubleCompletion);
-  q.no_nack_loss = d.has(Defect::kNoNackLoss);
-  q.accept_out_of_window = d.has(Defect::kAcceptOutOfWindow);
-  q.no_service_time = d.has(Defect::kNoServiceTime);
-  q.answer_read = d.has(Defect::kAnswerRead);
-  q.accept_bad_rkey = d.has(Defect::kAcceptBadRkey);
-  q.accept_wrong_pkey = d.has(Defect::kAcceptWrongPkey);
-  q.accept_bad_icrc = d.has(Defect::kAcceptBadIcrc);
-  q.accept_wrong_qpn = d.has(Defect::kAcceptWrongQpn);
-  q.accept_truncated = d.has(Defect::kAcceptTruncated);
-  q.nack_without_hole = d.has(Defect::kNackWithoutHole);
-  q.tail_bytes_unplaced = d.has(Defect::kTailBytesUnplaced);
-  q.region_end_off_by_one = d.has(Defect::kRegionEndOffByOne);
-  q.region_end_exclusive = d.has(Defect::kRegionEndExclusive);
-  q.sack_no_wrap = d.has(Defect::kSackNoWrap);
-  q.sack_no_last_bit = d.has(Defect::kSackNoLastBit);
+  q.sack_off_by_one = d.flag(Defect::kSackOffByOne);
+  q.wrong_ev_echo = d.flag(Defect::kWrongEvEcho);
+  q.no_trim_nack = d.flag(Defect::kNoTrimNack);
+  q.place_trimmed_stub = d.flag(Defect::kPlaceTrimmedStub);
+  q.early_completion = d.flag(Defect::kEarlyCompletion);
+  q.double_completion = d.flag(Defect::kDoubleCompletion);
+  q.no_nack_loss = d.flag(Defect::kNoNackLoss);
+  q.accept_out_of_window = d.flag(Defect::kAcceptOutOfWindow);
+  q.no_service_time = d.flag(Defect::kNoServiceTime);
+  q.answer_read = d.flag(Defect::kAnswerRead);
+  q.accept_bad_rkey = d.flag(Defect::kAcceptBadRkey);
+  q.accept_wrong_pkey = d.flag(Defect::kAcceptWrongPkey);
+  q.accept_bad_icrc = d.flag(Defect::kAcceptBadIcrc);
+  q.accept_wrong_qpn = d.flag(Defect::kAcceptWrongQpn);
+  q.accept_truncated = d.flag(Defect::kAcceptTruncated);
+  q.nack_without_hole = d.flag(Defect::kNackWithoutHole);
+  q.tail_bytes_unplaced = d.flag(Defect::kTailBytesUnplaced);
+  q.region_end_off_by_one = d.flag(Defect::kRegionEndOffByOne);
+  q.region_end_exclusive = d.flag(Defect::kRegionEndExclusive);
+  q.sack_no_wrap = d.flag(Defect::kSackNoWrap);
+  q.sack_no_last_bit = d.flag(Defect::kSackNoLastBit);
   return q;
 }
 
-cc::NsccQuirks nscc_quirks(const DefectSet& d) {
+cc::NsccQuirks nscc_quirks(const DefectReads& d) {
   cc::NsccQuirks q;
-  q.never_decrease = d.has(Defect::kNsccNoDecrease);
-  q.md_below_target = d.has(Defect::kNsccMdBelowTarget);
-  q.no_quick_adapt = d.has(Defect::kNsccNoQuickAdapt);
-  q.exceed_max_cwnd = d.has(Defect::kNsccExceedMaxCwnd);
+  q.never_decrease = d.flag(Defect::kNsccNoDecrease);
+  q.md_below_target = d.flag(Defect::kNsccMdBelowTarget);
+  q.no_quick_adapt = d.flag(Defect::kNsccNoQuickAdapt);
+  q.exceed_max_cwnd = d.flag(Defect::kNsccExceedMaxCwnd);
   return q;
 }
 
-ev::HealthQuirks health_quirks(const DefectSet& d) {
+ev::HealthQuirks health_quirks(const DefectReads& d) {
   ev::HealthQuirks q;
-  q.keep_failed = d.has(Defect::kKeepFailedEv);
-  q.early_probe_reuse = d.has(Defect::kEarlyProbeReuse);
-  q.ignore_min_active = d.has(Defect::kIgnoreMinActive);
-  q.use_denied = d.has(Defect::kUseDeniedEv);
+  q.keep_failed = d.flag(Defect::kKeepFailedEv);
+  q.early_probe_reuse = d.flag(Defect::kEarlyProbeReuse);
+  q.ignore_min_active = d.flag(Defect::kIgnoreMinActive);
+  q.use_denied = d.flag(Defect::kUseDeniedEv);
   return q;
 }
 
-ev::ControllerQuirks controller_quirks(const DefectSet& d) {
+ev::ControllerQuirks controller_quirks(const DefectReads& d) {
   ev::ControllerQuirks q;
-  q.no_events = d.has(Defect::kNoEvEvents);
-  q.ignore_event_mask = d.has(Defect::kEventsIgnoreMask);
-  q.imprecise_drop_count = d.has(Defect::kImpreciseDropCount);
-  q.any_transition = d.has(Defect::kBadProfileTransition);
-  q.skip_field_rules = d.has(Defect::kAcceptInvalidProfile);
-  q.ignore_count_limits = d.has(Defect::kIgnoreCountLimits);
-  q.online_unpopulated = d.has(Defect::kOnlineUnpopulated);
-  q.modify_online_without_cap = d.has(Defect::kModifyOnlineWithoutCap);
-  q.scatter16 = d.has(Defect::kEvScatter16);
+  q.no_events = d.flag(Defect::kNoEvEvents);
+  q.ignore_event_mask = d.flag(Defect::kEventsIgnoreMask);
+  q.imprecise_drop_count = d.flag(Defect::kImpreciseDropCount);
+  q.any_transition = d.flag(Defect::kBadProfileTransition);
+  q.skip_field_rules = d.flag(Defect::kAcceptInvalidProfile);
+  q.ignore_count_limits = d.flag(Defect::kIgnoreCountLimits);
+  q.online_unpopulated = d.flag(Defect::kOnlineUnpopulated);
+  q.modify_online_without_cap = d.flag(Defect::kModifyOnlineWithoutCap);
+  q.scatter16 = d.flag(Defect::kEvScatter16);
   return q;
 }
 
-ev::SelectorQuirks selector_quirks(const DefectSet& d) {
+ev::SelectorQuirks selector_quirks(const DefectReads& d) {
   ev::SelectorQuirks q;
-  q.spray_single_ev = d.has(Defect::kSpraySingleEv);
-  q.use_denied = d.has(Defect::kUseDeniedEv);
+  q.spray_single_ev = d.flag(Defect::kSpraySingleEv);
+  q.use_denied = d.flag(Defect::kUseDeniedEv);
   return q;
 }
 
@@ -114,6 +114,8 @@ transport::EpResponderConfig ep_responder_config(const EndpointConfig& cfg) {
 
 Endpoint::Endpoint(const EndpointConfig& cfg)
     : cfg_(cfg),
+      reads_(std::make_unique<quirk::ReadLog>()),
+      defects_(cfg.defects, reads_.get()),
       controller_(cfg.limits),
       memory_(transport::MemoryTableConfig{}),
       port_up_(std::size_t{cfg.num_ports} + 1, true),
@@ -121,7 +123,7 @@ Endpoint::Endpoint(const EndpointConfig& cfg)
       ep_responder_(ep_responder_config(cfg)),
       ep_tracker_(transport::EpRequestTracker::Config{2048, 0}) {
   cfg_.num_ports = std::clamp<std::uint8_t>(cfg_.num_ports, 1, 32);
-  controller_.set_quirks(controller_quirks(cfg_.defects));
+  controller_.set_quirks(controller_quirks(defects_));
   port_up_.assign(std::size_t{cfg_.num_ports} + 1, true);
   port_up_[0] = false;
   // QPNs differ between endpoints with different seeds, so a frame routed to the wrong peer is
@@ -183,7 +185,7 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
 void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
   // defect drop-encapsulated: MODEL: M1 lets the receiver get either form; this one knows only the
   // inner packet a decapsulating leaf delivers.
-  if (f.encapsulated && cfg_.defects.has(Defect::kDropEncapsulated)) {
+  if (f.encapsulated && defects_.has(Defect::kDropEncapsulated)) {
     ++stats_.rx_decode_error;
     return;
   }

@@ -178,6 +178,9 @@ class Endpoint {
   // The QP's view of each EV (GOOD / ASSUMED_BAD / DENIED); empty before RTS.
   std::vector<ev::EvState> ev_states(std::uint32_t qpn) const;
   std::uint32_t cwnd(std::uint32_t qpn) const;  // bytes; 0 without NSCC or before RTS
+  // The defects whose switch this endpoint has read since it was made, whether or not they are
+  // on: a run that never read one would have gone the same with it on (reference/quirk/).
+  DefectSet defects_read() const { return DefectSet::read_in(*reads_); }
 
  private:
   struct Qp;
@@ -211,6 +214,10 @@ class Endpoint {
   std::uint32_t local_ports_up() const;
 
   EndpointConfig cfg_;
+  // On the heap: the layers' quirk flags point at it (defects_read()). Every defect switch is read
+  // through defects_, never through cfg_.defects.
+  std::unique_ptr<quirk::ReadLog> reads_;
+  DefectReads defects_;
   ev::Controller controller_;
   transport::MemoryTable memory_;
   std::vector<std::unique_ptr<Qp>> qps_;
@@ -233,12 +240,12 @@ class Endpoint {
 };
 
 // Maps a defect set onto the layer quirk structs (so transport/ev never see the facade).
-transport::RequesterQuirks requester_quirks(const DefectSet& d);
-transport::ResponderQuirks responder_quirks(const DefectSet& d);
-cc::NsccQuirks nscc_quirks(const DefectSet& d);
-ev::HealthQuirks health_quirks(const DefectSet& d);
-ev::SelectorQuirks selector_quirks(const DefectSet& d);
-ev::ControllerQuirks controller_quirks(const DefectSet& d);
+transport::RequesterQuirks requester_quirks(const DefectReads& d);
+transport::ResponderQuirks responder_quirks(const DefectReads& d);
+cc::NsccQuirks nscc_quirks(const DefectReads& d);
+ev::HealthQuirks health_quirks(const DefectReads& d);
+ev::SelectorQuirks selector_quirks(const DefectReads& d);
+ev::ControllerQuirks controller_quirks(const DefectReads& d);
 
 // Hands a QP's queued EV state changes to the controller (profile-wide state and EV events) and
 // empties the QP's buffer; changes the buffer dropped are counted into the next event.

@@ -11,14 +11,14 @@ namespace {
 constexpr std::size_t kMaxEpPending = 1024;  // outstanding EP requests (tracker holds 2048 ids)
 
 // MODEL: M6 port_status: bit N-1 = port N up (defect port-status-off-by-one: bit N).
-std::uint32_t port_status_field(std::uint32_t ports_up, const DefectSet& d) {
+std::uint32_t port_status_field(std::uint32_t ports_up, const DefectReads& d) {
   return d.has(Defect::kPortStatusOffByOne) ? ports_up << 1 : ports_up;
 }
 }  // namespace
 
 std::optional<std::uint16_t> Endpoint::next_ep_req_id() {
   // Defect reqid-reuse: the previous id again, even while its request is still outstanding.
-  if (cfg_.defects.has(Defect::kReqidReuse) && ep_tracker_.stats().started > 0) return ep_tracker_.last_issued_id();
+  if (defects_.has(Defect::kReqidReuse) && ep_tracker_.stats().started > 0) return ep_tracker_.last_issued_id();
   return ep_tracker_.next_free_id();
 }
 
@@ -27,7 +27,7 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
   if (reqs.empty() || req_tc > 63) return EINVAL;
   if (op != wire::EpOp::kEvProbe && op != wire::EpOp::kPortStatusUpdate) return EINVAL;
   if (op == wire::EpOp::kEvProbe && !(cfg_.limits.caps & ev::cap::kEpOpEvProbe)) return EOPNOTSUPP;
-  const bool reuse = cfg_.defects.has(Defect::kReqidReuse);  // defect: no req_id uniqueness rule
+  const bool reuse = defects_.has(Defect::kReqidReuse);  // defect: no req_id uniqueness rule
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].req_port < 1 || reqs[i].req_port > cfg_.num_ports) return EINVAL;
     // req_id: unique among outstanding requests, including the rest of this batch (§1.7).
@@ -49,7 +49,7 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     spec.op = op;
     spec.req_id = r.req_id;
     spec.tx_timestamp_ns = now_;
-    spec.port_status = r.port_status != 0 ? r.port_status : port_status_field(local_ports_up(), cfg_.defects);
+    spec.port_status = r.port_status != 0 ? r.port_status : port_status_field(local_ports_up(), defects_);
     spec.path.kind = transport::TxPath::Kind::kExplicitEv;
     spec.path.fmt = r.ev_fmt_mode;
     spec.path.ev = r.req_ev;
@@ -58,7 +58,7 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     spec.dgid = r.dgid;
     spec.dmac = r.dmac;
     // §1.7: req_tc is the DSCP of the request (defect probe-ignores-tc: always 46 for probes).
-    spec.req_tc = op == wire::EpOp::kEvProbe && cfg_.defects.has(Defect::kProbeIgnoresTc) ? wire::kDscpControl : req_tc;
+    spec.req_tc = op == wire::EpOp::kEvProbe && defects_.has(Defect::kProbeIgnoresTc) ? wire::kDscpControl : req_tc;
     transport::TxPacket pkt;
     if (!transport::build_ep_request(spec, pkt)) return EINVAL;
     push_control(pkt);
@@ -97,10 +97,10 @@ void Endpoint::send_health_probes(Qp& qp) {
     spec.op = wire::EpOp::kEvProbe;
     spec.req_id = *id;
     spec.tx_timestamp_ns = now_;
-    spec.port_status = port_status_field(local_ports_up(), cfg_.defects);
+    spec.port_status = port_status_field(local_ports_up(), defects_);
     spec.path.kind = transport::TxPath::Kind::kQpEv;
     // MODEL: M6 the probe travels on the EV it tests (defect probe-wrong-ev: on the next one).
-    spec.path.ev_index = cfg_.defects.has(Defect::kProbeWrongEv)
+    spec.path.ev_index = defects_.has(Defect::kProbeWrongEv)
                              ? static_cast<std::uint32_t>((*ev + 1u) % h.size())
                              : *ev;
     spec.dgid = qp.attr.ah.dgid;
@@ -145,7 +145,7 @@ void Endpoint::expire_ep(std::uint64_t now) {
 
 void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
   const bool probe = f.has_ep && f.ep.op == wire::EpOp::kEvProbe;
-  if (probe && cfg_.defects.has(Defect::kProbeNeedsQp)) {
+  if (probe && defects_.has(Defect::kProbeNeedsQp)) {
     // Defect probe-needs-qp: probes are answered only for a peer this endpoint has a QP with,
     // although MRC probes are connectionless (§1.7).
     const wire::Ipv6Addr src = transport::source_gid(f);
@@ -157,8 +157,8 @@ void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
   if (outcome != transport::EpRxOutcome::kResponded && outcome != transport::EpRxOutcome::kPeerTableFull) {
     return;
   }
-  pkt.ep.port_status = port_status_field(pkt.ep.port_status, cfg_.defects);
-  if (probe && cfg_.defects.has(Defect::kProbeReqidMangled)) ++pkt.ep.req_id;  // defect: wrong id echoed
+  pkt.ep.port_status = port_status_field(pkt.ep.port_status, defects_);
+  if (probe && defects_.has(Defect::kProbeReqidMangled)) ++pkt.ep.req_id;  // defect: wrong id echoed
   push_control(pkt);
   if (f.has_ep && f.ep.op == wire::EpOp::kPortStatusUpdate) {
     // MODEL: M6 the peer's up ports: EVs of QPs towards it on a plane whose far end is down are

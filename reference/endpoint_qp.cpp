@@ -150,7 +150,7 @@ int Endpoint::to_rtr(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   apply_variants(cfg_.variants, rc);
   if (!transport::check_config(rc).empty()) return EINVAL;
   qp.attr = next;
-  qp.rsp = std::make_unique<transport::Responder>(rc, memory_, responder_quirks(cfg_.defects));
+  qp.rsp = std::make_unique<transport::Responder>(rc, memory_, responder_quirks(defects_));
   for (std::uint64_t id : qp.early_recv) qp.rsp->post_recv(id);
   qp.early_recv.clear();
   qp.state = QpState::kRtr;
@@ -210,16 +210,16 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   rc.timeout = next.timeout;
   rc.retry = next.retry;
   rc.max_send_wr = qp.init.max_send_wr;
-  rc.quirks = requester_quirks(cfg_.defects);
+  rc.quirks = requester_quirks(defects_);
 
   qp.attr = next;
-  ev::SelectorQuirks sq = selector_quirks(cfg_.defects);
+  ev::SelectorQuirks sq = selector_quirks(defects_);
   VariantSet variants = cfg_.variants;
   if (cfg_.random_spray) variants.add(Variant::kRandomEv);
   apply_variants(variants, cfg_.seed, qp.qpn, sq, hp, rc);
   qp.req = std::make_unique<transport::Requester>(
-      rc, evs, hp, health_quirks(cfg_.defects), sq,
-      params ? &*params : nullptr, nscc_quirks(cfg_.defects));
+      rc, evs, hp, health_quirks(defects_), sq,
+      params ? &*params : nullptr, nscc_quirks(defects_));
   qp.tx_per_ev.assign(arr.size(), 0);
   qp.ev_generation = controller_.ev_generation(qp.ev_profile);
   const auto peer_ports = ep_responder_.peers().ports(qp.attr.ah.dgid);

@@ -108,15 +108,15 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
     spec.inner_ip6.dscp = pkt.dscp;
     spec.inner_ip6.ecn = pkt.ecn;
   }
-  const DefectSet& d = cfg_.defects;
-  if (!d.empty()) {
-    if (mode == wire::EvFmtMode::kStev && d.has(Defect::kNoFlowLabelEv)) spec.ip6.flow_label = 0;
-    if (mode == wire::EvFmtMode::kSrv6 && d.has(Defect::kUsidReverse)) reverse_usids(spec.ip6.dst);
-    if (mode == wire::EvFmtMode::kSrv6 && spec.srv6_encap && d.has(Defect::kUsidShortContainer)) {
-      spec.ip6.dst[14] = spec.ip6.dst[15] = 0;  // the last uSID slot: End-of-Carrier
-    }
-    if (spec.has_srh && d.has(Defect::kSrhWrongSegmentsLeft)) spec.srh.segments_left = 0;
+  // Each switch is read where it would act, never skipped as a set: its read is what tells the
+  // campaign a case reaches the defect (reference/quirk/quirk_flag.hpp).
+  const DefectReads& d = defects_;
+  if (mode == wire::EvFmtMode::kStev && d.has(Defect::kNoFlowLabelEv)) spec.ip6.flow_label = 0;
+  if (mode == wire::EvFmtMode::kSrv6 && d.has(Defect::kUsidReverse)) reverse_usids(spec.ip6.dst);
+  if (mode == wire::EvFmtMode::kSrv6 && spec.srv6_encap && d.has(Defect::kUsidShortContainer)) {
+    spec.ip6.dst[14] = spec.ip6.dst[15] = 0;  // the last uSID slot: End-of-Carrier
   }
+  if (spec.has_srh && d.has(Defect::kSrhWrongSegmentsLeft)) spec.srh.segments_left = 0;
   spec.bth = pkt.bth;
   spec.has_reth = pkt.has_reth;
   spec.reth = pkt.reth;

@@ -140,6 +140,7 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   run::CampaignPlan plan;
   plan.defects = std::move(*defects);
   plan.relevant_only = o.relevant_only;
+  plan.run_all = o.run_all;
   plan.pool.testbed = o.testbed;
   plan.pool.write_evidence = false;
   plan.pool.jobs = o.jobs;
@@ -160,6 +161,11 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   }
   const std::filesystem::path dir = place_out(*folder, !result.interrupted, err);
   out << harness::render_campaign_text(result);
+  if (result.runs_skipped > 0) {
+    out << "case runs: " << result.runs_skipped
+        << " not made: the case's clean run never read the defect's switch, so it is the defect's run (--run-all "
+           "makes them and checks)\n";
+  }
   out << "reports: " << (dir / "campaign.json").string() << ", " << (dir / "campaign.html").string() << '\n';
   return result.exit_code();
 }

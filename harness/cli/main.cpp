@@ -234,6 +234,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   campaign_cmd->add_flag("--relevant-only", campaign.relevant_only, "per defect, only the cases whose clauses it violates");
+  campaign_cmd->add_flag("--run-all", campaign.run_all,
+                         "also run each case with the defects its clean run never reached (their result is the clean "
+                         "run's by construction; this checks it: a difference is a reach error, exit 1)");
   campaign_cmd->add_option("--testbed", campaign.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
   campaign_cmd->add_flag("!--no-progress", campaign.progress, "no per-run progress line on stderr");

@@ -19,6 +19,7 @@
 
 #include "harness/dut/dut_setup.hpp"
 #include "harness/observe/observations.hpp"
+#include "reference/defects.hpp"
 
 namespace mrc::harness {
 
@@ -110,6 +111,11 @@ class DutBinding {
   // After the run.
   virtual std::vector<EvRecord> ev_table() const { return {}; }
   virtual std::vector<std::pair<std::string, double>> counters() const { return {}; }
+  // The reference endpoint's named defects whose switch this binding's endpoints read since the
+  // binding was made (reference/quirk/quirk_flag.hpp), on or off; nullopt from a binding that
+  // cannot tell, which is every DUT but the in-process reference. The campaign takes a case's
+  // clean run as its run with a defect whose switch that run never read.
+  virtual std::optional<ref::DefectSet> defects_read() const { return std::nullopt; }
   virtual DutStatus reset();
 
  protected:

@@ -64,6 +64,7 @@ DutStatus ReferenceBinding::apply(const DutSetup& s, DutLocal& local) {
   setup_ = s;
   const HostAddress addr = testbed_->host_address(host_);
   const ReferenceHost host{addr.mac, addr.gid, addr.ipv4, static_cast<std::uint8_t>(planes_), port_mask_of(planes_)};
+  if (ep_) read_before_.add_all(ep_->defects_read());
   ep_ = std::make_unique<ref::Endpoint>(reference_endpoint_config(host, policy_, s, restrict_));
   port_ = std::make_unique<EndpointPort>(*ep_);
   if (std::string why = testbed_->attach_port(host_, *port_); !why.empty()) {
@@ -258,8 +259,15 @@ std::vector<std::pair<std::string, double>> ReferenceBinding::counters() const {
   return out;
 }
 
+std::optional<ref::DefectSet> ReferenceBinding::defects_read() const {
+  ref::DefectSet read = read_before_;
+  if (ep_) read.add_all(ep_->defects_read());
+  return read;
+}
+
 DutStatus ReferenceBinding::reset() {
   port_.reset();
+  if (ep_) read_before_.add_all(ep_->defects_read());
   ep_.reset();
   testbed_ = nullptr;
   host_ = -1;

@@ -56,6 +56,7 @@ class ReferenceBinding : public DutBinding {
 
   std::vector<EvRecord> ev_table() const override;
   std::vector<std::pair<std::string, double>> counters() const override;
+  std::optional<ref::DefectSet> defects_read() const override;
   DutStatus reset() override;
 
   // The endpoint (null before apply()); for tests and the golden generator.
@@ -69,6 +70,7 @@ class ReferenceBinding : public DutBinding {
   int host_ = -1;
   std::uint32_t planes_ = 0;
   std::unique_ptr<ref::Endpoint> ep_;
+  ref::DefectSet read_before_;  // defects_read() of the endpoints apply() or reset() let go
   std::unique_ptr<FramePort> port_;  // how the testbed drives ep_
   DutSetup setup_;
   DutLocal local_;

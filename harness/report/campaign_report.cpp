@@ -107,6 +107,8 @@ std::string render_campaign_json(const CampaignResult& r) {
     for (const auto& c : d.collateral) collateral.push_back(outcome_json(c, false));
     dj["collateral"] = std::move(collateral);
     dj["baseline_excluded"] = strings(d.baseline_excluded);
+    dj["unreached"] = strings(d.unreached);
+    if (!d.reach_errors.empty()) dj["reach_errors"] = strings(d.reach_errors);
     defects.push_back(std::move(dj));
   }
   j["defects"] = std::move(defects);
@@ -135,6 +137,15 @@ std::string render_campaign_html(const CampaignResult& r) {
     }
     out += "</p>\n";
   }
+  if (r.reach_errors() > 0) {
+    out += "<section id=\"reach-errors\"><h2>Reach errors</h2>\n<p class=\"bad\">With <code>--run-all</code>, these "
+           "defect runs differed from a clean run that never read the defect's switch: a default campaign, which "
+           "takes the clean result for such a case, would be wrong about them.</p>\n<ul>";
+    for (const auto& d : r.defects) {
+      for (const auto& e : d.reach_errors) out += "<li><code>" + html_escape(d.defect.name) + "</code>: " + html_escape(e) + "</li>";
+    }
+    out += "</ul></section>\n";
+  }
   if (!r.baseline_problems.empty()) {
     out += "<section id=\"baseline\"><h2>Baseline problems</h2>\n<p>These cases did not PASS on the reference "
            "without defects; they are excluded from the attribution.</p>\n";
@@ -142,13 +153,15 @@ std::string render_campaign_html(const CampaignResult& r) {
     out += "</section>\n";
   }
   out += "<section id=\"defects\"><h2>Defects</h2>\n<table class=\"coverage\"><thead><tr><th>defect</th><th>result</th>"
-         "<th>symptom</th><th>violates</th><th class=\"num\">cases run</th><th>killing cases (failing checks)</th>"
+         "<th>symptom</th><th>violates</th><th class=\"num\">cases run</th><th class=\"num\" title=\"cases whose clean run "
+         "never read the defect's switch: their result is the clean run's\">unreached</th><th>killing cases (failing checks)</th>"
          "<th>collateral</th></tr></thead><tbody>\n";
   for (const auto& d : r.defects) {
     out += "<tr class=\"" + std::string(d.caught ? "caught" : "survivor") + "\"><td class=\"req-id\"><code>" +
            html_escape(d.defect.name) + "</code></td><td><span class=\"kill " + (d.caught ? "caught\">CAUGHT" : "survived\">SURVIVED") +
            "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + html::join_escaped(d.defect.violates) +
-           "</td><td class=\"num\">" + std::to_string(d.cases_run.size()) + "</td><td>";
+           "</td><td class=\"num\">" + std::to_string(d.cases_run.size()) + "</td><td class=\"num\">" +
+           std::to_string(d.unreached.size()) + "</td><td>";
     html_outcomes(out, d.killers, true);
     out += "</td><td>";
     html_outcomes(out, d.collateral, false);
@@ -195,8 +208,12 @@ std::string render_campaign_text(const CampaignResult& r) {
   out += "kill rate " + percent(r.kill_rate()) + "% (" + std::to_string(r.caught()) + " of " +
          std::to_string(r.defects.size()) + " defects caught, minimum " + percent(r.min_kill_rate) + "%)";
   if (!r.baseline_problems.empty()) out += "; " + std::to_string(r.baseline_problems.size()) + " baseline problem(s)";
+  if (r.reach_errors() > 0) out += "; " + std::to_string(r.reach_errors()) + " reach error(s)";
   if (r.interrupted) out += "; interrupted";
   out += "\n";
+  for (const auto& d : r.defects) {
+    for (const auto& e : d.reach_errors) out += "REACH ERROR " + d.defect.name + ": " + e + "\n";
+  }
   return out;
 }
 

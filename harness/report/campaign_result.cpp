@@ -22,9 +22,15 @@ std::vector<std::string> CampaignResult::survivors() const {
   return out;
 }
 
+std::size_t CampaignResult::reach_errors() const {
+  std::size_t n = 0;
+  for (const auto& d : defects) n += d.reach_errors.size();
+  return n;
+}
+
 int CampaignResult::exit_code() const {
   if (interrupted) return 3;
-  if (!baseline_problems.empty()) return 1;
+  if (!baseline_problems.empty() || reach_errors() > 0) return 1;
   // A shard dealt no defect judged nothing: no survivor, so no failure (merge judges the whole).
   if (defects.empty()) return 0;
   return kill_rate() >= min_kill_rate ? 0 : 1;

@@ -46,6 +46,14 @@ struct DefectOutcome {
   // Cases covering a violated clause that were left out because they did not PASS the baseline
   // (the usual reason a defect "survives" while the library has cases for it).
   std::vector<std::string> baseline_excluded;
+  // Cases of cases_run whose clean (baseline) run never read this defect's switch: with the
+  // defect on they run the same to the byte (reference/quirk/quirk_flag.hpp), so their result is
+  // the clean run's; only `--run-all` runs them again.
+  std::vector<std::string> unreached;
+  // With --run-all: the unreached cases whose defect run differed from their clean run, one line
+  // each. Each is a switch the endpoint acted on without its read being logged: the default
+  // campaign, which takes the clean result for them, would be wrong there.
+  std::vector<std::string> reach_errors;
 };
 
 struct CampaignResult {
@@ -57,11 +65,15 @@ struct CampaignResult {
   std::vector<DefectOutcome> defects;        // in catalog order
   bool interrupted = false;
   std::optional<double> wall_seconds;        // only with --wall-clock
+  // Case runs not made because the defect was unreached (DefectOutcome::unreached); printed, not
+  // in the reports, which are the same with --run-all.
+  std::size_t runs_skipped = 0;
 
   std::size_t caught() const;
   double kill_rate() const;  // caught / defects; 0 when there are none
   std::vector<std::string> survivors() const;
-  int exit_code() const;     // 0 kill rate >= min and baseline clean, 1 otherwise, 3 interrupted
+  std::size_t reach_errors() const;  // over every defect
+  int exit_code() const;     // 0 kill rate >= min, baseline clean, no reach error; 1 otherwise; 3 interrupted
 };
 
 }  // namespace mrc::harness

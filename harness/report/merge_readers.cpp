@@ -125,6 +125,8 @@ CampaignResult read_campaign_json(const std::filesystem::path& file) {
     o.killers = outcomes(d, dj, at, "killers", "failing_checks");
     o.collateral = outcomes(d, dj, at, "collateral", nullptr);
     o.baseline_excluded = get<std::vector<std::string>>(d, dj, at, "baseline_excluded");
+    o.unreached = get<std::vector<std::string>>(d, dj, at, "unreached");
+    if (dj.contains("reach_errors")) o.reach_errors = get<std::vector<std::string>>(d, dj, at, "reach_errors");
     r.defects.push_back(std::move(o));
   }
   return r;

@@ -17,6 +17,12 @@ BindingFactory factory_for(const std::string& spec) {
   return [spec] { return harness::make_binding(spec, nullptr); };
 }
 
+// Two runs of one case that went the same, but for their wall time.
+bool same_run(const CaseResult& a, CaseResult b) {
+  b.wall_ms = a.wall_ms;
+  return a == b;
+}
+
 }  // namespace
 
 harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const> cases,
@@ -37,13 +43,15 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
   };
 
   // ---- baseline: the reference endpoint without defects ----
-  const BindingFactory clean = factory_for("reference");
+  // Each run also tells which defect switches the endpoint read (reference/quirk/quirk_flag.hpp).
+  const BindingFactory clean = plan.clean ? plan.clean : factory_for("reference");
+  std::vector<std::optional<ref::DefectSet>> reads(cases.size());
   std::vector<CaseTask> tasks;
-  for (const harness::Case* c : cases) tasks.push_back(CaseTask{c, c->seed, nullptr});
+  for (std::size_t i = 0; i < cases.size(); ++i) tasks.push_back(CaseTask{cases[i], cases[i]->seed, nullptr, &reads[i]});
   const auto baseline = run_case_tasks(tasks, suite_root, plan.pool, clean, [&](std::size_t, const CaseResult& r, double w) {
     progress(tasks.size(), "baseline", r, w);
   });
-  std::vector<const harness::Case*> usable;
+  std::vector<std::size_t> usable;  // indexes into cases
   std::vector<const harness::Case*> unusable;
   for (std::size_t i = 0; i < baseline.size(); ++i) {
     if (!baseline[i]) {
@@ -51,7 +59,7 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
       continue;
     }
     if (baseline[i]->verdict == Verdict::kPass) {
-      usable.push_back(cases[i]);
+      usable.push_back(i);
     } else {
       unusable.push_back(cases[i]);
       result.baseline_problems.push_back(CaseOutcome{baseline[i]->id, baseline[i]->verdict, baseline[i]->message, {}});
@@ -59,25 +67,38 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
   }
 
   // ---- every defect against the clean cases, one pool for all ----
+  // A case whose clean run never read a defect's switch runs the same with the defect on: its
+  // result is the clean run's, and it is run only with plan.run_all (which checks that).
   std::vector<BindingFactory> factories;
   factories.reserve(defects.size());
   for (const auto& d : defects) factories.push_back(factory_for("reference:" + d.name));
-  std::vector<std::vector<const harness::Case*>> per_defect(defects.size());
-  std::vector<std::size_t> first_task(defects.size());
+  struct Pair {
+    std::size_t c = 0;                          // index into cases
+    std::optional<std::size_t> task;            // into tasks, when it runs
+    bool unreached = false;
+  };
+  std::vector<std::vector<Pair>> per_defect(defects.size());
   tasks.clear();
   for (std::size_t k = 0; k < defects.size(); ++k) {
-    first_task[k] = tasks.size();
-    for (const harness::Case* c : usable) {
-      if (plan.relevant_only && !case_is_relevant(*c, defects[k])) continue;
-      per_defect[k].push_back(c);
-      tasks.push_back(CaseTask{c, c->seed, &factories[k]});
+    const std::optional<ref::Defect> id = ref::defect_by_name(defects[k].name);
+    for (const std::size_t i : usable) {
+      if (plan.relevant_only && !case_is_relevant(*cases[i], defects[k])) continue;
+      Pair p{i, std::nullopt, id && reads[i] && !reads[i]->has(*id)};
+      if (!p.unreached || plan.run_all) {
+        p.task = tasks.size();
+        tasks.push_back(CaseTask{cases[i], cases[i]->seed, &factories[k]});
+      }
+      per_defect[k].push_back(p);
     }
   }
   std::vector<std::string> labels(tasks.size());
   for (std::size_t k = 0; k < defects.size(); ++k) {
-    for (std::size_t i = 0; i < per_defect[k].size(); ++i) labels[first_task[k] + i] = defects[k].name;
+    for (const Pair& p : per_defect[k]) {
+      if (p.task) labels[*p.task] = defects[k].name;
+    }
   }
   finished = 0;
+  result.runs_skipped = 0;
   const auto runs = result.interrupted ? std::vector<std::optional<CaseResult>>(tasks.size())
                                        : run_case_tasks(tasks, suite_root, plan.pool, clean,
                                                         [&](std::size_t i, const CaseResult& r, double w) {
@@ -85,16 +106,32 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
                                                         });
   for (std::size_t k = 0; k < defects.size(); ++k) {
     std::vector<CaseResult> results;
-    for (std::size_t i = 0; i < per_defect[k].size(); ++i) {
-      const auto& r = runs[first_task[k] + i];
-      if (!r) {
+    std::vector<const harness::Case*> run_cases;
+    std::vector<std::string> unreached;
+    std::vector<std::string> reach_errors;
+    for (const Pair& p : per_defect[k]) {
+      const CaseResult& clean_run = *baseline[p.c];
+      if (p.unreached) unreached.push_back(clean_run.id);
+      if (!p.task) {
+        ++result.runs_skipped;
+        results.push_back(clean_run);
+      } else if (!runs[*p.task]) {
         result.interrupted = true;
         break;
+      } else {
+        results.push_back(*runs[*p.task]);
+        if (p.unreached && !same_run(clean_run, results.back())) {
+          reach_errors.push_back(clean_run.id + ": the defect's run (" +
+                                 std::string(harness::to_string(results.back().verdict)) +
+                                 ") differs from the clean run (PASS), which never read the defect's switch");
+        }
       }
-      results.push_back(*r);
+      run_cases.push_back(cases[p.c]);
     }
     if (results.size() < per_defect[k].size()) break;  // an interrupted defect is not reported
-    harness::DefectOutcome d = attribute(defects[k], per_defect[k], results);
+    harness::DefectOutcome d = attribute(defects[k], run_cases, results);
+    d.unreached = std::move(unreached);
+    d.reach_errors = std::move(reach_errors);
     for (const harness::Case* c : unusable) {
       if (case_is_relevant(*c, d.defect)) d.baseline_excluded.push_back(c->id);
     }

@@ -19,6 +19,12 @@ namespace mrc::run {
 struct CampaignPlan {
   std::vector<harness::CampaignDefect> defects;  // in catalog order
   bool relevant_only = false;      // per defect, only the cases whose clauses it violates
+  // Also run the cases a defect leaves unreached, and report any that differ from the clean run
+  // (CampaignResult::reach_errors); by default their clean result stands for them.
+  bool run_all = false;
+  // Makes the baseline's DUT; empty: the reference without defects (tests give one that misreports
+  // its defects_read(), to show --run-all catches it).
+  BindingFactory clean;
   PoolOptions pool;                // testbed, jobs, watchdog; evidence is not written
   std::ostream* progress = nullptr;  // a line per finished case run when set
 };

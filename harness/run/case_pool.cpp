@@ -39,6 +39,7 @@ struct CaseJob {
   std::condition_variable cv;
   bool done = false;
   SessionResult result;
+  std::optional<ref::DefectSet> defects_read;
   std::string exception;
 };
 
@@ -91,6 +92,7 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   std::thread worker([job] {
     try {
       job->result = run_session(job->c, *job->dut, *job->peer, job->opts);
+      job->defects_read = job->dut->defects_read();
     } catch (const std::exception& e) {
       job->exception = e.what();
     } catch (...) {
@@ -146,6 +148,7 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
     r.message = "the harness or DUT binding threw during " + std::string(job->activity.load()) + ": " + job->exception;
     return r;
   }
+  if (t.defects_read) *t.defects_read = job->defects_read;
   CaseResult r = judge_case(c, job->result, root, t.seed);
   keep_evidence(r, c, job->result, o.out, o.write_evidence, o.evidence);
   // Judged and written: the next case's taps reuse these arenas (capture_pool.hpp).

@@ -39,6 +39,9 @@ struct CaseTask {
   std::uint64_t seed = 1;  // the effective seed of this run
   // Makes this task's DUT binding instead of the pool's factory (a campaign mixes defects).
   const BindingFactory* factory = nullptr;
+  // When set, receives the DUT binding's defects_read() after a session that ran to its end in
+  // this process (the campaign's baseline); left nullopt otherwise.
+  std::optional<ref::DefectSet>* defects_read = nullptr;
 };
 
 // How a case runs in a child process (`mrc-conform run --isolate`, case_child.hpp). The child is

@@ -16,6 +16,8 @@
 #include <optional>
 #include <string_view>
 
+#include "reference/quirk/quirk_flag.hpp"
+
 namespace mrc::cc {
 
 // ---------------------------------------------------------------------------------------------
@@ -158,10 +160,10 @@ struct NsccDecision {
 // Conformance quirks: ways to get NSCC wrong on purpose. The endpoint maps its nscc-* defects
 // (reference/defects.hpp) onto them. Built implicitly from a bool = never_decrease alone.
 struct NsccQuirks {
-  bool never_decrease = false;   // every decrease (MD, QuickAdapt, trim/loss shrink) is skipped
-  bool md_below_target = false;  // a mark below target cuts cwnd by max_md_jump (once per base RTT)
-  bool no_quick_adapt = false;   // QuickAdapt never fires, as if disable_qa were set
-  bool exceed_max_cwnd = false;  // the window starts at and is clamped to 4 x max_cwnd
+  quirk::Flag never_decrease = false;   // every decrease (MD, QuickAdapt, trim/loss shrink) is skipped
+  quirk::Flag md_below_target = false;  // a mark below target cuts cwnd by max_md_jump (once per base RTT)
+  quirk::Flag no_quick_adapt = false;   // QuickAdapt never fires, as if disable_qa were set
+  quirk::Flag exceed_max_cwnd = false;  // the window starts at and is clamped to 4 x max_cwnd
   NsccQuirks() = default;
   NsccQuirks(bool never_decrease_) : never_decrease(never_decrease_) {}  // NOLINT(google-explicit-constructor)
 };

@@ -239,8 +239,10 @@ int Controller::check_ev_config(ProfileId id, const EvProfileAttr& a, std::uint3
       if (target == ProfileState::kOnline && f.state != ProfileState::kOnline) {
         return fail(EINVAL, why, "EV format profile must be ONLINE before the EV profile");
       }
-      if ((set_mask & ev_attr::kFields) && f.has_fields && !quirks_.skip_field_rules) {
-        if (int rc = validate_fields(f.fmt, a.fields, why); rc != 0) return rc;
+      // The accept-invalid-profile switch is read only for fields that break a rule.
+      if ((set_mask & ev_attr::kFields) && f.has_fields && validate_fields(f.fmt, a.fields, nullptr) != 0 &&
+          !quirks_.skip_field_rules) {
+        return validate_fields(f.fmt, a.fields, why);
       }
     }
     if (set_mask & ev_attr::kFields) {

@@ -22,6 +22,7 @@
 
 #include "reference/ev/expansion.hpp"
 #include "reference/ev/types.hpp"
+#include "reference/quirk/quirk_flag.hpp"
 #include "reference/wire/headers.hpp"
 
 namespace mrc::ev {
@@ -144,15 +145,15 @@ struct EvEvent {
 // Behaviour switches the endpoint fills from its defect set (reference/defects.hpp), so this
 // layer does not depend on the facade. All off = the host API's rules.
 struct ControllerQuirks {
-  bool no_events = false;              // never queues an EV event
-  bool ignore_event_mask = false;      // queues events for states masked out of ev_event_mask
-  bool imprecise_drop_count = false;   // drop_count is a 0/1 flag even with PRECISE_DROP_CNT
-  bool any_transition = false;         // accepts every profile state transition
-  bool skip_field_rules = false;       // accepts EV profile fields that break the validity rules
-  bool ignore_count_limits = false;    // accepts ev_count over the maximum, ev_min_active > ev_count
-  bool online_unpopulated = false;     // an explicit profile goes ONLINE with UNPOPULATED EVs
-  bool modify_online_without_cap = false;  // changes ONLINE profiles without MODIFY_ONLINE
-  bool scatter16 = false;              // EV bits a field's mask places above bit 15 are lost
+  quirk::Flag no_events = false;              // never queues an EV event
+  quirk::Flag ignore_event_mask = false;      // queues events for states masked out of ev_event_mask
+  quirk::Flag imprecise_drop_count = false;   // drop_count is a 0/1 flag even with PRECISE_DROP_CNT
+  quirk::Flag any_transition = false;         // accepts every profile state transition
+  quirk::Flag skip_field_rules = false;       // accepts EV profile fields that break the validity rules
+  quirk::Flag ignore_count_limits = false;    // accepts ev_count over the maximum, ev_min_active > ev_count
+  quirk::Flag online_unpopulated = false;     // an explicit profile goes ONLINE with UNPOPULATED EVs
+  quirk::Flag modify_online_without_cap = false;  // changes ONLINE profiles without MODIFY_ONLINE
+  quirk::Flag scatter16 = false;              // EV bits a field's mask places above bit 15 are lost
 };
 
 class Controller {

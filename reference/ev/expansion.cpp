@@ -161,7 +161,7 @@ int expand(const FormatProfile& fmt, std::span<const EvField> fields, const wire
 }
 
 void expand_unchecked(std::span<const std::uint32_t> fmt_widths, std::span<const EvField> fields,
-                      const wire::EvBytes& ev, wire::EvBytes& wire_out, bool scatter16) {
+                      const wire::EvBytes& ev, wire::EvBytes& wire_out, quirk::Flag scatter16) {
   wire_out.fill(0);
   std::uint32_t src = 0;
   std::uint32_t dst = 0;
@@ -174,7 +174,8 @@ void expand_unchecked(std::span<const std::uint32_t> fmt_widths, std::span<const
       const auto x = static_cast<std::uint32_t>(read_bits(ev, src, n));
       src += n;
       v = scatter_bits(v, x, f.mask);
-      if (scatter16) v &= 0xFFFFu | ~f.mask;  // defect ev-scatter-16: a 16-bit scatter register
+      // defect ev-scatter-16: a 16-bit scatter register (read only for a mask that reaches past it)
+      if ((f.mask & ~0xFFFFu) != 0 && scatter16) v &= 0xFFFFu | ~f.mask;
     }
     // v is written as an F[i]-bit big-endian number: right-aligned, zero-extended on the left
     // (a format field wider than 32 bits gets leading zeros; a narrower one keeps v's low bits).

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/quirk/quirk_flag.hpp"
 #include "reference/wire/headers.hpp"
 
 namespace mrc::ev {
@@ -75,7 +76,7 @@ int expand(const FormatProfile& fmt, std::span<const EvField> fields, const wire
 // `scatter16` is the ev-scatter-16 defect (reference/defects.hpp): EV bits a field's mask places
 // above bit 15 are lost.
 void expand_unchecked(std::span<const std::uint32_t> fmt_widths, std::span<const EvField> fields,
-                      const wire::EvBytes& ev, wire::EvBytes& wire_out, bool scatter16 = false);
+                      const wire::EvBytes& ev, wire::EvBytes& wire_out, quirk::Flag scatter16 = false);
 
 // MSB-first bit string helpers (bit b is bit 7 - b%8 of byte b/8). n <= 64; bits past the
 // 256-bit array read as zero and are not written.

@@ -9,10 +9,6 @@ EvHealth::EvHealth(std::span<const EvSlotInit> evs, const HealthParams& params, 
     : params_(params), quirks_(quirks) {
   params_.nack_threshold = std::clamp<std::uint32_t>(params_.nack_threshold, 1, kMaxNackThreshold);
   params_.probes_needed = std::max<std::uint32_t>(params_.probes_needed, 1);
-  if (quirks_.early_probe_reuse) {
-    params_.hold_down_ns = 0;   // defect: no hold-down ...
-    params_.probes_needed = 1;  // ... and one probe is enough
-  }
   const std::size_t n = std::min<std::size_t>(evs.size(), 0xFFFF);
   evs_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -84,7 +80,7 @@ void EvHealth::on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now) {
     s.probe_ok_run = 0;
     return;
   }
-  if (++s.probe_ok_run < params_.probes_needed) return;
+  if (++s.probe_ok_run < probes_needed()) return;
   // MODEL: M7 hold-down over and `probes_needed` consecutive good probes: back to GOOD.
   s.bad = false;
   s.probed_once = false;
@@ -131,7 +127,7 @@ void EvHealth::mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t
   s.bad = true;
   s.forced = false;
   s.failed_at = failed_at;
-  s.probe_after = now + params_.hold_down_ns;  // MODEL: M7 hold-down
+  s.probe_after = now + hold_down_ns();  // MODEL: M7 hold-down
   s.probe_sent = false;
   s.probed_once = false;
   s.probe_ok_run = 0;
@@ -183,7 +179,7 @@ std::uint64_t EvHealth::probe_due(const Slot& s) const {
   switch (params_.probe_phase) {
     case ProbePhase::kFromFailure:
       // probe_after is the mark time plus the hold-down (mark_bad).
-      return s.probe_sent ? s.last_probe + interval : s.probe_after - params_.hold_down_ns;
+      return s.probe_sent ? s.last_probe + interval : s.probe_after - hold_down_ns();
     case ProbePhase::kOneIntervalLate:
       return s.probed_once ? std::max(s.probe_after, s.last_probe + interval) : s.probe_after + interval;
     case ProbePhase::kAtHoldDownEnd: break;

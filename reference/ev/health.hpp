@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "reference/ev/types.hpp"
+#include "reference/quirk/quirk_flag.hpp"
 
 namespace mrc::ev {
 
@@ -57,10 +58,10 @@ struct HealthParams {
 // Behaviour switches the endpoint fills from its defect set (reference/defects.hpp), so this layer
 // does not depend on the facade.
 struct HealthQuirks {
-  bool keep_failed = false;        // loss never marks an EV ASSUMED_BAD
-  bool early_probe_reuse = false;  // no hold-down; one good probe brings an EV back
-  bool ignore_min_active = false;  // marks EVs below the ev_min_active floor
-  bool use_denied = false;         // DENIED EVs count as eligible
+  quirk::Flag keep_failed = false;        // loss never marks an EV ASSUMED_BAD
+  quirk::Flag early_probe_reuse = false;  // no hold-down; one good probe brings an EV back
+  quirk::Flag ignore_min_active = false;  // marks EVs below the ev_min_active floor
+  quirk::Flag use_denied = false;         // DENIED EVs count as eligible
 };
 
 // One EV as the QP sees it at construction.
@@ -154,6 +155,11 @@ class EvHealth {
   void release_forced(std::uint64_t now);
   void emit(std::uint16_t ev, EvState s);
   std::uint64_t probe_due(const Slot& s) const;
+
+  // M7's hold-down and probe count, or none and one under the early-probe-reuse defect: read where
+  // an EV fails or recovers, so a run without a failed EV never reaches that defect.
+  std::uint64_t hold_down_ns() const { return quirks_.early_probe_reuse ? 0 : params_.hold_down_ns; }
+  std::uint32_t probes_needed() const { return quirks_.early_probe_reuse ? 1 : params_.probes_needed; }
 
   HealthParams params_;
   HealthQuirks quirks_;

@@ -13,13 +13,14 @@
 #include <vector>
 
 #include "reference/ev/health.hpp"
+#include "reference/quirk/quirk_flag.hpp"
 
 namespace mrc::ev {
 
 // Behaviour switches the endpoint fills from its defect set.
 struct SelectorQuirks {
-  bool spray_single_ev = false;  // always the first eligible EV (lowest index)
-  bool use_denied = false;       // DENIED EVs are not skipped
+  quirk::Flag spray_single_ev = false;  // always the first eligible EV (lowest index)
+  quirk::Flag use_denied = false;       // DENIED EVs are not skipped
   // Not a defect: a conformant alternative policy (MODEL: M7 allows any per-packet choice that
   // spreads evenly). Nonzero = seed of a uniformly random choice among the eligible EVs other than
   // the previous pick. The `reference-random` DUT uses it so statistical checks meet a sprayer whose

@@ -25,9 +25,8 @@ Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit>
                      const ev::HealthParams& health_params, ev::HealthQuirks health_quirks,
                      ev::SelectorQuirks selector_quirks, const cc::NsccParams* nscc,
                      cc::NsccQuirks nscc_quirks)
-    : cfg_(cfg), schedule_(cfg.timeout,
-                cfg.quirks.never_give_up ? RetryAttr{cfg.retry.linear_cnt, kMaxExpRetry} : cfg.retry,
-                cfg.quirks.slow_timeout, cfg.timer_skew_16ths, cfg.quirks.retry) {
+    : cfg_(cfg),
+      schedule_(cfg.timeout, cfg.retry, cfg.quirks.slow_timeout, cfg.timer_skew_16ths, cfg.quirks.retry) {
   cfg_.mpr = std::max<std::uint8_t>(cfg_.mpr, 1);
   cfg_.mtu = std::clamp<std::uint32_t>(cfg_.mtu, 256, 4096);
   cfg_.max_send_wr = std::max<std::uint32_t>(cfg_.max_send_wr, 1);
@@ -37,9 +36,9 @@ Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit>
 
   mpr_units_ = cfg_.peer_mpr_dest != 0 ? std::min(cfg_.mpr, cfg_.peer_mpr_dest) : cfg_.mpr;
   // The ring holds the largest window this QP can ever use: the local mpr (dynamic MPR can only
-  // lower the peer's share), doubled when the exceed-mpr-window defect is on.
-  const std::uint32_t max_window =
-      std::uint32_t{cfg_.mpr} * kMprUnitPsns * (cfg_.quirks.exceed_mpr_window ? 2u : 1u);
+  // lower the peer's share), doubled for the exceed-mpr-window defect, whose switch is read only
+  // when the window is full (window_open()).
+  const std::uint32_t max_window = std::uint32_t{cfg_.mpr} * kMprUnitPsns * 2u;
   ring_.assign(round_up_pow2(max_window), PsnSlot{});
   ring_mask_ = static_cast<std::uint32_t>(ring_.size() - 1);
   rq_.assign(ring_.size(), 0);
@@ -52,6 +51,11 @@ std::uint32_t Requester::window_psns() const {
   // MODEL: M9 min(mpr, peer mpr_dest) x 128 un-ACKed PSNs.
   const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;
   return cfg_.quirks.exceed_mpr_window ? 2 * w : w;  // defect exceed-mpr-window
+}
+
+bool Requester::window_open() const {
+  const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;  // MODEL: M9
+  return outstanding_ < w || (cfg_.quirks.exceed_mpr_window && outstanding_ < 2 * w);
 }
 
 std::uint32_t Requester::wimm_limit() const {
@@ -109,7 +113,7 @@ bool Requester::emit_new(std::uint64_t now, TxPacket& out) {
   if (sq_cursor_ >= sq_count_) return false;
   const std::uint32_t wr_idx = (sq_head_ + sq_cursor_) % static_cast<std::uint32_t>(sq_.size());
   WrSlot& w = sq_[wr_idx];
-  if (outstanding_ >= window_psns()) {  // MODEL: M9
+  if (!window_open()) {  // MODEL: M9
     ++stats_.blocked_window;
     return false;
   }

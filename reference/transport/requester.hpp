@@ -31,6 +31,7 @@
 #include "reference/cc/nscc.hpp"
 #include "reference/ev/health.hpp"
 #include "reference/ev/selector.hpp"
+#include "reference/quirk/quirk_flag.hpp"
 #include "reference/transport/qp_types.hpp"
 #include "reference/transport/retry_schedule.hpp"
 
@@ -38,18 +39,17 @@ namespace mrc::transport {
 
 // Behaviour switches the endpoint fills from its defect set (reference/defects.hpp).
 struct RequesterQuirks {
-  bool exceed_mpr_window = false;   // window of 2 x the MPR window
-  bool ignore_wimm = false;         // no WRITE-with-IMM outstanding limit
-  bool retransmit_same_ev = false;  // retransmit on the EV that timed out
-  bool go_back_n = false;           // on a loss, resend everything from the hole, SACKed or not
-  bool no_reth_middle = false;      // RETH only on FIRST/ONLY (classic RC framing)
-  bool last_reth_len_mtu = false;   // the LAST/ONLY packet's RETH length is the path MTU, not its payload
-  bool wrong_icrc = false;          // data packets carry a corrupted ICRC
-  bool slow_timeout = false;        // every ACK timeout is 2T
-  bool honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
-  bool never_give_up = false;       // retries never run out (exp_cnt treated as infinite)
+  quirk::Flag exceed_mpr_window = false;   // window of 2 x the MPR window
+  quirk::Flag ignore_wimm = false;         // no WRITE-with-IMM outstanding limit
+  quirk::Flag retransmit_same_ev = false;  // retransmit on the EV that timed out
+  quirk::Flag go_back_n = false;           // on a loss, resend everything from the hole, SACKed or not
+  quirk::Flag no_reth_middle = false;      // RETH only on FIRST/ONLY (classic RC framing)
+  quirk::Flag last_reth_len_mtu = false;   // the LAST/ONLY packet's RETH length is the path MTU, not its payload
+  quirk::Flag wrong_icrc = false;          // data packets carry a corrupted ICRC
+  quirk::Flag slow_timeout = false;        // every ACK timeout is 2T
+  quirk::Flag honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
   RetryQuirks retry;                // defects of the ACK timeout and retry schedule
-  bool always_dynamic_mpr = false;  // follows MPR advertisements without both dynamic caps
+  quirk::Flag always_dynamic_mpr = false;  // follows MPR advertisements without both dynamic caps
 };
 
 struct RequesterConfig {
@@ -134,6 +134,7 @@ class Requester {
   const RequesterConfig& config() const { return cfg_; }
   const RetrySchedule& schedule() const { return schedule_; }
   std::uint32_t window_psns() const;                 // current un-ACKed PSN limit
+  bool window_open() const;  // outstanding_ below it (the exceed-mpr-window switch read only at the M9 limit)
   std::uint32_t outstanding_psns() const { return outstanding_; }
   std::uint32_t outstanding_wimm() const { return wimm_outstanding_; }
   std::uint32_t wimm_limit() const;

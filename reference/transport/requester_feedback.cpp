@@ -50,7 +50,7 @@ void Requester::on_feedback(const FeedbackInfo& fb, std::uint64_t now) {
   }
 
   // Dynamic MPR: honoured only when both sides enabled it (M9).
-  if ((cfg_.dynamic_mpr || cfg_.quirks.always_dynamic_mpr) && fb.mpr_valid && fb.mpr != 0) {  // MODEL: M9
+  if (fb.mpr_valid && fb.mpr != 0 && (cfg_.dynamic_mpr || cfg_.quirks.always_dynamic_mpr)) {  // MODEL: M9
     mpr_units_ = std::min(cfg_.mpr, fb.mpr);
   }
 
@@ -128,7 +128,7 @@ void Requester::ack_through(std::uint32_t cum_psn, std::uint64_t now, std::uint3
   std::uint32_t n = psn_diff(psn_add(cum_psn, 1), una_psn_);
   // The honour-ghost-ack defect: an ACK ahead of everything sent (not a stale one behind una)
   // counts as acknowledging all that is outstanding.
-  if (cfg_.quirks.honour_ghost_ack && n > outstanding_ && n < (1u << 23)) n = outstanding_;
+  if (n > outstanding_ && n < (1u << 23) && cfg_.quirks.honour_ghost_ack) n = outstanding_;
   if (n == 0 || n > outstanding_) return;  // nothing new, or an old / bogus PSN
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t psn = psn_add(una_psn_, i);

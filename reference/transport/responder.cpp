@@ -142,7 +142,7 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
   RxOutcome out;
   if (stub) {
     out = on_stub(f, t, now, sink);
-  } else if (quirks_.answer_read && o == op::kRcReadRequest) {
+  } else if (o == op::kRcReadRequest && quirks_.answer_read) {
     out = accept_unplaced(t, now, sink);  // defect: the READ counts as executed
   } else if (!is_write(o) || !f.has_reth || (is_write_imm(o) && !f.has_immdt) ||
              f.payload.size() != f.reth.dma_length || f.payload.size() > cfg_.path_mtu) {

@@ -61,6 +61,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/quirk/quirk_flag.hpp"
 #include "reference/transport/bounded_ring.hpp"
 #include "reference/transport/feedback.hpp"
 #include "reference/transport/memory.hpp"
@@ -73,28 +74,28 @@ namespace mrc::transport {
 // Responder-side defects (reference/defects.hpp names them; the endpoint facade maps a DefectSet
 // onto this struct, because the transport layer does not depend on the facade).
 struct ResponderQuirks {
-  bool sack_off_by_one = false;       // SACK bitmap bits name PSN + 1 of what arrived
-  bool wrong_ev_echo = false;         // MFEH.ev_echo carries the previous data packet's EV
-  bool no_trim_nack = false;          // trimmed stubs are dropped silently
-  bool place_trimmed_stub = false;    // a trimmed stub's payload bytes are written to memory
-  bool early_completion = false;      // WIMM completes when its LAST lands, before all PSNs
-  bool double_completion = false;     // a duplicate LAST-with-IMM completes a second time
-  bool no_nack_loss = false;          // the loss timer never sends a NACK-loss
-  bool accept_out_of_window = false;  // PSNs past the window are placed and ACKed, no type 4
-  bool no_service_time = false;       // svc_valid = 0, svc_time = 0 in every feedback
-  bool answer_read = false;           // a READ request is acknowledged as executed, no NAK 0x61
-  bool accept_bad_rkey = false;       // a WRITE failing the R_Key check is ACKed (not placed), no NAK 0x62
-  bool accept_wrong_pkey = false;     // the P_Key check is skipped
-  bool accept_bad_icrc = false;       // full-length frames with a wrong ICRC are processed
-  bool accept_wrong_qpn = false;      // the BTH.DestQP check is skipped (the endpoint hands such
+  quirk::Flag sack_off_by_one = false;       // SACK bitmap bits name PSN + 1 of what arrived
+  quirk::Flag wrong_ev_echo = false;         // MFEH.ev_echo carries the previous data packet's EV
+  quirk::Flag no_trim_nack = false;          // trimmed stubs are dropped silently
+  quirk::Flag place_trimmed_stub = false;    // a trimmed stub's payload bytes are written to memory
+  quirk::Flag early_completion = false;      // WIMM completes when its LAST lands, before all PSNs
+  quirk::Flag double_completion = false;     // a duplicate LAST-with-IMM completes a second time
+  quirk::Flag no_nack_loss = false;          // the loss timer never sends a NACK-loss
+  quirk::Flag accept_out_of_window = false;  // PSNs past the window are placed and ACKed, no type 4
+  quirk::Flag no_service_time = false;       // svc_valid = 0, svc_time = 0 in every feedback
+  quirk::Flag answer_read = false;           // a READ request is acknowledged as executed, no NAK 0x61
+  quirk::Flag accept_bad_rkey = false;       // a WRITE failing the R_Key check is ACKed (not placed), no NAK 0x62
+  quirk::Flag accept_wrong_pkey = false;     // the P_Key check is skipped
+  quirk::Flag accept_bad_icrc = false;       // full-length frames with a wrong ICRC are processed
+  quirk::Flag accept_wrong_qpn = false;      // the BTH.DestQP check is skipped (the endpoint hands such
                                       // frames to this QP when no QP has that number)
-  bool accept_truncated = false;      // a frame too short for its BTH and RETH draws a re-ACK
-  bool nack_without_hole = false;     // the loss timer also runs when nothing is missing
-  bool tail_bytes_unplaced = false;   // only whole 64-byte blocks of a payload are written
-  bool region_end_off_by_one = false; // the bounds check lets a write run one byte past the region
-  bool region_end_exclusive = false;  // the bounds check refuses a write ending at the region's last byte
-  bool sack_no_wrap = false;          // SACK bits name no PSN past the 2^24 wrap while ePSN is below it
-  bool sack_no_last_bit = false;      // the SACK bitmap never names PSN base + 63
+  quirk::Flag accept_truncated = false;      // a frame too short for its BTH and RETH draws a re-ACK
+  quirk::Flag nack_without_hole = false;     // the loss timer also runs when nothing is missing
+  quirk::Flag tail_bytes_unplaced = false;   // only whole 64-byte blocks of a payload are written
+  quirk::Flag region_end_off_by_one = false; // the bounds check lets a write run one byte past the region
+  quirk::Flag region_end_exclusive = false;  // the bounds check refuses a write ending at the region's last byte
+  quirk::Flag sack_no_wrap = false;          // SACK bits name no PSN past the 2^24 wrap while ePSN is below it
+  quirk::Flag sack_no_last_bit = false;      // the SACK bitmap never names PSN base + 63
 };
 
 struct ResponderConfig {

@@ -8,18 +8,23 @@
 
 #include <cstdint>
 
+#include "reference/quirk/quirk_flag.hpp"
 #include "reference/transport/qp_types.hpp"
 
 namespace mrc::transport {
 
 // Defects of the schedule (reference/defects.hpp); all off = the M8 schedule.
 struct RetryQuirks {
-  bool linear_backoff = false;  // backoff-adds-t: retry linear + j waits T x (j + 1), not T x 2^j
-  bool no_cap = false;          // no-backoff-cap: waits grow past 2^24 x 1.024 us
-  bool timeout_cap_20 = false;  // timeout-cap-20: T = 1.024 us x 2^min(timeout, 20)
-  bool one_extra = false;       // retry-one-extra: one retry more than linear + exp
-  bool exp25_finite = false;    // exp25-finite: exp_cnt 25 gives up after 25 exponential retries
+  quirk::Flag linear_backoff = false;  // backoff-adds-t: retry linear + j waits T x (j + 1), not T x 2^j
+  quirk::Flag no_cap = false;          // no-backoff-cap: waits grow past 2^24 x 1.024 us
+  quirk::Flag timeout_cap_20 = false;  // timeout-cap-20: T = 1.024 us x 2^min(timeout, 20)
+  quirk::Flag one_extra = false;       // retry-one-extra: one retry more than linear + exp
+  quirk::Flag exp25_finite = false;    // exp25-finite: exp_cnt 25 gives up after 25 exponential retries
+  quirk::Flag never_give_up = false;   // never-give-up: exp_cnt taken as 25 (infinite), whatever it is
 };
+// Each switch is read only where the schedule's answer would differ with it on (a wait past the
+// cap, a timeout above 20, the last allowed retry): a case that never gets there never reaches the
+// defect (reference/quirk/quirk_flag.hpp).
 
 class RetrySchedule {
  public:
@@ -43,13 +48,15 @@ class RetrySchedule {
   std::uint64_t level_wait_ns(std::uint32_t level) const;
   // True when a transmission that was retry number `retry` timed out and another retry is allowed.
   bool may_retry_after(std::uint32_t retry) const;
-  bool infinite() const { return exp_cnt_ >= kExpRetryInfinite && !quirks_.exp25_finite; }
-  std::uint32_t max_retries() const { return std::uint32_t{linear_cnt_} + exp_cnt_; }
+  bool infinite() const { return exp_cnt() >= kExpRetryInfinite && !quirks_.exp25_finite; }
+  std::uint32_t max_retries() const { return std::uint32_t{linear_cnt_} + exp_cnt(); }
 
  private:
   std::uint64_t t_ns_ = 1024u << 8;
   std::uint8_t linear_cnt_ = 7;
-  std::uint8_t exp_cnt_ = 25;
+  std::uint8_t exp_cnt() const { return quirks_.never_give_up ? kMaxExpRetry : exp_cnt_; }
+
+  std::uint8_t exp_cnt_ = 25;  // as configured
   std::int8_t skew_16ths_ = 0;
   RetryQuirks quirks_;
 };

@@ -31,7 +31,7 @@ AckSample ack(std::uint64_t t, std::uint32_t acked, std::uint32_t delay_ns, bool
   return s;
 }
 
-NsccQuirks quirk(bool NsccQuirks::*field) {
+NsccQuirks quirk(quirk::Flag NsccQuirks::*field) {
   NsccQuirks q;
   q.*field = true;
   return q;
