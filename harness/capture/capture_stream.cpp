@@ -232,6 +232,7 @@ std::string CaptureStream::idb(const std::uint8_t* blk, std::uint64_t pos, std::
            ": link type " + std::to_string(f.linktype) + " is not supported; " + supported_list();
   }
   f.delta = link_header_delta(f.linktype);
+  f.ns_per_unit = 1'000'000'000ull % f.units_per_s == 0 ? 1'000'000'000ull / f.units_per_s : 0;
   ifaces_.push_back(f);
   names_.push_back(StreamInterface{name, name.empty() ? "if" + std::to_string(index) : name});
   return {};
@@ -269,13 +270,18 @@ std::string CaptureStream::packet(const std::uint8_t* blk, std::uint32_t type, s
   }
   const Iface& f = ifaces_[iface];
   if (type != kSpb) {
-    // to ns: whole seconds and the remainder apart, so 64 bits do not overflow
-    const std::uint64_t sec = ts / f.units_per_s;
-    const std::uint64_t rem = ts % f.units_per_s;
-    ts = (sec + static_cast<std::uint64_t>(f.tsoffset_s)) * 1'000'000'000ull +
-         (1'000'000'000ull % f.units_per_s == 0
-              ? rem * (1'000'000'000ull / f.units_per_s)  // exact for 10^0 .. 10^9
-              : static_cast<std::uint64_t>(static_cast<long double>(rem) * 1e9L / static_cast<long double>(f.units_per_s)));
+    const std::uint64_t offset_ns = static_cast<std::uint64_t>(f.tsoffset_s) * 1'000'000'000ull;
+    if (f.ns_per_unit != 0) {
+      // 10^0 .. 10^9 units per second: one multiply, no division per packet (the same value as
+      // whole seconds and remainder apart, modulo 2^64)
+      ts = ts * f.ns_per_unit + offset_ns;
+    } else {
+      // to ns: whole seconds and the remainder apart, so 64 bits do not overflow
+      const std::uint64_t sec = ts / f.units_per_s;
+      const std::uint64_t rem = ts % f.units_per_s;
+      ts = sec * 1'000'000'000ull + offset_ns +
+           static_cast<std::uint64_t>(static_cast<long double>(rem) * 1e9L / static_cast<long double>(f.units_per_s));
+    }
   }
   if (std::string why = as_ethernet(f.linktype, {blk + data, caplen}, eth, p.bytes); !why.empty()) {
     return path_.string() + ": packet " + std::to_string(index) + " (" + link_type_name(f.linktype) + "): " + why;

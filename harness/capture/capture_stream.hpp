@@ -71,6 +71,7 @@ class CaptureStream {
   struct Iface {
     int linktype = 0;
     std::uint64_t units_per_s = 1'000'000;  // if_tsresol default: microseconds
+    std::uint64_t ns_per_unit = 1'000;      // 10^9 / units_per_s when exact, else 0
     std::int64_t tsoffset_s = 0;
     long delta = 0;
   };

@@ -1,5 +1,6 @@
 #include "harness/verdict/diff_row_feed.hpp"
 
+#include <algorithm>
 #include <system_error>
 #include <utility>
 
@@ -39,19 +40,19 @@ bool RowFeed::start() {
 }
 
 void RowFeed::publish(std::uint64_t made) {
-  {
+  made_.store(made);
+  if (const std::uint64_t want = want_made_.load(); want != kNotWaiting && made >= want) {
     std::lock_guard<std::mutex> l(m_);
-    made_.store(made, std::memory_order_release);
+    cv_.notify_all();
   }
-  cv_.notify_all();
 }
 
 void RowFeed::give_back() {
-  {
+  taken_.store(next_);
+  if (const std::uint64_t want = want_taken_.load(); want != kNotWaiting && next_ >= want) {
     std::lock_guard<std::mutex> l(m_);
-    taken_.store(next_, std::memory_order_release);
+    cv_.notify_all();
   }
-  cv_.notify_all();
 }
 
 void RowFeed::produce() {
@@ -60,10 +61,13 @@ void RowFeed::produce() {
   std::string error;
   std::uint64_t made = 0;
   for (; made < count_; ++made) {
-    if (made - taken_.load(std::memory_order_acquire) >= kRing) {  // full: hand over, then wait for room
+    if (made - taken_.load(std::memory_order_acquire) >= kRing) {  // full: hand over, then wait for a chunk of room
       publish(made);
       std::unique_lock<std::mutex> l(m_);
-      cv_.wait(l, [&] { return stop_ || made - taken_.load(std::memory_order_relaxed) < kRing; });
+      const std::uint64_t want = made - kRing + kChunk;
+      want_taken_.store(want);
+      cv_.wait(l, [&] { return stop_ || taken_.load() >= want; });
+      want_taken_.store(kNotWaiting);
       if (stop_) break;
     }
     if (!src_->next(p)) {
@@ -92,8 +96,11 @@ std::string RowFeed::next(Item& out) {
   if (next_ == seen_made_) {
     give_back();  // the producer may be waiting for room: every row before this one is done with
     std::unique_lock<std::mutex> l(m_);
-    cv_.wait(l, [&] { return done_ || made_.load(std::memory_order_relaxed) > next_; });
-    seen_made_ = made_.load(std::memory_order_relaxed);
+    const std::uint64_t want = std::min(next_ + kChunk, count_);
+    want_made_.store(want);
+    cv_.wait(l, [&] { return done_ || made_.load() >= want; });
+    want_made_.store(kNotWaiting);
+    seen_made_ = made_.load();
     if (next_ == seen_made_) return error_.empty() ? packet_gone(next_) : error_;
   }
   out = ring_[next_ & (kRing - 1)];
