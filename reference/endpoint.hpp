@@ -148,6 +148,10 @@ class Endpoint {
   // addr 0 = the endpoint picks the virtual address. The endpoint owns the bytes (zero-filled).
   int reg_mr(std::uint64_t addr, std::size_t length, int access, transport::MemoryRegion& out);
   std::span<std::uint8_t> mr_bytes(std::uint32_t lkey);  // empty for an unknown key
+  // [offset, offset + len) of a region (empty for an unknown key or a range outside it): to read,
+  // or to write whole (a page the span covers is not zeroed first: transport/memory.hpp).
+  std::span<const std::uint8_t> mr_view(std::uint32_t lkey, std::uint64_t offset, std::size_t len) const;
+  std::span<std::uint8_t> mr_overwrite(std::uint32_t lkey, std::uint64_t offset, std::size_t len);
   int post_send(std::uint32_t qpn, const transport::SendWr& wr);
   int post_recv(std::uint32_t qpn, std::uint64_t wr_id);
   int modify_port(std::uint8_t port, bool up);  // admin state; a down port sends/receives nothing

@@ -295,6 +295,26 @@ std::span<std::uint8_t> Endpoint::mr_bytes(std::uint32_t lkey) {
   return out;
 }
 
+std::span<const std::uint8_t> Endpoint::mr_view(std::uint32_t lkey, std::uint64_t offset, std::size_t len) const {
+  const transport::MemoryRegion* mr = memory_.find(lkey);
+  wire::Bytes out;
+  if (mr == nullptr || offset > mr->length ||
+      memory_.local_view(lkey, mr->addr + offset, len, out) != transport::MemStatus::kOk) {
+    return {};
+  }
+  return out;
+}
+
+std::span<std::uint8_t> Endpoint::mr_overwrite(std::uint32_t lkey, std::uint64_t offset, std::size_t len) {
+  const transport::MemoryRegion* mr = memory_.find(lkey);
+  wire::MutBytes out;
+  if (mr == nullptr || offset > mr->length ||
+      memory_.local_overwrite(lkey, mr->addr + offset, len, out) != transport::MemStatus::kOk) {
+    return {};
+  }
+  return out;
+}
+
 // ---- posting ------------------------------------------------------------------------------------
 
 int Endpoint::post_send(std::uint32_t qpn, const transport::SendWr& wr) {

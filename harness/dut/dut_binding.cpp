@@ -26,6 +26,8 @@ DutStatus DutBinding::apply(const DutSetup&, DutLocal&) { return unimplemented("
 DutStatus DutBinding::connect(const DutLocal&) { return unimplemented("connect"); }
 DutStatus DutBinding::fill_local(std::uint64_t, std::span<const std::uint8_t>) { return unimplemented("fill_local"); }
 DutStatus DutBinding::read_local(std::uint64_t, std::span<std::uint8_t>) const { return unimplemented("read_local"); }
+std::span<std::uint8_t> DutBinding::overwrite_local(std::uint64_t, std::size_t) { return {}; }
+std::span<const std::uint8_t> DutBinding::view_local(std::uint64_t, std::size_t) const { return {}; }
 DutStatus DutBinding::post_write(const WriteRequest&, std::uint64_t) { return unimplemented("post_write"); }
 DutStatus DutBinding::post_recv(std::uint32_t, std::uint64_t) { return unimplemented("post_recv"); }
 std::size_t DutBinding::poll_completions(std::vector<CompletionRecord>&, std::uint64_t) { return 0; }

@@ -85,6 +85,13 @@ class DutBinding {
   // Data path. `now_ns` is the testbed's clock at the call.
   virtual DutStatus fill_local(std::uint64_t offset, std::span<const std::uint8_t> bytes);
   virtual DutStatus read_local(std::uint64_t offset, std::span<std::uint8_t> out) const;
+  // The same bytes in place, for a binding whose buffer is in this process (the reference): the
+  // session then makes and checks write data there instead of copying it through fill_local() and
+  // read_local(). Empty from any other binding, or for a range outside the buffer. A span from
+  // overwrite_local() must have every byte written before the binding is called again; one from
+  // view_local() is valid until the binding is called again.
+  virtual std::span<std::uint8_t> overwrite_local(std::uint64_t offset, std::size_t len);
+  virtual std::span<const std::uint8_t> view_local(std::uint64_t offset, std::size_t len) const;
   virtual DutStatus post_write(const WriteRequest& w, std::uint64_t now_ns);
   virtual DutStatus post_recv(std::uint32_t qp, std::uint64_t wr_id);
   // Appends what arrived since the last call; returns how many.

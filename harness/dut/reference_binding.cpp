@@ -97,18 +97,26 @@ DutStatus ReferenceBinding::connect(const DutLocal& remote) {
 
 DutStatus ReferenceBinding::fill_local(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
   if (!ep_) return DutStatus::failed("fill_local() before apply()");
-  auto mem = ep_->mr_bytes(lkey_);
-  if (offset > mem.size() || bytes.size() > mem.size() - offset) return DutStatus::failed("fill_local past the buffer");
-  std::memcpy(mem.data() + offset, bytes.data(), bytes.size());
+  const std::span<std::uint8_t> mem = overwrite_local(offset, bytes.size());
+  if (mem.size() != bytes.size()) return DutStatus::failed("fill_local past the buffer");
+  std::memcpy(mem.data(), bytes.data(), bytes.size());
   return DutStatus::success();
 }
 
 DutStatus ReferenceBinding::read_local(std::uint64_t offset, std::span<std::uint8_t> out) const {
   if (!ep_) return DutStatus::failed("read_local() before apply()");
-  auto mem = ep_->mr_bytes(lkey_);
-  if (offset > mem.size() || out.size() > mem.size() - offset) return DutStatus::failed("read_local past the buffer");
-  std::memcpy(out.data(), mem.data() + offset, out.size());
+  const std::span<const std::uint8_t> mem = view_local(offset, out.size());
+  if (mem.size() != out.size()) return DutStatus::failed("read_local past the buffer");
+  std::memcpy(out.data(), mem.data(), out.size());
   return DutStatus::success();
+}
+
+std::span<std::uint8_t> ReferenceBinding::overwrite_local(std::uint64_t offset, std::size_t len) {
+  return ep_ ? ep_->mr_overwrite(lkey_, offset, len) : std::span<std::uint8_t>{};
+}
+
+std::span<const std::uint8_t> ReferenceBinding::view_local(std::uint64_t offset, std::size_t len) const {
+  return ep_ ? ep_->mr_view(lkey_, offset, len) : std::span<const std::uint8_t>{};
 }
 
 DutStatus ReferenceBinding::post_write(const WriteRequest& w, std::uint64_t) {

@@ -39,6 +39,8 @@ class ReferenceBinding : public DutBinding {
 
   DutStatus fill_local(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
   DutStatus read_local(std::uint64_t offset, std::span<std::uint8_t> out) const override;
+  std::span<std::uint8_t> overwrite_local(std::uint64_t offset, std::size_t len) override;
+  std::span<const std::uint8_t> view_local(std::uint64_t offset, std::size_t len) const override;
   DutStatus post_write(const WriteRequest& w, std::uint64_t now_ns) override;
   DutStatus post_recv(std::uint32_t qp, std::uint64_t wr_id) override;
   std::size_t poll_completions(std::vector<CompletionRecord>& out, std::uint64_t now_ns) override;

@@ -351,10 +351,16 @@ bool Session::run_control(std::size_t step, std::uint64_t at) {
 bool Session::post_due(std::uint64_t now) {
   for (ProgramRun& p : s_.programs) {
     while (auto w = p.prog.next(now)) {
-      s_.scratch.resize(w->length);
-      stim::fill_write_data(s_.payload_seed(), p.prog.program(), w->index, s_.scratch);
       s_.activity(p.requester == &s_.dut ? "dut.post_write" : "peer.post_write");
-      if (!status_ok(p.requester->fill_local(w->src_offset, s_.scratch), "fill source buffer")) return false;
+      // Made in place when the requester's buffer is in this process, else copied in.
+      if (const std::span<std::uint8_t> in_place = p.requester->overwrite_local(w->src_offset, w->length);
+          in_place.size() == w->length && w->length > 0) {
+        stim::fill_write_data(s_.payload_seed(), p.prog.program(), w->index, in_place);
+      } else {
+        s_.scratch.resize(w->length);
+        stim::fill_write_data(s_.payload_seed(), p.prog.program(), w->index, s_.scratch);
+        if (!status_ok(p.requester->fill_local(w->src_offset, s_.scratch), "fill source buffer")) return false;
+      }
       harness::WriteRequest req;
       req.qp = p.prog.qp();
       req.wr_id = w->wr_id;
@@ -412,8 +418,14 @@ bool Session::on_completion(harness::DutBinding& side, const harness::Completion
   const auto w = s_.write_by_id.find(c.wr_id);
   if (w == s_.write_by_id.end()) return true;
   harness::WriteRecord& rec = s_.writes[w->second];
-  s_.scratch.resize(rec.length);
   s_.activity("read_local");
+  // Checked in place when the responder's buffer is in this process, else read out first.
+  if (const std::span<const std::uint8_t> in_place = run.responder->view_local(s_.write_dst[w->second], rec.length);
+      in_place.size() == rec.length && rec.length > 0) {
+    rec.data_verified = stim::check_write_data(s_.payload_seed(), run.prog.program(), index, in_place);
+    return true;
+  }
+  s_.scratch.resize(rec.length);
   const harness::DutStatus st = run.responder->read_local(s_.write_dst[w->second], s_.scratch);
   rec.data_verified = st.ok() && stim::check_write_data(s_.payload_seed(), run.prog.program(), index, s_.scratch);
   return true;

@@ -51,8 +51,9 @@ MemoryTable::RegisterResult MemoryTable::register_region(std::size_t length, int
     r.status = MemStatus::kTableFull;
     return r;
   }
-  // Zero-filled (calloc(0) may return null: length 0 was refused above).
-  std::unique_ptr<std::uint8_t, void (*)(void*)> bytes(static_cast<std::uint8_t*>(std::calloc(length, 1)), &std::free);
+  // Undefined bytes, zeroed page by page on first access (Slot; malloc(0) may return null: length
+  // 0 was refused above).
+  std::unique_ptr<std::uint8_t, void (*)(void*)> bytes(static_cast<std::uint8_t*>(std::malloc(length)), &std::free);
   if (!bytes) {
     r.status = MemStatus::kBadArgument;  // more than the host can hold
     return r;
@@ -62,6 +63,7 @@ MemoryTable::RegisterResult MemoryTable::register_region(std::size_t length, int
   s.live = true;
   s.generation = static_cast<std::uint8_t>(s.generation + 1);
   s.bytes = std::move(bytes);
+  s.zeroed.assign((length + kPage - 1) / kPage / 64 + 1, 0);
   const std::uint32_t key = (index << 8) | s.generation;
   s.mr = MemoryRegion{addr, length, key, key, access};
   ++live_;
@@ -80,8 +82,34 @@ MemStatus MemoryTable::deregister(std::uint32_t lkey) {
   if (s == nullptr) return MemStatus::kBadKey;
   s->live = false;
   s->bytes.reset();
+  s->zeroed.clear();
   --live_;
   return MemStatus::kOk;
+}
+
+void MemoryTable::define(const Slot& s, std::size_t off, std::size_t len) {
+  if (len == 0) return;
+  const std::size_t last = (off + len - 1) / kPage;
+  for (std::size_t p = off / kPage; p <= last; ++p) {
+    std::uint64_t& word = s.zeroed[p / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (p % 64);
+    if (word & bit) continue;
+    const std::size_t begin = p * kPage;
+    std::memset(s.bytes.get() + begin, 0, std::min<std::size_t>(kPage, s.mr.length - begin));
+    word |= bit;
+  }
+}
+
+void MemoryTable::define_for_overwrite(Slot& s, std::size_t off, std::size_t len) {
+  if (len == 0) return;
+  const std::size_t end = off + len;
+  const std::size_t first = off / kPage;
+  const std::size_t last = (end - 1) / kPage;
+  // The end pages are covered whole when the range starts on a page boundary, and ends on one or
+  // at the region's end.
+  if (off % kPage != 0) define(s, off, 1);
+  if (end % kPage != 0 && end != s.mr.length) define(s, end - 1, 1);
+  for (std::size_t p = first; p <= last; ++p) s.zeroed[p / 64] |= std::uint64_t{1} << (p % 64);
 }
 
 MemStatus MemoryTable::range_ok(const Slot& s, std::uint64_t va, std::size_t len) {
@@ -105,7 +133,9 @@ MemStatus MemoryTable::remote_write(std::uint32_t rkey, std::uint64_t va, wire::
   const MemStatus st = check_remote_write(rkey, va, data.size());
   if (st != MemStatus::kOk || data.empty()) return st;
   Slot* s = slot_for(rkey);
-  std::memcpy(s->bytes.get() + (va - s->mr.addr), data.data(), data.size());
+  const std::size_t off = va - s->mr.addr;
+  define_for_overwrite(*s, off, data.size());
+  std::memcpy(s->bytes.get() + off, data.data(), data.size());
   return MemStatus::kOk;
 }
 
@@ -115,6 +145,7 @@ MemStatus MemoryTable::local_view(std::uint32_t lkey, std::uint64_t va, std::siz
   if (s == nullptr) return MemStatus::kBadKey;
   const MemStatus st = range_ok(*s, va, len);
   if (st != MemStatus::kOk) return st;
+  define(*s, va - s->mr.addr, len);  // a first read sees zeros (Slot)
   out = wire::Bytes(s->bytes.get() + (va - s->mr.addr), len);
   return MemStatus::kOk;
 }
@@ -125,6 +156,18 @@ MemStatus MemoryTable::local_mut(std::uint32_t lkey, std::uint64_t va, std::size
   if (s == nullptr) return MemStatus::kBadKey;
   const MemStatus st = range_ok(*s, va, len);
   if (st != MemStatus::kOk) return st;
+  define(*s, va - s->mr.addr, len);
+  out = wire::MutBytes(s->bytes.get() + (va - s->mr.addr), len);
+  return MemStatus::kOk;
+}
+
+MemStatus MemoryTable::local_overwrite(std::uint32_t lkey, std::uint64_t va, std::size_t len,
+                                       wire::MutBytes& out) {
+  Slot* s = slot_for(lkey);
+  if (s == nullptr) return MemStatus::kBadKey;
+  const MemStatus st = range_ok(*s, va, len);
+  if (st != MemStatus::kOk) return st;
+  define_for_overwrite(*s, va - s->mr.addr, len);
   out = wire::MutBytes(s->bytes.get() + (va - s->mr.addr), len);
   return MemStatus::kOk;
 }

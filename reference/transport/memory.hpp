@@ -1,8 +1,8 @@
 // Registered memory regions of one endpoint: the bytes a peer's RDMA WRITE lands in, and the bytes
 // a local RDMA WRITE reads from.
 //
-// The endpoint owns the bytes (allocated once, zero-filled, at registration), so a region is a
-// plain value: a virtual address range the peer names in RETH.VA plus an R_Key/L_Key. Placement
+// The endpoint owns the bytes (allocated at registration, zero as far as anyone can tell), so a
+// region is a plain value: a virtual address range the peer names in RETH.VA plus an R_Key/L_Key. Placement
 // is by RETH alone (MODEL: M3): check_remote_write() is the whole access check a responder does
 // before it writes one packet's payload (key known and current, range inside the region, remote
 // write permitted), and remote_write() copies without allocating.
@@ -72,6 +72,9 @@ class MemoryTable {
   // until the region is deregistered.
   MemStatus local_view(std::uint32_t lkey, std::uint64_t va, std::size_t len, wire::Bytes& out) const;
   MemStatus local_mut(std::uint32_t lkey, std::uint64_t va, std::size_t len, wire::MutBytes& out);
+  // local_mut for a caller that writes every byte of `out` before anything reads it: a page it
+  // covers whole is not zeroed first.
+  MemStatus local_overwrite(std::uint32_t lkey, std::uint64_t va, std::size_t len, wire::MutBytes& out);
 
   // The registered region for a key, or nullptr.
   const MemoryRegion* find(std::uint32_t key) const;
@@ -82,14 +85,22 @@ class MemoryTable {
     bool live = false;
     std::uint8_t generation = 0;
     MemoryRegion mr;
-    // calloc'd, not a zero-filled vector: a large region comes straight from fresh pages that are
-    // zero already, and a page the run never writes is never touched (a case's buffer is sized
-    // for its whole traffic; filling it was a twentieth of a campaign's CPU time).
+    // malloc'd and zeroed a page at a time on first access: a page is zeroed before its first read
+    // or partial write, and never when a write covers it whole (a case's buffer is sized for its
+    // whole traffic, which then lands on every page once: zeroing it first was a twentieth of a
+    // campaign's CPU time). `zeroed` has a bit per kPage page: set once the page holds defined
+    // bytes. So no byte is ever seen before it is zero or written, and a run stays deterministic.
     std::unique_ptr<std::uint8_t, void (*)(void*)> bytes{nullptr, &std::free};
+    mutable std::vector<std::uint64_t> zeroed;  // reading defines pages too (local_view is const)
   };
   const Slot* slot_for(std::uint32_t key) const;
   Slot* slot_for(std::uint32_t key);
   static MemStatus range_ok(const Slot& s, std::uint64_t va, std::size_t len);
+  // Makes the pages of [off, off + len) defined: zeroes those not yet (the whole range is read).
+  static void define(const Slot& s, std::size_t off, std::size_t len);
+  // The same before a write of every byte of the range: only its partly covered end pages are
+  // zeroed, when not yet defined.
+  static void define_for_overwrite(Slot& s, std::size_t off, std::size_t len);
 
   MemoryTableConfig cfg_;
   std::vector<Slot> slots_;  // sized max_regions at construction; never reallocated

@@ -115,6 +115,9 @@ TEST(DutBinding, UnimplementedDefaultsSayWhoAndWhat) {
   std::vector<CompletionRecord> c;
   EXPECT_EQ(b.poll_completions(c, 0), 0u);
   EXPECT_TRUE(b.capabilities().empty());
+  // No buffer in this process: the session copies through fill_local() / read_local() instead.
+  EXPECT_TRUE(b.overwrite_local(0, 16).empty());
+  EXPECT_TRUE(b.view_local(0, 16).empty());
 }
 
 TEST(ReferenceBinding, AWriteCrossesTheTestbedAndItsBytesArrive) {
@@ -143,6 +146,18 @@ TEST(ReferenceBinding, AWriteCrossesTheTestbedAndItsBytesArrive) {
   ASSERT_TRUE(p.b.read_local(4096, dst).ok());
   EXPECT_EQ(dst, src);
   EXPECT_FALSE(p.b.read_local((1 << 20) - 10, dst).ok());  // past the buffer: an error, not a crash
+  // The same bytes in place, and nothing for a range past the buffer.
+  const std::span<const std::uint8_t> view = p.b.view_local(4096, src.size());
+  EXPECT_TRUE(std::equal(view.begin(), view.end(), src.begin(), src.end()));
+  EXPECT_TRUE(p.b.view_local((1 << 20) - 10, 64).empty());
+  EXPECT_TRUE(p.a.overwrite_local((1 << 20) - 10, 64).empty());
+  const std::span<std::uint8_t> in_place = p.a.overwrite_local(100, 3);
+  ASSERT_EQ(in_place.size(), 3u);
+  std::fill(in_place.begin(), in_place.end(), 0x5A);
+  std::vector<std::uint8_t> back(5);
+  ASSERT_TRUE(p.a.read_local(99, back).ok());
+  EXPECT_EQ(back, (std::vector<std::uint8_t>{static_cast<std::uint8_t>(99 * 7), 0x5A, 0x5A, 0x5A,
+                                             static_cast<std::uint8_t>(103 * 7)}));
   const auto counters = p.a.counters();
   const auto it = std::find_if(counters.begin(), counters.end(), [](const auto& c) { return c.first == "req.data_packets"; });
   ASSERT_NE(it, counters.end());

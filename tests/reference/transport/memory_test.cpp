@@ -81,6 +81,42 @@ TEST(MemoryTable, WritesLandWhereRethSays) {
   EXPECT_EQ(v[0], 0x42);
 }
 
+// Region bytes are defined a page at a time (memory.hpp, Slot): whatever the allocator hands back
+// must never show. The region is registered over memory a region before it filled with 0xAA (a heap
+// chunk of the same size comes back), and every read must still see zeros where nothing was written.
+TEST(MemoryTable, NoByteShowsBeforeItIsZeroOrWritten) {
+  constexpr std::size_t kLen = 3 * MemoryTable::kPage + 100;
+  MemoryTable t;
+  {
+    const auto dirty = t.register_region(kLen, kRw);
+    wire::MutBytes m;
+    ASSERT_EQ(t.local_mut(dirty.mr.lkey, dirty.mr.addr, kLen, m), MemStatus::kOk);
+    std::fill(m.begin(), m.end(), 0xAA);
+    ASSERT_EQ(t.deregister(dirty.mr.lkey), MemStatus::kOk);
+  }
+  const auto r = t.register_region(kLen, kRw);
+  const std::uint64_t base = r.mr.addr;
+  // A write inside page 0, an overwrite from the middle of page 1 to the middle of page 2, and
+  // a write that covers page 3 (the region's short last page) whole.
+  const std::vector<std::uint8_t> small(10, 0x11);
+  ASSERT_EQ(t.remote_write(r.mr.rkey, base + 100, small), MemStatus::kOk);
+  wire::MutBytes span;
+  ASSERT_EQ(t.local_overwrite(r.mr.lkey, base + MemoryTable::kPage + 1000, MemoryTable::kPage, span), MemStatus::kOk);
+  std::fill(span.begin(), span.end(), 0x22);
+  const std::vector<std::uint8_t> tail(100, 0x33);
+  ASSERT_EQ(t.remote_write(r.mr.rkey, base + 3 * MemoryTable::kPage, tail), MemStatus::kOk);
+
+  wire::Bytes all;
+  ASSERT_EQ(t.local_view(r.mr.lkey, base, kLen, all), MemStatus::kOk);
+  for (std::size_t i = 0; i < kLen; ++i) {
+    std::uint8_t want = 0;
+    if (i >= 100 && i < 110) want = 0x11;
+    if (i >= MemoryTable::kPage + 1000 && i < 2 * MemoryTable::kPage + 1000) want = 0x22;
+    if (i >= 3 * MemoryTable::kPage) want = 0x33;
+    ASSERT_EQ(all[i], want) << "byte " << i;
+  }
+}
+
 TEST(MemoryTable, RegistrationArgumentsAreChecked) {
   MemoryTable t({0x1000, 2});
   EXPECT_EQ(t.register_region(0, kRw).status, MemStatus::kBadArgument);
