@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <system_error>
+#include <thread>
 
 #include "harness/case/case_parts.hpp"
 #include "harness/case/check_types.hpp"
@@ -325,27 +327,56 @@ CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilt
       files.push_back(std::move(f.path));
     }
   }
-  std::map<std::filesystem::path, ClauseIndex> indexes;  // one load per clauses.yaml
+  // Each file's clause index first, in file order (one load per clauses.yaml, its diagnostics
+  // before those of the first case that uses it).
+  std::map<std::filesystem::path, ClauseIndex> indexes;
+  std::vector<const ClauseIndex*> index_of(files.size(), clauses);
+  std::vector<Diagnostics> clause_diagnostics(files.size());
+  if (!clauses) {
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const auto cf = clauses_file_for(files[i], fallback_clauses);
+      if (cf.empty()) continue;
+      if (!indexes.contains(cf)) {
+        auto cl = load_clauses(cf);
+        clause_diagnostics[i] = std::move(cl.diagnostics);  // once per clauses file, not per case
+        indexes.emplace(cf, std::move(cl.index));
+      }
+      index_of[i] = &indexes.at(cf);
+    }
+  }
+  // Then the files themselves, which share nothing but those read-only indexes: on up to four
+  // threads (YAML parsing is most of a command's start-up), collected in file order below.
+  std::vector<LoadResult> results(files.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next.fetch_add(1); i < files.size(); i = next.fetch_add(1)) {
+      results[i] = index_of[i] ? load_case(files[i], *index_of[i]) : load_case(files[i]);
+    }
+  };
+  std::vector<std::thread> helpers;
+  const std::size_t threads =
+      files.size() < 16 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+  for (std::size_t t = 1; t < threads; ++t) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // fewer threads; this one does the rest
+    }
+  }
+  work();
+  for (auto& h : helpers) h.join();
+
   struct Seen {
     std::string file;
     SourceLoc loc;
   };
   std::map<std::string, Seen> ids;
   std::vector<Case> loaded;
-  for (const auto& f : files) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& f = files[i];
     ++set.files;
-    LoadResult r;
-    if (clauses) {
-      r = load_case(f, *clauses);
-    } else {
-      const auto cf = clauses_file_for(f, fallback_clauses);
-      if (!cf.empty() && !indexes.contains(cf)) {
-        auto cl = load_clauses(cf);
-        set.diagnostics.append(cl.diagnostics);  // once per clauses file, not per case
-        indexes.emplace(cf, std::move(cl.index));
-      }
-      r = cf.empty() ? load_case(f) : load_case(f, indexes.at(cf));
-    }
+    LoadResult& r = results[i];
+    set.diagnostics.append(clause_diagnostics[i]);
     set.diagnostics.append(r.diagnostics);
     if (!r.value) continue;
     const Case& c = *r.value;
@@ -356,7 +387,7 @@ CaseSet load_cases(std::span<const std::filesystem::path> inputs, const CaseFilt
                               std::to_string(pos->second.loc.line) + ":" + std::to_string(pos->second.loc.column) + ")");
       continue;
     }
-    loaded.push_back(*r.value);
+    loaded.push_back(std::move(*r.value));
   }
   for (auto& c : loaded) {
     if (filter.matches(c)) {
