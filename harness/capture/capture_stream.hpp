@@ -79,6 +79,7 @@ class CaptureStream {
   // pcapng
   bool next_pcapng(StreamPacket& p);
   void release(std::uint64_t to);
+  void populate_ahead();
   std::string idb(const std::uint8_t* blk, std::uint64_t pos, std::uint32_t len);
   std::string packet(const std::uint8_t* blk, std::uint32_t type, std::uint64_t pos, std::uint32_t len,
                      std::uint64_t index, std::size_t known_ifaces, std::vector<std::uint8_t>& eth,
@@ -103,6 +104,8 @@ class CaptureStream {
   const std::uint8_t* map_ = nullptr;  // the whole file, read-only
   bool mapped_ = false;                // map_ is this reader's mmap (not open_bytes()'s memory)
   std::uint64_t released_ = 0;         // mapped pages before it were dropped
+  std::uint64_t populated_ = 0;        // pages before it were mapped in ahead of the reader
+  bool populate_ = true;               // false once the kernel refused MADV_POPULATE_READ
   std::uint64_t pos_ = 0;      // next block
   bool swap_ = false;
   int sections_ = 0;
