@@ -29,6 +29,12 @@ constexpr std::uint64_t kPopulateBytes = std::uint64_t{4} << 20;
 #define MADV_POPULATE_READ 22
 #endif
 
+// Classic pcap: the file header, a record header, and the largest snap length libpcap accepts for
+// the link types read here (its MAXIMUM_SNAPLEN).
+constexpr std::uint64_t kClassicHeader = 24;
+constexpr std::uint32_t kClassicRecordHeader = 16;
+constexpr std::uint32_t kClassicMaxSnaplen = 262144;
+
 std::string supported_list() {
   return "mrc-conform reads Ethernet, Linux cooked v1/v2 (SLL, SLL2) and raw IPv4/IPv6 captures";
 }
@@ -72,6 +78,7 @@ std::string CaptureStream::open(const std::filesystem::path& path) {
   const bool four = ::pread(fd_, &magic, 4, 0) == 4;
   pcapng_ = four && magic == kShb;
   if (!pcapng_) {
+    if (std::string e = open_classic_mapped(); !e.empty() || classic_mapped_) return e;
     ::close(fd_);
     fd_ = -1;
     return open_classic();
@@ -101,7 +108,13 @@ std::string CaptureStream::rewind() {
   if (!pcapng_) {
     if (pcap_) pcap_close(pcap_);
     pcap_ = nullptr;
-    return open_classic();
+    if (!mapped_) return open_classic();
+    classic_mapped_ = true;  // and libpcap again from the same record, when one is not plain
+    release(file_size_);
+    released_ = 0;
+    populated_ = 0;
+    pos_ = kClassicHeader;
+    return {};
   }
   release(file_size_);
   released_ = 0;
@@ -315,6 +328,92 @@ std::string CaptureStream::packet(const std::uint8_t* blk, std::uint32_t type, s
 
 // ---- classic pcap -------------------------------------------------------------------------
 
+std::string CaptureStream::open_classic_mapped() {
+  std::uint8_t h[kClassicHeader];
+  if (file_size_ < kClassicHeader || ::pread(fd_, h, kClassicHeader, 0) != static_cast<ssize_t>(kClassicHeader)) return {};
+  std::uint32_t magic = 0;
+  std::memcpy(&magic, h, 4);
+  if (magic == 0xA1B2C3D4u || magic == 0xA1B23C4Du) {
+    swap_ = false;
+  } else if (magic == 0xD4C3B2A1u || magic == 0x4D3CB2A1u) {
+    swap_ = true;
+  } else {
+    return {};  // another format, or not a capture: libpcap says which
+  }
+  classic_nanos_ = magic == 0xA1B23C4Du || magic == 0x4D3CB2A1u;
+  const std::uint32_t linktype = u32(h + 20);
+  // Version 2.4, and a link-type field with nothing but the link type (no FCS bits).
+  if (u16(h + 4) != 2 || u16(h + 6) != 4 || linktype > 0xFFFF || link_type_name(static_cast<int>(linktype)).empty()) {
+    return {};
+  }
+  void* m = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+  if (m == MAP_FAILED) return {};
+  map_ = static_cast<const std::uint8_t*>(m);
+  mapped_ = true;
+  ::madvise(m, file_size_, MADV_SEQUENTIAL);
+  const std::uint32_t snaplen = u32(h + 16);
+  classic_snaplen_ = snaplen == 0 || snaplen > kClassicMaxSnaplen ? kClassicMaxSnaplen : snaplen;
+  linktype_ = static_cast<int>(linktype);
+  classic_mapped_ = true;
+  classic_record_header_ = kClassicRecordHeader;
+  pos_ = kClassicHeader;
+  if (names_.empty()) names_.push_back(StreamInterface{"", path_.stem().string()});
+  ifaces_.assign(1, Iface{.linktype = linktype_, .units_per_s = 1'000'000'000, .ns_per_unit = 1, .delta = link_header_delta(linktype_)});
+  return {};
+}
+
+bool CaptureStream::hand_over_to_libpcap() {
+  classic_mapped_ = false;
+  const std::uint64_t at = pos_;
+  if (std::string e = open_classic(); !e.empty()) {
+    error_ = e;
+    return false;
+  }
+  pcap_pkthdr* hdr = nullptr;
+  const u_char* data = nullptr;
+  for (std::uint64_t i = 0; i < packets_; ++i) {  // the plain records before this one again
+    if (pcap_next_ex(pcap_, &hdr, &data) != 1) {
+      error_ = path_.string() + ": packet " + std::to_string(i) + ": cannot read it again: " + pcap_geterr(pcap_);
+      return false;
+    }
+  }
+  classic_pos_ = static_cast<long>(at);
+  return true;
+}
+
+bool CaptureStream::next_classic_mapped(StreamPacket& p) {
+  if (pos_ >= released_ + kReleaseBytes) release(pos_);
+  if (populate_ && pos_ + kPopulateBytes / 2 >= populated_ && populated_ < file_size_) populate_ahead();
+  if (pos_ == file_size_) return false;  // the end, on a record boundary
+  const std::uint64_t left = file_size_ - pos_;
+  const std::uint8_t* rec = map_ + pos_;
+  const std::uint32_t caplen = left >= kClassicRecordHeader ? u32(rec + 8) : 0;
+  // Anything but a whole record within the snap length (a record cut short, a length past the
+  // snap length or past libpcap's maximum) is libpcap's to read, or to refuse in its own words.
+  if (left < kClassicRecordHeader || caplen > classic_snaplen_ || caplen > left - kClassicRecordHeader) {
+    return hand_over_to_libpcap() && next_classic(p);
+  }
+  if (std::string why = as_ethernet(linktype_, {rec + kClassicRecordHeader, caplen}, eth_, p.bytes); !why.empty()) {
+    error_ = path_.string() + ": packet " + std::to_string(packets_) + " (" + link_type_name(linktype_) + "): " + why;
+    return false;
+  }
+  // As libpcap gives it with nanosecond precision. Seconds past 2^31 (2038) come out of libpcap
+  // sign-extended from a file in this host's byte order and not from a swapped one: the same here,
+  // so a file reads the same whichever reader takes it.
+  const std::uint32_t sec32 = u32(rec);
+  const auto sec = swap_ ? std::uint64_t{sec32}
+                         : static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(sec32)));
+  const std::uint64_t frac = u32(rec + 4);
+  p.ts_ns = sec * 1'000'000'000ull + (classic_nanos_ ? frac : frac * 1000);
+  const long wire_len = static_cast<long>(u32(rec + 12)) - ifaces_[0].delta;
+  p.origlen = static_cast<std::uint32_t>(std::max<long>(wire_len, static_cast<long>(p.bytes.size())));
+  p.iface = 0;
+  p.file_index = packets_++;
+  p.offset = pos_;
+  pos_ += kClassicRecordHeader + caplen;
+  return true;
+}
+
 std::string CaptureStream::open_classic() {
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   // libpcap reads through stdio: with its default 4 KiB buffer a read() per 4 KiB; 1 MiB instead.
@@ -344,11 +443,12 @@ std::string CaptureStream::open_classic() {
            " is not supported; " + supported_list();
   }
   if (names_.empty()) names_.push_back(StreamInterface{"", path_.stem().string()});
-  ifaces_.assign(1, Iface{linktype_, 1'000'000'000, 0, link_header_delta(linktype_)});
+  ifaces_.assign(1, Iface{.linktype = linktype_, .units_per_s = 1'000'000'000, .ns_per_unit = 1, .delta = link_header_delta(linktype_)});
   return {};
 }
 
 bool CaptureStream::next_classic(StreamPacket& p) {
+  if (classic_mapped_) return next_classic_mapped(p);
   if (!pcap_) return false;
   const long at = classic_record_header_ != 0 ? classic_pos_ : std::ftell(pcap_file(pcap_));
   pcap_pkthdr* hdr = nullptr;

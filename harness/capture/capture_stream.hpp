@@ -3,7 +3,10 @@
 //
 // pcapng is parsed here from a read-only mapping of the file whose pages behind the cursor are
 // dropped every 8 MiB (madvise MADV_DONTNEED), so the resident memory does not grow with the
-// file and no byte is copied; classic pcap goes through libpcap, which reads record by record.
+// file and no byte is copied. Classic pcap of the usual four formats (micro- or nanosecond,
+// either byte order) is read from the same kind of mapping while its records are plain (whole,
+// within the snap length); libpcap reads the rest: other formats, and from the first record that
+// is not plain on, so its rules and its messages stay the ones for a damaged or odd file.
 // (A file cut short by another process while it is mapped would fault: the diff reads captures
 // that are finished.) Each packet comes as Ethernet (link_layer.hpp)
 // with its interface, its position in the file (frame number - 1) and the file offset of its
@@ -91,7 +94,10 @@ class CaptureStream {
 
   // classic pcap
   std::string open_classic();
+  std::string open_classic_mapped();  // "" also when the file is not for the mapping (then libpcap)
   bool next_classic(StreamPacket& p);
+  bool next_classic_mapped(StreamPacket& p);
+  bool hand_over_to_libpcap();  // at the record pos_ (packets_ read): false with error_ set
 
   std::filesystem::path path_;
   bool pcapng_ = false;
@@ -120,6 +126,9 @@ class CaptureStream {
   int linktype_ = 0;
   long classic_pos_ = 0;                   // the next record's offset
   std::uint32_t classic_record_header_ = 0;  // 16 for the usual formats; 0: ask ftell()
+  bool classic_mapped_ = false;            // records come from map_ (pos_), not pcap_
+  bool classic_nanos_ = false;             // the mapped file's timestamps are in ns, else us
+  std::uint32_t classic_snaplen_ = 0;      // as libpcap takes it (0 or too large: the maximum)
 };
 
 }  // namespace mrc::harness

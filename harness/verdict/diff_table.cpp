@@ -156,7 +156,7 @@ std::uint64_t Ordinals<N>::get(std::uint64_t hi, std::uint64_t lo) {
     }
   }
   const std::uint64_t folded = fold128(hi, lo);
-  constexpr std::size_t kMask = 2 * N - 1;
+  constexpr std::size_t kMask = 4 * N - 1;
   std::size_t h = static_cast<std::size_t>(folded >> 32) & kMask;
   for (; index_[h] != 0; h = (h + 1) & kMask) {  // at most N used: a free slot ends every probe
     const std::size_t i = index_[h] - 1u;
