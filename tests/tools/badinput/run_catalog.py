@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 try:
@@ -85,6 +86,8 @@ def load_catalog(folder):
             for s in e.get("signals") or []:
                 if s.get("sig") not in SIGNALS:
                     raise CatalogError("%s (%s): unknown signal %r" % (where, e["name"], s.get("sig")))
+                if set(s) - {"sig", "after_s", "after_stderr"}:
+                    raise CatalogError("%s (%s): unknown signal key(s) %s" % (where, e["name"], sorted(set(s) - {"sig", "after_s", "after_stderr"})))
             names[e["name"]] = path
             e["_file"] = fname
             entries.append(e)
@@ -242,13 +245,37 @@ def run_entry(e, args):
         group = e.get("signal_target", "group") == "group"
         try:
             if e.get("signals"):
+                # Both streams are drained on threads, so a signal can wait for what the command
+                # says (after_stderr) rather than for a time that a faster build outruns.
+                got = {"out": bytearray(), "err": bytearray()}
+                changed = threading.Condition()
+
+                def drain(stream, key):
+                    for chunk in iter(lambda: stream.read1(65536), b""):
+                        with changed:
+                            got[key] += chunk
+                            changed.notify_all()
+
+                readers = [threading.Thread(target=drain, args=(proc.stdout, "out"), daemon=True),
+                           threading.Thread(target=drain, args=(proc.stderr, "err"), daemon=True)]
+                for t in readers:
+                    t.start()
                 for s in e["signals"]:
+                    if s.get("after_stderr"):
+                        pattern = re.compile(s["after_stderr"])
+                        with changed:
+                            changed.wait_for(lambda: pattern.search(got["err"].decode("utf-8", "replace"))
+                                             or proc.poll() is not None,
+                                             timeout=max(0.1, timeout - (time.monotonic() - start)))
                     time.sleep(float(s.get("after_s", 0)))
                     if proc.poll() is not None:
                         break
                     (os.killpg if group else os.kill)(proc.pid, SIGNALS[s["sig"]])
                     sent.append(SIGNALS[s["sig"]])
-                out, err = proc.communicate(timeout=max(0.1, timeout - (time.monotonic() - start)))
+                proc.wait(timeout=max(0.1, timeout - (time.monotonic() - start)))
+                for t in readers:
+                    t.join(timeout=5)
+                out, err = bytes(got["out"]), bytes(got["err"])
             else:
                 out, err = proc.communicate(input=stdin or None, timeout=timeout)
         except subprocess.TimeoutExpired:
