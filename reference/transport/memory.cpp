@@ -100,7 +100,7 @@ void MemoryTable::define(const Slot& s, std::size_t off, std::size_t len) {
   }
 }
 
-void MemoryTable::define_for_overwrite(Slot& s, std::size_t off, std::size_t len) {
+void MemoryTable::define_for_overwrite(const Slot& s, std::size_t off, std::size_t len) {
   if (len == 0) return;
   const std::size_t end = off + len;
   const std::size_t first = off / kPage;
@@ -139,37 +139,38 @@ MemStatus MemoryTable::remote_write(std::uint32_t rkey, std::uint64_t va, wire::
   return MemStatus::kOk;
 }
 
-MemStatus MemoryTable::local_view(std::uint32_t lkey, std::uint64_t va, std::size_t len,
-                                  wire::Bytes& out) const {
+MemStatus MemoryTable::local_access(std::uint32_t lkey, std::uint64_t va, std::size_t len, bool overwrite,
+                                    wire::MutBytes& out) const {
   const Slot* s = slot_for(lkey);
   if (s == nullptr) return MemStatus::kBadKey;
   const MemStatus st = range_ok(*s, va, len);
   if (st != MemStatus::kOk) return st;
-  define(*s, va - s->mr.addr, len);  // a first read sees zeros (Slot)
-  out = wire::Bytes(s->bytes.get() + (va - s->mr.addr), len);
+  const std::size_t off = va - s->mr.addr;
+  if (overwrite) {
+    define_for_overwrite(*s, off, len);
+  } else {
+    define(*s, off, len);  // a first read sees zeros (Slot)
+  }
+  out = wire::MutBytes(s->bytes.get() + off, len);
   return MemStatus::kOk;
+}
+
+MemStatus MemoryTable::local_view(std::uint32_t lkey, std::uint64_t va, std::size_t len,
+                                  wire::Bytes& out) const {
+  wire::MutBytes m;
+  const MemStatus st = local_access(lkey, va, len, false, m);
+  out = m;
+  return st;
 }
 
 MemStatus MemoryTable::local_mut(std::uint32_t lkey, std::uint64_t va, std::size_t len,
                                  wire::MutBytes& out) {
-  Slot* s = slot_for(lkey);
-  if (s == nullptr) return MemStatus::kBadKey;
-  const MemStatus st = range_ok(*s, va, len);
-  if (st != MemStatus::kOk) return st;
-  define(*s, va - s->mr.addr, len);
-  out = wire::MutBytes(s->bytes.get() + (va - s->mr.addr), len);
-  return MemStatus::kOk;
+  return local_access(lkey, va, len, false, out);
 }
 
 MemStatus MemoryTable::local_overwrite(std::uint32_t lkey, std::uint64_t va, std::size_t len,
                                        wire::MutBytes& out) {
-  Slot* s = slot_for(lkey);
-  if (s == nullptr) return MemStatus::kBadKey;
-  const MemStatus st = range_ok(*s, va, len);
-  if (st != MemStatus::kOk) return st;
-  define_for_overwrite(*s, va - s->mr.addr, len);
-  out = wire::MutBytes(s->bytes.get() + (va - s->mr.addr), len);
-  return MemStatus::kOk;
+  return local_access(lkey, va, len, true, out);
 }
 
 const MemoryRegion* MemoryTable::find(std::uint32_t key) const {

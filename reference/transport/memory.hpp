@@ -100,7 +100,11 @@ class MemoryTable {
   static void define(const Slot& s, std::size_t off, std::size_t len);
   // The same before a write of every byte of the range: only its partly covered end pages are
   // zeroed, when not yet defined.
-  static void define_for_overwrite(Slot& s, std::size_t off, std::size_t len);
+  static void define_for_overwrite(const Slot& s, std::size_t off, std::size_t len);
+  // The checks every local access makes, the pages defined, the bytes (a const table hands out
+  // writable bytes only through the non-const calls above).
+  MemStatus local_access(std::uint32_t lkey, std::uint64_t va, std::size_t len, bool overwrite,
+                         wire::MutBytes& out) const;
 
   MemoryTableConfig cfg_;
   std::vector<Slot> slots_;  // sized max_regions at construction; never reallocated
