@@ -216,6 +216,7 @@ class Endpoint {
   bool resolve_path(const transport::TxPacket& pkt, Qp* qp, wire::EvFmtMode& mode,
                     wire::EvBytes& ev, std::uint8_t& port, std::uint8_t& index);
   std::uint32_t local_ports_up() const;
+  std::optional<std::uint64_t> mr_va(std::uint32_t lkey, std::uint64_t offset) const;  // the region's VA + offset
 
   EndpointConfig cfg_;
   // On the heap: the layers' quirk flags point at it (defects_read()). Every defect switch is read

@@ -295,24 +295,22 @@ std::span<std::uint8_t> Endpoint::mr_bytes(std::uint32_t lkey) {
   return out;
 }
 
-std::span<const std::uint8_t> Endpoint::mr_view(std::uint32_t lkey, std::uint64_t offset, std::size_t len) const {
+std::optional<std::uint64_t> Endpoint::mr_va(std::uint32_t lkey, std::uint64_t offset) const {
   const transport::MemoryRegion* mr = memory_.find(lkey);
+  if (mr == nullptr || offset > mr->length) return std::nullopt;
+  return mr->addr + offset;
+}
+
+std::span<const std::uint8_t> Endpoint::mr_view(std::uint32_t lkey, std::uint64_t offset, std::size_t len) const {
+  const auto va = mr_va(lkey, offset);
   wire::Bytes out;
-  if (mr == nullptr || offset > mr->length ||
-      memory_.local_view(lkey, mr->addr + offset, len, out) != transport::MemStatus::kOk) {
-    return {};
-  }
-  return out;
+  return va && memory_.local_view(lkey, *va, len, out) == transport::MemStatus::kOk ? out : wire::Bytes{};
 }
 
 std::span<std::uint8_t> Endpoint::mr_overwrite(std::uint32_t lkey, std::uint64_t offset, std::size_t len) {
-  const transport::MemoryRegion* mr = memory_.find(lkey);
+  const auto va = mr_va(lkey, offset);
   wire::MutBytes out;
-  if (mr == nullptr || offset > mr->length ||
-      memory_.local_overwrite(lkey, mr->addr + offset, len, out) != transport::MemStatus::kOk) {
-    return {};
-  }
-  return out;
+  return va && memory_.local_overwrite(lkey, *va, len, out) == transport::MemStatus::kOk ? out : wire::MutBytes{};
 }
 
 // ---- posting ------------------------------------------------------------------------------------

@@ -25,9 +25,6 @@ class ReadLog {
  public:
   void mark(std::uint8_t id) { words_[id / 64] |= std::uint64_t{1} << (id % 64); }
   bool was_read(std::uint8_t id) const { return ((words_[id / 64] >> (id % 64)) & 1u) != 0; }
-  void merge(const ReadLog& o) {
-    for (std::size_t i = 0; i < words_.size(); ++i) words_[i] |= o.words_[i];
-  }
 
  private:
   std::array<std::uint64_t, kMaxFlags / 64> words_{};

@@ -54,7 +54,8 @@ std::uint32_t Requester::window_psns() const {
 }
 
 bool Requester::window_open() const {
-  const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;  // MODEL: M9
+  // window_psns() without reading the defect's switch below the M9 limit.
+  const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;
   return outstanding_ < w || (cfg_.quirks.exceed_mpr_window && outstanding_ < 2 * w);
 }
 

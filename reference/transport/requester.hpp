@@ -133,8 +133,9 @@ class Requester {
   const RequesterStats& stats() const { return stats_; }
   const RequesterConfig& config() const { return cfg_; }
   const RetrySchedule& schedule() const { return schedule_; }
-  std::uint32_t window_psns() const;                 // current un-ACKed PSN limit
-  bool window_open() const;  // outstanding_ below it (the exceed-mpr-window switch read only at the M9 limit)
+  std::uint32_t window_psns() const;  // current un-ACKed PSN limit (introspection: reads the defect's switch)
+  // Room under that limit, the switch read only at the M9 limit (the send path's test).
+  bool window_open() const;
   std::uint32_t outstanding_psns() const { return outstanding_; }
   std::uint32_t outstanding_wimm() const { return wimm_outstanding_; }
   std::uint32_t wimm_limit() const;
