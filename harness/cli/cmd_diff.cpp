@@ -1,9 +1,9 @@
 // `mrc-conform diff`: the golden differ on any two captures. An evidence file holds one interface
 // per tap: --iface picks one, or two files of the same interface names are compared name by name.
 // Packet indexes and filters in the output are the file's (frame number - 1), so Wireshark finds
-// them whatever interface they are on. Both files are streamed (diff_stream.hpp): a scan that
-// refuses a damaged file before anything is compared and makes the diff's first pass, then its
-// second pass.
+// them whatever interface they are on. Both files are streamed (diff_stream.hpp): a scan of the
+// records alone refuses a damaged file before anything is compared and finds the interfaces,
+// then the diff reads the packets.
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
@@ -60,21 +60,42 @@ int pick(const Names& f, const std::string& path, const std::string& iface, std:
   return -1;
 }
 
-// Reads the whole file once, in bounded memory: a damaged file is refused before anything is
-// compared, and the interfaces are known however late their descriptions come. On the way it
-// makes the diff's first pass of every interface (`first`, by interface index), so that
-// diff_streams() reads the file only once more.
-std::string scan(const std::string& path, const harness::DiffOptions& opt, harness::CaptureStream& s, Names& names,
-                 std::vector<harness::FirstPass>& first) {
+// Reads the whole file's records once, in bounded memory, without decoding a packet: a damaged
+// file is refused before anything is compared, and the interfaces are known however late their
+// descriptions come.
+std::string scan(const std::string& path, harness::CaptureStream& s, Names& names) {
   if (std::string e = s.open(path); !e.empty()) return e;
   harness::StreamPacket p;
   while (s.next(p)) {
-    while (first.size() <= p.iface) first.emplace_back(opt);
-    first[p.iface].add(p.bytes, p.ts_ns);
   }
   names = s.interfaces();
-  while (first.size() < names.size()) first.emplace_back(opt);  // interfaces with no packet
   return s.error();
+}
+
+// The interfaces a file describes before its first packet: an evidence file describes all its
+// taps up front. 0 when it cannot be read.
+std::size_t interfaces_up_front(const std::string& path) {
+  harness::CaptureStream s;
+  if (!s.open(path).empty()) return 0;
+  harness::StreamPacket p;
+  s.next(p);
+  return s.interfaces().size();
+}
+
+// The usual pair, one interface in each file: the diff reads each file once and learns on the way
+// that it has one interface (which only reading a file through can tell). False, with nothing
+// written, when that is not so or anything failed: the scan then says what a scan says.
+bool diff_single_interfaces(const DiffCliOptions& o, const harness::DiffOptions& opt, std::string& text,
+                            bool& identical) {
+  if (interfaces_up_front(o.a) != 1 || interfaces_up_front(o.b) != 1) return false;
+  harness::FileInterfaceSource sa(o.a, 0);
+  harness::FileInterfaceSource sb(o.b, 0);
+  if (!sa.open_error().empty() || !sb.open_error().empty()) return false;
+  const harness::DiffReport r = harness::diff_streams(sa, sb, opt);
+  if (!r.ok() || sa.interfaces().size() != 1 || sb.interfaces().size() != 1) return false;
+  text = harness::render_diff(r, opt, o.max_lines);
+  identical = r.identical();
+  return true;
 }
 
 }  // namespace
@@ -95,21 +116,24 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
   opt.max_differences = std::max<std::size_t>(o.max_lines, 1);
   opt.name_a = o.a;
   opt.name_b = o.b;
+  bool identical_one = true;
+  if (std::string text; diff_single_interfaces(o, opt, text, identical_one)) {
+    out << text;
+    return identical_one ? kExitPass : kExitFail;
+  }
   Names fa;
   Names fb;
-  std::vector<harness::FirstPass> first_a;
-  std::vector<harness::FirstPass> first_b;
   harness::CaptureStream scan_a;  // kept: the diff's sources take their interfaces
   harness::CaptureStream scan_b;
   // Both scans at once (two cores, two files); A's error is the one told when both are bad.
   std::string eb;
   std::thread tb;
   try {
-    tb = std::thread([&] { eb = scan(o.b, opt, scan_b, fb, first_b); });
+    tb = std::thread([&] { eb = scan(o.b, scan_b, fb); });
   } catch (const std::system_error&) {
-    eb = scan(o.b, opt, scan_b, fb, first_b);
+    eb = scan(o.b, scan_b, fb);
   }
-  std::string ea = scan(o.a, opt, scan_a, fa, first_a);
+  std::string ea = scan(o.a, scan_a, fa);
   if (tb.joinable()) tb.join();
   for (const std::string* e : {&ea, &eb}) {
     if (!e->empty()) {
@@ -152,8 +176,7 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
     }
     sa.adopt_interfaces(scan_a);
     sb.adopt_interfaces(scan_b);
-    const harness::DiffReport r = harness::diff_streams(sa, sb, opt, &first_a[static_cast<std::size_t>(a)],
-                                                        &first_b[static_cast<std::size_t>(b)]);
+    const harness::DiffReport r = harness::diff_streams(sa, sb, opt);
     if (!r.ok()) {
       err << "error: " << r.error << '\n';
       return kExitBadInput;

@@ -6,20 +6,10 @@
 
 namespace mrc::harness::diffing {
 
-std::string packet_gone(std::uint64_t index) {
-  return "a capture changed between the two passes of the diff (packet " + std::to_string(index) + " is gone)";
-}
-
-void make_stream_row(const SourcePacket& p, std::uint64_t index, const DiffOptions& opt, const MaskSet& masks,
-                     Normalizer& norm, bool judge_ev, Row& row, RowScratch& scratch) {
-  const int port = judge_ev && index < opt.ports_b.size() ? opt.ports_b[index] : 0;
-  make_row(p.bytes, p.ts_ns, opt, masks, norm, judge_ev, port, row, scratch);
-  finish_row(row, norm, masks, opt);
-}
-
 RowFeed::RowFeed(std::unique_ptr<PacketSource> src, const Normalizer& norm, const DiffOptions& opt,
-                 const MaskSet& masks, bool judge_ev, std::uint64_t count)
-    : src_(std::move(src)), norm_(norm), opt_(opt), masks_(masks), judge_ev_(judge_ev), count_(count), ring_(kRing) {}
+                 const MaskSet& masks, bool judge_ev, std::uint64_t packets, std::uint32_t lookahead)
+    : src_(std::move(src)), norm_(norm), maker_(*src_, norm_, opt, masks, judge_ev, packets, lookahead), ring_(kRing),
+      shared_(norm), shared_ordinals_(norm.ordinals()) {}
 
 RowFeed::~RowFeed() {
   {
@@ -40,6 +30,13 @@ bool RowFeed::start() {
 }
 
 void RowFeed::publish(std::uint64_t made) {
+  // New ordinals first: a row the consumer can take is covered by the copy it can take.
+  if (norm_.ordinals() != shared_ordinals_) {
+    std::lock_guard<std::mutex> l(m_);
+    shared_ = norm_;
+    ++shared_version_;
+    shared_ordinals_ = norm_.ordinals();
+  }
   made_.store(made);
   if (const std::uint64_t want = want_made_.load(); want != kNotWaiting && made >= want) {
     std::lock_guard<std::mutex> l(m_);
@@ -56,11 +53,9 @@ void RowFeed::give_back() {
 }
 
 void RowFeed::produce() {
-  SourcePacket p;
-  RowScratch scratch;
-  std::string error;
+  Got end = Got::kEnd;
   std::uint64_t made = 0;
-  for (; made < count_; ++made) {
+  for (;; ++made) {
     if (made - taken_.load(std::memory_order_acquire) >= kRing) {  // full: hand over, then wait for a chunk of room
       publish(made);
       std::unique_lock<std::mutex> l(m_);
@@ -70,43 +65,48 @@ void RowFeed::produce() {
       want_taken_.store(kNotWaiting);
       if (stop_) break;
     }
-    if (!src_->next(p)) {
-      error = src_->error();
-      if (error.empty()) error = packet_gone(made);
-      break;
-    }
-    Item& it = ring_[made & (kRing - 1)];
-    make_stream_row(p, made, opt_, masks_, norm_, judge_ev_, it.row, scratch);
-    it.handle = p.handle;
-    it.label = p.label;
-    it.ts_ns = p.ts_ns;
+    end = maker_.next(ring_[made & (kRing - 1)]);
+    if (end != Got::kRow) break;
     if ((made + 1) % kBatch == 0) publish(made + 1);
   }
   {
     std::lock_guard<std::mutex> l(m_);
-    error_ = std::move(error);
+    end_ = end == Got::kRow ? Got::kEnd : end;  // kRow: stopped (nobody reads on)
+    error_ = maker_.error();
+    shared_ = norm_;
+    ++shared_version_;
+    packets_ = maker_.packets();
+    not_roce_ = maker_.not_roce();
+    decode_failures_ = maker_.decode_failures();
     made_.store(made, std::memory_order_release);
     done_ = true;
   }
   cv_.notify_all();
 }
 
-std::string RowFeed::next(Item& out) {
+RowFeed::Got RowFeed::next(MadeRow& out) {
   if (next_ == seen_made_) seen_made_ = made_.load(std::memory_order_acquire);
   if (next_ == seen_made_) {
     give_back();  // the producer may be waiting for room: every row before this one is done with
     std::unique_lock<std::mutex> l(m_);
-    const std::uint64_t want = std::min(next_ + kChunk, count_);
+    const std::uint64_t want = next_ + kChunk;
     want_made_.store(want);
     cv_.wait(l, [&] { return done_ || made_.load() >= want; });
     want_made_.store(kNotWaiting);
     seen_made_ = made_.load();
-    if (next_ == seen_made_) return error_.empty() ? packet_gone(next_) : error_;
+    if (next_ == seen_made_) return end_;
   }
   out = ring_[next_ & (kRing - 1)];
   ++next_;
   if (next_ % kBatch == 0) give_back();
-  return {};
+  return Got::kRow;
+}
+
+void RowFeed::snapshot(Normalizer& out, std::uint64_t& version) {
+  std::lock_guard<std::mutex> l(m_);
+  if (version == shared_version_) return;
+  out = shared_;
+  version = shared_version_;
 }
 
 }  // namespace mrc::harness::diffing

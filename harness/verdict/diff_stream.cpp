@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -24,78 +25,45 @@ std::size_t pow2_at_least(std::uint64_t n) { return std::bit_ceil(std::max<std::
 
 bool judges_ev(const DiffOptions& opt) { return opt.ev_choice != nullptr && !opt.ev_choice->empty(); }
 
-// What pass 1 learns of one side.
+using Got = diffing::RowMaker::Got;
+constexpr std::uint64_t kUnknown = diffing::RowMaker::kUnknown;
+
+// The one pass (diff_row_maker.hpp) finishes a row this many rows after making it, and is tried
+// up to this window (its rings cannot be sized by the packet counts, which it learns at the end).
+constexpr std::uint32_t kLookahead = 1024;
+constexpr std::uint32_t kOnePassWindow = 4096;
+
+// One side of the diff: with two passes the first one's normalizer and counts, with one pass an
+// empty normalizer and the counts the pass finds.
 struct Side {
+  explicit Side(PacketSource& s) : src(s) {}
   PacketSource& src;
   diffing::Normalizer norm;
-  std::size_t packets = 0;
-  std::size_t not_roce = 0;
-  std::size_t decode_failures = 0;
+  std::uint64_t packets = kUnknown;
+  std::uint64_t not_roce = 0;
+  std::uint64_t decode_failures = 0;
 };
 
-}  // namespace
-
-struct FirstPass::State {
-  // What the pass depends on besides the packets: a first pass is used only with the same.
-  diffing::MaskSet masks;
-  std::string mask_error;
-  bool normalize = true;
-  bool mrc_framing = true;
-  bool detect_framing = false;
-  DiffOptions opt;  // the flags above, for make_row
-  diffing::Normalizer norm;
-  std::uint64_t ts0 = kNone;
-  std::size_t packets = 0;
-  std::size_t not_roce = 0;
-  std::size_t decode_failures = 0;
-  diffing::RowScratch scratch;
-  Row row;
-
-  bool same_as(const State& o) const {
-    return masks.bits == o.masks.bits && masks.ev == o.masks.ev && masks.choice == o.masks.choice &&
-           normalize == o.normalize && mrc_framing == o.mrc_framing && detect_framing == o.detect_framing;
-  }
-  // Into a side of the second pass: times relative to the earliest packet (see build_table).
-  void to(Side& s) const {
-    s.norm = norm;
-    s.norm.ts0 = packets ? ts0 : 0;
-    s.packets = packets;
-    s.not_roce = not_roce;
-    s.decode_failures = decode_failures;
-  }
-};
-
-FirstPass::FirstPass(const DiffOptions& opt) : s_(std::make_unique<State>()) {
-  s_->mask_error = diffing::parse_masks(opt.masks, s_->masks, judges_ev(opt));
-  s_->normalize = s_->opt.normalize = opt.normalize;
-  s_->mrc_framing = s_->opt.mrc_framing = opt.mrc_framing;
-  s_->detect_framing = s_->opt.detect_framing = opt.detect_framing;
-}
-FirstPass::FirstPass(FirstPass&&) noexcept = default;
-FirstPass& FirstPass::operator=(FirstPass&&) noexcept = default;
-FirstPass::~FirstPass() = default;
-
-std::size_t FirstPass::packets() const { return s_->packets; }
-
-void FirstPass::add(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns) {
-  State& s = *s_;
-  s.ts0 = std::min(s.ts0, ts_ns);
-  // register_only: addresses, QPs, PSN spaces and VAs; no ICRC, no hash (the rows are dropped)
-  const auto o = diffing::make_row(bytes, ts_ns, s.opt, s.masks, s.norm, false, 0, s.row, s.scratch, true);
-  if (o == diffing::RowOutcome::kNotRoce) ++s.not_roce;
-  if (o == diffing::RowOutcome::kUndecodable) ++s.decode_failures;
-  ++s.packets;
-}
-
-namespace {
-
-std::string first_pass(Side& s, const DiffOptions& opt) {
+// The first of two passes: what normalization needs from the whole side (make_row with
+// register_only: addresses, QPs, PSN spaces and VAs; no ICRC, no hash), the counts, then rewound.
+std::string first_pass(Side& s, const DiffOptions& opt, const diffing::MaskSet& masks) {
   if (std::string e = s.src.rewind(); !e.empty()) return e;
-  FirstPass fp(opt);
+  diffing::RowScratch scratch;
+  diffing::Row row;
   SourcePacket p;
-  while (s.src.next(p)) fp.add(p.bytes, p.ts_ns);
+  std::uint64_t ts0 = kNone;
+  s.packets = 0;
+  // Times relative to the earliest packet (see build_table): make_row needs ts0 before the rows,
+  // so the pass registers with ts0 = 0 (registering does not use it) and sets it after.
+  while (s.src.next(p)) {
+    ts0 = std::min(ts0, p.ts_ns);
+    const auto o = diffing::make_row(p.bytes, p.ts_ns, opt, masks, s.norm, false, 0, row, scratch, true);
+    s.not_roce += o == diffing::RowOutcome::kNotRoce ? 1 : 0;
+    s.decode_failures += o == diffing::RowOutcome::kUndecodable ? 1 : 0;
+    ++s.packets;
+  }
   if (std::string e = s.src.error(); !e.empty()) return e;
-  fp.state().to(s);
+  s.norm.ts0 = s.packets ? ts0 : 0;
   return s.src.rewind();
 }
 
@@ -110,37 +78,59 @@ struct Kept {  // a difference as the hot loop records it: indices, handles, row
 
 class StreamDiffer {
  public:
-  // `feed`: B's rows made on another thread (nullptr: read_row makes them here).
+  // `feed`: B's rows made on another thread (nullptr: made here). `lookahead`: RowMaker's.
   StreamDiffer(Side& a, Side& b, const DiffOptions& opt, const diffing::MaskSet& masks, bool judge_ev, DiffReport& r,
-               diffing::RowFeed* feed)
-      : a_(a), b_(b), opt_(opt), masks_(masks), judge_ev_(judge_ev), r_(r), w_(std::max<std::uint32_t>(opt.window, 1)),
-        feed_(feed) {
-    ring_a_.resize(pow2_at_least(std::min<std::uint64_t>(2 * w_ + 2, a.packets + 1)));
-    ring_b_.resize(pow2_at_least(std::min<std::uint64_t>(4 * w_ + 4, b.packets + 1)));
+               diffing::RowFeed* feed, std::uint32_t lookahead)
+      : a_(a), b_(b), opt_(opt), masks_(masks), r_(r), w_(std::max<std::uint32_t>(opt.window, 1)), feed_(feed),
+        maker_a_(a.src, a.norm, opt, masks, false, a.packets, lookahead) {
+    if (feed_ == nullptr) maker_b_.emplace(b.src, b.norm, opt, masks, judge_ev, b.packets, lookahead);
+    const auto ring = [](std::uint64_t rows, std::uint64_t packets) {
+      return pow2_at_least(packets == kUnknown ? rows : std::min(rows, packets + 1));
+    };
+    ring_a_.resize(ring(2 * w_ + 2, a.packets));
+    ring_b_.resize(ring(4 * w_ + 4, b.packets));
     table_.resize(2 * ring_b_.size());
     kept_.reserve(opt.max_differences);
     extras_.reserve(opt.max_differences);
   }
 
-  std::string run() {
-    const std::uint64_t na = a_.packets;
-    const std::uint64_t nb = b_.packets;
-    for (std::uint64_t i = 0; i < na; ++i) {
-      if (std::string e = read_a(i); !e.empty()) return e;
-      const std::uint64_t hi = std::min(nb, i + w_);
-      while (read_b_ < hi) {
-        if (std::string e = read_b(true); !e.empty()) return e;
+  // kEnd when every packet was compared (the sides' counts and normalizers are then final);
+  // kError (error_) or kMoved (the one pass is void) when a side said so.
+  Got run() {
+    std::uint64_t i = 0;
+    for (;; ++i) {
+      const Got ga = read_a(i);
+      if (ga == Got::kEnd) break;
+      if (ga != Got::kRow) return ga;
+      while (!b_ended_ && read_b_ < i + w_) {
+        if (const Got gb = read_b(true); gb != Got::kRow && gb != Got::kEnd) return gb;
       }
       if (!opt_.match_identity) match_key(i);
       while (settled_ + 2 * w_ - 2 <= i) settle();
     }
-    while (settled_ < na) settle();
+    while (settled_ < i) settle();
     while (final_b_ < read_b_) finalize(final_b_++);
-    while (read_b_ < nb) {  // beyond every A packet's reach: extra
-      if (std::string e = read_b(false); !e.empty()) return e;
+    while (!b_ended_) {  // beyond every A packet's reach: extra
+      const Got gb = read_b(false);
+      if (gb == Got::kEnd) break;
+      if (gb != Got::kRow) return gb;
       finalize(final_b_++);
     }
-    return {};
+    a_.packets = maker_a_.packets();
+    a_.not_roce = maker_a_.not_roce();
+    a_.decode_failures = maker_a_.decode_failures();
+    if (feed_ != nullptr) {
+      feed_->snapshot(b_.norm, b_version_);
+      b_.src.learn_from(feed_->source());
+      b_.packets = feed_->packets();
+      b_.not_roce = feed_->not_roce();
+      b_.decode_failures = feed_->decode_failures();
+    } else {
+      b_.packets = maker_b_->packets();
+      b_.not_roce = maker_b_->not_roce();
+      b_.decode_failures = maker_b_->decode_failures();
+    }
+    return Got::kEnd;
   }
 
   std::string format() {
@@ -166,11 +156,10 @@ class StreamDiffer {
   }
 
  private:
-  using Made = diffing::RowFeed::Item;  // a row with where its packet is
-  struct SlotA : Made {
+  struct SlotA : diffing::MadeRow {
     std::uint64_t pair = kNone;
   };
-  struct SlotB : Made {
+  struct SlotB : diffing::MadeRow {
     std::uint64_t next = kNone;  // next B packet of the same key, in order
     bool used = false;
     bool queued = false;
@@ -184,34 +173,26 @@ class StreamDiffer {
   SlotA& at_a(std::uint64_t i) { return ring_a_[i & (ring_a_.size() - 1)]; }
   SlotB& at_b(std::uint64_t j) { return ring_b_[j & (ring_b_.size() - 1)]; }
 
-  std::string read_row(Side& s, std::uint64_t index, Made& out, bool judge_ev) {
-    SourcePacket p;
-    if (!s.src.next(p)) {
-      const std::string e = s.src.error();
-      return e.empty() ? diffing::packet_gone(index) : e;
-    }
-    diffing::make_stream_row(p, index, opt_, masks_, s.norm, judge_ev, out.row, scratch_);
-    out.handle = p.handle;
-    out.label = p.label;
-    out.ts_ns = p.ts_ns;
-    return {};
-  }
-
-  std::string read_a(std::uint64_t i) {
+  // The next row of a side into its ring slot (written only for kRow).
+  Got read_a(std::uint64_t i) {
     SlotA& s = at_a(i);
+    const Got g = maker_a_.next(s);
+    if (g == Got::kError) error_ = maker_a_.error();
     s.pair = kNone;
-    return read_row(a_, i, s, false);
+    return g;
   }
 
-  std::string read_b(bool queue) {
-    const std::uint64_t j = read_b_++;
-    SlotB& s = at_b(j);
+  Got read_b(bool queue) {
+    SlotB& s = at_b(read_b_);
+    const Got g = feed_ != nullptr ? feed_->next(s) : maker_b_->next(s);
+    if (g == Got::kError) error_ = feed_ != nullptr ? feed_->error() : maker_b_->error();
+    if (g == Got::kEnd) b_ended_ = true;
+    if (g != Got::kRow) return g;
     s.used = false;
     s.queued = queue && !opt_.match_identity;
     s.next = kNone;
-    const std::string e = feed_ != nullptr ? feed_->next(s) : read_row(b_, j, s, judge_ev_);
-    if (!e.empty()) return e;
-    if (!s.queued) return {};
+    const std::uint64_t j = read_b_++;
+    if (!s.queued) return g;
     Queue& q = find(s.row.key, true);
     if (q.head == kNone) {
       q.head = q.tail = j;
@@ -219,7 +200,7 @@ class StreamDiffer {
       at_b(q.tail).next = j;
       q.tail = j;
     }
-    return {};
+    return g;
   }
 
   // The key's queue; with `insert`, a free entry claimed for it when there is none.
@@ -279,7 +260,7 @@ class StreamDiffer {
     const std::uint64_t i = settled_++;
     SlotA& s = at_a(i);
     const std::uint64_t lo = i + 1 >= w_ ? i + 1 - w_ : 0;
-    const std::uint64_t hi = std::min<std::uint64_t>(b_.packets, i + w_);
+    const std::uint64_t hi = std::min<std::uint64_t>(read_b_, i + w_);  // B is read that far, or to its end
     if (s.pair == kNone) {
       free_b_ = std::max(free_b_, lo);
       while (free_b_ < hi && at_b(free_b_).used) {
@@ -362,6 +343,7 @@ class StreamDiffer {
         return;
       }
       const std::uint64_t fa = diffing::full_row(pa.bytes, pa.ts_ns, ra, opt_, masks_, a_.norm, full_a_);
+      if (feed_ != nullptr) feed_->snapshot(b_.norm, b_version_);  // B's ordinals, as far as the feed came
       const std::uint64_t fb = diffing::full_row(pb.bytes, pb.ts_ns, rb, opt_, masks_, b_.norm, full_b_);
       std::uint64_t neq = 0;
       for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= std::uint64_t{full_a_[s] != full_b_[s]} << s;
@@ -386,17 +368,21 @@ class StreamDiffer {
   }
 
  public:
-  std::string fetch_error_;
+  std::string error_;        // a side's, with kError
+  std::string fetch_error_;  // a differing pair's packet could not be read again
 
  private:
   Side& a_;
   Side& b_;
   const DiffOptions& opt_;
   const diffing::MaskSet& masks_;
-  bool judge_ev_;
   DiffReport& r_;
   const std::uint64_t w_;
   diffing::RowFeed* feed_;
+  diffing::RowMaker maker_a_;
+  std::optional<diffing::RowMaker> maker_b_;  // B's rows on this thread, without a feed
+  std::uint64_t b_version_ = 0;                // of b_.norm, as RowFeed::snapshot() counts
+  bool b_ended_ = false;
   std::vector<SlotA> ring_a_;
   std::vector<SlotB> ring_b_;
   std::vector<Queue> table_;
@@ -406,7 +392,6 @@ class StreamDiffer {
   std::uint64_t final_b_ = 0;  // B packets below it are final
   std::uint64_t settled_ = 0;  // A packets compared
   std::uint64_t free_b_ = 0;   // step 2: every B packet in [its lo, free_b_) is used
-  diffing::RowScratch scratch_;
   std::array<std::uint64_t, diffing::kSlots> full_a_{};
   std::array<std::uint64_t, diffing::kSlots> full_b_{};
 };
@@ -463,7 +448,15 @@ std::unique_ptr<PacketSource> FileInterfaceSource::reopen() const {
   return s;
 }
 
+void FileInterfaceSource::learn_from(const PacketSource& reader) {
+  if (const auto* f = dynamic_cast<const FileInterfaceSource*>(&reader)) s_.adopt_interfaces(f->s_);
+}
+
 std::string FileInterfaceSource::fetch(std::uint64_t handle, SourcePacket& p) {
+  // A source the diff has not read (another reader makes its rows) learns the interface here: its
+  // description comes before the interface's first packet.
+  while (s_.interfaces().size() <= iface_ && s_.error().empty() && s_.next(sp_)) {
+  }
   // file_index is only for messages here; the offset finds the record
   if (std::string e = s_.fetch(handle, 0, sp_); !e.empty()) return e;
   p.ts_ns = sp_.ts_ns;
@@ -475,72 +468,85 @@ std::string FileInterfaceSource::fetch(std::uint64_t handle, SourcePacket& p) {
 
 DiffStreamWork last_diff_stream_work() { return g_work; }
 
-DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt, const FirstPass* first_a,
-                        const FirstPass* first_b) {
-  DiffReport r;
-  g_work = {};
-  if (opt.match_identity) {
-    r.error = "the streaming diff pairs packets inside a window; identity matching needs diff_captures()";
-    return r;
+namespace {
+
+// The diff of two sides whose rows RowMakers make with `lookahead` (diff_row_maker.hpp): kEnd
+// with `r` filled, kError with r.error set, or kMoved (the one pass is void).
+Got compare_sides(Side& sa, Side& sb, const DiffOptions& opt, const diffing::MaskSet& masks, bool judge_ev,
+                  std::uint32_t lookahead, DiffReport& r) {
+  // B's rows on a second thread, from a source of its own (the diff fetches differing pairs from
+  // sb.src meanwhile); in turn on this one when the source cannot be opened twice.
+  std::unique_ptr<diffing::RowFeed> feed;
+  if (std::unique_ptr<PacketSource> b2 = sb.src.reopen()) {
+    feed = std::make_unique<diffing::RowFeed>(std::move(b2), sb.norm, opt, masks, judge_ev, sb.packets, lookahead);
+    if (!feed->start()) feed.reset();
   }
-  const FirstPass mine(opt);
-  const diffing::MaskSet& masks = mine.state().masks;
-  const bool judge_ev = judges_ev(opt);
-  r.error = mine.state().mask_error;
-  if (!r.error.empty()) return r;
-  Side sa{a, {}, 0, 0, 0};
-  Side sb{b, {}, 0, 0, 0};
-  const auto failed = [](std::string e) {
-    DiffReport out;
-    out.error = std::move(e);
-    return out;
-  };
-  // A first pass the caller made is used as it is (its source is only rewound);
-  // otherwise the two first passes share nothing (each side its source, normalizer and scratch):
-  // B's runs on a second thread when one can be had, which halves this pass's wall time on two cores.
-  const auto given = [&](const FirstPass* f, Side& s) {
-    if (f == nullptr || !f->state().same_as(mine.state())) return false;
-    f->state().to(s);
-    return true;
-  };
-  const bool have_a = given(first_a, sa);
-  const bool have_b = given(first_b, sb);
-  std::string ea = have_a ? a.rewind() : std::string();
-  std::string eb = have_b ? b.rewind() : std::string();
-  if (!have_a && !have_b) {
-    std::thread tb;
-    try {
-      tb = std::thread([&] { eb = first_pass(sb, opt); });
-    } catch (const std::system_error&) {  // no thread: the same pass, in turn
-      eb = first_pass(sb, opt);
-    }
-    ea = first_pass(sa, opt);
-    if (tb.joinable()) tb.join();
-  } else if (!have_a) {
-    ea = first_pass(sa, opt);
-  } else if (!have_b) {
-    eb = first_pass(sb, opt);
+  StreamDiffer d(sa, sb, opt, masks, judge_ev, r, feed.get(), lookahead);
+  const Got g = d.run();
+  feed.reset();  // the producer stops here, whatever it was doing
+  if (g == Got::kMoved) return g;
+  std::string e = g == Got::kError ? d.error_ : d.fetch_error_;
+  if (e.empty()) e = d.format();
+  if (!e.empty()) {
+    r = DiffReport{};
+    r.error = std::move(e);
+    return Got::kError;
   }
-  if (!ea.empty()) return failed(ea);
-  if (!eb.empty()) return failed(eb);
   r.packets_a = sa.packets;
   r.packets_b = sb.packets;
   r.decode_failures_a = sa.decode_failures;
   r.decode_failures_b = sb.decode_failures;
   r.not_roce_a = sa.not_roce;
   r.not_roce_b = sb.not_roce;
-  // B's second pass on a second thread, from a source of its own (the diff fetches differing
-  // pairs from `b` meanwhile); in turn on this one when the source cannot be opened twice.
-  std::unique_ptr<diffing::RowFeed> feed;
-  if (std::unique_ptr<PacketSource> b2 = b.reopen()) {
-    feed = std::make_unique<diffing::RowFeed>(std::move(b2), sb.norm, opt, masks, judge_ev && !masks.ev, sb.packets);
-    if (!feed->start()) feed.reset();
+  return Got::kEnd;
+}
+
+}  // namespace
+
+DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt) {
+  DiffReport r;
+  g_work = {};
+  if (opt.match_identity) {
+    r.error = "the streaming diff pairs packets inside a window; identity matching needs diff_captures()";
+    return r;
   }
-  StreamDiffer d(sa, sb, opt, masks, judge_ev && !masks.ev, r, feed.get());
-  std::string e = d.run();
-  if (e.empty()) e = d.fetch_error_;
-  if (e.empty()) e = d.format();
-  if (!e.empty()) return failed(e);
+  diffing::MaskSet masks;
+  r.error = diffing::parse_masks(opt.masks, masks, judges_ev(opt));
+  if (!r.error.empty()) return r;
+  const bool judge_ev = judges_ev(opt) && !masks.ev;
+  // One pass over each side when its guesses hold (diff_row_maker.hpp): nearly always.
+  if (std::max<std::uint32_t>(opt.window, 1) <= kOnePassWindow && a.rewind().empty() && b.rewind().empty()) {
+    Side sa{a};
+    Side sb{b};
+    if (compare_sides(sa, sb, opt, masks, judge_ev, kLookahead, r) == Got::kEnd) {
+      g_work.one_pass = true;
+      return r;
+    }
+    // A guess failed, or a side: two passes, which also tell a side's error in their own order.
+    r = DiffReport{};
+    g_work = {};
+  }
+  // Two passes: the first passes share nothing (each side its source, normalizer and scratch), so
+  // B's runs on a second thread when one can be had, which halves this pass's wall time on two cores.
+  Side sa{a};
+  Side sb{b};
+  std::string eb;
+  std::thread tb;
+  try {
+    tb = std::thread([&] { eb = first_pass(sb, opt, masks); });
+  } catch (const std::system_error&) {  // no thread: the same pass, in turn
+    eb = first_pass(sb, opt, masks);
+  }
+  const std::string ea = first_pass(sa, opt, masks);
+  if (tb.joinable()) tb.join();
+  if (!ea.empty() || !eb.empty()) {  // A's error when both are bad
+    r.error = ea.empty() ? eb : ea;
+    return r;
+  }
+  if (compare_sides(sa, sb, opt, masks, judge_ev, 0, r) == Got::kMoved) {
+    r = DiffReport{};  // cannot be: the first pass found the final values
+    r.error = "internal error: the diff's normalization changed in its second pass";
+  }
   return r;
 }
 

@@ -1,13 +1,14 @@
 // The capture diff of diff.hpp over two packet streams, in memory bounded by the window, not by
 // the captures: what `mrc-conform diff` runs on files of any size.
 //
-// Each side is read twice, and each pass reads the two sides on two threads when it can (B's
-// second pass from a second reader of its own: diff_row_feed.hpp). The first pass gathers what
-// normalization needs from the whole capture (earliest timestamp, lowest PSN per space, lowest
-// VA; addresses and QPs get their ordinals in order of first appearance, which the second pass
-// meets again in the same order).
-// The second pass makes each packet's row (diff_table.hpp) and matches as diff_captures() does,
-// with the same findings, in the same order:
+// Normalization needs values of the whole capture (earliest timestamp, lowest PSN per space,
+// lowest VA; addresses and QPs get their ordinals in order of first appearance). Each side is
+// read once when the values met on the way prove to be those (nearly always: diff_row_maker.hpp
+// says how), else twice: a first pass gathers them, the second makes the rows. Either way the two
+// sides are read on two threads when they can be (B's rows from a second reader of its own:
+// diff_row_feed.hpp).
+// Each packet's row (diff_table.hpp) is matched as diff_captures() does, with the same findings,
+// in the same order:
 //   1. A packet i takes the first unused B packet j of its key in [i+1-w, i+w) (w = window):
 //      per key a FIFO of B slots, found by a hash table, so a match costs O(1), not O(w).
 //   2. A packet still unpaired takes the first unused B packet in that range, positionally; it
@@ -32,7 +33,8 @@
 namespace mrc::harness {
 
 // `mrc-conform diff --window` at most: the rings and the key table take about 0.8 KiB per window
-// packet (under 1 GB here), and never more than the captures' own packets need. Golden checks
+// packet (under 1 GB here), and above 4,096 never more than the captures' own packets need (the
+// diff then reads each side twice, the first time to count them). Golden checks
 // keep harness/case/limits.hpp's kMaxDiffWindow (diff_captures scans its window).
 inline constexpr std::uint32_t kMaxStreamDiffWindow = 1'000'000;
 
@@ -54,6 +56,9 @@ class PacketSource {
   // A second, independent source of the same packets, at its first packet, for another thread;
   // nullptr when there is none (the diff then reads this side on one thread).
   virtual std::unique_ptr<PacketSource> reopen() const { return nullptr; }
+  // What a reopen()ed reader of the same packets learned by reading them through (a file's
+  // interfaces), for this source, which another thread read for it.
+  virtual void learn_from(const PacketSource& /*reader*/) {}
 };
 
 // A capture in memory (goldens, tests): labels are capture indices.
@@ -77,14 +82,18 @@ class FileInterfaceSource : public PacketSource {
   // Opens its own reader of `path`; check open_error().
   FileInterfaceSource(const std::filesystem::path& path, std::uint32_t iface);
   const std::string& open_error() const { return open_error_; }
-  // The interfaces a reader of the same file already met (`scanned`), so that fetch() works before
-  // this source was read through: with a first pass made elsewhere (FirstPass) it never is.
+  // The interfaces a reader of the same file already met (`scanned`), so that fetch() need not
+  // read ahead to learn the packet's interface.
   void adopt_interfaces(const CaptureStream& scanned) { s_.adopt_interfaces(scanned); }
+  // The file's interfaces this source knows: all of them once it, or a reader it learned from,
+  // read the file through without an error.
+  const std::vector<StreamInterface>& interfaces() const { return s_.interfaces(); }
   std::string rewind() override { return s_.rewind(); }
   bool next(SourcePacket& p) override;
   std::string error() const override { return s_.error(); }
   std::string fetch(std::uint64_t handle, SourcePacket& p) override;
   std::unique_ptr<PacketSource> reopen() const override;
+  void learn_from(const PacketSource& reader) override;
 
  private:
   std::filesystem::path path_;
@@ -98,34 +107,13 @@ class FileInterfaceSource : public PacketSource {
 // the time) of a large window: key lookups plus slots scanned by positional pairing.
 struct DiffStreamWork {
   std::uint64_t probes = 0;
+  bool one_pass = false;  // each source was read once (diff_row_maker.hpp), not twice
 };
 DiffStreamWork last_diff_stream_work();
 
-// The first pass over one side, fed packet by packet, for a caller that reads the capture anyway:
-// `mrc-conform diff` checks each file whole before it compares anything, and makes the first pass
-// of every interface on the way, so each file is read twice rather than three times.
-class FirstPass {
- public:
-  explicit FirstPass(const DiffOptions& opt);  // the options diff_streams() will be given
-  FirstPass(FirstPass&&) noexcept;
-  FirstPass& operator=(FirstPass&&) noexcept;
-  ~FirstPass();
-  void add(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns);
-  std::size_t packets() const;
-
-  struct State;  // diff_stream.cpp's
-  const State& state() const { return *s_; }
-
- private:
-  std::unique_ptr<State> s_;
-};
-
-// The findings of diff_captures() on the same packets; r.error names a source's read error.
-// `first_a` / `first_b`: first passes already made of every packet of `a` / `b` with the same
-// options; diff_streams() then reads each source once more, not twice, and fetch()es differing
-// packets from sources it has not read through (a FileInterfaceSource needs adopt_interfaces()). One made with other
-// options (masks, normalization, framing) is not used: the source is read for it again.
-DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt, const FirstPass* first_a = nullptr,
-                        const FirstPass* first_b = nullptr);
+// The findings of diff_captures() on the same packets; r.error names a source's read error. The
+// sources are rewound first, and fetch()ed from for differing packets while (or without) being
+// read through: a FileInterfaceSource learns the interfaces it needs for that by itself.
+DiffReport diff_streams(PacketSource& a, PacketSource& b, const DiffOptions& opt);
 
 }  // namespace mrc::harness

@@ -184,7 +184,10 @@ std::uint8_t Normalizer::space_of(std::uint64_t id, std::uint32_t psn) {
   }
   const std::int32_t d = static_cast<std::int32_t>((psn - space_first[i]) & 0xFFFFFF);
   const std::int32_t off = d >= (1 << 23) ? d - (1 << 24) : d;
-  if (off < space_min[i]) space_min[i] = off;
+  if (off < space_min[i]) {
+    space_min[i] = off;
+    if (used_spaces & (std::uint64_t{1} << i)) moved = true;
+  }
   return static_cast<std::uint8_t>(i);
 }
 
@@ -255,6 +258,7 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
   FrameMeta meta;
   r = Row{};
   r.ts = ts_ns - norm.ts0;
+  if (ts_ns < norm.ts0) norm.moved = true;  // only in the one pass: ts0 is the earliest otherwise
   // Registering needs no ICRC: a bad ICRC only makes the decoder lenient about the pad count
   // (wire::decode_frame), so without it a frame decodes alike or fails with kBadPadCount, and
   // only then is it decoded again with the ICRC checked.
@@ -292,6 +296,7 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
     const std::uint64_t qp = (r.present & bit(kDqpnSlot)) ? slots[kDqpnSlot] : norm.qp_ordinal(f);
     r.space = norm.space_of((qp << 1) | std::uint64_t{is_feedback(f.bth.opcode)}, f.bth.psn);
     if (f.has_reth && (!norm.have_va || f.reth.va < norm.va_min)) {
+      norm.moved = norm.moved || norm.va_used;
       norm.have_va = true;
       norm.va_min = f.reth.va;
     }

@@ -146,6 +146,7 @@ template <std::size_t N>
 class Ordinals {  // values in order of first appearance -> 0, 1, 2, ...
  public:
   std::uint64_t get(std::uint64_t hi, std::uint64_t lo);
+  std::size_t size() const { return n_; }
 
  private:
   static_assert(N < 255 && (N & (N - 1)) == 0);
@@ -170,6 +171,14 @@ struct Normalizer {
   bool have_va = false;
   std::uint64_t va_min = 0;
   std::uint64_t ts0 = 0;
+  // The one-pass diff (diff_row_maker.hpp) learns the values above while it uses them: the PSN
+  // spaces and the VA a finished row was normalized by, and whether one of them, or the earliest
+  // time (the first packet's there), moved after that use, which voids the pass.
+  std::uint64_t used_spaces = 0;  // bit per space
+  bool va_used = false;
+  bool moved = false;
+
+  std::size_t ordinals() const { return macs.size() + addrs.size() + qpns.size(); }
 
   // The ordinal of the frame's destination QP: its destination address (inner when
   // encapsulated) and its QPN, registered on first sight.

@@ -4,6 +4,9 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstring>
+
+#include "harness/capture/pcapng.hpp"
 
 #include "tests/harness/cli/cli_test_support.hpp"
 
@@ -69,6 +72,55 @@ TEST(DiffCommand, SameDifferentAndBadInput) {
   masked.iface = "dut.p1.tx";
   std::ostringstream s4, e4;
   EXPECT_EQ(run_diff(masked, s4, e4), 2);
+}
+
+// The bytes of a pcapng file of two interfaces whose second one (`late`) is described only after
+// the first one's packets: the SHB and IDB of `first`'s file, its packets, then `late`'s IDB and
+// packets, renumbered to interface 1.
+std::string late_interface_file(const harness::Capture& first, const harness::Capture& late) {
+  std::string out = harness::pcapng_bytes(first);
+  const std::string second = harness::pcapng_bytes(late);
+  const auto u32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, second.data() + at, 4);
+    return v;
+  };
+  for (std::size_t pos = u32(4); pos < second.size(); pos += u32(pos + 4)) {  // every block after the SHB
+    std::string block = second.substr(pos, u32(pos + 4));
+    if (u32(pos) == 6) block[8] = 1;  // an EPB's interface id (little-endian, as we write)
+    out += block;
+  }
+  return out;
+}
+
+// A file describes its second interface only after the first one's packets: the diff learns that
+// the files have two interfaces only by reading them through, and then compares the interfaces
+// name by name as it always did, not just the first one.
+TEST(DiffCommand, AnInterfaceDescribedLateIsComparedByName) {
+  TempDir dir;
+  std::vector<harness::ReadInterface> x;
+  std::vector<harness::ReadInterface> y;
+  ASSERT_EQ(harness::read_capture_file(source_dir() / "pcaps/spray/spray-v-005.pcapng", x), "");
+  ASSERT_EQ(harness::read_capture_file(source_dir() / "pcaps/spray/spray-v-018.pcapng", y), "");
+  harness::Capture first("t1");
+  harness::Capture late("t2");
+  harness::Capture late_changed("t2");
+  for (std::size_t i = 0; i < x[0].capture.size(); ++i) first.add(x[0].capture.packet(i).ts_ns, x[0].capture.bytes(i));
+  for (std::size_t i = 0; i < y[0].capture.size(); ++i) {
+    std::vector<std::uint8_t> bytes(y[0].capture.bytes(i).begin(), y[0].capture.bytes(i).end());
+    late.add(y[0].capture.packet(i).ts_ns, bytes);
+    if (i == 2) bytes[bytes.size() - 10] ^= 0xFF;  // a payload byte: the payload digest differs
+    late_changed.add(y[0].capture.packet(i).ts_ns, bytes);
+  }
+  const auto a = dir.path() / "a.pcapng";
+  const auto b = dir.path() / "b.pcapng";
+  ASSERT_EQ(harness::write_whole_file(a, late_interface_file(first, late)), "");
+  ASSERT_EQ(harness::write_whole_file(b, late_interface_file(first, late_changed)), "");
+  std::ostringstream out, err;
+  EXPECT_EQ(run_diff(diff_opts(a.string(), b.string()), out, err), 1) << out.str() << err.str();
+  EXPECT_NE(out.str().find("interface t1:"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("interface t2:"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("payload"), std::string::npos) << out.str();
 }
 
 #ifdef MRC_CONFORM_BIN
