@@ -9,7 +9,7 @@ namespace mrc::harness::diffing {
 RowFeed::RowFeed(std::unique_ptr<PacketSource> src, const Normalizer& norm, const DiffOptions& opt,
                  const MaskSet& masks, bool judge_ev, std::uint64_t packets, std::uint32_t lookahead)
     : src_(std::move(src)), norm_(norm), maker_(*src_, norm_, opt, masks, judge_ev, packets, lookahead), ring_(kRing),
-      shared_(norm), shared_ordinals_(norm.ordinals()) {}
+      shared_(norm) {}
 
 RowFeed::~RowFeed() {
   {
@@ -30,7 +30,8 @@ bool RowFeed::start() {
 }
 
 void RowFeed::publish(std::uint64_t made) {
-  // New ordinals first: a row the consumer can take is covered by the copy it can take.
+  // New ordinals (and the first time, ts0) first: a row the consumer can take is covered by the
+  // copy it can take.
   if (norm_.ordinals() != shared_ordinals_) {
     std::lock_guard<std::mutex> l(m_);
     shared_ = norm_;

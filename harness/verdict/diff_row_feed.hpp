@@ -91,7 +91,7 @@ class RowFeed {
   std::uint64_t not_roce_ = 0;
   std::uint64_t decode_failures_ = 0;
 
-  std::size_t shared_ordinals_ = 0;  // producer: ordinals in shared_
+  std::size_t shared_ordinals_ = ~std::size_t{0};  // producer: ordinals in shared_ (none handed over yet)
   std::uint64_t seen_made_ = 0;      // consumer: made_ as last read
   std::uint64_t next_ = 0;           // consumer: the next row index
   std::thread thread_;
