@@ -22,7 +22,10 @@ bool RowMaker::make_one() {
     if (error_.empty() && limit_ != kUnknown) error_ = packet_gone(made_);
     return false;
   }
-  if (made_ == 0 && limit_ == kUnknown) norm_.ts0 = p.ts_ns;  // the one pass's guess (see the header)
+  if (limit_ == kUnknown && (made_ == 0 || p.ts_ns < norm_.ts0)) {  // the earliest time so far
+    norm_.moved = norm_.moved || norm_.ts0_used;
+    norm_.ts0 = p.ts_ns;
+  }
   MadeRow& m = ring_[made_ & (ring_.size() - 1)];
   const int port = judge_ev_ && made_ < opt_.ports_b.size() ? opt_.ports_b[made_] : 0;
   const RowOutcome o = make_row(p.bytes, p.ts_ns, opt_, masks_, norm_, judge_ev_, port, m.row, scratch_);
@@ -45,6 +48,7 @@ RowMaker::Got RowMaker::next(MadeRow& out) {
   finish_row(m.row, norm_, masks_, opt_);
   if (m.row.space != kNoSpace) norm_.used_spaces |= std::uint64_t{1} << m.row.space;
   if (m.row.present & kVaBit) norm_.va_used = true;
+  norm_.ts0_used = true;
   out = m;
   ++finished_;
   return Got::kRow;

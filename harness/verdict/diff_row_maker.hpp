@@ -5,13 +5,14 @@
 //   - two passes: a first pass over the whole side already found the earliest time, the lowest
 //     PSN of each space and the lowest VA; each row is finished as soon as it is made.
 //   - one pass (the usual case, each capture read once): the normalizer starts empty and learns
-//     those values while the rows are made; ts0 is the first packet's time. A row is finished only
-//     `lookahead` rows after it was made, so a capture whose first packets were sprayed out of
-//     order has met its lowest PSN by the time the first row of the space is finished. If a value
-//     still moves after a finished row used it (an earlier time than the first packet's, a lower
-//     PSN or VA; Normalizer::moved), the rows already made are wrong: next() says kMoved and the
-//     diff starts again with two passes. The values only ever decrease, so a value that did not
-//     move after its first use is the one every row was finished with, and the final one.
+//     those values while the rows are made. A row is finished only `lookahead` rows after it was
+//     made, so a capture whose first packets were sprayed (or time-stamped) out of order has met
+//     its lowest PSN (and earliest time) by the time the first row of the space is finished. If a
+//     value still moves after a row used it (a lower PSN, VA or time; a time also counts as used
+//     once an endpoint timestamp was hashed relative to it; Normalizer::moved), the rows already
+//     made are wrong: next() says kMoved and the diff starts again with two passes. The values
+//     only ever decrease, so a value that did not move after its first use is the one every row
+//     was finished with, and the final one.
 // Ordinals (addresses, QPs) need neither: they are given in order of first appearance, the same
 // whichever pass meets the packets first.
 #pragma once

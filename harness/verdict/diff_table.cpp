@@ -61,7 +61,10 @@ std::uint64_t dest_key(const wire::DecodedFrame& f) {
   if (v.kind == FieldKind::kMac) return opt.normalize ? n.macs.get(1, v.u) : v.u;
   if (!opt.normalize) return v.u;
   if (id == FieldId::kBthDqpn) return n.qp_ordinal(f);
-  if (id == FieldId::kEpTxTimestamp) return v.u - n.ts0;
+  if (id == FieldId::kEpTxTimestamp) {
+    n.ts0_used = true;  // in the row's hash from now on
+    return v.u - n.ts0;
+  }
   return v.u;
 }
 
@@ -257,8 +260,7 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
   std::array<std::uint64_t, kSlots>& slots = scratch.slots;
   FrameMeta meta;
   r = Row{};
-  r.ts = ts_ns - norm.ts0;
-  if (ts_ns < norm.ts0) norm.moved = true;  // only in the one pass: ts0 is the earliest otherwise
+  r.ts = ts_ns;  // relative to ts0 once finished (finish_row)
   // Registering needs no ICRC: a bad ICRC only makes the decoder lenient about the pad count
   // (wire::decode_frame), so without it a frame decodes alike or fails with kBadPadCount, and
   // only then is it decoded again with the ICRC checked.
@@ -310,6 +312,7 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
 }
 
 void finish_row(Row& r, const Normalizer& norm, const MaskSet& masks, const DiffOptions& opt) {
+  r.ts -= norm.ts0;
   if (r.error) {
     r.key = ~std::uint64_t{0} ^ r.error;
     return;

@@ -58,7 +58,7 @@ bool is_normalized(FieldId id, bool encapsulated);
 struct Row {
   std::uint64_t hash = 0;     // every unmasked present slot except PSN, trigger PSN, VA and ts
   std::uint64_t present = 0;  // unmasked slots present
-  std::uint64_t ts = 0;       // ns after the capture's first packet
+  std::uint64_t ts = 0;       // raw in pass 1, ns after the capture's earliest packet after pass 2
   std::uint64_t va = 0;       // raw in pass 1, offset from the lowest VA after pass 2
   std::uint64_t key = 0;      // window-matching key (pass 2)
   std::uint32_t psn = 0;      // raw in pass 1, offset in its space after pass 2
@@ -172,10 +172,11 @@ struct Normalizer {
   std::uint64_t va_min = 0;
   std::uint64_t ts0 = 0;
   // The one-pass diff (diff_row_maker.hpp) learns the values above while it uses them: the PSN
-  // spaces and the VA a finished row was normalized by, and whether one of them, or the earliest
-  // time (the first packet's there), moved after that use, which voids the pass.
+  // spaces, the VA and ts0 a row was normalized by, and whether one of them moved after that use,
+  // which voids the pass.
   std::uint64_t used_spaces = 0;  // bit per space
   bool va_used = false;
+  bool ts0_used = false;
   bool moved = false;
 
   std::size_t ordinals() const { return macs.size() + addrs.size() + qpns.size(); }
