@@ -11,14 +11,12 @@
 #include <fstream>
 #include <vector>
 
+#include "tests/harness/capture/capture_test_support.hpp"
+
 namespace mrc::harness {
 namespace {
 
-std::filesystem::path scratch(const std::string& name) {
-  auto dir = std::filesystem::path(MRC_BINARY_DIR) / "test-scratch" / "capture_stream";
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
+std::filesystem::path scratch(const std::string& name) { return testing::scratch_file("capture_stream", name); }
 
 void put32(std::vector<std::uint8_t>& out, std::uint32_t v, bool big) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (big ? 24 - 8 * i : 8 * i)));

@@ -12,14 +12,12 @@
 
 #include "harness/capture/pcapng.hpp"
 
+#include "tests/harness/capture/capture_test_support.hpp"
+
 namespace mrc::harness {
 namespace {
 
-std::filesystem::path scratch(const std::string& name) {
-  auto dir = std::filesystem::path(MRC_BINARY_DIR) / "test-scratch" / "capture-multi";
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
+std::filesystem::path scratch(const std::string& name) { return testing::scratch_file("capture-multi", name); }
 
 // Packets of `len` bytes whose first byte says the tap and the second the packet.
 Capture tap_capture(const std::string& name, std::uint8_t tag, const std::vector<std::uint64_t>& ts,

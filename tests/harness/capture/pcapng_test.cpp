@@ -6,14 +6,12 @@
 #include <fstream>
 #include <random>
 
+#include "tests/harness/capture/capture_test_support.hpp"
+
 namespace mrc::harness {
 namespace {
 
-std::filesystem::path scratch(const std::string& name) {
-  auto dir = std::filesystem::path(MRC_BINARY_DIR) / "test-scratch" / "capture";
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
+std::filesystem::path scratch(const std::string& name) { return testing::scratch_file("capture", name); }
 
 Capture random_capture(std::uint64_t seed, std::size_t n) {
   std::mt19937_64 rng(seed);
