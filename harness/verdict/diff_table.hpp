@@ -203,16 +203,17 @@ struct RowScratch {  // make_row's working space, reused from packet to packet
   std::array<std::uint64_t, kSlots> slots{};
 };
 
-// One packet's row as build_table's first pass makes it (pass-1 values: raw PSN, trigger, VA;
-// the key without them), registering its addresses, QP, PSN space and VA in `norm`, whose ts0
-// must already be the capture's earliest timestamp for the row's times to be right. `judge_ev`:
+// One packet's row as build_table's first pass makes it (pass-1 values: raw PSN, trigger, VA and
+// time; the key without them), registering its addresses, QP, PSN space and VA in `norm`, whose
+// ts0 the endpoint timestamp is hashed relative to (Normalizer::ts0_used). `judge_ev`:
 // this is B and opt.ev_choice judges its EV fields (with `port`, 1-based, 0 = not judged).
 // `register_only`: only `norm` and the outcome count (the streaming diff's first pass): no hash,
 // and the ICRC is checked only where it changes whether the frame decodes.
 RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const DiffOptions& opt,
                     const MaskSet& masks, Normalizer& norm, bool judge_ev, int port, Row& r, RowScratch& scratch,
                     bool register_only = false);
-// The second pass on one row, once every packet was seen: PSN / trigger / VA as offsets, the key.
+// The second pass on one row, once every packet was seen: PSN / trigger / VA / time as offsets,
+// the key.
 void finish_row(Row& r, const Normalizer& norm, const MaskSet& masks, const DiffOptions& opt);
 
 // `judge_ev`: this is B and opt.ev_choice judges its EV fields (Row::ev_bad).
