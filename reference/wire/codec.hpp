@@ -16,6 +16,7 @@
 
 #include "reference/wire/frame.hpp"
 #include "reference/wire/headers.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::wire {
 
@@ -110,6 +111,27 @@ WireError decode_aeth(Bytes in, Aeth& out);
 void encode_aeth(const Aeth& h, std::uint8_t* out);
 WireError decode_immdt(Bytes in, std::uint32_t& out);
 void encode_immdt(std::uint32_t immdt, std::uint8_t* out);
+
+// ---- MRC 1.0 headers (mrc_headers.hpp; layouts in mrc_codec.cpp) ------------------------------
+// Decoders: kTruncated only. Every bit pattern of the right length decodes (reserved bits and an
+// unknown NACK reason or SETH.m value included): judging a value is the receiver's business.
+WireError decode_meth(Bytes in, Meth& out);
+void encode_meth(const Meth& h, std::uint8_t* out);
+WireError decode_tseth(Bytes in, Tseth& out);
+void encode_tseth(const Tseth& h, std::uint8_t* out);
+// SETH (28 bytes) followed by CC_STATE (8 bytes): the body of every SACK (opcode 0xDC).
+WireError decode_sack(Bytes in, Seth& seth, CcState& cc);
+void encode_sack(const Seth& seth, const CcState& cc, std::uint8_t* out);
+WireError decode_neth(Bytes in, Neth& out);
+void encode_neth(const Neth& h, std::uint8_t* out);
+WireError decode_peth(Bytes in, Peth& out);
+void encode_peth(const Peth& h, std::uint8_t* out);
+WireError decode_erth(Bytes in, Erth& out);
+void encode_erth(const Erth& h, std::uint8_t* out);
+// EETH.opaque is a view into `in` (bytes 2..27); the encoder writes it when it holds exactly 26
+// bytes, zeros otherwise.
+WireError decode_eeth(Bytes in, Eeth& out);
+void encode_eeth(const Eeth& h, std::uint8_t* out);
 
 // ---- MRC Feedback Extension Header, 32 bytes ------------------------------------ MODEL: M5
 // Decode: kTruncated; kBadMfeh when ver != 1 or type > 4. Reserved bits and bytes are ignored on

@@ -106,6 +106,38 @@ constexpr ExtLayout layout_by_opcode(std::uint8_t op, bool mrc_framing) {
     case oc::kMrcEpRsp:  // MODEL: M6
       l.ep = true;
       break;
+    // MRC 1.0 (W3): METH [+ TSETH] + RETH on every data packet, whatever the framing option.
+    case oc::kMrcWriteFirst:
+    case oc::kMrcWriteMiddle:
+    case oc::kMrcWriteLast:
+    case oc::kMrcWriteOnly:
+      l.meth = true;
+      l.reth = true;
+      break;
+    case oc::kMrcWriteLastImm:
+    case oc::kMrcWriteOnlyImm:
+      l.meth = true;
+      l.reth = true;
+      l.immdt = true;
+      break;
+    case oc::kMrcAck:
+      l.aeth = true;
+      break;
+    case oc::kMrcSack:
+      l.sack = true;
+      break;
+    case oc::kMrcNack:
+      l.neth = true;
+      break;
+    case oc::kMrcProbe:
+      l.peth = true;
+      break;
+    case oc::kMrcEndpointReq:
+      l.erth = true;
+      break;
+    case oc::kMrcEndpointRsp:
+      l.eeth = true;
+      break;
     default:
       l.known = false;
       break;
@@ -136,7 +168,9 @@ constexpr std::array<bool, 256> make_framing_dependent() {
   for (std::size_t op = 0; op < t.size(); ++op) {
     const ExtLayout& a = kLayouts[0][op];
     const ExtLayout& b = kLayouts[1][op];
-    t[op] = a.reth != b.reth || a.immdt != b.immdt || a.aeth != b.aeth || a.mfeh != b.mfeh || a.ep != b.ep;
+    t[op] = a.meth != b.meth || a.reth != b.reth || a.immdt != b.immdt || a.aeth != b.aeth ||
+            a.sack != b.sack || a.neth != b.neth || a.peth != b.peth || a.erth != b.erth ||
+            a.eeth != b.eeth || a.mfeh != b.mfeh || a.ep != b.ep;
   }
   return t;
 }
@@ -248,6 +282,7 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
   std::size_t udp_ip_end = 0;   // end of the IP packet that carries the UDP header
   std::size_t off = 0;
   bool dscp_trimmed = false;
+  std::uint8_t roce_dscp = 0;  // the DSCP a trimming switch rewrote: outer, or inner when encapsulated and outer is not trimmed
   if (out.eth.ethertype == kEthTypeIpv4) {
     out.l3 = L3Kind::kIpv4;
     if (WireError e = decode_ipv4(frame.subspan(ip_off), out.ip4); e != WireError::kOk) {
@@ -260,6 +295,7 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     off = ip_off + hl;
     udp_ip_end = claimed_end;
     dscp_trimmed = out.ip4.dscp == kDscpTrimmed;  // MODEL: M11
+    roce_dscp = out.ip4.dscp;
   } else {
     out.l3 = L3Kind::kIpv6;
     if (WireError e = decode_ipv6(frame.subspan(ip_off), out.ip6); e != WireError::kOk) {
@@ -273,6 +309,12 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     udp_ip_end = chain.udp_ip_end;
     dscp_trimmed = out.ip6.dscp == kDscpTrimmed ||  // MODEL: M11 outer and inner both count
                    (out.encapsulated && out.inner_ip6.dscp == kDscpTrimmed);
+    // W13: a switch rewrites the header it forwards on (the outer one); a decapsulated copy keeps
+    // the inner one. Either marks the packet.
+    roce_dscp = out.ip6.dscp;
+    if (out.encapsulated && ((opt.trimmed_dscps >> (roce_dscp & 63)) & 1u) == 0) {
+      roce_dscp = out.inner_ip6.dscp;
+    }
   }
   out.frame_length = claimed_end;
 
@@ -282,13 +324,19 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
   }
   if (off + kUdpLen > udp_ip_end) return fail(WireError::kBadIpLength, off);
   if (out.udp.dport != kRoceV2Port) return fail(WireError::kNotRoce, off);
-  if (out.udp.length < kUdpLen || off + out.udp.length > udp_ip_end) {
+  // An MRC data packet carrying a trimmed DSCP (W13) is a trimmed packet: the switch cut its
+  // payload and fixed the IP length but left the UDP length (and ICRC) stale, so the RoCE packet
+  // ends where the IP packet ends.
+  const std::size_t bth_at = off + kUdpLen;
+  const bool mrc_trim = bth_at < cap && is_mrc_data(frame[bth_at]) &&
+                        ((opt.trimmed_dscps >> (roce_dscp & 63)) & 1u) != 0;
+  if (out.udp.length < kUdpLen || (off + out.udp.length > udp_ip_end && !mrc_trim)) {
     return fail(WireError::kBadUdpLength, off);
   }
-  const std::size_t roce_end = off + out.udp.length;
+  const std::size_t roce_end = std::min<std::size_t>(off + out.udp.length, udp_ip_end);
   off += kUdpLen;
 
-  // ---- BTH and the extension headers its opcode carries (M3, M5, M6) ----
+  // ---- BTH and the extension headers its opcode carries (W3, W4; legacy M3, M5, M6) ----
   out.bth_offset = off;
   if (WireError e = decode_bth(frame.subspan(off), out.bth); e != WireError::kOk) {
     return fail(e, off);
@@ -303,13 +351,27 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
   off += kBthLen;
 
   DecodeResult r;
-  if (layout.reth) {
+  if (layout.meth) {
+    r = ext_header(frame, off, roce_end, kMethLen, [&](Bytes b) { return decode_meth(b, out.meth); });
+    if (!r.ok()) return r;
+    out.has_meth = true;
+    if (out.bth.ts) {
+      r = ext_header(frame, off, roce_end, kTsethLen,
+                     [&](Bytes b) { return decode_tseth(b, out.tseth); });
+      if (!r.ok()) return r;
+      out.has_tseth = true;
+    }
+  }
+  // A trimmed packet keeps at least BTH + METH [+ TSETH] (MODEL: W13): what follows is decoded
+  // only as far as the packet still holds it.
+  const auto fits = [&](std::size_t n) { return !mrc_trim || (off + n <= roce_end && off + n <= cap); };
+  if (layout.reth && fits(kRethLen)) {
     r = ext_header(frame, off, roce_end, kRethLen,
                    [&](Bytes b) { return decode_reth(b, out.reth); });
     if (!r.ok()) return r;
     out.has_reth = true;
   }
-  if (layout.immdt) {
+  if (layout.immdt && (!layout.reth || out.has_reth) && fits(kImmDtLen)) {
     r = ext_header(frame, off, roce_end, kImmDtLen,
                    [&](Bytes b) { return decode_immdt(b, out.immdt); });
     if (!r.ok()) return r;
@@ -320,6 +382,32 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
                    [&](Bytes b) { return decode_aeth(b, out.aeth); });
     if (!r.ok()) return r;
     out.has_aeth = true;
+  }
+  if (layout.sack) {
+    r = ext_header(frame, off, roce_end, kSackHdrLen,
+                   [&](Bytes b) { return decode_sack(b, out.seth, out.cc); });
+    if (!r.ok()) return r;
+    out.has_sack = true;
+  }
+  if (layout.neth) {
+    r = ext_header(frame, off, roce_end, kNethLen, [&](Bytes b) { return decode_neth(b, out.neth); });
+    if (!r.ok()) return r;
+    out.has_neth = true;
+  }
+  if (layout.peth) {
+    r = ext_header(frame, off, roce_end, kPethLen, [&](Bytes b) { return decode_peth(b, out.peth); });
+    if (!r.ok()) return r;
+    out.has_peth = true;
+  }
+  if (layout.erth) {
+    r = ext_header(frame, off, roce_end, kErthLen, [&](Bytes b) { return decode_erth(b, out.erth); });
+    if (!r.ok()) return r;
+    out.has_erth = true;
+  }
+  if (layout.eeth) {
+    r = ext_header(frame, off, roce_end, kEethLen, [&](Bytes b) { return decode_eeth(b, out.eeth); });
+    if (!r.ok()) return r;
+    out.has_eeth = true;
   }
   if (layout.mfeh) {  // MODEL: M5
     r = ext_header(frame, off, roce_end, kMfehLen,
@@ -338,11 +426,24 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
   }
   const std::size_t hdr_end = off;
 
-  // ---- payload, pad, ICRC; trimmed-stub detection (MODEL: M11) ----
+  if (mrc_trim) {
+    // W13: never placed, no ICRC to check (it is stale or cut away): what remains is payload.
+    out.trimmed = true;
+    out.trim_lasthop = roce_dscp == opt.trimmed_lasthop_dscp;
+    out.payload = frame.subspan(hdr_end, std::min(roce_end, cap) - hdr_end);
+    if (opt.payload_crc) {
+      out.payload_crc = crc32(0, out.payload);
+      out.has_payload_crc = true;
+    }
+    return DecodeResult{WireError::kOk, std::min(claimed_end, cap)};
+  }
+
+  // ---- payload, pad, ICRC; legacy trimmed-stub detection (MODEL: M11) ----
+  const bool legacy = !is_mrc_opcode(out.bth.opcode);
   const bool ip_short = claimed_end > cap;
   bool icrc_bad = false;
   if (roce_end > cap) {
-    // The RoCE packet runs past the capture: a stub with no pad or ICRC to strip.
+    // The RoCE packet runs past the capture: no pad or ICRC to strip.
     out.payload = frame.subspan(hdr_end, cap - hdr_end);
   } else {
     if (roce_end < hdr_end + kIcrcLen) return fail(WireError::kBadUdpLength, hdr_end);
@@ -365,7 +466,7 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
       icrc_bad = !out.icrc_ok;
     }
     if (!pad_fits) {
-      if (!(dscp_trimmed || ip_short || icrc_bad)) {
+      if (!legacy || !(dscp_trimmed || ip_short || icrc_bad)) {
         return fail(WireError::kBadPadCount, out.bth_offset);
       }
       out.payload = frame.subspan(hdr_end, icrc_off - hdr_end);
@@ -373,7 +474,7 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
       out.payload = frame.subspan(hdr_end, icrc_off - pad - hdr_end);
     }
   }
-  out.trimmed = dscp_trimmed || ip_short || icrc_bad;
+  out.trimmed = legacy && (dscp_trimmed || ip_short || icrc_bad);
   if (opt.payload_crc && !out.has_payload_crc) {  // no ICRC read: a stub, or verify_icrc off
     out.payload_crc = crc32(0, out.payload);
     out.has_payload_crc = true;

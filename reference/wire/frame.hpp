@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "reference/wire/headers.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::wire {
 
@@ -52,6 +53,11 @@ struct DecodeOptions {
   // Also the plain CRC-32 of the payload (DecodedFrame::payload_crc). With verify_icrc the payload
   // is read once for both (icrc_compute_split): the diff's per-packet payload digest.
   bool payload_crc = false;
+  // The DSCP values (bit d = DSCP d) a trimming switch writes: a data packet (0xC6..0xCB) with one
+  // of them is a trimmed packet (W13), whatever its lengths.
+  std::uint64_t trimmed_dscps = DscpConfig{}.trimmed_mask();
+  // The DSCP of the last-hop trim among them (NACK TRIMMED_LASTHOP rather than TRIMMED).
+  std::uint8_t trimmed_lasthop_dscp = DscpConfig{}.trimmed_lasthop;
 };
 
 struct DecodedFrame {
@@ -65,12 +71,27 @@ struct DecodedFrame {
   Ipv6 inner_ip6;  // valid when encapsulated
   Udp udp;
   Bth bth;
+  bool has_meth = false;  // every MRC data packet (0xC6..0xCB)
+  Meth meth;
+  bool has_tseth = false;  // MRC data packet with BTH.TS = 1
+  Tseth tseth;
   bool has_reth = false;
   Reth reth;
   bool has_immdt = false;
   std::uint32_t immdt = 0;
   bool has_aeth = false;
   Aeth aeth;
+  bool has_sack = false;  // opcode 0xDC: SETH + CC_STATE
+  Seth seth;
+  CcState cc;
+  bool has_neth = false;  // opcode 0xDD
+  Neth neth;
+  bool has_peth = false;  // opcode 0xDE
+  Peth peth;
+  bool has_erth = false;  // opcode 0xD8
+  Erth erth;
+  bool has_eeth = false;  // opcode 0xD9
+  Eeth eeth;
   bool has_mfeh = false;
   Mfeh mfeh;       // MODEL: M5
   bool has_ep = false;
@@ -93,6 +114,8 @@ struct DecodedFrame {
   // When the packet runs past the capture, `payload` is every captured byte after the headers
   // (no pad or ICRC stripped) and icrc_ok is false (details: frame.cpp).
   bool trimmed = false;
+  // MRC data packet whose DSCP is the last-hop trim DSCP (W13): NACK TRIMMED_LASTHOP, not TRIMMED.
+  bool trim_lasthop = false;
 };
 
 struct DecodeResult {
@@ -119,13 +142,28 @@ struct FrameSpec {
   Srh srh;                  // segments point at caller bytes (16 per segment)
   Ipv6 inner_ip6;           // with srv6_encap: SA/DA = GIDs
   Udp udp;
-  Bth bth;
+  Bth bth;  // bth.ts is derived from has_tseth on encode
+  bool has_meth = false;
+  Meth meth;
+  bool has_tseth = false;
+  Tseth tseth;
   bool has_reth = false;
   Reth reth;
   bool has_immdt = false;
   std::uint32_t immdt = 0;
   bool has_aeth = false;
   Aeth aeth;
+  bool has_sack = false;
+  Seth seth;
+  CcState cc;
+  bool has_neth = false;
+  Neth neth;
+  bool has_peth = false;
+  Peth peth;
+  bool has_erth = false;
+  Erth erth;
+  bool has_eeth = false;
+  Eeth eeth;
   bool has_mfeh = false;
   Mfeh mfeh;
   bool has_ep = false;
@@ -142,16 +180,24 @@ struct EncodeResult {
 
 // Worst-case frame size the encoder can produce (Ethernet + VLAN + IPv6 + SRH with 8 segments +
 // IPv6 + UDP + BTH + every extension + 4096-byte payload + pad + ICRC).
-inline constexpr std::size_t kMaxFrameLen = 14 + 4 + 40 + 8 + 8 * 16 + 40 + 8 + 12 + 16 + 4 + 4 +
-                                            kMfehLen + kEpHdrFixedLen + 32 + 4096 + 3 + 4;
+inline constexpr std::size_t kMaxFrameLen = 14 + 4 + 40 + 8 + 8 * 16 + 40 + 8 + 12 + kMethLen +
+                                            kTsethLen + 16 + 4 + 4 + kSackHdrLen + kNethLen +
+                                            kPethLen + kErthLen + kEethLen + kMfehLen +
+                                            kEpHdrFixedLen + 32 + 4096 + 3 + 4;
 
 EncodeResult encode_frame(const FrameSpec& spec, MutBytes out);
 
 // The headers a data or feedback packet carries after the BTH, by opcode, for MRC framing (M3).
 struct ExtLayout {
+  bool meth = false;  // and a TSETH after it when BTH.TS = 1
   bool reth = false;
   bool immdt = false;
   bool aeth = false;
+  bool sack = false;
+  bool neth = false;
+  bool peth = false;
+  bool erth = false;
+  bool eeth = false;
   bool mfeh = false;
   bool ep = false;
   bool known = false;  // false: no layout for this opcode

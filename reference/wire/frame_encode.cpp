@@ -14,8 +14,11 @@ namespace mrc::wire {
 namespace {
 
 std::size_t ext_length(const FrameSpec& s) {
-  return (s.has_reth ? kRethLen : 0) + (s.has_immdt ? kImmDtLen : 0) +
-         (s.has_aeth ? kAethLen : 0) + (s.has_mfeh ? kMfehLen : 0) +
+  return (s.has_meth ? kMethLen : 0) + (s.has_tseth ? kTsethLen : 0) +
+         (s.has_reth ? kRethLen : 0) + (s.has_immdt ? kImmDtLen : 0) +
+         (s.has_aeth ? kAethLen : 0) + (s.has_sack ? kSackHdrLen : 0) +
+         (s.has_neth ? kNethLen : 0) + (s.has_peth ? kPethLen : 0) +
+         (s.has_erth ? kErthLen : 0) + (s.has_eeth ? kEethLen : 0) + (s.has_mfeh ? kMfehLen : 0) +
          (s.has_ep ? s.ep.wire_length() : 0);
 }
 
@@ -95,9 +98,19 @@ EncodeResult encode_frame(const FrameSpec& spec, MutBytes out) {
 
   Bth bth = spec.bth;
   bth.pad_count = static_cast<std::uint8_t>(pad);
+  bth.ts = spec.has_tseth;  // W3: TS says a TSETH follows the METH
   encode_bth(bth, p + off);
   off += kBthLen;
-  // Extension header order: RETH, ImmDt (IBA; MODEL: M3), AETH, MFEH (MODEL: M5), EP (M6).
+  // Extension header order: METH, TSETH, RETH, ImmDt (W4), AETH, SETH + CC_STATE, NETH, PETH,
+  // ERTH, EETH (W5-W10; one of them per packet); legacy MFEH (M5), EP (M6).
+  if (spec.has_meth) {
+    encode_meth(spec.meth, p + off);
+    off += kMethLen;
+  }
+  if (spec.has_tseth) {
+    encode_tseth(spec.tseth, p + off);
+    off += kTsethLen;
+  }
   if (spec.has_reth) {
     encode_reth(spec.reth, p + off);
     off += kRethLen;
@@ -109,6 +122,26 @@ EncodeResult encode_frame(const FrameSpec& spec, MutBytes out) {
   if (spec.has_aeth) {
     encode_aeth(spec.aeth, p + off);
     off += kAethLen;
+  }
+  if (spec.has_sack) {
+    encode_sack(spec.seth, spec.cc, p + off);
+    off += kSackHdrLen;
+  }
+  if (spec.has_neth) {
+    encode_neth(spec.neth, p + off);
+    off += kNethLen;
+  }
+  if (spec.has_peth) {
+    encode_peth(spec.peth, p + off);
+    off += kPethLen;
+  }
+  if (spec.has_erth) {
+    encode_erth(spec.erth, p + off);
+    off += kErthLen;
+  }
+  if (spec.has_eeth) {
+    encode_eeth(spec.eeth, p + off);
+    off += kEethLen;
   }
   if (spec.has_mfeh) {
     encode_mfeh(spec.mfeh, p + off);

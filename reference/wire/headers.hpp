@@ -150,7 +150,11 @@ struct Bth {
   bool fecn = false;
   bool becn = false;
   std::uint32_t dest_qp = 0;  // 24 bits
-  bool ack_req = false;
+  // Byte 8 (IBA: AckReq + 7 reserved bits; MRC W3: A, R, RTX, TS + 4 reserved bits).
+  bool ack_req = false;  // A: asks for an immediate SACK / Transport ACK
+  bool r = false;        // R: meaning not given by any source; sent 0, ignored
+  bool rtx = false;      // RTX: this data packet is a retransmission
+  bool ts = false;       // TS: a TSETH follows the METH
   std::uint32_t psn = 0;  // 24 bits
 };
 

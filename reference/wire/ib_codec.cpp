@@ -16,6 +16,9 @@ WireError decode_bth(Bytes in, Bth& out) {
   out.becn = (p[4] & 0x40) != 0;
   out.dest_qp = load_be24(p + 5);
   out.ack_req = (p[8] & 0x80) != 0;
+  out.r = (p[8] & 0x40) != 0;
+  out.rtx = (p[8] & 0x20) != 0;
+  out.ts = (p[8] & 0x10) != 0;
   out.psn = load_be24(p + 9);
   return WireError::kOk;
 }
@@ -27,7 +30,8 @@ void encode_bth(const Bth& h, std::uint8_t* out) {
   store_be16(out + 2, h.pkey);
   out[4] = static_cast<std::uint8_t>((h.fecn ? 0x80 : 0) | (h.becn ? 0x40 : 0));
   store_be24(out + 5, h.dest_qp);
-  out[8] = h.ack_req ? 0x80 : 0;
+  out[8] = static_cast<std::uint8_t>((h.ack_req ? 0x80 : 0) | (h.r ? 0x40 : 0) | (h.rtx ? 0x20 : 0) |
+                                     (h.ts ? 0x10 : 0));
   store_be24(out + 9, h.psn);
 }
 

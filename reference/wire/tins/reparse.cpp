@@ -11,6 +11,7 @@
 
 #include "reference/wire/codec.hpp"
 #include "reference/wire/icrc.hpp"
+#include "reference/wire/tins/mrc_pdus.hpp"
 #include "reference/wire/tins/roce_pdus.hpp"
 
 namespace mrc::wire::tins_adapters {
@@ -43,11 +44,23 @@ WireError build_chain(Bytes b, bool mrc_framing, std::unique_ptr<Tins::PDU>& hea
     return WireError::kOk;
   };
   WireError e = WireError::kOk;
+  Meth meth;
+  Tseth tseth;
+  SackFields sack;
+  Neth neth;
+  Peth peth;
+  Erth erth;
   Reth reth;
   std::uint32_t imm = 0;
   Aeth aeth;
   Mfeh mfeh;
   EpHdr ep;
+  if (e == WireError::kOk && layout.meth) {
+    e = step([&](Bytes in) { return decode_meth(in, meth); }, [&] { return new METH(meth); });
+    if (e == WireError::kOk && bth.ts) {  // W3: TS says a TSETH follows the METH
+      e = step([&](Bytes in) { return decode_tseth(in, tseth); }, [&] { return new TSETH(tseth); });
+    }
+  }
   if (e == WireError::kOk && layout.reth) {
     e = step([&](Bytes in) { return decode_reth(in, reth); }, [&] { return new RETH(reth); });
   }
@@ -56,6 +69,24 @@ WireError build_chain(Bytes b, bool mrc_framing, std::unique_ptr<Tins::PDU>& hea
   }
   if (e == WireError::kOk && layout.aeth) {
     e = step([&](Bytes in) { return decode_aeth(in, aeth); }, [&] { return new AETH(aeth); });
+  }
+  if (e == WireError::kOk && layout.sack) {
+    e = step([&](Bytes in) { return decode_sack(in, sack.seth, sack.cc); },
+             [&] { return new SACK(sack); });
+  }
+  if (e == WireError::kOk && layout.neth) {
+    e = step([&](Bytes in) { return decode_neth(in, neth); }, [&] { return new NETH(neth); });
+  }
+  if (e == WireError::kOk && layout.peth) {
+    e = step([&](Bytes in) { return decode_peth(in, peth); }, [&] { return new PETH(peth); });
+  }
+  if (e == WireError::kOk && layout.erth) {
+    e = step([&](Bytes in) { return decode_erth(in, erth); }, [&] { return new ERTH(erth); });
+  }
+  if (e == WireError::kOk && layout.eeth) {
+    const std::size_t at = off;
+    e = step([&](Bytes in) { return in.size() < kEethLen ? WireError::kTruncated : WireError::kOk; },
+             [&] { return new EETH(b.data() + at, static_cast<std::uint32_t>(kEethLen)); });
   }
   if (e == WireError::kOk && layout.mfeh) {  // MODEL: M5
     e = step([&](Bytes in) { return decode_mfeh(in, mfeh); }, [&] { return new MFEH(mfeh); });

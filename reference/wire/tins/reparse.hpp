@@ -4,7 +4,8 @@
 // BTH on 4791. reparse() walks a parsed packet, finds each UDP with destination port 4791 whose
 // inner PDU is still a RawPDU, and replaces that RawPDU with
 //
-//   BTH / [RETH] / [ImmDt] / [AETH] / [MFEH] / [EpHeader] / [RawPDU(payload)]
+//   BTH / [METH [/ TSETH]] / [RETH] / [ImmDt] / [AETH] / [SACK | NETH | PETH | ERTH | EETH] /
+//   [MFEH] / [EpHeader] / [RawPDU(payload)]
 //
 // where the extension headers are the ones ext_layout(opcode, mrc_framing) names (frame.hpp) and
 // the RawPDU is left out when the payload is empty. The pad count and the 4 ICRC bytes go into the

@@ -142,8 +142,10 @@ TEST(FrameVector, ExtLayoutMatchesIbaTableForAllOpcodes) {
     for (int op = 0; op < 256; ++op) {
       const ExtLayout got = ext_layout(static_cast<std::uint8_t>(op), framing != 0);
       const ExtLayout want = expected_layout(static_cast<std::uint8_t>(op), framing != 0);
-      EXPECT_EQ(std::tie(got.known, got.reth, got.immdt, got.aeth, got.mfeh, got.ep),
-                std::tie(want.known, want.reth, want.immdt, want.aeth, want.mfeh, want.ep))
+      EXPECT_EQ(std::tie(got.known, got.meth, got.reth, got.immdt, got.aeth, got.sack, got.neth,
+                         got.peth, got.erth, got.eeth, got.mfeh, got.ep),
+                std::tie(want.known, want.meth, want.reth, want.immdt, want.aeth, want.sack,
+                         want.neth, want.peth, want.erth, want.eeth, want.mfeh, want.ep))
           << "opcode " << op << " mrc_framing " << framing;
     }
   }

@@ -35,7 +35,8 @@ inline void fill_random(Rng& r, std::vector<std::uint8_t>& v) {
 // A DSCP that does not mark a trimmed stub (M11).
 inline std::uint8_t untrimmed_dscp(Rng& r) {
   std::uint8_t d = static_cast<std::uint8_t>(uni(r, 0, 63));
-  return d == kDscpTrimmed ? kDscpTrimmable : d;
+  const bool trims = d == kDscpTrimmed || ((DscpConfig{}.trimmed_mask() >> d) & 1u) != 0;
+  return trims ? kDscpTrimmable : d;
 }
 
 // ---- random headers, every field inside its wire width ----
@@ -94,8 +95,10 @@ inline Bth random_bth(Rng& r) {
   h.becn = coin(r);
   h.dest_qp = static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF));
   h.ack_req = coin(r);
+  h.r = coin(r);
+  h.rtx = coin(r);
   h.psn = static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF));
-  return h;
+  return h;  // ts stays false: encode_frame derives it from has_tseth
 }
 inline Reth random_reth(Rng& r) {
   return Reth{r(), static_cast<std::uint32_t>(r()), static_cast<std::uint32_t>(r())};
@@ -152,7 +155,100 @@ inline auto fields(const Ipv6& h) {
 inline auto fields(const Udp& h) { return std::tie(h.sport, h.dport, h.length, h.checksum); }
 inline auto fields(const Bth& h) {
   return std::tie(h.opcode, h.se, h.mig_req, h.pad_count, h.tver, h.pkey, h.fecn, h.becn,
-                  h.dest_qp, h.ack_req, h.psn);
+                  h.dest_qp, h.ack_req, h.r, h.rtx, h.ts, h.psn);
+}
+inline auto fields(const Meth& h) { return std::tie(h.rqmsn, h.msn); }
+inline auto fields(const Timestamp& h) { return std::tie(h.tx_timestamp, h.tsr, h.ftype); }
+inline auto fields(const Prologue& h) { return std::tie(h.type, h.nh); }
+inline auto fields(const Seth& h) {
+  return std::tuple_cat(fields(h.pro),
+                        std::tie(h.m, h.pr, h.ack_psn_offset, h.entropy, h.spdcid, h.dpdcid,
+                                 h.cack_psn, h.cc_type, h.cc_flags, h.mpr, h.sack_offset,
+                                 h.sack_bitmap));
+}
+inline auto fields(const CcState& h) {
+  return std::tie(h.tx_timestamp, h.ooo_count, h.restore_cwnd, h.rcv_cwnd_pen, h.rcvd_bytes);
+}
+inline auto fields(const Neth& h) {
+  return std::tuple_cat(fields(h.pro), std::tie(h.nack_reason, h.vendor_info, h.entropy, h.spdcid,
+                                                h.dpdcid, h.nack_psn, h.cc_type, h.cc_flags,
+                                                h.tx_timestamp));
+}
+inline auto fields(const Peth& h) {
+  return std::tuple_cat(fields(h.pro), std::tie(h.vendor_info, h.probe_id, h.spdcid, h.dpdcid),
+                        fields(h.ts));
+}
+inline auto fields(const Erth& h) {
+  return std::tuple_cat(fields(h.pro), std::tie(h.op, h.vendor_info, h.port_status_mask),
+                        fields(h.ts));
+}
+inline auto fields(const Eeth& h) {
+  return std::tuple_cat(fields(h.pro), std::tie(h.op, h.tx_timestamp));
+}
+inline Timestamp random_ts(Rng& r) {
+  return Timestamp{static_cast<std::uint16_t>(r()), coin(r), static_cast<std::uint8_t>(uni(r, 0, 15))};
+}
+inline Prologue random_prologue(Rng& r) {
+  return Prologue{static_cast<std::uint8_t>(uni(r, 0, 15)), static_cast<std::uint8_t>(uni(r, 0, 31))};
+}
+inline Seth random_seth(Rng& r) {
+  Seth h;
+  h.pro = random_prologue(r);
+  h.m = static_cast<MpVerdict>(uni(r, 0, 3));
+  h.pr = coin(r);
+  h.ack_psn_offset = static_cast<std::int16_t>(r());
+  h.entropy = static_cast<std::uint32_t>(r());
+  h.spdcid = static_cast<std::uint16_t>(r());
+  h.dpdcid = static_cast<std::uint16_t>(r());
+  h.cack_psn = static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF));
+  h.cc_type = static_cast<std::uint8_t>(uni(r, 0, 15));
+  h.cc_flags = static_cast<std::uint8_t>(uni(r, 0, 15));
+  h.mpr = static_cast<std::uint8_t>(r());
+  h.sack_offset = static_cast<std::int16_t>(r());
+  h.sack_bitmap = r();
+  return h;
+}
+inline CcState random_cc(Rng& r) {
+  CcState h;
+  h.tx_timestamp = static_cast<std::uint16_t>(r());
+  h.ooo_count = static_cast<std::uint16_t>(uni(r, 0, kOooCountMax));
+  h.restore_cwnd = coin(r);
+  h.rcv_cwnd_pen = static_cast<std::uint8_t>(uni(r, 0, 127));
+  h.rcvd_bytes = static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF));
+  return h;
+}
+inline Neth random_neth(Rng& r) {
+  Neth h;
+  h.pro = random_prologue(r);
+  h.nack_reason = static_cast<std::uint8_t>(r());
+  h.vendor_info = static_cast<std::uint8_t>(r());
+  h.entropy = static_cast<std::uint32_t>(r());
+  h.spdcid = static_cast<std::uint16_t>(r());
+  h.dpdcid = static_cast<std::uint16_t>(r());
+  h.nack_psn = static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF));
+  h.cc_type = static_cast<std::uint8_t>(uni(r, 0, 15));
+  h.cc_flags = static_cast<std::uint8_t>(uni(r, 0, 15));
+  h.tx_timestamp = static_cast<std::uint16_t>(r());
+  return h;
+}
+inline Peth random_peth(Rng& r) {
+  Peth h;
+  h.pro = random_prologue(r);
+  h.vendor_info = static_cast<std::uint8_t>(r());
+  h.probe_id = static_cast<std::uint16_t>(r());
+  h.spdcid = static_cast<std::uint16_t>(r());
+  h.dpdcid = static_cast<std::uint16_t>(r());
+  h.ts = random_ts(r);
+  return h;
+}
+inline Erth random_erth(Rng& r) {
+  Erth h;
+  h.pro = random_prologue(r);
+  h.op = static_cast<std::uint8_t>(uni(r, 0, 3));
+  h.vendor_info = static_cast<std::uint8_t>(r());
+  h.port_status_mask = static_cast<std::uint32_t>(r());
+  h.ts = random_ts(r);
+  return h;
 }
 inline auto fields(const Reth& h) { return std::tie(h.va, h.rkey, h.dma_length); }
 inline auto fields(const Aeth& h) { return std::tie(h.syndrome, h.msn); }
@@ -195,6 +291,22 @@ inline ExtLayout expected_layout(std::uint8_t op, bool mrc) {
   } else if (op == 0x64 || op == 0x65) {  // UD SEND ONLY [IMM]: DETH [+ ImmDt] left in the payload
   } else if (op == 0xC0 || op == 0xC1) {
     l.ep = true;
+  } else if (op >= 0xC6 && op <= 0xCB) {  // W3: METH [+ TSETH] + RETH [+ ImmDt]
+    l.meth = true;
+    l.reth = true;
+    l.immdt = op == 0xC9 || op == 0xCB;
+  } else if (op == 0xD1) {
+    l.aeth = true;
+  } else if (op == 0xD8) {
+    l.erth = true;
+  } else if (op == 0xD9) {
+    l.eeth = true;
+  } else if (op == 0xDC) {
+    l.sack = true;
+  } else if (op == 0xDD) {
+    l.neth = true;
+  } else if (op == 0xDE) {
+    l.peth = true;
   } else {
     l.known = false;
   }
@@ -213,11 +325,13 @@ enum class Mode {
   kEpReq,      // 0xC0 endpoint request
   kEpRsp,      // 0xC1 endpoint response
   kOtherRc,    // SEND / READ / atomics / CNP / classic-IBA writes
+  kMrcData,    // MRC 1.0 data 0xC6..0xCB: METH [+ TSETH] + RETH [+ ImmDt], STEV or UDP mode
+  kMrcControl, // MRC 1.0 control: 0xD1 AETH, 0xDC SACK, 0xDD NETH, 0xDE PETH, 0xD8 ERTH, 0xD9 EETH
 };
 inline constexpr Mode kAllModes[] = {Mode::kStevIpv6, Mode::kUdpIpv4,  Mode::kUdpIpv6,
                                      Mode::kSrv6Srh,  Mode::kSrv6NoSrh, Mode::kPlainSrh,
                                      Mode::kAckMfeh,  Mode::kEpReq,    Mode::kEpRsp,
-                                     Mode::kOtherRc};
+                                     Mode::kOtherRc,  Mode::kMrcData,  Mode::kMrcControl};
 inline const char* mode_name(Mode m) {
   switch (m) {
     case Mode::kStevIpv6: return "stev-ipv6";
@@ -230,6 +344,8 @@ inline const char* mode_name(Mode m) {
     case Mode::kEpReq: return "ep-req";
     case Mode::kEpRsp: return "ep-rsp";
     case Mode::kOtherRc: return "other-rc";
+    case Mode::kMrcData: return "mrc-data";
+    case Mode::kMrcControl: return "mrc-control";
   }
   return "?";
 }
@@ -249,6 +365,28 @@ struct FrameCase {
 };
 
 inline void set_layout(FrameSpec& s, const ExtLayout& l, Rng& r) {
+  s.has_meth = l.meth;
+  s.has_tseth = l.meth && coin(r);
+  if (l.meth) s.meth = Meth{static_cast<std::uint16_t>(r()), static_cast<std::uint16_t>(r())};
+  if (s.has_tseth) s.tseth = random_ts(r);
+  s.has_sack = l.sack;
+  if (l.sack) {
+    s.seth = random_seth(r);
+    s.cc = random_cc(r);
+  }
+  s.has_neth = l.neth;
+  if (l.neth) s.neth = random_neth(r);
+  s.has_peth = l.peth;
+  if (l.peth) s.peth = random_peth(r);
+  s.has_erth = l.erth;
+  if (l.erth) s.erth = random_erth(r);
+  s.has_eeth = l.eeth;
+  if (l.eeth) {
+    s.eeth = Eeth{};
+    s.eeth.pro = random_prologue(r);
+    s.eeth.op = static_cast<std::uint8_t>(uni(r, 0, 3));
+    s.eeth.tx_timestamp = static_cast<std::uint16_t>(r());
+  }
   s.has_reth = l.reth;
   s.has_immdt = l.immdt;
   s.has_aeth = l.aeth;
@@ -323,6 +461,21 @@ inline void make_case(Rng& r, Mode m, FrameCase& c, std::size_t max_payload = 60
       op = opcode::kMrcEpRsp;
       s.l3 = coin(r) ? L3Kind::kIpv4 : L3Kind::kIpv6;
       break;
+    case Mode::kMrcData:
+      op = static_cast<std::uint8_t>(uni(r, 0xC6, 0xCB));
+      if (coin(r)) {
+        place_ev(s, EvFmtMode::kStev, ev, ev_index, c.srh_segment);
+      } else {
+        s.l3 = coin(r) ? L3Kind::kIpv4 : L3Kind::kIpv6;
+        place_ev(s, EvFmtMode::kUdp, ev, ev_index, c.srh_segment);
+      }
+      break;
+    case Mode::kMrcControl: {
+      static constexpr std::uint8_t kOps[] = {0xD1, 0xD8, 0xD9, 0xDC, 0xDD, 0xDE};
+      op = kOps[uni(r, 0, std::size(kOps) - 1)];
+      s.l3 = coin(r) ? L3Kind::kIpv4 : L3Kind::kIpv6;
+      break;
+    }
     case Mode::kOtherRc: {
       static constexpr std::uint8_t kOps[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
                                               0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D,
@@ -335,7 +488,8 @@ inline void make_case(Rng& r, Mode m, FrameCase& c, std::size_t max_payload = 60
   }
   s.bth.opcode = op;
   set_layout(s, expected_layout(op, c.mrc_framing), r);
-  const bool feedback = m == Mode::kAckMfeh || m == Mode::kEpReq || m == Mode::kEpRsp;
+  const bool feedback = m == Mode::kAckMfeh || m == Mode::kEpReq || m == Mode::kEpRsp ||
+                        m == Mode::kMrcControl;
   c.payload.assign(uni(r, 0, feedback ? 16 : max_payload), 0);
   fill_random(r, c.payload);
   s.payload = Bytes(c.payload.data(), c.payload.size());
@@ -354,7 +508,10 @@ inline ::testing::AssertionResult frame_matches(const FrameSpec& s, const Decode
   const std::size_t pad = (4 - s.payload.size() % 4) % 4;
   std::size_t ext = (s.has_reth ? kRethLen : 0) + (s.has_immdt ? kImmDtLen : 0) +
                     (s.has_aeth ? kAethLen : 0) + (s.has_mfeh ? kMfehLen : 0) +
-                    (s.has_ep ? s.ep.wire_length() : 0);
+                    (s.has_ep ? s.ep.wire_length() : 0) + (s.has_meth ? kMethLen : 0) +
+                    (s.has_tseth ? kTsethLen : 0) + (s.has_sack ? kSackHdrLen : 0) +
+                    (s.has_neth ? kNethLen : 0) + (s.has_peth ? kPethLen : 0) +
+                    (s.has_erth ? kErthLen : 0) + (s.has_eeth ? kEethLen : 0);
   const std::size_t udp_len = kUdpLen + kBthLen + ext + s.payload.size() + pad + kIcrcLen;
   Eth eth = s.eth;
   eth.ethertype = s.l3 == L3Kind::kIpv4 ? kEthTypeIpv4 : kEthTypeIpv6;
@@ -398,7 +555,25 @@ inline ::testing::AssertionResult frame_matches(const FrameSpec& s, const Decode
   MRC_EXPECT_FIELD(fields(d.udp), fields(udp));
   Bth bth = s.bth;
   bth.pad_count = static_cast<std::uint8_t>(pad);
+  bth.ts = s.has_tseth;
   MRC_EXPECT_FIELD(fields(d.bth), fields(bth));
+  MRC_EXPECT_FIELD(d.has_meth, s.has_meth);
+  if (s.has_meth) MRC_EXPECT_FIELD(fields(d.meth), fields(s.meth));
+  MRC_EXPECT_FIELD(d.has_tseth, s.has_tseth);
+  if (s.has_tseth) MRC_EXPECT_FIELD(fields(d.tseth), fields(s.tseth));
+  MRC_EXPECT_FIELD(d.has_sack, s.has_sack);
+  if (s.has_sack) {
+    MRC_EXPECT_FIELD(fields(d.seth), fields(s.seth));
+    MRC_EXPECT_FIELD(fields(d.cc), fields(s.cc));
+  }
+  MRC_EXPECT_FIELD(d.has_neth, s.has_neth);
+  if (s.has_neth) MRC_EXPECT_FIELD(fields(d.neth), fields(s.neth));
+  MRC_EXPECT_FIELD(d.has_peth, s.has_peth);
+  if (s.has_peth) MRC_EXPECT_FIELD(fields(d.peth), fields(s.peth));
+  MRC_EXPECT_FIELD(d.has_erth, s.has_erth);
+  if (s.has_erth) MRC_EXPECT_FIELD(fields(d.erth), fields(s.erth));
+  MRC_EXPECT_FIELD(d.has_eeth, s.has_eeth);
+  if (s.has_eeth) MRC_EXPECT_FIELD(fields(d.eeth), fields(s.eeth));
   MRC_EXPECT_FIELD(d.has_reth, s.has_reth);
   if (s.has_reth) MRC_EXPECT_FIELD(fields(d.reth), fields(s.reth));
   MRC_EXPECT_FIELD(d.has_immdt, s.has_immdt);

@@ -40,3 +40,13 @@ if(TARGET mrc-conform)
                    --workdir ${PROJECT_BINARY_DIR})
   set_tests_properties(dissector.evidence PROPERTIES LABELS cross TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
+
+# dissector.mrc_w_vectors (label `cross`): mrc.lua decodes the MRC 1.0 layouts of
+# mrc-wire-model.md section 5 (W1-W19): the W19 vectors V1-V6 in whole frames, one frame of each
+# MRC 1.0 opcode with random fields, trimmed data packets (DSCP 11/13, stale UDP length), a capture
+# with snap length 96, an unknown opcode; values, (MODEL Wn)/(S1 Wn) labels and expert items. The
+# script builds its frames itself, so this test needs no project binary.
+add_test(NAME dissector.mrc_w_vectors
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/w_vectors_check.py
+                 --workdir ${PROJECT_BINARY_DIR}/dissector_w)
+set_tests_properties(dissector.mrc_w_vectors PROPERTIES LABELS cross TIMEOUT 300)
