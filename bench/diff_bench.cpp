@@ -103,8 +103,8 @@ Capture make_capture(const RunShape& r, std::size_t n) {
     const std::uint32_t ev = 0x10000000u + static_cast<std::uint32_t>(i % 8) * 0x00010001u;
     s.ip6.flow_label = ev >> 16;  // MODEL: M2
     s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);
-    s.bth.opcode = i % 16 == 0 ? wire::opcode::kRcWriteFirst
-                               : (i % 16 == 15 ? wire::opcode::kRcWriteLast : wire::opcode::kRcWriteMiddle);
+    s.bth.opcode = i % 16 == 0 ? wire::opcode::kMrcWriteFirst
+                               : (i % 16 == 15 ? wire::opcode::kMrcWriteLast : wire::opcode::kMrcWriteMiddle);
     s.bth.psn = (r.psn0 + static_cast<std::uint32_t>(i)) & 0xFFFFFF;
     s.reth.va = r.va0 + i * kPayload;
     const auto e = wire::encode_frame(s, buf);
@@ -224,8 +224,8 @@ std::string write_run(const RunShape& r, std::size_t n, std::size_t frame_bytes,
     const std::uint32_t ev = 0x10000000u + static_cast<std::uint32_t>(i % 8) * 0x00010001u;
     s.ip6.flow_label = ev >> 16;  // MODEL: M2
     s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);
-    s.bth.opcode = i % 16 == 0 ? wire::opcode::kRcWriteFirst
-                               : (i % 16 == 15 ? wire::opcode::kRcWriteLast : wire::opcode::kRcWriteMiddle);
+    s.bth.opcode = i % 16 == 0 ? wire::opcode::kMrcWriteFirst
+                               : (i % 16 == 15 ? wire::opcode::kMrcWriteLast : wire::opcode::kMrcWriteMiddle);
     s.bth.psn = (r.psn0 + static_cast<std::uint32_t>(i)) & 0xFFFFFF;
     s.reth.va = r.va0 + i * payload_len;
     const auto e = wire::encode_frame(s, buf);

@@ -44,7 +44,7 @@ FrameSpec stev_data_frame_spec() {
   s.ip6.dst = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
   s.udp.sport = 0x7E21;          // MODEL: M2 EV value & 0xFFFF
   s.udp.dport = kRoceV2Port;
-  s.bth.opcode = opcode::kRcWriteMiddle;
+  s.bth.opcode = opcode::kMrcWriteMiddle;
   s.bth.pkey = 0xFFFF;
   s.bth.dest_qp = 0x000123;
   s.bth.ack_req = true;          // MODEL: M3 A on every packet

@@ -76,7 +76,8 @@ namespace mrc::ref {
   X(kAcceptWrongQpn, "accept-wrong-qpn", "a WRITE for a destination QP that does not exist is placed and acknowledged") /* responder hands frames for an unknown QPN to its first QP */ \
   X(kAcceptTruncated, "accept-truncated", "a frame cut inside its headers draws an ACK") /* responder answers a frame too short for its BTH and RETH */ \
   X(kNackWithoutHole, "nack-without-hole", "a loss NACK names the next PSN when nothing beyond it arrived") /* the loss timer runs after in-order arrivals too */ \
-  X(kLastRethLenMtu, "last-reth-len-mtu", "the short LAST packet of a message carries RETH length = path MTU") /* requester writes the path MTU, not the payload, as the last packet's RETH length */ \
+  X(kLastRethLenMtu, "last-reth-len-mtu", "the LAST packet's RETH names the message rounded up to whole MTUs") /* requester writes packets x path MTU, not the message length, as the last packet's RETH length */ \
+  X(kMethMsnPerPacket, "meth-msn-per-packet", "METH msn counts packets, not messages") /* requester numbers every packet's METH msn by its PSN */ \
   X(kTailBytesUnplaced, "tail-bytes-unplaced", "the last bytes of a packet whose payload is not a multiple of 64 never land") /* responder writes whole 64-byte blocks of each payload only */ \
   X(kRegionEndOffByOne, "region-end-off-by-one", "a WRITE ending one byte past its region draws an ACK, no NAK 0x62") /* responder's bounds check lets a write run one byte past the region */ \
   X(kRegionEndExclusive, "region-end-exclusive", "a WRITE ending at its region's last byte draws NAK 0x62") /* responder's bounds check refuses a write that ends exactly at the region end */ \

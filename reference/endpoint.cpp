@@ -21,6 +21,7 @@ transport::RequesterQuirks requester_quirks(const DefectReads& d) {
   q.honour_ghost_ack = d.flag(Defect::kHonourGhostAck);
   q.retry.never_give_up = d.flag(Defect::kNeverGiveUp);
   q.last_reth_len_mtu = d.flag(Defect::kLastRethLenMtu);
+  q.msn_per_packet = d.flag(Defect::kMethMsnPerPacket);
   q.retry.linear_backoff = d.flag(Defect::kBackoffAddsT);
   q.retry.no_cap = d.flag(Defect::kNoBackoffCap);
   q.retry.timeout_cap_20 = d.flag(Defect::kTimeoutCap20);

@@ -118,6 +118,10 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
   }
   if (spec.has_srh && d.has(Defect::kSrhWrongSegmentsLeft)) spec.srh.segments_left = 0;
   spec.bth = pkt.bth;
+  spec.has_meth = pkt.has_meth;
+  spec.meth = pkt.meth;
+  spec.has_tseth = pkt.has_tseth;
+  spec.tseth = pkt.tseth;
   spec.has_reth = pkt.has_reth;
   spec.reth = pkt.reth;
   spec.has_immdt = pkt.has_immdt;

@@ -138,6 +138,17 @@ struct TrafficStep {  // a traffic program: `writes` RDMA WRITEs on one QP
   std::uint64_t start_ns = 0;
 };
 
+struct MethSpec {  // W4
+  std::uint16_t msn = 0;
+  std::uint16_t rqmsn = 0;
+};
+
+struct TsethSpec {  // W4
+  std::uint16_t ts = 0;
+  bool tsr = false;
+  std::uint8_t ftype = 1;
+};
+
 struct RethSpec {
   std::uint64_t va = 0;
   std::uint32_t rkey = 0;
@@ -192,6 +203,8 @@ struct FrameSpec {
   std::optional<std::uint32_t> ev;    // index into the case's EV array
   std::optional<std::uint32_t> dqpn;
   std::optional<std::uint16_t> pkey;
+  std::optional<MethSpec> meth;       // W4: data opcodes (default msn 0, rqmsn 0)
+  std::optional<TsethSpec> tseth;     // W4: data opcodes; its presence sets BTH.TS
   std::optional<RethSpec> reth;
   std::optional<std::uint32_t> imm;
   std::optional<AethSpec> aeth;

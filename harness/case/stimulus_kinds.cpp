@@ -13,9 +13,9 @@ namespace {
 using VK = ValueKind;
 constexpr std::uint64_t k24 = 0xFFFFFF;
 constexpr std::uint64_t k32 = 0xFFFFFFFF;
-// The RC RDMA WRITE opcodes, write_first .. write_only_imm (kOpcodeNames).
-constexpr std::uint8_t kWriteFirstOpcode = 0x06;
-constexpr std::uint8_t kWriteOnlyImmOpcode = 0x0B;
+// The MRC WRITE opcodes, write_first .. write_only_imm (kOpcodeNames; W3).
+constexpr std::uint8_t kWriteFirstOpcode = 0xC6;
+constexpr std::uint8_t kWriteOnlyImmOpcode = 0xCB;
 
 // ------------------------------------------------------------------ traffic
 constexpr std::array<std::string_view, 2> kWindowOrRate{"window", "rate_gbps"};
@@ -96,6 +96,19 @@ constexpr std::array kEpKeys{
 };
 constexpr Schema kEpSchema{"ep", kEpKeys};
 
+// W4 — the METH and TSETH of an injected data packet.
+constexpr std::array kMethKeys{
+    KeySpec{.name = "msn", .kind = VK::kUInt, .umax = 0xFFFF, .help = "0-based message index"},
+    KeySpec{.name = "rqmsn", .kind = VK::kUInt, .umax = 0xFFFF, .help = "WRITE_WITH_IMM message count"},
+};
+constexpr Schema kMethSchema{"meth", kMethKeys};
+constexpr std::array kTsethKeys{
+    KeySpec{.name = "ts", .kind = VK::kUInt, .umax = 0xFFFF, .help = "tx_timestamp, 128 ns units"},
+    KeySpec{.name = "tsr", .kind = VK::kBool},
+    KeySpec{.name = "ftype", .kind = VK::kUInt, .umax = 15, .help = "default 1 (timestamp)"},
+};
+constexpr Schema kTsethSchema{"tseth", kTsethKeys};
+
 constexpr std::array kPayloadKeys{
     KeySpec{.name = "pattern", .kind = VK::kEnum, .names = kPayloadPatternNames},
     KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = limits::kMaxFramePayloadBytes,
@@ -109,6 +122,8 @@ constexpr std::array kFrameKeys{
     KeySpec{.name = "ev", .kind = VK::kUInt, .umax = k32, .help = "index into the case's EV array"},
     KeySpec{.name = "dqpn", .kind = VK::kUInt, .umax = k24},
     KeySpec{.name = "pkey", .kind = VK::kUInt, .umax = 0xFFFF},
+    KeySpec{.name = "meth", .kind = VK::kMap, .schema = &kMethSchema, .help = "data opcodes: default msn 0, rqmsn 0"},
+    KeySpec{.name = "tseth", .kind = VK::kMap, .schema = &kTsethSchema, .help = "data opcodes: a TSETH (sets BTH.TS)"},
     KeySpec{.name = "reth", .kind = VK::kMap, .schema = &kRethSchema},
     KeySpec{.name = "imm", .kind = VK::kUInt, .umax = k32},
     KeySpec{.name = "aeth", .kind = VK::kMap, .schema = &kAethSchema},
@@ -192,6 +207,13 @@ StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v
                   std::to_string(limits::kMaxFramePayloadBytes) +
                   " (kMaxFramePayloadBytes, harness/case/limits.hpp); add a 'payload' of at most that many bytes");
     }
+  }
+  if (const auto m = find_key(f, "meth")) {
+    fr.meth = MethSpec{read_uint_as<std::uint16_t>(*m, "msn").value_or(0), read_uint_as<std::uint16_t>(*m, "rqmsn").value_or(0)};
+  }
+  if (const auto t = find_key(f, "tseth")) {
+    fr.tseth = TsethSpec{read_uint_as<std::uint16_t>(*t, "ts").value_or(0), read_bool(*t, "tsr").value_or(false),
+                         read_uint_as<std::uint8_t>(*t, "ftype").value_or(1)};
   }
   fr.imm = read_uint_as<std::uint32_t>(f, "imm");
   if (const auto a = find_key(f, "aeth")) {

@@ -89,8 +89,9 @@ enum class IcrcMode : std::uint8_t { kGood, kBad };
 inline constexpr std::array<std::string_view, 2> kIcrcModeNames{"good", "bad"};
 
 // BTH flag bits an injected frame may set.
-enum class FrameFlag : std::uint8_t { kAckReq, kSolicited, kMigReq, kFecn, kBecn };
-inline constexpr std::array<std::string_view, 5> kFrameFlagNames{"ack_req", "se", "migreq", "fecn", "becn"};
+// BTH bits: byte 8's A (ack_req), R and RTX (W3; TS follows a `tseth` key), and byte 1 / 4's.
+enum class FrameFlag : std::uint8_t { kAckReq, kSolicited, kMigReq, kFecn, kBecn, kR, kRtx };
+inline constexpr std::array<std::string_view, 7> kFrameFlagNames{"ack_req", "se", "migreq", "fecn", "becn", "r", "rtx"};
 
 enum class ImpairKind : std::uint8_t {
   kDrop, kTrim, kReorder, kDuplicate, kCorrupt, kDelay,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,139 @@ bool opens_block_scalar(std::string_view content) {
   if (head != '|' && head != '>') return false;
   const std::size_t before = content.size() - 1 - n;
   return before == 0 || content[before - 1] == ' ';
+}
+
+// yaml-cpp 0.7 never returns (it allocates nodes without end) from a ',' standing where a node
+// starts outside any flow collection: a document ",", "- [a]\n,", "key: &x ,", '"a"\n,'. This
+// finds the first such comma: at the start of a line's content, after "- " / "? " / ": " and after
+// an anchor or tag, while no [ or { is open, outside quotes, comments and block scalars. A comma
+// anywhere else (inside a plain scalar such as "a, b", or in a flow collection) is left alone.
+// An opening bracket counts only where a token starts, so a plain scalar "a[b" opens nothing; an
+// unbalanced "[" in prose only makes the scan miss a hang, never refuse a valid file.
+std::optional<SourceLoc> comma_where_a_node_starts(std::string_view text) {
+  int depth = 0;       // open [ and {
+  char quote = 0;      // ' or " while inside a quoted scalar
+  bool expect = true;  // the next non-space character starts a node
+  bool token_start = true;
+  int line_no = 1;
+  int col = 0;
+  int block_parent = -1;  // as in lint_yaml_text: inside a block scalar, nothing counts
+  int indent = 0;
+  bool at_line_start = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++col;
+    if (c == '\n') {
+      ++line_no;
+      col = 0;
+      at_line_start = true;
+      indent = 0;
+      if (quote == 0) expect = depth == 0 || expect;
+      token_start = true;
+      continue;
+    }
+    if (at_line_start && quote == 0) {
+      if (c == ' ') {
+        ++indent;
+        continue;
+      }
+      at_line_start = false;
+      if (block_parent >= 0) {
+        if (indent > block_parent || c == '\r') {  // block scalar content: skip the line
+          while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+          continue;
+        }
+        block_parent = -1;
+      }
+      if (depth == 0) expect = true;
+    }
+    if (quote != 0) {
+      if (c == quote) {
+        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          ++i;  // '' inside single quotes
+          continue;
+        }
+        quote = 0;
+      } else if (c == '\\' && quote == '"') {
+        ++i;
+      }
+      token_start = false;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      token_start = true;
+      continue;
+    }
+    if (c == '#' && token_start) {  // a comment runs to the end of the line
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == ',' && depth == 0 && expect) return SourceLoc{line_no, col};
+    if ((c == ']' || c == '}') && depth > 0) {  // closes its collection wherever it stands
+      --depth;
+      expect = false;
+      token_start = false;
+      continue;
+    }
+    if (c == ',' && depth > 0) {  // the next entry of the open collection
+      token_start = true;
+      continue;
+    }
+    const bool starts = token_start;
+    token_start = false;
+    if (!starts && c != ':') {
+      expect = false;
+      continue;
+    }
+    switch (c) {
+      case '\'':
+      case '"':
+        quote = c;
+        expect = false;
+        break;
+      case '[':
+      case '{':
+        ++depth;
+        expect = false;
+        token_start = true;
+        break;
+      case '-':
+      case '?':
+        // "- " and "? " (a sequence entry, an explicit key) put a node next; "-x" is a scalar.
+        expect = i + 1 >= text.size() || text[i + 1] == ' ' || text[i + 1] == '\n';
+        if (expect) token_start = true;
+        break;
+      case ':':
+        if (i + 1 >= text.size() || text[i + 1] == ' ' || text[i + 1] == '\n') {
+          expect = depth == 0;
+          token_start = true;
+          // A value that is a block scalar: its lines are content, not tokens.
+          std::size_t j = i + 1;
+          while (j < text.size() && text[j] == ' ') ++j;
+          if (j < text.size() && (text[j] == '|' || text[j] == '>')) block_parent = indent;
+        } else {
+          expect = false;
+        }
+        break;
+      case '&':
+      case '!':
+        // An anchor or a tag: the node itself comes after it.
+        while (i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n') {
+          ++i;
+          ++col;
+        }
+        break;
+      case '|':
+      case '>':
+        if (expect) block_parent = indent;
+        expect = false;
+        break;
+      default:
+        expect = false;
+        break;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -80,7 +214,14 @@ bool lint_yaml_text(std::string_view text, const std::string& display, Diagnosti
     }
     if (opens_block_scalar(line.substr(ws))) block_parent = static_cast<int>(spaces);
   }
-  return tabs == 0 && controls == 0;
+  if (tabs != 0 || controls != 0) return false;
+  if (const auto at = comma_where_a_node_starts(text)) {
+    out.add(display, *at, "",
+            "',' where a value starts, outside [...] or {...}: quote the value or remove the comma "
+            "(the YAML parser never returns from this text)");
+    return false;
+  }
+  return true;
 }
 
 bool lint_yaml_tree(const YAML::Node& root, const std::string& display, Diagnostics& out) {

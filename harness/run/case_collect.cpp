@@ -29,7 +29,7 @@ std::vector<harness::Testbed::Path> ev_paths(SessionState& s) {
   std::vector<harness::Testbed::Path> paths;
   const stim::FrameContext fc = s.frame_context(/*from_dut=*/true, /*encapsulated=*/true);
   harness::FrameSpec probe;
-  probe.opcode = wire::opcode::kRcWriteOnly;
+  probe.opcode = wire::opcode::kMrcWriteOnly;
   probe.payload = harness::PayloadSpec{harness::PayloadPattern::kZero, 16};
   for (std::size_t i = 0; i < s.dut_wire_evs.size(); ++i) {
     probe.ev = static_cast<std::uint32_t>(i);

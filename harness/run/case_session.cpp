@@ -271,8 +271,7 @@ void Session::note_injected_write(std::span<const std::uint8_t> bytes) {
   if (offset >= size || d.payload.size() > size - offset) return;
   harness::InjectedWriteRecord w;
   w.psn = d.bth.psn;
-  const std::uint8_t dscp = d.l3 == wire::L3Kind::kIpv4 ? d.ip4.dscp : d.ip6.dscp;
-  w.trimmed = d.trimmed && (dscp == wire::kDscpTrimmed || d.payload.size() < d.reth.dma_length);  // MODEL: M11
+  w.trimmed = d.trimmed;  // W13: a data packet with a trimmed DSCP
   w.offset = offset;
   w.payload.assign(d.payload.begin(), d.payload.end());
   s_.injected_writes.push_back(std::move(w));

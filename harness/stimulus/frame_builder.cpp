@@ -5,6 +5,7 @@
 
 #include "harness/case/limits.hpp"
 #include "harness/stimulus/payload.hpp"
+#include "reference/wire/codec.hpp"
 #include "reference/wire/ev_placement.hpp"
 
 namespace mrc::harness::stim {
@@ -56,15 +57,37 @@ void set_flags(wire::Bth& bth, const std::vector<FrameFlag>& flags) {
       case FrameFlag::kMigReq: bth.mig_req = true; break;
       case FrameFlag::kFecn: bth.fecn = true; break;
       case FrameFlag::kBecn: bth.becn = true; break;
+      case FrameFlag::kR: bth.r = true; break;
+      case FrameFlag::kRtx: bth.rtx = true; break;
     }
   }
 }
 
+// A data packet cut with a trimmed DSCP is what a trimming switch forwards (MODEL: W13): its IP and
+// UDP lengths fixed to the bytes kept (every IP header's), the ICRC cut away.
+void fix_trimmed_lengths(std::vector<std::uint8_t>& frame, std::size_t keep) {
+  wire::DecodedFrame d;
+  if (!wire::decode_frame(frame, d).ok()) return;
+  const std::size_t udp = d.bth_offset - wire::kUdpLen;
+  const std::size_t ip = wire::eth_length(d.eth);
+  if (keep < d.bth_offset) return;
+  if (d.l3 == wire::L3Kind::kIpv4) {
+    wire::store_be16(frame.data() + ip + 2, static_cast<std::uint16_t>(keep - ip));
+    frame[ip + 10] = frame[ip + 11] = 0;
+    wire::store_be16(frame.data() + ip + 10, wire::ipv4_checksum(wire::Bytes(frame.data() + ip, wire::ipv4_length(d.ip4))));
+  } else {
+    wire::store_be16(frame.data() + ip + 4, static_cast<std::uint16_t>(keep - ip - wire::kIpv6Len));
+    if (d.encapsulated) {
+      const std::size_t in = d.roce_ip_offset;
+      wire::store_be16(frame.data() + in + 4, static_cast<std::uint16_t>(keep - in - wire::kIpv6Len));
+    }
+  }
+  wire::store_be16(frame.data() + udp + 4, static_cast<std::uint16_t>(keep - udp));
+}
+
 }  // namespace
 
-bool is_write_opcode(std::uint8_t op) {
-  return op >= wire::opcode::kRcWriteFirst && op <= wire::opcode::kRcWriteOnlyImm;
-}
+bool is_write_opcode(std::uint8_t op) { return wire::is_mrc_data(op); }
 
 BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   BuiltFrame out;
@@ -127,8 +150,16 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   f.bth.psn = spec.psn & kPsnMask;
   f.bth.pkey = spec.pkey.value_or(0xFFFF);
   f.bth.dest_qp = spec.dqpn.value_or(layout.ep ? wire::kEpDestQp : ctx.dqpn) & kPsnMask;
-  if (data) f.bth.ack_req = true;  // MODEL: M3 BTH.A on every data packet
   set_flags(f.bth, spec.flags);
+  if (layout.meth) {  // W4: every MRC data packet has a METH, and a TSETH when the case gives one
+    f.has_meth = true;
+    const MethSpec m = spec.meth.value_or(MethSpec{});
+    f.meth = wire::Meth{m.rqmsn, m.msn};
+    if (spec.tseth) {
+      f.has_tseth = true;
+      f.tseth = wire::Tseth{spec.tseth->ts, spec.tseth->tsr, static_cast<std::uint8_t>(spec.tseth->ftype & 0x0F)};
+    }
+  }
 
   if (layout.reth || spec.reth) {
     f.has_reth = true;
@@ -142,7 +173,8 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
       f.reth = wire::Reth{end - spec.reth->len, ctx.rkey, spec.reth->len};
     } else if (spec.reth) {
       f.reth = wire::Reth{spec.reth->va, spec.reth->rkey, spec.reth->len};
-    } else {  // MODEL: M3 the packet's own address in the receiver's buffer
+    } else {  // W4: the packet's own address in the receiver's buffer; DMALength = its message,
+              // which for an injected packet is the packet alone unless the case says otherwise
       const std::uint64_t index = (spec.psn - ctx.first_psn) & kPsnMask;
       f.reth = wire::Reth{ctx.buffer_va + index * ctx.mtu, ctx.rkey, payload_len};
     }
@@ -175,7 +207,11 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
     return out;
   }
   out.bytes.resize(r.length);
-  if (spec.truncate && *spec.truncate < out.bytes.size()) out.bytes.resize(*spec.truncate);
+  if (spec.truncate && *spec.truncate < out.bytes.size()) {
+    const bool trimmed = data && ((wire::DscpConfig{}.trimmed_mask() >> (dscp & 63)) & 1u) != 0;
+    if (trimmed) fix_trimmed_lengths(out.bytes, *spec.truncate);
+    out.bytes.resize(*spec.truncate);
+  }
   return out;
 }
 

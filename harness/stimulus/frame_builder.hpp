@@ -54,7 +54,7 @@ struct BuiltFrame {
 
 BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx);
 
-// True for the RC WRITE data opcodes (0x06..0x0B).
+// True for the MRC WRITE data opcodes (0xC6..0xCB, W3).
 bool is_write_opcode(std::uint8_t opcode);
 
 }  // namespace mrc::harness::stim

@@ -90,7 +90,7 @@ bool ImpairmentProgram::selects(Rule& r, const PacketInfo& p, bool& decoded) {
     wire::DecodeOptions opt;
     opt.verify_icrc = false;
     has_bth_ = wire::decode_frame(wire::Bytes(p.bytes, p.len), f, opt).ok();
-    is_data_ = has_bth_ && f.bth.opcode >= wire::opcode::kRcWriteFirst && f.bth.opcode <= wire::opcode::kRcWriteOnlyImm;
+    is_data_ = has_bth_ && wire::is_mrc_data(f.bth.opcode);
     psn_ = f.bth.psn;
     dscp_ = f.l3 == wire::L3Kind::kIpv4 ? f.ip4.dscp : f.ip6.dscp;
     ev_.reset();

@@ -148,25 +148,25 @@ class Differ {
       }
       return;
     }
-    constexpr std::uint64_t ts_bit = diffing::kTsBit;
+    constexpr diffing::SlotBits ts_bit = diffing::kTsBit;
     const bool same =
         diffing::rows_agree(ra, rb, [this](std::uint64_t ta, std::uint64_t tb) { return ts_within(ta, tb); });
     if (same && rb.ev_bad == 0) return;  // the common case: no decoding, no per-field work
-    std::uint64_t d = 0;
+    diffing::SlotBits d = 0;
     if (!same) {  // decode both again into full rows to name the fields
-      const std::uint64_t pa = diffing::full_row(ca_, i, opt_, a_, sa_);
-      const std::uint64_t pb = diffing::full_row(cb_, j, opt_, b_, sb_);
-      std::uint64_t neq = 0;
-      for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= std::uint64_t{sa_[s] != sb_[s]} << s;
+      const diffing::SlotBits pa = diffing::full_row(ca_, i, opt_, a_, sa_);
+      const diffing::SlotBits pb = diffing::full_row(cb_, j, opt_, b_, sb_);
+      diffing::SlotBits neq = 0;
+      for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= diffing::SlotBits{sa_[s] != sb_[s]} << s;
       d = (pa ^ pb) | (neq & pa & pb & ~ts_bit);
       if ((pa & pb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
     }
     if (d == 0 && rb.ev_bad == 0) return;
     ++r_.differing_pairs;
-    r_.field_differences += static_cast<std::size_t>(std::popcount(d)) + rb.ev_bad;
+    r_.field_differences += static_cast<std::size_t>(diffing::slot_count(d)) + rb.ev_bad;
     if (rb.ev_bad) record(DiffKind::kChoice, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), -1);
     while (d != 0 && kept_.size() < opt_.max_differences) {
-      const int s = std::countr_zero(d);
+      const int s = diffing::lowest_slot(d);
       d &= d - 1;
       record(DiffKind::kField, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), s);
     }

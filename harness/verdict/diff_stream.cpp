@@ -328,11 +328,11 @@ class StreamDiffer {
       }
       return;
     }
-    constexpr std::uint64_t ts_bit = diffing::kTsBit;
+    constexpr diffing::SlotBits ts_bit = diffing::kTsBit;
     const bool same =
         diffing::rows_agree(ra, rb, [this](std::uint64_t ta, std::uint64_t tb) { return ts_within(ta, tb); });
     if (same && rb.ev_bad == 0) return;  // the common case: no decoding, no per-field work
-    std::uint64_t d = 0;
+    diffing::SlotBits d = 0;
     if (!same) {  // read both again and decode them into full rows to name the fields
       SourcePacket pa;
       SourcePacket pb;
@@ -342,20 +342,20 @@ class StreamDiffer {
         if (fetch_error_.empty()) fetch_error_ = ea.empty() ? eb : ea;
         return;
       }
-      const std::uint64_t fa = diffing::full_row(pa.bytes, pa.ts_ns, ra, opt_, masks_, a_.norm, full_a_);
+      const diffing::SlotBits fa = diffing::full_row(pa.bytes, pa.ts_ns, ra, opt_, masks_, a_.norm, full_a_);
       if (feed_ != nullptr) feed_->snapshot(b_.norm, b_version_);  // B's ordinals, as far as the feed came
-      const std::uint64_t fb = diffing::full_row(pb.bytes, pb.ts_ns, rb, opt_, masks_, b_.norm, full_b_);
-      std::uint64_t neq = 0;
-      for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= std::uint64_t{full_a_[s] != full_b_[s]} << s;
+      const diffing::SlotBits fb = diffing::full_row(pb.bytes, pb.ts_ns, rb, opt_, masks_, b_.norm, full_b_);
+      diffing::SlotBits neq = 0;
+      for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= diffing::SlotBits{full_a_[s] != full_b_[s]} << s;
       d = (fa ^ fb) | (neq & fa & fb & ~ts_bit);
       if ((fa & fb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
     }
     if (d == 0 && rb.ev_bad == 0) return;
     ++r_.differing_pairs;
-    r_.field_differences += static_cast<std::size_t>(std::popcount(d)) + rb.ev_bad;
+    r_.field_differences += static_cast<std::size_t>(diffing::slot_count(d)) + rb.ev_bad;
     if (rb.ev_bad) record(DiffKind::kChoice, i, j, -1);
     while (d != 0 && kept_.size() < opt_.max_differences) {
-      const int s = std::countr_zero(d);
+      const int s = diffing::lowest_slot(d);
       d &= d - 1;
       record(DiffKind::kField, i, j, s);
     }

@@ -13,15 +13,13 @@
 namespace mrc::harness::diffing {
 namespace {
 
-static_assert(static_cast<int>(FieldId::kFrameLen) == 60, "slots 0..60 are the FieldIds up to frame.len");
-static_assert(kPayloadSlot < static_cast<int>(kSlots));
-
-constexpr std::uint64_t bit(int slot) { return std::uint64_t{1} << slot; }
+constexpr SlotBits bit(int slot) { return slot_bit(slot); }
 constexpr int kPsnSlot = static_cast<int>(FieldId::kBthPsn);
-constexpr int kTrigSlot = static_cast<int>(FieldId::kMfehTrigPsn);
+constexpr int kTrigSlot = static_cast<int>(FieldId::kMfehTrigPsn);      // MODEL: M5
+constexpr int kAckPsnSlot = static_cast<int>(FieldId::kSethAckPsn);     // W5: the PSN a SACK answers
 constexpr int kVaSlot = static_cast<int>(FieldId::kRethVa);
 // Compared outside the hash: normalized once the whole capture is seen, or with a tolerance.
-constexpr std::uint64_t kLate = bit(kPsnSlot) | bit(kTrigSlot) | bit(kVaSlot) | bit(kTsSlot);
+constexpr SlotBits kLate = bit(kPsnSlot) | kTrigBit | bit(kVaSlot) | bit(kTsSlot);
 
 std::uint64_t fold128(std::uint64_t hi, std::uint64_t lo) {
   std::uint64_t h = hi * 0x9E3779B97F4A7C15ull;
@@ -35,7 +33,11 @@ std::uint64_t be64(const std::uint8_t* p) {  // one load and a byte swap: 4 per 
   return __builtin_bswap64(v);
 }
 
-bool is_feedback(std::uint8_t op) { return op == wire::opcode::kRcAck || op == wire::opcode::kRcAtomicAck; }
+// Feedback PSNs (cumulative ACKs, NACKed PSNs) get their own space per QP.
+bool is_feedback(std::uint8_t op) {
+  namespace oc = wire::opcode;
+  return op == oc::kRcAck || op == oc::kRcAtomicAck || op == oc::kMrcAck || op == oc::kMrcSack || op == oc::kMrcNack;
+}
 
 // The destination address of a frame folded to 64 bits: the inner IPv6 destination when
 // encapsulated (the outer one is the EV's path), else the IPv4 or IPv6 destination. A fold, not
@@ -61,6 +63,8 @@ std::uint64_t dest_key(const wire::DecodedFrame& f) {
   if (v.kind == FieldKind::kMac) return opt.normalize ? n.macs.get(1, v.u) : v.u;
   if (!opt.normalize) return v.u;
   if (id == FieldId::kBthDqpn) return n.qp_ordinal(f);
+  // W5, W7: PSNs that repeat BTH.PSN compare as their distance from it (0 when they agree).
+  if (id == FieldId::kSethCackPsn || id == FieldId::kNethNackPsn) return (v.u - f.bth.psn) & 0xFFFFFFu;
   if (id == FieldId::kEpTxTimestamp) {
     n.ts0_used = true;  // in the row's hash from now on
     return v.u - n.ts0;
@@ -82,7 +86,7 @@ constexpr bool registers_ordinal(int s) {
 // address leaves the other addresses' ordinals as they were.
 template <int S>
 [[gnu::always_inline]] inline void fill_one(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt, const MaskSet& masks,
-                     Normalizer& n, std::array<std::uint64_t, kSlots>& slots, std::uint64_t& present) {
+                     Normalizer& n, std::array<std::uint64_t, kSlots>& slots, SlotBits& present) {
   if constexpr (registers_ordinal(S)) {
     if (masks.bits & bit(S)) return;
   }
@@ -93,19 +97,50 @@ template <int S>
 }
 
 template <int... S>
-inline std::uint64_t fill_header_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
-                                       const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots,
-                                       std::integer_sequence<int, S...>) {
-  std::uint64_t present = 0;
+inline SlotBits fill_header_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
+                                  const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots,
+                                  std::integer_sequence<int, S...>) {
+  SlotBits present = 0;
   (fill_one<S>(f, meta, opt, masks, n, slots, present), ...);
   return present & ~masks.bits;
 }
 
-// Fills every unmasked present slot of a decoded frame (pass-1 values); returns the mask.
-std::uint64_t fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
-                         const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots) {
-  std::uint64_t present = fill_header_slots(f, meta, opt, masks, n, slots,
-                                            std::make_integer_sequence<int, static_cast<int>(FieldId::kFrameLen) + 1>{});
+template <int First, int... S>
+constexpr auto offset_sequence(std::integer_sequence<int, S...>) {
+  return std::integer_sequence<int, (First + S)...>{};
+}
+// The slots of FieldIds First..Last, in order.
+template <FieldId First, FieldId Last>
+constexpr auto slot_range() {
+  return offset_sequence<static_cast<int>(First)>(
+      std::make_integer_sequence<int, static_cast<int>(Last) - static_cast<int>(First) + 1>{});
+}
+
+// fill_slots' ranges cover every FieldId up to frame.len once.
+constexpr bool follows(FieldId a, FieldId b) { return static_cast<int>(a) + 1 == static_cast<int>(b); }
+static_assert(follows(FieldId::kImm, FieldId::kMethMsn) && follows(FieldId::kTsethFtype, FieldId::kAethSyndrome) &&
+              follows(FieldId::kAethMsn, FieldId::kSethM) && follows(FieldId::kCcRcvdBytes, FieldId::kNethReason) &&
+              follows(FieldId::kNethTxTimestamp, FieldId::kPethProbeId) && follows(FieldId::kPethFtype, FieldId::kErthOp) &&
+              follows(FieldId::kErthFtype, FieldId::kEethOp) && follows(FieldId::kEethTxTimestamp, FieldId::kMfehType) &&
+              follows(FieldId::kMfehRcvdBytes, FieldId::kEpOp) && follows(FieldId::kEpRspEvLen, FieldId::kIcrc));
+
+// Fills every unmasked present slot of a decoded frame (pass-1 values); returns the mask. The
+// headers a frame may lack are filled only when it has them: a data packet pays nothing for the
+// fields of the control headers.
+SlotBits fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
+                    const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots) {
+  using I = FieldId;
+  SlotBits present = fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kEthSrc, I::kImm>());
+  if (f.has_meth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kMethMsn, I::kTsethFtype>());
+  if (f.has_aeth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kAethSyndrome, I::kAethMsn>());
+  if (f.has_sack) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kSethM, I::kCcRcvdBytes>());
+  if (f.has_neth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kNethReason, I::kNethTxTimestamp>());
+  if (f.has_peth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kPethProbeId, I::kPethFtype>());
+  if (f.has_erth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kErthOp, I::kErthFtype>());
+  if (f.has_eeth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kEethOp, I::kEethTxTimestamp>());
+  if (f.has_mfeh) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kMfehType, I::kMfehRcvdBytes>());
+  if (f.has_ep) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kEpOp, I::kEpRspEvLen>());
+  present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kIcrc, I::kFrameLen>());
   if (!(masks.bits & bit(kPayloadSlot))) {
     slots[kPayloadSlot] = get_field(FieldId::kPayload, f, meta).u;
     present |= bit(kPayloadSlot);
@@ -120,7 +155,7 @@ std::uint64_t fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, con
 // Only the slots that register an ordinal (registers_ordinal), in slot order as fill_slots meets
 // them, so the ordinals come out the same: the first pass of the streaming diff, which needs the
 // normalizer and not the row.
-std::uint64_t fill_registering_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
+SlotBits fill_registering_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const DiffOptions& opt,
                                      const MaskSet& masks, Normalizer& n, std::array<std::uint64_t, kSlots>& slots) {
   using I = FieldId;
   static_assert(I::kEthSrc < I::kEthDst && I::kEthDst < I::kIpSrc && I::kIpSrc < I::kIpDst && I::kIpDst < I::kSrhSegment0 &&
@@ -137,10 +172,10 @@ std::uint64_t fill_registering_slots(const wire::DecodedFrame& f, const FrameMet
 // Order-independent sum of per-slot mixes: no serial dependency between fields, and a change in
 // any one field changes the sum.
 // Only the present slots are mixed (about half of them in a data packet).
-std::uint64_t hash_slots(const std::array<std::uint64_t, kSlots>& slots, std::uint64_t present) {
+std::uint64_t hash_slots(const std::array<std::uint64_t, kSlots>& slots, SlotBits present) {
   std::uint64_t h = 0;
   for (; present != 0; present &= present - 1) {
-    const auto s = static_cast<std::size_t>(std::countr_zero(present));
+    const auto s = static_cast<std::size_t>(lowest_slot(present));
     std::uint64_t x = (slots[s] ^ (0x9E3779B97F4A7C15ull * (s + 1))) * 0xBF58476D1CE4E5B9ull;
     x ^= x >> 31;
     x *= 0x94D049BB133111EBull;
@@ -217,7 +252,7 @@ std::string parse_masks(const std::vector<std::string>& names, MaskSet& out, boo
   out = {};
   // Every EV-carrying field (MODEL: M1, M2) as the class table says; the SRv6 outer DA shares
   // ip.dst's slot with a plain address, so slot_value() leaves it out frame by frame.
-  std::uint64_t choice_bits = 0;
+  SlotBits choice_bits = 0;
   for (int s = 0; s <= static_cast<int>(FieldId::kFrameLen); ++s) {
     if (field_class(static_cast<FieldId>(s), false) == FieldClass::kChoice) choice_bits |= bit(s);
   }
@@ -243,6 +278,7 @@ bool is_normalized(FieldId id, bool encapsulated) {
   switch (id) {
     case FieldId::kEthSrc: case FieldId::kEthDst: case FieldId::kIpSrc: case FieldId::kInnerSrc:
     case FieldId::kInnerDst: case FieldId::kBthDqpn: case FieldId::kBthPsn: case FieldId::kMfehTrigPsn:
+    case FieldId::kSethAckPsn: case FieldId::kSethCackPsn: case FieldId::kNethNackPsn:
     case FieldId::kRethVa: case FieldId::kEpTxTimestamp: case FieldId::kTs:
       return true;
     case FieldId::kIpDst: return !encapsulated;  // SRv6 outer DA is the EV container: raw
@@ -291,7 +327,7 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
                                              (r.present & bit(kSrcSlot)) ? slots[kSrcSlot] : ~std::uint64_t{0}));
   if (judge_ev) r.ev_bad = opt.ev_choice->judge(f, port).ok() ? 0 : 1;
   r.psn = f.bth.psn;
-  r.trig = f.has_mfeh ? f.mfeh.trig_psn : 0;
+  r.trig = f.has_mfeh ? f.mfeh.trig_psn : (f.has_sack && !f.seth.pr ? f.seth.ack_psn() : 0);
   r.va = f.has_reth ? f.reth.va : 0;
   if (opt.normalize) {
     // The QP's ordinal is already in its slot unless bth.dqpn is masked (same value either way).
@@ -307,6 +343,8 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
   std::uint64_t key = f.bth.opcode;
   if (f.has_mfeh) key |= std::uint64_t{static_cast<std::uint8_t>(f.mfeh.type)} << 32;  // MODEL: M5
   if (f.has_ep) key |= (std::uint64_t{f.ep.req_id} << 36) | (std::uint64_t{1} << 35);  // MODEL: M6
+  if (f.has_neth) key |= std::uint64_t{f.neth.nack_reason} << 24;                       // W7
+  if (f.has_sack && f.seth.pr) key |= (std::uint64_t{f.seth.probe_id()} << 36) | (std::uint64_t{1} << 34);
   r.key = key;
   return RowOutcome::kDecoded;
 }
@@ -324,7 +362,7 @@ void finish_row(Row& r, const Normalizer& norm, const MaskSet& masks, const Diff
     r.va -= norm.va_min;
   }
   if (!(masks.bits & bit(kPsnSlot))) r.key |= std::uint64_t{r.psn} << 8;
-  if (!(masks.bits & bit(kTrigSlot)) && (r.present & bit(kTrigSlot))) r.key |= std::uint64_t{r.trig} << 36;
+  if (!(masks.bits & kTrigBit) && (r.present & kTrigBit)) r.key |= std::uint64_t{r.trig} << 36;
 }
 
 void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& masks, FieldTable& t, bool judge_ev) {
@@ -351,7 +389,7 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
   for (Row& r : t.rows) finish_row(r, t.norm, masks, opt);
 }
 
-std::uint64_t full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const Row& late, const DiffOptions& opt,
+SlotBits full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const Row& late, const DiffOptions& opt,
                        const MaskSet& masks, Normalizer& norm, std::array<std::uint64_t, kSlots>& slots,
                        std::uint8_t* error) {
   slots.fill(0);
@@ -365,14 +403,15 @@ std::uint64_t full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns,
   FrameMeta meta;
   meta.ts_ns = ts_ns;
   meta.caplen = static_cast<std::uint32_t>(bytes.size());
-  const std::uint64_t present = fill_slots(f, meta, opt, masks, norm, slots);
+  const SlotBits present = fill_slots(f, meta, opt, masks, norm, slots);
   slots[kPsnSlot] = late.psn;  // the normalized late values
-  slots[kTrigSlot] = late.trig;
+  slots[kTrigSlot] = (present & bit(kTrigSlot)) ? late.trig : 0;
+  slots[kAckPsnSlot] = (present & bit(kAckPsnSlot)) ? late.trig : 0;
   slots[kVaSlot] = late.va;
   return present;
 }
 
-std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
+SlotBits full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
                        std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error) {
   return full_row(cap.bytes(i), cap.packet(i).ts_ns, t.rows[i], opt, t.masks, t.norm, slots, error);
 }

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <new>
 #include <span>
 #include <sys/mman.h>
@@ -33,9 +34,22 @@
 
 namespace mrc::harness::diffing {
 
-inline constexpr std::size_t kSlots = 64;
-inline constexpr int kTsSlot = 61;
-inline constexpr int kPayloadSlot = 62;
+// One slot per field the diff compares: the FieldIds up to frame.len, then ts and payload. A set of
+// slots is one 128-bit word (GCC and clang's unsigned __int128): the same shifts and masks as one
+// machine word, for more fields than 64.
+using SlotBits = unsigned __int128;
+inline constexpr std::size_t kSlots = 128;
+inline constexpr int kTsSlot = static_cast<int>(FieldId::kFrameLen) + 1;
+inline constexpr int kPayloadSlot = static_cast<int>(FieldId::kFrameLen) + 2;
+static_assert(kPayloadSlot < static_cast<int>(kSlots));
+constexpr SlotBits slot_bit(int slot) { return SlotBits{1} << slot; }
+inline int lowest_slot(SlotBits b) {  // b != 0
+  const auto lo = static_cast<std::uint64_t>(b);
+  return lo != 0 ? std::countr_zero(lo) : 64 + std::countr_zero(static_cast<std::uint64_t>(b >> 64));
+}
+inline int slot_count(SlotBits b) {
+  return std::popcount(static_cast<std::uint64_t>(b)) + std::popcount(static_cast<std::uint64_t>(b >> 64));
+}
 inline constexpr std::uint8_t kNoSpace = 0xFF;
 
 // The table slot of a field, or -1 when the diff does not compare it (tap-level fields).
@@ -43,7 +57,7 @@ int slot_of(FieldId id);
 FieldId field_of_slot(int slot);
 
 struct MaskSet {
-  std::uint64_t bits = 0;  // masked slots
+  SlotBits bits = 0;       // masked slots
   bool ev = false;         // `ev`: also the SRv6 outer DA (a path, not an address)
   bool choice = false;     // the choice-class fields are left out of the comparison because
                            // DiffOptions::ev_choice judges them on B (same slots as `ev`)
@@ -57,7 +71,7 @@ bool is_normalized(FieldId id, bool encapsulated);
 
 struct Row {
   std::uint64_t hash = 0;     // every unmasked present slot except PSN, trigger PSN, VA and ts
-  std::uint64_t present = 0;  // unmasked slots present
+  SlotBits present = 0;       // unmasked slots present
   std::uint64_t ts = 0;       // raw in pass 1, ns after the capture's earliest packet after pass 2
   std::uint64_t va = 0;       // raw in pass 1, offset from the lowest VA after pass 2
   std::uint64_t key = 0;      // window-matching key (pass 2)
@@ -70,17 +84,19 @@ struct Row {
 };
 
 // Bits of Row::present for the fields a row keeps apart from its hash.
-inline constexpr std::uint64_t kPsnBit = std::uint64_t{1} << static_cast<int>(FieldId::kBthPsn);
-inline constexpr std::uint64_t kTrigBit = std::uint64_t{1} << static_cast<int>(FieldId::kMfehTrigPsn);
-inline constexpr std::uint64_t kVaBit = std::uint64_t{1} << static_cast<int>(FieldId::kRethVa);
-inline constexpr std::uint64_t kTsBit = std::uint64_t{1} << kTsSlot;
+inline constexpr SlotBits kPsnBit = slot_bit(static_cast<int>(FieldId::kBthPsn));
+// The trigger PSN: MODEL: M5 MFEH trig_psn, or the PSN a SACK answers (W5 ack_psn).
+inline constexpr SlotBits kTrigBit =
+    slot_bit(static_cast<int>(FieldId::kMfehTrigPsn)) | slot_bit(static_cast<int>(FieldId::kSethAckPsn));
+inline constexpr SlotBits kVaBit = slot_bit(static_cast<int>(FieldId::kRethVa));
+inline constexpr SlotBits kTsBit = slot_bit(kTsSlot);
 
 // The quick test both diff paths (diff.cpp, diff_stream.cpp) run on a matched pair before
 // decoding it again: the same fields present, the same hash, the same kept values, and the
 // timestamps within `ts_ok` (the diff's tolerance).
 template <typename TsOk>
 bool rows_agree(const Row& ra, const Row& rb, TsOk&& ts_ok) {
-  const std::uint64_t p = ra.present;
+  const SlotBits p = ra.present;
   return p == rb.present && ra.hash == rb.hash && (!(p & kPsnBit) || ra.psn == rb.psn) &&
          (!(p & kTrigBit) || ra.trig == rb.trig) && (!(p & kVaBit) || ra.va == rb.va) &&
          (!(p & kTsBit) || ts_ok(ra.ts, rb.ts));
@@ -222,10 +238,10 @@ void build_table(const Capture& cap, const DiffOptions& opt, const MaskSet& mask
 
 // Every slot of packet i, normalized as in the table, into `slots`; returns the present mask
 // (unmasked). For undecodable packets returns 0 and sets *error. Used only for differing pairs.
-std::uint64_t full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const Row& late, const DiffOptions& opt,
+SlotBits full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const Row& late, const DiffOptions& opt,
                        const MaskSet& masks, Normalizer& norm, std::array<std::uint64_t, kSlots>& slots,
                        std::uint8_t* error = nullptr);
-std::uint64_t full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
+SlotBits full_row(const Capture& cap, std::size_t i, const DiffOptions& opt, FieldTable& t,
                        std::array<std::uint64_t, kSlots>& slots, std::uint8_t* error = nullptr);
 
 // One side of a kept difference, for the report (index -1: no packet on this side).

@@ -18,15 +18,26 @@ constexpr std::array<std::string_view, kFieldCount> kNames{
     "inner.src", "inner.dst",
     "udp.sport", "udp.dport",
     "bth.opcode", "bth.se", "bth.migreq", "bth.pad", "bth.tver", "bth.pkey", "bth.fecn", "bth.becn",
-    "bth.dqpn", "bth.ack_req", "bth.psn",
+    "bth.dqpn", "bth.ack_req", "bth.r", "bth.rtx", "bth.ts", "bth.psn",
     "reth.va", "reth.rkey", "reth.len", "imm",
+    "meth.msn", "meth.rqmsn", "tseth.ts", "tseth.tsr", "tseth.ftype",
     "aeth.syndrome", "aeth.msn",
+    "seth.m", "seth.pr", "seth.ack_psn_offset", "seth.ack_psn", "seth.entropy", "seth.spdcid", "seth.dpdcid",
+    "seth.cack_psn", "seth.cc_type", "seth.cc_flags", "seth.mpr", "seth.sack_offset", "seth.sack_bitmap",
+    "cc.tx_timestamp", "cc.ooo_count", "cc.restore_cwnd", "cc.rcv_cwnd_pen", "cc.rcvd_bytes",
+    "neth.reason", "neth.vendor_info", "neth.entropy", "neth.spdcid", "neth.dpdcid", "neth.nack_psn",
+    "neth.cc_type", "neth.cc_flags", "neth.tx_timestamp",
+    "peth.probe_id", "peth.vendor_info", "peth.spdcid", "peth.dpdcid", "peth.ts", "peth.tsr", "peth.ftype",
+    "erth.op", "erth.vendor_info", "erth.port_status_mask", "erth.ts", "erth.tsr", "erth.ftype",
+    "eeth.op", "eeth.tx_timestamp",
     "mfeh.type", "mfeh.ce", "mfeh.svc_valid", "mfeh.ev_valid", "mfeh.mpr_valid", "mfeh.sack_valid",
     "mfeh.svc_time", "mfeh.trig_psn", "mfeh.ev_echo", "mfeh.ev_port", "mfeh.mpr", "mfeh.sack_base_off",
     "mfeh.sack_bitmap", "mfeh.rcvd_bytes",
     "ep.op", "ep.req_id", "ep.port_status", "ep.tx_timestamp", "ep.svc_time_ns", "ep.rsp_port",
     "ep.rsp_ev_len",
-    "icrc", "trimmed", "payload.len", "frame.len", "ev", "ev_index", "port", "plane", "direction",
+    "icrc", "trimmed", "payload.len", "frame.len",
+    "ep.id", "seth.sack_base", "seth.probe_id",
+    "ev", "ev_index", "port", "plane", "direction",
     "ts", "payload"};
 
 bool parse_mac(const std::string& s, std::uint64_t& out) {
@@ -84,6 +95,59 @@ std::string_view display_field(FieldId id, bool ipv4) {
     case FieldId::kBthBecn: return "mrc.bth.becn";
     case FieldId::kBthDqpn: return "mrc.bth.dqpn";
     case FieldId::kBthAckReq: return "mrc.bth.ackreq";
+    case FieldId::kBthR: return "mrc.bth.r";
+    case FieldId::kBthRtx: return "mrc.bth.rtx";
+    case FieldId::kBthTs: return "mrc.bth.ts";
+    case FieldId::kMethMsn: return "mrc.meth.msn";
+    case FieldId::kMethRqmsn: return "mrc.meth.rqmsn";
+    case FieldId::kTsethTs: return "mrc.tseth.ts";
+    case FieldId::kTsethTsr: return "mrc.tseth.tsr";
+    case FieldId::kTsethFtype: return "mrc.tseth.ftype";
+    case FieldId::kSethM: return "mrc.seth.m";
+    case FieldId::kSethPr: return "mrc.seth.pr";
+    case FieldId::kSethAckPsnOffset: return "mrc.seth.ack_psn_offset";
+    case FieldId::kSethAckPsn: return "mrc.seth.ack_psn";
+    case FieldId::kSethEntropy: return "mrc.seth.entropy";
+    case FieldId::kSethSpdcid: return "mrc.seth.spdcid";
+    case FieldId::kSethDpdcid: return "mrc.seth.dpdcid";
+    case FieldId::kSethCackPsn: return "mrc.seth.cack_psn";
+    case FieldId::kSethCcType: return "mrc.seth.cc_type";
+    case FieldId::kSethCcFlags: return "mrc.seth.cc_flags";
+    case FieldId::kSethMpr: return "mrc.seth.mpr";
+    case FieldId::kSethSackOffset: return "mrc.seth.sack_offset";
+    case FieldId::kSethSackBitmap: return "mrc.seth.sack_bitmap";
+    case FieldId::kSethSackBase: return "mrc.seth.sack_base";
+    case FieldId::kSethProbeId: return "mrc.seth.probe_id";
+    case FieldId::kCcTxTimestamp: return "mrc.cc.tx_timestamp";
+    case FieldId::kCcOooCount: return "mrc.cc.ooo_count";
+    case FieldId::kCcRestoreCwnd: return "mrc.cc.restore_cwnd";
+    case FieldId::kCcRcvCwndPen: return "mrc.cc.rcv_cwnd_pen";
+    case FieldId::kCcRcvdBytes: return "mrc.cc.rcvd_bytes";
+    case FieldId::kNethReason: return "mrc.neth.reason";
+    case FieldId::kNethVendorInfo: return "mrc.neth.vendor_info";
+    case FieldId::kNethEntropy: return "mrc.neth.entropy";
+    case FieldId::kNethSpdcid: return "mrc.neth.spdcid";
+    case FieldId::kNethDpdcid: return "mrc.neth.dpdcid";
+    case FieldId::kNethNackPsn: return "mrc.neth.nack_psn";
+    case FieldId::kNethCcType: return "mrc.neth.cc_type";
+    case FieldId::kNethCcFlags: return "mrc.neth.cc_flags";
+    case FieldId::kNethTxTimestamp: return "mrc.neth.tx_timestamp";
+    case FieldId::kPethProbeId: return "mrc.peth.probe_id";
+    case FieldId::kPethVendorInfo: return "mrc.peth.vendor_info";
+    case FieldId::kPethSpdcid: return "mrc.peth.spdcid";
+    case FieldId::kPethDpdcid: return "mrc.peth.dpdcid";
+    case FieldId::kPethTs: return "mrc.peth.tx_timestamp";
+    case FieldId::kPethTsr: return "mrc.peth.tsr";
+    case FieldId::kPethFtype: return "mrc.peth.ftype";
+    case FieldId::kErthOp: return "mrc.erth.op";
+    case FieldId::kErthVendorInfo: return "mrc.erth.vendor_info";
+    case FieldId::kErthPortStatusMask: return "mrc.erth.port_status_mask";
+    case FieldId::kErthTs: return "mrc.erth.tx_timestamp";
+    case FieldId::kErthTsr: return "mrc.erth.tsr";
+    case FieldId::kErthFtype: return "mrc.erth.ftype";
+    case FieldId::kEethOp: return "mrc.eeth.op";
+    case FieldId::kEethTxTimestamp: return "mrc.eeth.tx_timestamp";
+    case FieldId::kEpId: return "mrc.ep.id";
     case FieldId::kBthPsn: return "mrc.bth.psn";
     case FieldId::kRethVa: return "mrc.reth.va";
     case FieldId::kRethRkey: return "mrc.reth.rkey";
@@ -173,6 +237,8 @@ std::string format_value(FieldId id, const FieldValue& v) {
     case FieldId::kBthOpcode: case FieldId::kBthPkey: case FieldId::kBthDqpn: case FieldId::kRethVa:
     case FieldId::kRethRkey: case FieldId::kImm: case FieldId::kAethSyndrome: case FieldId::kMfehEvEcho:
     case FieldId::kMfehSackBitmap: case FieldId::kEpPortStatus: case FieldId::kEv: case FieldId::kUdpSport:
+    case FieldId::kSethEntropy: case FieldId::kSethSackBitmap: case FieldId::kNethEntropy: case FieldId::kNethReason:
+    case FieldId::kErthPortStatusMask: case FieldId::kSethAckPsnOffset: case FieldId::kSethSackOffset:
     case FieldId::kIpFlowLabel: case FieldId::kPayload:
       std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v.u));
       return buf;

@@ -28,14 +28,26 @@ enum class FieldId : std::uint8_t {
   kInnerSrc, kInnerDst,
   kUdpSport, kUdpDport,
   kBthOpcode, kBthSe, kBthMigreq, kBthPad, kBthTver, kBthPkey, kBthFecn, kBthBecn, kBthDqpn,
-  kBthAckReq, kBthPsn,
+  kBthAckReq, kBthR, kBthRtx, kBthTs, kBthPsn,
   kRethVa, kRethRkey, kRethLen, kImm,
+  kMethMsn, kMethRqmsn, kTsethTs, kTsethTsr, kTsethFtype,
   kAethSyndrome, kAethMsn,
+  kSethM, kSethPr, kSethAckPsnOffset, kSethAckPsn, kSethEntropy, kSethSpdcid, kSethDpdcid,
+  kSethCackPsn, kSethCcType, kSethCcFlags, kSethMpr, kSethSackOffset, kSethSackBitmap,
+  kCcTxTimestamp, kCcOooCount, kCcRestoreCwnd, kCcRcvCwndPen, kCcRcvdBytes,
+  kNethReason, kNethVendorInfo, kNethEntropy, kNethSpdcid, kNethDpdcid, kNethNackPsn, kNethCcType,
+  kNethCcFlags, kNethTxTimestamp,
+  kPethProbeId, kPethVendorInfo, kPethSpdcid, kPethDpdcid, kPethTs, kPethTsr, kPethFtype,
+  kErthOp, kErthVendorInfo, kErthPortStatusMask, kErthTs, kErthTsr, kErthFtype,
+  kEethOp, kEethTxTimestamp,
   kMfehType, kMfehCe, kMfehSvcValid, kMfehEvValid, kMfehMprValid, kMfehSackValid, kMfehSvcTime,
   kMfehTrigPsn, kMfehEvEcho, kMfehEvPort, kMfehMpr, kMfehSackBaseOff, kMfehSackBitmap,
   kMfehRcvdBytes,
   kEpOp, kEpReqId, kEpPortStatus, kEpTxTimestamp, kEpSvcTimeNs, kEpRspPort, kEpRspEvLen,
-  kIcrc, kTrimmed, kPayloadLen, kFrameLen, kEv, kEvIndex, kPort, kPlane, kDirection,
+  kIcrc, kTrimmed, kPayloadLen, kFrameLen,
+  // Derived from other fields: the vocabulary has them, the golden diff compares their sources.
+  kEpId, kSethSackBase, kSethProbeId,
+  kEv, kEvIndex, kPort, kPlane, kDirection,
   // Not (yet) in the YAML vocabulary: used by the golden diff.
   kTs,       // capture timestamp, ns
   kPayload,  // a 64-bit digest of the payload bytes
@@ -135,6 +147,73 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
   }
 }
 
+// W5: SETH + CC_STATE. Signed offsets read as their 16-bit two's complement, as on the wire.
+[[gnu::always_inline]] inline FieldValue sack_field(FieldId id, const wire::Seth& s, const wire::CcState& c) {
+  switch (id) {
+    case FieldId::kSethM: return uint_value(static_cast<std::uint8_t>(s.m));
+    case FieldId::kSethPr: return bool_value(s.pr);
+    case FieldId::kSethAckPsnOffset: return uint_value(static_cast<std::uint16_t>(s.ack_psn_offset));
+    case FieldId::kSethAckPsn: return s.pr ? FieldValue{} : uint_value(s.ack_psn());
+    case FieldId::kSethEntropy: return uint_value(s.entropy);
+    case FieldId::kSethSpdcid: return uint_value(s.spdcid);
+    case FieldId::kSethDpdcid: return uint_value(s.dpdcid);
+    case FieldId::kSethCackPsn: return uint_value(s.cack_psn);
+    case FieldId::kSethCcType: return uint_value(s.cc_type);
+    case FieldId::kSethCcFlags: return uint_value(s.cc_flags);
+    case FieldId::kSethMpr: return uint_value(s.mpr);
+    case FieldId::kSethSackOffset: return uint_value(static_cast<std::uint16_t>(s.sack_offset));
+    case FieldId::kSethSackBitmap: return uint_value(s.sack_bitmap);
+    case FieldId::kCcTxTimestamp: return uint_value(c.tx_timestamp);
+    case FieldId::kCcOooCount: return uint_value(c.ooo_count);
+    case FieldId::kCcRestoreCwnd: return bool_value(c.restore_cwnd);
+    case FieldId::kCcRcvCwndPen: return uint_value(c.rcv_cwnd_pen);
+    case FieldId::kCcRcvdBytes: return uint_value(c.rcvd_bytes);
+    case FieldId::kSethSackBase: return uint_value(s.sack_base());
+    case FieldId::kSethProbeId: return s.pr ? uint_value(s.probe_id()) : FieldValue{};
+    default: return {};
+  }
+}
+
+[[gnu::always_inline]] inline FieldValue neth_field(FieldId id, const wire::Neth& n) {  // W7
+  switch (id) {
+    case FieldId::kNethReason: return uint_value(n.nack_reason);
+    case FieldId::kNethVendorInfo: return uint_value(n.vendor_info);
+    case FieldId::kNethEntropy: return uint_value(n.entropy);
+    case FieldId::kNethSpdcid: return uint_value(n.spdcid);
+    case FieldId::kNethDpdcid: return uint_value(n.dpdcid);
+    case FieldId::kNethNackPsn: return uint_value(n.nack_psn);
+    case FieldId::kNethCcType: return uint_value(n.cc_type);
+    case FieldId::kNethCcFlags: return uint_value(n.cc_flags);
+    case FieldId::kNethTxTimestamp: return uint_value(n.tx_timestamp);
+    default: return {};
+  }
+}
+
+[[gnu::always_inline]] inline FieldValue peth_field(FieldId id, const wire::Peth& p) {  // W9
+  switch (id) {
+    case FieldId::kPethProbeId: return uint_value(p.probe_id);
+    case FieldId::kPethVendorInfo: return uint_value(p.vendor_info);
+    case FieldId::kPethSpdcid: return uint_value(p.spdcid);
+    case FieldId::kPethDpdcid: return uint_value(p.dpdcid);
+    case FieldId::kPethTs: return uint_value(p.ts.tx_timestamp);
+    case FieldId::kPethTsr: return bool_value(p.ts.tsr);
+    case FieldId::kPethFtype: return uint_value(p.ts.ftype);
+    default: return {};
+  }
+}
+
+[[gnu::always_inline]] inline FieldValue erth_field(FieldId id, const wire::Erth& e) {  // W10
+  switch (id) {
+    case FieldId::kErthOp: return uint_value(e.op);
+    case FieldId::kErthVendorInfo: return uint_value(e.vendor_info);
+    case FieldId::kErthPortStatusMask: return uint_value(e.port_status_mask);
+    case FieldId::kErthTs: return uint_value(e.ts.tx_timestamp);
+    case FieldId::kErthTsr: return bool_value(e.ts.tsr);
+    case FieldId::kErthFtype: return uint_value(e.ts.ftype);
+    default: return {};
+  }
+}
+
 [[gnu::always_inline]] inline FieldValue ep_field(FieldId id, const wire::EpHdr& h) {  // MODEL: M6
   switch (id) {
     case FieldId::kEpOp: return uint_value(static_cast<std::uint8_t>(h.op));
@@ -178,11 +257,40 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
     case FieldId::kBthBecn: return bool_value(f.bth.becn);
     case FieldId::kBthDqpn: return uint_value(f.bth.dest_qp);
     case FieldId::kBthAckReq: return bool_value(f.bth.ack_req);
+    case FieldId::kBthR: return bool_value(f.bth.r);
+    case FieldId::kBthRtx: return bool_value(f.bth.rtx);
+    case FieldId::kBthTs: return bool_value(f.bth.ts);
     case FieldId::kBthPsn: return uint_value(f.bth.psn);
     case FieldId::kRethVa: return f.has_reth ? uint_value(f.reth.va) : FieldValue{};
     case FieldId::kRethRkey: return f.has_reth ? uint_value(f.reth.rkey) : FieldValue{};
     case FieldId::kRethLen: return f.has_reth ? uint_value(f.reth.dma_length) : FieldValue{};
     case FieldId::kImm: return f.has_immdt ? uint_value(f.immdt) : FieldValue{};
+    case FieldId::kMethMsn: return f.has_meth ? uint_value(f.meth.msn) : FieldValue{};
+    case FieldId::kMethRqmsn: return f.has_meth ? uint_value(f.meth.rqmsn) : FieldValue{};
+    case FieldId::kTsethTs: return f.has_tseth ? uint_value(f.tseth.tx_timestamp) : FieldValue{};
+    case FieldId::kTsethTsr: return f.has_tseth ? bool_value(f.tseth.tsr) : FieldValue{};
+    case FieldId::kTsethFtype: return f.has_tseth ? uint_value(f.tseth.ftype) : FieldValue{};
+    case FieldId::kSethM: case FieldId::kSethPr: case FieldId::kSethAckPsnOffset: case FieldId::kSethAckPsn:
+    case FieldId::kSethEntropy: case FieldId::kSethSpdcid: case FieldId::kSethDpdcid: case FieldId::kSethCackPsn:
+    case FieldId::kSethCcType: case FieldId::kSethCcFlags: case FieldId::kSethMpr: case FieldId::kSethSackOffset:
+    case FieldId::kSethSackBitmap: case FieldId::kCcTxTimestamp: case FieldId::kCcOooCount:
+    case FieldId::kCcRestoreCwnd: case FieldId::kCcRcvCwndPen: case FieldId::kCcRcvdBytes:
+    case FieldId::kSethSackBase: case FieldId::kSethProbeId:
+      return f.has_sack ? sack_field(id, f.seth, f.cc) : FieldValue{};
+    case FieldId::kNethReason: case FieldId::kNethVendorInfo: case FieldId::kNethEntropy: case FieldId::kNethSpdcid:
+    case FieldId::kNethDpdcid: case FieldId::kNethNackPsn: case FieldId::kNethCcType: case FieldId::kNethCcFlags:
+    case FieldId::kNethTxTimestamp:
+      return f.has_neth ? neth_field(id, f.neth) : FieldValue{};
+    case FieldId::kPethProbeId: case FieldId::kPethVendorInfo: case FieldId::kPethSpdcid: case FieldId::kPethDpdcid:
+    case FieldId::kPethTs: case FieldId::kPethTsr: case FieldId::kPethFtype:
+      return f.has_peth ? peth_field(id, f.peth) : FieldValue{};
+    case FieldId::kErthOp: case FieldId::kErthVendorInfo: case FieldId::kErthPortStatusMask: case FieldId::kErthTs:
+    case FieldId::kErthTsr: case FieldId::kErthFtype:
+      return f.has_erth ? erth_field(id, f.erth) : FieldValue{};
+    case FieldId::kEethOp: return f.has_eeth ? uint_value(f.eeth.op) : FieldValue{};
+    case FieldId::kEethTxTimestamp: return f.has_eeth ? uint_value(f.eeth.tx_timestamp) : FieldValue{};
+    case FieldId::kEpId:
+      return f.has_erth || f.has_eeth ? uint_value(f.bth.psn & 0xFFFFu) : FieldValue{};
     case FieldId::kAethSyndrome: return f.has_aeth ? uint_value(f.aeth.syndrome) : FieldValue{};
     case FieldId::kAethMsn: return f.has_aeth ? uint_value(f.aeth.msn) : FieldValue{};
     case FieldId::kMfehType: case FieldId::kMfehCe: case FieldId::kMfehSvcValid: case FieldId::kMfehEvValid:

@@ -5,10 +5,12 @@
 // - exact: the requirements fix the value for a given case and seed (header stack, BTH, RETH VA
 //   and length, payload, ICRC validity, ...): it must equal the golden's.
 // - choice: the value follows from a choice the requirements leave to the DUT, among a legal set.
-//   Only the EV is such a choice (which eligible EV a packet goes on, SPRAY-PER-PACKET-EV): the
-//   fields that carry it (IPv6 flow label, UDP source port, the SRv6 outer DA and SRH segment,
-//   the egress port) must be the expansion of *some* eligible EV of the sending side, all of one
-//   packet's from the same EV (ev_choice.hpp). They are not compared with the golden's.
+//   The EV (which eligible EV a packet goes on, SPRAY-PER-PACKET-EV): the fields that carry it
+//   (IPv6 flow label, UDP source port, the SRv6 outer DA and SRH segment, the egress port) must be
+//   the expansion of *some* eligible EV of the sending side, all of one packet's from the same EV
+//   (ev_choice.hpp). Also when to ask for an ACK (BTH A), the timestamps a sender's own clock
+//   gives (TSETH, PETH, ERTH) and what echoes them or the EV (SETH/NETH entropy, reflected
+//   timestamps): the invariants judge those. None is compared with the golden's.
 // - bounded: a measured time (the capture timestamp) within the check's tolerance of the golden's,
 //   widened by the testbed's timing budget (timing_budget.hpp).
 #pragma once
@@ -33,6 +35,19 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
     case FieldId::kPlane:
     case FieldId::kEv:
     case FieldId::kEvIndex:
+    // Also a choice: what the sender decides per packet within the rules (W3 A policy; W4 the
+    // free-running timestamp counter, whose origin is local) and the echoes of those choices
+    // (the SACK's and NACK's entropy is the trigger's EV, W2; reflected timestamps, W5, W7). The
+    // invariants judge them (ev_echo_matches and the timestamp reflection checks).
+    case FieldId::kBthAckReq:
+    case FieldId::kTsethTs:
+    case FieldId::kCcTxTimestamp:
+    case FieldId::kNethTxTimestamp:
+    case FieldId::kPethTs:
+    case FieldId::kErthTs:
+    case FieldId::kEethTxTimestamp:
+    case FieldId::kSethEntropy:
+    case FieldId::kNethEntropy:
       return FieldClass::kChoice;
     case FieldId::kIpDst:
       return encapsulated ? FieldClass::kChoice : FieldClass::kExact;  // MODEL: M1 outer DA = EV

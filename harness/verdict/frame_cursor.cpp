@@ -6,23 +6,27 @@ FrameClass classify(std::uint8_t op) {
   namespace oc = wire::opcode;
   if (op == oc::kRcAck || op == oc::kRcAtomicAck) return FrameClass::kFeedback;
   if (op == oc::kMrcEpReq || op == oc::kMrcEpRsp) return FrameClass::kEndpoint;  // MODEL: M6
+  if (wire::is_mrc_data(op)) return FrameClass::kData;  // W3
+  // RC requests MRC does not carry: still requests addressed to a responder.
   if (op <= oc::kRcReadRequest || op == oc::kRcCompareSwap || op == oc::kRcFetchAdd) return FrameClass::kData;
   return FrameClass::kOther;
 }
 
-bool is_write(std::uint8_t op) { return op >= wire::opcode::kRcWriteFirst && op <= wire::opcode::kRcWriteOnlyImm; }
+bool is_write(std::uint8_t op) { return wire::is_mrc_data(op); }
 
 bool is_write_first(std::uint8_t op) {
-  return op == wire::opcode::kRcWriteFirst || op == wire::opcode::kRcWriteOnly || op == wire::opcode::kRcWriteOnlyImm;
+  namespace oc = wire::opcode;
+  return op == oc::kMrcWriteFirst || op == oc::kMrcWriteOnly || op == oc::kMrcWriteOnlyImm;
 }
 
 bool is_write_last(std::uint8_t op) {
-  return op == wire::opcode::kRcWriteLast || op == wire::opcode::kRcWriteLastImm ||
-         op == wire::opcode::kRcWriteOnly || op == wire::opcode::kRcWriteOnlyImm;
+  namespace oc = wire::opcode;
+  return op == oc::kMrcWriteLast || op == oc::kMrcWriteLastImm || op == oc::kMrcWriteOnly ||
+         op == oc::kMrcWriteOnlyImm;
 }
 
 bool carries_imm(std::uint8_t op) {
-  return op == wire::opcode::kRcWriteLastImm || op == wire::opcode::kRcWriteOnlyImm;
+  return op == wire::opcode::kMrcWriteLastImm || op == wire::opcode::kMrcWriteOnlyImm;
 }
 
 bool is_foreign(wire::WireError e) {

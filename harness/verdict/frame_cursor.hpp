@@ -26,7 +26,7 @@ enum class FrameClass : std::uint8_t {
   kOther,     // CNP and anything else that decoded
 };
 FrameClass classify(std::uint8_t opcode);
-// RDMA WRITE FIRST/MIDDLE/LAST/ONLY with or without immediate (0x06..0x0B).
+// MRC WRITE FIRST/MIDDLE/LAST/ONLY with or without immediate (0xC6..0xCB, W3).
 bool is_write(std::uint8_t opcode);
 bool is_write_first(std::uint8_t opcode);  // FIRST or ONLY (a message starts)
 bool is_write_last(std::uint8_t opcode);   // LAST or ONLY, with or without immediate (it ends)

@@ -56,6 +56,7 @@ constexpr std::array kDefs{
     Def{"no_md_below_target", N::kBoth, inv::no_md_below_target},
     Def{"quick_adapt", N::kBoth, inv::quick_adapt},
     Def{"reth_every_packet", N::kFromDut, inv::reth_every_packet},
+    Def{"meth_every_packet", N::kFromDut, inv::meth_every_packet},
     Def{"icrc_valid", N::kFromDut, inv::icrc_valid},
     Def{"allowed_opcodes", N::kFromDut, inv::allowed_opcodes},
     Def{"dscp_marking", N::kFromDut, inv::dscp_marking},

@@ -121,6 +121,7 @@ void retry_exceeded(Run& r);
 
 // ---- per frame (invariants_frame.cpp)
 void reth_every_packet(Run& r);
+void meth_every_packet(Run& r);
 void icrc_valid(Run& r);
 void allowed_opcodes(Run& r);
 void dscp_marking(Run& r);

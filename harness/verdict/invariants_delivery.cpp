@@ -271,12 +271,12 @@ void wimm_limit(Run& r) {  // MODEL: M10
     // A new message starts: drop the ones ACKed through their LAST, then count.
     std::erase_if(outstanding, [&](const Open& o) { return o.last <= s.acked_upto(); });
     const std::int64_t first = s.space().offset(p.psn);
-    if (p.opcode == wire::opcode::kRcWriteOnlyImm) {
+    if (p.opcode == wire::opcode::kMrcWriteOnlyImm) {
       outstanding.push_back(Open{first, first});
       ++r.judged;
-    } else if (p.opcode == wire::opcode::kRcWriteFirst) {
+    } else if (p.opcode == wire::opcode::kMrcWriteFirst) {
       const auto last = std::upper_bound(lasts.begin(), lasts.end(), Last{p.dqpn, first, 0});
-      if (last == lasts.end() || last->dqpn != p.dqpn || last->opcode != wire::opcode::kRcWriteLastImm) continue;
+      if (last == lasts.end() || last->dqpn != p.dqpn || last->opcode != wire::opcode::kMrcWriteLastImm) continue;
       outstanding.push_back(Open{first, last->off});
       ++r.judged;
     } else {

@@ -17,11 +17,9 @@ bool pkey_matches(const CheckContext& ctx, const PacketRec& p) {
   return (p.pkey & 0x7FFF) == (ctx.dut_pkey & 0x7FFF);
 }
 
-// A full-length WRITE whose ICRC fails: corrupted, not trimmed (no DSCP 11, no missing payload;
-// MODEL: M11), so it deserves silence rather than a TRIM NACK.
-bool corrupted_not_stub(const PacketRec& p) {
-  return p.is_write_data() && !p.icrc_ok && p.dscp != wire::kDscpTrimmed && p.has_reth && p.payload_len >= p.dma_len;
-}
+// A WRITE whose ICRC fails without a trimmed DSCP: corrupted, not trimmed (W13: only the DSCP
+// marks a trim), so it deserves silence rather than a TRIM NACK.
+bool corrupted_not_stub(const PacketRec& p) { return p.is_write_data() && !p.icrc_ok && !p.trimmed; }
 
 bool accepted(const CheckContext& ctx, const PacketRec& p) {
   return !p.from_dut && valid_arrival(p) && (ctx.dut.dut_qpn == 0 || p.dqpn == ctx.dut.dut_qpn) && pkey_matches(ctx, p);

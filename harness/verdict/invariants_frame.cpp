@@ -34,14 +34,51 @@ void malformed_violations(Run& r, wire::WireError only, const char* field, const
   r.judged += n;
 }
 
-bool allowed_opcode(std::uint8_t op) {  // WRITE family, ACK, and the model's endpoint ops
-  return is_write(op) || op == wire::opcode::kRcAck || op == wire::opcode::kMrcEpReq || op == wire::opcode::kMrcEpRsp;
+bool allowed_opcode(std::uint8_t op) {  // W3's opcodes (and, until they are retired, the model's)
+  return wire::is_mrc_opcode(op) || op == wire::opcode::kRcAck || op == wire::opcode::kMrcEpReq ||
+         op == wire::opcode::kMrcEpRsp;
 }
 
 }  // namespace
 
-void reth_every_packet(Run& r) {  // MODEL: M3
-  FlatIndex first(r.t.packets.size());  // (dqpn, psn) -> position of its first transmission
+namespace {
+
+// First transmissions of the DUT's data packets by (QP, PSN), and each message's packets walked
+// in PSN order from its FIRST / ONLY packet: what the RETH and METH rules are judged on.
+struct Messages {
+  FlatIndex first;
+  explicit Messages(const Trace& t) : first(t.packets.size()) {
+    for (std::size_t i = 0; i < t.packets.size(); ++i) {
+      const PacketRec& p = t.packets[i];
+      if (!dut_data(p)) continue;
+      std::uint32_t* slot = first.find_or_insert(psn_key(p.dqpn, p.psn));
+      if (slot && *slot == FlatIndex::kNone) *slot = static_cast<std::uint32_t>(i);
+    }
+  }
+  bool is_first_tx(std::size_t i, const PacketRec& p) const { return first.get(psn_key(p.dqpn, p.psn)) == i; }
+  // The packets of the message that starts at `head`, head first; stops at its LAST packet or at
+  // the first PSN that was not captured (`complete` false then).
+  template <typename Fn>
+  void walk(const Trace& t, const PacketRec& head, bool& complete, Fn fn) const {
+    complete = false;
+    for (std::uint32_t k = 0; k < (1u << 16); ++k) {
+      const std::uint32_t q = first.get(psn_key(head.dqpn, psn_add(head.psn, k)));
+      if (q == FlatIndex::kNone) return;
+      const PacketRec& p = t.packets[q];
+      if (k > 0 && is_write_first(p.opcode)) return;  // a new message before this one ended
+      fn(p);
+      if (is_write_last(p.opcode)) {
+        complete = true;
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void reth_every_packet(Run& r) {  // W4
+  const Messages m(r.t);
   r.judged_what = "WRITE data packets from the DUT";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
@@ -51,33 +88,107 @@ void reth_every_packet(Run& r) {  // MODEL: M3
       r.violation(p, "reth.va", "a RETH on every WRITE packet", "absent");
       continue;
     }
-    if (!p.trimmed && p.dma_len != p.payload_len) {
-      r.violation(p, "reth.len", std::to_string(p.payload_len) + " (this packet's payload)", std::to_string(p.dma_len));
+    if (!p.trimmed && p.payload_len > p.dma_len) {
+      r.violation(p, "reth.len", "at least " + std::to_string(p.payload_len) + " (the message holds this packet's payload)",
+                  std::to_string(p.dma_len));
     }
-    std::uint32_t* slot = first.find_or_insert(psn_key(p.dqpn, p.psn));
-    if (!slot) continue;
-    if (*slot == FlatIndex::kNone) {
-      *slot = static_cast<std::uint32_t>(i);
-    } else if (r.t.packets[*slot].va != p.va) {
-      r.violation(p, "reth.va", hex(r.t.packets[*slot].va) + " (as in the first transmission of PSN " + std::to_string(p.psn) + ")",
-                  hex(p.va));
+    const std::uint32_t f = m.first.get(psn_key(p.dqpn, p.psn));
+    if (f != i && f != FlatIndex::kNone && r.t.packets[f].has_reth) {
+      const PacketRec& q = r.t.packets[f];
+      if (q.va != p.va || q.dma_len != p.dma_len || q.rkey != p.rkey) {
+        const bool va = q.va != p.va;
+        r.violation(p, va ? "reth.va" : (q.dma_len != p.dma_len ? "reth.len" : "reth.rkey"),
+                    (va ? hex(q.va) : q.dma_len != p.dma_len ? std::to_string(q.dma_len) : hex(q.rkey)) +
+                        " (as in the first transmission of PSN " + std::to_string(p.psn) + ")",
+                    va ? hex(p.va) : q.dma_len != p.dma_len ? std::to_string(p.dma_len) : hex(p.rkey));
+      }
     }
   }
   // Inside a message each packet's VA = the previous packet's VA + its payload, whatever order
-  // the packets were sprayed in.
+  // the packets were sprayed in; every packet names the message's R_Key and its whole length
+  // (S1: W4), which a message seen whole must add up to.
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& head = r.t.packets[i];
+    if (!dut_data(head) || !head.has_reth || head.trimmed || !is_write_first(head.opcode) || !m.is_first_tx(i, head)) {
+      continue;
+    }
+    const PacketRec* before = nullptr;
+    std::uint64_t total = 0;
+    bool complete = false;
+    bool reported = false;
+    m.walk(r.t, head, complete, [&](const PacketRec& p) {
+      total += p.payload_len;
+      if (reported || !p.has_reth || p.trimmed) {
+        before = nullptr;
+        return;
+      }
+      if (before != nullptr && before->va + before->payload_len != p.va) {
+        r.violation(p, "reth.va", hex(before->va + before->payload_len) + " (VA of PSN " + std::to_string(before->psn) +
+                                      " + its " + std::to_string(before->payload_len) + " payload bytes)",
+                    hex(p.va));
+        reported = true;
+      } else if (p.dma_len != head.dma_len || p.rkey != head.rkey) {
+        const bool len = p.dma_len != head.dma_len;
+        r.violation(p, len ? "reth.len" : "reth.rkey",
+                    (len ? std::to_string(head.dma_len) : hex(head.rkey)) + " (as the message's FIRST packet, PSN " +
+                        std::to_string(head.psn) + ")",
+                    len ? std::to_string(p.dma_len) : hex(p.rkey));
+        reported = true;
+      }
+      before = &p;
+    });
+    if (complete && !reported && total != head.dma_len) {
+      r.violation(head, "reth.len", std::to_string(total) + " (the payload bytes of its message, S1: W4)",
+                  std::to_string(head.dma_len));
+    }
+  }
+}
+
+void meth_every_packet(Run& r) {  // W4
+  const Messages m(r.t);
+  r.judged_what = "WRITE data packets from the DUT";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
-    if (!dut_data(p) || !p.has_reth || is_write_first(p.opcode)) continue;
-    if (first.get(psn_key(p.dqpn, p.psn)) != i) continue;  // judge first transmissions once
-    const std::uint32_t q = first.get(psn_key(p.dqpn, psn_add(p.psn, -1)));
-    if (q == FlatIndex::kNone) continue;
-    const PacketRec& before = r.t.packets[q];
-    if (is_write_last(before.opcode) || !before.has_reth) continue;
-    const std::uint64_t expect = before.va + before.payload_len;
-    if (expect != p.va) {
-      r.violation(p, "reth.va", hex(expect) + " (VA of PSN " + std::to_string(before.psn) + " + its " +
-                                    std::to_string(before.payload_len) + " payload bytes)",
-                  hex(p.va));
+    if (!dut_data(p)) continue;
+    ++r.judged;
+    if (!p.has_meth) {
+      r.violation(p, "meth.msn", "a METH on every WRITE packet", "absent");
+      continue;
+    }
+    const std::uint32_t f = m.first.get(psn_key(p.dqpn, p.psn));
+    if (f != i && f != FlatIndex::kNone && r.t.packets[f].has_meth) {
+      const PacketRec& q = r.t.packets[f];
+      if (q.meth_msn != p.meth_msn) {
+        r.violation(p, "meth.msn", std::to_string(q.meth_msn) + " (as in the first transmission of PSN " +
+                                       std::to_string(p.psn) + ")", std::to_string(p.meth_msn));
+      }
+    }
+  }
+  // One msn per message, one more than the message before it on the QP; likewise rqmsn among the
+  // WRITE_WITH_IMM messages.
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& head = r.t.packets[i];
+    if (!dut_data(head) || !head.has_meth || !is_write_first(head.opcode) || !m.is_first_tx(i, head)) continue;
+    bool complete = false;
+    bool reported = false;
+    bool imm = false;
+    m.walk(r.t, head, complete, [&](const PacketRec& p) {
+      imm = imm || carries_imm(p.opcode);
+      if (reported || !p.has_meth || p.meth_msn == head.meth_msn) return;
+      r.violation(p, "meth.msn", std::to_string(head.meth_msn) + " (the msn of its message, from PSN " +
+                                     std::to_string(head.psn) + ")", std::to_string(p.meth_msn));
+      reported = true;
+    });
+    // The message before: the one whose LAST packet is the PSN before this FIRST.
+    const std::uint32_t prev = m.first.get(psn_key(head.dqpn, psn_add(head.psn, -1)));
+    if (prev == FlatIndex::kNone) continue;
+    const PacketRec& last = r.t.packets[prev];
+    if (!last.has_meth || !is_write_last(last.opcode)) continue;
+    const auto want = static_cast<std::uint16_t>(last.meth_msn + 1);
+    if (head.meth_msn != want) {
+      r.violation(head, "meth.msn", std::to_string(want) + " (the message before, ending at PSN " +
+                                        std::to_string(last.psn) + ", has msn " + std::to_string(last.meth_msn) + ")",
+                  std::to_string(head.meth_msn));
     }
   }
 }
@@ -98,7 +209,7 @@ void allowed_opcodes(Run& r) {
     if (!p.from_dut) continue;
     ++r.judged;
     if (!allowed_opcode(p.opcode)) {
-      r.violation(p, "bth.opcode", "WRITE (0x06..0x0b), ACK (0x11) or an endpoint op (0xc0/0xc1)", hex(p.opcode));
+      r.violation(p, "bth.opcode", "an MRC opcode (W3: 0xc6..0xcb, 0xd1, 0xd8, 0xd9, 0xdc..0xde)", hex(p.opcode));
     }
   }
   malformed_violations(r, wire::WireError::kBadOpcode, "bth.opcode", "an opcode MRC defines");

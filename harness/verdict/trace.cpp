@@ -29,6 +29,14 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
   r.dqpn = f.bth.dest_qp;
   r.pkey = f.bth.pkey;
   r.ack_req = f.bth.ack_req;
+  r.rtx = f.bth.rtx;
+  r.has_meth = f.has_meth;
+  if (f.has_meth) {
+    r.meth_msn = f.meth.msn;
+    r.meth_rqmsn = f.meth.rqmsn;
+  }
+  r.has_tseth = f.has_tseth;
+  if (f.has_tseth) r.tx_ts = f.tseth.tx_timestamp;
   r.ev = wire::ev_echo_value(f, mode);
   r.payload_len = static_cast<std::uint32_t>(f.payload.size());
   r.icrc_ok = f.icrc_ok;

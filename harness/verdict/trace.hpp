@@ -31,7 +31,10 @@ struct PacketRec {
   std::uint32_t dma_len = 0;
   std::uint32_t rkey = 0;
   std::uint32_t immdt = 0;
-  std::uint32_t msn = 0;
+  std::uint32_t msn = 0;            // AETH MSN
+  std::uint16_t meth_msn = 0;       // W4 METH msn (has_meth)
+  std::uint16_t meth_rqmsn = 0;     // W4 METH rqmsn
+  std::uint16_t tx_ts = 0;          // W4 TSETH tx_timestamp (has_tseth)
   std::uint32_t trig_psn = 0;      // MODEL: M5
   std::uint32_t ev_echo = 0;       // MODEL: M5
   std::uint32_t flow_label = 0;
@@ -64,6 +67,9 @@ struct PacketRec {
   bool has_mfeh = false;
   bool has_ep = false;
   bool ack_req = false;
+  bool rtx = false;                 // W3 BTH RTX
+  bool has_meth = false;
+  bool has_tseth = false;
   bool ce = false;
   bool svc_valid = false;
   bool ev_valid = false;

@@ -82,8 +82,8 @@ void build_feedback(const FeedbackFields& f, std::uint32_t local_qpn, std::uint3
   m.ev_valid = f.ev_valid;
   m.ev_echo = f.ev_valid ? f.ev_echo : 0;
   m.ev_port = f.ev_port;
-  m.mpr_valid = true;
-  m.mpr = f.mpr;
+  m.mpr_valid = f.mpr_valid;
+  m.mpr = f.mpr_valid ? f.mpr : 0;
   m.sack_valid = f.sack_valid;
   m.sack_base_off = f.sack_valid ? f.sack_base_off : 0;
   m.sack_bitmap = f.sack_valid ? f.sack_bitmap : 0;

@@ -66,6 +66,7 @@ struct FeedbackFields {
   bool ce = false;
   bool svc_valid = false;
   std::uint16_t svc_time = 0;  // 8 ns units
+  bool mpr_valid = false;      // W12: advertised only while Dynamic MPR is on
   std::uint8_t mpr = 0;        // units of 128 PSNs
   bool sack_valid = false;
   std::uint16_t sack_base_off = 0;

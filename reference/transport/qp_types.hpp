@@ -214,6 +214,10 @@ struct TxPacket {
   std::uint8_t dscp = wire::kDscpTrimmable;
   std::uint8_t ecn = wire::kEcnEct0;
   wire::Bth bth;
+  bool has_meth = false;
+  wire::Meth meth;
+  bool has_tseth = false;
+  wire::Tseth tseth;
   bool has_reth = false;
   wire::Reth reth;
   bool has_immdt = false;

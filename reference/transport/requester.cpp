@@ -11,12 +11,13 @@ namespace {
 
 std::uint32_t round_up_pow2(std::uint32_t v) { return std::bit_ceil(std::max<std::uint32_t>(v, 1)); }
 
-// RC WRITE opcodes by position in the message (IBA 9.2; MRC keeps them, MODEL: M3).
+// MRC WRITE opcodes by position in the message (W3: the RC WRITE opcodes OR 0xC0).
 std::uint8_t data_opcode(bool first, bool last, bool imm) {
-  if (first && last) return imm ? wire::opcode::kRcWriteOnlyImm : wire::opcode::kRcWriteOnly;
-  if (first) return wire::opcode::kRcWriteFirst;
-  if (last) return imm ? wire::opcode::kRcWriteLastImm : wire::opcode::kRcWriteLast;
-  return wire::opcode::kRcWriteMiddle;
+  namespace oc = wire::opcode;
+  if (first && last) return imm ? oc::kMrcWriteOnlyImm : oc::kMrcWriteOnly;
+  if (first) return oc::kMrcWriteFirst;
+  if (last) return imm ? oc::kMrcWriteLastImm : oc::kMrcWriteLast;
+  return oc::kMrcWriteMiddle;
 }
 
 }  // namespace
@@ -79,6 +80,9 @@ int Requester::post(const SendWr& wr, wire::Bytes payload) {
   w.first_psn = 0;
   w.npkts = wr.length == 0 ? 1 : (wr.length + cfg_.mtu - 1) / cfg_.mtu;
   w.sent_pkts = 0;
+  // W4: msn counts messages, rqmsn WRITE_WITH_IMM messages (0 on plain WRITEs); both wrap at 2^16.
+  w.meth.msn = next_msn_++;
+  w.meth.rqmsn = imm ? next_rqmsn_++ : 0;
   ++sq_count_;
   ++stats_.posted_wrs;
   return 0;
@@ -163,7 +167,7 @@ bool Requester::emit_new(std::uint64_t now, TxPacket& out) {
   inflight_bytes_ += len;
   timer_insert(psn, static_cast<std::uint8_t>(schedule_.level(0)), now + schedule_.wait_ns(0));
   count_tx(len);
-  build(s, psn, *ev, out);
+  build(s, psn, *ev, false, now, out);
   return true;
 }
 
@@ -216,13 +220,14 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     }
     ++stats_.retransmits;
     count_tx(s.len);
-    build(s, psn, *ev, out);
+    build(s, psn, *ev, true, now, out);
     return true;
   }
   return false;
 }
 
-void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxPacket& out) const {
+void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, bool retransmission,
+                      std::uint64_t now, TxPacket& out) const {
   const WrSlot& w = sq_[s.wr];
   const bool first = (s.flags & kFirst) != 0;
   const bool last = (s.flags & kLast) != 0;
@@ -235,20 +240,26 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxP
   out.bth.opcode = data_opcode(first, last, w.imm);
   out.bth.dest_qp = cfg_.dest_qpn;
   out.bth.psn = psn;
-  out.bth.ack_req = true;  // MODEL: M3 A set on every packet; ACKs coalesce at the responder
+  // MODEL: W3 A (an immediate SACK and, once cumulative, a Transport ACK) on the last packet of a
+  // message (S1: W3, F10) and when this packet fills the window (B: UET NSCC.AckRequest).
+  out.bth.ack_req = last || outstanding_ >= std::uint32_t{mpr_units_} * kMprUnitPsns;
+  out.bth.rtx = retransmission;  // W3: RTX on every retransmission
   out.bth.se = last && w.imm && (w.wr.send_flags & IBV_SEND_SOLICITED) != 0;
-  if (!cfg_.quirks.no_reth_middle) {
-    // MODEL: M3 every packet carries VA of its own first byte and its own length.
-    out.has_reth = true;
-    out.reth.va = w.wr.remote_addr + s.offset;
-    out.reth.rkey = w.wr.rkey;
-    out.reth.dma_length = last && cfg_.quirks.last_reth_len_mtu ? cfg_.mtu : s.len;  // defect last-reth-len-mtu
-  } else {
-    // defect no-reth-middle: classic RC framing, RETH (with the message length) on FIRST/ONLY.
-    out.has_reth = first;
-    out.reth.va = w.wr.remote_addr;
-    out.reth.rkey = w.wr.rkey;
-    out.reth.dma_length = w.wr.length;
+  out.has_meth = true;
+  out.meth = w.meth;
+  if (cfg_.quirks.msn_per_packet) out.meth.msn = static_cast<std::uint16_t>(psn_diff(psn, cfg_.sq_psn));  // defect
+  out.has_tseth = cfg_.tseth;
+  out.tseth = wire::Tseth{static_cast<std::uint16_t>(now / wire::kTimestampUnitNs), false,
+                          wire::kFtypeTimestamp};
+  // W4: every packet carries the VA of its own first byte, the message's R_Key and the whole
+  // message's length (S1: W4).
+  out.has_reth = !(!first && cfg_.quirks.no_reth_middle);  // defect no-reth-middle: FIRST/ONLY only
+  out.reth.va = w.wr.remote_addr + s.offset;
+  out.reth.rkey = w.wr.rkey;
+  out.reth.dma_length = w.wr.length;
+  if (last && cfg_.quirks.last_reth_len_mtu) {
+    // defect last-reth-len-mtu: the LAST packet names the message rounded up to whole MTUs.
+    out.reth.dma_length = w.npkts * cfg_.mtu;
   }
   out.has_immdt = last && w.imm;
   out.immdt = w.wr.imm_data;

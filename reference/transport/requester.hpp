@@ -44,7 +44,8 @@ struct RequesterQuirks {
   quirk::Flag retransmit_same_ev = false;  // retransmit on the EV that timed out
   quirk::Flag go_back_n = false;           // on a loss, resend everything from the hole, SACKed or not
   quirk::Flag no_reth_middle = false;      // RETH only on FIRST/ONLY (classic RC framing)
-  quirk::Flag last_reth_len_mtu = false;   // the LAST/ONLY packet's RETH length is the path MTU, not its payload
+  quirk::Flag last_reth_len_mtu = false;   // the LAST packet's RETH length is packets x MTU, not the message's
+  quirk::Flag msn_per_packet = false;      // METH msn is the packet's PSN offset, not its message index
   quirk::Flag wrong_icrc = false;          // data packets carry a corrupted ICRC
   quirk::Flag slow_timeout = false;        // every ACK timeout is 2T
   quirk::Flag honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
@@ -70,6 +71,9 @@ struct RequesterConfig {
   // Conformant variant timers-fast / timers-slow (reference/variants.hpp): ACK timeouts move by
   // this many sixteenths of each wait. 0 = exactly the M8 schedule.
   std::int8_t timer_skew_16ths = 0;
+  // W4: a TSETH with the send time on every data packet (BTH.TS = 1). A requester may instead keep
+  // the send times itself (S1: W4); the tseth-off variant does.
+  bool tseth = true;
 };
 
 struct RequesterStats {
@@ -182,12 +186,14 @@ class Requester {
     std::uint32_t npkts = 0;
     std::uint32_t sent_pkts = 0;  // packets generated so far (first transmissions)
     bool imm = false;
+    wire::Meth meth;  // W4: this message's msn (and rqmsn for WRITE_WITH_IMM)
   };
 
   // Segmentation and packet building.
   bool emit_new(std::uint64_t now, TxPacket& out);
   bool emit_retransmit(std::uint64_t now, TxPacket& out);
-  void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, TxPacket& out) const;
+  void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, bool retransmission,
+             std::uint64_t now, TxPacket& out) const;
   std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude,
                                        bool retransmission = false);
   bool cwnd_allows(std::uint32_t bytes) const;
@@ -230,6 +236,8 @@ class Requester {
   // Send queue ring: [sq_head_, sq_head_ + sq_count_) posted and not yet completed;
   // sq_cursor_ is the WR whose packets are being generated.
   std::vector<WrSlot> sq_;
+  std::uint16_t next_msn_ = 0;    // W4 METH.msn of the next message posted (mod 2^16)
+  std::uint16_t next_rqmsn_ = 0;  // W4 METH.rqmsn of the next WRITE_WITH_IMM posted (mod 2^16)
   std::uint32_t sq_head_ = 0;
   std::uint32_t sq_count_ = 0;
   std::uint32_t sq_cursor_ = 0;     // offset from sq_head_

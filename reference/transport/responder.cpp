@@ -10,19 +10,23 @@ namespace {
 
 namespace op = wire::opcode;
 
-bool is_write(std::uint8_t o) { return o >= op::kRcWriteFirst && o <= op::kRcWriteOnlyImm; }
-bool is_write_imm(std::uint8_t o) { return o == op::kRcWriteLastImm || o == op::kRcWriteOnlyImm; }
+// MRC data packets are the RC WRITE opcodes OR 0xC0 (W3): the low six bits say where in the
+// message a packet sits, as in IBA.
+bool is_write(std::uint8_t o) { return wire::is_mrc_data(o); }
+bool is_write_imm(std::uint8_t o) { return o == op::kMrcWriteLastImm || o == op::kMrcWriteOnlyImm; }
 bool is_first(std::uint8_t o) {
-  return o == op::kRcWriteFirst || o == op::kRcWriteOnly || o == op::kRcWriteOnlyImm;
+  return o == op::kMrcWriteFirst || o == op::kMrcWriteOnly || o == op::kMrcWriteOnlyImm;
 }
 bool is_last(std::uint8_t o) {
-  return o == op::kRcWriteLast || o == op::kRcWriteLastImm || o == op::kRcWriteOnly ||
-         o == op::kRcWriteOnlyImm;
+  return o == op::kMrcWriteLast || o == op::kMrcWriteLastImm || o == op::kMrcWriteOnly ||
+         o == op::kMrcWriteOnlyImm;
 }
-// RC request opcodes (IBA RC range 0x00..0x1F minus responses 0x0D..0x12). Everything else is
-// not addressed to a responder.
+// Requests addressed to a responder: the MRC data opcodes, and the RC request opcodes (IBA RC
+// range 0x00..0x1F minus responses 0x0D..0x12), which MRC does not carry (W3) and answers with
+// NAK invalid request like any opcode a QP does not support (IBA). Everything else (feedback,
+// endpoint operations, other manufacturer opcodes) is not for the responder.
 bool is_rc_request(std::uint8_t o) {
-  return o <= 0x1F && !(o >= op::kRcReadRespFirst && o <= op::kRcAtomicAck);
+  return wire::is_mrc_data(o) || (o <= 0x1F && !(o >= op::kRcReadRespFirst && o <= op::kRcAtomicAck));
 }
 
 bool frame_ce(const wire::DecodedFrame& f) {
@@ -31,19 +35,10 @@ bool frame_ce(const wire::DecodedFrame& f) {
   return f.ip6.ecn == wire::kEcnCe || (f.encapsulated && f.inner_ip6.ecn == wire::kEcnCe);
 }
 
-// A trimmed stub by the M5 rule: the trimmed DSCP in any IP header, or a data packet shorter than
-// its RETH says (M3: DMALength = this packet's payload) whose ICRC therefore fails. wire's
-// DecodedFrame::trimmed also counts every ICRC failure; a full-length packet with a bad ICRC is
-// corruption, not a trim, and is dropped silently instead.                           MODEL: M11
-bool looks_trimmed(const wire::DecodedFrame& f) {
-  if (!f.trimmed) return false;
-  const bool dscp11 = f.l3 == wire::L3Kind::kIpv4
-                          ? f.ip4.dscp == wire::kDscpTrimmed
-                          : (f.ip6.dscp == wire::kDscpTrimmed ||
-                             (f.encapsulated && f.inner_ip6.dscp == wire::kDscpTrimmed));
-  const bool short_payload = f.has_reth && f.payload.size() < f.reth.dma_length;
-  return dscp11 || (short_payload && !f.icrc_ok);
-}
+// A trimmed packet (W13): an MRC data packet carrying a trimmed DSCP, as decode_frame() found it
+// (DecodeOptions::trimmed_dscps). A whole packet with a bad ICRC is corruption, not a trim, and is
+// dropped silently.
+bool looks_trimmed(const wire::DecodedFrame& f) { return f.trimmed && wire::is_mrc_data(f.bth.opcode); }
 
 constexpr std::uint32_t kPsnMask24 = 0xFFFFFF;
 
@@ -144,10 +139,8 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
     out = on_stub(f, t, now, sink);
   } else if (o == op::kRcReadRequest && quirks_.answer_read) {
     out = accept_unplaced(t, now, sink);  // defect: the READ counts as executed
-  } else if (!is_write(o) || !f.has_reth || (is_write_imm(o) && !f.has_immdt) ||
-             f.payload.size() != f.reth.dma_length || f.payload.size() > cfg_.path_mtu) {
-    // MRC carries only RDMA WRITE (with IMM), each packet with a RETH whose DMALength is this
-    // packet's payload (§1.2, M3).
+  } else if (!well_formed_write(f)) {
+    // MRC carries only RDMA WRITE (with IMM), each packet with a METH and a RETH (W3, W4).
     out = fatal(FeedbackKind::kNakInvalidRequest, FatalReason::kInvalidRequest, t, now, sink);
   } else {
     switch (window_.classify(t.psn)) {  // MODEL: M9
@@ -161,10 +154,21 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
   return out;
 }
 
+// W4's rules for one data packet: METH and RETH present (ImmDt on the IMM opcodes), the payload
+// within the path MTU and within the message length RETH.DMALength gives (S1: W4, the whole
+// message's length). That FIRST and MIDDLE packets carry exactly one MTU is the requester's rule
+// (W4); the responder places each packet by its own RETH and does not need it.
+bool Responder::well_formed_write(const wire::DecodedFrame& f) const {
+  const std::uint8_t o = f.bth.opcode;
+  if (!is_write(o) || !f.has_meth || !f.has_reth || (is_write_imm(o) && !f.has_immdt)) return false;
+  const std::size_t n = f.payload.size();
+  return n <= cfg_.path_mtu && n <= f.reth.dma_length;
+}
+
 RxOutcome Responder::on_stub(const wire::DecodedFrame& f, const FeedbackTrigger& t,
                              std::uint64_t now, FeedbackSink& sink) {  // MODEL: M11
   ++stats_.trimmed_stubs;
-  if (!is_write(f.bth.opcode) || !f.has_reth) {
+  if (!is_write(f.bth.opcode)) {
     ++stats_.trimmed_dropped;
     return RxOutcome::kTrimDropped;
   }
@@ -183,7 +187,7 @@ RxOutcome Responder::on_stub(const wire::DecodedFrame& f, const FeedbackTrigger&
       return RxOutcome::kOutOfWindow;
     case SackTracker::Class::kNew: break;
   }
-  if (quirks_.place_trimmed_stub) {
+  if (quirks_.place_trimmed_stub && f.has_reth) {
     // Defect: write whatever payload bytes survived the trim as if they were the data.
     const std::size_t n = std::min<std::size_t>(f.payload.size(), f.reth.dma_length);
     if (n != 0 && memory_.remote_write(f.reth.rkey, f.reth.va, f.payload.first(n)) == MemStatus::kOk) {
@@ -410,6 +414,7 @@ void Responder::emit(FeedbackKind kind, const FeedbackTrigger& t, std::uint32_t 
   } else {
     ff.ce = force_ce;
   }
+  ff.mpr_valid = (cfg_.cap & qp_cap::kDynamicMpr) != 0;  // W12: 0 / absent while Dynamic MPR is off
   ff.mpr = mpr_dest_;
   ff.sack_valid = sack.valid;
   ff.sack_base_off = sack.base_off;

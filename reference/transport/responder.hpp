@@ -4,24 +4,23 @@
 // time, and receives feedback packets through a FeedbackSink and completions by polling.
 //
 // Receive rules, in the order they are applied to one frame:
-//  1. Bad ICRC on a frame that does not look trimmed: dropped silently, counted (IBA: ICRC
-//     errors are silent drops). "Looks trimmed" is the M5 rule: DSCP 11 in any IP header, or a
-//     payload shorter than RETH.DMALength with a failed ICRC (wire's DecodedFrame::trimmed, which
-//     also flags full-length packets with a bad ICRC, must be set too). Decode frames with
-//     DecodeOptions::verify_icrc = true.
+//  1. Bad ICRC on a frame that is not a trimmed packet: dropped silently, counted (IBA: ICRC
+//     errors are silent drops). A trimmed packet is an MRC data packet carrying a trimmed DSCP
+//     (W13; wire's DecodedFrame::trimmed). Decode frames with DecodeOptions::verify_icrc = true.
 //  2. QP in ERR: dropped, counted.
 //  3. Not an RC request opcode (ACKs, read responses, UC/UD, CNP, endpoint ops): not for the
 //     responder; dropped, counted. Wrong BTH.DestQP or P_Key (low 15 bits compared): dropped,
 //     counted (IBA: P_Key and QP mismatches are silent drops; the endpoint normally demuxes by
 //     QPN before calling).
-//  4. Trimmed stub (MODEL: M11): never placed. New in-window PSN: immediate TRIM NACK (0x65,
+//  4. Trimmed packet (W13: an MRC data packet with a trimmed DSCP): never placed. New in-window PSN: immediate TRIM NACK (0x65,
 //     MFEH type 3, trig_psn, ev_echo, ce = 1), and the PSN is remembered as trimmed so the loss
 //     timer does not also report it; silently dropped instead when the QP has
 //     qp_cap::kTrimNackDestUnsupported (then the loss timer covers it). Already received: re-ACK.
 //     Beyond the window: type 4.
-//  5. SEND/READ/ATOMIC and other RC request opcodes MRC forbids (§1.2), a WRITE without RETH,
-//     WITH-IMM without ImmDt, RETH.DMALength != payload bytes (M3), or payload > path MTU:
-//     NAK invalid request (0x61). Fatal: the QP goes to ERR (IBA class B/C responder errors).
+//  5. SEND/READ/ATOMIC and other RC request opcodes MRC forbids (§1.2; the RC WRITE opcodes
+//     0x06..0x0B too, W3), a data packet without METH or RETH, WITH-IMM without ImmDt, a payload
+//     over the path MTU or over RETH.DMALength (the message's length, W4): NAK invalid request
+//     (0x61). Fatal: the QP goes to ERR (IBA class B/C responder errors).
 //  6. PSN window (MODEL: M9) [ePSN, ePSN + mpr_dest x 128 - 1]: beyond -> dropped, immediate
 //     MFEH type 4 feedback. Already received (in the window, or up to 2^23 behind ePSN) ->
 //     immediate re-ACK, no second placement and no second completion.
@@ -226,6 +225,7 @@ class Responder {
     std::uint32_t imm = 0;
   };
 
+  bool well_formed_write(const wire::DecodedFrame& f) const;
   FeedbackTrigger trigger_of(const wire::DecodedFrame& f, std::uint8_t port, std::uint64_t now) const;
   RxOutcome on_stub(const wire::DecodedFrame& f, const FeedbackTrigger& t, std::uint64_t now,
                     FeedbackSink& sink);

@@ -51,7 +51,7 @@ FrameSpec data_frame(std::uint8_t op, std::size_t payload_len) {
   s.reth.rkey = 0x1234;
   s.reth.dma_length = static_cast<std::uint32_t>(payload_len);
   s.payload = Bytes(kPayload.data(), payload_len);
-  s.has_immdt = op == opcode::kRcWriteLastImm || op == opcode::kRcWriteOnlyImm;
+  s.has_immdt = op == opcode::kMrcWriteLastImm || op == opcode::kMrcWriteOnlyImm;
   s.immdt = 0xC0FFEE01;
   return s;
 }
@@ -114,7 +114,7 @@ FrameSpec srv6(std::uint8_t op, bool with_srh, std::size_t segments) {  // MODEL
 }
 
 FrameSpec udp_mode_ipv4(std::size_t payload_len, std::uint8_t ihl, bool vlan) {
-  FrameSpec s = data_frame(opcode::kRcWriteOnly, payload_len);
+  FrameSpec s = data_frame(opcode::kMrcWriteOnly, payload_len);
   s.l3 = L3Kind::kIpv4;
   s.ip4.ihl = ihl;
   s.ip4.dscp = kDscpTrimmable;
@@ -164,21 +164,21 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   namespace oc = opcode;
   bool ok = true;
-  ok &= write_frame(dir, "stev_write_first", data_frame(oc::kRcWriteFirst, 64));
-  ok &= write_frame(dir, "stev_write_middle", data_frame(oc::kRcWriteMiddle, 64));
-  ok &= write_frame(dir, "stev_write_last", data_frame(oc::kRcWriteLast, 17));
-  ok &= write_frame(dir, "stev_write_last_imm", data_frame(oc::kRcWriteLastImm, 8));
-  ok &= write_frame(dir, "stev_write_only", data_frame(oc::kRcWriteOnly, 1));
-  ok &= write_frame(dir, "stev_write_only_imm", data_frame(oc::kRcWriteOnlyImm, 0));
-  FrameSpec big = data_frame(oc::kRcWriteMiddle, 0);
+  ok &= write_frame(dir, "stev_write_first", data_frame(oc::kMrcWriteFirst, 64));
+  ok &= write_frame(dir, "stev_write_middle", data_frame(oc::kMrcWriteMiddle, 64));
+  ok &= write_frame(dir, "stev_write_last", data_frame(oc::kMrcWriteLast, 17));
+  ok &= write_frame(dir, "stev_write_last_imm", data_frame(oc::kMrcWriteLastImm, 8));
+  ok &= write_frame(dir, "stev_write_only", data_frame(oc::kMrcWriteOnly, 1));
+  ok &= write_frame(dir, "stev_write_only_imm", data_frame(oc::kMrcWriteOnlyImm, 0));
+  FrameSpec big = data_frame(oc::kMrcWriteMiddle, 0);
   big.payload = Bytes(kBigPayload);
   big.reth.dma_length = static_cast<std::uint32_t>(kBigPayload.size());
   ok &= write_frame(dir, "stev_write_middle_1k", big);
   ok &= write_frame(dir, "udp_ipv4_write_only_pad3", udp_mode_ipv4(13, 5, false));
   ok &= write_frame(dir, "udp_ipv4_vlan_options", udp_mode_ipv4(20, 7, true));
-  ok &= write_frame(dir, "srv6_srh_write_middle", srv6(oc::kRcWriteMiddle, true, 1));
-  ok &= write_frame(dir, "srv6_srh2_write_last_imm", srv6(oc::kRcWriteLastImm, true, 2));
-  ok &= write_frame(dir, "srv6_nosrh_write_first", srv6(oc::kRcWriteFirst, false, 1));
+  ok &= write_frame(dir, "srv6_srh_write_middle", srv6(oc::kMrcWriteMiddle, true, 1));
+  ok &= write_frame(dir, "srv6_srh2_write_last_imm", srv6(oc::kMrcWriteLastImm, true, 2));
+  ok &= write_frame(dir, "srv6_nosrh_write_first", srv6(oc::kMrcWriteFirst, false, 1));
   ok &= write_frame(dir, "fb_ack", feedback(FeedbackType::kAck, syndrome::kAck));
   ok &= write_frame(dir, "fb_sack", feedback(FeedbackType::kSack, syndrome::kAck));
   ok &= write_frame(dir, "fb_nack_loss", feedback(FeedbackType::kNackLoss, syndrome::kNakPsnSeqError));
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
                     endpoint_op(oc::kMrcEpReq, EpOp::kPortStatusUpdate, 0));
   // MODEL: M11 a 1 KiB data frame trimmed to 256 bytes with DSCP 11, lengths not fixed up.
   ok &= write_frame(dir, "stub_trimmed_256", big, kTrimLength, kEthLen);
-  FrameSpec corrupt = data_frame(oc::kRcWriteMiddle, 24);
+  FrameSpec corrupt = data_frame(oc::kMrcWriteMiddle, 24);
   corrupt.corrupt_icrc = true;
   ok &= write_frame(dir, "bad_icrc_write_middle", corrupt);
   return ok ? 0 : 1;

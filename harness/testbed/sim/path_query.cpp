@@ -82,10 +82,11 @@ std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, boo
     spec.inner_ip6.dscp = wire::kDscpTrimmable;
     spec.inner_ip6.ecn = wire::kEcnEct0;
   }
-  spec.bth.opcode = wire::opcode::kRcWriteOnly;
+  spec.bth.opcode = wire::opcode::kMrcWriteOnly;
   spec.bth.dest_qp = 0x000100;
   spec.bth.ack_req = true;
-  spec.has_reth = true;  // MODEL: M3
+  spec.has_meth = true;  // W4
+  spec.has_reth = true;
   spec.reth.dma_length = payload_bytes;
   spec.payload = wire::Bytes(kPayload.data(), payload_bytes);
   const wire::EncodeResult r = wire::encode_frame(spec, out);

@@ -6,6 +6,8 @@
 #include "harness/testbed/sim/address_plan.hpp"
 #include "harness/testbed/sim/frame_edit.hpp"
 #include "harness/testbed/sim/simulator.hpp"
+#include "reference/wire/codec.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::sim {
 
@@ -46,9 +48,10 @@ bool Simulator::admit(DirId d, PacketId p, bool& priority) {
   FrameLayout l;
   const bool ip = parse_layout(f, m.len, l);
   const std::uint8_t dscp = ip ? outer_dscp(f, l) : 0;
-  priority = ip && (dscp == wire::kDscpControl || dscp == wire::kDscpTrimmed);  // MODEL: M11
-  if (!s.from_switch) return true;
   const SwitchParams& sw = topo_.config().sw;
+  // W13: the Control class (control packets and trimmed packets) is strict priority.
+  priority = ip && (dscp == sw.dscp.control || dscp == sw.dscp.trimmed || dscp == sw.dscp.trimmed_lasthop);
+  if (!s.from_switch) return true;
   if (priority) {
     if (s.prio.bytes + m.len <= sw.priority_queue_bytes) return true;
     ++s.c.dropped_queue;
@@ -56,11 +59,12 @@ bool Simulator::admit(DirId d, PacketId p, bool& priority) {
     return false;
   }
   if (s.data.bytes + m.len > sw.queue_bytes) {
-    // MODEL: M11 overflow: trimmable data is cut to trim_bytes, re-marked DSCP 11 and sent in the
-    // priority queue; anything else (or with trimming off) is dropped.
-    if (sw.trim && ip && dscp == wire::kDscpTrimmable && m.len > sw.trim_bytes &&
-        s.prio.bytes + sw.trim_bytes <= sw.priority_queue_bytes) {
-      trim_packet(p, sw.trim_bytes);
+    // W13 overflow: trimmable data (first transmissions and retransmissions) is cut to
+    // trim_bytes, re-marked TRIMMED (TRIMMED_LASTHOP on the last hop) and sent in the priority
+    // queue; anything else (NO_TRIM data, or with trimming off) is dropped.
+    const bool trimmable = dscp == sw.dscp.trimmable || dscp == sw.dscp.trimmable_retx;
+    if (sw.trim && ip && trimmable && m.len > sw.trim_bytes && s.prio.bytes + sw.trim_bytes <= sw.priority_queue_bytes) {
+      trim_packet(p, sw.trim_bytes, s.to_host);
       ++s.c.trimmed;
       priority = true;
       return true;
@@ -73,13 +77,44 @@ bool Simulator::admit(DirId d, PacketId p, bool& priority) {
   return true;
 }
 
-void Simulator::trim_packet(PacketId p, std::uint32_t bytes) {
+void Simulator::trim_packet(PacketId p, std::uint32_t bytes, bool last_hop) {
   PacketMeta& m = pool_.meta(p);
-  // MODEL: M11 the whole frame is cut to `bytes`; IP/UDP lengths and the ICRC are left alone, so
-  // the receiver sees a short packet with a failing ICRC, and DSCP 11 in every IP header.
-  if (m.len > bytes) m.len = static_cast<std::uint16_t>(bytes);
+  std::uint8_t* f = pool_.data(p);
+  const wire::DscpConfig& dscp = topo_.config().sw.dscp;
   FrameLayout l;
-  if (parse_layout(pool_.data(p), m.len, l)) set_dscp_all(pool_.data(p), m.len, l, wire::kDscpTrimmed);
+  if (!parse_layout(f, m.len, l)) {
+    if (m.len > bytes) m.len = static_cast<std::uint16_t>(bytes);
+    return;
+  }
+  // MODEL: W13 the frame keeps `bytes`, and at least its headers through the RETH and ImmDt (the
+  // MRC data layout of W3/W4); the IP and UDP lengths are fixed to what is left, the ICRC is cut
+  // away, and every IP header carries TRIMMED, or TRIMMED_LASTHOP on the last hop. (W13 leaves
+  // the UDP length stale; fixing it too keeps the frame well-formed for every decoder, and a
+  // receiver recognises the trim by its DSCP alone either way.)
+  std::size_t keep = std::min<std::size_t>(bytes, m.len);
+  if (l.l4 != 0 && l.l4 + wire::kUdpLen + wire::kBthLen <= m.len) {
+    const std::uint8_t* bth = f + l.l4 + wire::kUdpLen;
+    if (wire::is_mrc_data(bth[0])) {
+      const bool ts = (bth[8] & 0x10) != 0;
+      const bool imm = bth[0] == wire::opcode::kMrcWriteLastImm || bth[0] == wire::opcode::kMrcWriteOnlyImm;
+      const std::size_t hdrs = l.l4 + wire::kUdpLen + wire::kBthLen + wire::kMethLen + (ts ? wire::kTsethLen : 0) +
+                               wire::kRethLen + (imm ? wire::kImmDtLen : 0);
+      keep = std::min<std::size_t>(std::max(keep, hdrs), m.len);
+    }
+  }
+  m.len = static_cast<std::uint16_t>(keep);
+  set_dscp_all(f, m.len, l, last_hop ? dscp.trimmed_lasthop : dscp.trimmed);
+  const auto put16 = [&](std::size_t at, std::size_t v) {
+    if (at + 2 <= keep) wire::store_be16(f + at, static_cast<std::uint16_t>(v));
+  };
+  if (l.v6) {
+    put16(l.l3 + 4, keep - l.l3 - wire::kIpv6Len);
+    if (l.inner != 0) put16(l.inner + 4, keep - l.inner - wire::kIpv6Len);
+  } else {
+    put16(l.l3 + 2, keep - l.l3);
+    ipv4_fix_checksum(f + l.l3);
+  }
+  if (l.l4 != 0) put16(l.l4 + 4, keep - l.l4);
 }
 
 void Simulator::corrupt_packet(PacketId p) {
@@ -176,7 +211,7 @@ bool Simulator::wire_faults(DirId d, PacketId p, std::uint64_t start_ns, std::ui
         record(FaultKind::kDrop, plane, link, d, kNone, true);
         return false;
       case Impairment::Action::kTrim:
-        trim_packet(p, imp.trim_bytes != 0 ? imp.trim_bytes : topo_.config().sw.trim_bytes);
+        trim_packet(p, imp.trim_bytes != 0 ? imp.trim_bytes : topo_.config().sw.trim_bytes, s.to_host);
         ++s.c.trimmed;
         record(FaultKind::kTrim, plane, link, d, kNone, true);
         break;

@@ -83,6 +83,7 @@ Simulator::Simulator(const TopologyConfig& cfg)
       s.to = topo_.dir_to(Topology::dir(l, up != 0));
       s.to_port = topo_.dir_to_port(Topology::dir(l, up != 0));
       s.from_switch = !(host_link && up != 0);  // only host->leaf (side 0) leaves a host
+      s.to_host = host_link && up == 0;         // leaf->host: the last hop (W13 TRIMMED_LASTHOP)
     }
   }
   hosts_.resize(topo_.hosts());

@@ -134,6 +134,7 @@ class Simulator {
     std::uint32_t epoch = 0;
     TapId taps = kNone;  // first tap on this direction (Tap::next links the rest)
     bool from_switch = false;
+    bool to_host = false;
     bool txdone_pending = false;
     bool down = false;
     bool blackhole = false;
@@ -176,7 +177,7 @@ class Simulator {
   void schedule_txdone(DirId d);
   bool wire_faults(DirId d, PacketId p, std::uint64_t start_ns, std::uint64_t& extra_ns,
                    std::uint32_t& copies);
-  void trim_packet(PacketId p, std::uint32_t bytes);
+  void trim_packet(PacketId p, std::uint32_t bytes, bool last_hop);
   void corrupt_packet(PacketId p);
   void flush(DirId d);
   void switch_arrival(DirId d, PacketId p);

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/wire/mrc_headers.hpp"
+
 namespace mrc::sim {
 
 using NodeId = std::uint32_t;
@@ -41,8 +43,11 @@ struct SwitchParams {
   std::uint32_t priority_queue_bytes = 256 * 1024; // strict-priority queue limit
   std::uint32_t ecn_threshold_bytes = 64 * 1024;   // mark CE when the data queue holds more
   bool ecn = true;
-  bool trim = true;              // MODEL: M11 trim on overflow; false = drop
-  std::uint32_t trim_bytes = 256;  // MODEL: M11 trimmed frame length (whole frame)
+  bool trim = true;              // W13 trim trimmable data on overflow; false = drop
+  // MODEL: W13 a trimmed frame keeps this many bytes, and never less than its headers through the
+  // RETH (and ImmDt): a receiver can name the packet it NACKs.
+  std::uint32_t trim_bytes = 256;
+  wire::DscpConfig dscp;         // W13 the traffic classes' DSCP values (MODEL: W13 defaults)
   // MODEL: M1 where an SRv6 frame loses its outer header: true = the destination's leaf strips it
   // (the default); false = the leaf forwards it to the host still encapsulated (the DA holding
   // the host's active decap uSID) and the host's NIC decapsulates, which M1 allows a receiver to

@@ -168,7 +168,7 @@ TEST(LoadCase, InjectExpectAndFieldChecks) {
   ASSERT_TRUE(r.value);
   const Case& c = *r.value;
   const auto& in = std::get<InjectStep>(c.stimulus[0].body);
-  EXPECT_EQ(in.frame.opcode, 0x0Au);
+  EXPECT_EQ(in.frame.opcode, 0xCAu);  // W3 write_only
   EXPECT_EQ(in.frame.psn, 0x10u);
   EXPECT_EQ(in.frame.dqpn, 0x123u);
   ASSERT_TRUE(in.frame.reth);
@@ -220,7 +220,7 @@ TEST(LoadCase, ControlStepsAndFeedbackInjection) {
   const auto tr = load_valid("reliab-v-001.yaml");
   ASSERT_TRUE(tr.value);
   const auto& stub = std::get<InjectStep>(tr.value->stimulus[1].body).frame;
-  EXPECT_EQ(stub.opcode, 0x09u);
+  EXPECT_EQ(stub.opcode, 0xC9u);
   EXPECT_EQ(stub.dscp, 11u);
   EXPECT_EQ(stub.truncate, 128u);
   EXPECT_EQ(stub.ev, 5u);

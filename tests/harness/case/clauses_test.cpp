@@ -133,7 +133,7 @@ TEST(ProjectClauses, EveryRequirementHasABasisAndModelIsMixed) {
       EXPECT_EQ(c.basis, Basis::kModel) << c.id;
     }
   }
-  EXPECT_EQ(model, 56u);
+  EXPECT_EQ(model, 57u);
   EXPECT_EQ(idx.size() - model, 34u);
   EXPECT_EQ(idx.find("INVALID-WRONG-QPN")->basis, Basis::kPublished);  // IBA alone
   EXPECT_EQ(idx.find("PSN-WRAP")->basis, Basis::kModel);               // "SACKed": the SACK is M5

@@ -71,8 +71,9 @@ TEST(FrameFields, NamesAliasesAndOpcodes) {
   EXPECT_EQ(find_frame_field("opcode")->kind, FieldValueKind::kOpcode);
   EXPECT_EQ(find_frame_field("bth.psm"), nullptr);
   EXPECT_EQ(frame_field_spellings().size(), frame_fields().size() + 9);
-  EXPECT_EQ(opcode_by_name("write_only"), 0x0A);
-  EXPECT_EQ(opcode_by_name("write_last_imm"), 0x09);
+  EXPECT_EQ(opcode_by_name("write_only"), 0xCA);  // W3
+  EXPECT_EQ(opcode_by_name("rc_write_only"), 0x0A);
+  EXPECT_EQ(opcode_by_name("write_last_imm"), 0xC9);
   EXPECT_EQ(opcode_by_name("ack"), 0x11);
   EXPECT_EQ(opcode_by_name("ep_req"), 0xC0);  // MODEL: M6
   EXPECT_FALSE(opcode_by_name("write"));

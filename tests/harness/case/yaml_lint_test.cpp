@@ -75,6 +75,24 @@ TEST(YamlLint, TabsOutsideIndentationAreFine) {
   EXPECT_TRUE(lint("a: |\n  text\n  \tindented by a tab inside a block scalar\nb: 2\n").empty());
 }
 
+// yaml-cpp 0.7 never returns from these (it allocates nodes until memory runs out): each is a
+// located diagnostic before it is ever called.
+TEST(YamlLint, ACommaWhereAValueStartsIsRefusedBeforeTheParserHangs) {
+  const std::string kMsg = "',' where a value starts, outside [...] or {...}";
+  for (const char* text : {",", " ,", "- [a, b]\n,", "key: &x ,\n", "key: !t ,\n", "\"a\"\n,",
+                           "a:\n  - s: x (y\n,\n"}) {
+    const Diagnostics d = lint(text);
+    ASSERT_EQ(d.size(), 1u) << text << "\n" << d.to_string();
+    EXPECT_NE(d.items()[0].message.find(kMsg), std::string::npos) << text;
+  }
+  EXPECT_TRUE(lint("- ,\n").contains("f.yaml:1:3: " + kMsg + ": quote the value or remove the comma (the YAML parser never returns from this text)"));
+  // Commas everywhere else are YAML's business, and fine.
+  for (const char* text : {"a: b, c\n", "a: [b,\n  c]\n", "a: 'x,\n  ,y'\n", "a: |\n  ,x\nb: 1\n",
+                           "a: {k: [1, 2], j: 3}\n", "a: x [y, z] w\nb: 2\n", "a: \"q, r\"\n"}) {
+    EXPECT_TRUE(lint(text).empty()) << text;
+  }
+}
+
 TEST(YamlLint, ControlCharactersAreRefusedWithTheirPlace) {
   const Diagnostics d = lint(std::string("title: A NUL\0 byte\n", 19));
   ASSERT_EQ(d.size(), 1u) << d.to_string();

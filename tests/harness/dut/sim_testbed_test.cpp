@@ -85,7 +85,7 @@ TEST(SimTestbed, DefaultEvsRouteAndThePathQueryFollowsThem) {
     std::set<std::string> spines;
     for (std::size_t i = 0; i < fc.evs.size(); ++i) {
       FrameSpec f;
-      f.opcode = wire::opcode::kRcWriteOnly;
+      f.opcode = wire::opcode::kMrcWriteOnly;
       f.ev = static_cast<std::uint32_t>(i);
       const auto frame = stim::build_frame(f, fc);
       ASSERT_TRUE(frame.ok());

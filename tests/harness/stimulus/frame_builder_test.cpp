@@ -40,7 +40,7 @@ wire::DecodedFrame decode(const BuiltFrame& f, bool* ok = nullptr) {
 
 TEST(FrameBuilder, DataFramesTakeTheEndpointsDefaults) {
   FrameSpec s;
-  s.opcode = wire::opcode::kRcWriteMiddle;
+  s.opcode = wire::opcode::kMrcWriteMiddle;
   s.psn = 3;
   s.ev = 1;
   s.payload = PayloadSpec{PayloadPattern::kIncrement, 1024};
@@ -52,10 +52,13 @@ TEST(FrameBuilder, DataFramesTakeTheEndpointsDefaults) {
   EXPECT_TRUE(d.icrc_ok);
   EXPECT_EQ(d.bth.dest_qp, 0x123u);
   EXPECT_EQ(d.bth.pkey, 0xFFFF);
-  EXPECT_TRUE(d.bth.ack_req);
+  EXPECT_FALSE(d.bth.ack_req);  // only when the case's flags ask
   EXPECT_EQ(d.ip6.dscp, wire::kDscpTrimmable);
   EXPECT_EQ(d.ip6.ecn, wire::kEcnEct0);
-  ASSERT_TRUE(d.has_reth);  // MODEL: M3 a MIDDLE packet carries its own address
+  ASSERT_TRUE(d.has_meth);  // W4: METH on every data packet, msn 0 unless the case says
+  EXPECT_EQ(d.meth.msn, 0u);
+  EXPECT_FALSE(d.has_tseth);
+  ASSERT_TRUE(d.has_reth);  // W4: a MIDDLE packet carries its own address
   EXPECT_EQ(d.reth.va, 0x10000000u + 3 * 1024);
   EXPECT_EQ(d.reth.rkey, 0xBEEFu);
   EXPECT_EQ(d.reth.dma_length, 1024u);
@@ -64,12 +67,51 @@ TEST(FrameBuilder, DataFramesTakeTheEndpointsDefaults) {
   EXPECT_EQ(d.payload[5], 5);
 }
 
+TEST(FrameBuilder, MethTsethAndRtxAsTheCaseGivesThem) {
+  FrameSpec s;
+  s.opcode = wire::opcode::kMrcWriteOnly;
+  s.meth = MethSpec{7, 2};
+  s.tseth = TsethSpec{0x1234, false, 1};
+  s.flags = {FrameFlag::kRtx, FrameFlag::kAckReq};
+  const BuiltFrame f = build_frame(s, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  const wire::DecodedFrame d = decode(f);
+  EXPECT_TRUE(d.icrc_ok);
+  EXPECT_EQ(d.meth.msn, 7u);
+  EXPECT_EQ(d.meth.rqmsn, 2u);
+  ASSERT_TRUE(d.has_tseth);
+  EXPECT_TRUE(d.bth.ts);
+  EXPECT_EQ(d.tseth.tx_timestamp, 0x1234u);
+  EXPECT_TRUE(d.bth.rtx);
+  EXPECT_TRUE(d.bth.ack_req);
+}
+
+// A data packet cut with a trimmed DSCP is what a trimming switch forwards (W13): IP and UDP
+// lengths fixed, recognised as trimmed by its DSCP.
+TEST(FrameBuilder, TrimmedDscpAndTruncateMakeATrimmedPacket) {
+  FrameSpec s;
+  s.opcode = wire::opcode::kMrcWriteOnly;
+  s.payload = PayloadSpec{PayloadPattern::kIncrement, 1024};
+  s.dscp = 11;
+  s.truncate = 200;
+  const BuiltFrame f = build_frame(s, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  ASSERT_EQ(f.bytes.size(), 200u);
+  bool ok = false;
+  const wire::DecodedFrame d = decode(f, &ok);
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(d.trimmed);
+  EXPECT_EQ(d.ip6.payload_length, 200u - 14 - 40);
+  EXPECT_EQ(d.udp.length, 200u - 14 - 40);
+  EXPECT_TRUE(d.has_reth);
+}
+
 // reth.past_end: the receiver's buffer and R_Key, the write placed against the buffer's end.
 TEST(FrameBuilder, RethPastEndPlacesTheWriteAtTheBufferEnd) {
   FrameContext c = context();
   c.buffer_bytes = 65536;
   FrameSpec s;
-  s.opcode = wire::opcode::kRcWriteOnly;
+  s.opcode = wire::opcode::kMrcWriteOnly;
   s.psn = 0;
   s.reth = RethSpec{0, 0, 256, 0};
   BuiltFrame f = build_frame(s, c);
@@ -123,7 +165,7 @@ TEST(FrameBuilder, FeedbackCarriesAethAndMfeh) {
 
 TEST(FrameBuilder, TrimmedStubsBadIcrcAndForbiddenOpcodes) {
   FrameSpec stub;
-  stub.opcode = wire::opcode::kRcWriteFirst;
+  stub.opcode = wire::opcode::kMrcWriteFirst;
   stub.psn = 1;
   stub.dscp = wire::kDscpTrimmed;
   stub.payload = PayloadSpec{PayloadPattern::kPrbs, 1024};
@@ -136,7 +178,7 @@ TEST(FrameBuilder, TrimmedStubsBadIcrcAndForbiddenOpcodes) {
   EXPECT_TRUE(d.trimmed);
 
   FrameSpec bad;
-  bad.opcode = wire::opcode::kRcWriteOnly;
+  bad.opcode = wire::opcode::kMrcWriteOnly;
   bad.icrc = IcrcMode::kBad;
   EXPECT_FALSE(decode(build_frame(bad, context())).icrc_ok);
 
@@ -152,7 +194,7 @@ TEST(FrameBuilder, Srv6FramesForTheFabricOrForTheReceiversIngress) {
   FrameContext c = context(wire::EvFmtMode::kSrv6);
   c.evs[1].wire = {0xfc, 0x00, 0x00, 0x01, 0x20, 0x00, 0x10, 0x01, 0x80, 0x00};
   FrameSpec s;
-  s.opcode = wire::opcode::kRcWriteOnly;
+  s.opcode = wire::opcode::kMrcWriteOnly;
   s.ev = 1;
   // What the receiver sees after decapsulation at the last hop: the inner packet, EV index in sport.
   const wire::DecodedFrame inner = decode(build_frame(s, c));
@@ -170,7 +212,7 @@ TEST(FrameBuilder, Srv6FramesForTheFabricOrForTheReceiversIngress) {
 
 TEST(FrameBuilder, BadSpecsAreErrorsNotCrashes) {
   FrameSpec s;
-  s.opcode = wire::opcode::kRcWriteOnly;
+  s.opcode = wire::opcode::kMrcWriteOnly;
   s.ev = 7;  // the array has 2 EVs
   EXPECT_FALSE(build_frame(s, context()).ok());
   s.ev.reset();

@@ -15,7 +15,7 @@ struct Frames {
   }
   std::vector<std::uint8_t> data(std::uint32_t ev, std::uint32_t psn, std::uint32_t len = 1024) const {
     FrameSpec s;
-    s.opcode = wire::opcode::kRcWriteMiddle;
+    s.opcode = wire::opcode::kMrcWriteMiddle;
     s.psn = psn;
     s.ev = ev;
     s.payload = PayloadSpec{PayloadPattern::kIncrement, len};

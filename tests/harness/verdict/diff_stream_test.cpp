@@ -40,7 +40,7 @@ Capture make_run(const RunSpec& r, std::size_t n) {
   Capture c("run");
   for (std::size_t k = 0; k < n; ++k) {
     Data d;
-    d.opcode = k % 4 == 0 ? wire::opcode::kRcWriteFirst : (k % 4 == 3 ? wire::opcode::kRcWriteLast : wire::opcode::kRcWriteMiddle);
+    d.opcode = k % 4 == 0 ? wire::opcode::kMrcWriteFirst : (k % 4 == 3 ? wire::opcode::kMrcWriteLast : wire::opcode::kMrcWriteMiddle);
     d.psn = (r.psn0 + static_cast<std::uint32_t>(k)) & 0xFFFFFF;
     d.dqpn = r.qpn;
     d.va = r.va0 + k * r.len;
@@ -426,7 +426,7 @@ TEST(DiffStream, AValueMetTooLateForOneReadMakesTwoWithTheSameFindings) {
   const RunSpec spec;
   const Capture run = make_run(spec, 2400);  // 3000 frames: the late packet lands past 1024 of its space
   Data low;
-  low.opcode = wire::opcode::kRcWriteOnly;
+  low.opcode = wire::opcode::kMrcWriteOnly;
   low.dqpn = spec.qpn;
   low.len = spec.len;
   low.ev = ev_value(0);

@@ -30,7 +30,7 @@ Capture make_run(const RunSpec& r, std::size_t n = 24) {
   Capture c("run");
   for (std::size_t k = 0; k < n; ++k) {
     Data d;
-    d.opcode = k % 4 == 0 ? wire::opcode::kRcWriteFirst : (k % 4 == 3 ? wire::opcode::kRcWriteLast : wire::opcode::kRcWriteMiddle);
+    d.opcode = k % 4 == 0 ? wire::opcode::kMrcWriteFirst : (k % 4 == 3 ? wire::opcode::kMrcWriteLast : wire::opcode::kMrcWriteMiddle);
     d.psn = r.psn0 + static_cast<std::uint32_t>(k);
     d.dqpn = r.qpn;
     d.va = r.va0 + k * 256;
@@ -83,7 +83,7 @@ TEST(CaptureDiff, AFieldDifferenceNamesFieldValuesIndicesAndFilters) {
       continue;
     }
     Data x;
-    x.opcode = wire::opcode::kRcWriteFirst;
+    x.opcode = wire::opcode::kMrcWriteFirst;
     x.psn = 1005;  // one too high
     x.dqpn = 0x222;
     x.va = 0x10000 + 4 * 256;

@@ -105,7 +105,7 @@ TEST(EvChoice, SrV6ExpansionComesFromTheWireLayer) {
   auto frame = [&](std::uint8_t da_ev, std::uint8_t seg_ev, std::uint8_t index) {
     wire::FrameSpec s = testing::detail::base_spec(0, wire::kDscpTrimmable, wire::kEcnEct0);
     const std::vector<std::uint8_t> payload(64, 0x33);
-    s.bth.opcode = wire::opcode::kRcWriteOnly;
+    s.bth.opcode = wire::opcode::kMrcWriteOnly;
     s.bth.dest_qp = testing::kPeerQpn;
     s.has_reth = true;
     s.reth.dma_length = 64;

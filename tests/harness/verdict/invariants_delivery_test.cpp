@@ -19,12 +19,12 @@ InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::str
   return InvariantCheck{std::move(name), std::move(params)};
 }
 
-void send(Scenario& s, std::uint64_t ts, std::uint32_t psn, std::uint8_t opcode = wire::opcode::kRcWriteOnly,
+void send(Scenario& s, std::uint64_t ts, std::uint32_t psn, std::uint8_t opcode = wire::opcode::kMrcWriteOnly,
           std::uint32_t ev = 0) {
   Data d;
   d.psn = psn;
   d.opcode = opcode;
-  d.imm = opcode == wire::opcode::kRcWriteOnlyImm || opcode == wire::opcode::kRcWriteLastImm;
+  d.imm = opcode == wire::opcode::kMrcWriteOnlyImm || opcode == wire::opcode::kMrcWriteLastImm;
   s.dut_sends(ts, d, ev == 0 ? psn % 8 : ev);
 }
 
@@ -79,7 +79,7 @@ TEST(DeliveryInvariants, CompletionsExactlyOnce) {
 // A three-packet WRITE-with-IMM (imm 0xAB) reaching the DUT at 1, 2 and 3 us.
 Scenario imm_message() {
   Scenario s(4, 8);
-  const std::uint8_t ops[] = {wire::opcode::kRcWriteFirst, wire::opcode::kRcWriteMiddle, wire::opcode::kRcWriteLastImm};
+  const std::uint8_t ops[] = {wire::opcode::kMrcWriteFirst, wire::opcode::kMrcWriteMiddle, wire::opcode::kMrcWriteLastImm};
   for (std::uint32_t p = 0; p < 3; ++p) {
     Data d;
     d.psn = p;
@@ -126,14 +126,14 @@ TEST(DeliveryInvariants, RequesterWindow) {
 TEST(DeliveryInvariants, WimmLimit) {
   Scenario s(4, 8);
   s.ctx.wimm_limit = 2;
-  send(s, 100, 0, wire::opcode::kRcWriteOnlyImm);
-  send(s, 200, 1, wire::opcode::kRcWriteFirst);
-  send(s, 300, 2, wire::opcode::kRcWriteLastImm);
+  send(s, 100, 0, wire::opcode::kMrcWriteOnlyImm);
+  send(s, 200, 1, wire::opcode::kMrcWriteFirst);
+  send(s, 300, 2, wire::opcode::kMrcWriteLastImm);
   Scenario acked = s;
   ack(acked, 350, 0);
-  send(acked, 400, 3, wire::opcode::kRcWriteOnlyImm);
+  send(acked, 400, 3, wire::opcode::kMrcWriteOnlyImm);
   EXPECT_EQ(run_invariant(inv("wimm_limit"), acked.finish()).verdict, Verdict::kPass);
-  send(s, 400, 3, wire::opcode::kRcWriteOnlyImm);
+  send(s, 400, 3, wire::opcode::kMrcWriteOnlyImm);
   const auto r = run_invariant(inv("wimm_limit"), s.finish());
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.evidence[0].observed, "3 outstanding when this message started");
@@ -144,10 +144,10 @@ TEST(DeliveryInvariants, WimmLimit) {
 TEST(DeliveryInvariants, WimmLimitFindsEachMessagesOwnLastByPsn) {
   Scenario s(4, 8);
   s.ctx.wimm_limit = 1;
-  send(s, 200, 2, wire::opcode::kRcWriteLast, 4);   // EV 4 = port 1: merged before port 4
-  send(s, 200, 1, wire::opcode::kRcWriteFirst, 3);  // EV 3 = port 4
-  send(s, 300, 3, wire::opcode::kRcWriteFirst);
-  send(s, 400, 4, wire::opcode::kRcWriteLastImm);
+  send(s, 200, 2, wire::opcode::kMrcWriteLast, 4);   // EV 4 = port 1: merged before port 4
+  send(s, 200, 1, wire::opcode::kMrcWriteFirst, 3);  // EV 3 = port 4
+  send(s, 300, 3, wire::opcode::kMrcWriteFirst);
+  send(s, 400, 4, wire::opcode::kMrcWriteLastImm);
   const auto r = run_invariant(inv("wimm_limit"), s.finish());
   EXPECT_EQ(r.verdict, Verdict::kPass) << (r.evidence.empty() ? "" : r.evidence[0].observed);
 }
@@ -158,14 +158,14 @@ TEST(DeliveryInvariants, WimmLimitFindsEachMessagesOwnLastByPsn) {
 TEST(DeliveryInvariants, WimmLimitCountsMessagesInPsnOrder) {
   Scenario s(4, 8);
   s.ctx.wimm_limit = 2;
-  send(s, 100, 0, wire::opcode::kRcWriteOnlyImm);
-  send(s, 200, 2, wire::opcode::kRcWriteOnlyImm, 4);  // EV 4 = port 1: merged before port 4
-  send(s, 200, 1, wire::opcode::kRcWriteOnlyImm, 3);  // EV 3 = port 4
+  send(s, 100, 0, wire::opcode::kMrcWriteOnlyImm);
+  send(s, 200, 2, wire::opcode::kMrcWriteOnlyImm, 4);  // EV 4 = port 1: merged before port 4
+  send(s, 200, 1, wire::opcode::kMrcWriteOnlyImm, 3);  // EV 3 = port 4
   ack(s, 300, 1);                                    // frees PSNs 0 and 1, PSN 2 stays open
-  send(s, 400, 3, wire::opcode::kRcWriteOnlyImm);
+  send(s, 400, 3, wire::opcode::kMrcWriteOnlyImm);
   const auto r = run_invariant(inv("wimm_limit"), s.finish());
   EXPECT_EQ(r.verdict, Verdict::kPass) << (r.evidence.empty() ? "" : r.evidence[0].observed);
-  send(s, 500, 4, wire::opcode::kRcWriteOnlyImm);  // 2, 3 and 4 open: one too many
+  send(s, 500, 4, wire::opcode::kMrcWriteOnlyImm);  // 2, 3 and 4 open: one too many
   const auto over = run_invariant(inv("wimm_limit"), s.finish());
   ASSERT_EQ(over.verdict, Verdict::kFail);
   EXPECT_EQ(over.evidence[0].observed, "3 outstanding when this message started");
@@ -176,10 +176,10 @@ TEST(DeliveryInvariants, SelectiveRetransmission) {
   for (std::uint32_t p = 0; p < 6; ++p) send(s, p * 100, p);
   ack(s, 1000, 1, bit(1) | bit(2));  // base 2: PSNs 3 and 4 SACKed, 2 and 5 missing
   EXPECT_EQ(run_invariant(inv("selective_retx"), s.finish()).verdict, Verdict::kInconclusive);
-  send(s, 2000, 2, wire::opcode::kRcWriteOnly, 7);
+  send(s, 2000, 2, wire::opcode::kMrcWriteOnly, 7);
   EXPECT_EQ(run_invariant(inv("selective_retx"), s.finish()).verdict, Verdict::kPass);
-  send(s, 2100, 3, wire::opcode::kRcWriteOnly, 6);
-  send(s, 2200, 1, wire::opcode::kRcWriteOnly, 5);
+  send(s, 2100, 3, wire::opcode::kMrcWriteOnly, 6);
+  send(s, 2200, 1, wire::opcode::kMrcWriteOnly, 5);
   const auto r = run_invariant(inv("selective_retx"), s.finish());
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.metrics.at("violations"), 2);

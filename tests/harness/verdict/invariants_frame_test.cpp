@@ -18,11 +18,13 @@ InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::str
   return InvariantCheck{std::move(name), std::move(params)};
 }
 
+// PSNs 10..12 are one 768-byte message (W4: every RETH names the whole message), 13 one alone.
 Data packet(std::uint32_t psn, std::uint8_t op, std::uint64_t va) {
   Data d;
   d.psn = psn;
   d.opcode = op;
   d.va = va;
+  d.dma_len = psn >= 10 && psn <= 12 ? 768 : 256;
   return d;
 }
 
@@ -30,16 +32,16 @@ TEST(FrameInvariants, RethEveryPacketWithVaContinuity) {
   namespace oc = wire::opcode;
   Scenario s(4, 8);
   // One 3-packet message sprayed out of order: PSN 12 leaves before PSN 11.
-  s.dut_sends(100, packet(10, oc::kRcWriteFirst, 0x1000), 0);
-  s.dut_sends(200, packet(12, oc::kRcWriteLast, 0x1200), 1);
-  s.dut_sends(300, packet(11, oc::kRcWriteMiddle, 0x1100), 2);
-  s.dut_sends(400, packet(13, oc::kRcWriteOnly, 0x9000), 3);
-  s.dut_sends(500, packet(11, oc::kRcWriteMiddle, 0x1100), 4);  // retransmission, same VA
+  s.dut_sends(100, packet(10, oc::kMrcWriteFirst, 0x1000), 0);
+  s.dut_sends(200, packet(12, oc::kMrcWriteLast, 0x1200), 1);
+  s.dut_sends(300, packet(11, oc::kMrcWriteMiddle, 0x1100), 2);
+  s.dut_sends(400, packet(13, oc::kMrcWriteOnly, 0x9000), 3);
+  s.dut_sends(500, packet(11, oc::kMrcWriteMiddle, 0x1100), 4);  // retransmission, same VA
   EXPECT_EQ(run_invariant(inv("reth_every_packet"), s.finish()).verdict, Verdict::kPass);
 
   Scenario gap(4, 8);
-  gap.dut_sends(100, packet(10, oc::kRcWriteFirst, 0x1000), 0);
-  gap.dut_sends(200, packet(11, oc::kRcWriteMiddle, 0x1180), 1);  // should be 0x1100
+  gap.dut_sends(100, packet(10, oc::kMrcWriteFirst, 0x1000), 0);
+  gap.dut_sends(200, packet(11, oc::kMrcWriteMiddle, 0x1180), 1);  // should be 0x1100
   auto r = run_invariant(inv("reth_every_packet"), gap.finish());
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.evidence[0].field, "reth.va");
@@ -47,17 +49,82 @@ TEST(FrameInvariants, RethEveryPacketWithVaContinuity) {
   EXPECT_EQ(r.evidence[0].observed, "0x1180");
 
   Scenario moved = s;
-  moved.dut_sends(600, packet(11, oc::kRcWriteMiddle, 0x2100), 5);  // a retransmission elsewhere
+  moved.dut_sends(600, packet(11, oc::kMrcWriteMiddle, 0x2100), 5);  // a retransmission elsewhere
   EXPECT_EQ(run_invariant(inv("reth_every_packet"), moved.finish()).verdict, Verdict::kFail);
 
   Scenario bare(4, 8);  // IBA framing: MIDDLE without RETH; MRC framing reads payload as a RETH
-  Data middle = packet(11, oc::kRcWriteMiddle, 0);
+  Data middle = packet(11, oc::kMrcWriteMiddle, 0);
   middle.reth = false;
-  bare.dut_sends(100, packet(10, oc::kRcWriteFirst, 0x1000), 0);
+  bare.dut_sends(100, packet(10, oc::kMrcWriteFirst, 0x1000), 0);
   bare.dut_sends(200, middle, 1);
   r = run_invariant(inv("reth_every_packet"), bare.finish());
   ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "reth.va");  // payload bytes read as its VA
+
+  // W4: the message length in every packet (S1), the same in each.
+  Scenario short_len(4, 8);
+  Data last = packet(12, oc::kMrcWriteLast, 0x1200);
+  last.dma_len = 256;  // its own payload, as the old per-packet model had it
+  short_len.dut_sends(100, packet(10, oc::kMrcWriteFirst, 0x1000), 0);
+  short_len.dut_sends(200, packet(11, oc::kMrcWriteMiddle, 0x1100), 1);
+  short_len.dut_sends(300, last, 2);
+  r = run_invariant(inv("reth_every_packet"), short_len.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.evidence[0].field, "reth.len");
+  EXPECT_EQ(r.evidence[0].expected, "768 (as the message's FIRST packet, PSN 10)");
+  EXPECT_EQ(r.evidence[0].observed, "256");
+
+  Scenario all_wrong(4, 8);  // consistent, but not the message's length
+  for (std::uint32_t psn : {10u, 11u, 12u}) {
+    Data d = packet(psn, psn == 10 ? oc::kMrcWriteFirst : psn == 11 ? oc::kMrcWriteMiddle : oc::kMrcWriteLast,
+                    0x1000 + (psn - 10) * 0x100);
+    d.dma_len = 1024;
+    all_wrong.dut_sends(100 * psn, d, psn % 8);
+  }
+  r = run_invariant(inv("reth_every_packet"), all_wrong.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].expected, "768 (the payload bytes of its message, S1: W4)");
+}
+
+TEST(FrameInvariants, MethNamesTheMessageRetransmissionsIncluded) {
+  namespace oc = wire::opcode;
+  const auto data = [](std::uint32_t psn, std::uint8_t op, std::uint16_t msn) {
+    Data d = packet(psn, op, 0x1000 + (psn - 10) * 0x100);
+    d.msn = msn;
+    return d;
+  };
+  Scenario s(4, 8);
+  s.dut_sends(100, data(10, oc::kMrcWriteFirst, 4), 0);
+  s.dut_sends(200, data(12, oc::kMrcWriteLast, 4), 1);
+  s.dut_sends(300, data(11, oc::kMrcWriteMiddle, 4), 2);
+  s.dut_sends(400, data(13, oc::kMrcWriteOnly, 5), 3);
+  s.dut_sends(500, data(11, oc::kMrcWriteMiddle, 4), 4);  // retransmission, same msn
+  EXPECT_EQ(run_invariant(inv("meth_every_packet"), s.finish()).verdict, Verdict::kPass);
+
+  Scenario per_packet(4, 8);  // numbers packets, not messages
+  per_packet.dut_sends(100, data(10, oc::kMrcWriteFirst, 10), 0);
+  per_packet.dut_sends(200, data(11, oc::kMrcWriteMiddle, 11), 1);
+  per_packet.dut_sends(300, data(12, oc::kMrcWriteLast, 12), 2);
+  auto r = run_invariant(inv("meth_every_packet"), per_packet.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "meth.msn");
+  EXPECT_EQ(r.evidence[0].expected, "10 (the msn of its message, from PSN 10)");
+
+  Scenario skipped(4, 8);  // the next message's msn jumps
+  skipped.dut_sends(100, data(10, oc::kMrcWriteFirst, 4), 0);
+  skipped.dut_sends(200, data(11, oc::kMrcWriteMiddle, 4), 1);
+  skipped.dut_sends(300, data(12, oc::kMrcWriteLast, 4), 2);
+  skipped.dut_sends(400, data(13, oc::kMrcWriteOnly, 6), 3);
+  r = run_invariant(inv("meth_every_packet"), skipped.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].expected, "5 (the message before, ending at PSN 12, has msn 4)");
+
+  Scenario fresh(4, 8);  // a retransmission with a new msn
+  fresh.dut_sends(100, data(13, oc::kMrcWriteOnly, 5), 0);
+  fresh.dut_sends(200, data(13, oc::kMrcWriteOnly, 9), 1);
+  r = run_invariant(inv("meth_every_packet"), fresh.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].expected, "5 (as in the first transmission of PSN 13)");
 }
 
 TEST(FrameInvariants, IcrcValidCountsBadAndUndecodableFrames) {

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/verdict/check_context.hpp"
+#include "reference/wire/codec.hpp"
 #include "reference/wire/frame.hpp"
 #include "reference/wire/headers.hpp"
 #include "reference/wire/ev_placement.hpp"
@@ -29,7 +30,7 @@ inline constexpr std::uint32_t kPeerQpn = 0x000222;
 inline std::uint32_t ev_value(std::uint32_t i) { return ((0x1000u + i) << 16) | (0xC100u + i); }
 
 struct Data {
-  std::uint8_t opcode = wire::opcode::kRcWriteOnly;
+  std::uint8_t opcode = wire::opcode::kMrcWriteOnly;
   std::uint32_t psn = 0;
   std::uint32_t ev = 0;  // STEV value V
   std::uint32_t dqpn = kPeerQpn;
@@ -42,7 +43,11 @@ struct Data {
   std::uint8_t dscp = wire::kDscpTrimmable;
   std::uint8_t ecn = wire::kEcnEct0;
   bool corrupt_icrc = false;
-  std::size_t trim_to = 0;  // > 0: a trimmed stub (DSCP 11, cut to this many bytes; MODEL: M11)
+  std::size_t trim_to = 0;  // > 0: a trimmed packet (DSCP 11, cut to this many bytes, IP and UDP
+                            // lengths fixed as the simulated switch does; W13)
+  std::uint16_t msn = 0;    // METH msn (W4)
+  std::uint16_t rqmsn = 0;
+  bool rtx = false;
   std::uint8_t fill = 0x5A;
   std::uint8_t src_host = 1;  // last byte of the source MAC and GID
   std::uint8_t dst_host = 2;
@@ -109,7 +114,10 @@ inline std::vector<std::uint8_t> encode(const Data& d) {
   s.bth.opcode = d.opcode;
   s.bth.dest_qp = d.dqpn;
   s.bth.psn = d.psn & 0xFFFFFF;
-  s.bth.ack_req = true;  // MODEL: M3
+  s.bth.ack_req = true;
+  s.bth.rtx = d.rtx;
+  s.has_meth = wire::is_mrc_data(d.opcode);
+  s.meth = wire::Meth{d.rqmsn, d.msn};
   s.has_reth = d.reth;
   s.reth.va = d.va;
   s.reth.rkey = 0x1234;
@@ -120,7 +128,11 @@ inline std::vector<std::uint8_t> encode(const Data& d) {
   s.payload = wire::Bytes(payload);
   s.corrupt_icrc = d.corrupt_icrc;
   auto out = detail::finish(s);
-  if (d.trim_to && d.trim_to < out.size()) out.resize(d.trim_to);
+  if (d.trim_to && d.trim_to < out.size()) {  // IPv6 at 14, UDP at 54 (base_spec's layout)
+    out.resize(d.trim_to);
+    wire::store_be16(out.data() + 14 + 4, static_cast<std::uint16_t>(d.trim_to - 14 - wire::kIpv6Len));
+    wire::store_be16(out.data() + 54 + 4, static_cast<std::uint16_t>(d.trim_to - 54));
+  }
   return out;
 }
 
@@ -129,9 +141,10 @@ inline std::vector<std::uint8_t> encode(const Data& d) {
 inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32_t psn, std::uint8_t segments_left = 1) {
   wire::FrameSpec s = detail::base_spec(0, wire::kDscpTrimmable, wire::kEcnEct0);
   std::vector<std::uint8_t> payload(128, 0x33);
-  s.bth.opcode = wire::opcode::kRcWriteOnly;
+  s.bth.opcode = wire::opcode::kMrcWriteOnly;
   s.bth.dest_qp = kPeerQpn;
   s.bth.psn = psn;
+  s.has_meth = true;
   s.has_reth = true;
   s.reth.va = 0x1000;
   s.reth.dma_length = 128;

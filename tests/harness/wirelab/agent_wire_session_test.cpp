@@ -168,7 +168,7 @@ void run_session(Client& c, const hw::Netns& ns) {
     for (std::size_t i = 0; i < cap.size(); ++i) {
       wire::DecodedFrame f;
       if (!wire::decode_frame(wire::Bytes(cap.bytes(i).data(), cap.bytes(i).size()), f).ok()) continue;
-      if (f.bth.opcode >= wire::opcode::kRcWriteFirst && f.bth.opcode <= wire::opcode::kRcWriteOnlyImm) ++data_frames;
+      if (f.bth.opcode >= wire::opcode::kMrcWriteFirst && f.bth.opcode <= wire::opcode::kMrcWriteOnlyImm) ++data_frames;
       if (i > 0) {
         EXPECT_GE(cap.packet(i).ts_ns, cap.packet(i - 1).ts_ns);
       }

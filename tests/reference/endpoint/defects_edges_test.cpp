@@ -25,25 +25,25 @@ std::vector<WireFrame> data_from_a(PairOptions o, std::uint32_t len) {
   return out;
 }
 
-// Data packets whose RETH length is not their own payload length.
-std::size_t reth_len_mismatches(const std::vector<WireFrame>& frames) {
+// Data packets whose RETH length is not the message's (W4: every write here is `len` bytes).
+std::size_t reth_len_mismatches(const std::vector<WireFrame>& frames, std::size_t len) {
   std::size_t n = 0;
-  for (const auto& w : frames) n += w.f.has_reth && w.f.reth.dma_length != w.f.payload.size();
+  for (const auto& w : frames) n += w.f.has_reth && w.f.reth.dma_length != len;
   return n;
 }
 
 TEST(DefectSymptoms, LastRethLenMtu) {
   PairOptions o;  // path MTU 1024
-  EXPECT_EQ(reth_len_mismatches(data_from_a(o, 4096)), 0u);
-  EXPECT_EQ(reth_len_mismatches(data_from_a(o, 1500)), 0u);
+  EXPECT_EQ(reth_len_mismatches(data_from_a(o, 4096), 4096), 0u);
+  EXPECT_EQ(reth_len_mismatches(data_from_a(o, 1500), 1500), 0u);
   o.defects_a = with(Defect::kLastRethLenMtu);
-  EXPECT_EQ(reth_len_mismatches(data_from_a(o, 4096)), 0u);  // a multiple of the MTU: no short LAST
+  EXPECT_EQ(reth_len_mismatches(data_from_a(o, 4096), 4096), 0u);  // a multiple of the MTU: no edge
   const auto bad = data_from_a(o, 1500);
   ASSERT_FALSE(bad.empty());
-  EXPECT_GT(reth_len_mismatches(bad), 0u);
+  EXPECT_GT(reth_len_mismatches(bad, 1500), 0u);
   for (const auto& w : bad) {
     if (w.f.payload.size() == 1500 - 1024) {
-      EXPECT_EQ(w.f.reth.dma_length, 1024u);  // the short LAST says MTU
+      EXPECT_EQ(w.f.reth.dma_length, 2048u);  // the short LAST names two whole MTUs
     }
   }
 }

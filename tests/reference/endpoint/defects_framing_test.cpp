@@ -152,8 +152,8 @@ TEST(DefectSymptoms, NoRethOnMiddle) {
   auto reth_mismatches = [](const Capture& r) {
     std::size_t n = 0;
     for (const auto& w : r.data_from_a()) {
-      // Under MRC framing (M3) every packet's RETH.DMALength equals its own payload length.
-      n += !w.f.has_reth || w.f.reth.dma_length != w.f.payload.size();
+      // W4: every packet's RETH names the whole 4096-byte message.
+      n += !w.f.has_reth || w.f.reth.dma_length != 4096;
     }
     return n;
   };

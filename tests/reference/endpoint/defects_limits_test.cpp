@@ -50,7 +50,7 @@ std::uint32_t max_wimm_outstanding(const PairOptions& o) {
     if (w.from() == 1 && is_feedback(w)) {
       const std::uint32_t n = (w.f.bth.psn + 1) & transport::kPsnMask;
       if (transport::psn_before(cum_next, n)) cum_next = n;
-    } else if (w.from() == 0 && w.f.bth.opcode == wire::opcode::kRcWriteOnlyImm) {
+    } else if (w.from() == 0 && w.f.bth.opcode == wire::opcode::kMrcWriteOnlyImm) {
       sent.push_back(w.f.bth.psn);
       std::uint32_t open = 0;
       for (std::uint32_t s : sent) open += !transport::psn_before(s, cum_next);

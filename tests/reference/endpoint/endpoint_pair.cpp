@@ -258,7 +258,7 @@ bool decode(const TapRecord& r, wire::DecodedFrame& f) {
 }
 
 bool is_data(const wire::DecodedFrame& f) {
-  return f.bth.opcode >= wire::opcode::kRcWriteFirst && f.bth.opcode <= wire::opcode::kRcWriteOnlyImm;
+  return f.bth.opcode >= wire::opcode::kMrcWriteFirst && f.bth.opcode <= wire::opcode::kMrcWriteOnlyImm;
 }
 
 }  // namespace mrc::ref::testing

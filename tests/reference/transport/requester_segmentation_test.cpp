@@ -1,6 +1,8 @@
-// Requester segmentation (MODEL: M3): one packet per path-MTU chunk, RC WRITE opcodes by position,
-// a RETH on every packet naming that packet's own first byte and length, ImmDt on the last packet
-// of a WRITE WITH IMMEDIATE, PSNs consecutive modulo 2^24, and only WRITE / WRITE_WITH_IMM accepted.
+// Requester segmentation (W3, W4): one packet per path-MTU chunk, MRC WRITE opcodes by position, a
+// METH naming the message and a TSETH on every packet, a RETH on every packet naming that packet's
+// own first byte and the whole message's length, A on the last packet of a message, ImmDt on the
+// last packet of a WRITE WITH IMMEDIATE, PSNs consecutive modulo 2^24, and only WRITE /
+// WRITE_WITH_IMM accepted.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -18,20 +20,25 @@ TEST(RequesterSegmentation, SplitsByMtuWithPerPacketReth) {
   ASSERT_EQ(h.write(1, 3 * 1024 + 512, false, 0x20000000, 100), 0);
   const auto pkts = h.drain(0);
   ASSERT_EQ(pkts.size(), 4u);
-  const std::uint8_t expect_op[] = {op::kRcWriteFirst, op::kRcWriteMiddle, op::kRcWriteMiddle,
-                                    op::kRcWriteLast};
+  const std::uint8_t expect_op[] = {op::kMrcWriteFirst, op::kMrcWriteMiddle, op::kMrcWriteMiddle,
+                                    op::kMrcWriteLast};
   for (std::size_t i = 0; i < 4; ++i) {
     const TxPacket& p = pkts[i];
     SCOPED_TRACE(i);
     EXPECT_EQ(p.bth.opcode, expect_op[i]);
     EXPECT_EQ(p.bth.psn, psn(0x1000, static_cast<std::uint32_t>(i)));
     EXPECT_EQ(p.bth.dest_qp, 0x222u);
-    EXPECT_TRUE(p.bth.ack_req);  // M3: A on every packet
-    ASSERT_TRUE(p.has_reth);     // M3: RETH on every packet, MIDDLE and LAST included
+    EXPECT_EQ(p.bth.ack_req, i == 3);  // W3: A on the message's last packet
+    EXPECT_FALSE(p.bth.rtx);
+    ASSERT_TRUE(p.has_meth);           // W4: METH on every packet, one msn per message
+    EXPECT_EQ(p.meth.msn, 0u);
+    EXPECT_EQ(p.meth.rqmsn, 0u);
+    EXPECT_TRUE(p.has_tseth);
+    ASSERT_TRUE(p.has_reth);     // W4: RETH on every packet, MIDDLE and LAST included
     EXPECT_EQ(p.reth.va, 0x20000000u + i * 1024);
     EXPECT_EQ(p.reth.rkey, 0x77u);
     const std::uint32_t len = i < 3 ? 1024u : 512u;
-    EXPECT_EQ(p.reth.dma_length, len);  // M3: this packet's payload, not the message length
+    EXPECT_EQ(p.reth.dma_length, 3u * 1024 + 512);  // S1: W4 the whole message's length
     ASSERT_EQ(p.payload.size(), len);
     EXPECT_EQ(std::memcmp(p.payload.data(), h.buf.data() + 100 + i * 1024, len), 0);
     EXPECT_FALSE(p.has_immdt);
@@ -48,16 +55,57 @@ TEST(RequesterSegmentation, WriteWithImmediateCarriesImmDtOnLastOnly) {
   ASSERT_EQ(h.write(6, 10, true), 0);
   const auto pkts = h.drain(0);
   ASSERT_EQ(pkts.size(), 3u);
-  EXPECT_EQ(pkts[0].bth.opcode, op::kRcWriteFirst);
+  EXPECT_EQ(pkts[0].bth.opcode, op::kMrcWriteFirst);
   EXPECT_FALSE(pkts[0].has_immdt);
-  EXPECT_EQ(pkts[1].bth.opcode, op::kRcWriteLastImm);
+  EXPECT_EQ(pkts[1].bth.opcode, op::kMrcWriteLastImm);
   EXPECT_TRUE(pkts[1].has_immdt);
   EXPECT_EQ(pkts[1].immdt, 5u * 3 + 1);
-  EXPECT_EQ(pkts[2].bth.opcode, op::kRcWriteOnlyImm);
+  EXPECT_EQ(pkts[2].bth.opcode, op::kMrcWriteOnlyImm);
   EXPECT_TRUE(pkts[2].has_immdt);
   EXPECT_EQ(pkts[2].immdt, 6u * 3 + 1);
   EXPECT_TRUE(pkts[2].has_reth);
   EXPECT_EQ(pkts[2].reth.dma_length, 10u);
+  // W4: msn counts messages, rqmsn the WRITE_WITH_IMM ones.
+  EXPECT_EQ(pkts[0].meth.msn, 0u);
+  EXPECT_EQ(pkts[1].meth.msn, 0u);
+  EXPECT_EQ(pkts[2].meth.msn, 1u);
+  EXPECT_EQ(pkts[0].meth.rqmsn, 0u);
+  EXPECT_EQ(pkts[2].meth.rqmsn, 1u);
+}
+
+TEST(RequesterSegmentation, MsnAndRqmsnCountMessages) {
+  Harness h;
+  ASSERT_EQ(h.write(1, 100), 0);
+  ASSERT_EQ(h.write(2, 100, true), 0);
+  ASSERT_EQ(h.write(3, 2000), 0);
+  ASSERT_EQ(h.write(4, 100, true), 0);
+  const auto pkts = h.drain(0);
+  ASSERT_EQ(pkts.size(), 5u);
+  const std::uint16_t msn[] = {0, 1, 2, 2, 3};
+  const std::uint16_t rqmsn[] = {0, 0, 0, 0, 1};
+  for (std::size_t i = 0; i < pkts.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(pkts[i].meth.msn, msn[i]);
+    EXPECT_EQ(pkts[i].meth.rqmsn, rqmsn[i]);
+  }
+}
+
+TEST(RequesterSegmentation, TsethCarriesTheSendTimeOrIsLeftOut) {
+  Harness h;
+  ASSERT_EQ(h.write(1, 100), 0);
+  const auto pkts = h.drain(12'800);  // 100 units of 128 ns
+  ASSERT_EQ(pkts.size(), 1u);
+  ASSERT_TRUE(pkts[0].has_tseth);
+  EXPECT_EQ(pkts[0].tseth.tx_timestamp, 100u);
+  EXPECT_FALSE(pkts[0].tseth.tsr);
+  EXPECT_EQ(pkts[0].tseth.ftype, wire::kFtypeTimestamp);
+  RequesterConfig c = default_config();
+  c.tseth = false;
+  Harness off(c);
+  ASSERT_EQ(off.write(1, 100), 0);
+  const auto none = off.drain(0);
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_FALSE(none[0].has_tseth);
 }
 
 TEST(RequesterSegmentation, ExactMultipleAndZeroLength) {
@@ -67,12 +115,12 @@ TEST(RequesterSegmentation, ExactMultipleAndZeroLength) {
   ASSERT_EQ(h.write(3, 1024), 0);
   const auto pkts = h.drain(0);
   ASSERT_EQ(pkts.size(), 4u);
-  EXPECT_EQ(pkts[0].bth.opcode, op::kRcWriteFirst);
-  EXPECT_EQ(pkts[1].bth.opcode, op::kRcWriteLast);
-  EXPECT_EQ(pkts[2].bth.opcode, op::kRcWriteOnly);
+  EXPECT_EQ(pkts[0].bth.opcode, op::kMrcWriteFirst);
+  EXPECT_EQ(pkts[1].bth.opcode, op::kMrcWriteLast);
+  EXPECT_EQ(pkts[2].bth.opcode, op::kMrcWriteOnly);
   EXPECT_EQ(pkts[2].payload.size(), 0u);
   EXPECT_EQ(pkts[2].reth.dma_length, 0u);
-  EXPECT_EQ(pkts[3].bth.opcode, op::kRcWriteOnly);
+  EXPECT_EQ(pkts[3].bth.opcode, op::kMrcWriteOnly);
   EXPECT_EQ(pkts[3].payload.size(), 1024u);
 }
 
@@ -138,9 +186,33 @@ TEST(RequesterDefects, NoRethMiddleUsesClassicRcFraming) {
   const auto pkts = h.drain(0);
   ASSERT_EQ(pkts.size(), 3u);
   EXPECT_TRUE(pkts[0].has_reth);
-  EXPECT_EQ(pkts[0].reth.dma_length, 3000u);  // message length, RC style
+  EXPECT_EQ(pkts[0].reth.dma_length, 3000u);
   EXPECT_FALSE(pkts[1].has_reth);
   EXPECT_FALSE(pkts[2].has_reth);
+}
+
+TEST(RequesterDefects, LastRethLenMtuRoundsTheMessageUp) {
+  RequesterConfig c = default_config();
+  c.quirks.last_reth_len_mtu = true;
+  Harness h(c);
+  ASSERT_EQ(h.write(1, 3000), 0);
+  ASSERT_EQ(h.write(2, 2048), 0);
+  const auto pkts = h.drain(0);
+  ASSERT_EQ(pkts.size(), 5u);
+  EXPECT_EQ(pkts[0].reth.dma_length, 3000u);
+  EXPECT_EQ(pkts[2].reth.dma_length, 3072u);  // the edge: 3 packets x 1024
+  EXPECT_EQ(pkts[4].reth.dma_length, 2048u);  // a whole number of MTUs: no difference
+}
+
+TEST(RequesterDefects, MsnPerPacketNumbersPackets) {
+  RequesterConfig c = default_config();
+  c.quirks.msn_per_packet = true;
+  Harness h(c);
+  ASSERT_EQ(h.write(1, 3000), 0);
+  const auto pkts = h.drain(0);
+  ASSERT_EQ(pkts.size(), 3u);
+  EXPECT_EQ(pkts[1].meth.msn, 1u);
+  EXPECT_EQ(pkts[2].meth.msn, 2u);
 }
 
 TEST(RequesterDefects, WrongIcrcMarksDataPackets) {

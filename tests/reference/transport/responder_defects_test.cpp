@@ -14,8 +14,8 @@ TEST_F(ResponderTest, DefectSackOffByOneShiftsTheBitmap) {
     q.sack_off_by_one = quirk;
     sink_.clear();
     make({}, q);
-    deliver(data(op::kRcWriteOnly, 0), 10);
-    deliver(data(op::kRcWriteOnly, 2, 64), 20);  // base 1: PSN 2 is bit i = 1
+    deliver(data(op::kMrcWriteOnly, 0), 10);
+    deliver(data(op::kMrcWriteOnly, 2, 64), 20);  // base 1: PSN 2 is bit i = 1
     ASSERT_EQ(sink_.size(), 1u);
     EXPECT_EQ(sink_.last().m().sack_bitmap,
               quirk ? std::uint64_t{1} << 61 : std::uint64_t{1} << 62);
@@ -29,10 +29,10 @@ TEST_F(ResponderTest, DefectWrongEvEchoEchoesThePreviousPacket) {
     q.wrong_ev_echo = quirk;
     sink_.clear();
     make({}, q);
-    DataPacket a = data(op::kRcWriteFirst, 0);
+    DataPacket a = data(op::kMrcWriteFirst, 0);
     a.flow_label = 0xA;
     a.sport = 0xC00A;
-    DataPacket b = data(op::kRcWriteLast, 1, 64);
+    DataPacket b = data(op::kMrcWriteLast, 1, 64);
     b.flow_label = 0xB;
     b.sport = 0xC00B;
     b.ack_req = true;
@@ -58,7 +58,7 @@ TEST_F(ResponderTest, DefectNoTrimNackDropsStubsSilently) {
     q.no_trim_nack = quirk;
     sink_.clear();
     make({}, q);
-    deliver(stub(data(op::kRcWriteOnly, 0, 0, 1024)), 10);
+    deliver(stub(data(op::kMrcWriteOnly, 0, 0, 1024)), 10);
     EXPECT_EQ(sink_.size(), quirk ? 0u : 1u);
   }
 }
@@ -69,7 +69,7 @@ TEST_F(ResponderTest, DefectPlaceTrimmedStubWritesStubBytes) {
     ResponderQuirks q;
     q.place_trimmed_stub = quirk;
     make({}, q);
-    deliver(stub(data(op::kRcWriteOnly, 0, 0, 1024, 0x6B)), 10);
+    deliver(stub(data(op::kMrcWriteOnly, 0, 0, 1024, 0x6B)), 10);
     // The stub kept 256 - headers bytes of payload; the first 64 are surely among them.
     EXPECT_EQ(memory(0, 64), filled(64, quirk ? 0x6B : 0x00));
     EXPECT_EQ(memory(512, 64), filled(64, 0x00));  // bytes the trim cut never arrive
@@ -83,9 +83,9 @@ TEST_F(ResponderTest, DefectEarlyCompletionCompletesBeforeAllPsns) {
     q.early_completion = quirk;
     make({}, q);
     ASSERT_EQ(rsp_->post_recv(1), 0);
-    deliver(data(op::kRcWriteLastImm, 1, 64), 10);  // PSN 0 (FIRST) missing
+    deliver(data(op::kMrcWriteLastImm, 1, 64), 10);  // PSN 0 (FIRST) missing
     EXPECT_EQ(completions().size(), quirk ? 1u : 0u);
-    deliver(data(op::kRcWriteFirst, 0, 0), 20);
+    deliver(data(op::kMrcWriteFirst, 0, 0), 20);
     EXPECT_EQ(completions().size(), quirk ? 0u : 1u);  // never twice
   }
 }
@@ -98,7 +98,7 @@ TEST_F(ResponderTest, DefectDoubleCompletionCompletesADuplicateAgain) {
     make({}, q);
     ASSERT_EQ(rsp_->post_recv(1), 0);
     ASSERT_EQ(rsp_->post_recv(2), 0);
-    DataPacket p = data(op::kRcWriteOnlyImm, 0);
+    DataPacket p = data(op::kMrcWriteOnlyImm, 0);
     deliver(p, 10);
     deliver(p, 20);
     EXPECT_EQ(completions().size(), quirk ? 2u : 1u);
@@ -112,7 +112,7 @@ TEST_F(ResponderTest, DefectNoNackLossNeverReportsAHole) {
     q.no_nack_loss = quirk;
     sink_.clear();
     make({}, q);
-    deliver(data(op::kRcWriteOnly, 1), 10);
+    deliver(data(op::kMrcWriteOnly, 1), 10);
     sink_.clear();
     rsp_->advance(1'000'000, sink_);
     EXPECT_EQ(sink_.size(), quirk ? 0u : 1u);
@@ -129,7 +129,7 @@ TEST_F(ResponderTest, DefectAcceptOutOfWindowPlacesBeyondTheWindow) {
     c.mpr_dest = 1;
     sink_.clear();
     make(c, q);
-    EXPECT_EQ(deliver(data(op::kRcWriteOnly, 128, 0, 64, 0x3C), 10),
+    EXPECT_EQ(deliver(data(op::kMrcWriteOnly, 128, 0, 64, 0x3C), 10),
               quirk ? RxOutcome::kPlacedOutOfWindow : RxOutcome::kOutOfWindow);
     ASSERT_EQ(sink_.size(), 1u);
     EXPECT_EQ(sink_.last().m().type == wire::FeedbackType::kPsnOutOfRange, !quirk);
@@ -144,7 +144,7 @@ TEST_F(ResponderTest, DefectNoServiceTimeDropsTheField) {
     q.no_service_time = quirk;
     sink_.clear();
     make({}, q);
-    deliver(data(op::kRcWriteFirst, 0), 1000);
+    deliver(data(op::kMrcWriteFirst, 0), 1000);
     rsp_->advance(3000, sink_);
     ASSERT_EQ(sink_.size(), 1u);
     EXPECT_EQ(sink_.last().m().svc_valid, !quirk);

@@ -22,9 +22,9 @@ TEST_F(ResponderTest, DefectTailBytesUnplacedLosesThePartialLastBlock) {
     ResponderQuirks q;
     q.tail_bytes_unplaced = quirk;
     make({}, q);
-    DataPacket middle = data(op::kRcWriteOnly, 0, 0, 128);  // a multiple of 64: placed whole either way
+    DataPacket middle = data(op::kMrcWriteOnly, 0, 0, 128);  // a multiple of 64: placed whole either way
     middle.payload = ramp(128);
-    DataPacket edge = data(op::kRcWriteOnly, 1, 1024, 100);  // 100 = 64 + 36 bytes
+    DataPacket edge = data(op::kMrcWriteOnly, 1, 1024, 100);  // 100 = 64 + 36 bytes
     edge.payload = ramp(100);
     EXPECT_EQ(deliver(middle, 10), RxOutcome::kPlaced);
     EXPECT_EQ(deliver(edge, 20), RxOutcome::kPlaced);  // acknowledged either way
@@ -47,11 +47,11 @@ TEST_F(ResponderTest, DefectRegionEndOffByOneAcceptsAWriteOneBytePastTheEnd) {
     sink_.clear();
     make({}, q);
     // Middle: far past the end is refused either way.
-    DataPacket far = data(op::kRcWriteOnly, 0, 64 * 1024 + 4096, 64);
+    DataPacket far = data(op::kMrcWriteOnly, 0, 64 * 1024 + 4096, 64);
     EXPECT_EQ(deliver(far, 10), RxOutcome::kNakRemoteAccess);
     make({}, q);
     // Edge: 64 bytes whose last byte is one past the region's last byte.
-    DataPacket past = data(op::kRcWriteOnly, 0, 64 * 1024 - 63, 64, 0x5A);
+    DataPacket past = data(op::kMrcWriteOnly, 0, 64 * 1024 - 63, 64, 0x5A);
     EXPECT_EQ(deliver(past, 20), quirk ? RxOutcome::kPlaced : RxOutcome::kNakRemoteAccess);
     EXPECT_EQ(memory(64 * 1024 - 63, 63), quirk ? filled(63, 0x5A) : filled(63, 0));
   }
@@ -63,8 +63,8 @@ TEST_F(ResponderTest, DefectRegionEndExclusiveRefusesAWriteEndingAtTheEnd) {
     ResponderQuirks q;
     q.region_end_exclusive = quirk;
     make({}, q);
-    EXPECT_EQ(deliver(data(op::kRcWriteOnly, 0, 0, 64), 10), RxOutcome::kPlaced);  // middle: fine either way
-    DataPacket at_end = data(op::kRcWriteOnly, 1, 64 * 1024 - 64, 64, 0x5A);
+    EXPECT_EQ(deliver(data(op::kMrcWriteOnly, 0, 0, 64), 10), RxOutcome::kPlaced);  // middle: fine either way
+    DataPacket at_end = data(op::kMrcWriteOnly, 1, 64 * 1024 - 64, 64, 0x5A);
     EXPECT_EQ(deliver(at_end, 20), quirk ? RxOutcome::kNakRemoteAccess : RxOutcome::kPlaced);
   }
 }
@@ -78,10 +78,10 @@ TEST_F(ResponderTest, DefectSackNoWrapDropsBitsPastTheWrap) {
     cfg.rq_psn = 0xFFFFFE;  // ePSN two below the wrap
     sink_.clear();
     make(cfg, q);
-    deliver(data(op::kRcWriteOnly, 0xFFFFFF, 64), 10);  // hole at 0xFFFFFE; bit 1 (before the wrap)
+    deliver(data(op::kMrcWriteOnly, 0xFFFFFF, 64), 10);  // hole at 0xFFFFFE; bit 1 (before the wrap)
     ASSERT_EQ(sink_.size(), 1u);
     EXPECT_EQ(sink_.last().m().sack_bitmap, std::uint64_t{1} << 62);  // middle: the same either way
-    deliver(data(op::kRcWriteOnly, 0x000001, 128), 20);  // PSN 1: bit 3, past the wrap
+    deliver(data(op::kMrcWriteOnly, 0x000001, 128), 20);  // PSN 1: bit 3, past the wrap
     ASSERT_EQ(sink_.size(), 2u);
     const std::uint64_t both = (std::uint64_t{1} << 62) | (std::uint64_t{1} << 60);
     EXPECT_EQ(sink_.last().m().sack_bitmap, quirk ? std::uint64_t{1} << 62 : both);
@@ -95,10 +95,10 @@ TEST_F(ResponderTest, DefectSackNoLastBitNeverNamesBasePlus63) {
     q.sack_no_last_bit = quirk;
     sink_.clear();
     make({}, q);
-    deliver(data(op::kRcWriteOnly, 5, 64), 10);  // hole at 0: bit 5
+    deliver(data(op::kMrcWriteOnly, 5, 64), 10);  // hole at 0: bit 5
     ASSERT_EQ(sink_.size(), 1u);
     EXPECT_EQ(sink_.last().m().sack_bitmap, std::uint64_t{1} << 58);  // middle: the same either way
-    deliver(data(op::kRcWriteOnly, 63, 128), 20);  // base 0: PSN 63 is the last bit
+    deliver(data(op::kMrcWriteOnly, 63, 128), 20);  // base 0: PSN 63 is the last bit
     ASSERT_EQ(sink_.size(), 2u);
     EXPECT_EQ(sink_.last().m().sack_base_off, 0u);
     const std::uint64_t both = (std::uint64_t{1} << 58) | 1u;

@@ -18,7 +18,7 @@ void expect_fatal_nak(const RecordingSink& sink, std::uint8_t syndrome, std::uin
 
 TEST_F(ResponderTest, BadRkeyDrawsRemoteAccessNakAndPlacesNothing) {
   make();
-  DataPacket p = data(op::kRcWriteOnly, 0, 0, 64, 0x5A);
+  DataPacket p = data(op::kMrcWriteOnly, 0, 0, 64, 0x5A);
   p.rkey = mr_.rkey + 1;  // same slot, wrong generation
   EXPECT_EQ(deliver(p, 10), RxOutcome::kNakRemoteAccess);
   expect_fatal_nak(sink_, wire::syndrome::kNakRemoteAccess, 0);
@@ -31,7 +31,7 @@ TEST_F(ResponderTest, BadRkeyDrawsRemoteAccessNakAndPlacesNothing) {
 TEST_F(ResponderTest, WriteOutsideTheRegionDrawsRemoteAccessNak) {
   make();
   // Starts inside, runs one byte past the 64 KiB region.
-  DataPacket p = data(op::kRcWriteOnly, 0, 64 * 1024 - 63, 64, 0x5A);
+  DataPacket p = data(op::kMrcWriteOnly, 0, 64 * 1024 - 63, 64, 0x5A);
   EXPECT_EQ(deliver(p, 10), RxOutcome::kNakRemoteAccess);
   expect_fatal_nak(sink_, wire::syndrome::kNakRemoteAccess, 0);
   EXPECT_EQ(memory(64 * 1024 - 63, 63), filled(63, 0));
@@ -41,7 +41,7 @@ TEST_F(ResponderTest, RegionWithoutRemoteWriteDrawsRemoteAccessNak) {
   make();
   const auto ro = mem_.register_region(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
   ASSERT_EQ(ro.status, MemStatus::kOk);
-  DataPacket p = data(op::kRcWriteOnly, 0, 0, 64, 0x5A);
+  DataPacket p = data(op::kMrcWriteOnly, 0, 0, 64, 0x5A);
   p.rkey = ro.mr.rkey;
   p.va = ro.mr.addr;
   EXPECT_EQ(deliver(p, 10), RxOutcome::kNakRemoteAccess);
@@ -66,12 +66,22 @@ INSTANTIATE_TEST_SUITE_P(ReadSendAtomic, ForbiddenOpcode,
                                            op::kRcSendOnlyImm, op::kRcCompareSwap,
                                            op::kRcFetchAdd));
 
-TEST_F(ResponderTest, DmaLengthOtherThanThePayloadIsInvalidRequest) {
+TEST_F(ResponderTest, PayloadLongerThanTheMessageIsInvalidRequest) {
   make();
-  DataPacket p = data(op::kRcWriteOnly, 0, 0, 64, 0x5A);
-  p.dma_length = 4096;  // classic RC "whole message" length: not MRC framing (M3)
-  EXPECT_EQ(deliver(p, 10), RxOutcome::kNakInvalidRequest);
-  expect_fatal_nak(sink_, wire::syndrome::kNakInvalidRequest, 0);
+  DataPacket whole = data(op::kMrcWriteOnly, 0, 0, 64, 0x5A);
+  whole.dma_length = 4096;  // W4: the whole message's length, longer than this packet: fine
+  EXPECT_EQ(deliver(whole, 10), RxOutcome::kPlaced);
+  DataPacket p = data(op::kMrcWriteOnly, 1, 64, 64, 0x5A);
+  p.dma_length = 32;  // a packet cannot carry more than its message
+  EXPECT_EQ(deliver(p, 20), RxOutcome::kNakInvalidRequest);
+  expect_fatal_nak(sink_, wire::syndrome::kNakInvalidRequest, 1);
+  EXPECT_EQ(memory(64, 64), filled(64, 0));
+}
+
+TEST_F(ResponderTest, DataWithoutMethOrRcWriteOpcodesAreInvalidRequests) {
+  make();
+  DataPacket rc = data(op::kRcWriteOnly, 0, 0, 64, 0x5A);  // plain RoCEv2 WRITE: not MRC (W3)
+  EXPECT_EQ(deliver(rc, 10), RxOutcome::kNakInvalidRequest);
   EXPECT_EQ(memory(0, 64), filled(64, 0));
 }
 
@@ -79,7 +89,7 @@ TEST_F(ResponderTest, PayloadLargerThanPathMtuIsInvalidRequest) {
   ResponderConfig c;
   c.path_mtu = 256;
   make(c);
-  EXPECT_EQ(deliver(data(op::kRcWriteOnly, 0, 0, 512, 0x5A), 10), RxOutcome::kNakInvalidRequest);
+  EXPECT_EQ(deliver(data(op::kMrcWriteOnly, 0, 0, 512, 0x5A), 10), RxOutcome::kNakInvalidRequest);
   EXPECT_EQ(memory(0, 512), filled(512, 0));
 }
 
@@ -94,7 +104,7 @@ TEST_F(ResponderTest, NonRequestOpcodesAreNotForTheResponder) {
 TEST_F(ResponderTest, ZeroLengthWriteNeedsNoValidRkey) {
   make();
   ASSERT_EQ(rsp_->post_recv(3), 0);
-  DataPacket p = data(op::kRcWriteOnlyImm, 0, 0, 0);
+  DataPacket p = data(op::kMrcWriteOnlyImm, 0, 0, 0);
   p.rkey = 0;
   p.va = 0;
   EXPECT_EQ(deliver(p, 10), RxOutcome::kPlaced);

@@ -12,6 +12,7 @@
 #include "reference/transport/feedback.hpp"
 #include "reference/transport/memory.hpp"
 #include "reference/transport/responder.hpp"
+#include "reference/wire/codec.hpp"
 #include "reference/wire/frame.hpp"
 
 namespace mrc::transport::test {
@@ -27,7 +28,7 @@ struct WireFrame {
 };
 
 struct DataPacket {
-  std::uint8_t opcode = wire::opcode::kRcWriteOnly;
+  std::uint8_t opcode = wire::opcode::kMrcWriteOnly;
   std::uint32_t psn = 0;
   std::uint32_t dest_qp = kLocalQpn;
   std::uint16_t pkey = 0xFFFF;
@@ -42,7 +43,10 @@ struct DataPacket {
   std::uint8_t dscp = wire::kDscpTrimmable;
   std::uint8_t ecn = wire::kEcnEct0;
   bool corrupt_icrc = false;
-  std::size_t truncate_to = 0;  // > 0: keep only this many bytes (a trimming switch)
+  std::size_t truncate_to = 0;  // > 0: keep only this many bytes (a trimming switch: with DSCP 11
+                                // or 13 the IP and UDP lengths are fixed to match, W13)
+  std::uint16_t msn = 0;        // METH msn (W4)
+  bool rtx = false;
   bool with_reth = true;        // for opcodes that carry one
 };
 
@@ -67,6 +71,9 @@ inline WireFrame encode(const DataPacket& p) {
   s.bth.pkey = p.pkey;
   s.bth.ack_req = p.ack_req;
   const wire::ExtLayout l = wire::ext_layout(p.opcode, true);
+  s.bth.rtx = p.rtx;
+  s.has_meth = l.meth;
+  s.meth.msn = p.msn;
   s.has_reth = l.reth && p.with_reth;
   s.reth.va = p.va;
   s.reth.rkey = p.rkey;
@@ -84,7 +91,13 @@ inline WireFrame encode(const DataPacket& p) {
   const wire::EncodeResult e = wire::encode_frame(s, w.bytes);
   EXPECT_TRUE(e.ok()) << wire::to_string(e.error);
   w.bytes.resize(e.length);
-  if (p.truncate_to != 0 && p.truncate_to < w.bytes.size()) w.bytes.resize(p.truncate_to);
+  if (p.truncate_to != 0 && p.truncate_to < w.bytes.size()) {
+    w.bytes.resize(p.truncate_to);
+    if (((wire::DscpConfig{}.trimmed_mask() >> p.dscp) & 1u) != 0) {  // IPv6 at 14, UDP at 54
+      wire::store_be16(w.bytes.data() + 18, static_cast<std::uint16_t>(p.truncate_to - 14 - wire::kIpv6Len));
+      wire::store_be16(w.bytes.data() + 58, static_cast<std::uint16_t>(p.truncate_to - 54));
+    }
+  }
   w.r = wire::decode_frame(w.bytes, w.f);
   EXPECT_TRUE(w.r.ok()) << wire::to_string(w.r.error) << " at " << w.r.offset;
   return w;

@@ -12,7 +12,7 @@ class ResponderInvalid : public ResponderTest {};
 
 TEST_F(ResponderInvalid, WrongQpnIsDroppedSilently) {
   make();
-  DataPacket p = data(wire::opcode::kRcWriteOnly, 0, 0, 64, 0x5A);
+  DataPacket p = data(wire::opcode::kMrcWriteOnly, 0, 0, 64, 0x5A);
   p.dest_qp = 0xABCDE;
   p.ack_req = true;
   EXPECT_EQ(deliver(p, 1000), RxOutcome::kDroppedWrongQp);
@@ -27,7 +27,7 @@ TEST_F(ResponderInvalid, AcceptWrongQpnQuirkPlacesAndAcknowledges) {
   ResponderQuirks q;
   q.accept_wrong_qpn = true;
   make({}, q);
-  DataPacket p = data(wire::opcode::kRcWriteOnly, 0, 0, 64, 0x5A);
+  DataPacket p = data(wire::opcode::kMrcWriteOnly, 0, 0, 64, 0x5A);
   p.dest_qp = 0xABCDE;
   p.ack_req = true;
   EXPECT_EQ(deliver(p, 1000), RxOutcome::kPlaced);
@@ -38,7 +38,7 @@ TEST_F(ResponderInvalid, AcceptWrongQpnQuirkPlacesAndAcknowledges) {
 
 TEST_F(ResponderInvalid, TruncatedFrameIsDroppedSilently) {
   make();
-  EXPECT_EQ(deliver(data(wire::opcode::kRcWriteOnly, 0), 1000), RxOutcome::kPlaced);
+  EXPECT_EQ(deliver(data(wire::opcode::kMrcWriteOnly, 0), 1000), RxOutcome::kPlaced);
   rsp_->advance(10'000, sink_);  // the coalesced ACK of PSN 0
   sink_.clear();
   rsp_->on_truncated(1, 20'000, sink_);
@@ -52,7 +52,7 @@ TEST_F(ResponderInvalid, AcceptTruncatedQuirkReAcknowledges) {
   ResponderQuirks q;
   q.accept_truncated = true;
   make({}, q);
-  EXPECT_EQ(deliver(data(wire::opcode::kRcWriteOnly, 0), 1000), RxOutcome::kPlaced);
+  EXPECT_EQ(deliver(data(wire::opcode::kMrcWriteOnly, 0), 1000), RxOutcome::kPlaced);
   sink_.clear();
   rsp_->on_truncated(3, 2000, sink_);
   ASSERT_EQ(sink_.size(), 1u);

@@ -99,7 +99,9 @@ TEST(SimQueues, ControlTrafficOvertakesQueuedData) {
   EXPECT_LT(pos, 40u) << "the DSCP 46 frame waited behind the data queue";
 }
 
-TEST(SimQueues, OverflowTrimsTo256BytesWithDscp11) {
+// The incast queue is the sink's leaf -> host link, the last hop: W13 TRIMMED_LASTHOP (13 by
+// default, MODEL: W13), lengths fixed to the 256 bytes kept.
+TEST(SimQueues, OverflowTrimsTo256BytesWithTheLastHopDscp) {
   Incast x;
   x.blast(40);  // ~1.3 MB offered at 8x the drain rate: past the 512 KiB data queue
   x.sim.run_until_idle(100'000'000);
@@ -111,8 +113,11 @@ TEST(SimQueues, OverflowTrimsTo256BytesWithDscp11) {
     wire::DecodedFrame f;
     ASSERT_TRUE(testing::decode(r.bytes, f));
     EXPECT_TRUE(f.trimmed);
+    EXPECT_TRUE(f.trim_lasthop);
     EXPECT_FALSE(f.icrc_ok);
-    EXPECT_EQ(f.ip6.dscp, wire::kDscpTrimmed);
+    EXPECT_EQ(f.ip6.dscp, wire::DscpConfig{}.trimmed_lasthop);
+    EXPECT_EQ(f.ip6.payload_length, 256u - 14 - 40);
+    EXPECT_EQ(f.udp.length, 256u - 14 - 40);
     EXPECT_TRUE(f.has_reth);  // everything through the RETH survives the cut
   }
   const DirCounters& c = x.sim.dir_counters(x.sink_dir());
