@@ -46,10 +46,10 @@ namespace mrc::ref {
   X(kNsccNoDecrease, "nscc-no-decrease", "the window never shrinks under ECN and delay") /* NSCC never shrinks the window */ \
   X(kNoRethOnMiddle, "no-reth-middle", "MIDDLE/LAST data packets lack the per-packet RETH") /* MIDDLE/LAST packets carry no RETH (classic RC framing) */ \
   X(kGoBackN, "go-back-n", "PSNs the SACK reported received are sent again") /* ignores SACK: retransmits everything from the first hole */ \
-  X(kNoNackLoss, "no-nack-loss", "a PSN hole never draws a loss NACK") /* responder never sends a loss NACK */ \
+  X(kNoCeSack, "no-ce-sack", "an ECN-CE marked packet draws no SACK of its own, m stays NONE") /* responder treats a CE mark as any other packet */ \
   X(kAcceptOutOfWindow, "accept-out-of-window", "PSNs beyond mpr_dest x 128 are placed, no type-4 feedback") /* responder places PSNs beyond its mpr_dest window */ \
   X(kProbeWrongEv, "probe-wrong-ev", "an EV probe leaves on a different EV than the one it tests") /* EV probes leave on a different EV than the one they test */ \
-  X(kNoServiceTime, "no-service-time", "feedback never carries a service time") /* responder never reports service time */ \
+  X(kNoTsReflect, "no-ts-reflect", "SACKs reflect 0, not the trigger's TSETH timestamp") /* responder leaves CC_STATE.tx_timestamp 0 */ \
   X(kAnswerRead, "answer-read", "a READ request draws an ACK instead of an invalid-request NAK (0x61)") /* responder acknowledges a READ request as executed, no invalid-request NAK */ \
   X(kAcceptBadRkey, "accept-bad-rkey", "a WRITE with an invalid R_Key draws an ACK, no remote-access NAK (0x62)") /* responder ACKs a WRITE with a bad R_Key (not placed), no remote-access NAK */ \
   X(kAcceptWrongPkey, "accept-wrong-pkey", "a frame with a foreign P_Key is placed and acknowledged") /* responder places and ACKs frames whose P_Key is not the QP's */ \
@@ -75,7 +75,7 @@ namespace mrc::ref {
   X(kMprAlwaysDynamic, "mpr-always-dynamic", "the requester window follows the peer's MPR advertisement without dynamic MPR on both QPs") /* requester follows MPR advertisements without dynamic MPR on both QPs */ \
   X(kAcceptWrongQpn, "accept-wrong-qpn", "a WRITE for a destination QP that does not exist is placed and acknowledged") /* responder hands frames for an unknown QPN to its first QP */ \
   X(kAcceptTruncated, "accept-truncated", "a frame cut inside its headers draws an ACK") /* responder answers a frame too short for its BTH and RETH */ \
-  X(kNackWithoutHole, "nack-without-hole", "a loss NACK names the next PSN when nothing beyond it arrived") /* the loss timer runs after in-order arrivals too */ \
+  X(kAckBeforeCack, "ack-before-cack", "a Transport ACK names a packet that asked (A) while a hole is before it") /* responder ACKs the A packet's PSN at once */ \
   X(kLastRethLenMtu, "last-reth-len-mtu", "the LAST packet's RETH names the message rounded up to whole MTUs") /* requester writes packets x path MTU, not the message length, as the last packet's RETH length */ \
   X(kMethMsnPerPacket, "meth-msn-per-packet", "METH msn counts packets, not messages") /* requester numbers every packet's METH msn by its PSN */ \
   X(kTailBytesUnplaced, "tail-bytes-unplaced", "the last bytes of a packet whose payload is not a multiple of 64 never land") /* responder writes whole 64-byte blocks of each payload only */ \

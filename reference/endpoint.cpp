@@ -39,16 +39,16 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.place_trimmed_stub = d.flag(Defect::kPlaceTrimmedStub);
   q.early_completion = d.flag(Defect::kEarlyCompletion);
   q.double_completion = d.flag(Defect::kDoubleCompletion);
-  q.no_nack_loss = d.flag(Defect::kNoNackLoss);
+  q.no_ce_sack = d.flag(Defect::kNoCeSack);
   q.accept_out_of_window = d.flag(Defect::kAcceptOutOfWindow);
-  q.no_service_time = d.flag(Defect::kNoServiceTime);
+  q.no_ts_reflect = d.flag(Defect::kNoTsReflect);
   q.answer_read = d.flag(Defect::kAnswerRead);
   q.accept_bad_rkey = d.flag(Defect::kAcceptBadRkey);
   q.accept_wrong_pkey = d.flag(Defect::kAcceptWrongPkey);
   q.accept_bad_icrc = d.flag(Defect::kAcceptBadIcrc);
   q.accept_wrong_qpn = d.flag(Defect::kAcceptWrongQpn);
   q.accept_truncated = d.flag(Defect::kAcceptTruncated);
-  q.nack_without_hole = d.flag(Defect::kNackWithoutHole);
+  q.ack_before_cack = d.flag(Defect::kAckBeforeCack);
   q.tail_bytes_unplaced = d.flag(Defect::kTailBytesUnplaced);
   q.region_end_off_by_one = d.flag(Defect::kRegionEndOffByOne);
   q.region_end_exclusive = d.flag(Defect::kRegionEndExclusive);
@@ -148,8 +148,9 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
   ++stats_.frames_rx;
   ++stats_.rx_per_port[port];
   wire::DecodeOptions opt;
-  opt.mrc_framing = true;  // MODEL: M3
   opt.verify_icrc = true;
+  opt.trimmed_dscps = cfg_.dscp.trimmed_mask();  // W13: the DSCPs this fabric marks trims with
+  opt.trimmed_lasthop_dscp = cfg_.dscp.trimmed_lasthop;
   const wire::DecodeResult dr = wire::decode_frame(frame, rx_, opt);
   if (!dr.ok()) {
     ++stats_.rx_decode_error;
@@ -168,8 +169,13 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
     return;
   }
   switch (rx_.bth.opcode) {
-    case wire::opcode::kRcAck:
+    case wire::opcode::kMrcSack:  // W5-W8
+    case wire::opcode::kMrcNack:
+    case wire::opcode::kMrcAck:
       rx_feedback(rx_, port);
+      break;
+    case wire::opcode::kMrcProbe:  // W9
+      rx_probe(rx_, port);
       break;
     case wire::opcode::kMrcEpReq:  // MODEL: M6
       rx_ep_request(rx_, port);
@@ -226,13 +232,27 @@ void Endpoint::rx_feedback(const wire::DecodedFrame& f, std::uint8_t port) {
     return;
   }
   Qp* qp = find_qp(f.bth.dest_qp);
-  if (qp == nullptr || !qp->req) {
+  transport::FeedbackInfo fb;
+  if (qp == nullptr || !qp->req || !transport::feedback_from(f, port, fb)) {
     ++stats_.rx_unknown_qp;
     return;
   }
-  qp->req->on_feedback(transport::feedback_from(f, port), now_);
+  if (fb.kind == transport::FeedbackInfo::Kind::kSack && fb.seth.pr) on_probe_answer(*qp, fb.seth);
+  qp->req->on_feedback(fb, now_);
   pump_health(*qp);
   check_qp_error(*qp);
+}
+
+// W9: a reliability probe for one of our QPs is answered by its responder with a pr = 1 SACK;
+// MODEL: W9 a probe for a QP we do not have is not answered.
+void Endpoint::rx_probe(const wire::DecodedFrame& f, std::uint8_t port) {
+  Qp* qp = find_qp(f.bth.dest_qp);
+  if (qp == nullptr || !qp->rsp) {
+    ++stats_.rx_unknown_qp;
+    return;
+  }
+  Sink sink(*this);
+  qp->rsp->on_probe(f, port, now_, sink);
 }
 
 void Endpoint::Sink::send_feedback(const transport::TxPacket& pkt,
@@ -293,6 +313,7 @@ std::uint64_t Endpoint::next_deadline() const {
     if (q->rsp && q->state != transport::QpState::kErr) t = std::min(t, q->rsp->next_deadline());
   }
   for (const EpPending& p : ep_pending_) t = std::min(t, p.deadline);
+  for (const HealthProbe& p : health_probes_) t = std::min(t, p.deadline);
   t = std::min(t, ep_tracker_.next_deadline());
   return t;
 }
@@ -344,7 +365,7 @@ void forward_health_events(ev::EvHealth& h, ev::Controller& c, ev::ProfileId pro
     // the controller delivers carries them in its drop_count.
     if (e.drop_count != 0) c.note_dropped_events(e.drop_count);
     lost |= e.drop_count != 0;
-    c.report_ev_state(profile, e.ev, e.state);  // MODEL: M7 EV events
+    c.report_ev_state(profile, e.ev, e.state);  // W11 EV events
   }
   h.clear_events();
   if (!lost) return;

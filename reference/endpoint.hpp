@@ -69,8 +69,9 @@ struct EndpointConfig {
   std::uint32_t ipv4_addr = 0;
   ev::DeviceLimits limits;  // EV/CC profile limits and optional caps
   DeviceAttr device;        // QP-level caps and limits
-  ev::HealthParams health;  // EV state machine timing (MODEL: M7); ev_min_active comes from the profile
-  std::uint64_t probe_timeout_ns = 50'000;  // an EV probe not answered by then failed (M7)
+  ev::HealthParams health;  // EV state machine timing (MODEL: W11); ev_min_active comes from the profile
+  std::uint64_t probe_timeout_ns = 50'000;  // a reliability probe not answered by then failed (MODEL: W9)
+  wire::DscpConfig dscp;    // W13 the traffic classes' DSCP values (MODEL: W13 defaults)
   std::size_t control_queue_depth = 4096;   // feedback / EP packets waiting for poll_frame
 };
 
@@ -189,6 +190,7 @@ class Endpoint {
  private:
   struct Qp;
   struct EpPending;
+  struct HealthProbe;
   struct ControlQueue;
   class Sink;
 
@@ -210,6 +212,8 @@ class Endpoint {
   void rx_feedback(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port);
+  void rx_probe(const wire::DecodedFrame& f, std::uint8_t port);
+  void on_probe_answer(Qp& qp, const wire::Seth& seth);
 
   void push_control(const transport::TxPacket& pkt);
   bool emit(const transport::TxPacket& pkt, transport::TxFrame& out);
@@ -235,6 +239,7 @@ class Endpoint {
   transport::EpResponder ep_responder_;
   transport::EpRequestTracker ep_tracker_;
   std::vector<EpPending> ep_pending_;
+  std::vector<HealthProbe> health_probes_;  // W9 reliability probes of ASSUMED_BAD EVs, unanswered
   std::vector<EpResponse> ep_results_;
   std::size_t ep_results_head_ = 0;
   std::vector<transport::Completion> cq_;  // endpoint-level completions (posts to an ERR QP)

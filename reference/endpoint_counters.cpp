@@ -44,7 +44,8 @@ std::vector<std::pair<std::string_view, std::uint64_t>> endpoint_counters(
       rs.trimmed_stubs += x.trimmed_stubs;
       rs.stub_bytes_placed += x.stub_bytes_placed;
       rs.trim_nacks += x.trim_nacks;
-      rs.nack_loss += x.nack_loss;
+      rs.nacks += x.nacks;
+      rs.sacks += x.sacks;
       rs.error_naks += x.error_naks;
       rs.bad_icrc += x.bad_icrc;
       rs.completions += x.completions;
@@ -61,7 +62,8 @@ std::vector<std::pair<std::string_view, std::uint64_t>> endpoint_counters(
   put("resp.trimmed_stubs", rs.trimmed_stubs);
   put("resp.stub_bytes_placed", rs.stub_bytes_placed);
   put("resp.trim_nacks", rs.trim_nacks);
-  put("resp.nack_loss", rs.nack_loss);
+  put("resp.nacks", rs.nacks);
+  put("resp.sacks", rs.sacks);
   put("resp.error_naks", rs.error_naks);
   put("resp.bad_icrc", rs.bad_icrc);
   put("resp.completions", rs.completions);

@@ -1,5 +1,5 @@
 // Endpoint EP operations (MODEL: M6): ep_send batches from the controller API, the EP responder
-// (probe answers, peer port status), and the health probes of ASSUMED_BAD EVs (MODEL: M7).
+// (probe answers, peer port status), and the reliability probes (W9) of ASSUMED_BAD EVs (W11).
 #include <algorithm>
 #include <cerrno>
 
@@ -62,7 +62,7 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     transport::TxPacket pkt;
     if (!transport::build_ep_request(spec, pkt)) return EINVAL;
     push_control(pkt);
-    ep_pending_.push_back(EpPending{r.req_id, op, false, 0, 0, now_ + rsp_timeout_ns});
+    ep_pending_.push_back(EpPending{r.req_id, op, now_ + rsp_timeout_ns});
   }
   return 0;
 }
@@ -80,39 +80,46 @@ bool Endpoint::poll_ep_response(EpResponse& out) {
 void Endpoint::send_health_probes(Qp& qp) {
   ev::EvHealth& h = qp.req->health();
   // Every due EV is taken off the due list (EvHealth records it as probed now), even when no probe
-  // can go out: a full request table then only delays that EV's probe by one interval, and the
+  // can go out: a full probe table then only delays that EV's probe by one interval, and the
   // health deadline never stays in the past.
-  while (const auto ev = h.next_probe(now_)) {  // MODEL: M7 an ASSUMED_BAD EV due for a probe
-    if (ep_pending_.size() >= kMaxEpPending) {
+  while (const auto ev = h.next_probe(now_)) {  // W11 an ASSUMED_BAD EV due for a probe
+    if (health_probes_.size() >= kMaxEpPending) {
       ++stats_.probes_skipped;
       continue;
     }
-    const auto id = ep_tracker_.next_free_id();
-    if (!id || ep_tracker_.begin(*id, wire::EpOp::kEvProbe, now_, qp.probe_timeout_ns) !=
-                   transport::EpRequestTracker::Status::kOk) {
-      ++stats_.probes_skipped;
-      continue;
-    }
-    transport::EpRequestSpec spec;
-    spec.op = wire::EpOp::kEvProbe;
-    spec.req_id = *id;
-    spec.tx_timestamp_ns = now_;
-    spec.port_status = port_status_field(local_ports_up(), defects_);
-    spec.path.kind = transport::TxPath::Kind::kQpEv;
-    // MODEL: M6 the probe travels on the EV it tests (defect probe-wrong-ev: on the next one).
-    spec.path.ev_index = defects_.has(Defect::kProbeWrongEv)
-                             ? static_cast<std::uint32_t>((*ev + 1u) % h.size())
-                             : *ev;
-    spec.dgid = qp.attr.ah.dgid;
-    spec.dmac = qp.attr.ah.dmac;
-    spec.req_tc = wire::kDscpControl;
+    // W9: a reliability probe (0xDE) on the EV under test, in the Data class, consuming no PSN.
     transport::TxPacket pkt;
-    if (!transport::build_ep_request(spec, pkt)) continue;
-    pkt.qpn = qp.qpn;  // resolve the EV index in this QP's profile
+    pkt.qpn = qp.qpn;
+    pkt.path.kind = transport::TxPath::Kind::kQpEv;
+    // defect probe-wrong-ev: the probe leaves on the next EV, not the one it tests.
+    pkt.path.ev_index = defects_.has(Defect::kProbeWrongEv) ? static_cast<std::uint32_t>((*ev + 1u) % h.size()) : *ev;
+    pkt.dscp = cfg_.dscp.trimmable;  // W9, W13: probes travel in the Data class
+    pkt.ecn = wire::kEcnEct0;
+    pkt.bth.opcode = wire::opcode::kMrcProbe;
+    pkt.bth.pkey = 0xFFFF;  // the QPs' P_Key (the reference uses the default partition)
+    pkt.bth.dest_qp = qp.attr.dest_qp_num & 0xFFFFFFu;
+    pkt.bth.psn = 0;  // W9 reserved: a probe consumes no PSN
+    pkt.has_peth = true;
+    pkt.peth.probe_id = qp.next_probe_id++;
+    pkt.peth.spdcid = transport::pdcid_of(qp.qpn);  // MODEL: W5 sender orientation
+    pkt.peth.dpdcid = transport::pdcid_of(qp.attr.dest_qp_num);
+    pkt.peth.ts = wire::Timestamp{static_cast<std::uint16_t>(now_ / wire::kTimestampUnitNs), false, wire::kFtypeTimestamp};
     push_control(pkt);
     ++stats_.probes_sent;
-    ep_pending_.push_back(EpPending{*id, wire::EpOp::kEvProbe, true, qp.qpn, *ev,
-                                    now_ + qp.probe_timeout_ns});
+    health_probes_.push_back(HealthProbe{qp.qpn, pkt.peth.probe_id, *ev, now_ + qp.probe_timeout_ns});
+  }
+}
+
+void Endpoint::on_probe_answer(Qp& qp, const wire::Seth& seth) {
+  for (std::size_t i = 0; i < health_probes_.size(); ++i) {
+    const HealthProbe p = health_probes_[i];
+    if (p.qpn != qp.qpn || p.probe_id != seth.probe_id()) continue;
+    health_probes_[i] = health_probes_.back();
+    health_probes_.pop_back();
+    ++stats_.probes_ok;
+    qp.req->health().on_probe_result(p.ev, true, seth.m, now_);  // W9, W11
+    pump_health(qp);
+    return;
   }
 }
 
@@ -126,19 +133,25 @@ void Endpoint::expire_ep(std::uint64_t now) {
     }
     ep_pending_[i] = ep_pending_.back();
     ep_pending_.pop_back();
-    if (p.internal) {
-      ++stats_.probes_failed;
-      Qp* qp = find_qp(p.qpn);
-      if (qp && qp->req) {
-        qp->req->health().on_probe_result(p.ev, false, now);
-        pump_health(*qp);
-      }
-    } else {
-      EpResponse r;
-      r.status = ETIMEDOUT;
-      r.req_id = p.req_id;
-      r.op = p.op;
-      ep_results_.push_back(r);
+    EpResponse r;
+    r.status = ETIMEDOUT;
+    r.req_id = p.req_id;
+    r.op = p.op;
+    ep_results_.push_back(r);
+  }
+  for (std::size_t i = 0; i < health_probes_.size();) {
+    const HealthProbe p = health_probes_[i];
+    if (p.deadline > now) {
+      ++i;
+      continue;
+    }
+    health_probes_[i] = health_probes_.back();
+    health_probes_.pop_back();
+    ++stats_.probes_failed;
+    Qp* qp = find_qp(p.qpn);
+    if (qp && qp->req) {
+      qp->req->health().on_probe_result(p.ev, false, wire::MpVerdict::kNone, now);  // W9: no answer
+      pump_health(*qp);
     }
   }
 }
@@ -183,26 +196,16 @@ void Endpoint::rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port) {
   if (!res) return;
   for (std::size_t i = 0; i < ep_pending_.size(); ++i) {
     if (ep_pending_[i].req_id != res->req_id) continue;
-    const EpPending p = ep_pending_[i];
     ep_pending_[i] = ep_pending_.back();
     ep_pending_.pop_back();
-    if (p.internal) {
-      ++stats_.probes_ok;
-      Qp* qp = find_qp(p.qpn);
-      if (qp && qp->req) {
-        qp->req->health().on_probe_result(p.ev, true, now_);  // MODEL: M7
-        pump_health(*qp);
-      }
-    } else {
-      EpResponse r;
-      r.req_id = res->req_id;
-      r.op = res->op;
-      r.port = res->port;
-      r.rtt_ns = res->rtt_ns;
-      r.adj_svc_time = res->adj_svc_time;
-      r.port_status = res->port_status;
-      ep_results_.push_back(r);
-    }
+    EpResponse r;
+    r.req_id = res->req_id;
+    r.op = res->op;
+    r.port = res->port;
+    r.rtt_ns = res->rtt_ns;
+    r.adj_svc_time = res->adj_svc_time;
+    r.port_status = res->port_status;
+    ep_results_.push_back(r);
     return;
   }
 }

@@ -33,13 +33,19 @@ struct Endpoint::Qp {
   std::vector<std::uint32_t> port_cursor;
   std::uint32_t any_cursor = 0;
   std::vector<std::uint64_t> early_recv;  // receives posted in INIT, handed to the responder at RTR
+  std::uint16_t next_probe_id = 1;        // W9 probe_id of this QP's next reliability probe
 };
 
 struct Endpoint::EpPending {
   std::uint16_t req_id = 0;
   wire::EpOp op = wire::EpOp::kEvProbe;
-  bool internal = false;       // a health probe of a QP's EV (M7), not an ep_send request
+  std::uint64_t deadline = 0;
+};
+
+// A reliability probe (W9) of an ASSUMED_BAD EV of a QP, waiting for its pr = 1 SACK.
+struct Endpoint::HealthProbe {
   std::uint32_t qpn = 0;
+  std::uint16_t probe_id = 0;
   std::uint16_t ev = 0;
   std::uint64_t deadline = 0;
 };

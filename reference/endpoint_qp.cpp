@@ -147,6 +147,7 @@ int Endpoint::to_rtr(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   // TRIM NACK generation needs the device cap and is off when the peer lacks support (§1.3).
   if (!(cfg_.device.caps & dev_cap::kTrimNack)) rc.cap |= qc::kTrimNackDestUnsupported;
   rc.report_svc_time = (cfg_.device.caps & dev_cap::kSvcTime) != 0;
+  rc.control_dscp = cfg_.dscp.control;
   apply_variants(cfg_.variants, rc);
   if (!transport::check_config(rc).empty()) return EINVAL;
   qp.attr = next;
@@ -191,7 +192,6 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
     c.mtu_bytes = mtu;
     params = cc::resolve(c);
     if (!params->ok()) return EINVAL;
-    hp.cooldown_ns = params->base_rtt;  // MODEL: M7 cooldown = 1 base RTT
   }
   qp.probe_timeout_ns = std::max<std::uint64_t>(cfg_.probe_timeout_ns, params ? 2 * static_cast<std::uint64_t>(params->base_rtt) : 0);
 

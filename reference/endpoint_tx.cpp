@@ -128,8 +128,13 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
   spec.immdt = pkt.immdt;
   spec.has_aeth = pkt.has_aeth;
   spec.aeth = pkt.aeth;
-  spec.has_mfeh = pkt.has_mfeh;
-  spec.mfeh = pkt.mfeh;
+  spec.has_sack = pkt.has_sack;
+  spec.seth = pkt.seth;
+  spec.cc = pkt.cc;
+  spec.has_neth = pkt.has_neth;
+  spec.neth = pkt.neth;
+  spec.has_peth = pkt.has_peth;
+  spec.peth = pkt.peth;
   spec.has_ep = pkt.has_ep;
   spec.ep = pkt.ep;
   spec.payload = pkt.payload;
@@ -143,7 +148,7 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
   out.port = port;
   ++stats_.frames_tx;
   ++stats_.tx_per_port[port];
-  if (pkt.has_aeth) ++stats_.feedback_tx;
+  if (pkt.has_aeth || pkt.has_sack || pkt.has_neth) ++stats_.feedback_tx;
   if (pkt.has_ep) ++stats_.ep_tx;
   return true;
 }

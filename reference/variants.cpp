@@ -12,28 +12,27 @@ constexpr std::array<VariantInfo, static_cast<std::size_t>(Variant::kCount)> kCa
     {Variant::kReverseRotation, "reverse-rotation", G::kSpray, "round robin over ports, then EVs, in descending order"},
     {Variant::kRotationOffset, "rotation-offset", G::kSpray, "round robin that starts at the last port and the last EV of each port"},
     {Variant::kRetxAnyOtherEv, "retx-any-other-ev", G::kRetxEv, "a retransmission takes a seeded random eligible EV other than the one that lost it"},
-    {Variant::kAckCoalesceMax, "ack-coalesce-max", G::kAck, "ACK/SACK every 4th packet or 2 us after the first unacknowledged one, LAST/ONLY included"},
-    {Variant::kAckEager, "ack-eager", G::kAck, "every data packet is acknowledged at once"},
-    {Variant::kNackEarliest, "nack-earliest", G::kNack, "a loss NACK leaves as soon as a hole at ePSN is seen"},
-    {Variant::kNackLatest, "nack-latest", G::kNack, "a loss NACK leaves after a hole stayed 40 us"},
+    {Variant::kSackLazy, "sack-lazy", G::kSack, "a SACK at once only for A, ECN-CE, RTX and duplicates; else every 16 KiB or 2 us"},
+    {Variant::kSackEager, "sack-eager", G::kSack, "every data packet draws its own SACK"},
+    {Variant::kOorNack, "oor-nack", G::kOor, "a PSN beyond the window draws NACK PSN_OOR_WINDOW (Table 7-3) instead of a silent drop"},
+    {Variant::kSkipTimer, "skip-timer", G::kSkip, "SKIP ends 10 us after it began, not when the rotation reaches the EV"},
+    {Variant::kTsethOff, "tseth-off", G::kTseth, "data packets carry no TSETH; RTTs from the requester's own send times"},
+    {Variant::kSackWindowAtTrigger, "sack-window-at-trigger", G::kSackWindow, "the SACK bitmap covers the 64-PSN block that holds its trigger"},
+    {Variant::kPdcidDataDirection, "pdcid-data-direction", G::kPdcid, "spdcid = requester QPN, dpdcid = responder QPN in every packet (F2's orientation)"},
     {Variant::kProbeEager, "probe-eager", G::kProbe, "an ASSUMED_BAD EV is probed every interval from its failure on, hold-down included"},
     {Variant::kProbeLazy, "probe-lazy", G::kProbe, "the first probe of an ASSUMED_BAD EV leaves one interval after the hold-down"},
     {Variant::kTimersFast, "timers-fast", G::kTimers, "ACK timeouts fire T/16 early (a 16-tick timer wheel rounding down)"},
     {Variant::kTimersSlow, "timers-slow", G::kTimers, "ACK timeouts fire T/16 late (a 16-tick timer wheel rounding up)"},
 }};
 
-// MODEL: M5 gives coalescing only by example ("every 4 data packets or 2 us"); the reference
-// takes that example as the bound a responder may wait, in packets and in time.
-constexpr std::uint32_t kAckEveryMax = 4;
-constexpr std::uint64_t kAckDelayMaxNs = 2000;
+// S1: W6 names the SACK byte counter's threshold but no value (F1: 4096 bytes). The lazy extreme
+// the reference allows: 16 KiB between SACKs, and a waiting SACK at most 2 us old (MODEL: W6).
+constexpr std::uint32_t kSackBytesMax = 16 * 1024;
+constexpr std::uint64_t kSackDelayMaxNs = 2000;
 
-// MODEL: M5 fixes no out-of-order tolerance ("stays missing for more than an out-of-order
-// tolerance"). Earliest: 1 ns, i.e. more than a zero tolerance. Latest: the model gives no bound,
-// so the reference picks a conservative 40 us: loss NACKs must still beat the requester's ACK
-// timeout to mean anything, and 40 us stays under the timeout of timeout >= 6 (65.5 us) and under
-// the 50 us probe interval of M7, the model's time scale for reacting to a path.
-constexpr std::uint64_t kNackEarliestNs = 1;
-constexpr std::uint64_t kNackLatestNs = 40'000;
+// W11: "how long SKIP lasts is implementation-defined". A timer (F1, F10) of 10 us, about one
+// fabric round trip of the built-in testbeds: the suite must not time SKIP, only that it happens.
+constexpr std::uint64_t kSkipTimerNs = 10'000;
 
 // MODEL: M8 fixes T = 1.024 us x 2^timeout but no timer resolution. The reference models a
 // timer wheel of 16 ticks per wait (resolution T/16 = 6.25 %), firing one tick early or late: a
@@ -108,7 +107,11 @@ void apply_variants(const VariantSet& v, std::uint64_t seed, std::uint32_t qpn,
   if (v.has(Variant::kRetxAnyOtherEv)) {
     selector.retx_random_seed = ((seed * 0xD1B54A32D192ED03ull) ^ qpn ^ 0x5A5A5A5Aull) | 1u;
   }
-  // MODEL: M7 hold-down (100 us) and probe interval (50 us) are fixed; when probing starts is not.
+  // W11 SKIP may end by rotation (F7) or by a timer (F1, F10).
+  if (v.has(Variant::kSkipTimer)) health.skip_ns = kSkipTimerNs;
+  // S1: W4 a requester may keep its own send-time table instead of sending a TSETH.
+  if (v.has(Variant::kTsethOff)) requester.tseth = false;
+  // MODEL: W11 hold-down (100 us) and probe interval (50 us) are fixed; when probing starts is not.
   if (v.has(Variant::kProbeEager)) health.probe_phase = ev::ProbePhase::kFromFailure;
   if (v.has(Variant::kProbeLazy)) health.probe_phase = ev::ProbePhase::kOneIntervalLate;
   if (v.has(Variant::kTimersFast)) requester.timer_skew_16ths = static_cast<std::int8_t>(-kTimerTicks16ths);
@@ -116,16 +119,17 @@ void apply_variants(const VariantSet& v, std::uint64_t seed, std::uint32_t qpn,
 }
 
 void apply_variants(const VariantSet& v, transport::ResponderConfig& responder) {
-  if (v.has(Variant::kAckCoalesceMax)) {
-    // MODEL: M3 BTH.A is set on every packet and M5 coalesces, so a LAST/ONLY need not be
-    // acknowledged at once: it waits like any other packet.
-    responder.ack_every = kAckEveryMax;
-    responder.ack_delay_ns = kAckDelayMaxNs;
-    responder.ack_last_at_once = false;
+  if (v.has(Variant::kSackLazy)) {
+    responder.sack_gen_threshold = kSackBytesMax;
+    responder.ack_delay_ns = kSackDelayMaxNs;
   }
-  if (v.has(Variant::kAckEager)) responder.ack_every = 1;  // MODEL: M5 one feedback per packet
-  if (v.has(Variant::kNackEarliest)) responder.ooo_tolerance_ns = kNackEarliestNs;
-  if (v.has(Variant::kNackLatest)) responder.ooo_tolerance_ns = kNackLatestNs;
+  if (v.has(Variant::kSackEager)) responder.sack_gen_threshold = 0;  // every packet reaches it
+  // W12: §6.3.1 drops a PSN beyond the window silently, Table 7-3 lists PSN_OOR_WINDOW: both.
+  if (v.has(Variant::kOorNack)) responder.oor_nack = true;
+  // S1: W6 the bitmap's window is the responder's choice; a requester must accept any offset.
+  if (v.has(Variant::kSackWindowAtTrigger)) responder.sack_window_at_trigger = true;
+  // W5: the PDC ids' orientation differs between the sources; receivers never validate them.
+  if (v.has(Variant::kPdcidDataDirection)) responder.pdcid_data_direction = true;
 }
 
 }  // namespace mrc::ref

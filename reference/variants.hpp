@@ -28,10 +28,13 @@ enum class Variant : std::uint8_t {
   kReverseRotation,   // round robin over ports and EVs in descending order
   kRotationOffset,    // round robin that starts at the last port and the last EV of each port
   kRetxAnyOtherEv,    // a retransmission takes a seeded random eligible EV other than the lost one's
-  kAckCoalesceMax,    // ACK every 4th packet or 2 us after the first, LAST/ONLY included
-  kAckEager,          // ACK every data packet at once
-  kNackEarliest,      // loss NACK as soon as a hole is seen
-  kNackLatest,        // loss NACK after the longest out-of-order tolerance the reference allows
+  kSackLazy,          // SACKs only when W6 demands one, else at the largest byte count and delay
+  kSackEager,         // a SACK for every data packet
+  kOorNack,           // a PSN beyond the window draws NACK PSN_OOR_WINDOW instead of silence
+  kSkipTimer,         // SKIP ends after a timer instead of when the rotation reaches the EV
+  kTsethOff,          // no TSETH: the requester keeps its send times itself
+  kSackWindowAtTrigger,  // the SACK bitmap is the 64-PSN block holding the trigger
+  kPdcidDataDirection,   // spdcid / dpdcid in the data direction (requester, responder) everywhere
   kProbeEager,        // probes an ASSUMED_BAD EV from the moment it failed, through the hold-down
   kProbeLazy,         // first probe one probe interval after the hold-down ends
   kTimersFast,        // ACK timeouts fire one timer tick (T/16) before T x backoff
@@ -40,7 +43,9 @@ enum class Variant : std::uint8_t {
 };
 
 // Variants of one group are alternatives of the same choice: a set holds at most one per group.
-enum class VariantGroup : std::uint8_t { kSpray, kRetxEv, kAck, kNack, kProbe, kTimers };
+enum class VariantGroup : std::uint8_t {
+  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers
+};
 
 struct VariantInfo {
   Variant id;

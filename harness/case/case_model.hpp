@@ -163,17 +163,32 @@ struct AethSpec {
   std::uint32_t msn = 0;
 };
 
-struct MfehSpec {  // MODEL: M5
-  std::uint8_t type = 0;
-  bool ce = false;
-  std::optional<std::uint16_t> svc_time;
-  std::uint32_t trig_psn = 0;
-  std::optional<std::uint32_t> ev_echo;
-  std::uint8_t ev_port = 0;
-  std::optional<std::uint8_t> mpr;
-  std::uint16_t sack_base_off = 0;
-  std::optional<std::uint64_t> sack_bitmap;
-  std::uint32_t rcvd_bytes = 0;
+// W5: the SETH + CC_STATE of an injected SACK (0xDC); its cack_psn is the frame's `psn`.
+struct SackSpec {
+  std::uint8_t m = 0;                      // MpVerdict
+  bool pr = false;
+  std::optional<std::uint32_t> ack_psn;    // default: the frame's psn (offset 0)
+  std::uint16_t probe_id = 0;              // with pr
+  std::uint32_t entropy = 0;
+  std::uint8_t mpr = 0;
+  std::int16_t sack_offset = 1;
+  std::uint64_t bitmap = 0;                // bit k = PSN cack_psn + sack_offset + k
+  std::uint16_t ts = 0;                    // CC_STATE tx_timestamp
+  std::uint16_t ooo_count = 0;
+  std::uint32_t rcvd_bytes = 0;            // 256-byte units
+};
+
+// W7: the NETH of an injected NACK (0xDD); its nack_psn is the frame's `psn`.
+struct NackSpec {
+  std::uint8_t reason = 0x01;              // TRIMMED
+  std::uint32_t entropy = 0;
+  std::uint16_t ts = 0;
+};
+
+// W9: the PETH of an injected reliability probe (0xDE).
+struct ProbeSpec {
+  std::uint16_t probe_id = 0;
+  std::optional<std::uint16_t> ts;         // none: ftype 0, no timestamp
 };
 
 struct PayloadSpec {
@@ -208,7 +223,9 @@ struct FrameSpec {
   std::optional<RethSpec> reth;
   std::optional<std::uint32_t> imm;
   std::optional<AethSpec> aeth;
-  std::optional<MfehSpec> mfeh;
+  std::optional<SackSpec> sack;        // only with opcode sack (0xDC)
+  std::optional<NackSpec> nack;        // only with opcode nack (0xDD)
+  std::optional<ProbeSpec> probe;      // only with opcode probe (0xDE)
   std::optional<EpSpec> ep;           // only with the EP opcodes (ep_req / ep_rsp)
   std::vector<FrameFlag> flags;
   std::optional<PayloadSpec> payload;

@@ -132,14 +132,19 @@ CheckParams build_timing(const YAML::Node& b, const std::string& path, Validator
 // ------------------------------------------------------------------ invariant
 constexpr std::array<KeySpec, 0> kNone{};
 constexpr Schema kNoParams{"this invariant takes no params", kNone};
-constexpr std::array kNackParams{KeySpec{.name = "max_delay_ns", .kind = VK::kUInt, .umin = 1}};
-constexpr Schema kNackSchema{"nack_for_hole params", kNackParams};
+// The feedback-trigger invariants answer "at once"; a slow DUT or capture point may widen that.
+constexpr std::array kDelayParams{KeySpec{.name = "max_delay_ns", .kind = VK::kUInt, .umin = 1,
+                                          .help = "how soon the answer must come (default 20000)"}};
+constexpr Schema kDelaySchema{"feedback trigger params", kDelayParams};
+constexpr std::array kTsReflectParams{
+    KeySpec{.name = "exact", .kind = VK::kUInt, .umax = 1,
+            .help = "1: no service time may be added (a QP without SVC_TIME); default 0: up to the time held"}};
+constexpr Schema kTsReflectSchema{"ts_reflected params", kTsReflectParams};
 constexpr std::array kGraceParams{KeySpec{.name = "grace_ns", .kind = VK::kUInt}};
 constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
 // A frame that was already queued in the DUT's port when the state changed is not the "next
 // packet": `grace_ns` (default 0) forgives frames leaving that soon after the change.
 constexpr Schema kStateGraceSchema{"no_denied_ev / no_assumed_bad_ev params", kGraceParams};
-constexpr Schema kNackGraceSchema{"nack_names_hole params", kGraceParams};
 constexpr std::array kSackExactParams{
     KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
             .help = "a PSN that arrived this long before a feedback frame must have its bit (default 1000)"}};
@@ -207,21 +212,26 @@ constexpr std::array kInvariants{
     InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC"},
     InvariantType{"allowed_opcodes", &kNoParams, "only WRITE, WRITE-with-IMM, ACK and endpoint opcodes"},
     InvariantType{"requester_window", &kOutstandingSchema, "un-ACKed PSNs never exceed min(mpr, mpr_dest) x 128"},
-    InvariantType{"responder_window", &kNoParams, "PSNs beyond the mpr_dest window are not placed and draw type 4"},
+    InvariantType{"responder_window", &kNoParams, "PSNs beyond the mpr_dest window are neither placed nor acknowledged (dropped, or a NACK PSN_OOR_WINDOW; W12)"},
     InvariantType{"wimm_limit", &kOutstandingSchema, "outstanding WRITE-with-IMM never exceed min(max_wimm, max_wimm_dest)"},
     InvariantType{"retx_different_ev", &kNoParams, "a retransmission never reuses the EV that timed out"},
     InvariantType{"selective_retx", &kNoParams, "no PSN reported received by SACK is sent again"},
-    InvariantType{"trim_nack_per_stub", &kNoParams, "every trimmed stub draws a TRIM NACK"},
+    InvariantType{"trim_nack_per_stub", &kNoParams, "every trimmed packet of a PSN not yet received draws a NACK TRIMMED (W7, W13)"},
     InvariantType{"stub_not_placed", &kNoParams, "no byte of a trimmed stub is written"},
-    InvariantType{"nack_for_hole", &kNackSchema, "a PSN hole draws a loss NACK within max_delay_ns"},
-    InvariantType{"nack_names_hole", &kNackGraceSchema, "a loss NACK names a missing PSN below a higher one received"},
+    InvariantType{"sack_triggers", &kDelaySchema,
+                  "a data packet with BTH.A or BTH.RTX, ECN-CE marked, or a duplicate draws a SACK naming it (W6)"},
+    InvariantType{"ce_skip_once", &kDelaySchema,
+                  "an ECN-CE marked packet draws a SACK with m = SKIP_ONCE; SKIP_ONCE names only marked ones (W6, W11)"},
+    InvariantType{"transport_ack", &kDelaySchema,
+                  "a packet with BTH.A draws a Transport ACK once cumulatively received; none beyond it (W8)"},
+    InvariantType{"probe_answered", &kDelaySchema, "every reliability probe draws a SACK with pr = 1 and its probe_id (W9)"},
+    InvariantType{"ts_reflected", &kTsReflectSchema, "SACKs and NACKs reflect their trigger's timestamp (W5, W7, W9)"},
     InvariantType{"probe_on_tested_ev", &kNoParams, "an EV probe leaves on the EV it tests"},
     InvariantType{"ev_events", &kNoParams,
                   "EV events name a table EV and a state in ev_event_mask; every monitored entry is reported"},
     InvariantType{"control_results", &kNoParams, "every control step's call returned the result the step expects"},
     InvariantType{"ev_event_drop_count", &kNoParams,
                   "EV event drop counts cover the lost events (exact with precise_drop_count, else a 0/1 flag)"},
-    InvariantType{"svc_time_reported", &kNoParams, "feedback carries a service time when svc_time is on"},
     InvariantType{"ev_min_active", &kNoParams, "at least ev_min_active EVs stay in use"},
     InvariantType{"no_data_on_failed_ev", &kGraceSchema, "after a failure, no data on the failed EV past grace_ns"},
     InvariantType{"no_rnr", &kNoParams, "the DUT never sends an RNR NAK"},

@@ -54,7 +54,7 @@ constexpr std::array kFields{
     FrameField{"tseth.ts", K::kUInt, 0xFFFF, "TSETH tx_timestamp, 128 ns units (W4)"},
     FrameField{"tseth.tsr", K::kBool, 0, "TSETH tsr (0 = 128 ns units)"},
     FrameField{"tseth.ftype", K::kUInt, 15, "TSETH ftype (1 = timestamp)"},
-    FrameField{"aeth.syndrome", K::kUInt, 255, "AETH syndrome (0x1F ACK, 0x60 NAK seq, 0x65 TRIM NACK)"},
+    FrameField{"aeth.syndrome", K::kUInt, 255, "AETH syndrome (0x1F ACK, 0x60-0x64 NAK; W8)"},
     FrameField{"aeth.msn", K::kUInt, k24, "AETH MSN"},
     // W5: the SACK (opcode 0xDC), SETH + CC_STATE.
     FrameField{"seth.m", K::kUInt, 3, "multipath verdict: 0 NONE, 1 SKIP_ONCE, 2 ALWAYS_SKIP"},
@@ -132,6 +132,8 @@ constexpr std::array kFields{
     FrameField{"ep.id", K::kUInt, 0xFFFF, "endpoint request id: BTH.PSN[15:0] of 0xD8 / 0xD9 (W10)"},
     FrameField{"seth.sack_base", K::kUInt, k24, "bitmap base PSN = cack_psn + sack_offset"},
     FrameField{"seth.probe_id", K::kUInt, 0xFFFF, "probe id a pr = 1 SACK echoes"},
+    FrameField{"feedback", K::kBool, 0, "a Transport ACK / NAK (0xD1), SACK (0xDC), NACK (0xDD) or RC ACK (0x11)"},
+    FrameField{"path_probe", K::kBool, 0, "a probe of one path: reliability probe (0xDE) or endpoint EV probe"},
     FrameField{"ev", K::kUInt, k32, "EV value V as placed on the wire (M2)"},
     FrameField{"ev_index", K::kUInt, k32, "index of the EV in the case's EV array"},
     FrameField{"port", K::kUInt, 32, "1-based NIC port the frame left or arrived on"},

@@ -40,8 +40,9 @@ struct OpcodeName {
   std::string_view name;
   std::uint8_t value;
 };
-// MRC 1.0 data opcodes (write_only = 0xCA, ...; W3), IBA RC opcodes by name (rc_write_only =
-// 0x0A, ack = 0x11, ...), CNP, and the model's endpoint opcodes (ep_req 0xC0, ep_rsp 0xC1; M6).
+// MRC 1.0 opcodes (write_only = 0xCA, ..., ack = 0xD1 the Transport ACK, sack 0xDC, nack 0xDD,
+// probe 0xDE; W3), IBA RC opcodes by name (rc_write_only = 0x0A, rc_ack = 0x11, ...), CNP, and the
+// model's endpoint opcodes (ep_req 0xC0, ep_rsp 0xC1; M6).
 inline constexpr std::array kOpcodeNames{
     OpcodeName{"send_first", 0x00},      OpcodeName{"send_middle", 0x01},
     OpcodeName{"send_last", 0x02},       OpcodeName{"send_last_imm", 0x03},
@@ -51,7 +52,7 @@ inline constexpr std::array kOpcodeNames{
     OpcodeName{"rc_write_only", 0x0A},   OpcodeName{"rc_write_only_imm", 0x0B},
     OpcodeName{"read_request", 0x0C},    OpcodeName{"read_response_first", 0x0D},
     OpcodeName{"read_response_middle", 0x0E}, OpcodeName{"read_response_last", 0x0F},
-    OpcodeName{"read_response_only", 0x10},   OpcodeName{"ack", 0x11},
+    OpcodeName{"read_response_only", 0x10},   OpcodeName{"rc_ack", 0x11},
     OpcodeName{"atomic_ack", 0x12},      OpcodeName{"compare_swap", 0x13},
     OpcodeName{"fetch_add", 0x14},       OpcodeName{"cnp", 0x81},
     OpcodeName{"ep_req", 0xC0},  // MODEL: M6
@@ -59,6 +60,8 @@ inline constexpr std::array kOpcodeNames{
     OpcodeName{"write_first", 0xC6},     OpcodeName{"write_middle", 0xC7},
     OpcodeName{"write_last", 0xC8},      OpcodeName{"write_last_imm", 0xC9},
     OpcodeName{"write_only", 0xCA},      OpcodeName{"write_only_imm", 0xCB},
+    OpcodeName{"ack", 0xD1},             OpcodeName{"sack", 0xDC},
+    OpcodeName{"nack", 0xDD},            OpcodeName{"probe", 0xDE},
 };
 
 constexpr auto make_opcode_spellings() {

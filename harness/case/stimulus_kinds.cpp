@@ -64,20 +64,42 @@ constexpr std::array kAethKeys{
 };
 constexpr Schema kAethSchema{"aeth", kAethKeys};
 
-// MODEL: M5 — the feedback extension header of an injected ACK/NACK.
-constexpr std::array kMfehKeys{
-    KeySpec{.name = "type", .kind = VK::kUInt, .required = true, .umax = 15},
-    KeySpec{.name = "ce", .kind = VK::kBool},
-    KeySpec{.name = "svc_time", .kind = VK::kUInt, .umax = 0xFFFF, .help = "8 ns units; sets svc_valid"},
-    KeySpec{.name = "trig_psn", .kind = VK::kUInt, .umax = k24},
-    KeySpec{.name = "ev_echo", .kind = VK::kUInt, .umax = k32, .help = "sets ev_valid"},
-    KeySpec{.name = "ev_port", .kind = VK::kUInt, .umax = 255},
-    KeySpec{.name = "mpr", .kind = VK::kUInt, .umax = 255, .help = "sets mpr_valid"},
-    KeySpec{.name = "sack_base_off", .kind = VK::kUInt, .umax = 0xFFFF},
-    KeySpec{.name = "sack_bitmap", .kind = VK::kUInt, .help = "sets sack_valid"},
-    KeySpec{.name = "rcvd_bytes", .kind = VK::kUInt, .umax = k32},
+// W5 — the SETH + CC_STATE of an injected SACK: cack_psn is the frame's psn.
+constexpr std::array<std::string_view, 4> kVerdictNames{"none", "skip_once", "always_skip", "reserved"};
+constexpr std::array kSackKeys{
+    KeySpec{.name = "m", .kind = VK::kUIntOrName, .umax = 3, .names = kVerdictNames, .help = "multipath verdict"},
+    KeySpec{.name = "pr", .kind = VK::kBool, .help = "answers a reliability probe"},
+    KeySpec{.name = "ack_psn", .kind = VK::kUInt, .umax = k24, .help = "the PSN answered (default: the frame's psn)"},
+    KeySpec{.name = "probe_id", .kind = VK::kUInt, .umax = 0xFFFF, .help = "with pr: the probe answered"},
+    KeySpec{.name = "entropy", .kind = VK::kUInt, .umax = k32, .help = "the EV echoed"},
+    KeySpec{.name = "mpr", .kind = VK::kUInt, .umax = 255, .help = "units of 128 PSNs (0: Dynamic MPR off)"},
+    KeySpec{.name = "sack_offset", .kind = VK::kUInt, .umax = 0xFFFF,
+            .help = "bitmap base = psn + sack_offset, 16-bit two's complement (default 1)"},
+    KeySpec{.name = "bitmap", .kind = VK::kUInt, .help = "bit k = PSN base + k"},
+    KeySpec{.name = "ts", .kind = VK::kUInt, .umax = 0xFFFF, .help = "CC_STATE tx_timestamp reflected"},
+    KeySpec{.name = "ooo_count", .kind = VK::kUInt, .umax = 0x7FFF},
+    KeySpec{.name = "rcvd_bytes", .kind = VK::kUInt, .umax = k24, .help = "256-byte units"},
 };
-constexpr Schema kMfehSchema{"mfeh", kMfehKeys};
+constexpr Schema kSackSchema{"sack", kSackKeys};
+
+// W7 — the NETH of an injected NACK: nack_psn is the frame's psn.
+constexpr std::array<std::string_view, 7> kNackReasonNames{"trimmed",     "trimmed_lasthop", "no_bitmap",  "no_pkt_buffer",
+                                                           "no_resource", "psn_oor_window",  "unexp_event"};
+// The values of reference/wire/mrc_headers.hpp namespace nack (the case layer reads no wire code).
+constexpr std::array<std::uint8_t, 7> kNackReasonCodes{0x01, 0x02, 0x06, 0x07, 0x0A, 0x0B, 0x19};
+constexpr std::array kNackKeys{
+    KeySpec{.name = "reason", .kind = VK::kUIntOrName, .umax = 255, .names = kNackReasonNames, .help = "default trimmed"},
+    KeySpec{.name = "entropy", .kind = VK::kUInt, .umax = k32, .help = "the EV echoed"},
+    KeySpec{.name = "ts", .kind = VK::kUInt, .umax = 0xFFFF, .help = "tx_timestamp reflected"},
+};
+constexpr Schema kNackSchema{"nack", kNackKeys};
+
+// W9 — the PETH of an injected reliability probe.
+constexpr std::array kProbeKeys{
+    KeySpec{.name = "probe_id", .kind = VK::kUInt, .umax = 0xFFFF},
+    KeySpec{.name = "ts", .kind = VK::kUInt, .umax = 0xFFFF, .help = "tx_timestamp, 128 ns units (none: ftype 0)"},
+};
+constexpr Schema kProbeSchema{"probe", kProbeKeys};
 
 // MODEL: M6 — the endpoint-operation header of an injected MRC_EP_REQ / MRC_EP_RSP.
 constexpr std::array<std::string_view, 2> kEpOpNames{"ev_probe", "port_status_update"};
@@ -127,7 +149,9 @@ constexpr std::array kFrameKeys{
     KeySpec{.name = "reth", .kind = VK::kMap, .schema = &kRethSchema},
     KeySpec{.name = "imm", .kind = VK::kUInt, .umax = k32},
     KeySpec{.name = "aeth", .kind = VK::kMap, .schema = &kAethSchema},
-    KeySpec{.name = "mfeh", .kind = VK::kMap, .schema = &kMfehSchema},
+    KeySpec{.name = "sack", .kind = VK::kMap, .schema = &kSackSchema, .help = "SETH + CC_STATE (opcode sack only)"},
+    KeySpec{.name = "nack", .kind = VK::kMap, .schema = &kNackSchema, .help = "NETH (opcode nack only)"},
+    KeySpec{.name = "probe", .kind = VK::kMap, .schema = &kProbeSchema, .help = "PETH (opcode probe only)"},
     KeySpec{.name = "ep", .kind = VK::kMap, .schema = &kEpSchema, .help = "EP header (ep_req / ep_rsp only)"},
     KeySpec{.name = "flags", .kind = VK::kList, .names = kFrameFlagNames, .item = VK::kEnum, .scalar_as_list = true},
     KeySpec{.name = "payload", .kind = VK::kMap, .schema = &kPayloadSchema},
@@ -179,6 +203,55 @@ std::optional<EpSpec> build_ep(const YAML::Node& f, std::uint8_t opcode, const s
   return ep;
 }
 
+// A header that belongs to one opcode, given with another, is refused: the frame would not carry it.
+bool header_fits(const YAML::Node& f, std::string_view key, std::uint8_t opcode, const std::string& path, Validator& v) {
+  if (find_key(f, "opcode") && opcode != opcode_by_name(key)) {
+    v.error(key_loc(f, key), path + ".frame." + std::string(key),
+            "a '" + std::string(key) + "' header needs opcode " + std::string(key));
+    return false;
+  }
+  return true;
+}
+
+template <std::size_t N>
+std::optional<std::uint8_t> read_code(const YAML::Node& n, const char* key, const std::array<std::string_view, N>& names,
+                                      const std::array<std::uint8_t, N>& codes) {
+  if (const auto s = read_string(n, key)) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (names[i] == *s) return codes[i];
+    }
+  }
+  return read_uint_as<std::uint8_t>(n, key);
+}
+
+void build_feedback(const YAML::Node& f, FrameSpec& fr, const std::string& path, Validator& v) {
+  if (const auto m = find_key(f, "sack"); m && header_fits(f, "sack", fr.opcode, path, v)) {
+    SackSpec h;
+    h.m = read_code(*m, "m", kVerdictNames, std::array<std::uint8_t, 4>{0, 1, 2, 3}).value_or(0);
+    h.pr = read_bool(*m, "pr").value_or(false);
+    h.ack_psn = read_uint_as<std::uint32_t>(*m, "ack_psn");
+    h.probe_id = read_uint_as<std::uint16_t>(*m, "probe_id").value_or(0);
+    h.entropy = read_uint_as<std::uint32_t>(*m, "entropy").value_or(0);
+    h.mpr = read_uint_as<std::uint8_t>(*m, "mpr").value_or(0);
+    h.sack_offset = static_cast<std::int16_t>(read_uint_as<std::uint16_t>(*m, "sack_offset").value_or(1));
+    h.bitmap = read_uint(*m, "bitmap").value_or(0);
+    h.ts = read_uint_as<std::uint16_t>(*m, "ts").value_or(0);
+    h.ooo_count = read_uint_as<std::uint16_t>(*m, "ooo_count").value_or(0);
+    h.rcvd_bytes = read_uint_as<std::uint32_t>(*m, "rcvd_bytes").value_or(0);
+    if (h.pr && find_key(*m, "ack_psn")) {
+      v.error(key_loc(*m, "ack_psn"), path + ".frame.sack.ack_psn", "a probe answer (pr) carries 'probe_id' in that slot, not 'ack_psn'");
+    }
+    fr.sack = h;
+  }
+  if (const auto m = find_key(f, "nack"); m && header_fits(f, "nack", fr.opcode, path, v)) {
+    fr.nack = NackSpec{read_code(*m, "reason", kNackReasonNames, kNackReasonCodes).value_or(kNackReasonCodes[0]),
+                       read_uint_as<std::uint32_t>(*m, "entropy").value_or(0), read_uint_as<std::uint16_t>(*m, "ts").value_or(0)};
+  }
+  if (const auto m = find_key(f, "probe"); m && header_fits(f, "probe", fr.opcode, path, v)) {
+    fr.probe = ProbeSpec{read_uint_as<std::uint16_t>(*m, "probe_id").value_or(0), read_uint_as<std::uint16_t>(*m, "ts")};
+  }
+}
+
 StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v) {
   InjectStep s;
   s.at_ns = read_uint(b, "at_ns").value_or(0);
@@ -220,20 +293,7 @@ StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v
     fr.aeth = AethSpec{read_uint_as<std::uint8_t>(*a, "syndrome").value_or(0x1F),
                        read_uint_as<std::uint32_t>(*a, "msn").value_or(0)};
   }
-  if (const auto m = find_key(f, "mfeh")) {
-    MfehSpec h;
-    h.type = read_uint_as<std::uint8_t>(*m, "type").value_or(0);
-    h.ce = read_bool(*m, "ce").value_or(false);
-    h.svc_time = read_uint_as<std::uint16_t>(*m, "svc_time");
-    h.trig_psn = read_uint_as<std::uint32_t>(*m, "trig_psn").value_or(0);
-    h.ev_echo = read_uint_as<std::uint32_t>(*m, "ev_echo");
-    h.ev_port = read_uint_as<std::uint8_t>(*m, "ev_port").value_or(0);
-    h.mpr = read_uint_as<std::uint8_t>(*m, "mpr");
-    h.sack_base_off = read_uint_as<std::uint16_t>(*m, "sack_base_off").value_or(0);
-    h.sack_bitmap = read_uint(*m, "sack_bitmap");
-    h.rcvd_bytes = read_uint_as<std::uint32_t>(*m, "rcvd_bytes").value_or(0);
-    fr.mfeh = h;
-  }
+  build_feedback(f, fr, path, v);
   fr.ep = build_ep(f, fr.opcode, path, v);
   for (const auto& name : read_string_list(f, "flags")) {
     if (const auto flag = parse_enum<FrameFlag>(kFrameFlagNames, name)) fr.flags.push_back(*flag);

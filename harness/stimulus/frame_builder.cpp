@@ -13,23 +13,24 @@ namespace {
 
 constexpr std::uint32_t kPsnMask = 0xFFFFFF;
 
-wire::Mfeh to_wire(const MfehSpec& m) {  // MODEL: M5
-  wire::Mfeh w;
-  w.type = static_cast<wire::FeedbackType>(m.type);
-  w.ce = m.ce;
-  w.svc_valid = m.svc_time.has_value();
-  w.svc_time = m.svc_time.value_or(0);
-  w.trig_psn = m.trig_psn & kPsnMask;
-  w.ev_valid = m.ev_echo.has_value();
-  w.ev_echo = m.ev_echo.value_or(0);
-  w.ev_port = m.ev_port;
-  w.mpr_valid = m.mpr.has_value();
-  w.mpr = m.mpr.value_or(0);
-  w.sack_base_off = m.sack_base_off;
-  w.sack_valid = m.sack_bitmap.has_value();
-  w.sack_bitmap = m.sack_bitmap.value_or(0);
-  w.rcvd_bytes = m.rcvd_bytes;
-  return w;
+// W5: cack_psn is the frame's BTH.PSN; ack_psn_offset names the PSN answered, or with pr the
+// probe_id.
+void to_wire(const SackSpec& h, std::uint32_t psn, wire::Seth& seth, wire::CcState& cc) {
+  seth = wire::Seth{};
+  seth.m = static_cast<wire::MpVerdict>(h.m & 3);
+  seth.pr = h.pr;
+  seth.cack_psn = psn & kPsnMask;
+  // The 24-bit distance ack_psn - psn as a signed number (a case may name a PSN below cack_psn).
+  const auto dist = static_cast<std::int32_t>(((h.ack_psn.value_or(psn) - psn) & kPsnMask) << 8) >> 8;
+  seth.ack_psn_offset = h.pr ? static_cast<std::int16_t>(h.probe_id) : static_cast<std::int16_t>(dist);
+  seth.entropy = h.entropy;
+  seth.mpr = h.mpr;
+  seth.sack_offset = h.sack_offset;
+  seth.sack_bitmap = h.bitmap;
+  cc = wire::CcState{};
+  cc.tx_timestamp = h.ts;
+  cc.ooo_count = h.ooo_count;
+  cc.rcvd_bytes = h.rcvd_bytes & kPsnMask;
 }
 
 // MODEL: M6 — rsp_ev_len follows the return EV's size: 4 bytes (STEV / UDP) or 32 (SRv6).
@@ -93,7 +94,8 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   BuiltFrame out;
   const wire::ExtLayout layout = wire::ext_layout(spec.opcode, /*mrc_framing=*/true);  // MODEL: M3
   const bool data = is_write_opcode(spec.opcode);
-  const bool control = spec.opcode == wire::opcode::kRcAck || layout.ep;
+  // W13: feedback and endpoint packets travel in the Control class; data and probes in the Data class.
+  const bool control = layout.aeth || layout.sack || layout.neth || layout.ep || layout.erth || layout.eeth;
 
   // Payload: explicit, else a write carries reth.len (or 64) incrementing bytes.
   std::uint32_t payload_len = 0;
@@ -188,9 +190,23 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
     const AethSpec a = spec.aeth.value_or(AethSpec{});
     f.aeth = wire::Aeth{a.syndrome, a.msn & kPsnMask};
   }
-  if (layout.mfeh || spec.mfeh) {
-    f.has_mfeh = true;
-    f.mfeh = to_wire(spec.mfeh.value_or(MfehSpec{}));
+  if (layout.sack) {  // W5
+    f.has_sack = true;
+    to_wire(spec.sack.value_or(SackSpec{}), spec.psn, f.seth, f.cc);
+  }
+  if (layout.neth) {  // W7
+    f.has_neth = true;
+    const NackSpec n = spec.nack.value_or(NackSpec{});
+    f.neth.nack_reason = n.reason;
+    f.neth.entropy = n.entropy;
+    f.neth.nack_psn = spec.psn & kPsnMask;
+    f.neth.tx_timestamp = n.ts;
+  }
+  if (layout.peth) {  // W9
+    f.has_peth = true;
+    const ProbeSpec p = spec.probe.value_or(ProbeSpec{});
+    f.peth.probe_id = p.probe_id;
+    f.peth.ts = p.ts ? wire::Timestamp{*p.ts, false, wire::kFtypeTimestamp} : wire::Timestamp{0, false, 0};
   }
   if (layout.ep) {  // MODEL: M6 the EP header the case gives, else a bare EV probe (all zero)
     f.has_ep = true;

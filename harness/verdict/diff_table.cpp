@@ -61,6 +61,11 @@ std::uint64_t dest_key(const wire::DecodedFrame& f) {
     return opt.normalize ? n.addrs.get(hi, lo) : fold128(hi, lo);
   }
   if (v.kind == FieldKind::kMac) return opt.normalize ? n.macs.get(1, v.u) : v.u;
+  // W4: whether a data packet carries a TSETH is the sender's configuration (a choice): with
+  // choices masked, lengths compare as if it had none.
+  if ((id == FieldId::kIpLength || id == FieldId::kFrameLen) && f.has_tseth && (masks.choice || masks.ev)) {
+    return v.u - wire::kTsethLen;
+  }
   if (!opt.normalize) return v.u;
   if (id == FieldId::kBthDqpn) return n.qp_ordinal(f);
   // W5, W7: PSNs that repeat BTH.PSN compare as their distance from it (0 when they agree).

@@ -36,7 +36,7 @@ constexpr std::array<std::string_view, kFieldCount> kNames{
     "ep.op", "ep.req_id", "ep.port_status", "ep.tx_timestamp", "ep.svc_time_ns", "ep.rsp_port",
     "ep.rsp_ev_len",
     "icrc", "trimmed", "payload.len", "frame.len",
-    "ep.id", "seth.sack_base", "seth.probe_id",
+    "ep.id", "seth.sack_base", "seth.probe_id", "feedback", "path_probe",
     "ev", "ev_index", "port", "plane", "direction",
     "ts", "payload"};
 

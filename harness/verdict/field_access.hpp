@@ -46,7 +46,7 @@ enum class FieldId : std::uint8_t {
   kEpOp, kEpReqId, kEpPortStatus, kEpTxTimestamp, kEpSvcTimeNs, kEpRspPort, kEpRspEvLen,
   kIcrc, kTrimmed, kPayloadLen, kFrameLen,
   // Derived from other fields: the vocabulary has them, the golden diff compares their sources.
-  kEpId, kSethSackBase, kSethProbeId,
+  kEpId, kSethSackBase, kSethProbeId, kFeedback, kPathProbe,
   kEv, kEvIndex, kPort, kPlane, kDirection,
   // Not (yet) in the YAML vocabulary: used by the golden diff.
   kTs,       // capture timestamp, ns
@@ -291,6 +291,12 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
     case FieldId::kEethTxTimestamp: return f.has_eeth ? uint_value(f.eeth.tx_timestamp) : FieldValue{};
     case FieldId::kEpId:
       return f.has_erth || f.has_eeth ? uint_value(f.bth.psn & 0xFFFFu) : FieldValue{};
+    case FieldId::kFeedback:
+      return bool_value(f.bth.opcode == wire::opcode::kMrcAck || f.bth.opcode == wire::opcode::kMrcSack ||
+                        f.bth.opcode == wire::opcode::kMrcNack || f.bth.opcode == wire::opcode::kRcAck);
+    case FieldId::kPathProbe:
+      return bool_value(f.has_peth || (f.has_erth && f.erth.op == static_cast<std::uint8_t>(wire::EpWireOp::kEvProbe)) ||
+                        (f.has_ep && f.bth.opcode == wire::opcode::kMrcEpReq && f.ep.op == wire::EpOp::kEvProbe));
     case FieldId::kAethSyndrome: return f.has_aeth ? uint_value(f.aeth.syndrome) : FieldValue{};
     case FieldId::kAethMsn: return f.has_aeth ? uint_value(f.aeth.msn) : FieldValue{};
     case FieldId::kMfehType: case FieldId::kMfehCe: case FieldId::kMfehSvcValid: case FieldId::kMfehEvValid:

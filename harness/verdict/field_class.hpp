@@ -8,7 +8,8 @@
 //   The EV (which eligible EV a packet goes on, SPRAY-PER-PACKET-EV): the fields that carry it
 //   (IPv6 flow label, UDP source port, the SRv6 outer DA and SRH segment, the egress port) must be
 //   the expansion of *some* eligible EV of the sending side, all of one packet's from the same EV
-//   (ev_choice.hpp). Also when to ask for an ACK (BTH A), the timestamps a sender's own clock
+//   (ev_choice.hpp). Also when to ask for an ACK (BTH A), whether data carries a TSETH (BTH TS and
+//   the TSETH; lengths then compare without its 4 bytes), the timestamps a sender's own clock
 //   gives (TSETH, PETH, ERTH) and what echoes them or the EV (SETH/NETH entropy, reflected
 //   timestamps): the invariants judge those. None is compared with the golden's.
 // - bounded: a measured time (the capture timestamp) within the check's tolerance of the golden's,
@@ -40,7 +41,10 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
     // (the SACK's and NACK's entropy is the trigger's EV, W2; reflected timestamps, W5, W7). The
     // invariants judge them (ev_echo_matches and the timestamp reflection checks).
     case FieldId::kBthAckReq:
+    case FieldId::kBthTs:  // TSETH present or not: the sender's configuration (W4)
     case FieldId::kTsethTs:
+    case FieldId::kTsethTsr:
+    case FieldId::kTsethFtype:
     case FieldId::kCcTxTimestamp:
     case FieldId::kNethTxTimestamp:
     case FieldId::kPethTs:
@@ -48,6 +52,10 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
     case FieldId::kEethTxTimestamp:
     case FieldId::kSethEntropy:
     case FieldId::kNethEntropy:
+    // Which 64-PSN window a SACK reports is the responder's (5.21): the offset and the bits with
+    // it; sack_exact and sack_consistent judge the bits against the arrivals.
+    case FieldId::kSethSackOffset:
+    case FieldId::kSethSackBitmap:
       return FieldClass::kChoice;
     case FieldId::kIpDst:
       return encapsulated ? FieldClass::kChoice : FieldClass::kExact;  // MODEL: M1 outer DA = EV

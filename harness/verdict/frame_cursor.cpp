@@ -4,6 +4,8 @@ namespace mrc::harness {
 
 FrameClass classify(std::uint8_t op) {
   namespace oc = wire::opcode;
+  if (op == oc::kMrcSack || op == oc::kMrcNack || op == oc::kMrcAck) return FrameClass::kFeedback;  // W5-W8
+  if (op == oc::kMrcProbe) return FrameClass::kProbe;                                                // W9
   if (op == oc::kRcAck || op == oc::kRcAtomicAck) return FrameClass::kFeedback;
   if (op == oc::kMrcEpReq || op == oc::kMrcEpRsp) return FrameClass::kEndpoint;  // MODEL: M6
   if (wire::is_mrc_data(op)) return FrameClass::kData;  // W3

@@ -21,8 +21,9 @@ namespace mrc::harness {
 // What a frame is, by BTH opcode.
 enum class FrameClass : std::uint8_t {
   kData,      // a request: RC SEND/WRITE/READ/atomic opcodes (an MRC DUT sends only WRITEs)
-  kFeedback,  // ACKNOWLEDGE / atomic ACK (MODEL: M5 carries the MFEH)
+  kFeedback,  // SACK 0xDC, NACK 0xDD, Transport ACK 0xD1 (W5-W8); RC ACKNOWLEDGE / atomic ACK
   kEndpoint,  // MRC_EP_REQ / MRC_EP_RSP (MODEL: M6)
+  kProbe,     // reliability probe 0xDE (W9)
   kOther,     // CNP and anything else that decoded
 };
 FrameClass classify(std::uint8_t opcode);

@@ -38,34 +38,33 @@ class Tracker {
 
   void feedback(const PacketRec& fb, InflightEvent& e) {
     if (space_.empty()) return;
-    // RTT sample of the trigger (MODEL: M5 trig_psn), before this feedback changes anything.
-    if (fb.has_mfeh) {
+    // RTT sample of the PSN a SACK answers (W5 ack_psn), before this feedback changes anything.
+    if (fb.is_sack() && !fb.seth_pr) {
       const std::int64_t t = space_.offset(fb.trig_psn);
       if (t >= 0 && sent_at_[static_cast<std::size_t>(t)] != 0) {
         e.rtt_ns = fb.ts_ns - (sent_at_[static_cast<std::size_t>(t)] - 1);
       }
-      e.ce = fb.ce;
+      e.ce = fb.skip_once();  // W14: marked = SKIP_ONCE
     }
-    if (inv_cumulative(fb)) {
+    if (fb.carries_cack()) {
       const std::int64_t a = std::min<std::int64_t>(psn_diff(fb.psn, space_.start()),
                                                     static_cast<std::int64_t>(space_.size()) - 1);
       for (std::int64_t o = cum_ + 1; o <= a; ++o) ack(static_cast<std::size_t>(o), e);
       cum_ = std::max(cum_, a);
     }
-    if (fb.has_mfeh && fb.sack_valid) {  // MODEL: M5 bit i (MSB first) = PSN base + i
-      for (unsigned i = 0; i < 64; ++i) {
-        if (!((fb.sack_bitmap >> (63 - i)) & 1u)) continue;
-        const std::int64_t off = space_.offset(psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off} + i));
+    if (fb.is_sack()) {
+      for (unsigned k = 0; k < 64; ++k) {
+        if (!fb.sack_bit(k)) continue;
+        const std::int64_t off = space_.offset(psn_add(fb.sack_base, k));
         if (off >= 0) ack(static_cast<std::size_t>(off), e);
       }
     }
-    if (fb.has_mfeh) {
-      const auto type = static_cast<wire::FeedbackType>(fb.fb_type);
-      const bool lost = type == wire::FeedbackType::kNackLoss || type == wire::FeedbackType::kTrimNack ||
-                        type == wire::FeedbackType::kPsnOutOfRange;
-      e.loss_signal = type == wire::FeedbackType::kNackLoss || type == wire::FeedbackType::kTrimNack;
+    // A NACK of any reason names a packet the responder does not hold (W7); a trim is a loss
+    // signal to NSCC (W14), the resource NACKs are not.
+    if (fb.is_nack()) {
+      e.loss_signal = fb.is_trim_nack();
       const std::int64_t off = space_.offset(fb.trig_psn);
-      if (lost && off > cum_ && state_[static_cast<std::size_t>(off)] == kInFlight) {
+      if (off > cum_ && state_[static_cast<std::size_t>(off)] == kInFlight) {
         bytes_ -= len_[static_cast<std::size_t>(off)];
         state_[static_cast<std::size_t>(off)] = kLost;
       }
@@ -75,9 +74,6 @@ class Tracker {
   std::uint64_t bytes() const { return bytes_; }
 
  private:
-  // MODEL: M5 BTH.PSN of every MFEH feedback type is the cumulative ACK.
-  static bool inv_cumulative(const PacketRec& fb) { return fb.has_mfeh ? fb.fb_type <= 4 : fb.has_aeth; }
-
   void ack(std::size_t o, InflightEvent& e) {
     if (state_[o] == kAcked) return;
     if (state_[o] == kInFlight) bytes_ -= len_[o];

@@ -92,19 +92,23 @@ void ev_events(Run& r);
 void ev_event_drop_count(Run& r);
 void control_results(Run& r);
 
-// ---- the DUT as responder: feedback (invariants_feedback.cpp)
+// ---- the DUT as responder: what its feedback claims (invariants_feedback.cpp)
 void sack_consistent(Run& r);
 void sack_exact(Run& r);
 void ev_echo_matches(Run& r);
-void trim_nack_per_stub(Run& r);
-void nack_names_hole(Run& r);
-void nack_for_hole(Run& r);
-void svc_time_reported(Run& r);
 void stub_not_placed(Run& r);
 void not_placed(Run& r);
 void silently_dropped(Run& r);
 void responder_window(Run& r);
 void no_rnr(Run& r);
+
+// ---- the DUT as responder: when feedback must come (invariants_feedback_triggers.cpp)
+void trim_nack_per_stub(Run& r);
+void sack_triggers(Run& r);
+void ce_skip_once(Run& r);
+void transport_ack(Run& r);
+void probe_answered(Run& r);
+void ts_reflected(Run& r);
 
 // ---- delivery, windows and completions (invariants_delivery.cpp)
 void every_psn_delivered(Run& r);
@@ -140,11 +144,19 @@ const EvRecord* ev_by_echo(const CheckContext& ctx, std::uint32_t echo);
 const EvRecord* ev_by_index(const CheckContext& ctx, std::uint32_t index);
 inline bool dut_data(const PacketRec& p) { return p.from_dut && p.is_write_data(); }
 inline bool dut_feedback(const PacketRec& p) { return p.from_dut && p.is_feedback(); }
-// The cumulative ACK a feedback frame carries (BTH PSN of an ACK/SACK/NACK, MODEL: M5), and
-// whether it carries one.
-bool has_cumulative_ack(const PacketRec& fb);
-// Is `psn` in the feedback's SACK bitmap (MODEL: M5: base = BTH.PSN + 1 + sack_base_off)?
+inline bool to_dut_data(const PacketRec& p) { return !p.from_dut && p.is_data(); }
+// The membership bit (bit 15) of a P_Key does not take part in the match (IBA P_Key checks).
+inline bool pkey_matches(const CheckContext& ctx, const PacketRec& p) {
+  return (p.pkey & 0x7FFF) == (ctx.dut_pkey & 0x7FFF);
+}
+// A data frame to the DUT that it may place: whole, good ICRC, its QP and P_Key.
+inline bool accepted(const CheckContext& ctx, const PacketRec& p) {
+  return !p.from_dut && valid_arrival(p) && (ctx.dut.dut_qpn == 0 || p.dqpn == ctx.dut.dut_qpn) && pkey_matches(ctx, p);
+}
+// Is `psn` acknowledged by this SACK: a bit of its bitmap (S1: W5 base + k), or its ack_psn?
 bool sack_has(const PacketRec& fb, std::uint32_t psn);
+// "evidence.pcapng packet 12": where a record sits in the evidence.
+std::string where(const CheckContext& ctx, const PacketRec& p);
 // An "EV" label for evidence: "0x01020304 (index 3, port 2)".
 std::string ev_label(const CheckContext& ctx, std::uint32_t echo);
 

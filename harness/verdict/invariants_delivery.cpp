@@ -18,17 +18,17 @@ class SentSpace {
  public:
   explicit SentSpace(const Trace& t) : s_(t, [](const PacketRec& p) { return dut_data(p); }) {}
 
-  // Applies one feedback frame to the DUT: cumulative ACK and SACK bits (MODEL: M5).
+  // Applies one feedback frame to the DUT: cumulative ACK and SACK bits (W5, W8).
   void feedback(const PacketRec& fb) {
     if (s_.empty()) return;
-    if (has_cumulative_ack(fb)) {
+    if (fb.carries_cack()) {
       const std::int64_t a = std::min<std::int64_t>(psn_diff(fb.psn, s_.start()), static_cast<std::int64_t>(s_.size()) - 1);
       acked_upto_ = std::max(acked_upto_, a);
     }
-    if (fb.has_mfeh && fb.sack_valid) {
-      for (unsigned i = 0; i < 64; ++i) {
-        if (!((fb.sack_bitmap >> (63 - i)) & 1u)) continue;
-        const std::int64_t off = s_.offset(psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off} + i));
+    if (fb.is_sack()) {
+      for (unsigned k = 0; k < 64; ++k) {
+        if (!fb.sack_bit(k)) continue;
+        const std::int64_t off = s_.offset(psn_add(fb.sack_base, k));
         if (off >= 0) s_.flags(off) |= PsnSpace::kAcked;
       }
     }
@@ -346,7 +346,7 @@ void cwnd_decreases(Run& r) {  // MODEL: M12
   }();
   r.judged_what = "congestion signals";
   for (const PacketRec& fb : pk) {
-    if (!to_dut_feedback(fb) || !fb.has_mfeh || !fb.ce || fb.ts_ns < w) continue;
+    if (!to_dut_feedback(fb) || !fb.skip_once() || fb.ts_ns < w) continue;  // W14: marked = SKIP_ONCE
     const std::uint64_t before = bytes_in(fb.ts_ns - w, fb.ts_ns);
     if (before == 0 || last_data < fb.ts_ns + lag + w) continue;  // no rate to compare, or traffic ended
     ++r.judged;

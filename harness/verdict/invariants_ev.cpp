@@ -305,10 +305,10 @@ void srv6_layout(Run& r) {  // MODEL: M1
   }
 }
 
-void probe_on_tested_ev(Run& r) {  // MODEL: M6
-  r.judged_what = "EV probes from the DUT";
+void probe_on_tested_ev(Run& r) {  // W9, MODEL: M6
+  r.judged_what = "path probes from the DUT";
   for (const PacketRec& p : r.t.packets) {
-    if (!p.from_dut || p.opcode != wire::opcode::kMrcEpReq || !p.has_ep || p.ep_op != 0) continue;
+    if (!p.from_dut || !p.is_path_probe()) continue;
     ++r.judged;
     if (r.ctx.dut.evs.empty()) continue;
     const EvRecord* rec = ev_by_echo(r.ctx, p.ev);
@@ -342,16 +342,17 @@ std::string ev_label(const CheckContext& ctx, std::uint32_t echo) {
   return "ev " + hex(echo) + " (index " + std::to_string(e->index) + ", port " + std::to_string(e->port) + ")";
 }
 
-bool has_cumulative_ack(const PacketRec& fb) {  // MODEL: M5 BTH.PSN = highest in-order PSN
-  if (fb.has_mfeh) return fb.fb_type <= 4;
-  return fb.has_aeth;
+std::string where(const CheckContext& ctx, const PacketRec& p) {
+  return pcap_of(ctx.taps[p.tap]) + " packet " + std::to_string(p.index);
 }
 
-bool sack_has(const PacketRec& fb, std::uint32_t psn) {  // MODEL: M5
-  if (!fb.has_mfeh || !fb.sack_valid) return false;
-  const std::uint32_t base = psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off});
-  const std::int32_t off = psn_diff(psn, base);
-  return off >= 0 && off < 64 && ((fb.sack_bitmap >> (63 - off)) & 1u);
+// W5, W8: BTH.PSN of a SACK and of a Transport ACK is cack_psn; a Transport NAK's names the
+// refused packet and a NACK's the NACKed one, neither cumulative.
+bool sack_has(const PacketRec& fb, std::uint32_t psn) {  // W5, S1: W5 bit order
+  if (!fb.is_sack()) return false;
+  const std::int32_t off = psn_diff(psn, fb.sack_base);
+  if (off >= 0 && off < 64 && fb.sack_bit(static_cast<unsigned>(off))) return true;
+  return !fb.seth_pr && psn == fb.trig_psn;  // W6: the PSN a SACK answers arrived
 }
 
 }  // namespace mrc::harness::inv

@@ -34,9 +34,8 @@ void malformed_violations(Run& r, wire::WireError only, const char* field, const
   r.judged += n;
 }
 
-bool allowed_opcode(std::uint8_t op) {  // W3's opcodes (and, until they are retired, the model's)
-  return wire::is_mrc_opcode(op) || op == wire::opcode::kRcAck || op == wire::opcode::kMrcEpReq ||
-         op == wire::opcode::kMrcEpRsp;
+bool allowed_opcode(std::uint8_t op) {  // W3's opcodes (and, until they are retired, the model's EP ops)
+  return wire::is_mrc_opcode(op) || op == wire::opcode::kMrcEpReq || op == wire::opcode::kMrcEpRsp;
 }
 
 }  // namespace

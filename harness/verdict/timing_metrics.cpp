@@ -192,14 +192,11 @@ Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bo
 
 // ---- per-packet metrics ----------------------------------------------------------------------
 
-// The PSN a NACK sent to the DUT asks for again (MODEL: M5): a TRIM NACK names its stub in
-// trig_psn; a loss NACK names the hole after its cumulative ACK (BTH PSN + 1). kNone otherwise.
+// The PSN a NACK sent to the DUT asks for again: every MRC NACK names it (W7), and so does a
+// Transport NAK (W8, BTH.PSN = the refused packet). kNone otherwise.
 std::uint32_t nacked_psn(const PacketRec& f) {
-  if (f.has_mfeh && f.fb_type == 3) return f.trig_psn;
-  if ((f.has_mfeh && f.fb_type == 2) || (!f.has_mfeh && f.has_aeth && f.syndrome >= wire::syndrome::kNakPsnSeqError)) {
-    return psn_add(f.psn, 1);
-  }
-  if (f.has_aeth && f.syndrome == wire::syndrome::kNakTrim) return f.has_mfeh ? f.trig_psn : psn_add(f.psn, 1);
+  if (f.is_nack()) return f.trig_psn;
+  if (f.is_transport_ack() && f.syndrome != wire::syndrome::kAck) return f.psn;
   return FlatIndex::kNone;
 }
 
@@ -244,11 +241,6 @@ Measurement retry_interval(const Trace& t) {
   return m;
 }
 
-bool is_trim_nack(const PacketRec& p) {  // MODEL: M5
-  return p.from_dut && p.is_feedback() &&
-         ((p.has_mfeh && p.fb_type == 3) || (p.has_aeth && p.syndrome == wire::syndrome::kNakTrim));
-}
-
 Measurement trim_nack_latency(const CheckContext& ctx, const Trace& t) {
   Measurement m;
   std::vector<std::uint32_t> stubs;
@@ -256,16 +248,16 @@ Measurement trim_nack_latency(const CheckContext& ctx, const Trace& t) {
   FlatIndex pending(t.packets.size());  // psn -> index into stubs of the earliest unanswered stub
   for (std::size_t i = 0; i < t.packets.size(); ++i) {
     const PacketRec& p = t.packets[i];
-    if (!p.from_dut && p.is_write_data() && p.trimmed) {  // MODEL: M11
+    if (!p.from_dut && p.is_write_data() && p.trimmed) {  // W13
       std::uint32_t* s = pending.find_or_insert(p.psn);
       if (s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(stubs.size());
       stubs.push_back(static_cast<std::uint32_t>(i));
       answered.push_back(0);
-    } else if (is_trim_nack(p) && p.has_mfeh) {
+    } else if (p.from_dut && p.is_trim_nack()) {
       std::uint32_t* s = pending.find_or_insert(p.trig_psn);
       if (!s || *s == FlatIndex::kNone) continue;
       const PacketRec& stub = t.packets[stubs[*s]];
-      m.samples.push_back(sample(stub.ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "TRIM NACK naming the stub"));
+      m.samples.push_back(sample(stub.ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "NACK TRIMMED naming the trimmed packet"));
       answered[*s] = 1;
       *s = FlatIndex::kNone;
     }
@@ -274,25 +266,23 @@ Measurement trim_nack_latency(const CheckContext& ctx, const Trace& t) {
   for (std::size_t k = 0; k < stubs.size(); ++k) {
     if (answered[k]) continue;
     const PacketRec& stub = t.packets[stubs[k]];
-    m.samples.push_back(sample(stub.ts_ns, end, static_cast<std::int64_t>(stubs[k]), "trimmed stub never answered by a TRIM NACK", true));
+    m.samples.push_back(sample(stub.ts_ns, end, static_cast<std::int64_t>(stubs[k]), "trimmed packet never answered by a NACK TRIMMED", true));
   }
   if (stubs.empty()) {
     m.early = Verdict::kInconclusive;
-    m.message = "no trimmed stub reached the DUT: no TRIM NACK latency to time";
+    m.message = "no trimmed packet reached the DUT: no trim NACK latency to time";
   }
   return m;
 }
 
-bool covers(const PacketRec& fb, std::uint32_t psn) {  // MODEL: M5
-  if (fb.has_mfeh && fb.trig_psn == psn) return true;
-  const bool ack = fb.has_mfeh ? (fb.fb_type <= 1) : (fb.has_aeth && fb.syndrome < 0x20);
-  if (ack && psn_diff(fb.psn, psn) >= 0) return true;
-  if (fb.has_mfeh && fb.sack_valid) {
-    const std::uint32_t base = psn_add(fb.psn, 1 + std::int64_t{fb.sack_base_off});
-    const std::int32_t off = psn_diff(psn, base);
-    if (off >= 0 && off < 64 && ((fb.sack_bitmap >> (63 - off)) & 1u)) return true;
-  }
-  return false;
+// Whether feedback reports `psn` received: a cumulative ACK at or past it, or a SACK naming it
+// (its trigger or a bitmap bit; W5, W8).
+bool covers(const PacketRec& fb, std::uint32_t psn) {
+  if (fb.carries_cack() && psn_diff(fb.psn, psn) >= 0) return true;
+  if (!fb.is_sack()) return false;
+  if (!fb.seth_pr && fb.trig_psn == psn) return true;
+  const std::int32_t off = psn_diff(psn, fb.sack_base);
+  return off >= 0 && off < 64 && fb.sack_bit(static_cast<unsigned>(off));
 }
 
 Measurement feedback_latency(const CheckContext& ctx, const Trace& t) {
@@ -329,7 +319,7 @@ Measurement probe_interval(const Trace& t) {
   FlatIndex last(t.packets.size());  // EV -> position of its latest probe
   for (std::size_t i = 0; i < t.packets.size(); ++i) {
     const PacketRec& p = t.packets[i];
-    if (!p.from_dut || p.opcode != wire::opcode::kMrcEpReq || !p.has_ep || p.ep_op != 0) continue;  // MODEL: M6
+    if (!p.from_dut || !p.is_path_probe()) continue;
     std::uint32_t* s = last.find_or_insert(p.ev);
     if (!s) continue;
     if (*s != FlatIndex::kNone) {

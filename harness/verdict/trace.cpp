@@ -54,21 +54,32 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
     r.syndrome = f.aeth.syndrome;
     r.msn = f.aeth.msn;
   }
-  r.has_mfeh = f.has_mfeh;
-  if (f.has_mfeh) {  // MODEL: M5
-    r.fb_type = static_cast<std::uint8_t>(f.mfeh.type);
-    r.ce = f.mfeh.ce;
-    r.svc_valid = f.mfeh.svc_valid;
-    r.ev_valid = f.mfeh.ev_valid;
-    r.mpr_valid = f.mfeh.mpr_valid;
-    r.sack_valid = f.mfeh.sack_valid;
-    r.svc_time = f.mfeh.svc_time;
-    r.trig_psn = f.mfeh.trig_psn;
-    r.ev_echo = f.mfeh.ev_echo;
-    r.ev_port = f.mfeh.ev_port;
-    r.mpr = f.mfeh.mpr;
-    r.sack_base_off = f.mfeh.sack_base_off;
-    r.sack_bitmap = f.mfeh.sack_bitmap;
+  r.has_sack = f.has_sack;
+  if (f.has_sack) {  // W5
+    r.seth_m = static_cast<std::uint8_t>(f.seth.m);
+    r.seth_pr = f.seth.pr;
+    r.trig_psn = f.seth.pr ? 0 : f.seth.ack_psn();
+    r.probe_id = f.seth.pr ? f.seth.probe_id() : 0;
+    r.ev_echo = f.seth.entropy;
+    r.mpr = f.seth.mpr;
+    r.sack_base = f.seth.sack_base();
+    r.sack_bitmap = f.seth.sack_bitmap;
+    r.reflected_ts = f.cc.tx_timestamp;
+    r.ooo_count = f.cc.ooo_count;
+    r.rcvd_units = f.cc.rcvd_bytes;
+  }
+  r.has_neth = f.has_neth;
+  if (f.has_neth) {  // W7
+    r.nack_reason = f.neth.nack_reason;
+    r.trig_psn = f.neth.nack_psn;
+    r.ev_echo = f.neth.entropy;
+    r.reflected_ts = f.neth.tx_timestamp;
+  }
+  r.has_peth = f.has_peth;
+  if (f.has_peth) {  // W9
+    r.probe_id = f.peth.probe_id;
+    r.tx_ts = f.peth.ts.tx_timestamp;
+    r.peth_ts = f.peth.ts.ftype == wire::kFtypeTimestamp;
   }
   r.has_ep = f.has_ep;
   if (f.has_ep) {  // MODEL: M6

@@ -21,7 +21,7 @@ namespace mrc::harness {
 struct PacketRec {
   std::uint64_t ts_ns = 0;
   std::uint64_t va = 0;            // RETH VA (has_reth)
-  std::uint64_t sack_bitmap = 0;   // MODEL: M5
+  std::uint64_t sack_bitmap = 0;   // W5: bit k = PSN sack_base + k
   std::uint32_t index = 0;         // packet index in its tap's capture
   std::uint32_t psn = 0;
   std::uint32_t dqpn = 0;
@@ -34,15 +34,18 @@ struct PacketRec {
   std::uint32_t msn = 0;            // AETH MSN
   std::uint16_t meth_msn = 0;       // W4 METH msn (has_meth)
   std::uint16_t meth_rqmsn = 0;     // W4 METH rqmsn
-  std::uint16_t tx_ts = 0;          // W4 TSETH tx_timestamp (has_tseth)
-  std::uint32_t trig_psn = 0;      // MODEL: M5
-  std::uint32_t ev_echo = 0;       // MODEL: M5
+  std::uint16_t tx_ts = 0;          // W4 TSETH tx_timestamp (has_tseth), W9 PETH's (peth_ts)
+  std::uint32_t trig_psn = 0;      // the PSN a SACK answers (pr = 0) or a NACK names (W5, W7)
+  std::uint32_t ev_echo = 0;       // SETH / NETH entropy: the EV echoed (W2)
+  std::uint32_t sack_base = 0;     // W5: absolute PSN of bitmap bit 0
+  std::uint32_t rcvd_units = 0;    // W5: CC_STATE rcvd_bytes (256-byte units)
   std::uint32_t flow_label = 0;
   std::uint16_t tap = 0;           // index into CheckContext::taps
   std::uint16_t sport = 0;
   std::uint16_t pkey = 0;          // BTH P_Key
-  std::uint16_t sack_base_off = 0; // MODEL: M5
-  std::uint16_t svc_time = 0;      // MODEL: M5
+  std::uint16_t reflected_ts = 0;  // W5, W7: CC_STATE / NETH tx_timestamp
+  std::uint16_t probe_id = 0;      // W9: PETH probe_id, or the one a pr = 1 SACK echoes
+  std::uint16_t ooo_count = 0;     // W5
   std::uint16_t req_id = 0;        // MODEL: M6
   std::uint8_t port = 0;           // the tap's 1-based port = plane
   std::uint8_t opcode = 0;
@@ -51,9 +54,9 @@ struct PacketRec {
   std::uint8_t dscp = 0;
   std::uint8_t ecn = 0;
   std::uint8_t syndrome = 0;
-  std::uint8_t fb_type = 0;        // MODEL: M5 MFEH type
-  std::uint8_t ev_port = 0;        // MODEL: M5
-  std::uint8_t mpr = 0;            // MODEL: M5
+  std::uint8_t seth_m = 0;         // W5 multipath verdict (0 NONE, 1 SKIP_ONCE, 2 ALWAYS_SKIP)
+  std::uint8_t nack_reason = 0;    // W7
+  std::uint8_t mpr = 0;            // W5 SETH.mpr
   std::uint8_t ep_op = 0;          // MODEL: M6
   std::uint8_t srh_sl = 0;
   std::uint8_t srh_le = 0;
@@ -64,23 +67,38 @@ struct PacketRec {
   bool has_reth = false;
   bool has_immdt = false;
   bool has_aeth = false;
-  bool has_mfeh = false;
+  bool has_sack = false;           // 0xDC
+  bool has_neth = false;           // 0xDD
+  bool has_peth = false;           // 0xDE
+  bool seth_pr = false;            // a SACK answering a reliability probe
   bool has_ep = false;
   bool ack_req = false;
   bool rtx = false;                 // W3 BTH RTX
   bool has_meth = false;
   bool has_tseth = false;
-  bool ce = false;
-  bool svc_valid = false;
-  bool ev_valid = false;
-  bool mpr_valid = false;
-  bool sack_valid = false;
+  bool peth_ts = false;             // W9 the probe carries a timestamp (ftype 1)
   bool encapsulated = false;
   bool has_srh = false;
 
   bool is_data() const { return cls == FrameClass::kData; }
   bool is_write_data() const { return is_write(opcode); }
   bool is_feedback() const { return cls == FrameClass::kFeedback; }
+  bool is_sack() const { return has_sack; }
+  bool is_nack() const { return has_neth; }
+  bool is_trim_nack() const { return has_neth && (nack_reason == wire::nack::kTrimmed || nack_reason == wire::nack::kTrimmedLastHop); }
+  // A Transport ACK or NAK (0xD1 + AETH, W8).
+  bool is_transport_ack() const { return has_aeth && opcode == wire::opcode::kMrcAck; }
+  // A probe of one path: a reliability probe (W9) or an endpoint EV probe (M6). Either may test
+  // an ASSUMED_BAD EV; which one is the DUT's choice (W11).
+  bool is_path_probe() const {
+    return has_peth || (opcode == wire::opcode::kMrcEpReq && has_ep && ep_op == 0);
+  }
+  // Whether BTH.PSN is a cumulative ACK: a SACK's cack_psn, a Transport ACK's (W5, W8).
+  bool carries_cack() const { return is_sack() || (is_transport_ack() && syndrome == wire::syndrome::kAck); }
+  // SETH.m = SKIP_ONCE: the SACK reports its trigger arrived ECN-CE marked (W6).
+  bool skip_once() const { return has_sack && seth_m == static_cast<std::uint8_t>(wire::MpVerdict::kSkipOnce); }
+  // Whether bit k of a SACK's bitmap is set (S1: W5 bit k = PSN sack_base + k).
+  bool sack_bit(unsigned k) const { return ((sack_bitmap >> k) & 1u) != 0; }
 };
 
 struct TraceIssue {

@@ -1,4 +1,4 @@
-// Per-QP EV health machine (MODEL: M7). See health.hpp for the rules.
+// Per-QP EV health machine (W11). See health.hpp for the rules.
 #include "reference/ev/health.hpp"
 
 #include <algorithm>
@@ -7,7 +7,6 @@ namespace mrc::ev {
 
 EvHealth::EvHealth(std::span<const EvSlotInit> evs, const HealthParams& params, HealthQuirks quirks)
     : params_(params), quirks_(quirks) {
-  params_.nack_threshold = std::clamp<std::uint32_t>(params_.nack_threshold, 1, kMaxNackThreshold);
   params_.probes_needed = std::max<std::uint32_t>(params_.probes_needed, 1);
   const std::size_t n = std::min<std::size_t>(evs.size(), 0xFFFF);
   evs_.resize(n);
@@ -33,58 +32,63 @@ EvState EvHealth::state(std::uint16_t ev) const {
 bool EvHealth::eligible(std::uint16_t ev, std::uint64_t now) const {
   if (ev >= evs_.size()) return false;
   const Slot& s = evs_[ev];
-  return !s.bad && (!s.denied || quirks_.use_denied) && now >= s.cool_until && !port_down_[s.port];
+  return !s.bad && (!s.denied || quirks_.use_denied) && !skipped(ev, now) && !port_down_[s.port];
 }
 
 void EvHealth::on_timeout(std::uint16_t ev, std::uint64_t now) {
   if (ev >= evs_.size()) return;
   now_seen_ = std::max(now_seen_, now);
-  fail(ev, now);  // MODEL: M7 a timeout on the EV (after a retransmission elsewhere) marks it
+  fail(ev, now);  // W11 a timeout on the EV (after a retransmission elsewhere) marks it
 }
 
-void EvHealth::on_nack_loss(std::uint16_t ev, std::uint64_t now) {
+void EvHealth::on_loss(std::uint16_t ev, std::uint64_t now) {
+  if (ev >= evs_.size()) return;
+  now_seen_ = std::max(now_seen_, now);
+  if (++evs_[ev].losses >= params_.losses_to_fail) fail(ev, now);
+}
+
+void EvHealth::on_skip(std::uint16_t ev, std::uint64_t now) {
   if (ev >= evs_.size()) return;
   now_seen_ = std::max(now_seen_, now);
   Slot& s = evs_[ev];
-  if (s.bad) return;
-  // MODEL: M7 `nack_threshold` NACK-loss reports within `nack_window_ns` mark the EV.
-  s.nack_times[s.nack_head] = now;
-  s.nack_head = (s.nack_head + 1) % params_.nack_threshold;
-  s.nack_count = std::min(s.nack_count + 1, params_.nack_threshold);
-  std::uint32_t recent = 0;
-  for (std::uint32_t i = 0; i < s.nack_count; ++i) {
-    const std::uint64_t t = s.nack_times[i];
-    if (t >= now || now - t <= params_.nack_window_ns) ++recent;
-  }
-  if (recent >= params_.nack_threshold) {
-    s.nack_count = 0;
-    s.nack_head = 0;
-    fail(ev, now);
-  }
+  // W11: only a GOOD EV enters SKIP; one already in SKIP is neither re-armed nor extended.
+  if (s.bad || skipped(ev, now)) return;
+  s.skip = true;
+  s.skip_until = now + params_.skip_ns;
 }
 
-void EvHealth::on_congestion(std::uint16_t ev, std::uint64_t now) {
+void EvHealth::on_always_skip(std::uint16_t ev, std::uint64_t now) {
   if (ev >= evs_.size()) return;
   now_seen_ = std::max(now_seen_, now);
-  // MODEL: M7 ECN-CE / TRIM NACK: skip the EV for one base RTT; no state change, no event.
-  evs_[ev].cool_until = std::max(evs_[ev].cool_until, now + params_.cooldown_ns);
+  fail(ev, now);  // W11 GOOD or SKIP -> ASSUMED_BAD
 }
 
-void EvHealth::on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now) {
+bool EvHealth::restore_skip(std::uint16_t ev) {
+  if (ev >= evs_.size() || !evs_[ev].skip) return false;
+  evs_[ev].skip = false;
+  return true;
+}
+
+void EvHealth::on_probe_result(std::uint16_t ev, bool answered, wire::MpVerdict m, std::uint64_t now) {
   if (ev >= evs_.size()) return;
   now_seen_ = std::max(now_seen_, now);
   Slot& s = evs_[ev];
   // Only probes sent after the hold-down count (next_probe never issues one earlier).
   if (!s.bad || !s.probed_once) return;
-  if (!ok) {
-    s.probe_ok_run = 0;
+  if (!answered || m == wire::MpVerdict::kAlwaysSkip || m == wire::MpVerdict::kReserved) {
+    s.probe_ok_run = 0;  // MODEL: W11 no answer, or ALWAYS_SKIP: stays, the run starts over
     return;
   }
-  if (++s.probe_ok_run < probes_needed()) return;
-  // MODEL: M7 hold-down over and `probes_needed` consecutive good probes: back to GOOD.
+  const bool skip_once = m == wire::MpVerdict::kSkipOnce;
+  if (!skip_once && ++s.probe_ok_run < probes_needed()) return;
+  // MODEL: W11 hold-down over and `probes_needed` consecutive answers with m = NONE: GOOD. An
+  // answer with m = SKIP_ONCE leaves ASSUMED_BAD for SKIP (S1: W11, F5; F1 says GOOD): the path
+  // works but was congested. SKIP is GOOD to the host API, so the event is GOOD either way.
   s.bad = false;
   s.probed_once = false;
   s.probe_ok_run = 0;
+  s.skip = skip_once;
+  s.skip_until = now + params_.skip_ns;
   emit(ev, EvState::kGood);
   release_forced(now);
 }
@@ -112,7 +116,7 @@ void EvHealth::fail(std::uint16_t ev, std::uint64_t now) {
   if (quirks_.keep_failed) return;  // defect: loss never retires an EV
   Slot& s = evs_[ev];
   if (s.bad || s.forced) return;  // already failed (a forced EV keeps its oldest failure time)
-  // MODEL: M7 ev_min_active floor: never mark below the floor; the EV stays GOOD, no event.
+  // MODEL: W11 ev_min_active floor: never mark below the floor; the EV stays GOOD, no event.
   if (!quirks_.ignore_min_active && params_.ev_min_active != 0 && !s.denied &&
       good_count() <= params_.ev_min_active) {
     s.forced = true;
@@ -125,14 +129,14 @@ void EvHealth::fail(std::uint16_t ev, std::uint64_t now) {
 void EvHealth::mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t now) {
   Slot& s = evs_[ev];
   s.bad = true;
+  s.skip = false;
+  s.losses = 0;
   s.forced = false;
   s.failed_at = failed_at;
-  s.probe_after = now + hold_down_ns();  // MODEL: M7 hold-down
+  s.probe_after = now + hold_down_ns();  // MODEL: W11 hold-down
   s.probe_sent = false;
   s.probed_once = false;
   s.probe_ok_run = 0;
-  s.nack_count = 0;
-  s.nack_head = 0;
   emit(ev, EvState::kAssumedBad);
 }
 
@@ -167,7 +171,7 @@ std::optional<std::uint16_t> EvHealth::next_probe(std::uint64_t now) {
   }
   if (best == evs_.size()) return std::nullopt;
   Slot& b = evs_[best];
-  b.last_probe = now;  // MODEL: M7 one probe every probe_interval_ns
+  b.last_probe = now;  // MODEL: W11 one probe every probe_interval_ns
   b.probe_sent = true;
   // A probe inside the hold-down (probe-eager) is sent but its answer does not count.
   b.probed_once = b.probed_once || now >= b.probe_after;
@@ -194,7 +198,7 @@ std::optional<std::uint64_t> EvHealth::next_deadline() const {
   };
   for (const Slot& s : evs_) {
     if (s.bad && !s.denied && !port_down_[s.port]) consider(probe_due(s));
-    if (s.cool_until > now_seen_) consider(s.cool_until);
+    if (s.skip && params_.skip_ns != 0 && s.skip_until > now_seen_) consider(s.skip_until);
   }
   return best;
 }

@@ -1,13 +1,23 @@
-// Per-QP view of EV health: the project's EV state machine (mrc-wire-model.md §5 M7).
+// Per-QP view of EV health: the EV state machine of mrc-wire-model.md §5 W11.
 //
-//   GOOD -> ASSUMED_BAD   on a data timeout on that EV (the transport calls on_timeout after the
-//                         retransmission elsewhere) or `nack_threshold` NACK-loss reports naming
-//                         the EV within `nack_window_ns`.
-//   ASSUMED_BAD -> GOOD   only after `hold_down_ns` AND then `probes_needed` consecutive
-//                         successful probes, one every `probe_interval_ns`.
+//   GOOD -> SKIP          a SACK with m = SKIP_ONCE (its trigger was ECN-CE marked) or a NACK
+//                         TRIMMED naming the EV (on_skip). Feedback for an EV already in SKIP
+//                         neither re-arms nor extends it (MODEL: W11, F7's refinement).
+//   SKIP -> GOOD          when the selector's rotation reaches it (restore_skip: S1: W11, at most
+//                         one per packet sent, and not used for that packet), or, with the
+//                         skip-timer variant, `skip_ns` after it was skipped. SKIP is invisible to
+//                         the host API: state() reports GOOD, and no event fires.
+//   GOOD/SKIP -> ASSUMED_BAD  a data timeout on the EV with no SACK covering it (the transport
+//                         calls on_timeout after the retransmission elsewhere), or a SACK with
+//                         m = ALWAYS_SKIP (on_always_skip). MODEL: W11 a loss the requester
+//                         infers from SACKs before the timer fires (W6) is the same event
+//                         detected sooner; `losses_to_fail` of them in a row on the EV, with no
+//                         delivery on it in between (on_loss / on_delivered), mark it too, so a
+//                         random drop does not retire a path and a dead one goes at once.
+//   ASSUMED_BAD -> GOOD   only after `hold_down_ns` AND then `probes_needed` consecutive probe
+//                         answers with m = NONE, one probe every `probe_interval_ns` (MODEL: W11
+//                         counts); an answer with m = SKIP_ONCE puts it in SKIP (S1: W11, F5).
 //   DENIED                set/cleared by the controller only; never eligible; no probing.
-//   cooldown              ECN-CE or a TRIM NACK skips the EV for `cooldown_ns`; no state change,
-//                         no event.
 //   suspect               a PSN sent on the EV timed out and waits for its retransmission, after
 //                         which on_timeout() reports it. No state change, no event; the selector
 //                         keeps retransmissions off suspect EVs while another eligible EV is left.
@@ -31,6 +41,7 @@
 
 #include "reference/ev/types.hpp"
 #include "reference/quirk/quirk_flag.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::ev {
 
@@ -43,14 +54,15 @@ enum class ProbePhase : std::uint8_t {
   kOneIntervalLate,  // probe-lazy: first probe one interval after the hold-down ends
 };
 
-// MODEL: M7 timing parameters.
+// MODEL: W11 timing parameters.
 struct HealthParams {
-  std::uint64_t hold_down_ns = 100'000;      // MODEL: M7 100 us
-  std::uint64_t probe_interval_ns = 50'000;  // MODEL: M7 50 us
-  std::uint32_t probes_needed = 2;           // MODEL: M7 2 consecutive successes
-  std::uint64_t cooldown_ns = 12'000;        // MODEL: M7 1 base RTT (set from the QP's base RTT)
-  std::uint32_t nack_threshold = 2;          // MODEL: M7 2 NACK-loss reports ...
-  std::uint64_t nack_window_ns = 1'000'000;  // MODEL: M7 ... within 1 ms
+  std::uint64_t hold_down_ns = 100'000;      // MODEL: W11 100 us
+  std::uint64_t probe_interval_ns = 50'000;  // MODEL: W11 50 us
+  std::uint32_t probes_needed = 2;           // MODEL: W11 2 consecutive answers with m = NONE
+  std::uint32_t losses_to_fail = 2;          // MODEL: W11 inferred losses in a row
+  // 0: SKIP ends when the rotation reaches the EV (S1: W11). Non-zero: after this long instead
+  // (the skip-timer variant; "how long SKIP lasts is implementation-defined", W11).
+  std::uint64_t skip_ns = 0;
   std::uint32_t ev_min_active = 0;           // from the EV profile
   ProbePhase probe_phase = ProbePhase::kAtHoldDownEnd;
 };
@@ -79,7 +91,6 @@ struct HealthEvent {
 class EvHealth {
  public:
   static constexpr std::size_t kEventCapacity = 64;
-  static constexpr std::uint32_t kMaxNackThreshold = 8;
 
   EvHealth(std::span<const EvSlotInit> evs, const HealthParams& params, HealthQuirks quirks = {});
 
@@ -88,10 +99,17 @@ class EvHealth {
   const HealthQuirks& quirks() const { return quirks_; }
 
   // ---- inputs ----
-  void on_timeout(std::uint16_t ev, std::uint64_t now);   // MODEL: M7
-  void on_nack_loss(std::uint16_t ev, std::uint64_t now); // MODEL: M7
-  void on_congestion(std::uint16_t ev, std::uint64_t now);  // ECN-CE / TRIM NACK -> cooldown
-  void on_probe_result(std::uint16_t ev, bool ok, std::uint64_t now);
+  void on_timeout(std::uint16_t ev, std::uint64_t now);       // W11 -> ASSUMED_BAD
+  void on_loss(std::uint16_t ev, std::uint64_t now);          // MODEL: W11 an inferred loss
+  void on_delivered(std::uint16_t ev) {                       // a PSN sent on it was acknowledged
+    if (ev < evs_.size()) evs_[ev].losses = 0;
+  }
+  void on_skip(std::uint16_t ev, std::uint64_t now);          // W11 SKIP_ONCE / NACK TRIMMED -> SKIP
+  void on_always_skip(std::uint16_t ev, std::uint64_t now);   // W11 ALWAYS_SKIP -> ASSUMED_BAD
+  // A probe answer: m of the pr = 1 SACK, or no answer (`answered` false) within the probe timeout.
+  void on_probe_result(std::uint16_t ev, bool answered, wire::MpVerdict m, std::uint64_t now);
+  // The selector's rotation reached a SKIP EV: back to GOOD (S1: W11). False if it was not in SKIP.
+  bool restore_skip(std::uint16_t ev);
   // A PSN last sent on `ev` timed out; its on_timeout() report waits for the retransmission (M7).
   // Until it is reported, or the PSN is acknowledged first (on_timeout_resolved), the EV is
   // suspect. Why it matters: with the window collapsed to one packet by the losses, retransmissions
@@ -106,13 +124,17 @@ class EvHealth {
   void set_port_up(std::uint8_t port, bool up);
 
   // ---- outputs ----
-  // GOOD (incl. forced active), not DENIED (unless use_denied), not cooling, port up.
+  // GOOD (incl. forced active), not SKIP, not DENIED (unless use_denied), port up.
   bool eligible(std::uint16_t ev, std::uint64_t now) const;
-  // DENIED when denied, else GOOD or ASSUMED_BAD (a forced-active EV reports GOOD).
+  // DENIED when denied, else GOOD or ASSUMED_BAD (a forced-active or SKIP EV reports GOOD: SKIP
+  // is not a host-API state, W11).
   EvState state(std::uint16_t ev) const;
-  bool good(std::uint16_t ev) const { return !evs_[ev].bad; }  // ignores DENIED
+  bool good(std::uint16_t ev) const { return !evs_[ev].bad; }  // ignores DENIED and SKIP
   bool denied(std::uint16_t ev) const { return evs_[ev].denied; }
-  bool cooling(std::uint16_t ev, std::uint64_t now) const { return now < evs_[ev].cool_until; }
+  bool skipped(std::uint16_t ev, std::uint64_t now) const {
+    const Slot& s = evs_[ev];
+    return s.skip && (params_.skip_ns == 0 || now < s.skip_until);
+  }
   bool port_up(std::uint8_t port) const { return !port_down_[port]; }
   bool forced_active(std::uint16_t ev) const { return evs_[ev].forced; }
   bool suspect(std::uint16_t ev) const { return evs_[ev].pending_timeouts != 0; }
@@ -122,7 +144,7 @@ class EvHealth {
   // The next ASSUMED_BAD EV due for a probe at `now` (hold-down over, interval since the last
   // probe elapsed); it is recorded as probed at `now`. nullopt if none is due.
   std::optional<std::uint16_t> next_probe(std::uint64_t now);
-  // Earliest time something changes on its own: a probe falls due or a cooldown ends.
+  // Earliest time something changes on its own: a probe falls due or a timed SKIP ends.
   std::optional<std::uint64_t> next_deadline() const;
 
   // State changes to report, oldest first. clear_events() empties the buffer.
@@ -138,16 +160,15 @@ class EvHealth {
     bool bad = false;          // ASSUMED_BAD
     bool forced = false;       // GOOD only because of the ev_min_active floor
     std::uint32_t pending_timeouts = 0;  // timed-out PSNs not yet retransmitted (suspect)
+    std::uint32_t losses = 0;         // inferred losses since the last delivery on it
     std::uint64_t failed_at = 0;      // time of the failure that marked it (or forced it)
     std::uint64_t probe_after = 0;    // end of hold-down
     std::uint64_t last_probe = 0;
     bool probe_sent = false;   // any probe since it was marked (ProbePhase::kFromFailure)
     bool probed_once = false;  // a probe sent after the hold-down, so its answer counts
     std::uint32_t probe_ok_run = 0;
-    std::uint64_t cool_until = 0;
-    std::array<std::uint64_t, kMaxNackThreshold> nack_times{};
-    std::uint32_t nack_count = 0;     // entries used in nack_times (ring)
-    std::uint32_t nack_head = 0;
+    bool skip = false;                // W11 SKIP
+    std::uint64_t skip_until = 0;     // with HealthParams::skip_ns
   };
 
   void fail(std::uint16_t ev, std::uint64_t now);
@@ -156,7 +177,7 @@ class EvHealth {
   void emit(std::uint16_t ev, EvState s);
   std::uint64_t probe_due(const Slot& s) const;
 
-  // M7's hold-down and probe count, or none and one under the early-probe-reuse defect: read where
+  // W11's hold-down and probe count, or none and one under the early-probe-reuse defect: read where
   // an EV fails or recovers, so a run without a failed EV never reaches that defect.
   std::uint64_t hold_down_ns() const { return quirks_.early_probe_reuse ? 0 : params_.hold_down_ns; }
   std::uint32_t probes_needed() const { return quirks_.early_probe_reuse ? 1 : params_.probes_needed; }

@@ -1,4 +1,4 @@
-// Per-packet EV choice (MODEL: M7): round-robin over eligible EVs, ports (planes) first.
+// Per-packet EV choice (W11): round-robin over eligible EVs, ports (planes) first.
 #include "reference/ev/selector.hpp"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 
 }  // namespace
 
-EvSelector::EvSelector(const EvHealth& health, SelectorQuirks quirks)
+EvSelector::EvSelector(EvHealth& health, SelectorQuirks quirks)
     : health_(health), quirks_(quirks), rng_(quirks.random_seed), retx_rng_(quirks.retx_random_seed) {
   const std::size_t n = health_.size();
   order_.resize(n);
@@ -43,12 +43,19 @@ EvSelector::EvSelector(const EvHealth& health, SelectorQuirks quirks)
 bool EvSelector::usable(std::uint16_t ev, std::uint64_t now) const {
   if (ev >= health_.size()) return false;
   const bool denied_ok = !health_.denied(ev) || quirks_.use_denied || health_.quirks().use_denied;
-  return health_.good(ev) && denied_ok && !health_.cooling(ev, now) &&
-         health_.port_up(health_.port(ev));
+  return health_.good(ev) && denied_ok && !health_.skipped(ev, now) && health_.port_up(health_.port(ev));
+}
+
+bool EvSelector::reach_skipped(std::uint16_t ev, std::uint64_t now, std::optional<std::uint16_t>& restored) {
+  if (restored || health_.params().skip_ns != 0 || !health_.good(ev) || !health_.skipped(ev, now)) return false;
+  if (!health_.restore_skip(ev)) return false;
+  restored = ev;  // S1: W11 GOOD again, but not for this packet
+  return true;
 }
 
 std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now, std::optional<std::uint16_t> exclude,
                                               bool avoid_forced) {
+  pick_restored_.reset();  // S1: W11 at most one SKIP EV restored per packet sent
   if (quirks_.spray_single_ev) {
     // Defect: every packet on the first eligible EV.
     for (std::size_t i = 0; i < health_.size(); ++i) {
@@ -73,10 +80,14 @@ std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now, std::optional<s
 
 std::optional<std::uint16_t> EvSelector::rotate(std::uint64_t now, std::optional<std::uint16_t> exclude,
                                                 bool skip_forced) {
-  // MODEL: M7 rotate over ports first, then over the EVs of the chosen port (descending with the
+  // MODEL: W11 rotate over ports first, then over the EVs of the chosen port (descending with the
   // reverse-rotation variant: every step is -1 mod n instead of +1).
   const std::size_t np = ports_.size();
   const bool down = quirks_.reverse;
+  std::optional<std::uint16_t>& restored = pick_restored_;  // W11: the SKIP EV this pick restored
+  const bool restored_before = restored.has_value();        // by the pass before this one
+  std::size_t restored_pi = 0;
+  std::size_t restored_pos = 0;
   for (std::size_t k = 0; k < np; ++k) {
     const std::size_t pi = down ? (port_cursor_ + np - k) % np : (port_cursor_ + k) % np;
     PortRing& r = ports_[pi];
@@ -85,18 +96,30 @@ std::optional<std::uint16_t> EvSelector::rotate(std::uint64_t now, std::optional
       const std::size_t pos = down ? (r.cursor + r.size - j) % r.size : (r.cursor + j) % r.size;
       const std::uint16_t ev = order_[r.begin + pos];
       if (exclude && *exclude == ev) continue;
+      if (reach_skipped(ev, now, restored)) {
+        restored_pi = pi;
+        restored_pos = pos;
+        continue;
+      }
       if (!usable(ev, now) || (skip_forced && doubtful(ev))) continue;
       r.cursor = down ? (pos + r.size - 1) % r.size : (pos + 1) % r.size;
       port_cursor_ = down ? (pi + np - 1) % np : (pi + 1) % np;
       return ev;
     }
   }
+  // MODEL: W11 no other EV was eligible: the one restored in this scan may carry the packet.
+  if (restored && !restored_before && usable(*restored, now) && !(skip_forced && doubtful(*restored))) {
+    PortRing& r = ports_[restored_pi];
+    r.cursor = down ? (restored_pos + r.size - 1) % r.size : (restored_pos + 1) % r.size;
+    port_cursor_ = down ? (restored_pi + np - 1) % np : (restored_pi + 1) % np;
+    return restored;
+  }
   return std::nullopt;
 }
 
 std::optional<std::uint16_t> EvSelector::pick_other(std::uint64_t now, std::uint16_t exclude,
                                                     bool avoid_forced) {
-  // MODEL: M8 any eligible EV but the one that lost the packet (not forced-active ones while
+  // MODEL: W15 any eligible EV but the one that lost the packet (not forced-active ones while
   // others are left, as pick()). Two passes over the EVs per try, no allocation.
   auto candidate = [&](std::size_t i, bool skip_forced) {
     const auto ev = static_cast<std::uint16_t>(i);
@@ -119,9 +142,14 @@ std::optional<std::uint16_t> EvSelector::pick_random(std::uint64_t now, std::opt
   // Two passes over the EVs, no allocation: count the candidates, then take the k-th. The previous
   // pick is a candidate only when nothing else is eligible (consecutive packets must differ
   // whenever they can, SPRAY-PER-PACKET-EV).
+  // W11 with no rotation cursor: one SKIP EV a pick, taken in index order, is restored.
+  std::optional<std::uint16_t>& restored = pick_restored_;
+  for (std::size_t i = 0; i < health_.size() && !restored; ++i) {
+    reach_skipped(static_cast<std::uint16_t>(i), now, restored);
+  }
   auto candidate = [&](std::uint16_t ev, bool allow_last) {
     return !(exclude && *exclude == ev) && (allow_last || !(last_ && *last_ == ev)) && usable(ev, now) &&
-           !(skip_forced && doubtful(ev));
+           !(skip_forced && doubtful(ev)) && !(restored && *restored == ev);
   };
   for (bool allow_last : {false, true}) {
     std::size_t n = 0;
@@ -137,6 +165,7 @@ std::optional<std::uint16_t> EvSelector::pick_random(std::uint64_t now, std::opt
       }
     }
   }
+  if (restored && usable(*restored, now)) return restored;  // MODEL: W11 nothing else was eligible
   return std::nullopt;
 }
 

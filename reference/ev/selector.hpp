@@ -1,7 +1,12 @@
-// Per-packet EV choice (mrc-wire-model.md §5 M7): round-robin over the eligible EVs, rotating
+// Per-packet EV choice (mrc-wire-model.md §5 W11): round-robin over the eligible EVs, rotating
 // over ports (planes) first. Consecutive picks cycle through the ports; within a port they cycle
-// through that port's EVs. An EV is eligible when EvHealth says GOOD, not DENIED, not cooling and
+// through that port's EVs. An EV is eligible when EvHealth says GOOD, not DENIED, not in SKIP and
 // its port is up.
+//
+// SKIP restore (S1: W11): when the rotation reaches an EV in SKIP, the EV becomes GOOD again but
+// is passed over for this packet; at most one EV is restored per pick, and when no other EV is
+// eligible the one restored in this pick is used (MODEL: W11, F7's refinement). With a SKIP timer
+// (HealthParams::skip_ns) the timer ends SKIP instead and the rotation restores nothing.
 //
 // pick() is O(1) amortized while most EVs are eligible (it skips ineligible EVs, so a worst case
 // pick with almost everything ineligible scans each EV once) and never allocates.
@@ -39,8 +44,9 @@ struct SelectorQuirks {
 
 class EvSelector {
  public:
-  // `health` must outlive the selector; its EV list (ports) is fixed at construction.
-  explicit EvSelector(const EvHealth& health, SelectorQuirks quirks = {});
+  // `health` must outlive the selector; its EV list (ports) is fixed at construction. The
+  // selector changes it only to restore SKIP EVs.
+  explicit EvSelector(EvHealth& health, SelectorQuirks quirks = {});
 
   // The next EV, or nullopt if none is eligible. `exclude` keeps a retransmission off the EV that
   // timed out (it is still chosen by nothing else). `avoid_forced` (retransmissions) passes over
@@ -70,7 +76,7 @@ class EvSelector {
     std::size_t cursor = 0;  // next position to try, 0..size-1
   };
 
-  const EvHealth& health_;
+  EvHealth& health_;
   SelectorQuirks quirks_;
   std::vector<PortRing> ports_;      // ports in ascending port number
   std::vector<std::uint16_t> order_; // EV indices grouped by port, ascending index within a port
@@ -78,12 +84,16 @@ class EvSelector {
   std::uint64_t rng_ = 0;                  // splitmix64 state (random policy)
   std::uint64_t retx_rng_ = 0;             // splitmix64 state (retransmission choice)
   std::optional<std::uint16_t> last_;      // previous pick (random policy)
+  std::optional<std::uint16_t> pick_restored_;  // the SKIP EV the current pick restored (W11)
 
   std::optional<std::uint16_t> rotate(std::uint64_t now, std::optional<std::uint16_t> exclude,
                                       bool skip_forced);
   std::optional<std::uint16_t> pick_random(std::uint64_t now, std::optional<std::uint16_t> exclude,
                                            bool skip_forced);
-  // Lost data already: forced active (M7 floor) or suspect (a timeout waiting to be reported).
+  // The SKIP EV `ev`, reached by the rotation: restored to GOOD, once per pick (restored_ holds
+  // the one of this pick). True when it was restored now (it still sits this packet out).
+  bool reach_skipped(std::uint16_t ev, std::uint64_t now, std::optional<std::uint16_t>& restored);
+  // Lost data already: forced active (W11 floor) or suspect (a timeout waiting to be reported).
   bool doubtful(std::uint16_t ev) const { return health_.forced_active(ev) || health_.suspect(ev); }
 };
 

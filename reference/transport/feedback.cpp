@@ -1,93 +1,55 @@
 #include "reference/transport/feedback.hpp"
 
 namespace mrc::transport {
+namespace {
 
-std::uint8_t syndrome_of(FeedbackKind k) {
-  switch (k) {
-    case FeedbackKind::kAck:
-    case FeedbackKind::kSack:
-    case FeedbackKind::kPsnOutOfRange: return wire::syndrome::kAck;
-    case FeedbackKind::kNackLoss: return wire::syndrome::kNakPsnSeqError;
-    case FeedbackKind::kTrimNack: return wire::syndrome::kNakTrim;  // MODEL: M5
-    case FeedbackKind::kNakInvalidRequest: return wire::syndrome::kNakInvalidRequest;
-    case FeedbackKind::kNakRemoteAccess: return wire::syndrome::kNakRemoteAccess;
-    case FeedbackKind::kNakRemoteOpError: return wire::syndrome::kNakRemoteOpError;
-  }
-  return wire::syndrome::kAck;
-}
-
-wire::FeedbackType mfeh_type_of(FeedbackKind k) {  // MODEL: M5
-  switch (k) {
-    case FeedbackKind::kSack: return wire::FeedbackType::kSack;
-    case FeedbackKind::kNackLoss: return wire::FeedbackType::kNackLoss;
-    case FeedbackKind::kTrimNack: return wire::FeedbackType::kTrimNack;
-    case FeedbackKind::kPsnOutOfRange: return wire::FeedbackType::kPsnOutOfRange;
-    case FeedbackKind::kAck:
-    case FeedbackKind::kNakInvalidRequest:
-    case FeedbackKind::kNakRemoteAccess:
-    case FeedbackKind::kNakRemoteOpError: return wire::FeedbackType::kAck;
-  }
-  return wire::FeedbackType::kAck;
-}
-
-std::uint16_t svc_time_units(std::uint64_t ns) {  // MODEL: M5 (8 ns units)
-  const std::uint64_t units = ns / 8;
-  return units > 0xFFFF ? std::uint16_t{0xFFFF} : static_cast<std::uint16_t>(units);
-}
-
-SackBlock sack_block(const SackTracker& t, std::uint32_t trig_psn, bool no_wrap) {  // MODEL: M5
-  SackBlock b;
-  if (!t.has_holes()) return b;
-  b.valid = true;
-  const std::uint32_t d = (trig_psn - t.epsn()) & 0xFFFFFFu;
-  if (d < t.capacity()) b.base_off = static_cast<std::uint16_t>((d / 64u) * 64u);
-  const std::uint32_t base = (t.epsn() + b.base_off) & 0xFFFFFFu;
-  b.bitmap = t.bitmap64(base);
-  if (no_wrap) {
-    // Defect sack-no-wrap: a PSN numerically below ePSN (one past the 2^24 wrap) counts as not
-    // received, as if PSNs were compared without the 24-bit wrap.
-    for (unsigned i = 0; i < 64; ++i) {
-      if (((base + i) & 0xFFFFFFu) < t.epsn()) b.bitmap &= ~(std::uint64_t{1} << (63 - i));
-    }
-  }
-  return b;
-}
-
-void build_feedback(const FeedbackFields& f, std::uint32_t local_qpn, std::uint32_t remote_qpn,
-                    std::uint16_t pkey, TxPacket& out) {
+// Addressing and class shared by every feedback packet (file comment of feedback.hpp).
+void feedback_base(std::uint8_t opcode, std::uint32_t psn, const FeedbackAddress& a, TxPacket& out) {
   out = TxPacket{};
-  out.qpn = local_qpn;
+  out.qpn = a.local_qpn;
   out.path.kind = TxPath::Kind::kAnyQpEv;
-  out.dscp = wire::kDscpControl;  // MODEL: M11 feedback DSCP 46
+  out.dscp = a.dscp;  // W13: the Control class
   out.ecn = wire::kEcnNotEct;
+  out.bth.opcode = opcode;
+  out.bth.pkey = a.pkey;
+  out.bth.dest_qp = a.remote_qpn & 0xFFFFFFu;
+  out.bth.psn = psn & 0xFFFFFFu;
+}
 
-  out.bth.opcode = wire::opcode::kRcAck;
-  out.bth.pkey = pkey;
-  out.bth.dest_qp = remote_qpn & 0xFFFFFFu;
-  out.bth.psn = f.cum_psn & 0xFFFFFFu;  // MODEL: M5 cumulative ACK PSN for every kind
-  out.bth.ack_req = false;
+}  // namespace
 
+void build_sack(const wire::Seth& seth, const wire::CcState& cc, bool rtx, const FeedbackAddress& a,
+                TxPacket& out) {
+  feedback_base(wire::opcode::kMrcSack, seth.cack_psn, a, out);
+  out.bth.rtx = rtx;  // S1: W3 the SACK echoes its trigger's RTX
+  out.has_sack = true;
+  out.seth = seth;
+  out.seth.spdcid = pdcid_of(a.pdcid_data_direction ? a.remote_qpn : a.local_qpn);
+  out.seth.dpdcid = pdcid_of(a.pdcid_data_direction ? a.local_qpn : a.remote_qpn);
+  out.cc = cc;
+}
+
+void build_nack(const FeedbackTrigger& t, std::uint8_t reason, const FeedbackAddress& a, TxPacket& out) {
+  feedback_base(wire::opcode::kMrcNack, t.psn, a, out);
+  out.has_neth = true;
+  wire::Neth& n = out.neth;
+  n.nack_reason = reason;
+  n.vendor_info = 0;
+  n.entropy = t.entropy;
+  n.spdcid = pdcid_of(a.pdcid_data_direction ? a.remote_qpn : a.local_qpn);
+  n.dpdcid = pdcid_of(a.pdcid_data_direction ? a.local_qpn : a.remote_qpn);
+  n.nack_psn = t.psn & 0xFFFFFFu;
+  n.cc_type = 2;   // W7
+  n.cc_flags = 0;  // MODEL: W7
+  n.tx_timestamp = t.has_ts ? t.ts.tx_timestamp : 0;  // S1: W7 a trimmed packet keeps its TSETH
+}
+
+void build_transport_ack(std::uint8_t syndrome, std::uint32_t psn, std::uint32_t msn, const FeedbackAddress& a,
+                         TxPacket& out) {
+  feedback_base(wire::opcode::kMrcAck, psn, a, out);
   out.has_aeth = true;
-  out.aeth.syndrome = syndrome_of(f.kind);
-  out.aeth.msn = f.msn & 0xFFFFFFu;
-
-  out.has_mfeh = true;  // MODEL: M5
-  wire::Mfeh& m = out.mfeh;
-  m.version = wire::kMfehVersion;
-  m.type = mfeh_type_of(f.kind);
-  m.ce = f.ce;
-  m.svc_valid = f.svc_valid;
-  m.svc_time = f.svc_valid ? f.svc_time : 0;
-  m.trig_psn = f.trig_psn & 0xFFFFFFu;
-  m.ev_valid = f.ev_valid;
-  m.ev_echo = f.ev_valid ? f.ev_echo : 0;
-  m.ev_port = f.ev_port;
-  m.mpr_valid = f.mpr_valid;
-  m.mpr = f.mpr_valid ? f.mpr : 0;
-  m.sack_valid = f.sack_valid;
-  m.sack_base_off = f.sack_valid ? f.sack_base_off : 0;
-  m.sack_bitmap = f.sack_valid ? f.sack_bitmap : 0;
-  m.rcvd_bytes = f.rcvd_bytes;
+  out.aeth.syndrome = syndrome;
+  out.aeth.msn = msn & 0xFFFFFFu;
 }
 
 }  // namespace mrc::transport

@@ -224,67 +224,58 @@ struct TxPacket {
   std::uint32_t immdt = 0;
   bool has_aeth = false;
   wire::Aeth aeth;
-  bool has_mfeh = false;
-  wire::Mfeh mfeh;
-  bool has_ep = false;
+  bool has_sack = false;   // SETH + CC_STATE (W5)
+  wire::Seth seth;
+  wire::CcState cc;
+  bool has_neth = false;   // W7
+  wire::Neth neth;
+  bool has_peth = false;   // W9
+  wire::Peth peth;
+  bool has_ep = false;     // MODEL: M6 endpoint operations, until they move to ERTH / EETH
   wire::EpHdr ep;
   wire::Bytes payload;     // view into endpoint-owned memory, valid until the next call
   bool corrupt_icrc = false;
 };
 
-// ---- Feedback as the requester consumes it (decoded AETH + MFEH, M5) --------------------------------
+// ---- Feedback as the requester consumes it (W5-W8) -------------------------------------------
+// One decoded SACK (0xDC), NACK (0xDD) or Transport ACK / NAK (0xD1).
 struct FeedbackInfo {
-  std::uint32_t cum_psn = 0;     // BTH.PSN: highest in-order PSN received (cumulative ACK)
-  std::uint8_t syndrome = wire::syndrome::kAck;
-  std::uint32_t msn = 0;
-  bool has_mfeh = false;
-  wire::FeedbackType type = wire::FeedbackType::kAck;
-  bool ce = false;
-  bool svc_valid = false;
-  std::uint32_t svc_time_ns = 0;  // MFEH svc_time x 8 ns
-  std::uint32_t trig_psn = 0;
-  bool ev_valid = false;
-  std::uint32_t ev_echo = 0;
-  std::uint8_t ev_port = 0;
-  bool mpr_valid = false;
-  std::uint8_t mpr = 0;
-  bool sack_valid = false;
-  std::uint32_t sack_base = 0;   // absolute PSN of bitmap bit 0 = cum_psn + 1 + sack_base_off
-  std::uint64_t sack_bitmap = 0; // bit (63 - i) set => PSN sack_base + i received
-  std::uint32_t rcvd_bytes = 0;
+  enum class Kind : std::uint8_t { kSack, kNack, kAck };
+  Kind kind = Kind::kAck;
   std::uint8_t rx_port = 0;      // port the feedback frame arrived on
-
-  bool sack_has(unsigned i) const { return (sack_bitmap >> (63 - i)) & 1u; }
+  bool rtx = false;              // BTH.RTX (a SACK echoes its trigger's, S1: W3)
+  std::uint32_t psn = 0;         // BTH.PSN: cack_psn (SACK, ACK), nack_psn (NACK), the NAKed PSN
+  wire::Seth seth;               // kSack
+  wire::CcState cc;              // kSack
+  wire::Neth neth;               // kNack
+  std::uint8_t syndrome = wire::syndrome::kAck;  // kAck: 0x1F, or a NAK code
+  std::uint32_t msn = 0;                          // kAck: completed messages
 };
 
-// Builds a FeedbackInfo from a decoded ACKNOWLEDGE frame.
-inline FeedbackInfo feedback_from(const wire::DecodedFrame& f, std::uint8_t rx_port) {
-  FeedbackInfo fb;
-  fb.cum_psn = f.bth.psn & kPsnMask;
+// The feedback in a decoded frame, or false when the frame is no MRC feedback.
+inline bool feedback_from(const wire::DecodedFrame& f, std::uint8_t rx_port, FeedbackInfo& fb) {
+  fb = FeedbackInfo{};
   fb.rx_port = rx_port;
-  if (f.has_aeth) {
+  fb.rtx = f.bth.rtx;
+  fb.psn = f.bth.psn & kPsnMask;
+  if (f.has_sack) {
+    fb.kind = FeedbackInfo::Kind::kSack;
+    fb.seth = f.seth;
+    fb.cc = f.cc;
+    return true;
+  }
+  if (f.has_neth) {
+    fb.kind = FeedbackInfo::Kind::kNack;
+    fb.neth = f.neth;
+    return true;
+  }
+  if (f.has_aeth && f.bth.opcode == wire::opcode::kMrcAck) {
+    fb.kind = FeedbackInfo::Kind::kAck;
     fb.syndrome = f.aeth.syndrome;
     fb.msn = f.aeth.msn;
+    return true;
   }
-  if (f.has_mfeh) {  // MODEL: M5
-    const wire::Mfeh& m = f.mfeh;
-    fb.has_mfeh = true;
-    fb.type = m.type;
-    fb.ce = m.ce;
-    fb.svc_valid = m.svc_valid;
-    fb.svc_time_ns = m.svc_valid ? std::uint32_t{m.svc_time} * 8u : 0u;
-    fb.trig_psn = m.trig_psn & kPsnMask;
-    fb.ev_valid = m.ev_valid;
-    fb.ev_echo = m.ev_echo;
-    fb.ev_port = m.ev_port;
-    fb.mpr_valid = m.mpr_valid;
-    fb.mpr = m.mpr;
-    fb.sack_valid = m.sack_valid;
-    fb.sack_base = (fb.cum_psn + 1u + m.sack_base_off) & kPsnMask;
-    fb.sack_bitmap = m.sack_bitmap;
-    fb.rcvd_bytes = m.rcvd_bytes;
-  }
-  return fb;
+  return false;
 }
 
 // PSN arithmetic modulo 2^24 (IBA: "ahead" means within 2^23).

@@ -45,7 +45,7 @@ Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit>
   rq_.assign(ring_.size(), 0);
   sq_.assign(cfg_.max_send_wr, WrSlot{});
   cq_.assign(2 * std::size_t{cfg_.max_send_wr}, Completion{});
-  una_psn_ = next_psn_ = cfg_.sq_psn & kPsnMask;
+  una_psn_ = next_psn_ = tacked_psn_ = cfg_.sq_psn & kPsnMask;
 }
 
 std::uint32_t Requester::window_psns() const {
@@ -110,6 +110,7 @@ std::optional<std::uint16_t> Requester::pick_ev(std::uint64_t now,
 
 bool Requester::next_packet(std::uint64_t now, TxPacket& out) {
   if (error_) return false;
+  if (tack_probe_due_ && emit_tack_probe(now, out)) return true;
   if (rq_count_ != 0 && emit_retransmit(now, out)) return true;
   return emit_new(now, out);
 }
@@ -147,6 +148,7 @@ bool Requester::emit_new(std::uint64_t now, TxPacket& out) {
   s.len = static_cast<std::uint16_t>(len);
   s.ev = *ev;
   s.send_ts = now;
+  s.tx_seq = ++tx_seq_;
   s.flags = kLive;
   if (w.sent_pkts == 0) {
     s.flags |= kFirst;
@@ -205,10 +207,11 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     }
     rq_head_ = (rq_head_ + 1) & ring_mask_;
     --rq_count_;
-    s.flags &= static_cast<std::uint8_t>(~(kQueued | kLost));
+    s.flags &= static_cast<std::uint8_t>(~(kQueued | kLost | kHole));
     if (lost && !(s.flags & kSacked)) inflight_bytes_ += s.len;
     s.ev = *ev;
     s.send_ts = now;
+    s.tx_seq = ++tx_seq_;
     timer_remove(psn);
     const auto lvl = static_cast<std::uint8_t>(schedule_.level(s.retries));
     timer_insert(psn, lvl, now + schedule_.wait_ns(s.retries));
@@ -264,7 +267,6 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, boo
   out.has_immdt = last && w.imm;
   out.immdt = w.wr.imm_data;
   out.has_aeth = false;
-  out.has_mfeh = false;
   out.has_ep = false;
   out.payload = w.payload.subspan(s.offset, s.len);
   out.corrupt_icrc = cfg_.quirks.wrong_icrc;  // defect wrong-icrc

@@ -83,7 +83,10 @@ struct RequesterStats {
   std::uint64_t retransmits = 0;
   std::uint64_t timeouts = 0;
   std::uint64_t feedback = 0;
-  std::uint64_t nack_loss = 0;
+  std::uint64_t sacks = 0;
+  std::uint64_t nacks = 0;              // every reason
+  std::uint64_t acks = 0;               // Transport ACKs and NAKs
+  std::uint64_t inferred_losses = 0;    // PSNs declared lost from SACK holes (MODEL: W6)
   std::uint64_t trim_nacks = 0;
   std::uint64_t out_of_range = 0;
   std::uint64_t ecn_marks = 0;
@@ -114,7 +117,7 @@ class Requester {
   // when nothing may go out now (window, WIMM, cwnd, no eligible EV, nothing queued, error).
   bool next_packet(std::uint64_t now, TxPacket& out);
 
-  // One decoded ACKNOWLEDGE (ACK / SACK / NACK-loss / TRIM NACK / PSN out of range, M5).
+  // One decoded SACK, NACK or Transport ACK / NAK (W5-W8).
   void on_feedback(const FeedbackInfo& fb, std::uint64_t now);
 
   // Earliest ACK timeout; UINT64_MAX when no PSN is waiting. (EvHealth's deadlines are the
@@ -165,6 +168,9 @@ class Requester {
     std::uint16_t len = 0;       // payload bytes
     std::uint16_t ev = 0;        // EV of the last transmission
     std::uint16_t blame_ev = 0;  // EV that timed out, reported once retransmitted elsewhere
+    std::uint32_t tx_seq = 0;    // transmission number of the last copy (loss inference, W6)
+    std::uint16_t inferred_ev = 0;  // EV of a copy inferred lost, judged when the PSN is acknowledged
+    bool inferred = false;          // inferred_ev is waiting for that judgement
     std::uint8_t retries = 0;    // transmissions - 1
     std::uint8_t level = kNoLevel;
     std::uint8_t flags = 0;
@@ -177,6 +183,7 @@ class Requester {
     kBlame = 1u << 4,    // blame_ev timed out; tell EvHealth after the retransmission
     kFirst = 1u << 5,
     kLast = 1u << 6,
+    kHole = 1u << 7,     // a SACK bitmap showed it missing since its last transmission (W6)
   };
 
   struct WrSlot {
@@ -192,6 +199,10 @@ class Requester {
   // Segmentation and packet building.
   bool emit_new(std::uint64_t now, TxPacket& out);
   bool emit_retransmit(std::uint64_t now, TxPacket& out);
+  // W8 recovery of a lost Transport ACK: see requester_tack.cpp.
+  void arm_tack_timer(std::uint64_t now);
+  void on_tack_timeout(std::uint64_t now);
+  bool emit_tack_probe(std::uint64_t now, TxPacket& out);
   void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, bool retransmission,
              std::uint64_t now, TxPacket& out) const;
   std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude,
@@ -203,8 +214,15 @@ class Requester {
   PsnSlot& slot(std::uint32_t psn) { return ring_[psn & ring_mask_]; }
   const PsnSlot& slot(std::uint32_t psn) const { return ring_[psn & ring_mask_]; }
   bool tracked(std::uint32_t psn) const;  // in [una, next)
-  void ack_through(std::uint32_t cum_psn, std::uint64_t now, std::uint32_t& acked_bytes);
-  void apply_sack(const FeedbackInfo& fb, std::uint32_t& acked_bytes);
+  void on_sack(const FeedbackInfo& fb, std::uint64_t now);
+  void on_nack(const FeedbackInfo& fb, std::uint64_t now);
+  void on_transport_ack(const FeedbackInfo& fb, std::uint64_t now);
+  void ack_through(std::uint32_t cum_psn, std::uint32_t& acked_bytes);
+  void apply_sack(const wire::Seth& s, std::uint32_t& acked_bytes);
+  void sack_one(std::uint32_t psn, std::uint32_t& acked_bytes);
+  void note_acked_tx(const PsnSlot& s);
+  void infer_losses(std::uint64_t now);
+  std::uint32_t wr_of(std::uint32_t psn) const;
   void declare_lost(std::uint32_t psn, bool front);
   void queue_retx(std::uint32_t psn, bool front);
   void go_back_from(std::uint32_t psn);
@@ -227,7 +245,11 @@ class Requester {
   // Window.
   std::vector<PsnSlot> ring_;
   std::uint32_t ring_mask_ = 0;
-  std::uint32_t una_psn_ = 0;       // oldest un-ACKed PSN
+  std::uint32_t una_psn_ = 0;       // oldest PSN not reliability-acknowledged (SACK / ACK)
+  std::uint32_t tacked_psn_ = 0;    // one past the highest PSN a Transport ACK covered (W8)
+  std::uint64_t tack_deadline_ = UINT64_MAX;  // a SACKed message still waits for its Transport ACK
+  std::uint8_t tack_retries_ = 0;
+  bool tack_probe_due_ = false;
   std::uint32_t next_psn_ = 0;      // next new PSN
   std::uint32_t outstanding_ = 0;   // next - una
   std::uint32_t mpr_units_ = 8;     // min(mpr, peer mpr_dest), updated by dynamic MPR
@@ -260,7 +282,23 @@ class Requester {
   std::uint32_t cq_head_ = 0;
   std::uint32_t cq_count_ = 0;
 
-  std::uint64_t min_rtt_ns_ = UINT64_MAX;  // smallest RTT sample seen (NACK de-duplication)
+  std::uint64_t min_rtt_ns_ = UINT64_MAX;  // smallest RTT sample seen (loss inference guard)
+  // RACK (loss inference guard): the time from sending to acknowledging the newest-sent packet
+  // acknowledged so far, and its transmission number.
+  std::uint64_t rack_rtt_ns_ = 0;
+  std::uint32_t rack_tx_seq_ = 0;
+  std::uint64_t fb_now_ = 0;  // the time of the feedback being handled
+  // MODEL: W6 loss inference: transmissions numbered in send order, the highest
+  // kReorderTolerance of them acknowledged so far (descending), the mark last scanned for.
+  static constexpr std::size_t kReorderTolerance = 3;
+  std::uint32_t tx_seq_ = 0;
+  std::array<std::uint32_t, kReorderTolerance> acked_tx_top_{};
+  std::uint32_t loss_mark_ = 0;
+  bool loss_deferred_ = false;  // a hole below loss_mark_ was too young to call: look again
+  // W14 the ACK clock: rcvd_bytes of the last SACK (256-byte units) and the running total.
+  std::uint32_t last_rcvd_units_ = 0;
+  bool have_rcvd_units_ = false;
+  std::uint64_t rcvd_total_ = 0;
   bool error_ = false;
   RequesterStats stats_;
 };

@@ -51,7 +51,7 @@ std::uint64_t Requester::next_deadline() const {
   for (const TimerList& l : timers_) {
     if (l.head != kNil) t = std::min(t, ring_[l.head].deadline);
   }
-  return t;
+  return std::min(t, tack_deadline_);
 }
 
 void Requester::advance(std::uint64_t now) {
@@ -63,6 +63,7 @@ void Requester::advance(std::uint64_t now) {
       on_timeout(psn, now);
     }
   }
+  if (!error_ && tack_deadline_ <= now) on_tack_timeout(now);
 }
 
 void Requester::on_timeout(std::uint32_t psn, std::uint64_t now) {

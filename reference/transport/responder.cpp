@@ -31,16 +31,19 @@ bool is_rc_request(std::uint8_t o) {
 
 bool frame_ce(const wire::DecodedFrame& f) {
   if (f.l3 == wire::L3Kind::kIpv4) return f.ip4.ecn == wire::kEcnCe;
-  // SRv6 (M1): a switch marks the outer header; a decapsulated packet carries the inner one.
+  // SRv6 (W1): a switch marks the outer header; a decapsulated packet carries the inner one.
   return f.ip6.ecn == wire::kEcnCe || (f.encapsulated && f.inner_ip6.ecn == wire::kEcnCe);
 }
 
-// A trimmed packet (W13): an MRC data packet carrying a trimmed DSCP, as decode_frame() found it
-// (DecodeOptions::trimmed_dscps). A whole packet with a bad ICRC is corruption, not a trim, and is
-// dropped silently.
+// A trimmed packet (W13): an MRC data packet carrying a trimmed DSCP, as decode_frame() found it.
+// A whole packet with a bad ICRC is corruption, not a trim, and is dropped silently.
 bool looks_trimmed(const wire::DecodedFrame& f) { return f.trimmed && wire::is_mrc_data(f.bth.opcode); }
 
 constexpr std::uint32_t kPsnMask24 = 0xFFFFFF;
+constexpr std::uint64_t kPsnFar = 1u << 23;
+
+// psn at or after ref (mod 2^24).
+bool psn_reached(std::uint32_t psn, std::uint32_t ref) { return ((psn - ref) & kPsnMask24) < kPsnFar; }
 
 }  // namespace
 
@@ -69,7 +72,6 @@ std::string_view check_config(const ResponderConfig& c) {
   if (c.max_wimm_dest == 0) return "max_wimm_dest must be at least 1";
   if (c.max_recv_wr == 0) return "max_recv_wr must be at least 1";
   if ((c.cap & ~qp_cap::kAll) != 0) return "unknown qp_cap bits";
-  if (c.ack_every == 0) return "ack_every must be at least 1";
   return {};
 }
 
@@ -88,8 +90,13 @@ Responder::Responder(const ResponderConfig& cfg, MemoryTable& memory, const Resp
   cfg_.remote_qpn &= kPsnMask24;
   cfg_.path_mtu = std::clamp<std::uint32_t>(cfg_.path_mtu, 256, 4096);
   cfg_.max_wimm_dest = std::max<std::uint16_t>(cfg_.max_wimm_dest, 1);
-  cfg_.ack_every = std::max<std::uint32_t>(cfg_.ack_every, 1);
   pending_.reserve(cfg_.max_wimm_dest);
+  next_sack_base_ = window_.epsn();
+  last_acked_cack_ = window_.cumulative_ack_psn();
+}
+
+FeedbackAddress Responder::address() const {
+  return FeedbackAddress{cfg_.qpn, cfg_.remote_qpn, cfg_.pkey, cfg_.control_dscp, cfg_.pdcid_data_direction};
 }
 
 // ---- receive path ------------------------------------------------------------------------------
@@ -99,12 +106,30 @@ FeedbackTrigger Responder::trigger_of(const wire::DecodedFrame& f, std::uint8_t 
   FeedbackTrigger t;
   t.valid = true;
   t.psn = f.bth.psn & kPsnMask24;
-  t.ev_valid = true;
-  t.ev_echo = wire::ev_echo_value(f, cfg_.ev_fmt);  // MODEL: M5
+  t.entropy = wire::ev_echo_value(f, cfg_.ev_fmt);  // W2
   t.port = port;
   t.ce = frame_ce(f);
+  t.rtx = f.bth.rtx;
+  if (f.has_tseth) {
+    t.has_ts = true;
+    t.ts = f.tseth;
+  } else if (f.has_peth) {
+    t.has_ts = f.peth.ts.ftype == wire::kFtypeTimestamp;
+    t.ts = f.peth.ts;
+  }
   t.arrival_ns = now;
   return t;
+}
+
+// W4's rules for one data packet: METH and RETH present (ImmDt on the IMM opcodes), the payload
+// within the path MTU and within the message length RETH.DMALength gives (S1: W4, the whole
+// message's length). That FIRST and MIDDLE packets carry exactly one MTU is the requester's rule
+// (W4); the responder places each packet by its own RETH and does not need it.
+bool Responder::well_formed_write(const wire::DecodedFrame& f) const {
+  const std::uint8_t o = f.bth.opcode;
+  if (!is_write(o) || !f.has_meth || !f.has_reth || (is_write_imm(o) && !f.has_immdt)) return false;
+  const std::size_t n = f.payload.size();
+  return n <= cfg_.path_mtu && n <= f.reth.dma_length;
 }
 
 RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std::uint64_t now,
@@ -140,42 +165,48 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
   } else if (o == op::kRcReadRequest && quirks_.answer_read) {
     out = accept_unplaced(t, now, sink);  // defect: the READ counts as executed
   } else if (!well_formed_write(f)) {
-    // MRC carries only RDMA WRITE (with IMM), each packet with a METH and a RETH (W3, W4).
-    out = fatal(FeedbackKind::kNakInvalidRequest, FatalReason::kInvalidRequest, t, now, sink);
+    out = fatal(wire::syndrome::kNakInvalidRequest, FatalReason::kInvalidRequest, t, now, sink);
   } else {
-    switch (window_.classify(t.psn)) {  // MODEL: M9
+    switch (window_.classify(t.psn)) {  // W12
       case SackTracker::Class::kDuplicate: out = on_duplicate(f, t, now, sink); break;
       case SackTracker::Class::kBeyondWindow: out = on_beyond_window(f, t, now, sink); break;
       case SackTracker::Class::kNew: out = on_new(f, t, now, sink); break;
       default: out = RxOutcome::kDroppedNotRequest; break;
     }
   }
-  prev_ev_echo_ = t.ev_echo;
+  prev_entropy_ = t.entropy;
   return out;
 }
 
-// W4's rules for one data packet: METH and RETH present (ImmDt on the IMM opcodes), the payload
-// within the path MTU and within the message length RETH.DMALength gives (S1: W4, the whole
-// message's length). That FIRST and MIDDLE packets carry exactly one MTU is the requester's rule
-// (W4); the responder places each packet by its own RETH and does not need it.
-bool Responder::well_formed_write(const wire::DecodedFrame& f) const {
-  const std::uint8_t o = f.bth.opcode;
-  if (!is_write(o) || !f.has_meth || !f.has_reth || (is_write_imm(o) && !f.has_immdt)) return false;
-  const std::size_t n = f.payload.size();
-  return n <= cfg_.path_mtu && n <= f.reth.dma_length;
+RxOutcome Responder::on_probe(const wire::DecodedFrame& f, std::uint8_t port, std::uint64_t now,
+                              FeedbackSink& sink) {
+  ++stats_.rx_frames;
+  if (!f.icrc_ok || error_ || !f.has_peth) {
+    ++stats_.dropped_in_error;
+    return RxOutcome::kDroppedQpError;
+  }
+  if ((f.bth.pkey & 0x7FFF) != (cfg_.pkey & 0x7FFF) && !quirks_.accept_wrong_pkey) {
+    ++stats_.bad_pkey;
+    return RxOutcome::kDroppedBadPkey;
+  }
+  // W9: one SACK, pr = 1, the probe_id in the ack_psn_offset slot, the probe's EV and timestamp,
+  // the current cumulative state. A probe consumes no PSN.
+  FeedbackTrigger t = trigger_of(f, port, now);
+  t.probe = true;
+  t.probe_id = f.peth.probe_id;
+  t.rtx = false;
+  ++stats_.probes;
+  send_sack(t, now, sink);
+  return RxOutcome::kProbeAnswered;
 }
 
 RxOutcome Responder::on_stub(const wire::DecodedFrame& f, const FeedbackTrigger& t,
-                             std::uint64_t now, FeedbackSink& sink) {  // MODEL: M11
+                             std::uint64_t now, FeedbackSink& sink) {  // W13, W7
   ++stats_.trimmed_stubs;
-  if (!is_write(f.bth.opcode)) {
-    ++stats_.trimmed_dropped;
-    return RxOutcome::kTrimDropped;
-  }
   switch (window_.classify(t.psn)) {
     case SackTracker::Class::kDuplicate:
       ++stats_.duplicates;
-      emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
+      send_sack(t, now, sink);  // S1: W6 a duplicate draws a SACK
       return RxOutcome::kDuplicate;
     case SackTracker::Class::kBeyondWindow:
       if (quirks_.accept_out_of_window) {
@@ -183,7 +214,7 @@ RxOutcome Responder::on_stub(const wire::DecodedFrame& f, const FeedbackTrigger&
         return RxOutcome::kTrimDropped;
       }
       ++stats_.out_of_window;
-      emit(FeedbackKind::kPsnOutOfRange, t, t.psn, false, now, sink);
+      if (cfg_.oor_nack) send_nack(t, wire::nack::kPsnOorWindow, sink);
       return RxOutcome::kOutOfWindow;
     case SackTracker::Class::kNew: break;
   }
@@ -199,40 +230,43 @@ RxOutcome Responder::on_stub(const wire::DecodedFrame& f, const FeedbackTrigger&
     return RxOutcome::kTrimDropped;
   }
   window_.mark_trimmed(t.psn);
-  emit(FeedbackKind::kTrimNack, t, t.psn, /*force_ce=*/true, now, sink);  // MODEL: M5
+  send_nack(t, f.trim_lasthop ? wire::nack::kTrimmedLastHop : wire::nack::kTrimmed, sink);
   return RxOutcome::kTrimNacked;
 }
 
 RxOutcome Responder::on_duplicate(const wire::DecodedFrame& f, const FeedbackTrigger& t,
                                   std::uint64_t now, FeedbackSink& sink) {
   ++stats_.duplicates;
-  // Behind ePSN means the message this LAST ends has completed already.
-  if (quirks_.double_completion && is_write_imm(f.bth.opcode) && !window_.received(t.psn)) {
+  const bool behind = !window_.received(t.psn);  // behind cack: its message completed already
+  if (quirks_.double_completion && is_write_imm(f.bth.opcode) && behind) {
     std::uint64_t wr_id = 0;
     if (recv_.pop(wr_id)) {
       push_completion(Completion{wr_id, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM,
                                  f.reth.dma_length, f.immdt, cfg_.qpn, false});
     }
   }
-  emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
+  // S1: W8 a duplicate behind cack_psn is acknowledged again; S1: W6 every duplicate gets a SACK.
+  if (behind) send_ack(wire::syndrome::kAck, window_.cumulative_ack_psn(), t, sink);
+  send_sack(t, now, sink);
   return RxOutcome::kDuplicate;
 }
 
 RxOutcome Responder::on_beyond_window(const wire::DecodedFrame& f, const FeedbackTrigger& t,
-                                      std::uint64_t now, FeedbackSink& sink) {  // MODEL: M9
+                                      std::uint64_t now, FeedbackSink& sink) {  // W12
   if (!quirks_.accept_out_of_window) {
     ++stats_.out_of_window;
-    emit(FeedbackKind::kPsnOutOfRange, t, t.psn, false, now, sink);
+    // MODEL: W12 silent drop by default (§6.3.1); PSN_OOR_WINDOW (Table 7-3) with oor_nack.
+    if (cfg_.oor_nack) send_nack(t, wire::nack::kPsnOorWindow, sink);
     return RxOutcome::kOutOfWindow;
   }
-  // Defect: place it anyway (the window state cannot hold it) and answer with a plain ACK/SACK.
+  // Defect: place it anyway (the window state cannot hold it) and answer with a SACK.
   if (memory_.remote_write(f.reth.rkey, f.reth.va, f.payload) != MemStatus::kOk) {
     ++stats_.out_of_window;
     return RxOutcome::kOutOfWindow;
   }
   ++stats_.placed;
   stats_.placed_bytes += f.payload.size();
-  emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
+  send_sack(t, now, sink);
   return RxOutcome::kPlacedOutOfWindow;
 }
 
@@ -246,29 +280,29 @@ RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& 
   if (quirks_.region_end_exclusive && checked > 0) ++checked;
   if (memory_.check_remote_write(f.reth.rkey, f.reth.va, checked) != MemStatus::kOk) {
     if (quirks_.accept_bad_rkey) return accept_unplaced(t, now, sink);  // defect: no NAK 0x62
-    return fatal(FeedbackKind::kNakRemoteAccess, FatalReason::kRemoteAccess, t, now, sink);
+    return fatal(wire::syndrome::kNakRemoteAccess, FatalReason::kRemoteAccess, t, now, sink);
   }
   const bool imm = is_write_imm(o);
-  if (imm && !quirks_.early_completion) {  // MODEL: M10 a receive is reserved on arrival
+  if (imm && !quirks_.early_completion) {  // W16 a receive is reserved on arrival
     if (pending_.size() >= cfg_.max_wimm_dest) {
-      return fatal(FeedbackKind::kNakRemoteOpError, FatalReason::kWimmOverflow, t, now, sink);
+      return fatal(wire::syndrome::kNakRemoteOpError, FatalReason::kWimmOverflow, t, now, sink);
     }
     if (pending_.size() >= recv_.size()) {
-      return fatal(FeedbackKind::kNakRemoteOpError, FatalReason::kNoReceive, t, now, sink);
+      return fatal(wire::syndrome::kNakRemoteOpError, FatalReason::kNoReceive, t, now, sink);
     }
   }
   if (imm && quirks_.early_completion && recv_.empty()) {
-    return fatal(FeedbackKind::kNakRemoteOpError, FatalReason::kNoReceive, t, now, sink);
+    return fatal(wire::syndrome::kNakRemoteOpError, FatalReason::kNoReceive, t, now, sink);
   }
 
   wire::Bytes placed = f.payload;
   if (quirks_.tail_bytes_unplaced) placed = placed.first(placed.size() & ~std::size_t{63});  // defect
   if (memory_.remote_write(f.reth.rkey, f.reth.va, placed) != MemStatus::kOk) {
     memory_.remote_write(f.reth.rkey, f.reth.va, placed.first(std::min(checked, placed.size())));  // region-end-off-by-one: what fits
-  }  // checked above  // MODEL: M3
+  }
   ++stats_.placed;
   stats_.placed_bytes += f.payload.size();
-  rcvd_bytes_ += static_cast<std::uint32_t>(f.payload.size());
+  rcvd_bytes_ += std::uint64_t{f.udp.length} + 40u;  // MODEL: W5 nominal size (W14)
 
   if (imm) {
     if (quirks_.early_completion) {
@@ -287,42 +321,59 @@ RxOutcome Responder::on_new(const wire::DecodedFrame& f, const FeedbackTrigger& 
   if (is_first(o)) rec.bits |= PsnRecord::kFirst;
   if (is_last(o)) rec.bits |= PsnRecord::kLast;
   if (imm) rec.bits |= PsnRecord::kImm;
-
-  const bool in_order = t.psn == window_.epsn();
   window_.mark(t.psn, rec);
   std::uint32_t advanced = 0;
-  drain_in_order(now, advanced);
-
-  // ACK policy (header comment).                                                MODEL: M5
-  ++unacked_;
-  last_trigger_ = t;
-  const bool immediate = !in_order || window_.has_holes() || advanced > 1 || t.ce ||
-                         (is_last(o) && f.bth.ack_req && cfg_.ack_last_at_once) || unacked_ >= cfg_.ack_every;
-  if (immediate) {
-    emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
-  } else if (ack_deadline_ == kNever) {
-    ack_deadline_ = now + cfg_.ack_delay_ns;
-  }
+  bool message_ended = false;
+  drain_in_order(advanced, message_ended);
+  after_accept(f, t, message_ended, now, sink);
   return RxOutcome::kPlaced;
+}
+
+void Responder::after_accept(const wire::DecodedFrame& f, const FeedbackTrigger& t, bool message_ended,
+                             std::uint64_t now, FeedbackSink& sink) {
+  // W6: the SACK triggers; S1: W6 the byte counter.
+  sack_bytes_ += std::max<std::uint32_t>(static_cast<std::uint32_t>(f.payload.size()), 1024u);
+  const bool ce = t.ce && !quirks_.no_ce_sack;  // defect no-ce-sack: a mark waits like any packet
+  if (f.bth.ack_req || ce || f.bth.rtx || sack_bytes_ >= cfg_.sack_gen_threshold) {
+    send_sack(t, now, sink);
+  } else {
+    last_trigger_ = t;
+    if (sack_deadline_ == kNever) sack_deadline_ = now + cfg_.ack_delay_ns;  // MODEL: W6
+  }
+  // W8: the Transport ACK once cack_psn covers a packet that asked (A).
+  const std::uint32_t cack = window_.cumulative_ack_psn();
+  if (f.bth.ack_req) {
+    if (quirks_.ack_before_cack && !psn_reached(cack, t.psn)) {
+      send_ack(wire::syndrome::kAck, t.psn, t, sink);  // defect ack-before-cack
+      return;
+    }
+    if (!ack_wanted_ || psn_reached(t.psn, ack_wanted_psn_)) ack_wanted_psn_ = t.psn;
+    ack_wanted_ = true;
+  }
+  if (ack_wanted_ && psn_reached(cack, ack_wanted_psn_)) {
+    send_ack(wire::syndrome::kAck, cack, t, sink);
+  } else if (message_ended && ack_deadline_ == kNever) {
+    ack_deadline_ = now + cfg_.ack_delay_ns;  // MODEL: W8 a message end no ACK covered yet
+  }
 }
 
 // Defects answer_read / accept_bad_rkey: the request is taken as a complete message that placed
-// nothing, so its PSN is received, ePSN and MSN move on, and an ACK answers it at once.
+// nothing, so its PSN is received, cack_psn and MSN move on, and an ACK answers it at once.
 RxOutcome Responder::accept_unplaced(const FeedbackTrigger& t, std::uint64_t now, FeedbackSink& sink) {
-  if (window_.classify(t.psn) != SackTracker::Class::kNew) {
-    emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
-    return RxOutcome::kDuplicate;
+  if (window_.classify(t.psn) == SackTracker::Class::kNew) {
+    PsnRecord rec;
+    rec.bits = PsnRecord::kFirst | PsnRecord::kLast;
+    window_.mark(t.psn, rec);
+    std::uint32_t advanced = 0;
+    bool message_ended = false;
+    drain_in_order(advanced, message_ended);
   }
-  PsnRecord rec;
-  rec.bits = PsnRecord::kFirst | PsnRecord::kLast;
-  window_.mark(t.psn, rec);
-  std::uint32_t advanced = 0;
-  drain_in_order(now, advanced);
-  emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
+  send_sack(t, now, sink);
+  send_ack(wire::syndrome::kAck, window_.cumulative_ack_psn(), t, sink);
   return RxOutcome::kPlaced;
 }
 
-void Responder::drain_in_order(std::uint64_t now, std::uint32_t& advanced) {
+void Responder::drain_in_order(std::uint32_t& advanced, bool& message_ended) {
   std::uint32_t psn = 0;
   PsnRecord rec;
   while (window_.pop_in_order(psn, rec)) {
@@ -331,21 +382,13 @@ void Responder::drain_in_order(std::uint64_t now, std::uint32_t& advanced) {
     msg_bytes_ += rec.length();
     if (rec.last()) {
       msn_ = (msn_ + 1) & kPsnMask24;
+      message_ended = true;
       if (rec.imm()) complete_imm(psn);
     }
   }
-  // Loss timer: it times the hole now at ePSN.                                  MODEL: M5
-  if (!window_.has_holes() && !(quirks_.nack_without_hole && advanced > 0)) {
-    hole_armed_ = false;
-    nack_sent_ = false;
-  } else if (advanced > 0 || !hole_armed_) {
-    hole_armed_ = true;
-    nack_sent_ = false;
-    hole_since_ = now;
-  }
 }
 
-void Responder::complete_imm(std::uint32_t last_psn) {  // MODEL: M10
+void Responder::complete_imm(std::uint32_t last_psn) {  // W16
   auto it = std::find_if(pending_.begin(), pending_.end(),
                          [&](const PendingImm& p) { return p.last_psn == last_psn; });
   if (it == pending_.end()) return;  // completed early (early_completion defect)
@@ -366,13 +409,15 @@ void Responder::push_completion(const Completion& c) {
   }
 }
 
-RxOutcome Responder::fatal(FeedbackKind kind, FatalReason reason, const FeedbackTrigger& t,
+RxOutcome Responder::fatal(std::uint8_t syndrome, FatalReason reason, const FeedbackTrigger& t,
                            std::uint64_t now, FeedbackSink& sink) {
-  emit(kind, t, t.psn, false, now, sink);
+  (void)now;
+  // MODEL: W8 a Transport NAK names the PSN of the packet it refuses.
+  send_ack(syndrome, t.psn, t, sink);
   enter_error(reason);
-  switch (kind) {
-    case FeedbackKind::kNakInvalidRequest: return RxOutcome::kNakInvalidRequest;
-    case FeedbackKind::kNakRemoteAccess: return RxOutcome::kNakRemoteAccess;
+  switch (syndrome) {
+    case wire::syndrome::kNakInvalidRequest: return RxOutcome::kNakInvalidRequest;
+    case wire::syndrome::kNakRemoteAccess: return RxOutcome::kNakRemoteAccess;
     default: return RxOutcome::kNakRemoteOpError;
   }
 }
@@ -381,8 +426,8 @@ void Responder::enter_error(FatalReason reason) {
   if (!error_) fatal_ = reason;
   error_ = true;
   pending_.clear();
+  sack_deadline_ = kNever;
   ack_deadline_ = kNever;
-  hole_armed_ = false;
   std::uint64_t wr_id = 0;
   while (recv_.pop(wr_id)) {
     push_completion(Completion{wr_id, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, cfg_.qpn, false});
@@ -393,77 +438,105 @@ void Responder::set_error() { enter_error(FatalReason::kLocal); }
 
 // ---- feedback ------------------------------------------------------------------------------------
 
-void Responder::emit(FeedbackKind kind, const FeedbackTrigger& t, std::uint32_t trig_psn,
-                     bool force_ce, std::uint64_t now, FeedbackSink& sink) {
-  FeedbackFields ff;
-  const SackBlock sack = sack_block(window_, trig_psn, quirks_.sack_no_wrap);
-  if (kind == FeedbackKind::kAck && sack.valid) kind = FeedbackKind::kSack;
-  ff.kind = kind;
-  ff.cum_psn = window_.cumulative_ack_psn();
-  ff.msn = msn_;
-  ff.trig_psn = trig_psn;
-  if (t.valid) {
-    ff.ev_valid = true;
-    ff.ev_echo = quirks_.wrong_ev_echo ? prev_ev_echo_ : t.ev_echo;  // MODEL: M5
-    ff.ev_port = t.port;
-    ff.ce = t.ce || force_ce;
-    if (cfg_.report_svc_time && !quirks_.no_service_time) {
-      ff.svc_valid = true;
-      ff.svc_time = svc_time_units(now >= t.arrival_ns ? now - t.arrival_ns : 0);
+void Responder::sack_window(std::uint32_t trigger, bool has_trigger, std::int16_t& offset, std::uint64_t& bitmap) {
+  const std::uint32_t epsn = window_.epsn();
+  std::uint32_t base = epsn;  // W6: sack_offset 1 while everything held fits the first 64 PSNs
+  const std::uint32_t highest = window_.highest_received();
+  const std::uint32_t span = (highest - epsn) & kPsnMask24;
+  const std::uint32_t trig_off = (trigger - epsn) & kPsnMask24;
+  if (cfg_.sack_window_at_trigger && has_trigger && trig_off < window_.capacity()) {
+    // Variant sack-window-at-trigger: the 64-PSN block (counted from epsn) holding the trigger.
+    base = (epsn + (trig_off / 64u) * 64u) & kPsnMask24;
+  } else if (window_.has_holes() && span >= 64 && span < kPsnFar) {
+    // S1: W6 (UET) the window walks upward across successive SACKs from the lowest PSN not yet
+    // reported, never starting past the highest PSN held minus 63.
+    if (!psn_reached(next_sack_base_, epsn) || !psn_reached(highest, next_sack_base_)) next_sack_base_ = epsn;
+    const std::uint32_t last_start = (highest - 63) & kPsnMask24;
+    base = psn_reached(last_start, next_sack_base_) ? next_sack_base_ : last_start;
+    next_sack_base_ = (base + 64) & kPsnMask24;
+  }
+  offset = static_cast<std::int16_t>(static_cast<std::uint16_t>((base - window_.cumulative_ack_psn()) & 0xFFFFu));
+  bitmap = window_.bitmap64(base);
+  if (quirks_.sack_no_wrap) {
+    // Defect sack-no-wrap: a PSN numerically below cack (one past the 2^24 wrap) counts as not
+    // received, as if PSNs were compared without the 24-bit wrap.
+    for (unsigned k = 0; k < 64; ++k) {
+      if (((base + k) & kPsnMask24) < epsn) bitmap &= ~wire::Seth::sack_mask(k);
     }
-  } else {
-    ff.ce = force_ce;
   }
-  ff.mpr_valid = (cfg_.cap & qp_cap::kDynamicMpr) != 0;  // W12: 0 / absent while Dynamic MPR is off
-  ff.mpr = mpr_dest_;
-  ff.sack_valid = sack.valid;
-  ff.sack_base_off = sack.base_off;
-  // sack_off_by_one defect: every bit moves one PSN later.
-  ff.sack_bitmap = quirks_.sack_off_by_one ? (sack.bitmap >> 1) : sack.bitmap;
-  if (quirks_.sack_no_last_bit) ff.sack_bitmap &= ~std::uint64_t{1};  // defect: PSN base + 63 never named
-  ff.rcvd_bytes = rcvd_bytes_;
-
-  TxPacket pkt;
-  build_feedback(ff, cfg_.qpn, cfg_.remote_qpn, cfg_.pkey, pkt);
-  FeedbackEgress egress;
-  egress.has_trigger = t.valid;
-  egress.arrival_port = t.port;
-  egress.arrival_ev_echo = t.ev_echo;
-  sink.send_feedback(pkt, egress);
-
-  switch (kind) {
-    case FeedbackKind::kAck: ++stats_.acks; break;
-    case FeedbackKind::kSack: ++stats_.sacks; break;
-    case FeedbackKind::kNackLoss: ++stats_.nack_loss; break;
-    case FeedbackKind::kTrimNack: ++stats_.trim_nacks; break;
-    case FeedbackKind::kPsnOutOfRange: ++stats_.out_of_range; break;
-    default: ++stats_.error_naks; break;
-  }
-  // Every feedback packet carries the cumulative ACK: coalescing starts over.
-  unacked_ = 0;
-  ack_deadline_ = kNever;
+  if (quirks_.sack_off_by_one) bitmap <<= 1;  // defect: every bit one PSN later
+  if (quirks_.sack_no_last_bit) bitmap &= ~wire::Seth::sack_mask(63);  // defect: base + 63 never named
 }
 
-std::uint64_t Responder::loss_deadline() const {
-  if (!hole_armed_ || nack_sent_ || quirks_.no_nack_loss || error_) return kNever;
-  if (window_.trimmed(window_.epsn())) return kNever;  // the TRIM NACK already asked for it
-  return hole_since_ + cfg_.ooo_tolerance_ns;
+void Responder::send_sack(const FeedbackTrigger& t, std::uint64_t now, FeedbackSink& sink) {
+  wire::Seth s;
+  const std::uint32_t cack = window_.cumulative_ack_psn();
+  s.cack_psn = cack;
+  s.pr = t.probe;
+  s.ack_psn_offset = t.probe ? static_cast<std::int16_t>(t.probe_id)
+                             : static_cast<std::int16_t>(static_cast<std::uint16_t>((t.psn - cack) & 0xFFFFu));
+  s.entropy = quirks_.wrong_ev_echo && !t.probe ? prev_entropy_ : t.entropy;
+  s.m = t.ce && !quirks_.no_ce_sack ? wire::MpVerdict::kSkipOnce : wire::MpVerdict::kNone;  // W6
+  s.cc_type = 0;
+  // S1: W12 the current mpr_dest while this QP runs Dynamic MPR, 0 otherwise (the requester
+  // adopts it only when it enabled Dynamic MPR too).
+  s.mpr = (cfg_.cap & qp_cap::kDynamicMpr) != 0 ? mpr_dest_ : 0;
+  sack_window(t.psn, t.valid && !t.probe, s.sack_offset, s.sack_bitmap);
+  wire::CcState c;
+  if (t.has_ts && !quirks_.no_ts_reflect) {
+    c.tx_timestamp = t.ts.tx_timestamp;
+    if (cfg_.report_svc_time && now > t.arrival_ns) {
+      // MODEL: W14 the service time rides in the reflected timestamp, 128 ns units.
+      c.tx_timestamp = static_cast<std::uint16_t>(c.tx_timestamp + (now - t.arrival_ns) / wire::kTimestampUnitNs);
+    }
+  }
+  c.ooo_count = static_cast<std::uint16_t>(std::min<std::uint32_t>(window_.held(), wire::kOooCountMax));
+  c.rcvd_bytes = static_cast<std::uint32_t>(((rcvd_bytes_ + wire::kRcvdBytesUnit - 1) / wire::kRcvdBytesUnit) & 0xFFFFFFu);
+  TxPacket pkt;
+  build_sack(s, c, t.rtx, address(), pkt);
+  FeedbackEgress egress{t.valid, t.port, t.entropy};
+  sink.send_feedback(pkt, egress);
+  ++stats_.sacks;
+  sack_bytes_ = 0;
+  sack_deadline_ = kNever;
+}
+
+void Responder::send_nack(const FeedbackTrigger& t, std::uint8_t reason, FeedbackSink& sink) {
+  FeedbackTrigger n = t;
+  if (quirks_.wrong_ev_echo) n.entropy = prev_entropy_;
+  TxPacket pkt;
+  build_nack(n, reason, address(), pkt);
+  FeedbackEgress egress{t.valid, t.port, t.entropy};
+  sink.send_feedback(pkt, egress);
+  ++stats_.nacks;
+  if (reason == wire::nack::kTrimmed || reason == wire::nack::kTrimmedLastHop) ++stats_.trim_nacks;
+}
+
+void Responder::send_ack(std::uint8_t syndrome, std::uint32_t psn, const FeedbackTrigger& t, FeedbackSink& sink) {
+  TxPacket pkt;
+  build_transport_ack(syndrome, psn, msn_, address(), pkt);
+  FeedbackEgress egress{t.valid, t.port, t.entropy};
+  sink.send_feedback(pkt, egress);
+  if (syndrome == wire::syndrome::kAck) {
+    ++stats_.acks;
+    ack_wanted_ = false;
+    ack_deadline_ = kNever;
+    last_acked_cack_ = window_.cumulative_ack_psn();
+  } else {
+    ++stats_.error_naks;
+  }
 }
 
 std::uint64_t Responder::next_deadline() const {
   if (error_) return kNever;
-  return std::min(ack_deadline_, loss_deadline());
+  return std::min(sack_deadline_, ack_deadline_);
 }
 
 void Responder::advance(std::uint64_t now, FeedbackSink& sink) {
   if (error_) return;
+  if (sack_deadline_ != kNever && now >= sack_deadline_) send_sack(last_trigger_, now, sink);
   if (ack_deadline_ != kNever && now >= ack_deadline_) {
-    emit(FeedbackKind::kAck, last_trigger_, last_trigger_.psn, false, now, sink);
-  }
-  const std::uint64_t loss = loss_deadline();
-  if (loss != kNever && now >= loss) {  // MODEL: M5 NACK-loss
-    nack_sent_ = true;
-    emit(FeedbackKind::kNackLoss, FeedbackTrigger{}, window_.epsn(), false, now, sink);
+    send_ack(wire::syndrome::kAck, window_.cumulative_ack_psn(), FeedbackTrigger{}, sink);
   }
 }
 
@@ -479,7 +552,7 @@ int Responder::post_recv(std::uint64_t wr_id) {
 
 bool Responder::poll_completion(Completion& out) { return cq_.pop(out); }
 
-bool Responder::set_mpr_dest(std::uint8_t mpr_dest) {  // MODEL: M9 dynamic MPR
+bool Responder::set_mpr_dest(std::uint8_t mpr_dest) {  // W12 Dynamic MPR
   if ((cfg_.cap & qp_cap::kDynamicMpr) == 0 || mpr_dest == 0) return false;
   mpr_dest_ = mpr_dest;
   window_.set_window(std::uint32_t{mpr_dest} * kMprUnitPsns);

@@ -7,7 +7,7 @@ namespace mrc::transport {
 void Responder::on_truncated(std::uint8_t port, std::uint64_t now, FeedbackSink& sink) {
   ++stats_.truncated;
   // A frame cut inside its headers carries no trustworthy PSN or address: drop it, place nothing,
-  // answer nothing (IBA malformed-packet rule; even a TRIM NACK needs a whole BTH and RETH, M11).
+  // answer nothing (IBA malformed-packet rule; even a TRIMMED NACK needs a whole BTH and METH).
   if (!quirks_.accept_truncated || error_) return;
   // Quirk: the responder takes it for one of its own packets and re-acknowledges what it holds.
   FeedbackTrigger t;
@@ -15,7 +15,8 @@ void Responder::on_truncated(std::uint8_t port, std::uint64_t now, FeedbackSink&
   t.psn = window_.cumulative_ack_psn();
   t.port = port;
   t.arrival_ns = now;
-  emit(FeedbackKind::kAck, t, t.psn, false, now, sink);
+  send_ack(wire::syndrome::kAck, t.psn, t, sink);
+  send_sack(t, now, sink);
 }
 
 }  // namespace mrc::transport

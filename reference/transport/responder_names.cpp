@@ -9,8 +9,9 @@ std::string_view to_string(RxOutcome o) {
     case RxOutcome::kDuplicate: return "duplicate";
     case RxOutcome::kOutOfWindow: return "out of window";
     case RxOutcome::kPlacedOutOfWindow: return "placed out of window";
-    case RxOutcome::kTrimNacked: return "trimmed stub, TRIM NACK";
-    case RxOutcome::kTrimDropped: return "trimmed stub dropped";
+    case RxOutcome::kTrimNacked: return "trimmed, NACK TRIMMED";
+    case RxOutcome::kTrimDropped: return "trimmed, dropped";
+    case RxOutcome::kProbeAnswered: return "reliability probe answered";
     case RxOutcome::kNakInvalidRequest: return "NAK invalid request";
     case RxOutcome::kNakRemoteAccess: return "NAK remote access error";
     case RxOutcome::kNakRemoteOpError: return "NAK remote operational error";

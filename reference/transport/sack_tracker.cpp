@@ -70,7 +70,7 @@ bool SackTracker::received(std::uint32_t psn) const {
 std::uint64_t SackTracker::bitmap64(std::uint32_t base) const {
   std::uint64_t out = 0;
   for (unsigned i = 0; i < 64; ++i) {
-    if (received((base + i) & kPsnMask)) out |= std::uint64_t{1} << (63 - i);
+    if (received((base + i) & kPsnMask)) out |= std::uint64_t{1} << i;  // S1: W5 bit i = base + i
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// Per-QP receive window of a responder (MODEL: M9): the expected PSN (ePSN, one past the
+// Per-QP receive window of a responder (W12): the expected PSN (ePSN, one past the
 // cumulative ACK point), which PSNs in [ePSN, ePSN + window - 1] have arrived, and a small
 // per-PSN record the responder needs once ePSN moves past a PSN in order (payload length and the
 // message-boundary bits that drive MSN and WRITE-with-IMM completion).
@@ -69,9 +69,9 @@ class SackTracker {
   // Highest PSN received so far (cumulative ACK PSN when nothing is held out of order).
   std::uint32_t highest_received() const { return has_holes() ? highest_ : cumulative_ack_psn(); }
 
-  // 64 received bits starting at `base`, MSB first: bit 63 of the result is PSN base + 0 (the
-  // MFEH sack_bitmap convention, M5). PSNs outside the window read as 0; PSNs behind ePSN read as
-  // 0 too (they are covered by the cumulative ACK, not the bitmap).
+  // 64 received bits starting at `base` in the SETH order (S1: W5, wire::Seth::sack_mask): bit k
+  // of the result is PSN base + k. PSNs outside the window read as 0; PSNs behind ePSN read as 0
+  // too (the reference never starts a bitmap at or below cack_psn).
   std::uint64_t bitmap64(std::uint32_t base) const;
 
   // Dynamic MPR (M9): a new window size, clamped to [1, capacity]. Shrinking below PSNs already

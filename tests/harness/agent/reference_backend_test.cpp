@@ -264,9 +264,9 @@ TEST(ReferenceBackend, ControlRequestsReachTheEndpoint) {
 TEST(ReferenceBackend, IdentityNamesDefectsAndPorts) {
   MemoryWire wire;
   ReferenceOptions o;
-  o.policy = *harness::parse_reference_policy("ack-eager,spray-single-ev", nullptr);
+  o.policy = *harness::parse_reference_policy("sack-eager,spray-single-ev", nullptr);
   ReferenceBackend a(o, std::make_unique<MemoryFrameIo>(wire, 0, std::vector<std::uint8_t>{1, 3}));
-  EXPECT_EQ(a.identity(), "reference:spray-single-ev,ack-eager on p1=mem0.1,p3=mem0.3");
+  EXPECT_EQ(a.identity(), "reference:spray-single-ev,sack-eager on p1=mem0.1,p3=mem0.3");
 }
 
 }  // namespace

@@ -181,7 +181,7 @@ TEST(LoadCase, InjectExpectAndFieldChecks) {
   EXPECT_DOUBLE_EQ(ex.tolerance_pct, 10.0);
   ASSERT_EQ(ex.match.size(), 4u);
   EXPECT_EQ(ex.match[0].field, "bth.opcode");  // alias resolved
-  EXPECT_EQ(ex.match[0].value, MatchValue{std::uint64_t{0x11}});  // opcode name resolved
+  EXPECT_EQ(ex.match[0].value, MatchValue{std::uint64_t{0xD1}});  // opcode name resolved (W3 Transport ACK)
   EXPECT_EQ(ex.match[1].field, "aeth.syndrome");
   EXPECT_EQ(ex.match[3].value, MatchValue{Wildcard{}});
   EXPECT_TRUE(std::get<ExpectStep>(c.stimulus[2].body).absent);
@@ -224,11 +224,14 @@ TEST(LoadCase, ControlStepsAndFeedbackInjection) {
   EXPECT_EQ(stub.dscp, 11u);
   EXPECT_EQ(stub.truncate, 128u);
   EXPECT_EQ(stub.ev, 5u);
-  const auto& ack = std::get<InjectStep>(tr.value->stimulus[3].body).frame;
-  ASSERT_TRUE(ack.mfeh);
-  EXPECT_EQ(ack.mfeh->type, 1u);
-  EXPECT_EQ(ack.mfeh->sack_bitmap, 0x8000000000000000u);
-  EXPECT_EQ(ack.aeth->msn, 1u);
+  const auto& sack = std::get<InjectStep>(tr.value->stimulus[3].body).frame;
+  EXPECT_EQ(sack.opcode, 0xDCu);  // W3 SACK
+  ASSERT_TRUE(sack.sack);
+  EXPECT_EQ(sack.sack->m, 1u);
+  EXPECT_EQ(sack.sack->bitmap, 0x1u);
+  EXPECT_EQ(sack.sack->ack_psn, 0u);
+  EXPECT_EQ(sack.sack->entropy, 0x13032102u);
+  EXPECT_EQ(sack.sack->rcvd_bytes, 16u);
   EXPECT_EQ(tr.value->config.qp.caps, (std::vector<QpCap>{QpCap::kSvcTimeDestUnsupported}));
 }
 

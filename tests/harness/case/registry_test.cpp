@@ -49,7 +49,7 @@ TEST(Registry, InvariantsAreUniqueAndHaveParamSchemas) {
     EXPECT_EQ(find_invariant_type(inv.name), &inv);
   }
   EXPECT_GE(names.size(), 25u);
-  EXPECT_NE(find_invariant_type("nack_for_hole")->params->find("max_delay_ns"), nullptr);
+  EXPECT_NE(find_invariant_type("sack_triggers")->params->find("max_delay_ns"), nullptr);
 }
 
 TEST(Registry, EveryImpairmentKindHasAnEntry) {
@@ -74,7 +74,11 @@ TEST(FrameFields, NamesAliasesAndOpcodes) {
   EXPECT_EQ(opcode_by_name("write_only"), 0xCA);  // W3
   EXPECT_EQ(opcode_by_name("rc_write_only"), 0x0A);
   EXPECT_EQ(opcode_by_name("write_last_imm"), 0xC9);
-  EXPECT_EQ(opcode_by_name("ack"), 0x11);
+  EXPECT_EQ(opcode_by_name("ack"), 0xD1);  // W3 Transport ACK
+  EXPECT_EQ(opcode_by_name("rc_ack"), 0x11);
+  EXPECT_EQ(opcode_by_name("sack"), 0xDC);
+  EXPECT_EQ(opcode_by_name("nack"), 0xDD);
+  EXPECT_EQ(opcode_by_name("probe"), 0xDE);
   EXPECT_EQ(opcode_by_name("ep_req"), 0xC0);  // MODEL: M6
   EXPECT_FALSE(opcode_by_name("write"));
   std::set<std::uint8_t> values;

@@ -41,8 +41,8 @@ constexpr Pair kPairs[] = {
     // the QP error path, completions at the responder, dynamic MPR
     {"reliab-v-019", "never-give-up"},         {"reorder-v-022", "double-completion"},
     {"reorder-o-002", "mpr-always-dynamic"},
-    // what a loss NACK names (issue 13: the case no longer pins the out-of-order tolerance)
-    {"reorder-v-017", "nack-without-hole"},
+    // the Transport ACK never runs ahead of cack_psn (W8)
+    {"reorder-v-017", "ack-before-cack"},
     // issue 14: a trimmed stub's payload in memory, the 8-plane worst case, a flapping link timed on
     // both downs, SRv6 frames reaching the responder still encapsulated (a SHOULD case)
     {"reorder-v-019", "place-trimmed-stub"},  {"failover-v-022", "keep-failed-ev"},

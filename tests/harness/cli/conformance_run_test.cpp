@@ -9,7 +9,7 @@
 namespace mrc::run::testing {
 namespace {
 
-// reorder-v-016 (SHOULD, FB-NACK-LOSS: model) fails only on no-nack-loss; reorder-v-022 (MUST,
+// reliab-v-016 (SHOULD, FB-ECN-ECHO: model) fails only on no-ce-sack; reorder-v-022 (MUST,
 // WIMM-COMPLETION-EXACTLY-ONCE: model) on double-completion; invalid-i-012 (MUST,
 // INVALID-WRONG-QPN: IBA alone, published) on accept-wrong-qpn (case_defect_pairs_test.cpp).
 struct OneCase {
@@ -39,7 +39,7 @@ std::string second_line(const std::string& s) {
 }
 
 TEST(ConformanceRun, AShouldOnlyFailureIsAnAdvisory) {
-  const OneCase run = run_one("reorder-v-016", "no-nack-loss");
+  const OneCase run = run_one("reliab-v-016", "no-ce-sack");
   ASSERT_TRUE(run.r.has_result) << run.r.err;
   const harness::CaseResult* c = run.only();
   ASSERT_NE(c, nullptr);
@@ -51,10 +51,10 @@ TEST(ConformanceRun, AShouldOnlyFailureIsAnAdvisory) {
   EXPECT_EQ(second_line(run.r.out),
             "conformant: yes (profile full): MUST failures 0 (published 0, model 0), MUST not judged 0, "
             "advisories 1 (SHOULD/MAY 1, model-based MUST 0)");
-  EXPECT_NE(run.r.out.find("  FAIL (advisory) reorder-v-016: "), std::string::npos) << run.r.out;
+  EXPECT_NE(run.r.out.find("  FAIL (advisory) reliab-v-016: "), std::string::npos) << run.r.out;
   EXPECT_FALSE(run.r.result.strict);
 
-  const OneCase strict = run_one("reorder-v-016", "no-nack-loss", {}, true);
+  const OneCase strict = run_one("reliab-v-016", "no-ce-sack", {}, true);
   EXPECT_EQ(strict.r.rc, 1) << strict.r.out;
   EXPECT_EQ(second_line(strict.r.out).rfind("conformant: yes (profile full, --strict): ", 0), 0u) << strict.r.out;
   EXPECT_TRUE(strict.r.result.strict);  // recorded, so results.json's exit_code is the process's
@@ -102,7 +102,7 @@ TEST(ConformanceRun, ProfilePublishedKeepsAPublishedMustFailureNonConformant) {
 TEST(ConformanceRun, AnUnknownProfileIsBadInputBeforeAnythingRuns) {
   TempDir out;
   RunOptions o;
-  o.cases = {case_file("reorder-v-016").string()};
+  o.cases = {case_file("reliab-v-016").string()};
   o.out = out.path() / "reports";
   std::ostringstream so, se;
   EXPECT_EQ(cli::run_cases(o, cli::RunTextOptions{.profile = "vendor"}, so, se), 2);
@@ -129,13 +129,13 @@ TEST(ConformanceRun, TheCommandLineTakesStrictAndProfile) {
     const int status = p == nullptr ? -1 : ::pclose(p);
     return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
   };
-  const auto plain = run("reorder-v-016", "no-nack-loss", "");
+  const auto plain = run("reliab-v-016", "no-ce-sack", "");
   EXPECT_EQ(plain.first, 0) << plain.second;
   EXPECT_NE(plain.second.find("\nconformant: yes (profile full): "), std::string::npos) << plain.second;
-  EXPECT_EQ(run("reorder-v-016", "no-nack-loss", "--strict").first, 1);
+  EXPECT_EQ(run("reliab-v-016", "no-ce-sack", "--strict").first, 1);
   EXPECT_EQ(run("reorder-v-022", "double-completion", "").first, 1);
   EXPECT_EQ(run("reorder-v-022", "double-completion", "--profile published").first, 0);
-  const auto bad = run("reorder-v-016", "no-nack-loss", "--profile vendor");
+  const auto bad = run("reliab-v-016", "no-ce-sack", "--profile vendor");
   EXPECT_EQ(bad.first, 2);
   EXPECT_NE(bad.second.find("--profile 'vendor' is not a profile"), std::string::npos) << bad.second;
 }

@@ -134,7 +134,7 @@ with tempfile.TemporaryDirectory(prefix="shard-identity-") as tmp:
     identity(tmp, "campaign", ["campaign"] + base + ["--tags", "smoke", "--defects",
                                                      "spray-single-ev,use-denied-ev,sack-off-by-one,wrong-icrc"],
              ["campaign.json", "campaign.html"], [2, 3], [1], via="slurm")
-    identity(tmp, "variants", ["variants"] + base + ["--tags", "smoke", "--variants", "reverse-rotation,ack-eager,timers-fast"],
+    identity(tmp, "variants", ["variants"] + base + ["--tags", "smoke", "--variants", "reverse-rotation,sack-eager,timers-fast"],
              ["variants.json", "variants.html"], [2, 3], [0], via="k8s")
     identity(tmp, "falsefail", ["falsefail"] + base + ["--tags", "spraying", "--seeds", "3"],
              ["falsefail.json"], [2, 3], [0, 1])

@@ -77,47 +77,48 @@ TEST(VariantsRecord, OnlyAMustFalseFailFailsTheRun) {
   EXPECT_EQ(r.exit_code(), 3);  // an ERROR proves nothing either way
 }
 
-// A responder case that forbids any loss NACK for a 2 us reordering: it pins the out-of-order
-// tolerance, which M5 leaves to the implementation (this was reorder-v-017 before issue 13).
-constexpr const char* kPinsTolerance = R"(id: reorder-v-001
-title: pins the out-of-order tolerance
-clauses: [FB-NACK-LOSS]
+// A requester case that demands a TSETH on the data packets: it pins a choice W4 leaves to the
+// implementation (TSETH per configuration), which CC-RTT-FROM-TSETH leaves open.
+constexpr const char* kPinsTseth = R"(id: spray-v-003
+title: pins the TSETH choice
+clauses: [CC-RTT-FROM-TSETH]
 level: SHOULD
 behaviour: valid
 rationale: variants tests
 requires: [stev]
-role: responder
+role: requester
 config:
   ev_format: {mode: stev, widths: [16, 16]}
 stimulus:
   - traffic: {writes: 8, size: 65536, window: 8}
-  - impair: {kind: reorder, params: {depth: 2, delay_ns: 2000}}
-  - expect: {within_ns: 150000, absent: true, match: {opcode: ack, mfeh.type: 2}}
+  - expect: {within_ns: 150000, match: {opcode: write_first, bth.ts: true}}
 checks:
   - {type: positive_control, min_packets: 100}
 )";
 
 TEST(VariantsCommand, APinnedChoiceIsAFalseFailNamingTheRequirementThatLeavesItOpen) {
   TempSuite suite;
-  suite.write_case("reorder-v-001", kPinsTolerance);
+  suite.write_case("spray-v-003", kPinsTseth);
   suite.write_case("spray-v-001", kTinySprayCase);
   VariantsOptions o;
   o.cases = {(suite.path() / "cases").string()};
-  o.variants = "nack-earliest,nack-latest";
+  o.variants = "tseth-off,sack-eager";
   o.progress = false;
   o.jobs = 2;
   o.out = suite.path() / "out1";
   const CommandRun a = run_command(run_variants, o, "variants.json");
   EXPECT_EQ(a.rc, 0) << a.out << a.err;  // the false fail is SHOULD: reported, exit 0
   EXPECT_NE(a.out.find("CLEAN      reference"), std::string::npos) << a.out;
-  EXPECT_NE(a.out.find("FALSE-FAIL nack-earliest  1 of 2 PASS, 1 false fail(s) (0 MUST)"), std::string::npos) << a.out;
-  EXPECT_NE(a.out.find("SHOULD FAIL reorder-v-001 (seed"), std::string::npos) << a.out;
-  EXPECT_NE(a.out.find("pins a choice FB-NACK-LOSS leave open"), std::string::npos) << a.out;
-  EXPECT_NE(a.out.find("CLEAN      nack-latest"), std::string::npos) << a.out;
+  const auto falsefail = a.out.find("FALSE-FAIL tseth-off ");
+  ASSERT_NE(falsefail, std::string::npos) << a.out;
+  EXPECT_EQ(a.out.find("1 of 2 PASS, 1 false fail(s) (0 MUST)"), a.out.find_first_not_of(' ', falsefail + 20)) << a.out;
+  EXPECT_NE(a.out.find("SHOULD FAIL spray-v-003 (seed"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("pins a choice CC-RTT-FROM-TSETH leave open"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("CLEAN      sack-eager"), std::string::npos) << a.out;
   EXPECT_TRUE(a.out.ends_with("2 variants, 1 false fails\n")) << a.out;
-  EXPECT_NE(a.json.find("\"pinned_choice\": [\n            \"FB-NACK-LOSS\"\n          ]"), std::string::npos) << a.json;
+  EXPECT_NE(a.json.find("\"pinned_choice\": [\n            \"CC-RTT-FROM-TSETH\"\n          ]"), std::string::npos) << a.json;
   const std::string html = slurp(o.out / "variants.html");
-  EXPECT_NE(html.find("<tr class=\"falsefail\"><td class=\"req-id\"><code>nack-earliest</code>"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"falsefail\"><td class=\"req-id\"><code>tseth-off</code>"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_FALSE(fs::exists(o.out / "evidence"));
 
@@ -132,7 +133,9 @@ TEST(VariantsCommand, APinnedChoiceIsAFalseFailNamingTheRequirementThatLeavesItO
   o.seeds = 2;
   o.out = suite.path() / "out3";
   const CommandRun two = run_command(run_variants, o, "variants.json");
-  EXPECT_NE(two.out.find("CLEAN      nack-latest    4 of 4 PASS"), std::string::npos) << two.out;
+  const auto clean = two.out.find("CLEAN      sack-eager ");
+  ASSERT_NE(clean, std::string::npos) << two.out;
+  EXPECT_EQ(two.out.find("4 of 4 PASS", clean), two.out.find_first_not_of(' ', clean + 21)) << two.out;
 }
 
 TEST(VariantsCommand, BadInputIsExit2) {

@@ -75,13 +75,13 @@ TEST(ReferenceBinding, BindingSpecsAndTheirErrors) {
   EXPECT_EQ(make_binding("reference-random", &why)->identity().name, "reference-random");
   // Conformant variants by name, beside defects, in catalog order whatever order they are given.
   EXPECT_EQ(make_binding("reference:random-ev", &why)->identity().name, "reference-random");
-  auto mixed = make_binding("reference:nack-latest,no-trim-nack,reverse-rotation", &why);
+  auto mixed = make_binding("reference:sack-eager,no-trim-nack,reverse-rotation", &why);
   ASSERT_TRUE(mixed) << why;
-  EXPECT_EQ(mixed->identity().name, "reference:no-trim-nack,reverse-rotation,nack-latest");
-  EXPECT_NE(mixed->identity().details.find("conformant variants: reverse-rotation,nack-latest"), std::string::npos);
+  EXPECT_EQ(mixed->identity().name, "reference:no-trim-nack,reverse-rotation,sack-eager");
+  EXPECT_NE(mixed->identity().details.find("conformant variants: reverse-rotation,sack-eager"), std::string::npos);
   // Two answers to one choice are refused, naming the second.
-  EXPECT_FALSE(make_binding("reference:ack-eager,ack-coalesce-max", &why));
-  EXPECT_NE(why.find("variant 'ack-coalesce-max' makes a choice another variant in the list already makes"),
+  EXPECT_FALSE(make_binding("reference:sack-eager,sack-lazy", &why));
+  EXPECT_NE(why.find("variant 'sack-lazy' makes a choice another variant in the list already makes"),
             std::string::npos)
       << why;
   EXPECT_FALSE(make_binding("reference-random:reverse-rotation", &why));

@@ -159,7 +159,7 @@ TEST(SimTestbed, TapsInjectHookAndFaults) {
   wire::DecodedFrame nak;
   const auto b = taps[1].capture.bytes(0);
   ASSERT_TRUE(wire::decode_frame(wire::Bytes(b.data(), b.size()), nak).ok());
-  EXPECT_EQ(nak.bth.opcode, wire::opcode::kRcAck);
+  EXPECT_EQ(nak.bth.opcode, wire::opcode::kMrcAck);  // a Transport NAK (W8)
   EXPECT_EQ(nak.aeth.syndrome, wire::syndrome::kNakInvalidRequest);
   EXPECT_GT(hooked, 0);
 }

@@ -134,33 +134,80 @@ TEST(FrameBuilder, RethPastEndPlacesTheWriteAtTheBufferEnd) {
   EXPECT_NE(build_frame(s, c).error.find("past_end"), std::string::npos);
 }
 
-TEST(FrameBuilder, FeedbackCarriesAethAndMfeh) {
+// W5, W7, W8, W9: injected feedback and probes carry their MRC 1.0 headers.
+TEST(FrameBuilder, FeedbackAndProbesCarryTheirHeaders) {
   FrameSpec s;
-  s.opcode = wire::opcode::kRcAck;
+  s.opcode = wire::opcode::kMrcSack;
   s.psn = 99;
-  s.aeth = AethSpec{0x1F, 3};
-  MfehSpec m;
-  m.type = 1;
-  m.ce = true;
-  m.trig_psn = 99;
-  m.ev_echo = 0x13032102;
-  m.ev_port = 2;
-  m.sack_bitmap = 0xF000000000000000ull;
-  m.rcvd_bytes = 409600;
-  s.mfeh = m;
-  const BuiltFrame f = build_frame(s, context());
+  SackSpec m;
+  m.m = 1;  // SKIP_ONCE
+  m.ack_psn = 97;
+  m.entropy = 0x13032102;
+  m.bitmap = 0xF;
+  m.sack_offset = 2;
+  m.ts = 0x1234;
+  m.rcvd_bytes = 1600;
+  s.sack = m;
+  BuiltFrame f = build_frame(s, context());
   ASSERT_TRUE(f.ok()) << f.error;
-  const wire::DecodedFrame d = decode(f);
-  ASSERT_TRUE(d.has_aeth && d.has_mfeh);
+  wire::DecodedFrame d = decode(f);
+  ASSERT_TRUE(d.has_sack);
   EXPECT_EQ(d.ip6.dscp, wire::kDscpControl);
+  EXPECT_EQ(d.seth.cack_psn, 99u);
+  EXPECT_EQ(d.seth.ack_psn(), 97u);  // a PSN below cack_psn: a negative offset
+  EXPECT_EQ(d.seth.m, wire::MpVerdict::kSkipOnce);
+  EXPECT_EQ(d.seth.entropy, 0x13032102u);
+  EXPECT_EQ(d.seth.sack_base(), 101u);
+  EXPECT_TRUE(d.seth.sack_bit(3));
+  EXPECT_EQ(d.cc.tx_timestamp, 0x1234u);
+  EXPECT_EQ(d.cc.rcvd_bytes, 1600u);
+
+  m.pr = true;  // a probe's answer: the offset field carries the probe_id
+  m.probe_id = 0x8001;
+  s.sack = m;
+  f = build_frame(s, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  d = decode(f);
+  EXPECT_TRUE(d.seth.pr);
+  EXPECT_EQ(d.seth.probe_id(), 0x8001u);
+
+  FrameSpec n;
+  n.opcode = wire::opcode::kMrcNack;
+  n.psn = 7;
+  n.nack = NackSpec{wire::nack::kTrimmedLastHop, 0x55, 0x66};
+  f = build_frame(n, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  d = decode(f);
+  ASSERT_TRUE(d.has_neth);
+  EXPECT_EQ(d.bth.psn, 7u);
+  EXPECT_EQ(d.neth.nack_psn, 7u);  // nack_psn = BTH.PSN
+  EXPECT_EQ(d.neth.nack_reason, wire::nack::kTrimmedLastHop);
+  EXPECT_EQ(d.neth.entropy, 0x55u);
+  EXPECT_EQ(d.neth.tx_timestamp, 0x66u);
+
+  FrameSpec p;
+  p.opcode = wire::opcode::kMrcProbe;
+  p.psn = 3;
+  p.probe = ProbeSpec{42, std::uint16_t{0x777}};
+  f = build_frame(p, context());
+  ASSERT_TRUE(f.ok()) << f.error;
+  d = decode(f);
+  ASSERT_TRUE(d.has_peth);
+  EXPECT_EQ(d.peth.probe_id, 42u);
+  EXPECT_EQ(d.peth.ts.ftype, wire::kFtypeTimestamp);
+  EXPECT_EQ(d.peth.ts.tx_timestamp, 0x777u);
+  p.probe = ProbeSpec{43, std::nullopt};  // no timestamp: ftype 0
+  d = decode(build_frame(p, context()));
+  EXPECT_EQ(d.peth.ts.ftype, 0u);
+
+  FrameSpec ack;
+  ack.opcode = wire::opcode::kMrcAck;
+  ack.psn = 12;
+  ack.aeth = AethSpec{0x1F, 3};
+  d = decode(build_frame(ack, context()));
+  ASSERT_TRUE(d.has_aeth);
   EXPECT_EQ(d.aeth.msn, 3u);
-  EXPECT_EQ(d.mfeh.type, wire::FeedbackType::kSack);
-  EXPECT_TRUE(d.mfeh.ce);
-  EXPECT_TRUE(d.mfeh.ev_valid);
-  EXPECT_EQ(d.mfeh.ev_echo, 0x13032102u);
-  EXPECT_TRUE(d.mfeh.sack_valid);
-  EXPECT_FALSE(d.mfeh.svc_valid);
-  EXPECT_EQ(d.mfeh.rcvd_bytes, 409600u);
+  EXPECT_FALSE(d.has_sack);
 }
 
 TEST(FrameBuilder, TrimmedStubsBadIcrcAndForbiddenOpcodes) {

@@ -129,8 +129,8 @@ TEST(Expectations, UnmatchedExpectFailsWithItsMismatch) {
   s.finish();
   EXPECT_EQ(run_expectations(s.ctx).verdict, Verdict::kInconclusive);
   ExpectRecord ok{"ACK psn=5 within 10us of inject #2", 1000, 11000, true, "dut.p1.tx", 3, 4000, ""};
-  ExpectRecord missed{"TRIM NACK trig_psn=7", 2000, 12000, false, "dut.p1.tx", 4, 0,
-                      "closest: packet 4, mfeh.type 1 != 3"};
+  ExpectRecord missed{"NACK TRIMMED nack_psn=7", 2000, 12000, false, "dut.p1.tx", 4, 0,
+                      "closest: packet 4, neth.reason 2 != 1"};
   s.ctx.expects = {ok};
   EXPECT_EQ(run_expectations(s.ctx).verdict, Verdict::kPass);
   s.ctx.expects.push_back(missed);
@@ -138,8 +138,8 @@ TEST(Expectations, UnmatchedExpectFailsWithItsMismatch) {
   ASSERT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.evidence[0].pcap, "dut.p1.tx.pcapng");
   EXPECT_EQ(r.evidence[0].packet_index, 4);
-  EXPECT_EQ(r.evidence[0].observed, "closest: packet 4, mfeh.type 1 != 3");
-  EXPECT_NE(r.message.find("TRIM NACK trig_psn=7"), std::string::npos);
+  EXPECT_EQ(r.evidence[0].observed, "closest: packet 4, neth.reason 2 != 1");
+  EXPECT_NE(r.message.find("NACK TRIMMED nack_psn=7"), std::string::npos);
   s.tx(1).capture.integrity().offered = 1;  // the watched tap lost a frame
   EXPECT_EQ(run_expectations(s.ctx).verdict, Verdict::kInconclusive);
 }

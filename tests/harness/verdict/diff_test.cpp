@@ -135,7 +135,7 @@ TEST(CaptureDiff, EvMaskCoversEveryEvCarryingField) {
   for (std::size_t k = 0, i = 0; i < a.size(); ++i) {
     wire::DecodedFrame f;
     ASSERT_TRUE(wire::decode_frame(a.bytes(i), f).ok());
-    if (f.bth.opcode == wire::opcode::kRcAck) {
+    if (f.bth.opcode == wire::opcode::kMrcAck) {
       b.add(a.packet(i).ts_ns, a.bytes(i));
       continue;
     }

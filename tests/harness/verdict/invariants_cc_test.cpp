@@ -49,15 +49,11 @@ void run_flow(Scenario& s, const Flow& f) {
     const auto [t, p] = due.front();
     due.pop_front();
     --inflight;
-    Feedback fb;
-    fb.psn = p;
-    fb.trig_psn = p;
+    Feedback fb = testing::sack(p, 0, p);
     fb.ce = f.ce(t);
     if (f.trim_at != 0 && !trimmed && t >= f.trim_at) {
       trimmed = true;
-      fb.psn = p - 1;
-      fb.type = wire::FeedbackType::kTrimNack;
-      fb.syndrome = 0x65;  // MODEL: M5
+      fb = testing::nack(p);  // W7 NACK TRIMMED
     }
     s.dut_receives(t, fb);
     for (std::uint64_t k = 1; inflight < f.window(t); ++k) send(t + k);
@@ -75,18 +71,9 @@ TEST(InflightTimeline, CountsPayloadUntilAckedSackedOrNacked) {
     d.psn = p;
     s.dut_sends(p * 10, d, p);
   }
-  Feedback sack;  // cumulative 0, SACK of PSN 2 (base = 0 + 1 + 0, bit 1)
-  sack.psn = 0;
-  sack.trig_psn = 2;
-  sack.type = wire::FeedbackType::kSack;
-  sack.sack_valid = true;
-  sack.sack_bitmap = std::uint64_t{1} << 62;
-  s.dut_receives(100, sack);
-  Feedback trim;
-  trim.psn = 0;
-  trim.trig_psn = 1;
-  trim.type = wire::FeedbackType::kTrimNack;
-  s.dut_receives(200, trim);
+  // cumulative 0, SACK of PSN 2 (base = 0 + 1, bit 1)
+  s.dut_receives(100, testing::sack(0, std::uint64_t{1} << 1, 2));
+  s.dut_receives(200, testing::nack(1));  // NACK TRIMMED of PSN 1
   Data again;  // the retransmission of PSN 1 is in flight again
   again.psn = 1;
   s.dut_sends(300, again, 5);
@@ -146,9 +133,7 @@ TEST(NoMdBelowTarget, MarksAboveTargetOrNoMarksAreInconclusive) {
   Data late;  // one packet whose marked ACK comes 50 us later: a delay far above target
   late.psn = 5000;
   slow.dut_sends(1000, late, 1);
-  Feedback fb;
-  fb.psn = 4999;
-  fb.trig_psn = 5000;
+  Feedback fb = testing::sack(4999, 0, 5000);
   fb.ce = true;
   slow.dut_receives(51 * kUs, fb);
   slow.finish();

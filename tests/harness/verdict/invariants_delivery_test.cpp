@@ -29,15 +29,13 @@ void send(Scenario& s, std::uint64_t ts, std::uint32_t psn, std::uint8_t opcode 
 }
 
 void ack(Scenario& s, std::uint64_t ts, std::uint32_t cum, std::uint64_t bitmap = 0) {
-  Feedback f;
+  Feedback f;  // a Transport ACK, or a SACK when a bitmap is given (answering its cumulative PSN)
   f.psn = cum;
-  f.type = bitmap ? wire::FeedbackType::kSack : wire::FeedbackType::kAck;
-  f.sack_valid = bitmap != 0;
-  f.sack_bitmap = bitmap;
+  if (bitmap) f = testing::sack(cum, bitmap, cum);
   s.dut_receives(ts, f);
 }
 
-constexpr std::uint64_t bit(unsigned i) { return std::uint64_t{1} << (63 - i); }
+constexpr std::uint64_t bit(unsigned i) { return std::uint64_t{1} << i; }  // S1: W5 bit i = PSN base + i
 
 TEST(DeliveryInvariants, EveryPsnDelivered) {
   Scenario s(4, 8);
@@ -202,8 +200,7 @@ TEST(DeliveryInvariants, CwndDecreasesAfterEcn) {
     std::uint32_t psn = 0;
     for (std::uint64_t t = 0; t < 20 * kUs; t += 100) send(s, t, psn++);
     for (std::uint64_t t = 20 * kUs; t < 50 * kUs; t += gap_after) send(s, t, psn++);
-    Feedback ce;
-    ce.psn = 10;
+    Feedback ce = testing::sack(10, 0, 10);
     ce.ce = true;
     s.dut_receives(20 * kUs, ce);
     return run_invariant(inv("cwnd_decreases", {{"within_ns", "10000"}}), s.finish());
@@ -249,8 +246,7 @@ TEST(DeliveryInvariants, CwndDecreasesWindowOpensTheTimingBudgetLater) {
   std::uint32_t psn = 0;
   for (std::uint64_t t = 0; t < 35 * kUs; t += 100) send(s, t, psn++);
   for (std::uint64_t t = 35 * kUs; t < 90 * kUs; t += 10 * kUs) send(s, t, psn++);
-  Feedback ce;
-  ce.psn = 10;
+  Feedback ce = testing::sack(10, 0, 10);
   ce.ce = true;
   s.dut_receives(20 * kUs, ce);
   s.finish();

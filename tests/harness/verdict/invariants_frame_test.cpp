@@ -163,6 +163,8 @@ TEST(FrameInvariants, AllowedOpcodes) {
   Probe p;
   p.ev = testing::ev_value(0);
   s.dut_sends(1100, p, 1);
+  s.dut_sends(1200, testing::sack(0, 0, 0), 1);
+  s.dut_sends(1300, testing::nack(3), 1);
   EXPECT_EQ(run_invariant(inv("allowed_opcodes"), s.finish()).verdict, Verdict::kPass);
   Data read;
   read.opcode = wire::opcode::kRcReadRequest;

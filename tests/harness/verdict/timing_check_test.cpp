@@ -234,11 +234,7 @@ TEST(TimingCheck, AckTimeoutExcludesNackDrivenRetransmissions) {
   s.dut_sends(1000, d, 0);
   d.psn = 6;
   s.dut_sends(1100, d, 1);
-  Feedback nack;  // a loss NACK to the DUT naming PSN 6 (cumulative ACK 5)
-  nack.psn = 5;
-  nack.type = wire::FeedbackType::kNackLoss;
-  nack.syndrome = wire::syndrome::kNakPsnSeqError;
-  s.dut_receives(1500, nack, 1);
+  s.dut_receives(1500, testing::nack(6), 1);  // a NACK TRIMMED to the DUT naming PSN 6
   d.psn = 6;
   s.dut_sends(2000, d, 2);  // NACK-driven: not a timeout
   d.psn = 5;
@@ -267,13 +263,7 @@ TEST(TimingCheck, RetryIntervalTrimNackAndFeedbackLatency) {
     in.trim_to = k == 2 ? 120 : 0;
     s.dut_receives(100 * kUs + k * kUs, in, k);
   }
-  Feedback trim;
-  trim.psn = 101;
-  trim.type = wire::FeedbackType::kTrimNack;
-  trim.syndrome = wire::syndrome::kNakTrim;
-  trim.trig_psn = 102;
-  trim.ce = true;
-  s.dut_sends(102 * kUs + 700, trim, 1);
+  s.dut_sends(102 * kUs + 700, testing::nack(102), 1);  // NACK TRIMMED
   Feedback ack;
   ack.psn = 101;
   ack.trig_psn = 101;

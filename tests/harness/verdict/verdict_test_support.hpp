@@ -43,37 +43,52 @@ struct Data {
   std::uint8_t dscp = wire::kDscpTrimmable;
   std::uint8_t ecn = wire::kEcnEct0;
   bool corrupt_icrc = false;
-  std::size_t trim_to = 0;  // > 0: a trimmed packet (DSCP 11, cut to this many bytes, IP and UDP
-                            // lengths fixed as the simulated switch does; W13)
+  std::size_t trim_to = 0;  // > 0: a trimmed packet (DSCP 11, or 13 when `dscp` says so, cut to
+                            // this many bytes, IP and UDP lengths fixed as the simulated switch does; W13)
   std::uint16_t msn = 0;    // METH msn (W4)
   std::uint16_t rqmsn = 0;
   bool rtx = false;
+  bool ack_req = true;      // BTH.A
+  bool tseth = false;       // a TSETH with tx_timestamp `ts` (W4)
+  std::uint16_t ts = 0;
   std::uint8_t fill = 0x5A;
   std::uint8_t src_host = 1;  // last byte of the source MAC and GID
   std::uint8_t dst_host = 2;
   std::uint32_t flow_label = 0xFFFFFFFF;  // default: ev >> 16
 };
 
+// Feedback (W5-W8): a Transport ACK (0xD1 + AETH), a SACK (0xDC + SETH + CC_STATE) or a NACK
+// (0xDD + NETH). `psn` is the cumulative ACK: a Transport ACK's BTH.PSN, a SACK's cack_psn. A
+// SACK's ack_psn and a NACK's nack_psn (= its BTH.PSN) are `trig_psn`.
+enum class Fb : std::uint8_t { kAck, kSack, kNack };
 struct Feedback {
-  std::uint32_t psn = 0;  // cumulative ACK PSN
+  Fb kind = Fb::kAck;
+  std::uint32_t psn = 0;
   std::uint32_t dqpn = kDutQpn;
-  std::uint8_t syndrome = wire::syndrome::kAck;
-  bool mfeh = true;
-  wire::FeedbackType type = wire::FeedbackType::kAck;
+  std::uint8_t syndrome = wire::syndrome::kAck;  // Transport ACK / NAK
   std::uint32_t trig_psn = 0;
-  std::uint32_t ev_echo = 0;
-  bool ev_valid = true;
-  std::uint8_t ev_port = 1;
-  bool ce = false;
-  bool svc_valid = true;
-  std::uint16_t svc_time = 10;
-  bool sack_valid = false;
-  std::uint16_t sack_base_off = 0;
-  std::uint64_t sack_bitmap = 0;
+  std::uint32_t ev_echo = 0;           // SETH / NETH entropy
+  bool ce = false;                     // SACK: m = SKIP_ONCE
+  bool pr = false;                     // SACK: answers the reliability probe `probe_id`
+  std::uint16_t probe_id = 0;
+  std::uint16_t ts = 0;                // the reflected tx_timestamp (CC_STATE / NETH)
+  std::int16_t sack_offset = 1;        // bitmap base = psn + sack_offset
+  std::uint64_t sack_bitmap = 0;       // S1: W5 bit k = PSN base + k
+  std::uint32_t rcvd_units = 0;        // CC_STATE rcvd_bytes
+  std::uint8_t reason = wire::nack::kTrimmed;  // NACK
   std::uint8_t dscp = wire::kDscpControl;
   std::uint32_t ev = 0;  // EV the feedback itself travels on
   std::uint8_t src_host = 2;
   std::uint8_t dst_host = 1;
+};
+
+// A reliability probe (0xDE + PETH, W9).
+struct RelProbe {
+  std::uint32_t ev = 0;
+  std::uint16_t probe_id = 0;
+  bool has_ts = true;
+  std::uint16_t ts = 0;
+  std::uint32_t dqpn = kDutQpn;
 };
 
 struct Probe {
@@ -109,13 +124,16 @@ inline std::vector<std::uint8_t> finish(const wire::FrameSpec& s) {
 }  // namespace detail
 
 inline std::vector<std::uint8_t> encode(const Data& d) {
-  wire::FrameSpec s = detail::base_spec(d.ev, d.trim_to ? wire::kDscpTrimmed : d.dscp, d.ecn, d.src_host, d.dst_host);
+  wire::FrameSpec s = detail::base_spec(d.ev, d.trim_to && d.dscp != wire::DscpConfig{}.trimmed_lasthop ? wire::kDscpTrimmed : d.dscp,
+                                         d.ecn, d.src_host, d.dst_host);
   std::vector<std::uint8_t> payload(d.len, d.fill);
   s.bth.opcode = d.opcode;
   s.bth.dest_qp = d.dqpn;
   s.bth.psn = d.psn & 0xFFFFFF;
-  s.bth.ack_req = true;
+  s.bth.ack_req = d.ack_req;
   s.bth.rtx = d.rtx;
+  s.has_tseth = d.tseth && wire::is_mrc_data(d.opcode);
+  s.tseth = wire::Tseth{d.ts, false, wire::kFtypeTimestamp};
   s.has_meth = wire::is_mrc_data(d.opcode);
   s.meth = wire::Meth{d.rqmsn, d.msn};
   s.has_reth = d.reth;
@@ -162,25 +180,69 @@ inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32
 
 inline std::vector<std::uint8_t> encode(const Feedback& f) {
   wire::FrameSpec s = detail::base_spec(f.ev, f.dscp, wire::kEcnEct0, f.src_host, f.dst_host);
-  s.bth.opcode = wire::opcode::kRcAck;
   s.bth.dest_qp = f.dqpn;
-  s.bth.psn = f.psn & 0xFFFFFF;
-  s.has_aeth = true;
-  s.aeth.syndrome = f.syndrome;
-  s.aeth.msn = 1;
-  s.has_mfeh = f.mfeh;  // MODEL: M5
-  s.mfeh.type = f.type;
-  s.mfeh.ce = f.ce;
-  s.mfeh.svc_valid = f.svc_valid;
-  s.mfeh.svc_time = f.svc_time;
-  s.mfeh.ev_valid = f.ev_valid;
-  s.mfeh.trig_psn = f.trig_psn & 0xFFFFFF;
-  s.mfeh.ev_echo = f.ev_echo;
-  s.mfeh.ev_port = f.ev_port;
-  s.mfeh.sack_valid = f.sack_valid;
-  s.mfeh.sack_base_off = f.sack_base_off;
-  s.mfeh.sack_bitmap = f.sack_bitmap;
+  s.bth.psn = (f.kind == Fb::kNack ? f.trig_psn : f.psn) & 0xFFFFFF;
+  switch (f.kind) {
+    case Fb::kAck:
+      s.bth.opcode = wire::opcode::kMrcAck;
+      s.has_aeth = true;
+      s.aeth.syndrome = f.syndrome;
+      s.aeth.msn = 1;
+      break;
+    case Fb::kSack:
+      s.bth.opcode = wire::opcode::kMrcSack;
+      s.has_sack = true;
+      s.seth.m = f.ce ? wire::MpVerdict::kSkipOnce : wire::MpVerdict::kNone;
+      s.seth.pr = f.pr;
+      s.seth.ack_psn_offset = f.pr ? static_cast<std::int16_t>(f.probe_id)
+                                   : static_cast<std::int16_t>((f.trig_psn - f.psn) & 0xFFFF);
+      s.seth.entropy = f.ev_echo;
+      s.seth.cack_psn = f.psn & 0xFFFFFF;
+      s.seth.sack_offset = f.sack_offset;
+      s.seth.sack_bitmap = f.sack_bitmap;
+      s.cc.tx_timestamp = f.ts;
+      s.cc.rcvd_bytes = f.rcvd_units;
+      break;
+    case Fb::kNack:
+      s.bth.opcode = wire::opcode::kMrcNack;
+      s.has_neth = true;
+      s.neth.nack_reason = f.reason;
+      s.neth.entropy = f.ev_echo;
+      s.neth.nack_psn = f.trig_psn & 0xFFFFFF;
+      s.neth.tx_timestamp = f.ts;
+      break;
+  }
   return detail::finish(s);
+}
+
+inline std::vector<std::uint8_t> encode(const RelProbe& p) {
+  wire::FrameSpec s = detail::base_spec(p.ev, wire::kDscpControl, wire::kEcnEct0, 1, 2);
+  s.bth.opcode = wire::opcode::kMrcProbe;
+  s.bth.dest_qp = p.dqpn;
+  s.has_peth = true;
+  s.peth.probe_id = p.probe_id;
+  s.peth.ts = p.has_ts ? wire::Timestamp{p.ts, false, wire::kFtypeTimestamp} : wire::Timestamp{0, false, 0};
+  return detail::finish(s);
+}
+
+// SACK shorthands: cumulative ACK `cum`, answering `trig` (its EV echoed by ev_value(trig % 8)).
+inline Feedback sack(std::uint32_t cum, std::uint64_t bitmap, std::uint32_t trig) {
+  Feedback f;
+  f.kind = Fb::kSack;
+  f.psn = cum;
+  f.sack_bitmap = bitmap;
+  f.trig_psn = trig;
+  f.ev_echo = ev_value(trig % 8);
+  return f;
+}
+// A NACK naming `psn` with `reason` (echoing ev_value(psn % 8)).
+inline Feedback nack(std::uint32_t psn, std::uint8_t reason = wire::nack::kTrimmed) {
+  Feedback f;
+  f.kind = Fb::kNack;
+  f.trig_psn = psn;
+  f.reason = reason;
+  f.ev_echo = ev_value(psn % 8);
+  return f;
 }
 
 inline std::vector<std::uint8_t> encode(const Probe& p) {
@@ -258,6 +320,10 @@ class Scenario {
     rx(port ? port : port_of_ev(ev_index)).capture.add(ts, encode(d));
   }
   void dut_receives(std::uint64_t ts, const Feedback& f, int port = 1) { rx(port).capture.add(ts, encode(f)); }
+  void dut_receives(std::uint64_t ts, RelProbe p, std::uint32_t ev_index, int port = 0) {
+    p.ev = ev_value(ev_index);
+    rx(port ? port : port_of_ev(ev_index)).capture.add(ts, encode(p));
+  }
   void raw(std::uint64_t ts, bool from_dut, int port, const std::vector<std::uint8_t>& bytes) {
     (from_dut ? tx(port) : rx(port)).capture.add(ts, bytes);
   }

@@ -61,7 +61,7 @@ TEST(DefaultFrames, LosslessTransferIsUnchanged) {
   std::size_t frames = 0;
   const std::uint64_t h = run(Scenario{}, frames);
   std::printf("lossless: frames=%zu hash=0x%016llx\n", frames, static_cast<unsigned long long>(h));
-  EXPECT_EQ(h, 0x053fd8f2eebf6078ull);  // MRC 1.0 data framing (W3, W4): METH, TSETH, RETH per message
+  EXPECT_EQ(h, 0x845f398f88d92d62ull);  // MRC 1.0 data (W3, W4) and feedback (W5-W8)
 }
 
 TEST(DefaultFrames, LossyTransferWithPlaneOutageIsUnchanged) {
@@ -74,7 +74,7 @@ TEST(DefaultFrames, LossyTransferWithPlaneOutageIsUnchanged) {
   std::size_t frames = 0;
   const std::uint64_t h = run(s, frames);
   std::printf("lossy: frames=%zu hash=0x%016llx\n", frames, static_cast<unsigned long long>(h));
-  EXPECT_EQ(h, 0xc8d624344fbaaa07ull);  // MRC 1.0 data framing; trims recognised by DSCP (W13)
+  EXPECT_EQ(h, 0x291fd112930c7047ull);  // MRC 1.0 data and feedback; trims recognised by DSCP (W13)
 }
 
 }  // namespace

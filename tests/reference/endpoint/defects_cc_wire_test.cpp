@@ -43,20 +43,22 @@ std::size_t sends_of_lost_psn(DefectSet defects_a) {
   };
   Traffic t = setup_traffic(p);
   post_writes(p, t, 4, 16384);
-  p.fabric->run_for(5'000);  // before B's loss NACK could trigger a resend
-  // The forged ACK: a copy of B's latest feedback frame with its cumulative PSN moved ahead.
+  p.fabric->run_for(5'000);  // before A could infer the loss and resend
+  // The forged ACK: a copy of B's latest SACK with its cumulative PSN (BTH and SETH) moved ahead.
   const auto frames = decode_taps(*p.fabric);
   const WireFrame* last = nullptr;
   for (const auto& w : frames) {
-    if (w.from() == 1 && is_feedback(w) && w.f.has_mfeh) last = &w;
+    if (w.from() == 1 && is_sack(w)) last = &w;
   }
   EXPECT_NE(last, nullptr);
   if (last == nullptr) return 0;
   std::vector<std::uint8_t> ghost = last->tap->bytes;
   std::uint8_t* bth = ghost.data() + last->f.bth_offset;
-  bth[9] = 0x00;  // PSN 0x005000
-  bth[10] = 0x50;
-  bth[11] = 0x00;
+  for (std::uint8_t* psn : {bth + 9, bth + wire::kBthLen + 13}) {  // BTH.PSN, SETH cack_psn (W5)
+    psn[0] = 0x00;  // PSN 0x005000
+    psn[1] = 0x50;
+    psn[2] = 0x00;
+  }
   const std::size_t ip = last->f.roce_ip_offset;
   const std::size_t end = last->f.frame_length - 4;
   wire::icrc_write(ghost.data() + end, wire::icrc_compute(wire::Bytes(ghost.data() + ip, end - ip)));

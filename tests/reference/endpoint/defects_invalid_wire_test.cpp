@@ -80,12 +80,12 @@ std::size_t sends_of_first(const std::vector<WireFrame>& frames) {
   return n;
 }
 
-// An ACK (syndrome 0x1F) from B naming the first PSN as its trigger.
+// A SACK from B naming the first PSN (ack_psn), or a Transport ACK covering it.
 bool acked_first(const std::vector<WireFrame>& frames) {
   for (const auto& w : frames) {
-    if (w.from() == 1 && is_feedback(w) && w.f.has_mfeh && w.f.aeth.syndrome == 0x1F && w.f.mfeh.trig_psn == kFirstPsn) {
-      return true;
-    }
+    if (w.from() != 1) continue;
+    if (is_sack(w) && !w.f.seth.pr && w.f.seth.ack_psn() == kFirstPsn) return true;
+    if (is_transport_ack(w) && w.f.aeth.syndrome == 0x1F && w.f.bth.psn == kFirstPsn) return true;
   }
   return false;
 }

@@ -113,10 +113,10 @@ std::size_t resent_after_sack(const std::vector<WireFrame>& frames, std::uint64_
   std::size_t bad = 0;
   for (const auto& w : frames) {
     if (!w.ok) continue;
-    if (w.from() == 1 && is_feedback(w) && w.f.has_mfeh && w.f.mfeh.sack_valid) {
-      const std::uint32_t base = (w.f.bth.psn + 1 + w.f.mfeh.sack_base_off) & transport::kPsnMask;
+    if (w.from() == 1 && is_sack(w)) {
+      const std::uint32_t base = w.f.seth.sack_base();
       for (unsigned i = 0; i < 64; ++i) {
-        if (w.f.mfeh.sack_bit(i)) received.push_back({w.t(), (base + i) & transport::kPsnMask});
+        if (w.f.seth.sack_bit(i)) received.push_back({w.t(), (base + i) & transport::kPsnMask});
       }
     } else if (w.from() == 0 && is_data(w.f)) {
       for (const auto& [t, psn] : received) {

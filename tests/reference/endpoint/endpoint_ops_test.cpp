@@ -156,7 +156,8 @@ std::size_t trim_nacks_on_wire(std::uint32_t cap_b) {
   EXPECT_EQ(run_random_writes(p, w).failure, "");  // recovered either way
   std::size_t n = 0;
   for (const auto& f : decode_taps(*p.fabric)) {
-    n += f.from() == 1 && is_feedback(f) && f.f.aeth.syndrome == wire::syndrome::kNakTrim;
+    n += f.from() == 1 && is_nack(f) &&
+         (f.f.neth.nack_reason == wire::nack::kTrimmed || f.f.neth.nack_reason == wire::nack::kTrimmedLastHop);
   }
   return n;
 }

@@ -91,6 +91,11 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
       bytes[ip + 1] = static_cast<std::uint8_t>(((tc & 0x0F) << 4) | (bytes[ip + 1] & 0x0F));
     }
     ++trimmed;
+  } else if (data && !v4 && chance(imp_.ecn)) {
+    // A congested switch marks CE in the traffic class (ECN is outside the ICRC).
+    const std::uint8_t tc = static_cast<std::uint8_t>((d.ip6.dscp << 2) | wire::kEcnCe);
+    bytes[wire::kEthLen] = static_cast<std::uint8_t>(0x60 | (tc >> 4));
+    bytes[wire::kEthLen + 1] = static_cast<std::uint8_t>(((tc & 0x0F) << 4) | (bytes[wire::kEthLen + 1] & 0x0F));
   }
   const int to = 1 - from;
   std::uint64_t& busy = busy_[from][f.port];

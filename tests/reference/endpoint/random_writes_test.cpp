@@ -19,10 +19,10 @@ void run(const Impairment& imp, const PairOptions& o = {}, std::uint32_t writes 
   const auto& rs = p.a->requester(p.qp.qpn_a)->stats();
   ::testing::Test::RecordProperty("virtual_ns", std::to_string(r.end_ns));
   ::testing::Test::RecordProperty("retransmits", std::to_string(rs.retransmits));
-  std::printf("completed=%u bytes=%llu t=%.3f ms retx=%llu timeouts=%llu nack=%llu trim=%llu sacked=%llu dropped=%llu trimmed=%llu dup=%llu reord=%llu\n",
+  std::printf("completed=%u bytes=%llu t=%.3f ms retx=%llu timeouts=%llu inferred=%llu trim=%llu sacked=%llu dropped=%llu trimmed=%llu dup=%llu reord=%llu\n",
               r.completed, static_cast<unsigned long long>(r.bytes), r.end_ns / 1e6,
               static_cast<unsigned long long>(rs.retransmits), static_cast<unsigned long long>(rs.timeouts),
-              static_cast<unsigned long long>(rs.nack_loss), static_cast<unsigned long long>(rs.trim_nacks),
+              static_cast<unsigned long long>(rs.inferred_losses), static_cast<unsigned long long>(rs.trim_nacks),
               static_cast<unsigned long long>(rs.sacked_psns),
               static_cast<unsigned long long>(p.fabric->dropped), static_cast<unsigned long long>(p.fabric->trimmed),
               static_cast<unsigned long long>(p.fabric->duplicated), static_cast<unsigned long long>(p.fabric->reordered));

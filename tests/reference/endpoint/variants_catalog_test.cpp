@@ -21,7 +21,7 @@ TEST(VariantCatalog, EnumOrderUniqueNamesAndChoices) {
     EXPECT_EQ(&variant_info(cat[i].id), &cat[i]);
   }
   for (const char* n : {"random-ev", "reverse-rotation", "rotation-offset", "retx-any-other-ev",
-                        "ack-coalesce-max", "ack-eager", "nack-earliest", "nack-latest",
+                        "sack-lazy", "sack-eager", "oor-nack", "skip-timer", "tseth-off", "sack-window-at-trigger", "pdcid-data-direction",
                         "probe-eager", "probe-lazy", "timers-fast", "timers-slow"}) {
     EXPECT_TRUE(variant_by_name(n).has_value()) << n;
   }
@@ -30,16 +30,16 @@ TEST(VariantCatalog, EnumOrderUniqueNamesAndChoices) {
 
 TEST(VariantCatalog, ParseListsInCatalogOrderAndRejectsUnknownOrRivalNames) {
   std::string bad;
-  auto s = VariantSet::parse("timers-slow,,random-ev,ack-eager", &bad);
+  auto s = VariantSet::parse("timers-slow,,random-ev,sack-eager", &bad);
   ASSERT_TRUE(s.has_value());
-  EXPECT_EQ(s->to_string(), "random-ev,ack-eager,timers-slow");
+  EXPECT_EQ(s->to_string(), "random-ev,sack-eager,timers-slow");
   EXPECT_EQ(s->list().size(), 3u);
   EXPECT_TRUE(VariantSet::parse("")->empty());
   EXPECT_FALSE(VariantSet::parse("random-ev,bogus", &bad).has_value());
   EXPECT_EQ(bad, "bogus");
   // Two answers to one choice cannot both hold.
-  EXPECT_FALSE(VariantSet::parse("ack-eager,ack-coalesce-max", &bad).has_value());
-  EXPECT_EQ(bad, "ack-coalesce-max");
+  EXPECT_FALSE(VariantSet::parse("sack-eager,sack-lazy", &bad).has_value());
+  EXPECT_EQ(bad, "sack-lazy");
   EXPECT_FALSE(VariantSet::parse("random-ev,reverse-rotation", &bad).has_value());
   VariantSet v;
   EXPECT_TRUE(v.add(Variant::kTimersFast));
@@ -61,11 +61,14 @@ TEST(VariantCatalog, EmptySetLeavesEveryLayerAtItsDefaults) {
   EXPECT_EQ(sq.retx_random_seed, 0u);
   EXPECT_EQ(hp.probe_phase, ev::ProbePhase::kAtHoldDownEnd);
   EXPECT_EQ(rc.timer_skew_16ths, 0);
+  EXPECT_EQ(hp.skip_ns, 0u);
+  EXPECT_TRUE(rc.tseth);
   const transport::ResponderConfig d;
-  EXPECT_EQ(pc.ack_every, d.ack_every);
+  EXPECT_EQ(pc.sack_gen_threshold, d.sack_gen_threshold);
   EXPECT_EQ(pc.ack_delay_ns, d.ack_delay_ns);
-  EXPECT_EQ(pc.ooo_tolerance_ns, d.ooo_tolerance_ns);
-  EXPECT_TRUE(pc.ack_last_at_once);
+  EXPECT_FALSE(pc.oor_nack);
+  EXPECT_FALSE(pc.sack_window_at_trigger);
+  EXPECT_FALSE(pc.pdcid_data_direction);
 }
 
 TEST(VariantCatalog, EachVariantSetsItsKnob) {
@@ -95,15 +98,17 @@ TEST(VariantCatalog, EachVariantSetsItsKnob) {
   EXPECT_EQ(req(Variant::kProbeLazy).hp.probe_phase, ev::ProbePhase::kOneIntervalLate);
   EXPECT_EQ(req(Variant::kTimersFast).rc.timer_skew_16ths, -1);
   EXPECT_EQ(req(Variant::kTimersSlow).rc.timer_skew_16ths, 1);
-  EXPECT_EQ(rsp(Variant::kAckEager).ack_every, 1u);
-  EXPECT_FALSE(rsp(Variant::kAckCoalesceMax).ack_last_at_once);
-  EXPECT_EQ(rsp(Variant::kAckCoalesceMax).ack_every, 4u);
-  EXPECT_EQ(rsp(Variant::kAckCoalesceMax).ack_delay_ns, 2000u);
-  EXPECT_EQ(rsp(Variant::kNackEarliest).ooo_tolerance_ns, 1u);
-  EXPECT_EQ(rsp(Variant::kNackLatest).ooo_tolerance_ns, 40'000u);
+  EXPECT_EQ(req(Variant::kSkipTimer).hp.skip_ns, 10'000u);
+  EXPECT_FALSE(req(Variant::kTsethOff).rc.tseth);
+  EXPECT_EQ(rsp(Variant::kSackEager).sack_gen_threshold, 0u);
+  EXPECT_EQ(rsp(Variant::kSackLazy).sack_gen_threshold, 16u * 1024);
+  EXPECT_EQ(rsp(Variant::kSackLazy).ack_delay_ns, 2000u);
+  EXPECT_TRUE(rsp(Variant::kOorNack).oor_nack);
+  EXPECT_TRUE(rsp(Variant::kSackWindowAtTrigger).sack_window_at_trigger);
+  EXPECT_TRUE(rsp(Variant::kPdcidDataDirection).pdcid_data_direction);
   // A requester-side variant leaves the responder alone and the other way round.
-  EXPECT_TRUE(rsp(Variant::kRandomEv).ack_last_at_once);
-  EXPECT_EQ(req(Variant::kAckEager).rc.timer_skew_16ths, 0);
+  EXPECT_EQ(rsp(Variant::kRandomEv).sack_gen_threshold, transport::ResponderConfig{}.sack_gen_threshold);
+  EXPECT_EQ(req(Variant::kSackEager).rc.timer_skew_16ths, 0);
 }
 
 }  // namespace

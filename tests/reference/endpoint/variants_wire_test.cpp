@@ -127,65 +127,47 @@ TEST(VariantWire, RetxAnyOtherEvLeavesTheRotation) {
   EXPECT_LT(var_follow, 0.5);
 }
 
-// ---- ACK coalescing ------------------------------------------------------------------------------
+// ---- SACK generation -----------------------------------------------------------------------------
 
-std::pair<std::size_t, std::size_t> acks_and_data(const VariantSet& v) {
+std::pair<std::size_t, std::size_t> sacks_and_data(const VariantSet& v) {
   auto p = make(v);
-  transfer(*p, 200, 3072);  // three packets per write: LAST is not every 4th packet
-  std::size_t acks = 0, data = 0;
+  transfer(*p, 200, 3072);  // three packets per write, A on the last
+  std::size_t sacks = 0, data = 0;
   for (const auto& w : decode_taps(*p->fabric)) {
-    if (w.from() == 1 && is_feedback(w)) ++acks;
+    if (w.from() == 1 && is_sack(w)) ++sacks;
     if (w.from() == 0 && is_data_frame(w)) ++data;
   }
-  return {acks, data};
+  return {sacks, data};
 }
 
-TEST(VariantWire, AckCoalescingExtremes) {
-  const auto [def_acks, def_data] = acks_and_data({});
-  const auto [max_acks, max_data] = acks_and_data(only(Variant::kAckCoalesceMax));
-  const auto [eager_acks, eager_data] = acks_and_data(only(Variant::kAckEager));
+TEST(VariantWire, SackGenerationExtremes) {
+  const auto [def_sacks, def_data] = sacks_and_data({});
+  const auto [lazy_sacks, lazy_data] = sacks_and_data(only(Variant::kSackLazy));
+  const auto [eager_sacks, eager_data] = sacks_and_data(only(Variant::kSackEager));
   EXPECT_EQ(def_data, 600u);
-  EXPECT_EQ(max_data, 600u);
-  EXPECT_EQ(eager_acks, eager_data);  // one ACK per data packet
-  EXPECT_GT(eager_acks, def_acks);
-  EXPECT_LT(max_acks, def_acks);      // LAST/ONLY no longer forces an ACK
-  EXPECT_GE(max_acks, max_data / 4);  // never more than 4 packets per ACK
+  EXPECT_EQ(lazy_data, 600u);
+  EXPECT_EQ(eager_sacks, eager_data);  // one SACK per data packet
+  EXPECT_GT(eager_sacks, def_sacks);
+  EXPECT_LE(lazy_sacks, def_sacks);
+  EXPECT_GE(lazy_sacks, lazy_data / 3);  // A on every message's last packet still draws one
 }
 
-// ---- loss NACK delay -----------------------------------------------------------------------------
+// ---- TSETH off -----------------------------------------------------------------------------------
 
-// A's first copy of the 6th PSN is lost: time from A sending the 7th PSN to B's loss NACK.
-std::int64_t nack_delay(const VariantSet& v) {
-  auto p = make(v);
-  std::optional<std::uint32_t> first_psn;
-  int seen = 0;
-  p->fabric->filter = [&](int side, transport::TxFrame& f, std::uint64_t) {
-    wire::DecodedFrame d;
-    if (side != 0 || !wire::decode_frame(f.view(), d, {}).ok() || !is_data(d)) return true;
-    if (!first_psn) first_psn = d.bth.psn;
-    return !(d.bth.psn == ((*first_psn + 5) & transport::kPsnMask) && seen++ == 0);
-  };
-  transfer(*p, 20, 1024);
-  std::optional<std::uint64_t> after_hole, nack;
-  for (const auto& w : decode_taps(*p->fabric)) {
-    if (!after_hole && w.from() == 0 && is_data_frame(w) && w.f.bth.psn == ((*first_psn + 6) & transport::kPsnMask)) {
-      after_hole = w.t();
+TEST(VariantWire, TsethOffSendsDataWithoutTimestamps) {
+  for (bool off : {false, true}) {
+    auto p = make(off ? only(Variant::kTsethOff) : VariantSet{});
+    transfer(*p, 4, 4096);
+    std::size_t with = 0, data = 0;
+    for (const auto& w : decode_taps(*p->fabric)) {
+      if (w.from() != 0 || !is_data_frame(w)) continue;
+      ++data;
+      with += w.f.has_tseth;
+      EXPECT_EQ(w.f.bth.ts, w.f.has_tseth);  // W4 TS <=> TSETH
     }
-    if (!nack && w.from() == 1 && is_feedback(w) && w.f.has_mfeh && w.f.mfeh.type == wire::FeedbackType::kNackLoss) {
-      nack = w.t();
-    }
+    EXPECT_GT(data, 0u);
+    EXPECT_EQ(with, off ? 0u : data);
   }
-  EXPECT_TRUE(after_hole && nack);
-  return after_hole && nack ? static_cast<std::int64_t>(*nack - *after_hole) : -1;
-}
-
-TEST(VariantWire, NackLossAtBothExtremes) {
-  const std::int64_t def = nack_delay({});
-  const std::int64_t early = nack_delay(only(Variant::kNackEarliest));
-  const std::int64_t late = nack_delay(only(Variant::kNackLatest));
-  // The reference waits 10 us after the hole reaches ePSN; the variants 1 ns and 40 us.
-  EXPECT_NEAR(def - early, 10'000, 1'000);
-  EXPECT_NEAR(late - def, 30'000, 1'000);
 }
 
 // ---- probe timing -------------------------------------------------------------------------------
@@ -216,7 +198,8 @@ TEST(VariantWire, ProbePhases) {
 
 // ---- ACK timeout ---------------------------------------------------------------------------------
 
-// A's first copy of the 6th PSN is lost and every loss NACK too: retransmission delay.
+// A's first copy of the 6th PSN is lost and every SACK too (no loss can be inferred): the
+// retransmission waits for the timer.
 std::uint64_t retx_delay(const VariantSet& v) {
   auto p = make(v);
   std::optional<std::uint32_t> first_psn;
@@ -224,7 +207,7 @@ std::uint64_t retx_delay(const VariantSet& v) {
   p->fabric->filter = [&](int side, transport::TxFrame& f, std::uint64_t) {
     wire::DecodedFrame d;
     if (!wire::decode_frame(f.view(), d, {}).ok()) return true;
-    if (side == 1) return !(d.has_mfeh && d.mfeh.type == wire::FeedbackType::kNackLoss);
+    if (side == 1) return !d.has_sack;
     if (!is_data(d)) return true;
     if (!first_psn) first_psn = d.bth.psn;
     return !(d.bth.psn == ((*first_psn + 5) & transport::kPsnMask) && seen++ == 0);

@@ -52,8 +52,21 @@ inline EvKey ev_key(const WireFrame& w) {
   return EvKey{w.port(), w.f.ip6.flow_label, w.f.udp.sport, w.f.ip6.dst};
 }
 
-inline bool is_probe(const WireFrame& w) { return w.ok && w.f.bth.opcode == wire::opcode::kMrcEpReq; }
-inline bool is_feedback(const WireFrame& w) { return w.ok && w.f.bth.opcode == wire::opcode::kRcAck; }
+// A path probe: the reference's health probes are reliability probes (W9); endpoint EV probes too.
+inline bool is_probe(const WireFrame& w) {
+  return w.ok && (w.f.bth.opcode == wire::opcode::kMrcProbe || w.f.bth.opcode == wire::opcode::kMrcEpReq);
+}
+inline bool is_sack(const WireFrame& w) { return w.ok && w.f.has_sack; }
+inline bool is_nack(const WireFrame& w) { return w.ok && w.f.has_neth; }
+inline bool is_transport_ack(const WireFrame& w) {
+  return w.ok && w.f.has_aeth && w.f.bth.opcode == wire::opcode::kMrcAck;
+}
+// Any feedback (W5-W8).
+inline bool is_feedback(const WireFrame& w) { return is_sack(w) || is_nack(w) || is_transport_ack(w); }
+// Feedback whose BTH.PSN is a cumulative ACK: a SACK, a Transport ACK (not a NAK).
+inline bool carries_cack(const WireFrame& w) {
+  return is_sack(w) || (is_transport_ack(w) && w.f.aeth.syndrome == wire::syndrome::kAck);
+}
 inline bool is_data_frame(const WireFrame& w) { return w.ok && is_data(w.f); }
 
 // The defect set of one catalog defect, for the symptom tests.
@@ -122,7 +135,7 @@ inline std::uint32_t max_unacked_on_wire(const std::vector<WireFrame>& frames, s
   std::uint32_t next_new = sq_psn;
   for (const WireFrame& w : frames) {
     if (!w.ok) continue;
-    if (w.from() == 1 && is_feedback(w)) {
+    if (w.from() == 1 && carries_cack(w)) {
       const std::uint32_t n = (w.f.bth.psn + 1) & transport::kPsnMask;
       if (transport::psn_before(cum_next, n)) cum_next = n;
     } else if (w.from() == 0 && is_data(w.f)) {

@@ -38,7 +38,7 @@ Trace run(ProbePhase phase) {
     t = std::max(t, *due);
     while (const auto ev = h.next_probe(t)) {
       r.probes.push_back(t);
-      h.on_probe_result(*ev, true, t + kUs);  // answered 1 us later
+      h.on_probe_result(*ev, true, wire::MpVerdict::kNone, t + kUs);  // answered 1 us later
       if (h.state(0) == EvState::kGood) r.good_at = t + kUs;
     }
   }

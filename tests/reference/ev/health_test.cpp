@@ -1,5 +1,5 @@
-// EV health machine (M7): timeouts, NACK threshold, hold-down, two probes, the ev_min_active
-// floor, cooldown, DENIED, quirks, deadlines and event overflow.
+// EV health machine (W11): timeouts, inferred losses, SKIP, ALWAYS_SKIP, hold-down, two probes,
+// the ev_min_active floor, DENIED, quirks, deadlines and event overflow.
 #include "reference/ev/health.hpp"
 
 #include <gtest/gtest.h>
@@ -32,20 +32,32 @@ TEST(EvHealth, TimeoutMarksAssumedBadWithEvent) {
   EXPECT_EQ(h.good_count(), 7u);
 }
 
-TEST(EvHealth, NackLossThresholdWithinWindow) {
+TEST(EvHealth, InferredLossesInARowMarkAssumedBad) {
   EvHealth h(slots(8), HealthParams{});
-  h.on_nack_loss(1, 0);
+  h.on_loss(1, 0);
   EXPECT_EQ(h.state(1), EvState::kGood);
-  h.on_nack_loss(1, 1'000'001);  // second report 1 ms + 1 ns later: outside the window
+  h.on_delivered(1);  // a delivery in between: the run starts over
+  h.on_loss(1, 10);
   EXPECT_EQ(h.state(1), EvState::kGood);
-  h.on_nack_loss(1, 1'900'000);  // 0.9 ms after the previous: 2 within 1 ms
+  h.on_loss(1, 20);  // two in a row (MODEL: W11 losses_to_fail 2)
   EXPECT_EQ(h.state(1), EvState::kAssumedBad);
   ASSERT_EQ(h.events().size(), 1u);
-  // Reports on different EVs do not add up.
-  h.on_nack_loss(2, 0);
-  h.on_nack_loss(4, 1);
+  // Losses on different EVs do not add up.
+  h.on_loss(2, 0);
+  h.on_loss(4, 1);
   EXPECT_EQ(h.state(2), EvState::kGood);
   EXPECT_EQ(h.state(4), EvState::kGood);
+}
+
+TEST(EvHealth, AlwaysSkipMarksAssumedBadFromGoodOrSkip) {
+  EvHealth h(slots(8), HealthParams{});
+  h.on_always_skip(3, 5);
+  EXPECT_EQ(h.state(3), EvState::kAssumedBad);
+  h.on_skip(4, 5);
+  h.on_always_skip(4, 6);  // from SKIP too
+  EXPECT_EQ(h.state(4), EvState::kAssumedBad);
+  EXPECT_FALSE(h.skipped(4, 6));
+  EXPECT_EQ(h.events().size(), 2u);
 }
 
 TEST(EvHealth, HoldDownThenTwoConsecutiveProbes) {
@@ -55,14 +67,14 @@ TEST(EvHealth, HoldDownThenTwoConsecutiveProbes) {
   h.clear_events();
   EXPECT_EQ(h.next_deadline(), t0 + 100 * kUs);
   EXPECT_FALSE(h.next_probe(t0 + 99 * kUs).has_value());  // hold-down
-  h.on_probe_result(5, true, t0 + 99 * kUs);               // no probe issued: ignored
+  h.on_probe_result(5, true, wire::MpVerdict::kNone, t0 + 99 * kUs);               // no probe issued: ignored
   ASSERT_EQ(h.next_probe(t0 + 100 * kUs), std::optional<std::uint16_t>(5));
-  h.on_probe_result(5, true, t0 + 110 * kUs);
+  h.on_probe_result(5, true, wire::MpVerdict::kNone, t0 + 110 * kUs);
   EXPECT_EQ(h.state(5), EvState::kAssumedBad);  // one is not enough
   EXPECT_EQ(h.next_deadline(), t0 + 150 * kUs);
   EXPECT_FALSE(h.next_probe(t0 + 149 * kUs).has_value());  // one probe per 50 us
   ASSERT_EQ(h.next_probe(t0 + 150 * kUs), std::optional<std::uint16_t>(5));
-  h.on_probe_result(5, true, t0 + 160 * kUs);
+  h.on_probe_result(5, true, wire::MpVerdict::kNone, t0 + 160 * kUs);
   EXPECT_EQ(h.state(5), EvState::kGood);
   EXPECT_TRUE(h.eligible(5, t0 + 160 * kUs));
   ASSERT_EQ(h.events().size(), 1u);
@@ -74,14 +86,14 @@ TEST(EvHealth, FailedProbeResetsTheRun) {
   EvHealth h(slots(4), HealthParams{});
   h.on_timeout(0, 0);
   ASSERT_TRUE(h.next_probe(100 * kUs));
-  h.on_probe_result(0, true, 101 * kUs);
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 101 * kUs);
   ASSERT_TRUE(h.next_probe(150 * kUs));
-  h.on_probe_result(0, false, 151 * kUs);
+  h.on_probe_result(0, false, wire::MpVerdict::kNone, 151 * kUs);
   ASSERT_TRUE(h.next_probe(200 * kUs));
-  h.on_probe_result(0, true, 201 * kUs);
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 201 * kUs);
   EXPECT_EQ(h.state(0), EvState::kAssumedBad);
   ASSERT_TRUE(h.next_probe(250 * kUs));
-  h.on_probe_result(0, true, 251 * kUs);
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 251 * kUs);
   EXPECT_EQ(h.state(0), EvState::kGood);
 }
 
@@ -103,11 +115,11 @@ TEST(EvHealth, MinActiveFloorForcesOldestFailureActive) {
   // EV 0 recovers: the floor now allows one forced EV to go; the newest failure (3) is marked,
   // the oldest (2) stays GOOD.
   ASSERT_EQ(h.next_probe(200 * kUs), std::optional<std::uint16_t>(0));
-  h.on_probe_result(0, true, 200 * kUs);
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 200 * kUs);
   ASSERT_EQ(h.next_probe(250 * kUs), std::optional<std::uint16_t>(1));  // never probed: earlier
-  h.on_probe_result(1, false, 250 * kUs);
+  h.on_probe_result(1, false, wire::MpVerdict::kNone, 250 * kUs);
   ASSERT_EQ(h.next_probe(250 * kUs), std::optional<std::uint16_t>(0));
-  h.on_probe_result(0, true, 250 * kUs);
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 250 * kUs);
   EXPECT_EQ(h.state(0), EvState::kGood);
   EXPECT_EQ(h.state(3), EvState::kAssumedBad);
   EXPECT_EQ(h.state(2), EvState::kGood);
@@ -120,17 +132,48 @@ TEST(EvHealth, MinActiveFloorForcesOldestFailureActive) {
   EXPECT_EQ(h.good_count(), 2u);
 }
 
-TEST(EvHealth, CooldownIsNotAStateChange) {
-  HealthParams p;
-  p.cooldown_ns = 12 * kUs;
-  EvHealth h(slots(8), p);
-  h.on_congestion(2, 100 * kUs);
+TEST(EvHealth, SkipIsNotAHostStateAndEndsWhenRestored) {
+  EvHealth h(slots(8), HealthParams{});
+  h.on_skip(2, 100 * kUs);
   EXPECT_FALSE(h.eligible(2, 100 * kUs));
-  EXPECT_FALSE(h.eligible(2, 112 * kUs - 1));
-  EXPECT_TRUE(h.eligible(2, 112 * kUs));
-  EXPECT_EQ(h.state(2), EvState::kGood);
+  EXPECT_TRUE(h.skipped(2, 100 * kUs));
+  EXPECT_EQ(h.state(2), EvState::kGood);  // SKIP is invisible to the host API (W11)
   EXPECT_TRUE(h.events().empty());
-  EXPECT_EQ(h.next_deadline(), 112 * kUs);
+  EXPECT_FALSE(h.next_deadline().has_value());  // no timer: the rotation ends it
+  EXPECT_TRUE(h.restore_skip(2));
+  EXPECT_TRUE(h.eligible(2, 100 * kUs));
+  EXPECT_FALSE(h.restore_skip(2));  // not in SKIP any more
+}
+
+TEST(EvHealth, SkipIsNeitherReArmedNorEnteredFromAssumedBad) {
+  HealthParams p;
+  p.skip_ns = 10 * kUs;  // the skip-timer variant
+  EvHealth h(slots(8), p);
+  h.on_skip(2, 100 * kUs);
+  EXPECT_EQ(h.next_deadline(), 110 * kUs);
+  h.on_skip(2, 105 * kUs);  // already in SKIP: not extended (MODEL: W11)
+  EXPECT_FALSE(h.eligible(2, 110 * kUs - 1));
+  EXPECT_TRUE(h.eligible(2, 110 * kUs));
+  h.on_timeout(5, 0);
+  h.on_skip(5, 1);  // ASSUMED_BAD stays ASSUMED_BAD
+  EXPECT_FALSE(h.skipped(5, 1));
+  EXPECT_EQ(h.state(5), EvState::kAssumedBad);
+}
+
+TEST(EvHealth, ProbeAnswerWithSkipOnceEndsInSkipAndAlwaysSkipRestarts) {
+  EvHealth h(slots(4), HealthParams{});
+  h.on_timeout(0, 0);
+  ASSERT_TRUE(h.next_probe(100 * kUs));
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 101 * kUs);
+  ASSERT_TRUE(h.next_probe(150 * kUs));
+  h.on_probe_result(0, true, wire::MpVerdict::kAlwaysSkip, 151 * kUs);  // the run starts over
+  ASSERT_TRUE(h.next_probe(200 * kUs));
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 201 * kUs);
+  EXPECT_EQ(h.state(0), EvState::kAssumedBad);
+  ASSERT_TRUE(h.next_probe(250 * kUs));
+  h.on_probe_result(0, true, wire::MpVerdict::kSkipOnce, 251 * kUs);  // S1: W11 -> SKIP
+  EXPECT_EQ(h.state(0), EvState::kGood);
+  EXPECT_TRUE(h.skipped(0, 251 * kUs));
 }
 
 TEST(EvHealth, DeniedNeverEligibleUnlessQuirk) {
@@ -169,10 +212,12 @@ TEST(EvHealth, QuirkKeepFailed) {
   q.keep_failed = true;
   EvHealth h(slots(4), HealthParams{}, q);
   h.on_timeout(0, 0);
-  h.on_nack_loss(1, 0);
-  h.on_nack_loss(1, 1);
+  h.on_loss(1, 0);
+  h.on_loss(1, 1);
+  h.on_always_skip(2, 2);
   EXPECT_EQ(h.state(0), EvState::kGood);
   EXPECT_EQ(h.state(1), EvState::kGood);
+  EXPECT_EQ(h.state(2), EvState::kGood);
   EXPECT_TRUE(h.events().empty());
 }
 
@@ -182,7 +227,7 @@ TEST(EvHealth, QuirkEarlyProbeReuse) {
   EvHealth h(slots(4), HealthParams{}, q);
   h.on_timeout(0, 5 * kUs);
   ASSERT_EQ(h.next_probe(5 * kUs), std::optional<std::uint16_t>(0));  // no hold-down
-  h.on_probe_result(0, true, 6 * kUs);
+  h.on_probe_result(0, true, wire::MpVerdict::kNone, 6 * kUs);
   EXPECT_EQ(h.state(0), EvState::kGood);  // one probe was enough
 }
 
@@ -220,7 +265,7 @@ TEST(EvHealth, ProbesPickEarliestDueAndOutOfRangeIsIgnored) {
   EXPECT_EQ(h.next_probe(1'000 * kUs), std::optional<std::uint16_t>(1));
   EXPECT_FALSE(h.next_probe(1'000 * kUs).has_value());
   h.on_timeout(900, 0);
-  h.on_probe_result(900, true, 0);
+  h.on_probe_result(900, true, wire::MpVerdict::kNone, 0);
   EXPECT_FALSE(h.eligible(900, 0));
   EXPECT_EQ(h.state(900), EvState::kUnknown);
 }

@@ -55,12 +55,19 @@ TEST(EvSelector, UnevenPortsStillAlternatePorts) {
   EXPECT_EQ(got, (std::vector<std::uint16_t>{0, 2, 1, 2, 3, 2}));
 }
 
-TEST(EvSelector, NeverPicksDeniedBadOrCooling) {
+// A SKIP timer (the skip-timer variant) keeps an EV in SKIP for a known time.
+HealthParams skip_for(std::uint64_t ns) {
+  HealthParams p;
+  p.skip_ns = ns;
+  return p;
+}
+
+TEST(EvSelector, NeverPicksDeniedBadOrSkipped) {
   std::vector<EvSlotInit> v = slots(16);
   v[4].denied = true;
-  EvHealth h(v, HealthParams{});
+  EvHealth h(v, skip_for(12'000));
   h.on_timeout(7, 0);        // ASSUMED_BAD
-  h.on_congestion(9, 0);     // cooling for 12 us
+  h.on_skip(9, 0);           // SKIP for 12 us
   h.set_port_up(6, false);   // EVs 5 and 13
   EvSelector s(h);
   std::map<std::uint16_t, int> count;
@@ -77,19 +84,19 @@ TEST(EvSelector, NeverPicksDeniedBadOrCooling) {
   for (auto& [port, n] : per_port) EXPECT_EQ(n, 200) << "port " << port;
   for (std::uint16_t single : {1, 12, 15}) EXPECT_EQ(count[single], 200) << single;
   for (std::uint16_t pair : {0, 8, 2, 10, 3, 11, 6, 14}) EXPECT_EQ(count[pair], 100) << pair;
-  // After the cooldown EV 9 comes back.
+  // After its SKIP EV 9 comes back.
   bool saw9 = false;
   for (int i = 0; i < 100; ++i) saw9 |= *s.pick(20'000) == 9;
   EXPECT_TRUE(saw9);
 }
 
 TEST(EvSelector, ExcludeKeepsRetransmissionOffTheFailedEv) {
-  EvHealth h(slots(8), HealthParams{});
+  EvHealth h(slots(8), skip_for(1'000'000));
   EvSelector s(h);
   for (int i = 0; i < 50; ++i) EXPECT_NE(*s.pick(0, std::uint16_t{3}), 3);
   // Only EV 3 eligible: excluded -> nullopt; without exclusion -> 3.
   for (std::uint16_t i = 0; i < 8; ++i) {
-    if (i != 3) h.on_congestion(i, 0);
+    if (i != 3) h.on_skip(i, 0);
   }
   EvSelector s2(h);
   EXPECT_FALSE(s2.pick(1, std::uint16_t{3}).has_value());
@@ -133,6 +140,31 @@ TEST(EvSelector, RetransmissionsPassOverSuspectEvsWhileOthersAreLeft) {
   EXPECT_FALSE(h.suspect(1));
 }
 
+// S1: W11 the rotation restores a SKIP EV when it reaches it, passes it over for that packet, and
+// restores at most one per packet; alone, the restored EV is used (MODEL: W11, F7).
+TEST(EvSelector, RotationRestoresOneSkipEvPerPickAndPassesItOver) {
+  EvHealth h(slots(4), HealthParams{});
+  EvSelector s(h);
+  h.on_skip(1, 0);
+  h.on_skip(2, 0);
+  std::vector<std::uint16_t> got;
+  for (int i = 0; i < 4; ++i) got.push_back(*s.pick(0));
+  // 0, then 1 is restored and passed over for 2, which is restored in the next pick only.
+  EXPECT_EQ(got[0], 0);
+  EXPECT_FALSE(h.skipped(1, 0));
+  EXPECT_NE(got[1], 1);
+  std::set<std::uint16_t> seen(got.begin(), got.end());
+  for (int i = 0; i < 8; ++i) seen.insert(*s.pick(0));
+  EXPECT_EQ(seen.size(), 4u);  // both back in the rotation
+  EXPECT_FALSE(h.skipped(2, 0));
+  // Alone: every other EV bad, the restored EV carries the packet.
+  EvHealth lone(slots(2), HealthParams{});
+  lone.on_timeout(0, 0);
+  lone.on_skip(1, 0);
+  EvSelector sl(lone);
+  EXPECT_EQ(sl.pick(0), std::optional<std::uint16_t>(1));
+}
+
 TEST(EvSelector, AllIneligibleReturnsNullopt) {
   EvHealth h(slots(4), HealthParams{});
   for (std::uint16_t i = 0; i < 4; ++i) h.on_timeout(i, 0);
@@ -144,8 +176,8 @@ TEST(EvSelector, AllIneligibleReturnsNullopt) {
 }
 
 TEST(EvSelector, QuirkSpraySingleEv) {
-  EvHealth h(slots(8), HealthParams{});
-  h.on_congestion(0, 0);
+  EvHealth h(slots(8), skip_for(1'000'000));
+  h.on_skip(0, 0);
   SelectorQuirks q;
   q.spray_single_ev = true;
   EvSelector s(h, q);

@@ -1,5 +1,6 @@
-// Feedback packet building (MODEL: M5): syndromes, MFEH fields, the SACK block rule, service-time
-// units, and a round trip through the wire codec into the requester's FeedbackInfo.
+// Feedback packet building (W5-W8): the BTH each kind derives (opcode, PSN, RTX, DestQP, Control
+// DSCP), SETH / CC_STATE / NETH / AETH fields, PDC ids in both orientations, and a round trip
+// through the wire codec into the requester's FeedbackInfo.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -10,141 +11,164 @@
 namespace mrc::transport {
 namespace {
 
-TEST(Feedback, SyndromesAndTypesPerKind) {
-  struct Row {
-    FeedbackKind k;
-    std::uint8_t syn;
-    wire::FeedbackType t;
-  };
-  const Row rows[] = {
-      {FeedbackKind::kAck, 0x1F, wire::FeedbackType::kAck},
-      {FeedbackKind::kSack, 0x1F, wire::FeedbackType::kSack},
-      {FeedbackKind::kNackLoss, 0x60, wire::FeedbackType::kNackLoss},
-      {FeedbackKind::kTrimNack, 0x65, wire::FeedbackType::kTrimNack},
-      {FeedbackKind::kPsnOutOfRange, 0x1F, wire::FeedbackType::kPsnOutOfRange},
-      {FeedbackKind::kNakInvalidRequest, 0x61, wire::FeedbackType::kAck},
-      {FeedbackKind::kNakRemoteAccess, 0x62, wire::FeedbackType::kAck},
-      {FeedbackKind::kNakRemoteOpError, 0x63, wire::FeedbackType::kAck},
-  };
-  for (const Row& r : rows) {
-    EXPECT_EQ(syndrome_of(r.k), r.syn);
-    EXPECT_EQ(mfeh_type_of(r.k), r.t);
-  }
+FeedbackAddress address(bool data_direction = false) {
+  FeedbackAddress a;
+  a.local_qpn = 0x12345;
+  a.remote_qpn = 0x6789A;
+  a.pkey = 0x8001;
+  a.pdcid_data_direction = data_direction;
+  return a;
 }
 
-TEST(Feedback, ServiceTimeIsEightNanosecondUnitsSaturating) {
-  EXPECT_EQ(svc_time_units(0), 0);
-  EXPECT_EQ(svc_time_units(7), 0);
-  EXPECT_EQ(svc_time_units(8), 1);
-  EXPECT_EQ(svc_time_units(2000), 250);
-  EXPECT_EQ(svc_time_units(8 * 0xFFFFull), 0xFFFF);
-  EXPECT_EQ(svc_time_units(1'000'000'000), 0xFFFF);
+wire::Seth sample_seth() {
+  wire::Seth s;
+  s.cack_psn = 0xFFFFF0;
+  s.ack_psn_offset = 0x21;  // trigger 0x000011, across the wrap
+  s.m = wire::MpVerdict::kSkipOnce;
+  s.entropy = 0x0001C0DE;
+  s.mpr = 8;
+  s.sack_offset = 65;
+  s.sack_bitmap = wire::Seth::sack_mask(0) | wire::Seth::sack_mask(63);
+  return s;
 }
 
-TEST(Feedback, SackBlockIsTheAlignedBlockHoldingTheTrigger) {
-  SackTracker t(1000, 1024, 1024);
-  EXPECT_FALSE(sack_block(t, 1000).valid);  // nothing held: plain ACK
-  t.mark(1001, {});
-  t.mark(1200, {});
-  SackBlock b = sack_block(t, 1001);
-  EXPECT_TRUE(b.valid);
-  EXPECT_EQ(b.base_off, 0);
-  EXPECT_EQ(b.bitmap, std::uint64_t{1} << 62);
-  b = sack_block(t, 1200);  // d = 200 -> block 192..255
-  EXPECT_EQ(b.base_off, 192);
-  EXPECT_EQ(b.bitmap, std::uint64_t{1} << (63 - 8));
-  b = sack_block(t, 900);  // a trigger behind ePSN shows the first block
-  EXPECT_EQ(b.base_off, 0);
-}
-
-FeedbackFields sample() {
-  FeedbackFields f;
-  f.kind = FeedbackKind::kSack;
-  f.cum_psn = 0xFFFFF0;
-  f.msn = 0x123456;
-  f.trig_psn = 0x000011;
-  f.ev_valid = true;
-  f.ev_echo = 0x0001C0DE;
-  f.ev_port = 4;
-  f.ce = true;
-  f.svc_valid = true;
-  f.svc_time = 250;
-  f.mpr = 8;
-  f.sack_valid = true;
-  f.sack_base_off = 64;
-  f.sack_bitmap = 0x8000000000000001ull;
-  f.rcvd_bytes = 0xDEADBEEF;
-  return f;
-}
-
-TEST(Feedback, BuildsAnAcknowledgePacket) {
+TEST(Feedback, SackDerivesItsBthFromTheSeth) {
   TxPacket p;
-  p.has_reth = true;  // overwritten
-  build_feedback(sample(), 0x22, 0x33, 0x7FFF, p);
-  EXPECT_EQ(p.qpn, 0x22u);
-  EXPECT_EQ(p.path.kind, TxPath::Kind::kAnyQpEv);
-  EXPECT_EQ(p.dscp, wire::kDscpControl);
+  wire::CcState cc;
+  cc.tx_timestamp = 0xBEEF;
+  cc.rcvd_bytes = 0xABCDEF;
+  build_sack(sample_seth(), cc, true, address(), p);
+  EXPECT_EQ(p.bth.opcode, wire::opcode::kMrcSack);
+  EXPECT_EQ(p.bth.psn, 0xFFFFF0u);  // = cack_psn
+  EXPECT_TRUE(p.bth.rtx);           // S1: W3 echoes the trigger's RTX
+  EXPECT_FALSE(p.bth.ack_req);
+  EXPECT_EQ(p.bth.dest_qp, 0x6789Au);
+  EXPECT_EQ(p.bth.pkey, 0x8001);
+  EXPECT_EQ(p.qpn, 0x12345u);
+  EXPECT_EQ(p.dscp, wire::DscpConfig{}.control);
   EXPECT_EQ(p.ecn, wire::kEcnNotEct);
-  EXPECT_FALSE(p.has_reth);
-  EXPECT_EQ(p.bth.opcode, wire::opcode::kRcAck);
-  EXPECT_EQ(p.bth.dest_qp, 0x33u);
-  EXPECT_EQ(p.bth.psn, 0xFFFFF0u);
-  EXPECT_EQ(p.bth.pkey, 0x7FFF);
-  EXPECT_TRUE(p.has_aeth);
-  EXPECT_EQ(p.aeth.syndrome, 0x1F);
-  EXPECT_EQ(p.aeth.msn, 0x123456u);
-  ASSERT_TRUE(p.has_mfeh);
-  EXPECT_EQ(p.mfeh.version, 1);
-  EXPECT_EQ(p.mfeh.type, wire::FeedbackType::kSack);
-  EXPECT_TRUE(p.mfeh.ce);
-  EXPECT_TRUE(p.mfeh.mpr_valid);
-  EXPECT_EQ(p.mfeh.sack_base_off, 64);
-  // Invalid parts are zeroed, whatever the fields said.
-  FeedbackFields f = sample();
-  f.sack_valid = false;
-  f.ev_valid = false;
-  f.svc_valid = false;
-  build_feedback(f, 0x22, 0x33, 0xFFFF, p);
-  EXPECT_EQ(p.mfeh.sack_bitmap, 0u);
-  EXPECT_EQ(p.mfeh.sack_base_off, 0);
-  EXPECT_EQ(p.mfeh.ev_echo, 0u);
-  EXPECT_EQ(p.mfeh.svc_time, 0);
+  ASSERT_TRUE(p.has_sack);
+  EXPECT_FALSE(p.has_aeth || p.has_neth);
+  EXPECT_EQ(p.seth.ack_psn(), 0x000011u);
+  EXPECT_EQ(p.seth.spdcid, 0x2345);  // MODEL: W5 the sender's orientation
+  EXPECT_EQ(p.seth.dpdcid, 0x789A);
+  EXPECT_EQ(p.cc.tx_timestamp, 0xBEEF);
+  TxPacket q;
+  build_sack(sample_seth(), cc, false, address(true), q);
+  EXPECT_EQ(q.seth.spdcid, 0x789A);  // F2's data direction
+  EXPECT_EQ(q.seth.dpdcid, 0x2345);
+  EXPECT_FALSE(q.bth.rtx);
 }
 
-TEST(Feedback, RoundTripsThroughTheWireIntoFeedbackInfo) {
+TEST(Feedback, NackNamesThePacketAndReflectsItsTimestamp) {
+  FeedbackTrigger t;
+  t.valid = true;
+  t.psn = 0x000777;
+  t.entropy = 0x0007C123;
+  t.has_ts = true;
+  t.ts.tx_timestamp = 0x1234;
   TxPacket p;
-  build_feedback(sample(), 0x22, 0x33, 0xFFFF, p);
+  build_nack(t, wire::nack::kTrimmedLastHop, address(), p);
+  EXPECT_EQ(p.bth.opcode, wire::opcode::kMrcNack);
+  EXPECT_EQ(p.bth.psn, 0x000777u);
+  ASSERT_TRUE(p.has_neth);
+  EXPECT_EQ(p.neth.nack_reason, wire::nack::kTrimmedLastHop);
+  EXPECT_EQ(p.neth.nack_psn, 0x000777u);
+  EXPECT_EQ(p.neth.entropy, 0x0007C123u);
+  EXPECT_EQ(p.neth.tx_timestamp, 0x1234);
+  EXPECT_EQ(p.neth.cc_type, 2);
+  t.has_ts = false;
+  build_nack(t, wire::nack::kTrimmed, address(), p);
+  EXPECT_EQ(p.neth.tx_timestamp, 0);
+}
+
+TEST(Feedback, TransportAckAndNak) {
+  TxPacket p;
+  build_transport_ack(wire::syndrome::kAck, 0x000010, 0x123456, address(), p);
+  EXPECT_EQ(p.bth.opcode, wire::opcode::kMrcAck);
+  EXPECT_EQ(p.bth.psn, 0x10u);
+  ASSERT_TRUE(p.has_aeth);
+  EXPECT_EQ(p.aeth.syndrome, wire::syndrome::kAck);
+  EXPECT_EQ(p.aeth.msn, 0x123456u);
+  EXPECT_FALSE(p.has_sack || p.has_neth);
+  build_transport_ack(wire::syndrome::kNakRemoteAccess, 0x000011, 0, address(), p);
+  EXPECT_EQ(p.aeth.syndrome, wire::syndrome::kNakRemoteAccess);
+  EXPECT_EQ(p.bth.psn, 0x11u);
+}
+
+// Encodes a feedback TxPacket as a frame and decodes it back.
+wire::DecodedFrame round_trip(const TxPacket& p, std::vector<std::uint8_t>& buf) {
   wire::FrameSpec s;
   s.l3 = wire::L3Kind::kIpv6;
   s.ip6.dscp = p.dscp;
   s.bth = p.bth;
   s.has_aeth = p.has_aeth;
   s.aeth = p.aeth;
-  s.has_mfeh = p.has_mfeh;
-  s.mfeh = p.mfeh;
-  std::vector<std::uint8_t> buf(wire::kMaxFrameLen);
+  s.has_sack = p.has_sack;
+  s.seth = p.seth;
+  s.cc = p.cc;
+  s.has_neth = p.has_neth;
+  s.neth = p.neth;
+  buf.assign(wire::kMaxFrameLen, 0);
   const wire::EncodeResult e = wire::encode_frame(s, buf);
-  ASSERT_TRUE(e.ok()) << wire::to_string(e.error);
+  EXPECT_TRUE(e.ok()) << wire::to_string(e.error);
   wire::DecodedFrame d;
-  ASSERT_TRUE(wire::decode_frame(wire::Bytes(buf.data(), e.length), d).ok());
-  ASSERT_TRUE(d.icrc_ok);
-  const FeedbackInfo fb = feedback_from(d, 2);
-  EXPECT_EQ(fb.cum_psn, 0xFFFFF0u);
-  EXPECT_EQ(fb.syndrome, 0x1F);
-  EXPECT_EQ(fb.msn, 0x123456u);
-  EXPECT_EQ(fb.type, wire::FeedbackType::kSack);
-  EXPECT_TRUE(fb.ce);
-  EXPECT_EQ(fb.svc_time_ns, 2000u);
-  EXPECT_EQ(fb.trig_psn, 0x11u);
-  EXPECT_EQ(fb.ev_echo, 0x0001C0DEu);
-  EXPECT_EQ(fb.ev_port, 4);
-  EXPECT_EQ(fb.mpr, 8);
-  // base = cum + 1 + 64, across the PSN wrap.
-  EXPECT_EQ(fb.sack_base, (0xFFFFF0u + 1 + 64) & 0xFFFFFF);
-  EXPECT_TRUE(fb.sack_has(0));
-  EXPECT_TRUE(fb.sack_has(63));
-  EXPECT_FALSE(fb.sack_has(1));
-  EXPECT_EQ(fb.rcvd_bytes, 0xDEADBEEFu);
+  EXPECT_TRUE(wire::decode_frame(wire::Bytes(buf.data(), e.length), d).ok());
+  EXPECT_TRUE(d.icrc_ok);
+  return d;
+}
+
+TEST(Feedback, RoundTripsThroughTheWireIntoFeedbackInfo) {
+  std::vector<std::uint8_t> buf;
+  TxPacket p;
+  wire::CcState cc;
+  cc.tx_timestamp = 0xBEEF;
+  cc.ooo_count = 5;
+  cc.rcvd_bytes = 0xABCDEF;
+  build_sack(sample_seth(), cc, true, address(), p);
+  wire::DecodedFrame d = round_trip(p, buf);
+  FeedbackInfo fb;
+  ASSERT_TRUE(feedback_from(d, 2, fb));
+  EXPECT_EQ(fb.kind, FeedbackInfo::Kind::kSack);
+  EXPECT_EQ(fb.rx_port, 2);
+  EXPECT_TRUE(fb.rtx);
+  EXPECT_EQ(fb.psn, 0xFFFFF0u);
+  EXPECT_EQ(fb.seth.ack_psn(), 0x11u);
+  EXPECT_EQ(fb.seth.m, wire::MpVerdict::kSkipOnce);
+  EXPECT_EQ(fb.seth.entropy, 0x0001C0DEu);
+  EXPECT_EQ(fb.seth.mpr, 8);
+  // base = cack + 65, across the PSN wrap; bits 0 and 63.
+  EXPECT_EQ(fb.seth.sack_base(), (0xFFFFF0u + 65) & 0xFFFFFF);
+  EXPECT_TRUE(fb.seth.sack_bit(0));
+  EXPECT_TRUE(fb.seth.sack_bit(63));
+  EXPECT_FALSE(fb.seth.sack_bit(1));
+  EXPECT_EQ(fb.cc.tx_timestamp, 0xBEEF);
+  EXPECT_EQ(fb.cc.ooo_count, 5);
+  EXPECT_EQ(fb.cc.rcvd_bytes, 0xABCDEFu);
+
+  FeedbackTrigger t;
+  t.psn = 0x42;
+  build_nack(t, wire::nack::kNoResource, address(), p);
+  d = round_trip(p, buf);
+  ASSERT_TRUE(feedback_from(d, 1, fb));
+  EXPECT_EQ(fb.kind, FeedbackInfo::Kind::kNack);
+  EXPECT_EQ(fb.neth.nack_reason, wire::nack::kNoResource);
+  EXPECT_EQ(fb.neth.nack_psn, 0x42u);
+
+  build_transport_ack(wire::syndrome::kAck, 0x99, 7, address(), p);
+  d = round_trip(p, buf);
+  ASSERT_TRUE(feedback_from(d, 1, fb));
+  EXPECT_EQ(fb.kind, FeedbackInfo::Kind::kAck);
+  EXPECT_EQ(fb.psn, 0x99u);
+  EXPECT_EQ(fb.syndrome, wire::syndrome::kAck);
+  EXPECT_EQ(fb.msn, 7u);
+}
+
+TEST(Feedback, DataFramesAreNoFeedback) {
+  wire::DecodedFrame d;
+  d.bth.opcode = wire::opcode::kMrcWriteOnly;
+  FeedbackInfo fb;
+  EXPECT_FALSE(feedback_from(d, 1, fb));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Test support for the requester alone: a Requester over N EVs spread on P ports, a payload
-// buffer, and builders for the feedback a responder would send (MODEL: M5).
+// buffer, and builders for the feedback a responder would send (W5-W8).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -75,45 +75,44 @@ struct Harness {
 
 inline std::uint32_t psn(std::uint32_t base, std::uint32_t i) { return (base + i) & kPsnMask; }
 
-// ---- feedback builders -----------------------------------------------------------------------
-inline FeedbackInfo ack(std::uint32_t cum_psn, std::uint32_t trig) {
-  FeedbackInfo f;
-  f.cum_psn = cum_psn & kPsnMask;
-  f.syndrome = wire::syndrome::kAck;
-  f.has_mfeh = true;
-  f.type = wire::FeedbackType::kAck;
-  f.trig_psn = trig & kPsnMask;
-  f.sack_base = psn(cum_psn, 1);
-  return f;
-}
-
-// SACK with bitmap bits for the given received PSNs (all within 64 of base).
+// ---- feedback builders (W5-W8) ---------------------------------------------------------------
+// A SACK with cack_psn `cum_psn` answering `trig`, bitmap bits for the given received PSNs (all
+// within 64 of `base`; default base cack_psn + 1). It acknowledges for reliability only: WRs
+// complete on a Transport ACK (tack).
 inline FeedbackInfo sack(std::uint32_t cum_psn, std::uint32_t trig, std::uint32_t base,
                          const std::vector<std::uint32_t>& received) {
-  FeedbackInfo f = ack(cum_psn, trig);
-  f.type = wire::FeedbackType::kSack;
-  f.sack_valid = true;
-  f.sack_base = base & kPsnMask;
+  FeedbackInfo f;
+  f.kind = FeedbackInfo::Kind::kSack;
+  f.psn = cum_psn & kPsnMask;
+  f.seth.cack_psn = f.psn;
+  f.seth.ack_psn_offset = static_cast<std::int16_t>(static_cast<std::int32_t>(psn_diff(trig, cum_psn) << 8) >> 8);
+  f.seth.sack_offset = static_cast<std::int16_t>(static_cast<std::int32_t>(psn_diff(base, cum_psn) << 8) >> 8);
   for (std::uint32_t p : received) {
     const std::uint32_t i = psn_diff(p, base);
-    if (i < 64) f.sack_bitmap |= std::uint64_t{1} << (63 - i);
+    if (i < 64) f.seth.set_sack_bit(i);
   }
   return f;
 }
+inline FeedbackInfo ack(std::uint32_t cum_psn, std::uint32_t trig) { return sack(cum_psn, trig, psn(cum_psn, 1), {}); }
 
-inline FeedbackInfo nack_loss(std::uint32_t cum_psn, std::uint32_t missing) {
-  FeedbackInfo f = ack(cum_psn, missing);
-  f.syndrome = wire::syndrome::kNakPsnSeqError;
-  f.type = wire::FeedbackType::kNackLoss;
+// A Transport ACK (or NAK with `syndrome`) with BTH.PSN `cum_psn`.
+inline FeedbackInfo tack(std::uint32_t cum_psn, std::uint8_t syndrome = wire::syndrome::kAck) {
+  FeedbackInfo f;
+  f.kind = FeedbackInfo::Kind::kAck;
+  f.psn = cum_psn & kPsnMask;
+  f.syndrome = syndrome;
   return f;
 }
 
-inline FeedbackInfo trim_nack(std::uint32_t cum_psn, std::uint32_t trimmed) {
-  FeedbackInfo f = ack(cum_psn, trimmed);
-  f.syndrome = wire::syndrome::kNakTrim;
-  f.type = wire::FeedbackType::kTrimNack;
-  f.ce = true;
+// A NACK naming `psn` with `reason` (W7).
+inline FeedbackInfo nack(std::uint32_t nacked, std::uint8_t reason = wire::nack::kTrimmed) {
+  FeedbackInfo f;
+  f.kind = FeedbackInfo::Kind::kNack;
+  f.psn = nacked & kPsnMask;
+  f.neth.nack_reason = reason;
+  f.neth.nack_psn = f.psn;
   return f;
 }
+inline FeedbackInfo trim_nack(std::uint32_t trimmed) { return nack(trimmed, wire::nack::kTrimmed); }
 
 }  // namespace mrc::transport::testing

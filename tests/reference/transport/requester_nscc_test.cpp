@@ -1,5 +1,6 @@
 // Requester <-> NSCC wiring (MODEL: M12): cwnd gates data, RTT samples are now - send_ts(trig)
-// - svc_time, ECN and delay shrink the window, trims are fed as trims; nscc-no-decrease defect.
+// - RTT from the reflected timestamp, SKIP_ONCE marks and delay shrink the window, trims are fed
+//   as trims; nscc-no-decrease defect.
 #include <gtest/gtest.h>
 
 #include "tests/reference/transport/requester_harness.hpp"
@@ -31,20 +32,24 @@ TEST(RequesterNscc, CwndGatesNewData) {
   EXPECT_GE(h.drain(10'000).size(), 2u);
 }
 
-TEST(RequesterNscc, RttSampleSubtractsServiceTime) {
-  for (bool svc_supported : {true, false}) {
+// W14: the RTT sample is the requester's clock now minus the timestamp the SACK reflects (128 ns
+// units), so a responder that adds its service time to it (MODEL: W14) shortens the sample; with
+// TSETH off the requester times the PSN itself.
+TEST(RequesterNscc, RttSampleComesFromTheReflectedTimestamp) {
+  for (bool tseth : {true, false}) {
     const cc::NsccParams p = params(0, 50'000);
     RequesterConfig c = default_config();
-    c.peer_svc_time = svc_supported;  // qp_cap::kSvcTimeDestUnsupported clears it
+    c.tseth = tseth;
     Harness h(c, 16, 8, {}, {}, {}, &p);
     ASSERT_EQ(h.write(1, 100), 0);
-    h.drain(1000);
+    const auto pk = h.drain(1024);
+    ASSERT_EQ(pk.size(), 1u);
+    ASSERT_EQ(pk[0].has_tseth, tseth);
     FeedbackInfo f = ack(psn(kBase, 0), psn(kBase, 0));
-    f.svc_valid = true;
-    f.svc_time_ns = 8000;
-    h.r->on_feedback(f, 1000 + 20'000);
-    // The live base RTT is the smallest sample: 20 us - 8 us of responder service time.
-    EXPECT_EQ(h.r->nscc()->live_base_rtt_ns(), svc_supported ? 12'000u : 20'000u);
+    // Reflected with 8 us (62.5 units) of service time added.
+    f.cc.tx_timestamp = static_cast<std::uint16_t>(pk[0].tseth.tx_timestamp + 8000 / 128);
+    h.r->on_feedback(f, 1024 + 20'480);
+    EXPECT_EQ(h.r->nscc()->live_base_rtt_ns(), tseth ? 20'480u - 62 * 128 : 20'480u);
   }
 }
 
@@ -73,7 +78,8 @@ double run_congested(bool never_decrease) {
     now += 40'000;
     for (const auto& pk : pkts) {
       FeedbackInfo f = ack(pk.bth.psn, pk.bth.psn);
-      f.ce = true;
+      f.seth.m = wire::MpVerdict::kSkipOnce;  // W14: marked
+      f.cc.tx_timestamp = pk.tseth.tx_timestamp;
       h.r->on_feedback(f, now);
       ++acked;
     }
@@ -92,7 +98,7 @@ TEST(RequesterNscc, TrimNackIsFedAsATrim) {
   ASSERT_EQ(h.write(1, 16 * 1024), 0);
   h.drain(0);
   const double before = h.r->nscc()->cwnd_exact();
-  h.r->on_feedback(trim_nack(psn(kBase, 0) - 1, psn(kBase, 3)), 5000);
+  h.r->on_feedback(trim_nack(psn(kBase, 3)), 5000);
   EXPECT_TRUE(h.r->nscc()->fired_count(cc::NsccRule::kTrimShrink) +
                   h.r->nscc()->fired_count(cc::NsccRule::kQuickAdapt) > 0);
   EXPECT_LT(h.r->nscc()->cwnd_exact(), before);

@@ -1,5 +1,5 @@
 // Requester EV choice (MODEL: M7): per-packet round-robin over eligible EVs rotating over ports,
-// DENIED and cooling EVs skipped, ports that are down skipped; plus the spray-single-ev and
+// DENIED and SKIP EVs passed over, ports that are down skipped; plus the spray-single-ev and
 // use-denied-ev defects.
 #include <gtest/gtest.h>
 
@@ -44,11 +44,11 @@ TEST(RequesterSpray, DownPortNeverCarriesData) {
   for (const auto& p : pkts) EXPECT_NE(h.evs[p.path.ev_index].port, 2u);
 }
 
-TEST(RequesterSpray, CoolingEvIsSkippedUntilCooldownEnds) {
+TEST(RequesterSpray, SkippedEvIsPassedOverUntilItsSkipEnds) {
   ev::HealthParams hp;
-  hp.cooldown_ns = 10'000;
+  hp.skip_ns = 10'000;  // the skip-timer variant: SKIP for a known time
   Harness h(default_config(), 16, 8, hp);
-  h.r->health().on_congestion(5, 0);
+  h.r->health().on_skip(5, 0);
   ASSERT_EQ(h.write(1, 32 * 1024), 0);
   auto pkts = h.drain(1000, 16);
   for (const auto& p : pkts) EXPECT_NE(p.path.ev_index, 5u);

@@ -153,6 +153,7 @@ TEST(RequesterTimeout, AckBeforeDeadlineCancelsTimer) {
   ASSERT_EQ(h.write(1, 3000), 0);
   h.drain(0);
   h.r->on_feedback(ack(psn(0x1000, 2), psn(0x1000, 2)), 5000);
+  h.r->on_feedback(tack(psn(0x1000, 2)), 5000);
   EXPECT_EQ(h.r->next_deadline(), UINT64_MAX);
   h.r->advance(10'000'000);
   EXPECT_EQ(h.r->stats().timeouts, 0u);

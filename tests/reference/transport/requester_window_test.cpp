@@ -43,8 +43,7 @@ TEST(RequesterWindow, DynamicMprOnlyWhenBothSidesEnabled) {
     ASSERT_EQ(h.write(1, 1000 * 256), 0);
     EXPECT_EQ(h.drain(0).size(), 512u);
     FeedbackInfo f = ack(psn(0x1000, 511), psn(0x1000, 511));
-    f.mpr_valid = true;
-    f.mpr = 1;  // the responder shrinks its window to 128 PSNs
+    f.seth.mpr = 1;  // the responder shrinks its window to 128 PSNs
     h.r->on_feedback(f, 10'000);
     EXPECT_EQ(h.drain(10'000).size(), dynamic ? 128u : 488u) << "dynamic=" << dynamic;
     EXPECT_EQ(h.r->window_psns(), dynamic ? 128u : 512u);
@@ -56,8 +55,7 @@ TEST(RequesterWindow, DynamicMprNeverExceedsOwnMpr) {
   c.dynamic_mpr = true;
   Harness h(c);
   FeedbackInfo f = ack(psn(0x1000, 0xFFFFFF), 0);  // nothing outstanding: a no-op ACK
-  f.mpr_valid = true;
-  f.mpr = 200;
+  f.seth.mpr = 200;
   h.r->on_feedback(f, 0);
   EXPECT_EQ(h.r->window_psns(), 256u);
 }
@@ -78,8 +76,7 @@ TEST(RequesterDefects, MprAlwaysDynamicFollowsAdvertisementsWithoutTheCaps) {
     ASSERT_EQ(h.write(1, 1000 * 256), 0);
     EXPECT_EQ(h.drain(0).size(), 128u);
     FeedbackInfo f = ack(psn(0x1000, 0xFFFFFF), 0);  // acknowledges nothing new
-    f.mpr_valid = true;
-    f.mpr = 4;  // advertises a 512-PSN window
+    f.seth.mpr = 4;  // advertises a 512-PSN window
     h.r->on_feedback(f, 1000);
     EXPECT_EQ(h.drain(1000).size(), defect ? 384u : 0u) << "defect=" << defect;
   }
@@ -95,11 +92,11 @@ TEST(RequesterWimm, OutstandingWriteWithImmLimitedToMinOfBothSides) {
   ASSERT_EQ(pkts.size(), 4u);  // two messages, then the limit
   EXPECT_EQ(h.r->outstanding_wimm(), 2u);
   EXPECT_GT(h.r->stats().blocked_wimm, 0u);
-  // ACK through the FIRST packet of message 0 only: still outstanding.
-  h.r->on_feedback(ack(psn(0x1000, 0), psn(0x1000, 0)), 1000);
+  // Transport ACK through the FIRST packet of message 0 only: still outstanding.
+  h.r->on_feedback(tack(psn(0x1000, 0)), 1000);
   EXPECT_TRUE(h.drain(1000).empty());
-  // ACK through its LAST PSN: one more message may start.
-  h.r->on_feedback(ack(psn(0x1000, 1), psn(0x1000, 1)), 2000);
+  // Through its LAST PSN: one more message may start (W16).
+  h.r->on_feedback(tack(psn(0x1000, 1)), 2000);
   EXPECT_EQ(h.drain(2000).size(), 2u);
   EXPECT_EQ(h.r->stats().max_outstanding_wimm, 2u);
 }

@@ -47,6 +47,8 @@ struct DataPacket {
                                 // or 13 the IP and UDP lengths are fixed to match, W13)
   std::uint16_t msn = 0;        // METH msn (W4)
   bool rtx = false;
+  bool tseth = false;           // a TSETH with `ts` (W4)
+  std::uint16_t ts = 0;
   bool with_reth = true;        // for opcodes that carry one
 };
 
@@ -74,6 +76,8 @@ inline WireFrame encode(const DataPacket& p) {
   s.bth.rtx = p.rtx;
   s.has_meth = l.meth;
   s.meth.msn = p.msn;
+  s.has_tseth = l.meth && p.tseth;
+  s.tseth.tx_timestamp = p.ts;
   s.has_reth = l.reth && p.with_reth;
   s.reth.va = p.va;
   s.reth.rkey = p.rkey;
@@ -81,8 +85,6 @@ inline WireFrame encode(const DataPacket& p) {
                                         : static_cast<std::uint32_t>(p.payload.size());
   s.has_immdt = l.immdt;
   s.has_aeth = l.aeth;
-  s.has_mfeh = l.mfeh;
-  s.has_ep = l.ep;
   s.immdt = p.imm;
   s.payload = wire::Bytes(p.payload.data(), p.payload.size());
   s.corrupt_icrc = p.corrupt_icrc;
@@ -106,9 +108,14 @@ inline WireFrame encode(const DataPacket& p) {
 struct SentFeedback {
   TxPacket pkt;
   FeedbackEgress egress;
-  const wire::Mfeh& m() const { return pkt.mfeh; }
+  bool is_sack() const { return pkt.has_sack; }
+  bool is_nack() const { return pkt.has_neth; }
+  bool is_ack() const { return pkt.has_aeth && pkt.bth.opcode == wire::opcode::kMrcAck; }  // Transport ACK / NAK
+  const wire::Seth& seth() const { return pkt.seth; }
+  const wire::CcState& cc() const { return pkt.cc; }
+  const wire::Neth& neth() const { return pkt.neth; }
   std::uint8_t syndrome() const { return pkt.aeth.syndrome; }
-  std::uint32_t cum() const { return pkt.bth.psn; }
+  std::uint32_t cum() const { return pkt.bth.psn; }  // cack_psn of a SACK or ACK, the PSN of a NACK
 };
 
 class RecordingSink : public FeedbackSink {
@@ -118,6 +125,19 @@ class RecordingSink : public FeedbackSink {
   }
   std::size_t size() const { return sent.size(); }
   const SentFeedback& last() const { return sent.back(); }
+  std::size_t count(bool (SentFeedback::*kind)() const) const {
+    std::size_t n = 0;
+    for (const auto& f : sent) n += (f.*kind)();
+    return n;
+  }
+  // The newest feedback of one kind (the sink must hold one).
+  const SentFeedback& last_of(bool (SentFeedback::*kind)() const) const {
+    for (auto it = sent.rbegin(); it != sent.rend(); ++it) {
+      if (((*it).*kind)()) return *it;
+    }
+    ADD_FAILURE() << "no feedback of that kind";
+    return sent.back();
+  }
   void clear() { sent.clear(); }
   std::vector<SentFeedback> sent;
 };

@@ -1,6 +1,6 @@
-// Trimmed stubs at the responder (MODEL: M11, M5): never placed, an immediate TRIM NACK with
-// trig_psn, ev_echo and ce = 1; no TRIM NACK when the QP says the peer lacks support; the trimmed
-// PSN is not reported again as lost.
+// Trimmed packets at the responder (W13, W7): never placed, an immediate NACK TRIMMED naming the
+// PSN and echoing its EV; TRIMMED_LASTHOP for the last-hop DSCP; none when the QP says the peer
+// lacks support; the trimmed PSN stays a hole in the SACK bitmap.
 #include "tests/reference/transport/responder_fixture.hpp"
 
 namespace mrc::transport::test {
@@ -26,16 +26,18 @@ TEST_F(ResponderTest, TrimmedStubDrawsImmediateTrimNackAndIsNotPlaced) {
   EXPECT_EQ(deliver(p, 20, 5), RxOutcome::kTrimNacked);
   ASSERT_EQ(sink_.size(), 1u);
   const SentFeedback& fb = sink_.last();
-  EXPECT_EQ(fb.syndrome(), wire::syndrome::kNakTrim);
-  EXPECT_EQ(fb.m().type, wire::FeedbackType::kTrimNack);
-  EXPECT_EQ(fb.m().trig_psn, 1u);
-  EXPECT_TRUE(fb.m().ev_valid);
-  EXPECT_EQ(fb.m().ev_echo, 0x0007C123u);
-  EXPECT_EQ(fb.m().ev_port, 5);
-  EXPECT_TRUE(fb.m().ce);
-  EXPECT_EQ(fb.cum(), 0u);
+  ASSERT_TRUE(fb.is_nack());
+  EXPECT_EQ(fb.pkt.bth.opcode, op::kMrcNack);
+  EXPECT_EQ(fb.neth().nack_reason, wire::nack::kTrimmed);
+  EXPECT_EQ(fb.neth().nack_psn, 1u);
+  EXPECT_EQ(fb.cum(), 1u);  // BTH.PSN = nack_psn (W7)
+  EXPECT_EQ(fb.neth().entropy, 0x0007C123u);
+  EXPECT_EQ(fb.egress.arrival_port, 5);
+  EXPECT_EQ(fb.neth().cc_type, 2);
   EXPECT_EQ(memory(1024, 1024), filled(1024, 0));  // not a byte of the stub
-  EXPECT_EQ(rsp_->rcvd_bytes(), 1024u);
+  // MODEL: W5 rcvd_bytes counts each placed packet's nominal size, UDP length + 40 (W14): the first
+  // packet's 1024 payload bytes plus 8 UDP, 12 BTH, 4 METH, 16 RETH, 4 ICRC and 40. Not the stub.
+  EXPECT_EQ(rsp_->rcvd_bytes(), 1024u + 8 + 12 + 4 + 16 + 4 + 40);
   EXPECT_FALSE(rsp_->window().received(1));
   // The full retransmission is placed normally.
   EXPECT_EQ(deliver(data(op::kMrcWriteMiddle, 1, 1024, 1024, 0x22), 30), RxOutcome::kPlaced);
@@ -58,6 +60,8 @@ TEST_F(ResponderTest, LastHopTrimmedDscpIsATrimmedPacketToo) {
   p.dscp = 13;  // W13 TRIMMED_LASTHOP (MODEL: W13 default value)
   p.truncate_to = 300;
   EXPECT_EQ(deliver(p, 10), RxOutcome::kTrimNacked);
+  ASSERT_TRUE(sink_.last().is_nack());
+  EXPECT_EQ(sink_.last().neth().nack_reason, wire::nack::kTrimmedLastHop);
   EXPECT_EQ(memory(0, 1024), filled(1024, 0));
 }
 
@@ -70,21 +74,15 @@ TEST_F(ResponderTest, NoTrimNackWhenThePeerLacksSupport) {
   EXPECT_EQ(memory(0, 1024), filled(1024, 0));
 }
 
-TEST_F(ResponderTest, TrimmedHoleIsNotAlsoReportedLost) {
+TEST_F(ResponderTest, TrimmedPacketLeavesAHoleInTheSackBitmap) {
   make();
   deliver(trimmed(data(op::kMrcWriteFirst, 0, 0, 1024)), 0);
-  deliver(data(op::kMrcWriteMiddle, 1, 1024, 1024), 100);
-  EXPECT_EQ(rsp_->next_deadline(), Responder::kNever);
-  rsp_->advance(1'000'000, sink_);
-  for (const SentFeedback& fb : sink_.sent) EXPECT_NE(fb.m().type, wire::FeedbackType::kNackLoss);
-  // Without the trim the same hole is reported.
-  rsp_ = std::make_unique<Responder>(cfg_, mem_);
-  sink_.clear();
-  deliver(data(op::kMrcWriteMiddle, 1, 1024, 1024), 100);
-  EXPECT_NE(rsp_->next_deadline(), Responder::kNever);
-  rsp_->advance(1'000'000, sink_);
-  ASSERT_FALSE(sink_.sent.empty());
-  EXPECT_EQ(sink_.last().m().type, wire::FeedbackType::kNackLoss);
+  DataPacket p = data(op::kMrcWriteMiddle, 1, 1024, 1024);
+  p.ack_req = true;
+  deliver(p, 100);
+  const SentFeedback& fb = sink_.last_of(&SentFeedback::is_sack);
+  EXPECT_EQ(fb.seth().cack_psn, 0xFFFFFFu);  // PSN 0 was trimmed: not received
+  EXPECT_EQ(fb.seth().sack_bitmap, wire::Seth::sack_mask(1));
 }
 
 TEST_F(ResponderTest, StubOfAReceivedPsnIsADuplicate) {
@@ -93,7 +91,8 @@ TEST_F(ResponderTest, StubOfAReceivedPsnIsADuplicate) {
   sink_.clear();
   EXPECT_EQ(deliver(trimmed(data(op::kMrcWriteOnly, 0, 0, 1024, 0x99)), 20), RxOutcome::kDuplicate);
   ASSERT_EQ(sink_.size(), 1u);
-  EXPECT_EQ(sink_.last().syndrome(), wire::syndrome::kAck);
+  ASSERT_TRUE(sink_.last().is_sack());  // W6 a duplicate draws a SACK
+  EXPECT_EQ(sink_.last().seth().ack_psn(), 0u);
   EXPECT_EQ(memory(0, 1024), filled(1024, 0x11));
 }
 

@@ -56,21 +56,22 @@ TEST(SackTracker, AdvancesOverInOrderPsnsAndCountsHeld) {
   EXPECT_EQ(t.highest_received(), 3u);
 }
 
-TEST(SackTracker, BitmapIsMsbFirstFromBase) {
+TEST(SackTracker, BitmapBitKIsBasePlusK) {  // S1: W5
   SackTracker t(10, 1024, 1024);
   t.mark(11, {});
   t.mark(74, {});  // base 11 + 63
   t.mark(75, {});  // outside a bitmap based at 11
   EXPECT_EQ(t.bitmap64(11), (std::uint64_t{1} << 63) | 1u);
-  EXPECT_EQ(t.bitmap64(10), (std::uint64_t{1} << 62) | 0u);
-  EXPECT_EQ(t.bitmap64(75), std::uint64_t{1} << 63);
+  EXPECT_EQ(t.bitmap64(10), std::uint64_t{1} << 1);  // 74 is base + 64: outside
+  EXPECT_EQ(t.bitmap64(75), std::uint64_t{1});
+  EXPECT_EQ(t.bitmap64(12), std::uint64_t{1} << 62 | std::uint64_t{1} << 63);
 }
 
 TEST(SackTracker, WrapsAroundThePsnSpace) {
   SackTracker t(0xFFFFFD, 128, 128);
   t.mark(0x000002, {});
   EXPECT_EQ(t.classify(0xFFFFFE), C::kNew);
-  EXPECT_EQ(t.bitmap64(0xFFFFFE), std::uint64_t{1} << (63 - 4));
+  EXPECT_EQ(t.bitmap64(0xFFFFFE), std::uint64_t{1} << 4);
   t.mark(0xFFFFFD, {});
   t.mark(0xFFFFFE, {});
   t.mark(0xFFFFFF, {});
