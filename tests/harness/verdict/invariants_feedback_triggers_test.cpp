@@ -118,7 +118,8 @@ TEST(FeedbackTriggers, CeSkipOnce) {
 }
 
 // W8: a packet with BTH.A, once cumulatively received, draws a Transport ACK covering it; none
-// claims more than arrived in order. When a hole holds cack back, waiting is right.
+// claims more than arrived in order. When a hole holds cack back, waiting is right, and W8 sets no
+// time for the ACK: a late one is a legal choice, only none at all fails.
 TEST(FeedbackTriggers, TransportAck) {
   Scenario s(4, 8);
   arrive(s, 0, 0);
@@ -135,6 +136,12 @@ TEST(FeedbackTriggers, TransportAck) {
   Scenario good = silent;
   good.dut_sends(3 * kUs, ack);
   EXPECT_EQ(run_invariant(inv("transport_ack"), good.finish()).verdict, Verdict::kPass);
+  Scenario late = silent;  // 80 us after: coalesced long, still covered
+  late.dut_sends(81 * kUs, ack);
+  EXPECT_EQ(run_invariant(inv("transport_ack"), late.finish()).verdict, Verdict::kPass);
+  Scenario short_run = s;  // the run ended 10 us after: not judged
+  arrive(short_run, 11 * kUs, 2);
+  EXPECT_EQ(run_invariant(inv("transport_ack"), short_run.finish()).verdict, Verdict::kPass);
   Scenario beyond = s;
   ack.psn = 5;  // PSN 5 never arrived
   beyond.dut_sends(3 * kUs, ack);
