@@ -241,6 +241,14 @@ void build_feedback(const YAML::Node& f, FrameSpec& fr, const std::string& path,
     if (h.pr && find_key(*m, "ack_psn")) {
       v.error(key_loc(*m, "ack_psn"), path + ".frame.sack.ack_psn", "a probe answer (pr) carries 'probe_id' in that slot, not 'ack_psn'");
     }
+    // W5: ack_psn travels as a signed 16-bit offset from cack_psn (the frame's psn).
+    if (h.ack_psn && !h.pr) {
+      const auto dist = static_cast<std::int32_t>(((*h.ack_psn - fr.psn) & 0xFFFFFFu) << 8) >> 8;
+      if (dist < INT16_MIN || dist > INT16_MAX) {
+        v.error(key_loc(*m, "ack_psn"), path + ".frame.sack.ack_psn",
+                "ack_psn is " + std::to_string(dist) + " PSNs from the frame's psn (cack_psn); the SETH offset holds -32768..32767");
+      }
+    }
     fr.sack = h;
   }
   if (const auto m = find_key(f, "nack"); m && header_fits(f, "nack", fr.opcode, path, v)) {

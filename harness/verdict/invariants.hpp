@@ -153,7 +153,7 @@ inline bool pkey_matches(const CheckContext& ctx, const PacketRec& p) {
 inline bool accepted(const CheckContext& ctx, const PacketRec& p) {
   return !p.from_dut && valid_arrival(p) && (ctx.dut.dut_qpn == 0 || p.dqpn == ctx.dut.dut_qpn) && pkey_matches(ctx, p);
 }
-// Is `psn` acknowledged by this SACK: a bit of its bitmap (S1: W5 base + k), or its ack_psn?
+// Is `psn` acknowledged by this SACK: a bit of its bitmap, or its ack_psn?
 bool sack_has(const PacketRec& fb, std::uint32_t psn);
 // "evidence.pcapng packet 12": where a record sits in the evidence.
 std::string where(const CheckContext& ctx, const PacketRec& p);

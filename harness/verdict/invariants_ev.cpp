@@ -348,7 +348,7 @@ std::string where(const CheckContext& ctx, const PacketRec& p) {
 
 // W5, W8: BTH.PSN of a SACK and of a Transport ACK is cack_psn; a Transport NAK's names the
 // refused packet and a NACK's the NACKed one, neither cumulative.
-bool sack_has(const PacketRec& fb, std::uint32_t psn) {  // W5, S1: W5 bit order
+bool sack_has(const PacketRec& fb, std::uint32_t psn) {  // W5
   if (!fb.is_sack()) return false;
   const std::int32_t off = psn_diff(psn, fb.sack_base);
   if (off >= 0 && off < 64 && fb.sack_bit(static_cast<unsigned>(off))) return true;

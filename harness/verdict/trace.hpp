@@ -97,8 +97,8 @@ struct PacketRec {
   bool carries_cack() const { return is_sack() || (is_transport_ack() && syndrome == wire::syndrome::kAck); }
   // SETH.m = SKIP_ONCE: the SACK reports its trigger arrived ECN-CE marked (W6).
   bool skip_once() const { return has_sack && seth_m == static_cast<std::uint8_t>(wire::MpVerdict::kSkipOnce); }
-  // Whether bit k of a SACK's bitmap is set (S1: W5 bit k = PSN sack_base + k).
-  bool sack_bit(unsigned k) const { return ((sack_bitmap >> k) & 1u) != 0; }
+  // Whether bit k (PSN sack_base + k) of a SACK's bitmap is set, in wire::Seth's bit order.
+  bool sack_bit(unsigned k) const { return (sack_bitmap & wire::Seth::sack_mask(k)) != 0; }
 };
 
 struct TraceIssue {

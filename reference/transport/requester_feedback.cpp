@@ -5,7 +5,7 @@
 //   reliability-acknowledged: their timers stop and they are never sent again. This completes no
 //   WR (W8). m names the trigger's EV: SKIP_ONCE -> SKIP, ALWAYS_SKIP -> ASSUMED_BAD (W11). The RTT
 //   sample comes from the reflected TSETH (W14), and rcvd_bytes clocks NSCC.
-// - Loss inference (MODEL: W6): a PSN still unacknowledged is lost once a SACK bitmap showed it
+// - Loss inference (infer_losses): a PSN still unacknowledged is lost once a SACK bitmap showed it
 //   missing, `reorder_tolerance` transmissions sent after its own have been acknowledged (no
 //   source specifies it; UET's default of 3), and it is older than the time the newest-sent
 //   acknowledged packet took plus a quarter of the smallest RTT (TCP RACK's rule) and than two of
@@ -18,7 +18,6 @@
 // - Transport ACK (W8): WRs complete once a Transport ACK covers their last PSN (S1: W8); a
 //   Transport NAK fails the WR its PSN belongs to.
 #include <algorithm>
-#include <bit>
 
 #include "reference/transport/requester.hpp"
 
@@ -217,23 +216,12 @@ void Requester::sack_one(std::uint32_t psn, std::uint32_t& acked_bytes) {
 }
 
 void Requester::apply_sack(const wire::Seth& s, std::uint32_t& acked_bytes) {
-  // S1: W5 bit k = PSN base + k.
-  const std::uint32_t base = s.sack_base();
-  std::uint64_t bits = s.sack_bitmap;
-  while (bits != 0) {
-    const auto k = static_cast<std::uint32_t>(std::countr_zero(bits));
-    bits &= bits - 1;
-    sack_one(psn_add(base, k), acked_bytes);
-  }
-  // The clear bits up to the highest set one are holes the responder reports: only those may be
-  // inferred lost. A PSN no bitmap has covered yet is unknown, not missing.
-  std::uint64_t holes = s.sack_bitmap == 0 ? 0 : ~s.sack_bitmap & (~std::uint64_t{0} >> std::countl_zero(s.sack_bitmap));
-  while (holes != 0) {
-    const auto k = static_cast<std::uint32_t>(std::countr_zero(holes));
-    holes &= holes - 1;
-    const std::uint32_t psn = psn_add(base, k);
+  s.for_each_sacked_psn([&](std::uint32_t psn) { sack_one(psn, acked_bytes); });
+  // The holes the responder reports are the only PSNs that may be inferred lost. A PSN no bitmap
+  // has covered yet is unknown, not missing.
+  s.for_each_hole_psn([&](std::uint32_t psn) {
     if (tracked(psn)) slot(psn).flags |= kHole;
-  }
+  });
   // And the PSN after cack_psn, which by definition has not arrived.
   if (const std::uint32_t next = psn_add(s.cack_psn, 1); tracked(next)) slot(next).flags |= kHole;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "reference/wire/mrc_headers.hpp"
+
 namespace mrc::transport {
 namespace {
 
@@ -70,7 +72,7 @@ bool SackTracker::received(std::uint32_t psn) const {
 std::uint64_t SackTracker::bitmap64(std::uint32_t base) const {
   std::uint64_t out = 0;
   for (unsigned i = 0; i < 64; ++i) {
-    if (received((base + i) & kPsnMask)) out |= std::uint64_t{1} << i;  // S1: W5 bit i = base + i
+    if (received((base + i) & kPsnMask)) out |= wire::Seth::sack_mask(i);
   }
   return out;
 }

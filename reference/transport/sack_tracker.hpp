@@ -69,7 +69,7 @@ class SackTracker {
   // Highest PSN received so far (cumulative ACK PSN when nothing is held out of order).
   std::uint32_t highest_received() const { return has_holes() ? highest_ : cumulative_ack_psn(); }
 
-  // 64 received bits starting at `base` in the SETH order (S1: W5, wire::Seth::sack_mask): bit k
+  // 64 received bits starting at `base` in the SETH order (wire::Seth::sack_mask): bit k
   // of the result is PSN base + k. PSNs outside the window read as 0; PSNs behind ePSN read as 0
   // too (the reference never starts a bitmap at or below cack_psn).
   std::uint64_t bitmap64(std::uint32_t base) const;

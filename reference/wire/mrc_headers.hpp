@@ -9,6 +9,7 @@
 // applies the rule), so the OCP PDF, once public, is a change in one place.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -101,6 +102,22 @@ struct Seth {
   // is the base PSN (F1, UET). The one place the order lives.
   static constexpr std::uint64_t sack_mask(unsigned k) { return std::uint64_t{1} << k; }
   bool sack_bit(unsigned k) const { return (sack_bitmap & sack_mask(k)) != 0; }
+  // Calls f(psn) for every PSN the bitmap reports, lowest bit first (the order of sack_mask).
+  template <typename F>
+  void for_each_sacked_psn(F&& f) const {
+    for (std::uint64_t bits = sack_bitmap; bits != 0; bits &= bits - 1) {
+      f((sack_base() + static_cast<std::uint32_t>(std::countr_zero(bits))) & 0xFFFFFFu);
+    }
+  }
+  // Calls f(psn) for every PSN the bitmap reports missing: a clear bit below its highest set one.
+  template <typename F>
+  void for_each_hole_psn(F&& f) const {
+    if (sack_bitmap == 0) return;
+    for (std::uint64_t holes = ~sack_bitmap & (~std::uint64_t{0} >> std::countl_zero(sack_bitmap)); holes != 0;
+         holes &= holes - 1) {
+      f((sack_base() + static_cast<std::uint32_t>(std::countr_zero(holes))) & 0xFFFFFFu);
+    }
+  }
   void set_sack_bit(unsigned k) { sack_bitmap |= sack_mask(k); }
   std::uint32_t sack_base() const {
     return (cack_psn + static_cast<std::uint32_t>(static_cast<std::int32_t>(sack_offset))) & 0xFFFFFFu;

@@ -147,8 +147,8 @@ local BTH8_A, BTH8_R, BTH8_RTX, BTH8_TS, BTH8_RSVD = 0x80, 0x40, 0x20, 0x10, 0x0
 
 -- SETH multipath verdict m (W5): values [S2], 3 reserved [S1].
 local SETH_M = { [0] = "NONE", [1] = "SKIP_ONCE", [2] = "ALWAYS_SKIP",
-                 [3] = tagged("reserved", "seth_m3") }  -- S1: W5
-local RCVD_BYTES_UNIT = 256   -- S1: W5
+                 [3] = tagged("reserved", "seth_m3") }
+local RCVD_BYTES_UNIT = 256   -- the tag rcvd_units above
 local MPR_UNIT = 128          -- W5/W12 [S2]: mpr counts 128-PSN units
 
 -- NACK reasons (W7): 0x0B [S2]; the others S1 W7.
@@ -914,8 +914,8 @@ local function dissect_sack(root, r, cc, ctx)
   t:add(W.seth_sack_off, r(18, 2))
   local sack_base = (cack + r(18, 2):int()) % 0x1000000
   t:add(W.seth_sack_base, r(18, 2), sack_base):set_generated()
-  -- S1: W5 bit order: bit k of the big-endian 64-bit value is PSN base + k, so the walk starts at
-  -- the last byte (27) and its least-significant bit.
+  -- The bit order (tag bitmap_order above): bit k of the big-endian 64-bit value is PSN base + k,
+  -- so the walk starts at the last byte (27) and its least-significant bit.
   local bm = t:add(W.seth_bitmap, r(20, 8))
   local count = 0
   for k = 0, 63 do
@@ -936,7 +936,7 @@ local function dissect_sack(root, r, cc, ctx)
   c:add(W.cc_restore, cc(4, 1))
   c:add(W.cc_pen, cc(4, 1))
   local rb = c:add(W.cc_rcvd, cc(5, 3))
-  rb:add(W.cc_rcvd_x, cc(5, 3), cc(5, 3):uint() * RCVD_BYTES_UNIT):set_generated()  -- S1: W5
+  rb:add(W.cc_rcvd_x, cc(5, 3), cc(5, 3):uint() * RCVD_BYTES_UNIT):set_generated()
 end
 
 -- NETH (20 bytes), opcode 0xDD (W7).

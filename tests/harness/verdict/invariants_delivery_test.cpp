@@ -35,7 +35,7 @@ void ack(Scenario& s, std::uint64_t ts, std::uint32_t cum, std::uint64_t bitmap 
   s.dut_receives(ts, f);
 }
 
-constexpr std::uint64_t bit(unsigned i) { return std::uint64_t{1} << i; }  // S1: W5 bit i = PSN base + i
+constexpr std::uint64_t bit(unsigned i) { return wire::Seth::sack_mask(i); }  // PSN base + i
 
 TEST(DeliveryInvariants, EveryPsnDelivered) {
   Scenario s(4, 8);

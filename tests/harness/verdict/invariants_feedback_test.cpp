@@ -35,7 +35,7 @@ using testing::RelProbe;
 using testing::nack;
 using testing::sack;
 
-constexpr std::uint64_t bit(unsigned i) { return std::uint64_t{1} << i; }  // S1: W5 bit i = PSN base + i
+constexpr std::uint64_t bit(unsigned i) { return wire::Seth::sack_mask(i); }  // PSN base + i
 
 TEST(FeedbackInvariants, SackConsistent) {
   Scenario s(4, 8);

@@ -73,7 +73,7 @@ struct Feedback {
   std::uint16_t probe_id = 0;
   std::uint16_t ts = 0;                // the reflected tx_timestamp (CC_STATE / NETH)
   std::int16_t sack_offset = 1;        // bitmap base = psn + sack_offset
-  std::uint64_t sack_bitmap = 0;       // S1: W5 bit k = PSN base + k
+  std::uint64_t sack_bitmap = 0;       // bit wire::Seth::sack_mask(k) = PSN base + k
   std::uint32_t rcvd_units = 0;        // CC_STATE rcvd_bytes
   std::uint8_t reason = wire::nack::kTrimmed;  // NACK
   std::uint8_t dscp = wire::kDscpControl;

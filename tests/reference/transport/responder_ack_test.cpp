@@ -147,7 +147,7 @@ TEST_F(ResponderTest, OutOfOrderArrivalsFillTheBitmapFromCackPlusOne) {
   const SentFeedback& fb = sink_.last_of(&SF::is_sack);
   EXPECT_EQ(fb.seth().cack_psn, 0xFFFFFFu);
   EXPECT_EQ(fb.seth().sack_base(), 0u);
-  // S1: W5 bit k = PSN base + k: PSN 64 is past the 64-bit window.
+  // Bit k is PSN base + k (wire::Seth::sack_mask): PSN 64 is past the 64-bit window.
   EXPECT_EQ(fb.seth().sack_bitmap, wire::Seth::sack_mask(1) | wire::Seth::sack_mask(3) | wire::Seth::sack_mask(63));
   EXPECT_EQ(fb.cc().ooo_count, 4);
 }
