@@ -113,6 +113,9 @@ constexpr int kDefectAttempts = 5;
 TEST(WireEquivalence, CatalogDefectsFailOnTheWire) {
   MRC_SKIP_UNLESS_NETNS();
   TempOut out;
+  // A first wire run in a fresh process lags past the budget on its first frames (seen here: p99
+  // 1 ms on 2 frames, every try); one untimed run warms the path. Its verdict is not judged.
+  (void)run({kWireDefects[0].second}, "netns", "agent:reference", out / "warm-up");
   int i = 0;
   for (const auto& [defect, id] : kWireDefects) {
     std::string last;
