@@ -2,7 +2,7 @@
 // captures of 100k MRC data frames each. Target: >= 2 M pairs/s on one core.
 //
 // The frames are what a STEV requester sprays: IPv6 (flow label = EV hi), UDP (sport = EV lo),
-// BTH WRITE FIRST/MIDDLE/LAST with the per-packet RETH of MRC framing (MODEL: M3), 1024 payload
+// MRC WRITE FIRST/MIDDLE/LAST (0xC6-0xC8) with a METH and a RETH on every packet (W4), 1024 payload
 // bytes, over 8 EVs. The observed run has its own QPN, first PSN, VA, addresses and start time
 // (normalization must hide them) and, in the windowed case, every pair of packets swapped inside
 // an 8-packet spray window. The time covers everything `mrc-conform diff` does after reading the
@@ -88,13 +88,14 @@ Capture make_capture(const RunShape& r, std::size_t n) {
   wire::FrameSpec s;
   s.eth.src = {0x02, 0, 0, 0, 0, r.host};
   s.eth.dst = {0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(r.host + 1)};
-  s.ip6.dscp = wire::kDscpTrimmable;  // MODEL: M11
+  s.ip6.dscp = wire::DscpConfig{}.trimmable;  // W13 the Data class
   s.ip6.ecn = wire::kEcnEct0;
   s.ip6.src = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, r.host};
   s.ip6.dst = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>(r.host + 1)};
   s.bth.dest_qp = r.qpn;
-  s.bth.ack_req = true;  // MODEL: M3
-  s.has_reth = true;     // MODEL: M3
+  s.bth.ack_req = true;
+  s.has_meth = true;  // W4: every MRC data packet carries a METH and a RETH
+  s.has_reth = true;
   s.reth.rkey = 0x1234;
   s.reth.dma_length = kPayload;
   s.payload = wire::Bytes(payload);
@@ -210,13 +211,14 @@ std::string write_run(const RunShape& r, std::size_t n, std::size_t frame_bytes,
   wire::FrameSpec s;
   s.eth.src = {0x02, 0, 0, 0, 0, r.host};
   s.eth.dst = {0x02, 0, 0, 0, 0, static_cast<std::uint8_t>(r.host + 1)};
-  s.ip6.dscp = wire::kDscpTrimmable;  // MODEL: M11
+  s.ip6.dscp = wire::DscpConfig{}.trimmable;  // W13 the Data class
   s.ip6.ecn = wire::kEcnEct0;
   s.ip6.src = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, r.host};
   s.ip6.dst = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>(r.host + 1)};
   s.bth.dest_qp = r.qpn;
-  s.bth.ack_req = true;  // MODEL: M3
-  s.has_reth = true;     // MODEL: M3
+  s.bth.ack_req = true;
+  s.has_meth = true;  // W4: every MRC data packet carries a METH and a RETH
+  s.has_reth = true;
   s.reth.rkey = 0x1234;
   s.reth.dma_length = static_cast<std::uint32_t>(payload_len);
   s.payload = wire::Bytes(payload);

@@ -29,7 +29,7 @@ namespace mrc::ref {
   X(kKeepFailedEv, "keep-failed-ev", "data keeps flowing on an EV after it lost packets") /* loss never moves an EV to ASSUMED_BAD */ \
   X(kRetransmitSameEv, "retransmit-same-ev", "a retransmitted PSN reuses the EV that timed out") /* a retransmission goes out on the EV that timed out */ \
   X(kSackOffByOne, "sack-off-by-one", "SACK bitmap bits name PSN+1 of what arrived") /* responder's SACK bitmap is shifted by one PSN */ \
-  X(kWrongEvEcho, "wrong-ev-echo", "MFEH ev_echo names the previous packet's EV") /* responder echoes the EV of the previous packet, not the trigger's */ \
+  X(kWrongEvEcho, "wrong-ev-echo", "SACK / NACK entropy names the previous packet's EV") /* responder echoes the EV of the previous packet, not the trigger's */ \
   X(kNoTrimNack, "no-trim-nack", "no TRIM NACK after a trimmed stub arrives") /* responder drops trimmed stubs silently */ \
   X(kPlaceTrimmedStub, "place-trimmed-stub", "bytes of a trimmed stub are written to memory") /* responder places the payload bytes of a trimmed stub */ \
   X(kExceedMprWindow, "exceed-mpr-window", "more un-ACKed PSNs in flight than the MPR window") /* requester sends past min(mpr, peer mpr_dest) x 128 un-ACKed PSNs */ \
@@ -62,11 +62,11 @@ namespace mrc::ref {
   X(kIgnoreCountLimits, "ignore-count-limits", "ev_count over the maximum or ev_min_active > ev_count is accepted") /* accepts ev_count over the per-profile maximum, ev_min_active > ev_count */ \
   X(kOnlineUnpopulated, "online-unpopulated", "an explicit profile with UNPOPULATED EVs goes ONLINE") /* an explicit EV profile goes ONLINE with UNPOPULATED EVs */ \
   X(kModifyOnlineWithoutCap, "modify-online-without-cap", "an ONLINE profile changes without the MODIFY_ONLINE capability") /* changes ONLINE EV/CC profiles without the MODIFY_ONLINE capability */ \
-  X(kProbeReqidMangled, "probe-reqid-mangled", "a probe reply carries req_id + 1, not its request's id") /* EP responder answers a probe with req_id + 1 */ \
+  X(kProbeReqidMangled, "probe-reqid-mangled", "an endpoint response carries id + 1, not its request's id") /* endpoint responder answers with the request id + 1 in PSN[15:0] */ \
   X(kProbeNeedsQp, "probe-needs-qp", "an EV probe from a peer without a QP draws no reply") /* EP responder ignores probes from a peer it has no QP with */ \
   X(kProbeIgnoresTc, "probe-ignores-tc", "EV probe requests carry DSCP 46 whatever req_tc was") /* EV probes leave with DSCP 46 whatever req_tc the caller gave */ \
   X(kReqidReuse, "reqid-reuse", "a new EP request reuses the req_id of one still outstanding") /* EP requester hands out the previous req_id while its request is outstanding */ \
-  X(kPortStatusOffByOne, "port-status-off-by-one", "port_status masks set bit N for port N (0-based bits)") /* port-status masks use 0-based bits (bit N = port N) */ \
+  X(kPortStatusDownPortUp, "port-status-down-port-up", "a port-status update marks an administratively down port usable") /* port-status updates report every configured port, down ones too */ \
   X(kNsccMdBelowTarget, "nscc-md-below-target", "bytes in flight collapse under ECN marks while the queueing delay stays below target") /* NSCC cuts the window on ECN marks even while the delay is below target */ \
   X(kNsccNoQuickAdapt, "nscc-no-quick-adapt", "after a trim in a starved epoch the bytes in flight stay near the old window") /* NSCC QuickAdapt never fires */ \
   X(kNsccExceedMaxCwnd, "nscc-exceed-max-cwnd", "more bytes in flight than the configured max_cwnd") /* NSCC window runs up to 4 x max_cwnd */ \

@@ -100,10 +100,9 @@ namespace {
 
 transport::EpResponderConfig ep_responder_config(const EndpointConfig& cfg) {
   transport::EpResponderConfig c;
-  c.local_ports_up = cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << cfg.num_ports) - 1u);
-  c.report_svc_time = (cfg.device.caps & dev_cap::kSvcTime) != 0;
-  // Without a return EV in the request the answer leaves on the port the request came in on,
-  // carrying the UDP-mode EV 0xC000 (rsp_port 0 = arrival port, see ep_ops.hpp).
+  c.control_dscp = cfg.dscp.control;
+  // MODEL: W17 the responder's reverse EV set is one path: the UDP-mode EV 0xC000 on the port the
+  // request came in on (port 0 = arrival port, see ep_ops.hpp).
   c.default_path.kind = transport::TxPath::Kind::kExplicitEv;
   c.default_path.fmt = wire::EvFmtMode::kUdp;
   c.default_path.port = 0;
@@ -177,10 +176,10 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
     case wire::opcode::kMrcProbe:  // W9
       rx_probe(rx_, port);
       break;
-    case wire::opcode::kMrcEpReq:  // MODEL: M6
+    case wire::opcode::kMrcEndpointReq:  // W10
       rx_ep_request(rx_, port);
       break;
-    case wire::opcode::kMrcEpRsp:  // MODEL: M6
+    case wire::opcode::kMrcEndpointRsp:  // W10
       rx_ep_response(rx_, port);
       break;
     default:

@@ -7,11 +7,11 @@
 //
 // Inside: an ev::Controller (EV format/EV/CC profiles), a transport::MemoryTable, and per QP a
 // transport::Requester (created at RTS) and a transport::Responder (created at RTR), plus the EP
-// operations (probes, port-status updates; MODEL: M6). Received frames are routed by opcode: data
-// to the QP's responder, ACKNOWLEDGE to its requester, MRC_EP_REQ to the EP responder, MRC_EP_RSP
-// to the probe/EP tracker. Outgoing frames get their Ethernet/IP/UDP (and SRv6) headers from the
-// EV they travel on (wire::place_ev, MODEL: M1/M2), the egress port from the EV's port, and their
-// ICRC from wire::encode_frame. A down port sends and receives nothing.
+// operations (probes, port-status updates; W10). Received frames are routed by opcode: data to
+// the QP's responder, SACK / NACK / Transport ACK to its requester, endpoint requests (0xD8) to the
+// endpoint responder, responses (0xD9) to the request tracker. Outgoing frames get their
+// Ethernet/IP/UDP (and SRv6) headers from the EV they travel on (wire::place_ev, MODEL: M1/M2),
+// the egress port from the EV's port, and their ICRC from wire::encode_frame. A down port sends and receives nothing.
 //
 // Errors are errno values as the host API reports them (EINVAL, EOPNOTSUPP, ENOMEM, EBUSY, ...).
 #pragma once
@@ -94,8 +94,9 @@ struct EpResponse {
   wire::EpOp op = wire::EpOp::kEvProbe;
   std::uint8_t port = 0;           // arrival port
   std::uint64_t rtt_ns = 0;
-  std::uint32_t adj_svc_time = 0;  // non-zero when the RTT was corrected for service time
-  std::uint32_t port_status = 0;   // the responder's up ports
+  // The API's service-time adjustment: always 0, since no MRC 1.0 header carries a service time
+  // (W14). Kept so the result has the API's shape.
+  std::uint32_t adj_svc_time = 0;
 };
 
 struct EndpointStats {
@@ -158,7 +159,7 @@ class Endpoint {
   int modify_port(std::uint8_t port, bool up);  // admin state; a down port sends/receives nothing
   bool port_up(std::uint8_t port) const;
 
-  // EP operations (mrc_ctl_ep_batch_send_wait, MODEL: M6), sans-I/O: the requests leave through
+  // Endpoint operations (mrc_ctl_ep_batch_send_wait, W10), sans-I/O: the requests leave through
   // poll_frame at the endpoint's current time; each answer (or an ETIMEDOUT after
   // rsp_timeout_ns) comes out of poll_ep_response. `req_tc` is the DSCP of the requests.
   // EINVAL: bad port / op / empty batch; EBUSY: a req_id is outstanding (nothing is sent);

@@ -1,4 +1,4 @@
-// Endpoint EP operations (MODEL: M6): ep_send batches from the controller API, the EP responder
+// Endpoint operations (W10): ep_send batches from the controller API, the endpoint responder
 // (probe answers, peer port status), and the reliability probes (W9) of ASSUMED_BAD EVs (W11).
 #include <algorithm>
 #include <cerrno>
@@ -10,9 +10,11 @@ namespace mrc::ref {
 namespace {
 constexpr std::size_t kMaxEpPending = 1024;  // outstanding EP requests (tracker holds 2048 ids)
 
-// MODEL: M6 port_status: bit N-1 = port N up (defect port-status-off-by-one: bit N).
-std::uint32_t port_status_field(std::uint32_t ports_up, const DefectReads& d) {
-  return d.has(Defect::kPortStatusOffByOne) ? ports_up << 1 : ports_up;
+// The up ports a port-status update reports (bit N-1 = port N; the ERTH numbering is applied in
+// build_ep_request). Defect port-status-down-port-up: every configured port, down ones too.
+std::uint32_t reported_ports(std::uint32_t ports_up, std::uint8_t num_ports, const DefectReads& d) {
+  if (!d.has(Defect::kPortStatusDownPortUp)) return ports_up;
+  return num_ports >= 32 ? 0xFFFFFFFFu : ((1u << num_ports) - 1u);
 }
 }  // namespace
 
@@ -49,7 +51,7 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     spec.op = op;
     spec.req_id = r.req_id;
     spec.tx_timestamp_ns = now_;
-    spec.port_status = r.port_status != 0 ? r.port_status : port_status_field(local_ports_up(), defects_);
+    spec.port_status = r.port_status != 0 ? r.port_status : reported_ports(local_ports_up(), cfg_.num_ports, defects_);
     spec.path.kind = transport::TxPath::Kind::kExplicitEv;
     spec.path.fmt = r.ev_fmt_mode;
     spec.path.ev = r.req_ev;
@@ -57,10 +59,10 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     spec.path.srv6_ev_index = r.srv6_ev_index;
     spec.dgid = r.dgid;
     spec.dmac = r.dmac;
-    // §1.7: req_tc is the DSCP of the request (defect probe-ignores-tc: always 46 for probes).
-    spec.req_tc = op == wire::EpOp::kEvProbe && defects_.has(Defect::kProbeIgnoresTc) ? wire::kDscpControl : req_tc;
+    // req_tc is the DSCP of the request (defect probe-ignores-tc: the Control class for probes).
+    spec.req_tc = op == wire::EpOp::kEvProbe && defects_.has(Defect::kProbeIgnoresTc) ? cfg_.dscp.control : req_tc;
     transport::TxPacket pkt;
-    if (!transport::build_ep_request(spec, pkt)) return EINVAL;
+    transport::build_ep_request(spec, pkt);
     push_control(pkt);
     ep_pending_.push_back(EpPending{r.req_id, op, now_ + rsp_timeout_ns});
   }
@@ -157,30 +159,34 @@ void Endpoint::expire_ep(std::uint64_t now) {
 }
 
 void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
-  const bool probe = f.has_ep && f.ep.op == wire::EpOp::kEvProbe;
+  wire::EpOp op{};
+  const bool known_op = f.has_erth && wire::ep_op_from_wire(f.erth.op, op);
+  const bool probe = known_op && op == wire::EpOp::kEvProbe;
   if (probe && defects_.has(Defect::kProbeNeedsQp)) {
     // Defect probe-needs-qp: probes are answered only for a peer this endpoint has a QP with,
-    // although MRC probes are connectionless (§1.7).
+    // although endpoint operations are connectionless (W10).
     const wire::Ipv6Addr src = transport::source_gid(f);
     const bool has_qp = std::any_of(qps_.begin(), qps_.end(), [&](const auto& q) { return q && q->attr.ah.dgid == src; });
     if (!has_qp) return;
   }
   transport::TxPacket pkt;
-  const auto outcome = ep_responder_.on_request(f, port, now_, now_, pkt);
+  const auto outcome = ep_responder_.on_request(f, port, now_, pkt);
   if (outcome != transport::EpRxOutcome::kResponded && outcome != transport::EpRxOutcome::kPeerTableFull) {
     return;
   }
-  pkt.ep.port_status = port_status_field(pkt.ep.port_status, defects_);
-  if (probe && defects_.has(Defect::kProbeReqidMangled)) ++pkt.ep.req_id;  // defect: wrong id echoed
+  if (defects_.has(Defect::kProbeReqidMangled)) {  // defect: the next id echoed, on every response
+    pkt.bth.psn = (transport::ep_request_id(pkt.bth) + 1u) & 0xFFFFu;
+  }
   push_control(pkt);
-  if (f.has_ep && f.ep.op == wire::EpOp::kPortStatusUpdate) {
-    // MODEL: M6 the peer's up ports: EVs of QPs towards it on a plane whose far end is down are
-    // not eligible until it comes back.
+  if (known_op && op == wire::EpOp::kPortStatusUpdate) {
+    // The peer's up ports: EVs of QPs towards it on a plane whose far end is down are not
+    // eligible until it comes back.
     const wire::Ipv6Addr src = transport::source_gid(f);
+    const std::uint32_t peer_ports = wire::up_ports_of_mask(f.erth.port_status_mask);
     for (auto& q : qps_) {
       if (!q || !q->req || q->attr.ah.dgid != src) continue;
       for (std::uint8_t p = 1; p <= 32; ++p) {
-        const bool peer_up = (f.ep.port_status >> (p - 1)) & 1u;
+        const bool peer_up = (peer_ports >> (p - 1)) & 1u;
         q->req->health().set_port_up(p, port_up(p) && peer_up);
       }
     }
@@ -188,11 +194,11 @@ void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
 }
 
 void Endpoint::rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port) {
-  if (!f.icrc_ok || !f.has_ep) {
+  if (!f.icrc_ok || !f.has_eeth) {
     ++stats_.rx_bad_icrc;
     return;
   }
-  const auto res = ep_tracker_.on_response(f.ep, port, now_);
+  const auto res = ep_tracker_.on_response(transport::ep_request_id(f.bth), f.eeth, port, now_);
   if (!res) return;
   for (std::size_t i = 0; i < ep_pending_.size(); ++i) {
     if (ep_pending_[i].req_id != res->req_id) continue;
@@ -203,8 +209,6 @@ void Endpoint::rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port) {
     r.op = res->op;
     r.port = res->port;
     r.rtt_ns = res->rtt_ns;
-    r.adj_svc_time = res->adj_svc_time;
-    r.port_status = res->port_status;
     ep_results_.push_back(r);
     return;
   }

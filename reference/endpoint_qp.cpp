@@ -72,7 +72,7 @@ int Endpoint::modify_qp(std::uint32_t qpn, const transport::QpAttr& a, std::uint
   if ((qp->state == QpState::kRtr || qp->state == QpState::kRts) && a.qp_state == qp->state &&
       mask == (qa::kState | qa::kMprDest)) {
     // Dynamic MPR (MODEL: M9): a QP that enabled it may re-advertise its mpr_dest while running;
-    // the new value travels in every MFEH (mpr_valid).
+    // the new value travels in every SACK (SETH.mpr, W12).
     if (!(qp->attr.cap & qc::kDynamicMpr) || !mpr_ok(a.mpr_dest, cfg_.device)) return EINVAL;
     if (!qp->rsp || !qp->rsp->set_mpr_dest(a.mpr_dest)) return EINVAL;
     qp->attr.mpr_dest = a.mpr_dest;
@@ -389,7 +389,6 @@ std::uint32_t Endpoint::local_ports_up() const {
 int Endpoint::modify_port(std::uint8_t port, bool up) {
   if (port < 1 || port > cfg_.num_ports) return EINVAL;
   port_up_[port] = up;
-  ep_responder_.set_local_ports(local_ports_up());
   for (auto& q : qps_) {
     if (!q || !q->req) continue;
     const auto peer = ep_responder_.peers().ports(q->attr.ah.dgid);

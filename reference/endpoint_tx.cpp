@@ -135,8 +135,10 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
   spec.neth = pkt.neth;
   spec.has_peth = pkt.has_peth;
   spec.peth = pkt.peth;
-  spec.has_ep = pkt.has_ep;
-  spec.ep = pkt.ep;
+  spec.has_erth = pkt.has_erth;
+  spec.erth = pkt.erth;
+  spec.has_eeth = pkt.has_eeth;
+  spec.eeth = pkt.eeth;
   spec.payload = pkt.payload;
   spec.corrupt_icrc = pkt.corrupt_icrc;
   const wire::EncodeResult r = wire::encode_frame(spec, out.bytes);  // ICRC computed here
@@ -149,7 +151,7 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
   ++stats_.frames_tx;
   ++stats_.tx_per_port[port];
   if (pkt.has_aeth || pkt.has_sack || pkt.has_neth) ++stats_.feedback_tx;
-  if (pkt.has_ep) ++stats_.ep_tx;
+  if (pkt.has_erth || pkt.has_eeth) ++stats_.ep_tx;
   return true;
 }
 

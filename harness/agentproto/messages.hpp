@@ -24,7 +24,9 @@
 
 namespace mrc::agentproto {
 
-inline constexpr std::uint16_t kProtocolVersion = 2;
+// 3: endpoint operations and probes on the MRC 1.0 wire (W9, W10); a version-2 peer speaks the
+// older wire model and is refused at HELLO.
+inline constexpr std::uint16_t kProtocolVersion = 3;
 inline constexpr std::uint16_t kDefaultPort = 7411;
 
 inline constexpr std::size_t kLengthPrefix = 4;      // the u32 length field itself
@@ -341,12 +343,13 @@ struct PortAdmin {
   bool operator==(const PortAdmin&) const = default;
 };
 
-enum class EpOpKind : std::uint8_t { kProbeEv = 0, kPortStatusUpdate = 1 };  // MODEL: M6 op codes
+// The host API's operation numbers (EV_PROBE = 0); the wire carries them as ERTH.op (W10).
+enum class EpOpKind : std::uint8_t { kProbeEv = 0, kPortStatusUpdate = 1 };
 
 struct EpOp {
   EpOpKind op = EpOpKind::kProbeEv;
   std::uint32_t ev_index = 0;  // the EV probed / the EV the update leaves on
-  std::uint8_t tc = 0;         // the request's DSCP, 0..limit::kMaxDscp (MODEL: M11); v2
+  std::uint8_t tc = 0;         // the request's DSCP (API req_tc), 0..limit::kMaxDscp; v2
   bool operator==(const EpOp&) const = default;
 };
 

@@ -196,18 +196,14 @@ struct PayloadSpec {
   std::uint32_t len = 0;
 };
 
-// The endpoint-operation header of an injected MRC_EP_REQ / MRC_EP_RSP (MODEL: M6). Unset
-// fields are 0; `svc_time_ns` also sets the svc_valid flag; `rsp_ev` (MSB first) sets
-// rsp_ev_len to 4 (up to 4 bytes, zero-padded) or 32 (longer), 0 when absent.
+// The ERTH of an injected endpoint request (ep_req, 0xD8) or the EETH of a response (ep_rsp,
+// 0xD9) (W10). `id` is the request id, BTH.PSN[15:0]: given, it replaces the low 16 bits of the
+// frame's psn (whose bits 23..16 stay, for cases about them).
 struct EpSpec {
-  std::uint8_t op = 0;  // 0 EV_PROBE, 1 PORT_STATUS_UPDATE (others: invalid-input cases)
-  std::uint16_t req_id = 0;
-  std::uint32_t port_status = 0;  // bit N-1 = port N up
-  std::uint64_t tx_timestamp = 0;
-  std::optional<std::uint32_t> svc_time_ns;
-  std::uint8_t rsp_fmt_mode = 0;  // host-API EvFmtMode value (1 stev, 2 srv6, 4 udp)
-  std::uint8_t rsp_port = 0;      // 0 = the port the request arrived on
-  std::vector<std::uint8_t> rsp_ev;
+  std::uint8_t op = 1;  // the 2-bit wire value: 1 EV_PROBE, 0 PORT_STATUS_UPDATE (S1: W10)
+  std::optional<std::uint16_t> id;
+  std::uint32_t port_status_mask = 0;  // ERTH only
+  std::uint16_t tx_timestamp = 0;      // ERTH timestamp / EETH reflection, 128 ns units
 };
 
 // A frame the generator injects. Unset optionals take the value the reference endpoint would
@@ -226,7 +222,7 @@ struct FrameSpec {
   std::optional<SackSpec> sack;        // only with opcode sack (0xDC)
   std::optional<NackSpec> nack;        // only with opcode nack (0xDD)
   std::optional<ProbeSpec> probe;      // only with opcode probe (0xDE)
-  std::optional<EpSpec> ep;           // only with the EP opcodes (ep_req / ep_rsp)
+  std::optional<EpSpec> ep;           // only with opcodes ep_req / ep_rsp (0xD8 / 0xD9)
   std::vector<FrameFlag> flags;
   std::optional<PayloadSpec> payload;
   std::optional<std::uint8_t> dscp;

@@ -63,7 +63,7 @@ void check_step_refs(const YAML::Node& root, const Refs& r, Validator& v) {
     } else if (const auto* in = std::get_if<InjectStep>(&b)) {
       if (in->frame.ev) check_ev_index(r, *in->frame.ev, at("ev"), path + ".frame.ev", v);
       // Without QPs (config.qp.count 0: connectionless endpoint operations only) a frame has no
-      // default destination QP; EP frames go to DestQP 0xFFFFFF (MODEL: M6).
+      // default destination QP; endpoint frames go to DestQP 0x2 (W10).
       const bool ep_frame = in->frame.opcode == opcode_by_name("ep_req") || in->frame.opcode == opcode_by_name("ep_rsp");
       if (r.c.config.qp.count == 0 && !ep_frame && !in->frame.dqpn) {
         v.error(at("opcode"), path + ".frame", "config.qp.count is 0, so a non-endpoint frame needs an explicit 'dqpn'");

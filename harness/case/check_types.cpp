@@ -256,7 +256,7 @@ constexpr std::array kInvariants{
     InvariantType{"quick_adapt", &kQuickAdaptSchema,
                   "a trim or loss in a starved epoch brings the bytes in flight down to the achieved bytes"},
     InvariantType{"req_id_not_reused", &kReqIdSchema,
-                  "no EP request reuses the req_id of an unanswered one younger than in_flight_ns (M6)"},
+                  "no endpoint request reuses the id (PSN[15:0], W10) of an unanswered one younger than in_flight_ns"},
 };
 
 constexpr auto make_invariant_names() {

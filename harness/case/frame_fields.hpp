@@ -41,8 +41,8 @@ struct OpcodeName {
   std::uint8_t value;
 };
 // MRC 1.0 opcodes (write_only = 0xCA, ..., ack = 0xD1 the Transport ACK, sack 0xDC, nack 0xDD,
-// probe 0xDE; W3), IBA RC opcodes by name (rc_write_only = 0x0A, rc_ack = 0x11, ...), CNP, and the
-// model's endpoint opcodes (ep_req 0xC0, ep_rsp 0xC1; M6).
+// probe 0xDE, the endpoint request ep_req 0xD8 and response ep_rsp 0xD9; W3), IBA RC opcodes by
+// name (rc_write_only = 0x0A, rc_ack = 0x11, ...) and CNP.
 inline constexpr std::array kOpcodeNames{
     OpcodeName{"send_first", 0x00},      OpcodeName{"send_middle", 0x01},
     OpcodeName{"send_last", 0x02},       OpcodeName{"send_last_imm", 0x03},
@@ -55,13 +55,12 @@ inline constexpr std::array kOpcodeNames{
     OpcodeName{"read_response_only", 0x10},   OpcodeName{"rc_ack", 0x11},
     OpcodeName{"atomic_ack", 0x12},      OpcodeName{"compare_swap", 0x13},
     OpcodeName{"fetch_add", 0x14},       OpcodeName{"cnp", 0x81},
-    OpcodeName{"ep_req", 0xC0},  // MODEL: M6
-    OpcodeName{"ep_rsp", 0xC1},  // MODEL: M6
     OpcodeName{"write_first", 0xC6},     OpcodeName{"write_middle", 0xC7},
     OpcodeName{"write_last", 0xC8},      OpcodeName{"write_last_imm", 0xC9},
     OpcodeName{"write_only", 0xCA},      OpcodeName{"write_only_imm", 0xCB},
     OpcodeName{"ack", 0xD1},             OpcodeName{"sack", 0xDC},
     OpcodeName{"nack", 0xDD},            OpcodeName{"probe", 0xDE},
+    OpcodeName{"ep_req", 0xD8},          OpcodeName{"ep_rsp", 0xD9},
 };
 
 constexpr auto make_opcode_spellings() {

@@ -101,20 +101,15 @@ constexpr std::array kProbeKeys{
 };
 constexpr Schema kProbeSchema{"probe", kProbeKeys};
 
-// MODEL: M6 — the endpoint-operation header of an injected MRC_EP_REQ / MRC_EP_RSP.
-constexpr std::array<std::string_view, 2> kEpOpNames{"ev_probe", "port_status_update"};
-constexpr std::array<std::string_view, 3> kEpFmtNames{"stev", "srv6", "udp"};  // EvFmtMode 1, 2, 4
+// W10 — the ERTH of an injected endpoint request (ep_req) or the EETH of a response (ep_rsp).
+// The op names in wire-value order (S1: W10, wire::EpWireOp): port_status_update 0, ev_probe 1.
+constexpr std::array<std::string_view, 2> kEpOpNames{"port_status_update", "ev_probe"};
 constexpr std::array kEpKeys{
-    KeySpec{.name = "op", .kind = VK::kUIntOrName, .umax = 255, .names = kEpOpNames,
-            .help = "ev_probe (0) / port_status_update (1), or a raw value"},
-    KeySpec{.name = "req_id", .kind = VK::kUInt, .umax = 0xFFFF},
-    KeySpec{.name = "port_status", .kind = VK::kUInt, .umax = k32, .help = "bit N-1 = port N up"},
-    KeySpec{.name = "tx_timestamp", .kind = VK::kUInt, .help = "ns; a responder echoes it"},
-    KeySpec{.name = "svc_time_ns", .kind = VK::kUInt, .umax = k32, .help = "sets svc_valid"},
-    KeySpec{.name = "rsp_fmt_mode", .kind = VK::kEnum, .names = kEpFmtNames, .help = "format of rsp_ev"},
-    KeySpec{.name = "rsp_port", .kind = VK::kUInt, .umax = 255, .help = "0 = the arrival port"},
-    KeySpec{.name = "rsp_ev", .kind = VK::kHexBytes, .min_items = 1, .max_items = 32,
-            .help = "return EV, MSB first; rsp_ev_len 4 (<= 4 bytes) or 32"},
+    KeySpec{.name = "op", .kind = VK::kUIntOrName, .umax = 3, .names = kEpOpNames,
+            .help = "ev_probe / port_status_update, or the raw 2-bit wire value; default ev_probe"},
+    KeySpec{.name = "id", .kind = VK::kUInt, .umax = 0xFFFF, .help = "request id: BTH.PSN[15:0]"},
+    KeySpec{.name = "port_status_mask", .kind = VK::kUInt, .umax = k32, .help = "ERTH only"},
+    KeySpec{.name = "tx_timestamp", .kind = VK::kUInt, .umax = 0xFFFF, .help = "128 ns units"},
 };
 constexpr Schema kEpSchema{"ep", kEpKeys};
 
@@ -152,7 +147,7 @@ constexpr std::array kFrameKeys{
     KeySpec{.name = "sack", .kind = VK::kMap, .schema = &kSackSchema, .help = "SETH + CC_STATE (opcode sack only)"},
     KeySpec{.name = "nack", .kind = VK::kMap, .schema = &kNackSchema, .help = "NETH (opcode nack only)"},
     KeySpec{.name = "probe", .kind = VK::kMap, .schema = &kProbeSchema, .help = "PETH (opcode probe only)"},
-    KeySpec{.name = "ep", .kind = VK::kMap, .schema = &kEpSchema, .help = "EP header (ep_req / ep_rsp only)"},
+    KeySpec{.name = "ep", .kind = VK::kMap, .schema = &kEpSchema, .help = "ERTH / EETH (ep_req / ep_rsp only)"},
     KeySpec{.name = "flags", .kind = VK::kList, .names = kFrameFlagNames, .item = VK::kEnum, .scalar_as_list = true},
     KeySpec{.name = "payload", .kind = VK::kMap, .schema = &kPayloadSchema},
     KeySpec{.name = "dscp", .kind = VK::kUInt, .umax = 63},
@@ -177,31 +172,6 @@ std::uint8_t opcode_of(const YAML::Node& frame) {
   return u && *u <= 255 ? static_cast<std::uint8_t>(*u) : 0;
 }
 
-std::optional<EpSpec> build_ep(const YAML::Node& f, std::uint8_t opcode, const std::string& path, Validator& v) {
-  const auto e = find_key(f, "ep");
-  if (!e) return std::nullopt;
-  if (find_key(f, "opcode") && opcode != opcode_by_name("ep_req") && opcode != opcode_by_name("ep_rsp")) {
-    v.error(key_loc(f, "ep"), path + ".frame.ep", "an 'ep' header needs opcode ep_req or ep_rsp");
-  }
-  EpSpec ep;
-  if (const auto name = read_string(*e, "op"); name && name == "port_status_update") {
-    ep.op = 1;
-  } else {
-    ep.op = read_uint_as<std::uint8_t>(*e, "op").value_or(0);
-  }
-  ep.req_id = read_uint_as<std::uint16_t>(*e, "req_id").value_or(0);
-  ep.port_status = read_uint_as<std::uint32_t>(*e, "port_status").value_or(0);
-  ep.tx_timestamp = read_uint(*e, "tx_timestamp").value_or(0);
-  ep.svc_time_ns = read_uint_as<std::uint32_t>(*e, "svc_time_ns");
-  const auto fmt = read_string(*e, "rsp_fmt_mode");
-  ep.rsp_fmt_mode = !fmt ? 0 : *fmt == "stev" ? 1 : *fmt == "srv6" ? 2 : *fmt == "udp" ? 4 : 0;
-  ep.rsp_port = read_uint_as<std::uint8_t>(*e, "rsp_port").value_or(0);
-  ep.rsp_ev = read_hex(*e, "rsp_ev").value_or(std::vector<std::uint8_t>{});
-  if (!ep.rsp_ev.empty() && !fmt) {
-    v.error(key_loc(*e, "rsp_ev"), path + ".frame.ep.rsp_ev", "a return EV needs 'rsp_fmt_mode'");
-  }
-  return ep;
-}
 
 // A header that belongs to one opcode, given with another, is refused: the frame would not carry it.
 bool header_fits(const YAML::Node& f, std::string_view key, std::uint8_t opcode, const std::string& path, Validator& v) {
@@ -222,6 +192,25 @@ std::optional<std::uint8_t> read_code(const YAML::Node& n, const char* key, cons
     }
   }
   return read_uint_as<std::uint8_t>(n, key);
+}
+
+std::optional<EpSpec> build_ep(const YAML::Node& f, std::uint8_t opcode, const std::string& path, Validator& v) {
+  const auto e = find_key(f, "ep");
+  if (!e) return std::nullopt;
+  const bool request = opcode == opcode_by_name("ep_req");
+  if (find_key(f, "opcode") && !request && opcode != opcode_by_name("ep_rsp")) {
+    v.error(key_loc(f, "ep"), path + ".frame.ep", "an 'ep' header needs opcode ep_req or ep_rsp");
+  }
+  if (!request && find_key(*e, "port_status_mask")) {
+    v.error(key_loc(*e, "port_status_mask"), path + ".frame.ep.port_status_mask",
+            "only a request (ep_req, ERTH) carries a port_status_mask");
+  }
+  EpSpec ep;
+  ep.op = read_code(*e, "op", kEpOpNames, std::array<std::uint8_t, 2>{0, 1}).value_or(1);
+  ep.id = read_uint_as<std::uint16_t>(*e, "id");
+  ep.port_status_mask = read_uint_as<std::uint32_t>(*e, "port_status_mask").value_or(0);
+  ep.tx_timestamp = read_uint_as<std::uint16_t>(*e, "tx_timestamp").value_or(0);
+  return ep;
 }
 
 void build_feedback(const YAML::Node& f, FrameSpec& fr, const std::string& path, Validator& v) {

@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
                       "PASS) or none");
   run_cmd->add_option("--snaplen", run_text.snaplen,
                       "auto (default: whole frames for cases whose checks read payload bytes, else every header), full, "
-                      "or bytes N (366 .. 262144) kept of each frame in the evidence files");
+                      "or bytes N (290 .. 262144) kept of each frame in the evidence files");
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
   run_cmd->add_option("--profile", run_text.profile,

@@ -72,7 +72,7 @@ DutStatus reference_replace_ev(ref::Endpoint& ep, const EvReplacement& op);
 DutStatus set_reference_profile_online(ref::Endpoint& ep, bool online);
 
 // An endpoint request (mrc_ctl_ep_batch_send_wait): an EV probe on EV `ev_index`, or a port-status
-// update sent on it, with DSCP `tc` (MODEL: M6, M11), to `remote`. The endpoint picks the req_id.
+// update sent on it, with DSCP `tc` (W10), to `remote`. The endpoint picks the req_id.
 struct ReferenceEpRequest {
   wire::EpOp op = wire::EpOp::kEvProbe;
   std::uint32_t ev_index = 0;

@@ -29,7 +29,7 @@ DutIdentity ReferenceBinding::identity() const {
   } else {
     id.name = policy_.empty() ? "reference" : "reference:" + policy_.to_string();
   }
-  id.version = "reference endpoint (sans-I/O), wire model M1-M13";
+  id.version = "reference endpoint (sans-I/O), MRC 1.0 wire (spec-derived, mrc-wire-model.md W1-W19)";
   id.details = defects.empty() ? "no defects" : "defects: " + defects.to_string();
   if (!policy_.variants.empty()) id.details += "; conformant variants: " + policy_.variants.to_string();
   return id;

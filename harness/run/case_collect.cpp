@@ -127,7 +127,6 @@ void collect(SessionState& s) {
   ctx.case_id = s.c.id;
   ctx.out_dir = s.o.out_dir;
   ctx.golden_dir = s.o.golden_dir;
-  ctx.mrc_framing = true;  // MODEL: M3
   ctx.traffic_start_ns = s.traffic_start_ns == UINT64_MAX ? 0 : s.traffic_start_ns;
   ctx.end_ns = end;
   // What this testbed declares it may add to measured times: the timing checks and the expect

@@ -32,10 +32,10 @@ enum class SnapMode : std::uint8_t {
 
 // The longest header stack the decoder reads (reference/wire/frame.hpp, kMaxFrameLen less its
 // payload, pad and ICRC): Ethernet 14 + VLAN 4 + IPv6 40 + SRH 8 + 8 segments x 16 (a full uSID
-// container list) + inner IPv6 40 + UDP 8 + BTH 12 + RETH 16 + AETH 4 + ImmDt 4 + MFEH 32 (MODEL: M5)
-// + EP header 24 (MODEL: M6) + its response EV 32 = 366 bytes.
-inline constexpr std::uint32_t kHeaderSnaplen = 14 + 4 + 40 + 8 + 8 * 16 + 40 + 8 + 12 + 16 + 4 + 4 + 32 + 24 + 32;
-static_assert(kHeaderSnaplen == 366);
+// container list) + inner IPv6 40 + UDP 8 + BTH 12 + the longest MRC 1.0 extension stack, 36
+// (SETH + CC_STATE, or EETH; a data packet's METH + TSETH + RETH + ImmDt is 28) = 290 bytes.
+inline constexpr std::uint32_t kHeaderSnaplen = 14 + 4 + 40 + 8 + 8 * 16 + 40 + 8 + 12 + 36;
+static_assert(kHeaderSnaplen == 290);
 // --snaplen N: at least every header (a shorter cut would lose fields a check judged), at most
 // what Wireshark takes.
 inline constexpr std::uint32_t kMinSnaplen = kHeaderSnaplen;

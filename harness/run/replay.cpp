@@ -93,7 +93,7 @@ void restore_cut_frames(SessionResult& s, const std::vector<std::vector<std::uin
         continue;
       }
       const bool is_bad = std::binary_search(bad.begin(), bad.end(), static_cast<std::uint32_t>(i));
-      restore_cut_frame(cap.bytes(i), p.origlen, s.ctx.mrc_framing, is_bad, buf);
+      restore_cut_frame(cap.bytes(i), p.origlen, is_bad, buf);
       whole.add(p.ts_ns, buf, p.origlen);
     }
     whole.integrity() = cap.integrity();

@@ -120,10 +120,8 @@ std::vector<T> list(const In& a, F&& one) {
 
 // Where a frame's ICRC sits when the decoder can check it: the covered bytes [ip, end) and the
 // ICRC at `end`; false when the frame does not decode that far or runs past its bytes.
-bool icrc_region(std::span<const std::uint8_t> frame, bool mrc_framing, wire::DecodedFrame& f, std::size_t& ip,
-                 std::size_t& end) {
+bool icrc_region(std::span<const std::uint8_t> frame, wire::DecodedFrame& f, std::size_t& ip, std::size_t& end) {
   wire::DecodeOptions opt;
-  opt.mrc_framing = mrc_framing;  // MODEL: M3
   opt.verify_icrc = true;
   if (!wire::decode_frame(frame, f, opt).ok()) return false;
   if (f.frame_length > frame.size() || f.frame_length < f.roce_ip_offset + 4) return false;
@@ -133,26 +131,26 @@ bool icrc_region(std::span<const std::uint8_t> frame, bool mrc_framing, wire::De
 }
 
 // The frames of `cap` longer than `snaplen` whose ICRC the decoder checks and finds wrong.
-std::vector<std::uint32_t> cut_icrc_bad(const harness::Capture& cap, std::uint32_t snaplen, bool mrc_framing) {
+std::vector<std::uint32_t> cut_icrc_bad(const harness::Capture& cap, std::uint32_t snaplen) {
   std::vector<std::uint32_t> out;
   wire::DecodedFrame f;
   for (std::size_t i = 0; i < cap.size(); ++i) {
     if (cap.packet(i).caplen <= snaplen) continue;
     std::size_t ip = 0, end = 0;
-    if (icrc_region(cap.bytes(i), mrc_framing, f, ip, end) && !f.icrc_ok) out.push_back(static_cast<std::uint32_t>(i));
+    if (icrc_region(cap.bytes(i), f, ip, end) && !f.icrc_ok) out.push_back(static_cast<std::uint32_t>(i));
   }
   return out;
 }
 
 }  // namespace
 
-void restore_cut_frame(std::span<const std::uint8_t> cut, std::uint32_t origlen, bool mrc_framing, bool icrc_bad,
+void restore_cut_frame(std::span<const std::uint8_t> cut, std::uint32_t origlen, bool icrc_bad,
                        std::vector<std::uint8_t>& buf) {
   buf.assign(cut.begin(), cut.end());
   buf.resize(std::max<std::size_t>(origlen, cut.size()), 0);
   wire::DecodedFrame f;
   std::size_t ip = 0, end = 0;
-  if (!icrc_region(buf, mrc_framing, f, ip, end)) return;
+  if (!icrc_region(buf, f, ip, end)) return;
   const std::uint32_t icrc = wire::icrc_compute(wire::Bytes(buf.data() + ip, end - ip));
   wire::icrc_write(buf.data() + end, icrc_bad ? ~icrc : icrc);
 }
@@ -171,7 +169,6 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
                   {"wire_overrun", s.wire_overrun}};
   j["traffic_start_ns"] = c.traffic_start_ns;
   j["end_ns"] = c.end_ns;
-  j["mrc_framing"] = c.mrc_framing;  // MODEL: M3
   Json taps = Json::array();
   for (const harness::TapCapture& t : c.taps) {
     const harness::CaptureIntegrity& g = t.capture.integrity();
@@ -186,7 +183,7 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
                       {"tap_dropped", g.tap_dropped},
                       {"truncated", g.truncated},
                       {"ns_timestamps", g.ns_timestamps}}},
-                    {"cut_icrc_bad", cut_icrc_bad(t.capture, snaplen, c.mrc_framing)}});
+                    {"cut_icrc_bad", cut_icrc_bad(t.capture, snaplen)}});
   }
   j["taps"] = std::move(taps);
   Json faults = Json::array();
@@ -291,7 +288,6 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
     s.wire_overrun = ses.at("wire_overrun").str();
     c.traffic_start_ns = r.at("traffic_start_ns").u64();
     c.end_ns = r.at("end_ns").u64();
-    c.mrc_framing = r.at("mrc_framing").boolean();
     std::vector<std::vector<std::uint32_t>> bad;
     c.taps = list<harness::TapCapture>(r.at("taps"), [&bad](const In& x) {
       bad.push_back(list<std::uint32_t>(x.at("cut_icrc_bad"), [](const In& v) { return v.uint<std::uint32_t>(); }));

@@ -51,7 +51,7 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
 // The decoder then finds the payload length, the trimmed flag and icrc_ok the run found. `buf`
 // is resized to `origlen`. Cases whose checks read payload bytes are not re-judged from cut
 // frames (replay.cpp).
-void restore_cut_frame(std::span<const std::uint8_t> cut, std::uint32_t origlen, bool mrc_framing, bool icrc_bad,
+void restore_cut_frame(std::span<const std::uint8_t> cut, std::uint32_t origlen, bool icrc_bad,
                        std::vector<std::uint8_t>& buf);
 
 }  // namespace mrc::run

@@ -57,7 +57,7 @@ harness::VariantsResult run_variants(std::span<const harness::Case* const> cases
   // fail like any other (the baseline a variant's false fails are read against).
   std::vector<BindingFactory> factories;
   if (plan.include_default) {
-    result.runs.push_back(harness::VariantRun{"reference", "the default reference (round robin, ACK per M5 example)",
+    result.runs.push_back(harness::VariantRun{"reference", "the default reference (round robin, SACK on the W6 triggers)",
                                               {}, 0, 0, {}, {}, {}, false});
     factories.push_back([] { return harness::make_binding("reference", nullptr); });
   }

@@ -33,23 +33,6 @@ void to_wire(const SackSpec& h, std::uint32_t psn, wire::Seth& seth, wire::CcSta
   cc.rcvd_bytes = h.rcvd_bytes & kPsnMask;
 }
 
-// MODEL: M6 — rsp_ev_len follows the return EV's size: 4 bytes (STEV / UDP) or 32 (SRv6).
-wire::EpHdr to_wire(const EpSpec& e) {
-  wire::EpHdr w;
-  w.op = static_cast<wire::EpOp>(e.op);
-  w.svc_valid = e.svc_time_ns.has_value();
-  w.svc_time_ns = e.svc_time_ns.value_or(0);
-  w.req_id = e.req_id;
-  w.port_status = e.port_status;
-  w.tx_timestamp = e.tx_timestamp;
-  w.rsp_fmt_mode = e.rsp_fmt_mode;
-  w.rsp_port = e.rsp_port;
-  const std::size_t n = std::min(e.rsp_ev.size(), w.rsp_ev.size());
-  w.rsp_ev_len = n == 0 ? 0 : n <= 4 ? 4 : 32;
-  std::copy_n(e.rsp_ev.begin(), n, w.rsp_ev.begin());
-  return w;
-}
-
 void set_flags(wire::Bth& bth, const std::vector<FrameFlag>& flags) {
   for (FrameFlag f : flags) {
     switch (f) {
@@ -92,10 +75,10 @@ bool is_write_opcode(std::uint8_t op) { return wire::is_mrc_data(op); }
 
 BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   BuiltFrame out;
-  const wire::ExtLayout layout = wire::ext_layout(spec.opcode, /*mrc_framing=*/true);  // MODEL: M3
+  const wire::ExtLayout layout = wire::ext_layout(spec.opcode);
   const bool data = is_write_opcode(spec.opcode);
   // W13: feedback and endpoint packets travel in the Control class; data and probes in the Data class.
-  const bool control = layout.aeth || layout.sack || layout.neth || layout.ep || layout.erth || layout.eeth;
+  const bool control = layout.aeth || layout.sack || layout.neth || layout.erth || layout.eeth;
 
   // Payload: explicit, else a write carries reth.len (or 64) incrementing bytes.
   std::uint32_t payload_len = 0;
@@ -123,7 +106,8 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   }
   f.ip6.src = ctx.src_gid;
   f.ip6.dst = ctx.dst_gid;
-  const std::uint8_t dscp = spec.dscp.value_or(control ? wire::kDscpControl : wire::kDscpTrimmable);  // MODEL: M11
+  const wire::DscpConfig classes;  // the injected frame's class, at the default DSCP values (W13)
+  const std::uint8_t dscp = spec.dscp.value_or(control ? classes.control : classes.trimmable);
   const std::uint8_t ecn = spec.ecn.value_or(wire::kEcnEct0);
   f.ip6.dscp = f.ip4.dscp = dscp;
   f.ip6.ecn = f.ip4.ecn = ecn;
@@ -150,8 +134,10 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
 
   f.bth.opcode = spec.opcode;
   f.bth.psn = spec.psn & kPsnMask;
+  if (spec.ep && spec.ep->id) f.bth.psn = (f.bth.psn & 0xFF0000u) | *spec.ep->id;  // W10 the id
   f.bth.pkey = spec.pkey.value_or(0xFFFF);
-  f.bth.dest_qp = spec.dqpn.value_or(layout.ep ? wire::kEpDestQp : ctx.dqpn) & kPsnMask;
+  const bool endpoint = layout.erth || layout.eeth;
+  f.bth.dest_qp = spec.dqpn.value_or(endpoint ? wire::kEndpointQpn : ctx.dqpn) & kPsnMask;
   set_flags(f.bth, spec.flags);
   if (layout.meth) {  // W4: every MRC data packet has a METH, and a TSETH when the case gives one
     f.has_meth = true;
@@ -208,9 +194,17 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
     f.peth.probe_id = p.probe_id;
     f.peth.ts = p.ts ? wire::Timestamp{*p.ts, false, wire::kFtypeTimestamp} : wire::Timestamp{0, false, 0};
   }
-  if (layout.ep) {  // MODEL: M6 the EP header the case gives, else a bare EV probe (all zero)
-    f.has_ep = true;
-    f.ep = to_wire(spec.ep.value_or(EpSpec{}));
+  const EpSpec ep = spec.ep.value_or(EpSpec{});  // W10: default an EV probe, timestamp 0
+  if (layout.erth) {
+    f.has_erth = true;
+    f.erth.op = ep.op & 3;
+    f.erth.port_status_mask = ep.port_status_mask;
+    f.erth.ts = wire::Timestamp{ep.tx_timestamp, false, wire::kFtypeTimestamp};
+  }
+  if (layout.eeth) {
+    f.has_eeth = true;
+    f.eeth.op = ep.op & 3;
+    f.eeth.tx_timestamp = ep.tx_timestamp;
   }
   f.payload = wire::Bytes(payload.data(), payload.size());
   f.corrupt_icrc = spec.icrc == IcrcMode::kBad;

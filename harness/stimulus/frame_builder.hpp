@@ -1,9 +1,10 @@
 // Builds the bytes of a frame a case describes compactly (case_model.hpp FrameSpec: opcode, PSN,
-// EV, RETH, AETH + MFEH, flags, payload pattern, DSCP/ECN, bad ICRC, truncation) with the wire
-// codecs (wire::encode_frame, wire::place_ev). Unset fields take what the reference endpoint
-// would send on the QP: its addresses, the DUT's QPN, P_Key 0xFFFF, DSCP 10 + ECT(0) for data
-// and DSCP 46 for feedback and endpoint operations (MODEL: M11), a RETH naming the DUT's buffer
-// at (PSN - first PSN) x MTU for data opcodes (MODEL: M3).
+// EV, METH / TSETH / RETH, AETH, SETH, NETH, PETH, ERTH / EETH, flags, payload pattern, DSCP/ECN,
+// bad ICRC, truncation) with the wire codecs (wire::encode_frame, wire::place_ev). Unset fields
+// take what the reference endpoint would send on the QP: its addresses, the DUT's QPN (DestQP 0x2
+// for endpoint operations), P_Key 0xFFFF, the Data class + ECT(0) for data and probes and the
+// Control class for feedback and endpoint operations (W13 default DSCPs), a RETH naming the DUT's
+// buffer at (PSN - first PSN) x MTU for data opcodes (W4).
 #pragma once
 
 #include <cstdint>

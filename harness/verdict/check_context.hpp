@@ -48,7 +48,6 @@ struct CheckContext {
   std::uint64_t end_ns = 0;
   std::filesystem::path out_dir;      // the run's output folder
   std::filesystem::path golden_dir;   // pcaps/ of the suite
-  bool mrc_framing = true;            // MODEL: M3 (decode data packets with per-packet RETH)
 
   const TapCapture* tap(const std::string& name) const {
     for (const auto& t : taps) {

@@ -197,12 +197,10 @@ struct RawView {
   wire::WireError error = wire::WireError::kOk;
 };
 
-RawView raw_view(const diffing::PacketView& p, const DiffOptions& opt) {
+RawView raw_view(const diffing::PacketView& p) {
   RawView v;
   if (p.index < 0) return v;
   wire::DecodeOptions o;
-  o.mrc_framing = opt.mrc_framing;
-  o.detect_framing = opt.detect_framing;  // as build_table decoded it
   const auto r = wire::decode_frame(p.bytes, v.f, o);
   v.decoded = r.ok();
   v.error = r.error;
@@ -250,8 +248,8 @@ Difference format_difference(DiffKind kind, int slot, const PacketView& pa, cons
   out.kind = kind;
   out.index_a = pa.index;
   out.index_b = pb.index;
-  const RawView va = raw_view(pa, opt);
-  const RawView vb = raw_view(pb, opt);
+  const RawView va = raw_view(pa);
+  const RawView vb = raw_view(pb);
   if (pa.index >= 0) out.ts_a = pa.row.ts;
   if (pb.index >= 0) out.ts_b = pb.row.ts;
   out.filter_a = filter_for(va, pa.index);

@@ -10,11 +10,11 @@
 //
 // Then A (expected) is walked in order and each packet is matched to a packet of B (observed)
 // inside the equivalence window: packets within `window` positions of each other may match in
-// any order when their key (opcode, normalized PSN; for feedback also MFEH type and trigger PSN;
+// any order when their key (opcode, normalized PSN; for feedback also the NACK reason and the PSN a SACK answers;
 // for endpoint ops the request id) agrees. Unkeyed leftovers are paired positionally inside the
 // window and diffed field by field; the rest are missing (in A only) or extra (in B only).
 // Golden checks ask for more (field_class.hpp): packets pair by identity (`match_identity`: source
-// address, destination QP, opcode, PSN, MFEH type and trigger PSN, endpoint request, and the
+// address, destination QP, opcode, PSN, NACK reason and answered PSN, endpoint request id, and the
 // retransmission ordinal, i.e. the n-th packet of an identity in A pairs with the n-th in B,
 // wherever they sit), and the EV-carrying fields of B are judged against the eligible EVs of its
 // sender (`ev_choice`, the `choice` class) instead of being compared with A's. Without them the
@@ -45,11 +45,6 @@ struct DiffOptions {
   std::uint32_t window = 1;          // equivalence window, packets (1 = strict order)
   std::uint64_t tolerance_ns = 0;    // |ts_b - ts_a| <= tolerance_ns + tolerance_pct% of ts_a
   double tolerance_pct = 0;          //   (timestamps relative to each capture's first packet)
-  bool mrc_framing = true;           // MODEL: M3
-  // Recognise MRC framing per frame (wire::detect_mrc_framing) rather than assuming it for every
-  // frame, so plain RoCEv2 frames (ACK without MFEH, SEND, READ, CM MADs) decode field-level
-  // beside MRC ones. Off: every frame as mrc_framing says (a QP known to be MRC).
-  bool detect_framing = true;
   bool normalize = true;
   // Pair by identity, not position (above); leftovers then pair positionally inside `window`.
   bool match_identity = false;

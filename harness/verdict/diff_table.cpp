@@ -15,7 +15,6 @@ namespace {
 
 constexpr SlotBits bit(int slot) { return slot_bit(slot); }
 constexpr int kPsnSlot = static_cast<int>(FieldId::kBthPsn);
-constexpr int kTrigSlot = static_cast<int>(FieldId::kMfehTrigPsn);      // MODEL: M5
 constexpr int kAckPsnSlot = static_cast<int>(FieldId::kSethAckPsn);     // W5: the PSN a SACK answers
 constexpr int kVaSlot = static_cast<int>(FieldId::kRethVa);
 // Compared outside the hash: normalized once the whole capture is seen, or with a tolerance.
@@ -70,10 +69,6 @@ std::uint64_t dest_key(const wire::DecodedFrame& f) {
   if (id == FieldId::kBthDqpn) return n.qp_ordinal(f);
   // W5, W7: PSNs that repeat BTH.PSN compare as their distance from it (0 when they agree).
   if (id == FieldId::kSethCackPsn || id == FieldId::kNethNackPsn) return (v.u - f.bth.psn) & 0xFFFFFFu;
-  if (id == FieldId::kEpTxTimestamp) {
-    n.ts0_used = true;  // in the row's hash from now on
-    return v.u - n.ts0;
-  }
   return v.u;
 }
 
@@ -126,8 +121,7 @@ constexpr bool follows(FieldId a, FieldId b) { return static_cast<int>(a) + 1 ==
 static_assert(follows(FieldId::kImm, FieldId::kMethMsn) && follows(FieldId::kTsethFtype, FieldId::kAethSyndrome) &&
               follows(FieldId::kAethMsn, FieldId::kSethM) && follows(FieldId::kCcRcvdBytes, FieldId::kNethReason) &&
               follows(FieldId::kNethTxTimestamp, FieldId::kPethProbeId) && follows(FieldId::kPethFtype, FieldId::kErthOp) &&
-              follows(FieldId::kErthFtype, FieldId::kEethOp) && follows(FieldId::kEethTxTimestamp, FieldId::kMfehType) &&
-              follows(FieldId::kMfehRcvdBytes, FieldId::kEpOp) && follows(FieldId::kEpRspEvLen, FieldId::kIcrc));
+              follows(FieldId::kErthFtype, FieldId::kEethOp) && follows(FieldId::kEethTxTimestamp, FieldId::kIcrc));
 
 // Fills every unmasked present slot of a decoded frame (pass-1 values); returns the mask. The
 // headers a frame may lack are filled only when it has them: a data packet pays nothing for the
@@ -143,8 +137,6 @@ SlotBits fill_slots(const wire::DecodedFrame& f, const FrameMeta& meta, const Di
   if (f.has_peth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kPethProbeId, I::kPethFtype>());
   if (f.has_erth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kErthOp, I::kErthFtype>());
   if (f.has_eeth) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kEethOp, I::kEethTxTimestamp>());
-  if (f.has_mfeh) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kMfehType, I::kMfehRcvdBytes>());
-  if (f.has_ep) present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kEpOp, I::kEpRspEvLen>());
   present |= fill_header_slots(f, meta, opt, masks, n, slots, slot_range<I::kIcrc, I::kFrameLen>());
   if (!(masks.bits & bit(kPayloadSlot))) {
     slots[kPayloadSlot] = get_field(FieldId::kPayload, f, meta).u;
@@ -282,9 +274,9 @@ std::string parse_masks(const std::vector<std::string>& names, MaskSet& out, boo
 bool is_normalized(FieldId id, bool encapsulated) {
   switch (id) {
     case FieldId::kEthSrc: case FieldId::kEthDst: case FieldId::kIpSrc: case FieldId::kInnerSrc:
-    case FieldId::kInnerDst: case FieldId::kBthDqpn: case FieldId::kBthPsn: case FieldId::kMfehTrigPsn:
+    case FieldId::kInnerDst: case FieldId::kBthDqpn: case FieldId::kBthPsn:
     case FieldId::kSethAckPsn: case FieldId::kSethCackPsn: case FieldId::kNethNackPsn:
-    case FieldId::kRethVa: case FieldId::kEpTxTimestamp: case FieldId::kTs:
+    case FieldId::kRethVa: case FieldId::kTs:
       return true;
     case FieldId::kIpDst: return !encapsulated;  // SRv6 outer DA is the EV container: raw
     default: return false;
@@ -295,8 +287,6 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
                     const MaskSet& masks, Normalizer& norm, bool judge_ev, int port, Row& r, RowScratch& scratch,
                     bool register_only) {
   wire::DecodeOptions dopt;
-  dopt.mrc_framing = opt.mrc_framing;  // MODEL: M3
-  dopt.detect_framing = opt.detect_framing;
   wire::DecodedFrame& f = scratch.frame;
   std::array<std::uint64_t, kSlots>& slots = scratch.slots;
   FrameMeta meta;
@@ -332,7 +322,7 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
                                              (r.present & bit(kSrcSlot)) ? slots[kSrcSlot] : ~std::uint64_t{0}));
   if (judge_ev) r.ev_bad = opt.ev_choice->judge(f, port).ok() ? 0 : 1;
   r.psn = f.bth.psn;
-  r.trig = f.has_mfeh ? f.mfeh.trig_psn : (f.has_sack && !f.seth.pr ? f.seth.ack_psn() : 0);
+  r.trig = f.has_sack && !f.seth.pr ? f.seth.ack_psn() : 0;
   r.va = f.has_reth ? f.reth.va : 0;
   if (opt.normalize) {
     // The QP's ordinal is already in its slot unless bth.dqpn is masked (same value either way).
@@ -344,10 +334,9 @@ RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, co
       norm.va_min = f.reth.va;
     }
   }
-  // The window key's parts that need no normalization: opcode, MFEH type, endpoint request.
+  // The window key's parts that need no normalization: opcode, endpoint request id, NACK reason.
   std::uint64_t key = f.bth.opcode;
-  if (f.has_mfeh) key |= std::uint64_t{static_cast<std::uint8_t>(f.mfeh.type)} << 32;  // MODEL: M5
-  if (f.has_ep) key |= (std::uint64_t{f.ep.req_id} << 36) | (std::uint64_t{1} << 35);  // MODEL: M6
+  if (f.has_erth || f.has_eeth) key |= (std::uint64_t{f.bth.psn & 0xFFFFu} << 36) | (std::uint64_t{1} << 35);  // W10
   if (f.has_neth) key |= std::uint64_t{f.neth.nack_reason} << 24;                       // W7
   if (f.has_sack && f.seth.pr) key |= (std::uint64_t{f.seth.probe_id()} << 36) | (std::uint64_t{1} << 34);
   r.key = key;
@@ -399,8 +388,6 @@ SlotBits full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, cons
                        std::uint8_t* error) {
   slots.fill(0);
   wire::DecodeOptions dopt;
-  dopt.mrc_framing = opt.mrc_framing;
-  dopt.detect_framing = opt.detect_framing;
   wire::DecodedFrame f;
   const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
   if (error) *error = static_cast<std::uint8_t>(dr.error);
@@ -410,7 +397,6 @@ SlotBits full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, cons
   meta.caplen = static_cast<std::uint32_t>(bytes.size());
   const SlotBits present = fill_slots(f, meta, opt, masks, norm, slots);
   slots[kPsnSlot] = late.psn;  // the normalized late values
-  slots[kTrigSlot] = (present & bit(kTrigSlot)) ? late.trig : 0;
   slots[kAckPsnSlot] = (present & bit(kAckPsnSlot)) ? late.trig : 0;
   slots[kVaSlot] = late.va;
   return present;

@@ -76,7 +76,7 @@ struct Row {
   std::uint64_t va = 0;       // raw in pass 1, offset from the lowest VA after pass 2
   std::uint64_t key = 0;      // window-matching key (pass 2)
   std::uint32_t psn = 0;      // raw in pass 1, offset in its space after pass 2
-  std::uint32_t trig = 0;     // MODEL: M5 trigger PSN, same space as psn
+  std::uint32_t trig = 0;     // the PSN a SACK answers (W5 ack_psn), same space as psn
   std::uint8_t space = kNoSpace;
   std::uint8_t error = 0;     // wire::WireError (0 = decoded); undecodable rows hash their bytes
   std::uint8_t ev_bad = 0;    // B with ev_choice: its EV fields are not one eligible EV's (ev_choice.hpp)
@@ -85,9 +85,8 @@ struct Row {
 
 // Bits of Row::present for the fields a row keeps apart from its hash.
 inline constexpr SlotBits kPsnBit = slot_bit(static_cast<int>(FieldId::kBthPsn));
-// The trigger PSN: MODEL: M5 MFEH trig_psn, or the PSN a SACK answers (W5 ack_psn).
-inline constexpr SlotBits kTrigBit =
-    slot_bit(static_cast<int>(FieldId::kMfehTrigPsn)) | slot_bit(static_cast<int>(FieldId::kSethAckPsn));
+// The trigger PSN: the PSN a SACK answers (W5 ack_psn).
+inline constexpr SlotBits kTrigBit = slot_bit(static_cast<int>(FieldId::kSethAckPsn));
 inline constexpr SlotBits kVaBit = slot_bit(static_cast<int>(FieldId::kRethVa));
 inline constexpr SlotBits kTsBit = slot_bit(kTsSlot);
 

@@ -38,7 +38,7 @@ EvChoice::EvChoice(wire::EvFmtMode mode, const std::vector<WireEvRecord>& evs) :
   }
 }
 
-bool EvChoice::applies(const wire::DecodedFrame& f) { return f.bth.dest_qp != 0xFFFFFF; }  // MODEL: M6
+bool EvChoice::applies(const wire::DecodedFrame& f) { return !f.has_erth && !f.has_eeth; }
 
 std::uint32_t EvChoice::judged_fields(const wire::DecodedFrame& f, int port) const {
   std::uint32_t m = 1u << kSport;

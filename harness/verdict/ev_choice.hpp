@@ -45,8 +45,9 @@ class EvChoice {
   std::size_t size() const { return evs_.size(); }
   wire::EvFmtMode mode() const { return mode_; }
 
-  // Does the EV class judge this frame? Frames of a QP do; endpoint operations (DestQP 0xFFFFFF,
-  // MODEL: M6) go on the return EV their request names, which is exact, not a choice.
+  // Does the EV class judge this frame? Frames of a QP do; endpoint operations (W10) do not: a
+  // request travels on the one EV it tests (judged exactly), a response on an EV of the
+  // responder's reverse set, which no QP's profile lists.
   static bool applies(const wire::DecodedFrame& f);
   // One packet sent on `port` (1-based; 0 = unknown, the port is then not judged).
   EvJudgement judge(const wire::DecodedFrame& f, int port) const;

@@ -59,7 +59,6 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const TapCapture& tap,
   Score s;
   const auto bytes = tap.capture.bytes(index);
   wire::DecodeOptions opt;
-  opt.mrc_framing = ctx.mrc_framing;
   s.decoded = wire::decode_frame(wire::Bytes(bytes.data(), bytes.size()), f, opt).ok() || f.trimmed;
   FrameMeta m;
   m.ts_ns = tap.capture.packet(index).ts_ns;

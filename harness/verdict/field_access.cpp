@@ -30,11 +30,6 @@ constexpr std::array<std::string_view, kFieldCount> kNames{
     "peth.probe_id", "peth.vendor_info", "peth.spdcid", "peth.dpdcid", "peth.ts", "peth.tsr", "peth.ftype",
     "erth.op", "erth.vendor_info", "erth.port_status_mask", "erth.ts", "erth.tsr", "erth.ftype",
     "eeth.op", "eeth.tx_timestamp",
-    "mfeh.type", "mfeh.ce", "mfeh.svc_valid", "mfeh.ev_valid", "mfeh.mpr_valid", "mfeh.sack_valid",
-    "mfeh.svc_time", "mfeh.trig_psn", "mfeh.ev_echo", "mfeh.ev_port", "mfeh.mpr", "mfeh.sack_base_off",
-    "mfeh.sack_bitmap", "mfeh.rcvd_bytes",
-    "ep.op", "ep.req_id", "ep.port_status", "ep.tx_timestamp", "ep.svc_time_ns", "ep.rsp_port",
-    "ep.rsp_ev_len",
     "icrc", "trimmed", "payload.len", "frame.len",
     "ep.id", "seth.sack_base", "seth.probe_id", "feedback", "path_probe",
     "ev", "ev_index", "port", "plane", "direction",
@@ -155,33 +150,11 @@ std::string_view display_field(FieldId id, bool ipv4) {
     case FieldId::kImm: return "mrc.immdt";
     case FieldId::kAethSyndrome: return "mrc.aeth.syndrome";
     case FieldId::kAethMsn: return "mrc.aeth.msn";
-    case FieldId::kMfehType: return "mrc.mfeh.type";
-    case FieldId::kMfehCe: return "mrc.mfeh.ce";
-    case FieldId::kMfehSvcValid: return "mrc.mfeh.svc_valid";
-    case FieldId::kMfehEvValid: return "mrc.mfeh.ev_valid";
-    case FieldId::kMfehMprValid: return "mrc.mfeh.mpr_valid";
-    case FieldId::kMfehSackValid: return "mrc.mfeh.sack_valid";
-    case FieldId::kMfehSvcTime: return "mrc.mfeh.svc_time";
-    case FieldId::kMfehTrigPsn: return "mrc.mfeh.trig_psn";
-    case FieldId::kMfehEvEcho: return "mrc.mfeh.ev_echo";
-    case FieldId::kMfehEvPort: return "mrc.mfeh.ev_port";
-    case FieldId::kMfehMpr: return "mrc.mfeh.mpr";
-    case FieldId::kMfehSackBaseOff: return "mrc.mfeh.sack_base_off";
-    case FieldId::kMfehSackBitmap: return "mrc.mfeh.sack_bitmap";
-    case FieldId::kMfehRcvdBytes: return "mrc.mfeh.rcvd_bytes";
-    case FieldId::kEpOp: return "mrc.ep.op";
-    case FieldId::kEpReqId: return "mrc.ep.req_id";
-    case FieldId::kEpPortStatus: return "mrc.ep.port_status";
-    case FieldId::kEpTxTimestamp: return "mrc.ep.tx_timestamp";
-    case FieldId::kEpSvcTimeNs: return "mrc.ep.svc_time_ns";
-    case FieldId::kEpRspPort: return "mrc.ep.rsp_port";
-    case FieldId::kEpRspEvLen: return "mrc.ep.rsp_ev_len";
     case FieldId::kIcrc: return "mrc.icrc_ok";
     case FieldId::kTrimmed: return "mrc.trimmed";
     case FieldId::kPayloadLen: return "mrc.payload_len";
     case FieldId::kFrameLen: return "frame.len";
     case FieldId::kEv: return "mrc.ev.value";
-    case FieldId::kEvIndex: return "mrc.ev.index";
     default: return {};
   }
 }
@@ -235,8 +208,7 @@ std::string format_value(FieldId id, const FieldValue& v) {
   }
   switch (id) {  // identities read best in hex, counts and PSNs in decimal
     case FieldId::kBthOpcode: case FieldId::kBthPkey: case FieldId::kBthDqpn: case FieldId::kRethVa:
-    case FieldId::kRethRkey: case FieldId::kImm: case FieldId::kAethSyndrome: case FieldId::kMfehEvEcho:
-    case FieldId::kMfehSackBitmap: case FieldId::kEpPortStatus: case FieldId::kEv: case FieldId::kUdpSport:
+    case FieldId::kRethRkey: case FieldId::kImm: case FieldId::kAethSyndrome: case FieldId::kEv: case FieldId::kUdpSport:
     case FieldId::kSethEntropy: case FieldId::kSethSackBitmap: case FieldId::kNethEntropy: case FieldId::kNethReason:
     case FieldId::kErthPortStatusMask: case FieldId::kSethAckPsnOffset: case FieldId::kSethSackOffset:
     case FieldId::kIpFlowLabel: case FieldId::kPayload:

@@ -40,10 +40,6 @@ enum class FieldId : std::uint8_t {
   kPethProbeId, kPethVendorInfo, kPethSpdcid, kPethDpdcid, kPethTs, kPethTsr, kPethFtype,
   kErthOp, kErthVendorInfo, kErthPortStatusMask, kErthTs, kErthTsr, kErthFtype,
   kEethOp, kEethTxTimestamp,
-  kMfehType, kMfehCe, kMfehSvcValid, kMfehEvValid, kMfehMprValid, kMfehSackValid, kMfehSvcTime,
-  kMfehTrigPsn, kMfehEvEcho, kMfehEvPort, kMfehMpr, kMfehSackBaseOff, kMfehSackBitmap,
-  kMfehRcvdBytes,
-  kEpOp, kEpReqId, kEpPortStatus, kEpTxTimestamp, kEpSvcTimeNs, kEpRspPort, kEpRspEvLen,
   kIcrc, kTrimmed, kPayloadLen, kFrameLen,
   // Derived from other fields: the vocabulary has them, the golden diff compares their sources.
   kEpId, kSethSackBase, kSethProbeId, kFeedback, kPathProbe,
@@ -127,26 +123,6 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
   }
 }
 
-[[gnu::always_inline]] inline FieldValue mfeh_field(FieldId id, const wire::Mfeh& h) {  // MODEL: M5
-  switch (id) {
-    case FieldId::kMfehType: return uint_value(static_cast<std::uint8_t>(h.type));
-    case FieldId::kMfehCe: return bool_value(h.ce);
-    case FieldId::kMfehSvcValid: return bool_value(h.svc_valid);
-    case FieldId::kMfehEvValid: return bool_value(h.ev_valid);
-    case FieldId::kMfehMprValid: return bool_value(h.mpr_valid);
-    case FieldId::kMfehSackValid: return bool_value(h.sack_valid);
-    case FieldId::kMfehSvcTime: return uint_value(h.svc_time);
-    case FieldId::kMfehTrigPsn: return uint_value(h.trig_psn);
-    case FieldId::kMfehEvEcho: return uint_value(h.ev_echo);
-    case FieldId::kMfehEvPort: return uint_value(h.ev_port);
-    case FieldId::kMfehMpr: return uint_value(h.mpr);
-    case FieldId::kMfehSackBaseOff: return uint_value(h.sack_base_off);
-    case FieldId::kMfehSackBitmap: return uint_value(h.sack_bitmap);
-    case FieldId::kMfehRcvdBytes: return uint_value(h.rcvd_bytes);
-    default: return {};
-  }
-}
-
 // W5: SETH + CC_STATE. Signed offsets read as their 16-bit two's complement, as on the wire.
 [[gnu::always_inline]] inline FieldValue sack_field(FieldId id, const wire::Seth& s, const wire::CcState& c) {
   switch (id) {
@@ -210,19 +186,6 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
     case FieldId::kErthTs: return uint_value(e.ts.tx_timestamp);
     case FieldId::kErthTsr: return bool_value(e.ts.tsr);
     case FieldId::kErthFtype: return uint_value(e.ts.ftype);
-    default: return {};
-  }
-}
-
-[[gnu::always_inline]] inline FieldValue ep_field(FieldId id, const wire::EpHdr& h) {  // MODEL: M6
-  switch (id) {
-    case FieldId::kEpOp: return uint_value(static_cast<std::uint8_t>(h.op));
-    case FieldId::kEpReqId: return uint_value(h.req_id);
-    case FieldId::kEpPortStatus: return uint_value(h.port_status);
-    case FieldId::kEpTxTimestamp: return uint_value(h.tx_timestamp);
-    case FieldId::kEpSvcTimeNs: return uint_value(h.svc_time_ns);
-    case FieldId::kEpRspPort: return uint_value(h.rsp_port);
-    case FieldId::kEpRspEvLen: return uint_value(h.rsp_ev_len);
     default: return {};
   }
 }
@@ -295,18 +258,9 @@ inline bool is_ipv4(const wire::DecodedFrame& f) { return f.l3 == wire::L3Kind::
       return bool_value(f.bth.opcode == wire::opcode::kMrcAck || f.bth.opcode == wire::opcode::kMrcSack ||
                         f.bth.opcode == wire::opcode::kMrcNack || f.bth.opcode == wire::opcode::kRcAck);
     case FieldId::kPathProbe:
-      return bool_value(f.has_peth || (f.has_erth && f.erth.op == static_cast<std::uint8_t>(wire::EpWireOp::kEvProbe)) ||
-                        (f.has_ep && f.bth.opcode == wire::opcode::kMrcEpReq && f.ep.op == wire::EpOp::kEvProbe));
+      return bool_value(f.has_peth || (f.has_erth && f.erth.op == static_cast<std::uint8_t>(wire::EpWireOp::kEvProbe)));
     case FieldId::kAethSyndrome: return f.has_aeth ? uint_value(f.aeth.syndrome) : FieldValue{};
     case FieldId::kAethMsn: return f.has_aeth ? uint_value(f.aeth.msn) : FieldValue{};
-    case FieldId::kMfehType: case FieldId::kMfehCe: case FieldId::kMfehSvcValid: case FieldId::kMfehEvValid:
-    case FieldId::kMfehMprValid: case FieldId::kMfehSackValid: case FieldId::kMfehSvcTime:
-    case FieldId::kMfehTrigPsn: case FieldId::kMfehEvEcho: case FieldId::kMfehEvPort: case FieldId::kMfehMpr:
-    case FieldId::kMfehSackBaseOff: case FieldId::kMfehSackBitmap: case FieldId::kMfehRcvdBytes:
-      return f.has_mfeh ? mfeh_field(id, f.mfeh) : FieldValue{};
-    case FieldId::kEpOp: case FieldId::kEpReqId: case FieldId::kEpPortStatus: case FieldId::kEpTxTimestamp:
-    case FieldId::kEpSvcTimeNs: case FieldId::kEpRspPort: case FieldId::kEpRspEvLen:
-      return f.has_ep ? ep_field(id, f.ep) : FieldValue{};
     case FieldId::kIcrc: return FieldValue{FieldKind::kIcrc, f.icrc_ok ? 1u : 0u, {}};
     case FieldId::kTrimmed: return bool_value(f.trimmed);
     case FieldId::kPayloadLen: return uint_value(f.payload.size());

@@ -77,7 +77,7 @@ CheckResult run_field(const FieldCheck& spec, const CheckContext& ctx) {
     const TapCapture& tap = ctx.taps[ti];
     meta.from_dut = tap.from_dut;
     meta.port = tap.port;
-    FrameCursor cur(tap, ctx.mrc_framing);
+    FrameCursor cur(tap);
     while (cur.next()) {
       meta.ts_ns = cur.ts_ns();
       meta.caplen = static_cast<std::uint32_t>(cur.bytes().size());

@@ -7,7 +7,7 @@ FrameClass classify(std::uint8_t op) {
   if (op == oc::kMrcSack || op == oc::kMrcNack || op == oc::kMrcAck) return FrameClass::kFeedback;  // W5-W8
   if (op == oc::kMrcProbe) return FrameClass::kProbe;                                                // W9
   if (op == oc::kRcAck || op == oc::kRcAtomicAck) return FrameClass::kFeedback;
-  if (op == oc::kMrcEpReq || op == oc::kMrcEpRsp) return FrameClass::kEndpoint;  // MODEL: M6
+  if (op == oc::kMrcEndpointReq || op == oc::kMrcEndpointRsp) return FrameClass::kEndpoint;  // W10
   if (wire::is_mrc_data(op)) return FrameClass::kData;  // W3
   // RC requests MRC does not carry: still requests addressed to a responder.
   if (op <= oc::kRcReadRequest || op == oc::kRcCompareSwap || op == oc::kRcFetchAdd) return FrameClass::kData;
@@ -35,8 +35,7 @@ bool is_foreign(wire::WireError e) {
   return e == wire::WireError::kBadEthertype || e == wire::WireError::kNotUdp || e == wire::WireError::kNotRoce;
 }
 
-FrameCursor::FrameCursor(const TapCapture& tap, bool mrc_framing, bool verify_icrc) : tap_(tap) {
-  opt_.mrc_framing = mrc_framing;  // MODEL: M3
+FrameCursor::FrameCursor(const TapCapture& tap, bool verify_icrc) : tap_(tap) {
   opt_.verify_icrc = verify_icrc;
 }
 

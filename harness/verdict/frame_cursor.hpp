@@ -3,7 +3,7 @@
 // A FrameCursor owns one DecodedFrame and re-decodes into it on every next(): the frame views
 // point into the capture's arena, so nothing is copied. Frames that are not RoCEv2 at all (ARP,
 // neighbour discovery, other UDP) are skipped and counted as foreign; frames that look like RoCEv2
-// but do not decode (a bad length, an unknown opcode, a bad MFEH) are skipped and counted as
+// but do not decode (a bad length, an unknown opcode) are skipped and counted as
 // malformed, and the first few are remembered with their packet index so a check can show them
 // as evidence. A malformed packet is evidence, never a crash.
 #pragma once
@@ -22,7 +22,7 @@ namespace mrc::harness {
 enum class FrameClass : std::uint8_t {
   kData,      // a request: RC SEND/WRITE/READ/atomic opcodes (an MRC DUT sends only WRITEs)
   kFeedback,  // SACK 0xDC, NACK 0xDD, Transport ACK 0xD1 (W5-W8); RC ACKNOWLEDGE / atomic ACK
-  kEndpoint,  // MRC_EP_REQ / MRC_EP_RSP (MODEL: M6)
+  kEndpoint,  // endpoint request 0xD8 / response 0xD9 (W10)
   kProbe,     // reliability probe 0xDE (W9)
   kOther,     // CNP and anything else that decoded
 };
@@ -46,7 +46,7 @@ class FrameCursor {
  public:
   static constexpr std::size_t kKeptIssues = 4;
 
-  FrameCursor(const TapCapture& tap, bool mrc_framing, bool verify_icrc = true);
+  explicit FrameCursor(const TapCapture& tap, bool verify_icrc = true);
 
   // Advances to the next RoCEv2 frame that decodes. Returns false at the end of the capture.
   bool next();

@@ -107,7 +107,6 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
   if (ts_compared) note_budget(r, ctx.timing_budget);
   opt.tolerance_ns = ts_compared ? widen_upper(spec.tolerance_ns, ctx.timing_budget) : spec.tolerance_ns;
   opt.tolerance_pct = spec.tolerance_pct;
-  opt.mrc_framing = ctx.mrc_framing;
   // Which packet a PSN rides on and which eligible EV carries it are the DUT's to choose: pair
   // packets by identity, and judge the EV fields against the DUT's eligible EVs (when the run
   // knows them), each packet on the port it left by.

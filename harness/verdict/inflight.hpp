@@ -2,9 +2,9 @@
 // (invariants_cc.cpp) judge the NSCC window through it (MODEL: M12).
 //
 // What counts: the payload bytes of the DUT's WRITE data PSNs sent and not yet acknowledged by
-// the feedback arriving at the DUT, as NSCC counts them. A cumulative ACK (BTH PSN) or a SACK bit
-// (MODEL: M5) acknowledges a PSN; a loss NACK, TRIM NACK or PSN-out-of-range names its trigger PSN
-// lost, taking it out of flight until the DUT sends it again. The taps sit at the DUT's own ports,
+// the feedback arriving at the DUT, as NSCC counts them. A cumulative ACK (cack_psn) or a SACK bit
+// (W5) acknowledges a PSN; a NACK (W7) names its PSN lost, taking it out of flight until the DUT
+// sends it again. The taps sit at the DUT's own ports,
 // so a frame's timestamp is when the DUT sent or received it; feedback and sends stamped with the
 // same nanosecond are applied feedback first, as a DUT reacting to that feedback would see them.
 //
@@ -29,8 +29,8 @@ struct InflightEvent {
   bool first_tx = false;        // send: the first transmission of its PSN
   std::uint32_t acked = 0;      // feedback: payload bytes it newly acknowledged
   std::uint64_t rtt_ns = 0;     // feedback: now - last send of its trigger PSN (0 = no sample)
-  bool ce = false;              // feedback: MFEH ce (MODEL: M5)
-  bool loss_signal = false;     // feedback: a loss NACK or TRIM NACK (MFEH type 2 / 3)
+  bool ce = false;              // feedback: SETH m = SKIP_ONCE (W6)
+  bool loss_signal = false;     // feedback: a NACK (W7)
 };
 
 // The DUT's data and the feedback to it, in the order the DUT saw them.

@@ -1,5 +1,5 @@
-// Invariants on the DUT's endpoint operations (MODEL: M6): the request ids of its EV probes and
-// port-status updates.
+// Invariants on the DUT's endpoint operations (W10): the request ids (BTH.PSN[15:0]) of its EV
+// probes and port-status updates.
 #include <vector>
 
 #include "harness/verdict/invariants.hpp"
@@ -8,8 +8,8 @@ namespace mrc::harness::inv {
 namespace {
 
 // How long an unanswered request may still draw a response, unless the case says otherwise.
-// MODEL: M7 probes an ASSUMED_BAD EV every 50 us, so a probe's answer is due within one interval;
-// §1.7 keeps its id reserved while a late answer may still be in flight, one more interval.
+// MODEL: W11 probes an ASSUMED_BAD EV every 50 us, so a probe's answer is due within one interval;
+// the API keeps its id reserved while a late answer may still be in flight, one more interval.
 constexpr std::uint64_t kDefaultInFlightNs = 2 * 50'000;
 
 struct LastUse {
@@ -20,7 +20,7 @@ struct LastUse {
 
 }  // namespace
 
-void req_id_not_reused(Run& r) {  // MODEL: M6 (§1.7 req_id rule)
+void req_id_not_reused(Run& r) {  // the API req_id rule, on the W10 id
   r.judged_what = "endpoint requests from the DUT";
   const std::uint64_t in_flight_ns = r.param("in_flight_ns", kDefaultInFlightNs);
   if (!r.param_error.empty()) return;
@@ -31,15 +31,15 @@ void req_id_not_reused(Run& r) {  // MODEL: M6 (§1.7 req_id rule)
     const PacketRec& p = r.t.packets[i];
     if (!p.has_ep) continue;
     LastUse& u = ids[p.req_id];
-    if (!p.from_dut && p.opcode == wire::opcode::kMrcEpRsp) {
+    if (!p.from_dut && p.opcode == wire::opcode::kMrcEndpointRsp) {
       u.live = false;  // answered: the id is free again
       continue;
     }
-    if (!p.from_dut || p.opcode != wire::opcode::kMrcEpReq) continue;
+    if (!p.from_dut || p.opcode != wire::opcode::kMrcEndpointReq) continue;
     ++r.judged;
     if (u.live && p.ts_ns - u.sent_ns < judged) {
       const PacketRec& first = r.t.packets[u.packet];
-      r.violation(p, "ep.req_id", "an id no unanswered request of the last " + fmt_ns(static_cast<double>(in_flight_ns)) +
+      r.violation(p, "ep.id", "an id no unanswered request of the last " + fmt_ns(static_cast<double>(in_flight_ns)) +
                                       minus_budget(r.budget()) + " uses",
                   std::to_string(p.req_id) + " again " + fmt_ns(static_cast<double>(p.ts_ns - u.sent_ns)) + " after an unanswered request",
                   "first use: " + pcap_of(r.ctx.taps[first.tap]) + " packet " + std::to_string(first.index));

@@ -305,7 +305,7 @@ void srv6_layout(Run& r) {  // MODEL: M1
   }
 }
 
-void probe_on_tested_ev(Run& r) {  // W9, MODEL: M6
+void probe_on_tested_ev(Run& r) {  // W9, W10
   r.judged_what = "path probes from the DUT";
   for (const PacketRec& p : r.t.packets) {
     if (!p.from_dut || !p.is_path_probe()) continue;

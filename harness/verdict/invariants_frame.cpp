@@ -1,5 +1,5 @@
-// Invariants on each frame the DUT sends: the per-packet RETH of MRC framing (MODEL: M3), a
-// valid ICRC, only the opcodes MRC allows, DSCP (MODEL: M11) and ECN marking. A frame the DUT
+// Invariants on each frame the DUT sends: the per-packet RETH of MRC data packets (W4), a valid
+// ICRC, only the opcodes MRC allows (W3), DSCP (W13) and ECN marking. A frame the DUT
 // sent that does not decode at all violates the "well-formed" invariants: it is counted and
 // shown, never skipped silently.
 #include "harness/verdict/flat_index.hpp"
@@ -34,9 +34,7 @@ void malformed_violations(Run& r, wire::WireError only, const char* field, const
   r.judged += n;
 }
 
-bool allowed_opcode(std::uint8_t op) {  // W3's opcodes (and, until they are retired, the model's EP ops)
-  return wire::is_mrc_opcode(op) || op == wire::opcode::kMrcEpReq || op == wire::opcode::kMrcEpRsp;
-}
+bool allowed_opcode(std::uint8_t op) { return wire::is_mrc_opcode(op); }  // W3
 
 }  // namespace
 

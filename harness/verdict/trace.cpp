@@ -81,10 +81,10 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
     r.tx_ts = f.peth.ts.tx_timestamp;
     r.peth_ts = f.peth.ts.ftype == wire::kFtypeTimestamp;
   }
-  r.has_ep = f.has_ep;
-  if (f.has_ep) {  // MODEL: M6
-    r.ep_op = static_cast<std::uint8_t>(f.ep.op);
-    r.req_id = f.ep.req_id;
+  r.has_ep = f.has_erth || f.has_eeth;
+  if (r.has_ep) {  // W10
+    r.ep_op = f.has_erth ? f.erth.op : f.eeth.op;
+    r.req_id = static_cast<std::uint16_t>(f.bth.psn & 0xFFFFu);
   }
 }
 
@@ -107,7 +107,7 @@ Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps)
   const wire::EvFmtMode mode = ev_mode(ctx.dut);
   for (auto i : taps) {
     const TapCapture& tap = ctx.taps[i];
-    FrameCursor cur(tap, ctx.mrc_framing);
+    FrameCursor cur(tap);
     while (cur.next()) {
       PacketRec& r = t.packets.emplace_back();
       r.ts_ns = cur.ts_ns();

@@ -46,7 +46,7 @@ struct PacketRec {
   std::uint16_t reflected_ts = 0;  // W5, W7: CC_STATE / NETH tx_timestamp
   std::uint16_t probe_id = 0;      // W9: PETH probe_id, or the one a pr = 1 SACK echoes
   std::uint16_t ooo_count = 0;     // W5
-  std::uint16_t req_id = 0;        // MODEL: M6
+  std::uint16_t req_id = 0;        // W10: BTH.PSN[15:0] of an endpoint request / response
   std::uint8_t port = 0;           // the tap's 1-based port = plane
   std::uint8_t opcode = 0;
   FrameClass cls = FrameClass::kOther;
@@ -57,7 +57,7 @@ struct PacketRec {
   std::uint8_t seth_m = 0;         // W5 multipath verdict (0 NONE, 1 SKIP_ONCE, 2 ALWAYS_SKIP)
   std::uint8_t nack_reason = 0;    // W7
   std::uint8_t mpr = 0;            // W5 SETH.mpr
-  std::uint8_t ep_op = 0;          // MODEL: M6
+  std::uint8_t ep_op = 0;          // W10: ERTH / EETH op (wire value)
   std::uint8_t srh_sl = 0;
   std::uint8_t srh_le = 0;
   std::uint8_t srh_segments = 0;
@@ -71,7 +71,7 @@ struct PacketRec {
   bool has_neth = false;           // 0xDD
   bool has_peth = false;           // 0xDE
   bool seth_pr = false;            // a SACK answering a reliability probe
-  bool has_ep = false;
+  bool has_ep = false;             // an endpoint request (ERTH) or response (EETH)
   bool ack_req = false;
   bool rtx = false;                 // W3 BTH RTX
   bool has_meth = false;
@@ -88,10 +88,11 @@ struct PacketRec {
   bool is_trim_nack() const { return has_neth && (nack_reason == wire::nack::kTrimmed || nack_reason == wire::nack::kTrimmedLastHop); }
   // A Transport ACK or NAK (0xD1 + AETH, W8).
   bool is_transport_ack() const { return has_aeth && opcode == wire::opcode::kMrcAck; }
-  // A probe of one path: a reliability probe (W9) or an endpoint EV probe (M6). Either may test
+  // A probe of one path: a reliability probe (W9) or an endpoint EV probe (W10). Either may test
   // an ASSUMED_BAD EV; which one is the DUT's choice (W11).
   bool is_path_probe() const {
-    return has_peth || (opcode == wire::opcode::kMrcEpReq && has_ep && ep_op == 0);
+    return has_peth || (opcode == wire::opcode::kMrcEndpointReq && has_ep &&
+                        ep_op == static_cast<std::uint8_t>(wire::EpWireOp::kEvProbe));
   }
   // Whether BTH.PSN is a cumulative ACK: a SACK's cack_psn, a Transport ACK's (W5, W8).
   bool carries_cack() const { return is_sack() || (is_transport_ack() && syndrome == wire::syndrome::kAck); }

@@ -34,7 +34,7 @@ struct Evidence {
   std::string pcap;            // evidence file, relative to the run's output folder
   std::int64_t packet_index = -1;  // 0-based index in that pcap (-1: not about one packet)
   std::uint64_t ts_ns = 0;
-  std::string field;           // e.g. "bth.psn", "mfeh.sack_bitmap", "udp.sport"
+  std::string field;           // e.g. "bth.psn", "seth.sack_bitmap", "udp.sport"
   std::string expected;
   std::string observed;
   std::string display_filter;  // Wireshark filter that finds the packet, e.g. "frame.number == 12"

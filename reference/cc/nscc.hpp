@@ -5,8 +5,8 @@
 // mrc-wire-model.md §4.2; the MRC controller API only fixes the configuration fields (§1.8).
 //
 // Everything here is deterministic and sans-I/O: time is whatever `now_ns` the caller passes, and
-// no call allocates. The endpoint feeds one AckSample per MFEH feedback packet (M5/M12), a trim per
-// TRIM NACK and a loss per NACK-loss / retransmission timeout.
+// no call allocates. The endpoint feeds one AckSample per SACK / Transport ACK (W14), a trim per
+// NACK TRIMMED / TRIMMED_LASTHOP and a loss per inferred loss or retransmission timeout.
 #pragma once
 
 #include <array>
@@ -116,8 +116,8 @@ struct AckSample {
   std::uint32_t acked_bytes = 0;  // payload bytes newly acknowledged by this feedback
   std::uint32_t rtt_ns = 0;       // RTT of the triggering packet, service time already
                                   // subtracted; 0 = no valid sample (bytes count, no delay rule)
-  bool ecn_marked = false;        // MFEH.ce
-  // MFEH.rcvd_bytes: the receiver's cumulative payload bytes, mod 2^32. When present, QuickAdapt's
+  bool ecn_marked = false;        // SETH m = SKIP_ONCE (W14)
+  // CC_STATE rcvd_bytes: the receiver's cumulative payload bytes, mod 2^32. When present, QuickAdapt's
   // achieved bytes come from its deltas; otherwise from the sum of acked_bytes.
   std::optional<std::uint32_t> rcvd_bytes;
   // Bytes in flight when this feedback arrived (for QuickAdapt's "ignore marks on what is in
@@ -173,10 +173,10 @@ class Nscc {
   explicit Nscc(const NsccParams& params, NsccQuirks quirks = {});
 
   void on_ack(const AckSample& s);
-  // A TRIM NACK for `bytes` of payload (M5/M11).
+  // A NACK TRIMMED for `bytes` of payload (W7, W14).
   void on_trim(std::uint64_t now_ns, std::uint32_t bytes,
                std::optional<std::uint64_t> inflight_bytes = std::nullopt);
-  // A loss (NACK-loss or retransmission timeout) of `bytes` of payload.
+  // A loss (inferred from SACKs, or a retransmission timeout) of `bytes` of payload.
   void on_loss(std::uint64_t now_ns, std::uint32_t bytes,
                std::optional<std::uint64_t> inflight_bytes = std::nullopt);
 

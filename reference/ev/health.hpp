@@ -120,7 +120,7 @@ class EvHealth {
   void clear_suspects();  // the QP flushed: nothing is pending
   // Controller DENIED flag (from a profile resync). Does not re-evaluate the ev_min_active floor.
   void set_denied(std::uint16_t ev, bool denied);
-  // Peer or local port status (M6): EVs on a down port are not eligible. Not a state change.
+  // Peer or local port status (W10): EVs on a down port are not eligible. Not a state change.
   void set_port_up(std::uint8_t port, bool up);
 
   // ---- outputs ----

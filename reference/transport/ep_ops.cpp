@@ -1,38 +1,28 @@
 #include "reference/transport/ep_ops.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace mrc::transport {
 namespace {
 
-bool rsp_ev_len_ok(std::uint8_t len) { return len == 0 || len == 4 || len == 32; }
-
-bool fmt_mode_ok(std::uint8_t m) {
-  return m == static_cast<std::uint8_t>(wire::EvFmtMode::kStev) ||
-         m == static_cast<std::uint8_t>(wire::EvFmtMode::kSrv6) ||
-         m == static_cast<std::uint8_t>(wire::EvFmtMode::kUdp);
+std::uint16_t timestamp_of(std::uint64_t ns) {  // W4: the low 16 bits, 128 ns units (tsr = 0)
+  return static_cast<std::uint16_t>(ns / wire::kTimestampUnitNs);
 }
 
-std::uint8_t frame_dscp(const wire::DecodedFrame& f) {
-  return f.l3 == wire::L3Kind::kIpv4 ? f.ip4.dscp : f.ip6.dscp;
-}
-
-// Shared BTH of both EP opcodes.                                                      MODEL: M6
-void ep_bth(wire::Bth& bth, std::uint8_t opcode) {
+// The BTH of both endpoint opcodes (W10): DestQP 0x2, the id in PSN[15:0], PSN[23:16] = 0.
+void ep_bth(wire::Bth& bth, std::uint8_t opcode, std::uint16_t id) {
   bth = wire::Bth{};
   bth.opcode = opcode;
-  bth.dest_qp = wire::kEpDestQp;
-  bth.psn = 0;
-  bth.pkey = 0xFFFF;
+  bth.dest_qp = wire::kEndpointQpn;
+  bth.psn = id;
+  bth.pkey = 0xFFFF;  // the default partition, as the reference's QPs use
 }
 
 }  // namespace
 
 // ---- request building -------------------------------------------------------------------------
 
-bool build_ep_request(const EpRequestSpec& spec, TxPacket& out) {  // MODEL: M6
-  if (!rsp_ev_len_ok(spec.rsp_ev_len)) return false;
+void build_ep_request(const EpRequestSpec& spec, TxPacket& out) {
   out = TxPacket{};
   out.qpn = 0;
   out.path = spec.path;
@@ -40,21 +30,12 @@ bool build_ep_request(const EpRequestSpec& spec, TxPacket& out) {  // MODEL: M6
   out.dmac = spec.dmac;
   out.dscp = spec.req_tc;
   out.ecn = wire::kEcnNotEct;
-  ep_bth(out.bth, wire::opcode::kMrcEpReq);
-  out.has_ep = true;
-  wire::EpHdr& ep = out.ep;
-  ep.op = spec.op;
-  ep.svc_valid = false;
-  ep.req_id = spec.req_id;
-  ep.port_status = spec.port_status;
-  ep.tx_timestamp = spec.tx_timestamp_ns;
-  ep.svc_time_ns = 0;
-  ep.rsp_fmt_mode = static_cast<std::uint8_t>(spec.rsp_fmt_mode);
-  ep.rsp_port = spec.rsp_port;
-  ep.rsp_ev_len = spec.rsp_ev_len;
-  ep.rsp_ev.fill(0);
-  std::memcpy(ep.rsp_ev.data(), spec.rsp_ev.data(), spec.rsp_ev_len);
-  return true;
+  ep_bth(out.bth, wire::opcode::kMrcEndpointReq, spec.req_id);
+  out.has_erth = true;
+  wire::Erth& e = out.erth;
+  e.op = wire::ep_op_to_wire(spec.op);
+  e.port_status_mask = spec.op == wire::EpOp::kPortStatusUpdate ? wire::port_status_mask_of(spec.port_status) : 0;
+  e.ts = wire::Timestamp{timestamp_of(spec.tx_timestamp_ns), false, wire::kFtypeTimestamp};
 }
 
 wire::Ipv6Addr source_gid(const wire::DecodedFrame& f) {
@@ -107,27 +88,25 @@ bool PortStatusTable::port_up(const wire::Ipv6Addr& gid, std::uint8_t port) cons
 EpResponder::EpResponder(const EpResponderConfig& cfg) : cfg_(cfg), peers_(cfg.max_peers) {}
 
 EpRxOutcome EpResponder::on_request(const wire::DecodedFrame& f, std::uint8_t rx_port,
-                                    std::uint64_t arrival_ns, std::uint64_t emit_ns,
-                                    TxPacket& out) {  // MODEL: M6
+                                    std::uint64_t arrival_ns, TxPacket& out) {
   if (!f.icrc_ok) {
     ++stats_.dropped;
     return EpRxOutcome::kDroppedBadIcrc;
   }
-  if (f.bth.opcode != wire::opcode::kMrcEpReq || !f.has_ep) {
+  if (f.bth.opcode != wire::opcode::kMrcEndpointReq || !f.has_erth) {
     ++stats_.dropped;
     return EpRxOutcome::kDroppedNotRequest;
   }
-  const wire::EpHdr& req = f.ep;
-  if ((f.bth.dest_qp & 0xFFFFFFu) != wire::kEpDestQp || f.bth.pkey != 0xFFFF ||
-      !rsp_ev_len_ok(req.rsp_ev_len) || (req.rsp_ev_len != 0 && !fmt_mode_ok(req.rsp_fmt_mode))) {
+  wire::EpOp op{};
+  if (f.bth.dest_qp != wire::kEndpointQpn || !wire::ep_op_from_wire(f.erth.op, op)) {
     ++stats_.dropped;
     return EpRxOutcome::kDroppedBadHeader;
   }
 
   EpRxOutcome outcome = EpRxOutcome::kResponded;
-  if (req.op == wire::EpOp::kPortStatusUpdate) {
+  if (op == wire::EpOp::kPortStatusUpdate) {
     ++stats_.port_updates;
-    if (!peers_.update(source_gid(f), req.port_status, arrival_ns)) {
+    if (!peers_.update(source_gid(f), wire::up_ports_of_mask(f.erth.port_status_mask), arrival_ns)) {
       ++stats_.table_full;
       outcome = EpRxOutcome::kPeerTableFull;
     }
@@ -139,35 +118,14 @@ EpRxOutcome EpResponder::on_request(const wire::DecodedFrame& f, std::uint8_t rx
   out.qpn = 0;
   out.dgid = source_gid(f);
   out.dmac = f.eth.src;
-  out.dscp = frame_dscp(f);  // answer in the class the prober chose (req_tc)
+  out.dscp = cfg_.control_dscp;  // S1: W10 a response always travels in the Control class
   out.ecn = wire::kEcnNotEct;
-  if (req.rsp_ev_len == 0) {
-    out.path = cfg_.default_path;
-    if (out.path.port == 0) out.path.port = rx_port;
-  } else {
-    out.path = TxPath{};
-    out.path.kind = TxPath::Kind::kExplicitEv;
-    out.path.fmt = static_cast<wire::EvFmtMode>(req.rsp_fmt_mode);
-    out.path.port = req.rsp_port != 0 ? req.rsp_port : rx_port;
-    out.path.ev.fill(0);
-    std::memcpy(out.path.ev.data(), req.rsp_ev.data(), req.rsp_ev_len);
-  }
-  ep_bth(out.bth, wire::opcode::kMrcEpRsp);
-  out.has_ep = true;
-  wire::EpHdr& rsp = out.ep;
-  rsp.op = req.op;
-  rsp.req_id = req.req_id;
-  rsp.tx_timestamp = req.tx_timestamp;
-  rsp.port_status = cfg_.local_ports_up;
-  if (cfg_.report_svc_time) {
-    const std::uint64_t svc = emit_ns >= arrival_ns ? emit_ns - arrival_ns : 0;
-    rsp.svc_valid = true;
-    rsp.svc_time_ns = static_cast<std::uint32_t>(std::min<std::uint64_t>(svc, 0xFFFFFFFFu));
-  }
-  rsp.rsp_fmt_mode = 0;
-  rsp.rsp_port = 0;
-  rsp.rsp_ev_len = 0;
-  rsp.rsp_ev.fill(0);
+  out.path = cfg_.default_path;
+  if (out.path.port == 0) out.path.port = rx_port;
+  ep_bth(out.bth, wire::opcode::kMrcEndpointRsp, ep_request_id(f.bth));
+  out.has_eeth = true;
+  out.eeth.op = f.erth.op;  // MODEL: W10 the echo (its position, bits 3..2 of byte 1, is F2's)
+  out.eeth.tx_timestamp = f.erth.ts.tx_timestamp;  // MODEL: W10 a reflection
   ++stats_.responses;
   return outcome;
 }
@@ -223,9 +181,9 @@ std::optional<std::uint16_t> EpRequestTracker::next_free_id() {
   return std::nullopt;
 }
 
-std::optional<EpResult> EpRequestTracker::on_response(const wire::EpHdr& rsp, std::uint8_t rx_port,
-                                                      std::uint64_t now) {
-  Entry* e = find(rsp.req_id);
+std::optional<EpResult> EpRequestTracker::on_response(std::uint16_t req_id, const wire::Eeth& rsp,
+                                                      std::uint8_t rx_port, std::uint64_t now) {
+  Entry* e = find(req_id);
   if (e == nullptr) {
     ++stats_.unknown;
     return std::nullopt;
@@ -238,14 +196,8 @@ std::optional<EpResult> EpRequestTracker::on_response(const wire::EpHdr& rsp, st
   r.req_id = e->req_id;
   r.op = e->op;
   r.port = rx_port;
-  r.port_status = rsp.port_status;
-  r.timestamp_echoed = rsp.tx_timestamp == e->sent_ns;
-  const std::uint64_t raw = now >= e->sent_ns ? now - e->sent_ns : 0;
-  r.rtt_ns = raw;
-  if (rsp.svc_valid && rsp.svc_time_ns != 0 && rsp.svc_time_ns <= raw) {
-    r.rtt_ns = raw - rsp.svc_time_ns;
-    r.adj_svc_time = rsp.svc_time_ns;
-  }
+  r.timestamp_echoed = rsp.tx_timestamp == timestamp_of(e->sent_ns);
+  r.rtt_ns = now >= e->sent_ns ? now - e->sent_ns : 0;
   erase(e);
   ++stats_.answered;
   return r;

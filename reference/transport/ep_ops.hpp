@@ -1,23 +1,20 @@
-// Endpoint operations (MODEL: M6): connectionless EV probes and port-status updates.
+// Endpoint operations (W10): connectionless EV probes and port-status updates on QP 2.
 //
-// Requester side (mrc_ctl_ep_batch_send_wait, §1.7):
-//   - build_ep_request() fills the request packet: BTH 0xC0 MRC_EP_REQ, DestQP 0xFFFFFF, PSN 0,
-//     P_Key 0xFFFF, the EP header, DSCP = req_tc, sent on the EV under test (req_ev + port).
+// Requester side (mrc_ctl_ep_batch_send_wait):
+//   - build_ep_request() fills the request packet: BTH 0xD8, DestQP 0x2, PSN[15:0] = the request
+//     id and PSN[23:16] = 0, the ERTH (op, port_status_mask on an update, the send time's 16-bit
+//     timestamp), DSCP = req_tc, sent on the EV under test (req_ev + port).
 //   - EpRequestTracker keeps the outstanding request ids. A req_id must be unique among
 //     outstanding requests and must not be reused while a response may still be in flight: after
 //     its timeout an id lingers for `linger_ns` (default: one more timeout) before it is free
 //     again. Late responses for lingering ids are discarded and counted. The table is bounded.
-//   - RTT = arrival - send time; when the response says svc_valid and the service time is not
-//     larger than the raw RTT, it is subtracted and reported as adj_svc_time (non-zero = adjusted).
+//   - RTT = arrival - send time. No header carries a service time (W14), so adj_svc_time stays 0.
 //
 // Responder side:
-//   - EpResponder answers an EV probe or a port-status update with 0xC1 MRC_EP_RSP: op, req_id
-//     and tx_timestamp copied, svc_time_ns = emission - arrival with svc_valid, port_status = the
-//     responder's own up ports, rsp_ev_len 0. It is sent on the request's rsp_ev (rsp_fmt_mode,
-//     rsp_port, the rsp_ev bytes as the expanded on-wire EV; rsp_port 0 = the arrival port), or on
-//     the responder's default path when rsp_ev_len is 0 (its port 0 = the arrival port too). DSCP: the request's DSCP (so the answer
-//     travels in the traffic class the prober chose, req_tc), Not-ECT.
-//   - A port-status update records the sender's up-port mask per source GID (PortStatusTable).
+//   - EpResponder answers every request with 0xD9: DestQP 0x2, the request's id in PSN[15:0], the
+//     EETH echoing the op and reflecting the ERTH timestamp. It travels in the Control class on
+//     the responder's default path (its port 0 = the port the request arrived on), Not-ECT.
+//   - A port-status update records the sender's up ports per source GID (PortStatusTable).
 #pragma once
 
 #include <cstddef>
@@ -37,21 +34,18 @@ namespace mrc::transport {
 struct EpRequestSpec {
   wire::EpOp op = wire::EpOp::kEvProbe;
   std::uint16_t req_id = 0;
-  std::uint64_t tx_timestamp_ns = 0;   // the send time; echoed unchanged
+  std::uint64_t tx_timestamp_ns = 0;   // the send time; its 16-bit timestamp goes in the ERTH
   std::uint32_t port_status = 0;       // port-status update: bit N-1 = local port N up
   TxPath path;                         // the EV (and port) the request travels on
   wire::Ipv6Addr dgid{};               // responder's GID
   wire::MacAddr dmac{};
-  std::uint8_t req_tc = wire::kDscpControl;  // DSCP of the request (§1.7 req_tc)
-  // Return path the responder must use (A-hist rsp_ev); rsp_ev_len 0 = responder's choice.
-  wire::EvFmtMode rsp_fmt_mode = wire::EvFmtMode::kStev;
-  std::uint8_t rsp_port = 0;
-  std::uint8_t rsp_ev_len = 0;  // 0, 4 or 32
-  wire::EvBytes rsp_ev{};
+  std::uint8_t req_tc = wire::DscpConfig{}.control;  // DSCP of the request (API req_tc)
 };
 
-// False (and `out` untouched) when rsp_ev_len is not 0, 4 or 32.                    MODEL: M6
-bool build_ep_request(const EpRequestSpec& spec, TxPacket& out);
+void build_ep_request(const EpRequestSpec& spec, TxPacket& out);
+
+// The request id an endpoint request or response carries: BTH.PSN[15:0] (W10).
+inline std::uint16_t ep_request_id(const wire::Bth& bth) { return static_cast<std::uint16_t>(bth.psn & 0xFFFFu); }
 
 // The source GID of a decoded frame: IPv6 SA (inner SA when SRv6-encapsulated), or the
 // IPv4-mapped GID ::ffff:a.b.c.d.
@@ -81,18 +75,16 @@ class PortStatusTable {
 // ---- responder side ------------------------------------------------------------------------------
 
 struct EpResponderConfig {
-  std::uint32_t local_ports_up = 0;  // bit N-1 = local port N up (reported in every response)
-  TxPath default_path;               // used when a request carries rsp_ev_len 0; port 0 =
-                                     // the port the request arrived on
-  bool report_svc_time = true;
+  TxPath default_path;  // the path of every response; port 0 = the port the request arrived on
+  std::uint8_t control_dscp = wire::DscpConfig{}.control;  // the Control class (W10, W13)
   std::size_t max_peers = 64;
 };
 
 enum class EpRxOutcome : std::uint8_t {
   kResponded,           // a response is in `out`
   kDroppedBadIcrc,      // not trimmed, bad ICRC
-  kDroppedNotRequest,   // not an MRC_EP_REQ with an EP header
-  kDroppedBadHeader,    // BTH DestQP/P_Key not the EP values, or rsp_fmt_mode unknown
+  kDroppedNotRequest,   // not an endpoint request (0xD8 with an ERTH)
+  kDroppedBadHeader,    // DestQP not 0x2, or an ERTH op no source names
   kPeerTableFull,       // port-status update not recorded (still answered: see out)
 };
 
@@ -108,13 +100,10 @@ class EpResponder {
  public:
   explicit EpResponder(const EpResponderConfig& cfg);
 
-  // A frame with opcode MRC_EP_REQ arrived on `rx_port` at `arrival_ns`; the response leaves at
-  // `emit_ns` (>= arrival_ns; equal when the endpoint answers at once). On kResponded and
+  // A frame with opcode 0xD8 arrived on `rx_port` at `arrival_ns`. On kResponded and
   // kPeerTableFull `out` holds the response.
   EpRxOutcome on_request(const wire::DecodedFrame& f, std::uint8_t rx_port, std::uint64_t arrival_ns,
-                         std::uint64_t emit_ns, TxPacket& out);
-
-  void set_local_ports(std::uint32_t ports) { cfg_.local_ports_up = ports; }
+                         TxPacket& out);
   const PortStatusTable& peers() const { return peers_; }
   const EpResponderStats& stats() const { return stats_; }
 
@@ -130,10 +119,8 @@ struct EpResult {
   std::uint16_t req_id = 0;
   wire::EpOp op = wire::EpOp::kEvProbe;
   std::uint8_t port = 0;              // 1-based port the response arrived on
-  std::uint64_t rtt_ns = 0;           // adjusted for service time when adj_svc_time != 0
-  std::uint32_t adj_svc_time = 0;     // ns subtracted; 0 = not adjusted
-  std::uint32_t port_status = 0;      // the responder's up ports
-  bool timestamp_echoed = false;      // the response echoed our tx_timestamp unchanged
+  std::uint64_t rtt_ns = 0;           // arrival - send time (no service time on the wire, W14)
+  bool timestamp_echoed = false;      // the EETH reflected our ERTH timestamp unchanged
 };
 
 struct EpTrackerStats {
@@ -162,9 +149,10 @@ class EpRequestTracker {
   // The id next_free_id() handed out last (0xFFFF before the first).
   std::uint16_t last_issued_id() const { return static_cast<std::uint16_t>(next_id_ - 1u); }
 
-  // A response (opcode MRC_EP_RSP) arrived on `rx_port` at `now`. A result when it answers an
-  // outstanding request (the id is then free at once).
-  std::optional<EpResult> on_response(const wire::EpHdr& rsp, std::uint8_t rx_port, std::uint64_t now);
+  // A response (opcode 0xD9, its id in PSN[15:0]) arrived on `rx_port` at `now`. A result when
+  // it answers an outstanding request (the id is then free at once).
+  std::optional<EpResult> on_response(std::uint16_t req_id, const wire::Eeth& rsp, std::uint8_t rx_port,
+                                      std::uint64_t now);
 
   // Times out due requests (-> lingering) and frees ids whose linger ended. Returns the number
   // of requests that timed out now.

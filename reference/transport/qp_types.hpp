@@ -193,7 +193,7 @@ struct TxPath {
     kQpEv,        // ev_index into the sending QP's EV profile array
     kAnyQpEv,     // the endpoint picks one of the QP's EVs (e.g. for feedback); a non-zero
                   // `port` asks for an EV on that port when it is up
-    kExplicitEv,  // raw EV bytes + port + format (EP responses on rsp_ev, probes)
+    kExplicitEv,  // raw EV bytes + port + format (endpoint requests and responses)
   };
   Kind kind = Kind::kAnyQpEv;
   std::uint32_t ev_index = 0;                    // kQpEv
@@ -231,8 +231,10 @@ struct TxPacket {
   wire::Neth neth;
   bool has_peth = false;   // W9
   wire::Peth peth;
-  bool has_ep = false;     // MODEL: M6 endpoint operations, until they move to ERTH / EETH
-  wire::EpHdr ep;
+  bool has_erth = false;   // W10 endpoint request
+  wire::Erth erth;
+  bool has_eeth = false;   // W10 endpoint response
+  wire::Eeth eeth;
   wire::Bytes payload;     // view into endpoint-owned memory, valid until the next call
   bool corrupt_icrc = false;
 };

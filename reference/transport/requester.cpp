@@ -178,7 +178,7 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     const std::uint32_t psn = rq_[rq_head_];
     PsnSlot& s = slot(psn);
     const bool stale = !tracked(psn) || !(s.flags & kLive);
-    const bool done = (s.flags & kSacked) && !cfg_.quirks.go_back_n;  // MODEL: M5 selective
+    const bool done = (s.flags & kSacked) && !cfg_.quirks.go_back_n;  // W6 selective
     if (stale || done) {
       if (!stale) s.flags &= static_cast<std::uint8_t>(~kQueued);
       rq_head_ = (rq_head_ + 1) & ring_mask_;
@@ -267,7 +267,6 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, boo
   out.has_immdt = last && w.imm;
   out.immdt = w.wr.imm_data;
   out.has_aeth = false;
-  out.has_ep = false;
   out.payload = w.payload.subspan(s.offset, s.len);
   out.corrupt_icrc = cfg_.quirks.wrong_icrc;  // defect wrong-icrc
 }

@@ -9,8 +9,8 @@
 //   WIMM           at most min(max_wimm, peer max_wimm_dest) WRITE-with-IMM messages between
 //                  their first packet and the ACK of their LAST PSN (MODEL: M10)
 //   loss recovery  per-PSN ACK timers with the M8 schedule, each retransmission on a different
-//                  GOOD EV; selective retransmission guided by the MFEH SACK bitmap; NACK-loss and
-//                  TRIM NACK retransmit the named PSN at once (MODEL: M5, M8)
+//                  GOOD EV; selective retransmission guided by the SETH bitmap (W6, W11); a NACK
+//                  TRIMMED retransmits the named PSN at once (W7; schedule MODEL: M8)
 //   EV health      timeouts / NACK-loss / ECN / trims drive EvHealth (MODEL: M7); probing is done by
 //                  the endpoint through health()
 //   congestion     cc::Nscc gates new data by cwnd and is fed RTT, ECN, trims, losses (MODEL: M12)

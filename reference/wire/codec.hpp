@@ -133,18 +133,4 @@ void encode_erth(const Erth& h, std::uint8_t* out);
 WireError decode_eeth(Bytes in, Eeth& out);
 void encode_eeth(const Eeth& h, std::uint8_t* out);
 
-// ---- MRC Feedback Extension Header, 32 bytes ------------------------------------ MODEL: M5
-// Decode: kTruncated; kBadMfeh when ver != 1 or type > 4. Reserved bits and bytes are ignored on
-// decode and written as zero.
-WireError decode_mfeh(Bytes in, Mfeh& out);
-void encode_mfeh(const Mfeh& h, std::uint8_t* out);
-
-// ---- MRC endpoint-operation header, 24 + rsp_ev_len bytes ------------------------ MODEL: M6
-// Decode: kTruncated; kBadEpHeader when op > 1 or rsp_ev_len not in {0, 4, 32}.
-WireError decode_ep(Bytes in, EpHdr& out);
-// Precondition: h.rsp_ev_len <= 32. Writes h.wire_length() bytes.
-void encode_ep(const EpHdr& h, std::uint8_t* out);
-// MODEL: M6 the return-path EV is absent, a 32-bit STEV value, or a full 32-byte SRv6 EV.
-inline bool ep_rsp_ev_len_valid(std::uint8_t n) { return n == 0 || n == 4 || n == 32; }
-
 }  // namespace mrc::wire

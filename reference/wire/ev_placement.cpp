@@ -77,7 +77,7 @@ std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode) {
       return ((f.ip6.flow_label & 0xFFFFu) << 16) | f.udp.sport;
     case EvFmtMode::kUdp:
       return f.udp.sport;
-    case EvFmtMode::kSrv6:  // MODEL: M1/M5 the EV index from the inner sport
+    case EvFmtMode::kSrv6:  // MODEL: M1 the EV index from the inner sport
       return f.udp.sport & 0xFFu;
   }
   return 0;
@@ -87,7 +87,7 @@ std::uint32_t ev_echo_identity(EvFmtMode mode, const EvBytes& wire, std::uint32_
   switch (mode) {
     case EvFmtMode::kStev: return stev_value(wire);     // MODEL: M2
     case EvFmtMode::kUdp: return udp_mode_sport(wire);  // MODEL: M2
-    case EvFmtMode::kSrv6: return ev_index;             // MODEL: M1/M5
+    case EvFmtMode::kSrv6: return ev_index;             // MODEL: M1
   }
   return 0;
 }

@@ -26,7 +26,7 @@ std::uint16_t udp_mode_sport(const EvBytes& wire);
 void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t ev_index,
               std::array<std::uint8_t, 16>& srh_segment);
 
-// The EV identity a receiver can see (and echoes in MFEH.ev_echo, M5): V for STEV, sport for UDP
+// The EV identity a receiver can see (what SETH / NETH entropy echoes): V for STEV, sport for UDP
 // mode, the EV index from the inner sport for SRv6.
 std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode);
 // The same identity computed from the sender's side: the expanded EV bytes and the EV's index in

@@ -1,4 +1,4 @@
-// Whole-frame decoding (frame.hpp): how MRC stacks its headers (MODEL: M1, M3, M5, M6, M11).
+// Whole-frame decoding (frame.hpp): how MRC stacks its headers (W1-W10; MODEL: M1).
 //
 // Length policy. Three lengths bound a RoCEv2 packet: the bytes captured, the IP length(s) and
 // the UDP length. A header that runs past the captured bytes is kTruncated; one that fits the
@@ -6,18 +6,12 @@
 // (UDP). The UDP length ends the RoCE packet (as in Linux rxe): the ICRC is its last 4 bytes.
 // Bytes captured past the IP length are Ethernet padding (frames under 60 bytes) and ignored.
 //
-// Trimmed stubs (MODEL: M11). Once BTH and the extension headers its opcode requires are
-// complete, the frame is a stub when the DSCP of any IP header is 11, the outer IP length claims
-// more bytes than were captured, or the ICRC fails verification. A stub decodes as kOk with
-// `trimmed` set. When the RoCE packet runs past the capture, `payload` is every captured byte
-// after the headers (there is no pad or ICRC to strip) and icrc_ok is false. When it is complete
-// (a switch that fixed up the lengths), pad and ICRC are handled as usual, except that a pad count
-// larger than the remaining bytes leaves `payload` = everything before the ICRC instead of
-// failing with kBadPadCount.
+// Trimmed packets (W13). An MRC data packet (0xC6..0xCB) whose DSCP is one a trimming switch
+// writes is trimmed, whatever its lengths: it decodes as kOk with `trimmed` set, as far as its
+// bytes go. Any other packet whose RoCE packet runs past the capture (a snap length) keeps every
+// captured byte after its headers as `payload`, with no pad or ICRC to strip and icrc_ok false.
 //
-// Framing (MODEL: M3, M5). With DecodeOptions::detect_framing the layout of the few opcodes whose
-// headers depend on the framing (kFramingDependent) is chosen per frame by detect_mrc_framing(),
-// one table lookup and, for those opcodes only, a length compare: no allocation, no second pass.
+// The headers after the BTH follow from the opcode alone: one table lookup per frame.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -44,8 +38,6 @@ std::string_view to_string(WireError e) {
     case WireError::kBadSrh: return "bad-srh";
     case WireError::kBadOpcode: return "bad-opcode";
     case WireError::kBadPadCount: return "bad-pad-count";
-    case WireError::kBadMfeh: return "bad-mfeh";
-    case WireError::kBadEpHeader: return "bad-ep-header";
     case WireError::kBufferTooSmall: return "buffer-too-small";
     case WireError::kBadArgument: return "bad-argument";
   }
@@ -55,7 +47,7 @@ std::string_view to_string(WireError e) {
 namespace {
 
 // The layout table's source of truth; ext_layout() and decode_frame() read the tables below.
-constexpr ExtLayout layout_by_opcode(std::uint8_t op, bool mrc_framing) {
+constexpr ExtLayout layout_by_opcode(std::uint8_t op) {
   namespace oc = opcode;
   ExtLayout l;
   l.known = true;
@@ -82,10 +74,8 @@ constexpr ExtLayout layout_by_opcode(std::uint8_t op, bool mrc_framing) {
       break;
     case oc::kRcWriteMiddle:
     case oc::kRcWriteLast:
-      l.reth = mrc_framing;  // MODEL: M3 every MRC data packet carries its address
       break;
     case oc::kRcWriteLastImm:
-      l.reth = mrc_framing;  // MODEL: M3
       l.immdt = true;
       break;
     case oc::kRcWriteOnlyImm:
@@ -100,13 +90,8 @@ constexpr ExtLayout layout_by_opcode(std::uint8_t op, bool mrc_framing) {
       break;
     case oc::kRcAck:
       l.aeth = true;
-      l.mfeh = mrc_framing;  // MODEL: M5
       break;
-    case oc::kMrcEpReq:  // MODEL: M6
-    case oc::kMrcEpRsp:  // MODEL: M6
-      l.ep = true;
-      break;
-    // MRC 1.0 (W3): METH [+ TSETH] + RETH on every data packet, whatever the framing option.
+    // MRC 1.0 (W3): METH [+ TSETH] + RETH on every data packet.
     case oc::kMrcWriteFirst:
     case oc::kMrcWriteMiddle:
     case oc::kMrcWriteLast:
@@ -147,36 +132,16 @@ constexpr ExtLayout layout_by_opcode(std::uint8_t op, bool mrc_framing) {
 
 using LayoutTable = std::array<ExtLayout, 256>;
 
-constexpr LayoutTable make_layout_table(bool mrc_framing) {
+constexpr LayoutTable make_layout_table() {
   LayoutTable t{};
-  for (std::size_t op = 0; op < t.size(); ++op) {
-    t[op] = layout_by_opcode(static_cast<std::uint8_t>(op), mrc_framing);
-  }
+  for (std::size_t op = 0; op < t.size(); ++op) t[op] = layout_by_opcode(static_cast<std::uint8_t>(op));
   return t;
 }
 
-// Indexed [mrc_framing][opcode]: one load per decoded frame instead of a switch.
-constexpr std::array<LayoutTable, 2> kLayouts = {make_layout_table(false), make_layout_table(true)};
-static_assert(kLayouts[1][opcode::kRcWriteMiddle].reth);  // MODEL: M3
-static_assert(!kLayouts[0][opcode::kRcWriteMiddle].reth);
-
-const ExtLayout& layout_for(std::uint8_t op, bool mrc_framing) { return kLayouts[mrc_framing][op]; }
-
-// The opcodes whose headers depend on the framing: only these need detect_mrc_framing().
-constexpr std::array<bool, 256> make_framing_dependent() {
-  std::array<bool, 256> t{};
-  for (std::size_t op = 0; op < t.size(); ++op) {
-    const ExtLayout& a = kLayouts[0][op];
-    const ExtLayout& b = kLayouts[1][op];
-    t[op] = a.meth != b.meth || a.reth != b.reth || a.immdt != b.immdt || a.aeth != b.aeth ||
-            a.sack != b.sack || a.neth != b.neth || a.peth != b.peth || a.erth != b.erth ||
-            a.eeth != b.eeth || a.mfeh != b.mfeh || a.ep != b.ep;
-  }
-  return t;
-}
-constexpr std::array<bool, 256> kFramingDependent = make_framing_dependent();
-static_assert(kFramingDependent[opcode::kRcWriteMiddle] && kFramingDependent[opcode::kRcAck]);
-static_assert(!kFramingDependent[opcode::kRcWriteFirst] && !kFramingDependent[opcode::kMrcEpReq]);
+// Indexed by opcode: one load per decoded frame instead of a switch.
+constexpr LayoutTable kLayouts = make_layout_table();
+static_assert(!kLayouts[opcode::kRcWriteMiddle].reth && kLayouts[opcode::kMrcWriteMiddle].reth);
+static_assert(!kLayouts[0xC0].known && !kLayouts[0xC1].known);  // no MRC 1.0 opcode (W3)
 
 // What every decode starts from: all fields at their defaults, so no field ever shows a value
 // from an earlier frame.
@@ -201,20 +166,7 @@ void reset(DecodedFrame& out) {
 
 }  // namespace
 
-ExtLayout ext_layout(std::uint8_t op, bool mrc_framing) { return layout_for(op, mrc_framing); }
-
-bool detect_mrc_framing(Bytes roce, std::size_t roce_len) {  // MODEL: M3, M5
-  namespace oc = opcode;
-  if (roce.size() < kBthLen) return false;
-  const std::uint8_t op = roce[0];
-  if (op == oc::kRcAck) return roce_len >= kBthLen + kAethLen + kMfehLen + kIcrcLen;
-  if (op != oc::kRcWriteMiddle && op != oc::kRcWriteLast && op != oc::kRcWriteLastImm) return false;
-  const std::size_t pad = (roce[1] >> 4) & 0x3;
-  const std::size_t imm = op == oc::kRcWriteLastImm ? kImmDtLen : 0;
-  const std::size_t overhead = kBthLen + kRethLen + imm + pad + kIcrcLen;
-  if (roce_len < overhead || roce.size() < kBthLen + kRethLen) return false;
-  return load_be32(roce.data() + kBthLen + 12) == roce_len - overhead;  // RETH DMA length
-}
+ExtLayout ext_layout(std::uint8_t op) { return kLayouts[op]; }
 
 namespace {
 
@@ -281,7 +233,6 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
   std::size_t claimed_end = 0;  // end of the outer IP packet as its length field says
   std::size_t udp_ip_end = 0;   // end of the IP packet that carries the UDP header
   std::size_t off = 0;
-  bool dscp_trimmed = false;
   std::uint8_t roce_dscp = 0;  // the DSCP a trimming switch rewrote: outer, or inner when encapsulated and outer is not trimmed
   if (out.eth.ethertype == kEthTypeIpv4) {
     out.l3 = L3Kind::kIpv4;
@@ -294,7 +245,6 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     if (out.ip4.protocol != kIpProtoUdp) return fail(WireError::kNotUdp, ip_off);
     off = ip_off + hl;
     udp_ip_end = claimed_end;
-    dscp_trimmed = out.ip4.dscp == kDscpTrimmed;  // MODEL: M11
     roce_dscp = out.ip4.dscp;
   } else {
     out.l3 = L3Kind::kIpv6;
@@ -307,8 +257,6 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     if (!r.ok()) return r;
     off = chain.off;
     udp_ip_end = chain.udp_ip_end;
-    dscp_trimmed = out.ip6.dscp == kDscpTrimmed ||  // MODEL: M11 outer and inner both count
-                   (out.encapsulated && out.inner_ip6.dscp == kDscpTrimmed);
     // W13: a switch rewrites the header it forwards on (the outer one); a decapsulated copy keeps
     // the inner one. Either marks the packet.
     roce_dscp = out.ip6.dscp;
@@ -336,17 +284,13 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
   const std::size_t roce_end = std::min<std::size_t>(off + out.udp.length, udp_ip_end);
   off += kUdpLen;
 
-  // ---- BTH and the extension headers its opcode carries (W3, W4; legacy M3, M5, M6) ----
+  // ---- BTH and the extension headers its opcode carries (W3, W4) ----
   out.bth_offset = off;
   if (WireError e = decode_bth(frame.subspan(off), out.bth); e != WireError::kOk) {
     return fail(e, off);
   }
   if (off + kBthLen > roce_end) return fail(WireError::kBadUdpLength, off);
-  bool framing = opt.mrc_framing;
-  if (framing && opt.detect_framing && kFramingDependent[out.bth.opcode]) {
-    framing = detect_mrc_framing(frame.subspan(off), roce_end - off);
-  }
-  const ExtLayout& layout = layout_for(out.bth.opcode, framing);
+  const ExtLayout& layout = kLayouts[out.bth.opcode];
   if (!layout.known) return fail(WireError::kBadOpcode, off);
   off += kBthLen;
 
@@ -409,21 +353,6 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     if (!r.ok()) return r;
     out.has_eeth = true;
   }
-  if (layout.mfeh) {  // MODEL: M5
-    r = ext_header(frame, off, roce_end, kMfehLen,
-                   [&](Bytes b) { return decode_mfeh(b, out.mfeh); });
-    if (!r.ok()) return r;
-    out.has_mfeh = true;
-  }
-  if (layout.ep) {  // MODEL: M6
-    // The EP header's length depends on its own rsp_ev_len: decode first, then bound it.
-    if (WireError e = decode_ep(frame.subspan(off), out.ep); e != WireError::kOk) {
-      return fail(e, off);
-    }
-    if (off + out.ep.wire_length() > roce_end) return fail(WireError::kBadUdpLength, off);
-    off += out.ep.wire_length();
-    out.has_ep = true;
-  }
   const std::size_t hdr_end = off;
 
   if (mrc_trim) {
@@ -438,44 +367,31 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     return DecodeResult{WireError::kOk, std::min(claimed_end, cap)};
   }
 
-  // ---- payload, pad, ICRC; legacy trimmed-stub detection (MODEL: M11) ----
-  const bool legacy = !is_mrc_opcode(out.bth.opcode);
-  const bool ip_short = claimed_end > cap;
-  bool icrc_bad = false;
+  // ---- payload, pad, ICRC ----
   if (roce_end > cap) {
-    // The RoCE packet runs past the capture: no pad or ICRC to strip.
+    // The RoCE packet runs past the capture (a snap length): no pad or ICRC to strip.
     out.payload = frame.subspan(hdr_end, cap - hdr_end);
   } else {
     if (roce_end < hdr_end + kIcrcLen) return fail(WireError::kBadUdpLength, hdr_end);
     const std::size_t icrc_off = roce_end - kIcrcLen;
     out.icrc_wire = icrc_read(frame.data() + icrc_off);
     const std::size_t pad = out.bth.pad_count;
-    const bool pad_fits = hdr_end + pad <= icrc_off;
+    if (hdr_end + pad > icrc_off) return fail(WireError::kBadPadCount, out.bth_offset);
     if (opt.verify_icrc) {
       const Bytes covered = frame.subspan(out.roce_ip_offset, icrc_off - out.roce_ip_offset);
-      if (opt.payload_crc) {  // the payload as the branches below cut it
-        const std::size_t len = icrc_off - hdr_end - (pad_fits ? pad : 0);
-        const IcrcSplit s = icrc_compute_split(covered, hdr_end - out.roce_ip_offset, len);
-        out.icrc_computed = s.icrc;
-        out.payload_crc = s.payload_crc;
+      if (opt.payload_crc) {
+        const IcrcSplit sp = icrc_compute_split(covered, hdr_end - out.roce_ip_offset, icrc_off - hdr_end - pad);
+        out.icrc_computed = sp.icrc;
+        out.payload_crc = sp.payload_crc;
         out.has_payload_crc = true;
       } else {
         out.icrc_computed = icrc_compute(covered);
       }
       out.icrc_ok = out.icrc_computed == out.icrc_wire;
-      icrc_bad = !out.icrc_ok;
     }
-    if (!pad_fits) {
-      if (!legacy || !(dscp_trimmed || ip_short || icrc_bad)) {
-        return fail(WireError::kBadPadCount, out.bth_offset);
-      }
-      out.payload = frame.subspan(hdr_end, icrc_off - hdr_end);
-    } else {
-      out.payload = frame.subspan(hdr_end, icrc_off - pad - hdr_end);
-    }
+    out.payload = frame.subspan(hdr_end, icrc_off - pad - hdr_end);
   }
-  out.trimmed = legacy && (dscp_trimmed || ip_short || icrc_bad);
-  if (opt.payload_crc && !out.has_payload_crc) {  // no ICRC read: a stub, or verify_icrc off
+  if (opt.payload_crc && !out.has_payload_crc) {  // no ICRC read: past the capture, or verify_icrc off
     out.payload_crc = crc32(0, out.payload);
     out.has_payload_crc = true;
   }

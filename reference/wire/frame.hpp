@@ -1,4 +1,4 @@
-// Whole-frame decode and encode: the one place that knows how MRC stacks its headers (M1, M3).
+// Whole-frame decode and encode: the one place that knows how MRC stacks its headers (W1-W10).
 //
 // decode_frame() never allocates, never throws and never reads past the span it is given: every
 // failure is a typed WireError with the byte offset where decoding stopped. encode_frame() writes
@@ -30,8 +30,6 @@ enum class WireError : std::uint8_t {
   kBadSrh,             // SRH routing type != 4, last_entry/segment count inconsistent, ...
   kBadOpcode,          // an opcode the decoder has no layout for
   kBadPadCount,        // pad count larger than what follows the headers
-  kBadMfeh,            // MFEH version or type unknown
-  kBadEpHeader,        // endpoint header op unknown or rsp_ev_len not 0/4/32
   kBufferTooSmall,     // encode: the caller buffer cannot hold the frame
   kBadArgument,        // encode: inconsistent FrameSpec (e.g. SRH segments not a multiple of 16)
 };
@@ -40,16 +38,8 @@ std::string_view to_string(WireError e);
 
 enum class L3Kind : std::uint8_t { kIpv4, kIpv6 };
 
-// Which transport extension headers follow the BTH depends on the opcode and, for MRC data
-// packets, on the QP-level "MRC v1" framing flag: in MRC every WRITE data packet carries a RETH
-// (MODEL: M3), which the opcode alone cannot say.
 struct DecodeOptions {
-  bool mrc_framing = true;  // MODEL: M3
   bool verify_icrc = true;
-  // With mrc_framing: decide per frame, by detect_mrc_framing(), instead of assuming MRC framing
-  // for every frame. For captures that mix MRC and plain RoCEv2 (the diff, real captures); an
-  // endpoint that knows its QP is MRC keeps it off.
-  bool detect_framing = false;
   // Also the plain CRC-32 of the payload (DecodedFrame::payload_crc). With verify_icrc the payload
   // is read once for both (icrc_compute_split): the diff's per-packet payload digest.
   bool payload_crc = false;
@@ -92,10 +82,6 @@ struct DecodedFrame {
   Erth erth;
   bool has_eeth = false;  // opcode 0xD9
   Eeth eeth;
-  bool has_mfeh = false;
-  Mfeh mfeh;       // MODEL: M5
-  bool has_ep = false;
-  EpHdr ep;        // MODEL: M6
   Bytes payload;   // after every header, before pad and ICRC (view into the frame)
 
   // Byte offsets into the frame, for evidence, diffs and the ICRC.
@@ -109,10 +95,8 @@ struct DecodedFrame {
   std::uint32_t payload_crc = 0;    // crc32(0, payload), valid when has_payload_crc
   bool has_payload_crc = false;     // set by DecodeOptions::payload_crc on a decoded frame
 
-  // A trimmed stub (MODEL: M11): DSCP 11, or an IP length larger than the captured bytes, or an
-  // ICRC failure, together with a BTH (+RETH) that decoded cleanly. Never placed by a receiver.
-  // When the packet runs past the capture, `payload` is every captured byte after the headers
-  // (no pad or ICRC stripped) and icrc_ok is false (details: frame.cpp).
+  // An MRC data packet carrying a trimmed DSCP (W13): never placed by a receiver. `payload` is
+  // whatever the switch left after the headers (details: frame.cpp).
   bool trimmed = false;
   // MRC data packet whose DSCP is the last-hop trim DSCP (W13): NACK TRIMMED_LASTHOP, not TRIMMED.
   bool trim_lasthop = false;
@@ -121,14 +105,13 @@ struct DecodedFrame {
 struct DecodeResult {
   WireError error = WireError::kOk;
   // Where decoding stopped (on error; always <= the frame size) or, on success, the bytes the
-  // packet occupies: min(frame_length, bytes captured) (a trimmed stub stops at the capture).
+  // packet occupies: min(frame_length, bytes captured) (a packet cut by the capture stops there).
   std::size_t offset = 0;
   bool ok() const { return error == WireError::kOk; }
 };
 
-// Decodes Ethernet through ICRC. A frame whose IP length runs past the captured bytes is
-// decoded as far as the BTH/RETH and reported as trimmed (M11) rather than an error, provided the
-// headers themselves are complete.
+// Decodes Ethernet through ICRC. A frame whose IP length runs past the captured bytes (a snap
+// length) decodes without error as long as its headers are complete; only the DSCP marks a trim.
 DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& opt = {});
 
 // Everything needed to build one frame. Optional layers are switched on by their flags.
@@ -164,10 +147,6 @@ struct FrameSpec {
   Erth erth;
   bool has_eeth = false;
   Eeth eeth;
-  bool has_mfeh = false;
-  Mfeh mfeh;
-  bool has_ep = false;
-  EpHdr ep;
   Bytes payload;
   bool corrupt_icrc = false;  // write ICRC ^ 0xFFFFFFFF (for invalid-input cases and defects)
 };
@@ -182,12 +161,11 @@ struct EncodeResult {
 // IPv6 + UDP + BTH + every extension + 4096-byte payload + pad + ICRC).
 inline constexpr std::size_t kMaxFrameLen = 14 + 4 + 40 + 8 + 8 * 16 + 40 + 8 + 12 + kMethLen +
                                             kTsethLen + 16 + 4 + 4 + kSackHdrLen + kNethLen +
-                                            kPethLen + kErthLen + kEethLen + kMfehLen +
-                                            kEpHdrFixedLen + 32 + 4096 + 3 + 4;
+                                            kPethLen + kErthLen + kEethLen + 4096 + 3 + 4;
 
 EncodeResult encode_frame(const FrameSpec& spec, MutBytes out);
 
-// The headers a data or feedback packet carries after the BTH, by opcode, for MRC framing (M3).
+// The headers a packet carries after the BTH, by opcode (W3; IBA for the RC opcodes).
 struct ExtLayout {
   bool meth = false;  // and a TSETH after it when BTH.TS = 1
   bool reth = false;
@@ -198,20 +176,8 @@ struct ExtLayout {
   bool peth = false;
   bool erth = false;
   bool eeth = false;
-  bool mfeh = false;
-  bool ep = false;
   bool known = false;  // false: no layout for this opcode
 };
-ExtLayout ext_layout(std::uint8_t opcode, bool mrc_framing);
-
-// Whether one RoCE packet uses MRC framing, from its own bytes (MODEL: M3, M5). Only WRITE
-// MIDDLE / LAST / LAST-IMM and ACKNOWLEDGE differ between the framings, and their lengths tell:
-// an MRC WRITE MIDDLE/LAST[-IMM] carries a RETH whose DMA length is exactly this packet's payload
-// (so the 4 bytes where it would sit must equal the payload length the UDP length leaves once a
-// RETH is counted), and an MRC ACK has the 32-byte MFEH after its AETH where an IBA ACK has
-// nothing. `roce` is the captured bytes from the BTH on; `roce_len` the RoCE packet length the
-// UDP header claims (UDP length - 8), which a trimmed stub keeps. Every other opcode: false.
-// tools/wireshark/mrc.lua mirrors this rule.
-bool detect_mrc_framing(Bytes roce, std::size_t roce_len);
+ExtLayout ext_layout(std::uint8_t opcode);
 
 }  // namespace mrc::wire

@@ -18,8 +18,7 @@ std::size_t ext_length(const FrameSpec& s) {
          (s.has_reth ? kRethLen : 0) + (s.has_immdt ? kImmDtLen : 0) +
          (s.has_aeth ? kAethLen : 0) + (s.has_sack ? kSackHdrLen : 0) +
          (s.has_neth ? kNethLen : 0) + (s.has_peth ? kPethLen : 0) +
-         (s.has_erth ? kErthLen : 0) + (s.has_eeth ? kEethLen : 0) + (s.has_mfeh ? kMfehLen : 0) +
-         (s.has_ep ? s.ep.wire_length() : 0);
+         (s.has_erth ? kErthLen : 0) + (s.has_eeth ? kEethLen : 0);
 }
 
 WireError check_spec(const FrameSpec& s) {
@@ -30,7 +29,6 @@ WireError check_spec(const FrameSpec& s) {
   if (s.has_srh) {
     if (WireError e = check_srh_encodable(s.srh); e != WireError::kOk) return e;
   }
-  if (s.has_ep && s.ep.rsp_ev_len > s.ep.rsp_ev.size()) return WireError::kBadArgument;
   return WireError::kOk;
 }
 
@@ -102,7 +100,7 @@ EncodeResult encode_frame(const FrameSpec& spec, MutBytes out) {
   encode_bth(bth, p + off);
   off += kBthLen;
   // Extension header order: METH, TSETH, RETH, ImmDt (W4), AETH, SETH + CC_STATE, NETH, PETH,
-  // ERTH, EETH (W5-W10; one of them per packet); legacy MFEH (M5), EP (M6).
+  // ERTH, EETH (W5-W10; one of them per packet).
   if (spec.has_meth) {
     encode_meth(spec.meth, p + off);
     off += kMethLen;
@@ -142,14 +140,6 @@ EncodeResult encode_frame(const FrameSpec& spec, MutBytes out) {
   if (spec.has_eeth) {
     encode_eeth(spec.eeth, p + off);
     off += kEethLen;
-  }
-  if (spec.has_mfeh) {
-    encode_mfeh(spec.mfeh, p + off);
-    off += kMfehLen;
-  }
-  if (spec.has_ep) {
-    encode_ep(spec.ep, p + off);
-    off += spec.ep.wire_length();
   }
   if (!spec.payload.empty()) std::memcpy(p + off, spec.payload.data(), spec.payload.size());
   off += spec.payload.size();

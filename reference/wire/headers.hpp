@@ -130,8 +130,6 @@ inline constexpr std::uint8_t kRcFetchAdd = 0x14;
 inline constexpr std::uint8_t kCnp = 0x81;
 inline constexpr std::uint8_t kUdSendOnly = 0x64;     // CM MADs travel on UD QP 1 (IBA 12.6)
 inline constexpr std::uint8_t kUdSendOnlyImm = 0x65;
-inline constexpr std::uint8_t kMrcEpReq = 0xC0;  // MODEL: M6 (manufacturer-specific range)
-inline constexpr std::uint8_t kMrcEpRsp = 0xC1;  // MODEL: M6
 }  // namespace opcode
 
 inline constexpr std::size_t kBthLen = 12;
@@ -169,71 +167,14 @@ struct Aeth {
   std::uint32_t msn = 0;  // 24 bits
 };
 
-// AETH syndromes (IBA 9.7.5.1.6 plus the MODEL trim code).
+// AETH syndromes (IBA 9.7.5.1.6).
 namespace syndrome {
 inline constexpr std::uint8_t kAck = 0x1F;              // ACK, credits invalid
 inline constexpr std::uint8_t kNakPsnSeqError = 0x60;   // NAK code 0
 inline constexpr std::uint8_t kNakInvalidRequest = 0x61;
 inline constexpr std::uint8_t kNakRemoteAccess = 0x62;
 inline constexpr std::uint8_t kNakRemoteOpError = 0x63;
-inline constexpr std::uint8_t kNakTrim = 0x65;  // MODEL: M5 (NAK code 5 is reserved in IBA)
 }  // namespace syndrome
-
-// ---- MRC Feedback Extension Header (MFEH), 32 bytes ------------------------------ MODEL: M5
-inline constexpr std::size_t kMfehLen = 32;  // MODEL: M5
-inline constexpr std::uint8_t kMfehVersion = 1;  // MODEL: M5
-
-enum class FeedbackType : std::uint8_t {  // MODEL: M5
-  kAck = 0,
-  kSack = 1,
-  kNackLoss = 2,
-  kTrimNack = 3,
-  kPsnOutOfRange = 4,
-};
-
-struct Mfeh {  // MODEL: M5 (layout in mrc-wire-model.md §5 M5)
-  std::uint8_t version = kMfehVersion;
-  FeedbackType type = FeedbackType::kAck;
-  bool ce = false;          // flags bit7
-  bool svc_valid = false;   // flags bit6
-  bool ev_valid = false;    // flags bit5
-  bool mpr_valid = false;   // flags bit4
-  bool sack_valid = false;  // flags bit3
-  std::uint16_t svc_time = 0;   // units of 8 ns
-  std::uint32_t trig_psn = 0;   // 24 bits
-  std::uint32_t ev_echo = 0;    // STEV/UDP: the EV value V (M2); SRv6: EV index
-  std::uint8_t ev_port = 0;     // 1-based port the triggering packet arrived on
-  std::uint8_t mpr = 0;         // units of 128 PSNs
-  std::uint16_t sack_base_off = 0;  // SACK base = BTH.PSN + 1 + sack_base_off (mod 2^24)
-  std::uint64_t sack_bitmap = 0;    // bit i (MSB of byte 16 is i = 0) => PSN base+i received
-  std::uint32_t rcvd_bytes = 0;
-
-  bool sack_bit(unsigned i) const { return (sack_bitmap >> (63 - i)) & 1u; }
-  void set_sack_bit(unsigned i) { sack_bitmap |= (std::uint64_t{1} << (63 - i)); }
-};
-
-// ---- MRC endpoint-operation header (probe, port status) ----------------------- MODEL: M6
-// op 1 + flags 1 + req_id 2 + port_status 4 + tx_timestamp 8 + svc_time_ns 4 + rsp_fmt_mode 1 +
-// rsp_port 1 + rsp_ev_len 1 + reserved 1 = 24 (was declared 28, which the field list does not sum to).
-inline constexpr std::size_t kEpHdrFixedLen = 24;  // MODEL: M6, before rsp_ev
-inline constexpr std::uint32_t kEpDestQp = 0xFFFFFF;  // MODEL: M6
-
-enum class EpOp : std::uint8_t { kEvProbe = 0, kPortStatusUpdate = 1 };  // MODEL: M6
-
-struct EpHdr {  // MODEL: M6
-  EpOp op = EpOp::kEvProbe;
-  bool svc_valid = false;  // flags bit7
-  std::uint16_t req_id = 0;
-  std::uint32_t port_status = 0;  // bit N-1 = port N up
-  std::uint64_t tx_timestamp = 0;  // ns, echoed unchanged
-  std::uint32_t svc_time_ns = 0;
-  std::uint8_t rsp_fmt_mode = 0;
-  std::uint8_t rsp_port = 0;
-  std::uint8_t rsp_ev_len = 0;  // 0, 4 or 32
-  std::array<std::uint8_t, 32> rsp_ev{};
-
-  std::size_t wire_length() const { return kEpHdrFixedLen + rsp_ev_len; }
-};
 
 // ---- DSCP and trimming ------------------------------------------------------ MODEL: M11
 inline constexpr std::uint8_t kDscpTrimmable = 10;  // MODEL: M11 data

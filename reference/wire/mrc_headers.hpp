@@ -185,9 +185,33 @@ struct Peth {
 inline constexpr std::size_t kErthLen = 16;
 inline constexpr std::size_t kEethLen = 36;
 
-// ERTH.op wire values. S1: W10 (F1 only), and the reverse of the API enum's order
-// (MRC_EP_OP_EV_PROBE = 0): mapped through ep_op_from_api() / ep_op_to_api() only.
+// The endpoint operation as the host API numbers it (MRC_EP_OP_EV_PROBE = 0, [A]).
+enum class EpOp : std::uint8_t { kEvProbe = 0, kPortStatusUpdate = 1 };
+
+// ERTH.op wire values. S1: W10 (F1 only), and the reverse of the API enum's order: every
+// translation goes through ep_op_to_wire() / ep_op_from_wire(), so a PDF that says otherwise
+// changes this table alone.
 enum class EpWireOp : std::uint8_t { kPortStatusUpdate = 0, kEvProbe = 1 };
+inline constexpr std::uint8_t ep_op_to_wire(EpOp op) {
+  return static_cast<std::uint8_t>(op == EpOp::kEvProbe ? EpWireOp::kEvProbe : EpWireOp::kPortStatusUpdate);
+}
+// The two-bit op field: 2 and 3 are no operation the sources name.
+inline constexpr bool ep_op_from_wire(std::uint8_t v, EpOp& out) {
+  if (v == static_cast<std::uint8_t>(EpWireOp::kEvProbe)) {
+    out = EpOp::kEvProbe;
+  } else if (v == static_cast<std::uint8_t>(EpWireOp::kPortStatusUpdate)) {
+    out = EpOp::kPortStatusUpdate;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// ERTH.port_status_mask numbering. MODEL: W10 the API's 1-based mask copied unchanged: bit N =
+// port N, bit 0 unused (the alternative reading is bit N-1 = port N). The reference keeps its up
+// ports as bit N-1 = port N and converts here only.
+inline constexpr std::uint32_t port_status_mask_of(std::uint32_t up_ports) { return up_ports << 1; }
+inline constexpr std::uint32_t up_ports_of_mask(std::uint32_t mask) { return mask >> 1; }
 
 struct Erth {
   Prologue pro;

@@ -3,10 +3,12 @@
 // Third-party decoders (scapy, tshark's infiniband dissector, tools/wireshark/mrc.lua) read the
 // pcap; the python checkers in this folder and in tests/tools/wireshark compare.
 //
-//   mrc_cross_gen --profile iba|mrc|roce --count N --seed S --pcap out.pcap --expect out.json
+//   mrc_cross_gen [--profile mrc|roce] --count N --seed S --pcap out.pcap --expect out.json
 //
-// Profile roce is plain RoCEv2 (no MRC framing) of the kinds real RDMA traffic holds: RDMA CM
-// MADs on UD QP 1, RC WRITE / READ / SEND with immediate and 62-byte ACKs (roce_frames.cpp).
+// Profile mrc (the default) is MRC 1.0 as mrc-wire-model.md section 5 lays it out: every MRC
+// opcode, trimmed data packets, every EV placement (cross_frames.cpp). Profile roce is plain RoCEv2
+// of the kinds real RDMA traffic holds: RDMA CM MADs on UD QP 1, RC WRITE / READ / SEND with
+// immediate and 62-byte ACKs (roce_frames.cpp).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +24,7 @@ namespace {
 
 int usage(const char* why) {
   std::cerr << "mrc_cross_gen: " << why
-            << "\nusage: mrc_cross_gen --profile iba|mrc|roce --count N --seed S --pcap FILE "
+            << "\nusage: mrc_cross_gen [--profile mrc|roce] --count N --seed S --pcap FILE "
                "--expect FILE\n";
   return 2;
 }
@@ -37,7 +39,7 @@ bool parse_u64(const std::string& s, std::uint64_t& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string profile_name, pcap_path, expect_path;
+  std::string profile_name = "mrc", pcap_path, expect_path;
   std::uint64_t count = 0, seed = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -57,14 +59,13 @@ int main(int argc, char** argv) {
       return usage("unknown option");
     }
   }
-  if (profile_name != "iba" && profile_name != "mrc" && profile_name != "roce") {
-    return usage("--profile must be iba, mrc or roce");
+  if (profile_name != "mrc" && profile_name != "roce") {
+    return usage("--profile must be mrc or roce");
   }
   if (pcap_path.empty() || expect_path.empty() || count == 0) return usage("missing option");
 
-  const auto profile = profile_name == "iba"   ? mrc::cross::Profile::kIba
-                       : profile_name == "roce" ? mrc::cross::Profile::kRoce
-                                                : mrc::cross::Profile::kMrc;
+  const auto profile =
+      profile_name == "roce" ? mrc::cross::Profile::kRoce : mrc::cross::Profile::kMrc;
   mrc::cross::FrameFactory factory(profile, seed);
   mrc::cross::PcapWriter pcap(pcap_path);
   if (!pcap.good()) return usage("cannot open the pcap file");

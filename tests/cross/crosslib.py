@@ -9,8 +9,13 @@ on any mismatch, 2 on a harness problem (tool missing, generator failed).
 import argparse
 import json
 import os
+import struct
 import subprocess
 import sys
+
+# The BTH opcodes MRC 1.0 defines (mrc-wire-model.md W3): the WRITE data opcodes, the Transport
+# ACK, the endpoint request / response and the reliability SACK / NACK / probe.
+W3_OPCODES = frozenset(range(0xC6, 0xCC)) | {0xD1, 0xD8, 0xD9, 0xDC, 0xDD, 0xDE}
 
 
 def parse_args(description, default_count, profile_help=""):
@@ -22,12 +27,15 @@ def parse_args(description, default_count, profile_help=""):
     return ap.parse_args()
 
 
-def generate(args, profile, stem):
-    """Runs the generator; returns (pcap path, list of expected-field dicts)."""
+def generate(args, profile, stem, count=None, seed=None):
+    """Runs the generator (args.count frames from args.seed unless given); returns (pcap path,
+    list of expected-field dicts)."""
+    count = args.count if count is None else count
+    seed = args.seed if seed is None else seed
     os.makedirs(args.workdir, exist_ok=True)
     pcap = os.path.join(args.workdir, stem + ".pcap")
     side = os.path.join(args.workdir, stem + ".json")
-    cmd = [args.gen, "--profile", profile, "--count", str(args.count), "--seed", str(args.seed),
+    cmd = [args.gen, "--profile", profile, "--count", str(count), "--seed", str(seed),
            "--pcap", pcap, "--expect", side]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
@@ -35,9 +43,27 @@ def generate(args, profile, stem):
     with open(side) as f:
         doc = json.load(f)
     frames = doc["frames"]
-    if len(frames) != args.count:
-        harness_error("side file has %d frames, expected %d" % (len(frames), args.count))
+    if len(frames) != count:
+        harness_error("side file has %d frames, expected %d" % (len(frames), count))
     return pcap, frames
+
+
+def snap_copy(src, dst, snaplen):
+    """Rewrites the classic pcap `src` as a capture made with snap length `snaplen`: each record
+    keeps its first snaplen bytes and its original (wire) length, as a capture tool writes it."""
+    with open(src, "rb") as f:
+        data = f.read()
+    head = bytearray(data[:24])
+    struct.pack_into("<I", head, 16, snaplen)
+    out, pos = [bytes(head)], 24
+    while pos < len(data):
+        sec, usec, cap, wire = struct.unpack_from("<IIII", data, pos)
+        body = data[pos + 16:pos + 16 + cap][:snaplen]
+        out.append(struct.pack("<IIII", sec, usec, len(body), wire) + body)
+        pos += 16 + cap
+    with open(dst, "wb") as f:
+        f.write(b"".join(out))
+    return dst
 
 
 def harness_error(msg):

@@ -1,6 +1,6 @@
 // Profile::kRoce: plain RoCEv2 frames over Ethernet + IPv4, of the kinds RDMA stacks send (IBA
-// framing; nothing MRC-specific). Field values are seeded random; the expectations come from the
-// spec, as in cross_frames.cpp. Kinds, rotating with the frame index:
+// opcodes and headers; nothing MRC-specific). Field values are seeded random; the expectations
+// come from the spec, as in cross_frames.cpp. Kinds, rotating with the frame index:
 //   0..2   RDMA CM ConnectRequest / ConnectReply / ReadyToUse: UD SEND ONLY to QP 1, DETH + MAD
 //   3      RC RDMA WRITE ONLY (RETH)        4  RC ACKNOWLEDGE (BTH + AETH + ICRC: 62 bytes)
 //   5      RC RDMA READ REQUEST (RETH)      6..9  READ RESPONSE FIRST / MIDDLE / LAST / ONLY
@@ -58,6 +58,20 @@ constexpr std::array<Kind, kRoceKinds> kKinds = {{
     {opcode::kUdSendOnly, 0x0016, false, true, "cm_disconnect_reply"},
 }};
 
+// The extension headers IBA gives the opcodes above (IBA 9.2; CM MADs keep DETH + MAD in the
+// payload, as the wire decoder does for UD SEND ONLY).
+struct IbaHeaders {
+  bool reth = false, immdt = false, aeth = false;
+};
+IbaHeaders iba_headers(std::uint8_t op) {
+  IbaHeaders h;
+  h.reth = op == opcode::kRcWriteOnly || op == opcode::kRcReadRequest;
+  h.immdt = op == opcode::kRcSendLastImm || op == opcode::kRcSendOnlyImm;
+  h.aeth = op == opcode::kRcAck || op == opcode::kRcReadRespFirst ||
+           op == opcode::kRcReadRespLast || op == opcode::kRcReadRespOnly;
+  return h;
+}
+
 void put_be(std::uint8_t* p, std::uint64_t v, unsigned bytes) {
   for (unsigned i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
 }
@@ -69,7 +83,6 @@ GeneratedFrame FrameFactory::make_roce(std::uint32_t index) {
   FrameSpec s;
   json e;
   e["_index"] = index;
-  e["_framing"] = "iba";
   e["_kind"] = k.name;
   e["_l3"] = "ipv4";
 
@@ -127,7 +140,7 @@ GeneratedFrame FrameFactory::make_roce(std::uint32_t index) {
   }
   s.payload = Bytes(payload.data(), payload.size());
 
-  const ExtLayout lay = ext_layout(k.opcode, /*mrc_framing=*/false);
+  const IbaHeaders lay = iba_headers(k.opcode);
   if (lay.reth) {
     s.has_reth = true;
     s.reth.va = 0x00007f0000000000u | (bits(32) << 12);

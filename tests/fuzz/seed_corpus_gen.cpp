@@ -1,7 +1,8 @@
-// Writes the fuzz seed corpus: one small, valid frame of every kind the decoder knows, built with
-// encode_frame(), plus the two deliberately broken kinds the decoder must still accept (a trimmed
-// stub and a corrupt ICRC). The output is checked in as tests/fuzz/corpus/; rerun this only when
-// the wire model changes:  fuzz_seed_corpus_gen tests/fuzz/corpus
+// Writes the fuzz seed corpus: one small, valid frame of every kind the decoder knows (MRC 1.0 data
+// and control packets, plain RoCEv2 beside them), built with encode_frame(), plus the altered kinds
+// the decoder must still accept (trimmed packets, W13; a corrupt ICRC; a capture cut short). The
+// output is checked in as tests/fuzz/corpus/; rerun this only when the wire model changes (remove
+// the old files first, names change):  fuzz_seed_corpus_gen tests/fuzz/corpus
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -26,76 +27,141 @@ constexpr std::array<std::uint8_t, 32> kSegments = {
     0xfc, 0x00, 0x00, 0x00, 0x00, 0x21, 0xe0, 0x09, 0xd0, 0x01, 0, 0, 0, 0, 0, 0,
     0xfc, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x21, 0xe0, 0x09, 0, 0, 0, 0, 0, 0};
 
+const DscpConfig kDscp{};  // W13 default DSCPs
+
 FrameSpec base_ipv6(std::uint8_t op) {
   FrameSpec s;
   s.eth.dst = {0x02, 0, 0, 0, 0, 0x02};
   s.eth.src = {0x02, 0, 0, 0, 0, 0x01};
   s.l3 = L3Kind::kIpv6;
-  s.ip6.dscp = kDscpTrimmable;  // MODEL: M11
+  s.ip6.dscp = kDscp.trimmable;  // W13 first transmissions of data
   s.ip6.ecn = kEcnEct0;
-  s.ip6.flow_label = 0x0A5C3;  // MODEL: M2 STEV EV hi
+  s.ip6.flow_label = 0x0A5C3;  // W2 STEV: EV value >> 16
   s.ip6.src = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   s.ip6.dst = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
-  s.udp.sport = 0x7E21;  // MODEL: M2 STEV EV lo
+  s.udp.sport = 0x7E21;  // W2 STEV: EV value & 0xFFFF
   s.bth.opcode = op;
   s.bth.dest_qp = 0x000123;
-  s.bth.ack_req = true;  // MODEL: M3
+  s.bth.ack_req = true;
   s.bth.psn = 0x000456;
   return s;
 }
 
-FrameSpec data_frame(std::uint8_t op, std::size_t payload_len) {
+// An MRC 1.0 data packet (W3, W4): METH [+ TSETH] + RETH naming the whole message [+ ImmDt].
+FrameSpec data_frame(std::uint8_t op, std::size_t payload_len, bool tseth = true) {
   FrameSpec s = base_ipv6(op);
-  s.has_reth = true;  // MODEL: M3 every MRC data packet carries its address
+  s.has_meth = true;
+  s.meth.msn = 3;
+  s.meth.rqmsn = op == opcode::kMrcWriteLastImm || op == opcode::kMrcWriteOnlyImm ? 1 : 0;
+  s.has_tseth = tseth;
+  s.tseth.tx_timestamp = 0x1234;
+  s.has_reth = true;
   s.reth.va = 0x7F0000001000;
   s.reth.rkey = 0x1234;
-  s.reth.dma_length = static_cast<std::uint32_t>(payload_len);
+  s.reth.dma_length = 4096;
   s.payload = Bytes(kPayload.data(), payload_len);
   s.has_immdt = op == opcode::kMrcWriteLastImm || op == opcode::kMrcWriteOnlyImm;
   s.immdt = 0xC0FFEE01;
   return s;
 }
 
-FrameSpec feedback(FeedbackType type, std::uint8_t syndrome) {  // MODEL: M5
-  FrameSpec s = base_ipv6(opcode::kRcAck);
-  s.ip6.dscp = kDscpControl;
-  s.has_aeth = true;
-  s.aeth.syndrome = syndrome;
-  s.aeth.msn = 7;
-  s.has_mfeh = true;
-  s.mfeh.type = type;
-  s.mfeh.ce = type == FeedbackType::kTrimNack;
-  s.mfeh.svc_valid = s.mfeh.ev_valid = true;
-  s.mfeh.svc_time = 125;
-  s.mfeh.trig_psn = 0x000457;
-  s.mfeh.ev_echo = 0x0A5C7E21;
-  s.mfeh.ev_port = 3;
-  if (type == FeedbackType::kSack) {
-    s.mfeh.sack_valid = s.mfeh.mpr_valid = true;
-    s.mfeh.mpr = 4;
-    s.mfeh.sack_base_off = 1;
-    s.mfeh.sack_bitmap = 0xF0F0'0000'0000'0001;
-  }
-  s.mfeh.rcvd_bytes = 65536;
+// An MRC 1.0 control packet (W5-W10) in the Control class, from the responder back.
+FrameSpec control_frame(std::uint8_t op) {
+  FrameSpec s = base_ipv6(op);
+  s.ip6.dscp = kDscp.control;
+  s.ip6.ecn = kEcnNotEct;  // W13: control not ECT
+  s.bth.ack_req = false;
   return s;
 }
 
-FrameSpec endpoint_op(std::uint8_t op, EpOp what, std::uint8_t rsp_ev_len) {  // MODEL: M6
-  FrameSpec s = base_ipv6(op);
-  s.ip6.dscp = kDscpControl;
-  s.bth.dest_qp = kEpDestQp;
+FrameSpec transport_ack() {  // 0xD1: AETH (W3)
+  FrameSpec s = control_frame(opcode::kMrcAck);
+  s.has_aeth = true;
+  s.aeth.syndrome = syndrome::kAck;
+  s.aeth.msn = 7;
+  return s;
+}
+
+FrameSpec sack(bool answers_probe) {  // 0xDC: SETH + CC_STATE (W5)
+  FrameSpec s = control_frame(opcode::kMrcSack);
+  s.has_sack = true;
+  s.seth.m = answers_probe ? MpVerdict::kNone : MpVerdict::kSkipOnce;
+  s.seth.pr = answers_probe;
+  s.seth.ack_psn_offset = answers_probe ? 0x0042 : 7;  // with pr = 1: the probe_id
+  s.seth.entropy = 0x0A5C7E21;  // the trigger's EV (W2 echo rule)
+  s.seth.spdcid = 0x0022;
+  s.seth.dpdcid = 0x0011;
+  s.seth.cack_psn = 0x000450;
+  s.seth.mpr = 4;
+  s.seth.sack_offset = 1;
+  if (!answers_probe) {
+    for (unsigned k : {1u, 2u, 4u, 5u, 6u}) s.seth.set_sack_bit(k);
+  }
+  s.bth.psn = s.seth.cack_psn;
+  s.cc.tx_timestamp = 0x1234;
+  s.cc.ooo_count = answers_probe ? 0 : 5;
+  s.cc.rcv_cwnd_pen = 3;
+  s.cc.rcvd_bytes = 0x000123;
+  return s;
+}
+
+FrameSpec nack_frame(std::uint8_t reason) {  // 0xDD: NETH (W7)
+  FrameSpec s = control_frame(opcode::kMrcNack);
+  s.has_neth = true;
+  s.neth.nack_reason = reason;
+  s.neth.entropy = 0x0A5C7E21;
+  s.neth.spdcid = 0x0022;
+  s.neth.dpdcid = 0x0011;
+  s.neth.nack_psn = 0x000457;
+  s.neth.tx_timestamp = 0x1234;
+  s.bth.psn = s.neth.nack_psn;
+  return s;
+}
+
+FrameSpec probe() {  // 0xDE: PETH (W9), sent by the requester in the trimmable class
+  FrameSpec s = base_ipv6(opcode::kMrcProbe);
+  s.has_peth = true;
+  s.peth.probe_id = 0x0042;
+  s.peth.spdcid = 0x0011;
+  s.peth.dpdcid = 0x0022;
+  s.peth.ts.tx_timestamp = 0x2345;
+  return s;
+}
+
+FrameSpec endpoint_request(EpOp op) {  // 0xD8: ERTH (W10), to the endpoint QPN
+  FrameSpec s = base_ipv6(opcode::kMrcEndpointReq);
+  s.bth.dest_qp = kEndpointQpn;
   s.bth.psn = 0;
-  s.has_ep = true;
-  s.ep.op = what;
-  s.ep.svc_valid = op == opcode::kMrcEpRsp;
-  s.ep.req_id = 0x4242;
-  s.ep.port_status = 0xFF;
-  s.ep.tx_timestamp = 123456789;
-  s.ep.svc_time_ns = op == opcode::kMrcEpRsp ? 800 : 0;
-  s.ep.rsp_fmt_mode = static_cast<std::uint8_t>(EvFmtMode::kSrv6);
-  s.ep.rsp_port = 2;
-  s.ep.rsp_ev_len = rsp_ev_len;
-  for (std::size_t i = 0; i < rsp_ev_len; ++i) s.ep.rsp_ev[i] = kSegments[i];
+  s.has_erth = true;
+  s.erth.op = ep_op_to_wire(op);
+  s.erth.vendor_info = 0x42;
+  s.erth.port_status_mask = op == EpOp::kPortStatusUpdate ? port_status_mask_of(0x0F) : 0;
+  s.erth.ts.tx_timestamp = 0x3456;
+  return s;
+}
+
+FrameSpec endpoint_response(EpOp op) {  // 0xD9: EETH (W10), its opaque bytes zero
+  FrameSpec s = control_frame(opcode::kMrcEndpointRsp);
+  s.bth.dest_qp = kEndpointQpn;
+  s.bth.psn = 0;
+  s.has_eeth = true;
+  s.eeth.op = ep_op_to_wire(op);
+  s.eeth.tx_timestamp = 0x3456;
+  return s;
+}
+
+// Plain RoCEv2 (IBA layouts), which shares the capture with MRC: no METH, a RETH on the first
+// packet of a WRITE only, an ACK of AETH alone.
+FrameSpec rc_frame(std::uint8_t op, std::size_t payload_len) {
+  FrameSpec s = base_ipv6(op);
+  s.has_reth = op == opcode::kRcWriteFirst || op == opcode::kRcWriteOnly;
+  s.reth.va = 0x7F0000002000;
+  s.reth.rkey = 0x4321;
+  s.reth.dma_length = 4096;
+  s.has_aeth = op == opcode::kRcAck;
+  s.aeth.syndrome = syndrome::kAck;
+  s.aeth.msn = 9;
+  s.payload = Bytes(kPayload.data(), payload_len);
   return s;
 }
 
@@ -117,7 +183,7 @@ FrameSpec udp_mode_ipv4(std::size_t payload_len, std::uint8_t ihl, bool vlan) {
   FrameSpec s = data_frame(opcode::kMrcWriteOnly, payload_len);
   s.l3 = L3Kind::kIpv4;
   s.ip4.ihl = ihl;
-  s.ip4.dscp = kDscpTrimmable;
+  s.ip4.dscp = kDscp.trimmable;
   s.ip4.ecn = kEcnEct0;
   s.ip4.id = 0x1234;
   s.ip4.src = 0x0A000001;
@@ -128,21 +194,34 @@ FrameSpec udp_mode_ipv4(std::size_t payload_len, std::uint8_t ihl, bool vlan) {
   return s;
 }
 
+// What a trimming switch does to a data packet (W13): keep `keep` bytes, rewrite the DSCP, and
+// fix the IPv6 payload length or leave it (the UDP length and the ICRC always stay stale).
+struct Trim {
+  std::size_t keep = 0;  // 0: the frame is written whole and untouched
+  std::uint8_t dscp = 0;
+  bool fix_ip_length = false;
+};
+
 bool write_frame(const std::string& dir, const std::string& name, const FrameSpec& spec,
-                 std::size_t keep = 0, std::uint8_t trimmed_dscp_byte_off = 0) {
+                 const Trim& trim = {}) {
   std::vector<std::uint8_t> buf(kMaxFrameLen);
   const EncodeResult r = encode_frame(spec, buf);
   if (!r.ok()) {
     std::fprintf(stderr, "%s: encode failed: %s\n", name.c_str(), to_string(r.error).data());
     return false;
   }
-  buf.resize(keep != 0 && keep < r.length ? keep : r.length);
-  if (trimmed_dscp_byte_off != 0) {
-    // MODEL: M11 a trimming switch rewrites DSCP 10 -> 11 (IPv6: TC spans bytes 0..1).
-    const std::uint8_t tc = static_cast<std::uint8_t>(kDscpTrimmed << 2 | kEcnEct0);
-    buf[trimmed_dscp_byte_off] = static_cast<std::uint8_t>(0x60 | tc >> 4);
-    buf[trimmed_dscp_byte_off + 1] =
-        static_cast<std::uint8_t>((tc & 0x0F) << 4 | (buf[trimmed_dscp_byte_off + 1] & 0x0F));
+  buf.resize(trim.keep != 0 && trim.keep < r.length ? trim.keep : r.length);
+  if (trim.keep != 0) {
+    // The frame is Ethernet (no VLAN) + IPv6; its TC spans bytes 0..1 of the IPv6 header.
+    const std::size_t ip = kEthLen;
+    const std::uint8_t tc = static_cast<std::uint8_t>(trim.dscp << 2 | spec.ip6.ecn);
+    buf[ip] = static_cast<std::uint8_t>(0x60 | tc >> 4);
+    buf[ip + 1] = static_cast<std::uint8_t>((tc & 0x0F) << 4 | (buf[ip + 1] & 0x0F));
+    if (trim.fix_ip_length) {
+      const std::size_t plen = buf.size() - ip - kIpv6Len;
+      buf[ip + 4] = static_cast<std::uint8_t>(plen >> 8);
+      buf[ip + 5] = static_cast<std::uint8_t>(plen);
+    }
   }
   const std::string path = dir + "/" + name;
   std::FILE* f = std::fopen(path.c_str(), "wb");
@@ -166,33 +245,45 @@ int main(int argc, char** argv) {
   bool ok = true;
   ok &= write_frame(dir, "stev_write_first", data_frame(oc::kMrcWriteFirst, 64));
   ok &= write_frame(dir, "stev_write_middle", data_frame(oc::kMrcWriteMiddle, 64));
+  ok &= write_frame(dir, "stev_write_middle_no_tseth", data_frame(oc::kMrcWriteMiddle, 64, false));
   ok &= write_frame(dir, "stev_write_last", data_frame(oc::kMrcWriteLast, 17));
   ok &= write_frame(dir, "stev_write_last_imm", data_frame(oc::kMrcWriteLastImm, 8));
   ok &= write_frame(dir, "stev_write_only", data_frame(oc::kMrcWriteOnly, 1));
   ok &= write_frame(dir, "stev_write_only_imm", data_frame(oc::kMrcWriteOnlyImm, 0));
   FrameSpec big = data_frame(oc::kMrcWriteMiddle, 0);
   big.payload = Bytes(kBigPayload);
-  big.reth.dma_length = static_cast<std::uint32_t>(kBigPayload.size());
   ok &= write_frame(dir, "stev_write_middle_1k", big);
   ok &= write_frame(dir, "udp_ipv4_write_only_pad3", udp_mode_ipv4(13, 5, false));
   ok &= write_frame(dir, "udp_ipv4_vlan_options", udp_mode_ipv4(20, 7, true));
   ok &= write_frame(dir, "srv6_srh_write_middle", srv6(oc::kMrcWriteMiddle, true, 1));
   ok &= write_frame(dir, "srv6_srh2_write_last_imm", srv6(oc::kMrcWriteLastImm, true, 2));
   ok &= write_frame(dir, "srv6_nosrh_write_first", srv6(oc::kMrcWriteFirst, false, 1));
-  ok &= write_frame(dir, "fb_ack", feedback(FeedbackType::kAck, syndrome::kAck));
-  ok &= write_frame(dir, "fb_sack", feedback(FeedbackType::kSack, syndrome::kAck));
-  ok &= write_frame(dir, "fb_nack_loss", feedback(FeedbackType::kNackLoss, syndrome::kNakPsnSeqError));
-  ok &= write_frame(dir, "fb_trim_nack", feedback(FeedbackType::kTrimNack, syndrome::kNakTrim));
-  ok &= write_frame(dir, "fb_psn_out_of_range",
-                    feedback(FeedbackType::kPsnOutOfRange, syndrome::kNakPsnSeqError));
-  ok &= write_frame(dir, "ep_probe_req_ev32", endpoint_op(oc::kMrcEpReq, EpOp::kEvProbe, 32));
-  ok &= write_frame(dir, "ep_probe_rsp_ev4", endpoint_op(oc::kMrcEpRsp, EpOp::kEvProbe, 4));
-  ok &= write_frame(dir, "ep_port_status_ev0",
-                    endpoint_op(oc::kMrcEpReq, EpOp::kPortStatusUpdate, 0));
-  // MODEL: M11 a 1 KiB data frame trimmed to 256 bytes with DSCP 11, lengths not fixed up.
-  ok &= write_frame(dir, "stub_trimmed_256", big, kTrimLength, kEthLen);
+  // MRC 1.0 control packets (W5-W10).
+  ok &= write_frame(dir, "mrc_transport_ack", transport_ack());
+  ok &= write_frame(dir, "mrc_sack", sack(false));
+  ok &= write_frame(dir, "mrc_sack_probe_answer", sack(true));
+  ok &= write_frame(dir, "mrc_nack_trimmed", nack_frame(nack::kTrimmed));
+  ok &= write_frame(dir, "mrc_nack_psn_oor_window", nack_frame(nack::kPsnOorWindow));
+  ok &= write_frame(dir, "mrc_probe", probe());
+  ok &= write_frame(dir, "mrc_erth_ev_probe", endpoint_request(EpOp::kEvProbe));
+  ok &= write_frame(dir, "mrc_erth_port_status", endpoint_request(EpOp::kPortStatusUpdate));
+  ok &= write_frame(dir, "mrc_eeth_ev_probe", endpoint_response(EpOp::kEvProbe));
+  // Plain RoCEv2 beside MRC (IBA layouts).
+  ok &= write_frame(dir, "rc_write_first", rc_frame(oc::kRcWriteFirst, 64));
+  ok &= write_frame(dir, "rc_write_middle", rc_frame(oc::kRcWriteMiddle, 64));
+  ok &= write_frame(dir, "rc_ack", rc_frame(oc::kRcAck, 0));
+  // W13: a 1 KiB data packet trimmed to 256 bytes with DSCP TRIMMED, no length fixed; and trimmed
+  // on the last hop to BTH + METH + TSETH with the IP length fixed (the reference switch's way).
+  ok &= write_frame(dir, "stub_trimmed_256", big, Trim{kTrimLength, kDscp.trimmed, false});
+  const std::size_t least = kEthLen + kIpv6Len + kUdpLen + kBthLen + kMethLen + kTsethLen;
+  ok &= write_frame(dir, "trimmed_lasthop_fixed_ip_length", big,
+                    Trim{least, kDscp.trimmed_lasthop, true});
+  // Not trimmed: a corrupt ICRC (decodes as corrupted) and a capture cut by a snap length.
   FrameSpec corrupt = data_frame(oc::kMrcWriteMiddle, 24);
   corrupt.corrupt_icrc = true;
   ok &= write_frame(dir, "bad_icrc_write_middle", corrupt);
+  // (the snap-length cut keeps the frame's own DSCP: Trim only cuts it)
+  ok &= write_frame(dir, "snap_cut_rc_write_first", rc_frame(oc::kRcWriteFirst, 64),
+                    Trim{kEthLen + kIpv6Len + kUdpLen + kBthLen + kRethLen + 20, kDscp.trimmable, false});
   return ok ? 0 : 1;
 }

@@ -1,52 +1,32 @@
--- mrc.lua: Wireshark dissector for MRC (OCP Multipath Reliable Connection) over RoCEv2.
+-- mrc.lua: Wireshark dissector for MRC (OCP Multipath Reliable Connection) 1.0 over RoCEv2.
 --
--- Two generations of MRC framing are decoded, told apart by the BTH opcode (they do not collide):
---
--- * MRC 1.0 as mrc-wire-model.md section 5 ("wire model v2", entries W1-W19) describes it:
---   WRITE data opcodes 0xC6-0xCB with METH, optional TSETH and a RETH on every packet, the
---   Transport ACK 0xD1 (+ IBA AETH), the endpoint request/response 0xD8/0xD9 (ERTH/EETH), and the
---   reliability SACK/NACK/probe 0xDC/0xDD/0xDE (SETH + CC_STATE, NETH, PETH); the STEV EV of W2,
---   the ICRC, and trimmed data packets (W13). Any other opcode 0xC2-0xFF is an unknown MRC opcode.
---   Every field section 5 tags [M] (the project's own choice) says "(MODEL Wn)" in its tree label,
---   every [S1] one (a single spec-derived source) "(S1 Wn)"; the values and tags live in one block
---   below ("MRC 1.0 constants"), so a tag or value can be flipped in one edit once the PDF is out.
--- * The project's older model, still in today's captures: BTH + RETH per packet on every WRITE
---   data opcode ("MRC v1 framing", MODEL M3), ImmDt, AETH (syndrome 0x65 = TRIM NACK, MODEL M5),
---   the MRC Feedback Extension Header (MFEH, MODEL M5), the endpoint-operation header (opcodes
---   0xC0/0xC1, MODEL M6), the ICRC (recomputed and checked), the Entropy Value the frame carries
---   (STEV flow label + source port, UDP-mode source port, SRv6 outer uSID container + SRH segment
---   + EV index; MODEL M1, M2) and trimmed stubs (MODEL M11). Those fields say "(MODEL Mn)"; their
---   byte layouts mirror reference/wire/headers.hpp and reference/wire/*_codec.cpp.
+-- Decodes MRC 1.0 as mrc-wire-model.md section 5 ("wire model v2", entries W1-W19) describes it:
+-- WRITE data opcodes 0xC6-0xCB with METH, optional TSETH and a RETH on every packet, the Transport
+-- ACK 0xD1 (+ IBA AETH), the endpoint request/response 0xD8/0xD9 (ERTH/EETH), and the reliability
+-- SACK/NACK/probe 0xDC/0xDD/0xDE (SETH + CC_STATE, NETH, PETH); the EV of W2, the ICRC, and
+-- trimmed data packets (W13). Any other opcode 0xC0-0xFF is an unknown MRC opcode. Every field
+-- section 5 tags [M] (the project's own choice) says "(MODEL Wn)" in its tree label, every [S1] one
+-- (a single spec-derived source) "(S1 Wn)"; the values and tags live in one block below ("MRC 1.0
+-- constants"), so a tag or value can be flipped in one edit once the PDF is out.
 --
 -- Install: copy to ~/.local/lib/wireshark/plugins/ or run with -X lua_script:mrc.lua.
 -- Wireshark's own InfiniBand dissector keeps decoding every RoCEv2 frame (BTH, RETH, AETH, MADs,
--- ...); this file adds an "MRC" subtree on top from a post-dissector, deciding per frame whether the
--- frame carries MRC-only headers (MRC 1.0 opcodes, per-packet RETH, MFEH, EP header), so plain
--- RoCEv2 frames decode as before and get no MRC error. A UDP heuristic hands datagrams to port 4791
--- to the InfiniBand dissector; with udp.try_heuristic_first:TRUE an EV source port below 4791 owned
--- by another dissector (69 TFTP, 123 NTP, ...) cannot take the frame away from it.
+-- ...); this file adds an "MRC" subtree on top from a post-dissector. A frame with an IBA opcode
+-- (0x00-0xBF) is plain RoCEv2: its subtree only shows the BTH and checks the ICRC, and it gets no
+-- MRC error. A UDP heuristic hands datagrams to port 4791 to the InfiniBand dissector; with
+-- udp.try_heuristic_first:TRUE an EV source port below 4791 owned by another dissector (69 TFTP,
+-- 123 NTP, ...) cannot take the frame away from it.
 
 local mrc = Proto("mrc", "MRC over RoCEv2 (mrc-conform model)")
 
 local band, bor, bxor, rshift, lshift = bit32.band, bit32.bor, bit32.bxor, bit32.rshift, bit32.lshift
 
 -- ---- preferences -----------------------------------------------------------------------------
-mrc.prefs.v1_framing = Pref.bool("MRC v1 framing", true,
-  "Recognise MRC framing per frame (MODEL M3: a RETH on WRITE MIDDLE/LAST whose DMA length is the "
-  .. "packet's payload; M5: an ACK with 32 more bytes after the AETH carries an MFEH). Off: plain IBA")
 mrc.prefs.check_icrc = Pref.bool("Verify ICRC", true, "Recompute the RoCEv2 invariant CRC")
-local EV_AUTO, EV_STEV, EV_UDP, EV_SRV6 = 0, 1, 2, 3
-mrc.prefs.ev_format = Pref.enum("EV format mode", EV_AUTO, "How the EV is placed (MODEL M1/M2)",
-  { { 1, "Auto (from the headers)", EV_AUTO }, { 2, "STEV", EV_STEV }, { 3, "UDP", EV_UDP },
-    { 4, "SRv6", EV_SRV6 } }, false)
 
--- ---- model constants (reference/wire/headers.hpp) --------------------------------------------
-local ROCE_PORT = 4791
-local EP_FIXED_LEN = 24      -- MODEL: M6 (kEpHdrFixedLen), rsp_ev follows
-local MFEH_LEN = 32          -- MODEL: M5
-local DSCP_TRIMMED = 11      -- MODEL: M11
-local SRV6_SPORT_BASE = 0xC000  -- MODEL: M1
+local ROCE_PORT = 4791  -- IBA Annex A17 (W1)
 
+-- BTH opcode names: IBA's (plain RoCEv2 frames), then the MRC 1.0 ones added below.
 local opcodes = {
   [0x00] = "RC SEND FIRST", [0x01] = "RC SEND MIDDLE", [0x02] = "RC SEND LAST",
   [0x03] = "RC SEND LAST IMM", [0x04] = "RC SEND ONLY", [0x05] = "RC SEND ONLY IMM",
@@ -56,24 +36,7 @@ local opcodes = {
   [0x0F] = "RC READ RESP LAST", [0x10] = "RC READ RESP ONLY", [0x11] = "RC ACKNOWLEDGE",
   [0x12] = "RC ATOMIC ACK", [0x13] = "RC COMPARE SWAP", [0x14] = "RC FETCH ADD", [0x81] = "CNP",
   [0x64] = "UD SEND ONLY", [0x65] = "UD SEND ONLY IMM",
-  [0xC0] = "MRC EP REQUEST (MODEL M6)", [0xC1] = "MRC EP RESPONSE (MODEL M6)",
 }
-local syndromes = {}
-for v = 0, 0x7F do
-  local t, code = band(rshift(v, 5), 3), band(v, 0x1F)
-  if t == 0 then syndromes[v] = (code == 0x1F) and "ACK" or ("ACK (credits code " .. code .. ")")
-  elseif t == 1 then syndromes[v] = "RNR NAK (timer " .. code .. ")"
-  elseif t == 2 then syndromes[v] = "Reserved"
-  else syndromes[v] = "NAK code " .. code end
-end
-syndromes[0x60] = "NAK: PSN sequence error (NACK-loss, MODEL M5)"
-syndromes[0x61], syndromes[0x62] = "NAK: invalid request", "NAK: remote access error"
-syndromes[0x63], syndromes[0x64] = "NAK: remote operational error", "NAK: invalid RD request"
-syndromes[0x65] = "TRIM NACK (MODEL M5)"
-local mfeh_types = { [0] = "ACK", [1] = "SACK", [2] = "NACK-loss", [3] = "TRIM-NACK",
-                     [4] = "PSN-out-of-range" }
-local ep_ops = { [0] = "EV_PROBE", [1] = "PORT_STATUS_UPDATE" }
-local fmt_modes = { [1] = "STEV", [2] = "SRv6", [4] = "UDP" }
 
 -- ==== MRC 1.0 constants (mrc-wire-model.md section 5, wire model v2) ===========================
 -- Each [M] (project choice) and [S1] (one spec-derived source) item of section 5 that this file
@@ -93,6 +56,7 @@ local TAG = {
   icrc_trim    = "MODEL W4",  -- MODEL: W4  the ICRC of a trimmed packet is stale and not checked
   stev_split   = "MODEL W2",  -- MODEL: W2  option A: FL[15:0] = V[31:16], UDP sport = V[15:0]
   fl_top       = "MODEL W2",  -- MODEL: W2  flow-label bits 19..16 carry no EV bits and are ignored
+  srh_sl       = "MODEL W1",  -- MODEL: W1  the reference sends SRH Segments Left 1 (F1 sends 0)
   ipv4_echo    = "S1 W2",     -- S1: W2   on IPv4 only the 16 sport bits exist; upper half is 0 (F5)
   seth_m3      = "S1 W5",     -- S1: W5   m = 3 is reserved (F9 asserts m <= 2)
   probe_slot   = "S1 W5",     -- S1: W5   pr = 1: the ack_psn_offset slot carries probe_id (F2)
@@ -123,7 +87,6 @@ local OP = {
   EP_REQUEST = 0xD8, EP_RESPONSE = 0xD9,   -- S1: W3
   SACK = 0xDC, NACK = 0xDD, PROBE = 0xDE,  -- S1: W3
 }
-local OLD_MODEL_OPS = { [0xC0] = true, [0xC1] = true }  -- MODEL M6 endpoint header, older captures
 -- Short names for the Info column; the tree shows them through `opcodes`, control ones tagged.
 local W_OP_SHORT = {
   [OP.WRITE_FIRST] = "MRC WRITE FIRST", [OP.WRITE_MIDDLE] = "MRC WRITE MIDDLE",
@@ -211,6 +174,8 @@ local U8, U16, U24, U32, U64 = ProtoField.uint8, ProtoField.uint16, ProtoField.u
                                ProtoField.uint32, ProtoField.uint64
 local BOOL = ProtoField.bool
 field("bth.opcode", U8, "Opcode", base.HEX, opcodes)
+-- IBA labels for plain RoCEv2 frames; the MRC 1.0 BTH below registers se, m and ackreq again
+-- under the same names with MRC labels, so one filter finds both.
 field("bth.se", BOOL, "Solicited Event", 8, nil, 0x80)
 field("bth.m", BOOL, "MigReq", 8, nil, 0x40)
 field("bth.padcnt", U8, "Pad Count", base.DEC, nil, 0x30)
@@ -223,71 +188,17 @@ field("bth.ackreq", BOOL, "AckReq", 8, nil, 0x80)
 field("bth.psn", U24, "PSN", base.DEC)
 field("reth.va", U64, "Virtual Address", base.HEX)
 field("reth.rkey", U32, "R_Key", base.HEX)
-field("reth.len", U32, "DMA Length", base.DEC)
-field("reth.per_packet", BOOL, "Per-packet RETH on a non-IBA opcode (MODEL M3)")
 field("immdt", U32, "Immediate Data", base.HEX)
-field("aeth.syndrome", U8, "Syndrome", base.HEX, syndromes)
 field("aeth.type", U8, "Syndrome type", base.DEC,
       { [0] = "ACK", [1] = "RNR NAK", [2] = "Reserved", [3] = "NAK" }, 0x60)
 field("aeth.code", U8, "Syndrome code", base.DEC, nil, 0x1F)
-field("aeth.msn", U24, "MSN", base.DEC)
-field("mfeh.ver", U8, "MFEH version (MODEL M5)", base.DEC, nil, 0xF0)
-field("mfeh.type", U8, "Feedback type (MODEL M5)", base.DEC, mfeh_types, 0x0F)
-field("mfeh.flags", U8, "Flags (MODEL M5)", base.HEX)
-field("mfeh.ce", BOOL, "CE: trigger carried ECN-CE (MODEL M5)", 8, nil, 0x80)
-field("mfeh.svc_valid", BOOL, "svc_time valid (MODEL M5)", 8, nil, 0x40)
-field("mfeh.ev_valid", BOOL, "ev_echo valid (MODEL M5)", 8, nil, 0x20)
-field("mfeh.mpr_valid", BOOL, "mpr valid (MODEL M5)", 8, nil, 0x10)
-field("mfeh.sack_valid", BOOL, "SACK bitmap valid (MODEL M5)", 8, nil, 0x08)
-field("mfeh.flags_rsvd", U8, "Reserved flags (MODEL M5)", base.HEX, nil, 0x07)
-field("mfeh.svc_time", U16, "Service time, 8 ns units (MODEL M5)", base.DEC)
-field("mfeh.svc_time_ns", U32, "Service time ns (MODEL M5)", base.DEC)
-field("mfeh.trig_psn", U24, "Triggering PSN (MODEL M5)", base.DEC)
-field("mfeh.ev_echo", U32, "EV echo (MODEL M5)", base.HEX)
-field("mfeh.ev_port", U8, "EV port, 1-based (MODEL M5)", base.DEC)
-field("mfeh.mpr", U8, "MPR, 128-PSN units (MODEL M5/M9)", base.DEC)
-field("mfeh.sack_base_off", U16, "SACK base offset (MODEL M5)", base.DEC)
-field("mfeh.sack_base", U24, "SACK base PSN (MODEL M5)", base.DEC)
-field("mfeh.sack_bitmap", U64, "SACK bitmap (MODEL M5)", base.HEX)
-field("mfeh.sack_count", U8, "PSNs marked received (MODEL M5)", base.DEC)
-field("mfeh.rcvd_bytes", U32, "Received bytes mod 2^32 (MODEL M5)", base.DEC)
-field("mfeh.reserved", U32, "Reserved (MODEL M5)", base.HEX)
-field("ep.op", U8, "EP operation (MODEL M6)", base.DEC, ep_ops)
-field("ep.flags", U8, "EP flags (MODEL M6)", base.HEX)
-field("ep.svc_valid", BOOL, "svc_time valid (MODEL M6)", 8, nil, 0x80)
-field("ep.req_id", U16, "Request ID (MODEL M6)", base.DEC)
-field("ep.port_status", U32, "Port status, bit N-1 = port N up (MODEL M6)", base.HEX)
-field("ep.tx_timestamp", U64, "TX timestamp ns (MODEL M6)", base.DEC)
-field("ep.svc_time_ns", U32, "Service time ns (MODEL M6)", base.DEC)
-field("ep.rsp_fmt_mode", U8, "Response EV format mode (MODEL M6)", base.DEC, fmt_modes)
-field("ep.rsp_port", U8, "Response port (MODEL M6)", base.DEC)
-field("ep.rsp_ev_len", U8, "Response EV length (MODEL M6)", base.DEC)
-field("ep.reserved", U8, "Reserved (MODEL M6)", base.HEX)
-field("ep.rsp_ev", ProtoField.bytes, "Response EV (MODEL M6)")
 field("payload", ProtoField.bytes, "Payload")
 field("payload_len", U32, "Payload length", base.DEC)
 field("pad", ProtoField.bytes, "Pad")
 field("icrc", U32, "ICRC", base.HEX)
 field("icrc_computed", U32, "ICRC computed", base.HEX)
 field("icrc_ok", BOOL, "ICRC correct")
-field("trimmed", BOOL, "Trimmed stub (MODEL M11)")
-field("mrc_hdrs", BOOL, "MRC-only headers: per-packet RETH, MFEH or EP header (MODEL M3/M5/M6)")
-field("dscp", U8, "DSCP of the outer IP header (MODEL M11: 10 data, 11 trimmed, 46 control)", base.DEC)
-field("ev.mode", ProtoField.string, "EV format mode (MODEL M1)")
-field("ev.value", U32, "EV value V (MODEL M2)", base.HEX)
-field("ev.flow_label", U32, "EV in flow label = V >> 16 (MODEL M2)", base.HEX)
-field("ev.sport", U16, "EV in UDP source port (MODEL M2)", base.HEX)
-field("ev.index", U8, "EV index from sport = 0xC000 | index (MODEL M1)", base.DEC)
-field("ev.outer_da", ProtoField.ipv6, "Outer DA = EV bytes 0..15 (MODEL M1)")
-field("ev.usid_block", U32, "uSID locator block (MODEL M1)", base.HEX)
-field("ev.usid", U16, "uSID (MODEL M1)", base.HEX)
-field("ev.usid_count", U8, "uSIDs in the outer DA (MODEL M1)", base.DEC)
-field("ev.srh_segment", ProtoField.ipv6, "SRH Segment[0] = EV bytes 16..31 (MODEL M1)")
-field("ev.srh_segments_left", U8, "SRH Segments Left (MODEL M1)", base.DEC)
 -- ---- MRC 1.0 fields (wire model v2) ----------------------------------------------------------
--- Some share a filter name with an older field (mrc.bth.se, mrc.reth.len, mrc.ev.value, mrc.dscp,
--- mrc.trimmed, ...) so one filter finds both generations, but carry their own label: the older
--- labels name MODEL Mn entries that do not apply to MRC 1.0 frames.
 local W = {}
 local function wfield(key, abbrev, ctor, ...) W[key] = ctor("mrc." .. abbrev, ...) end
 local I16, STR, BYTES, IPV6 = ProtoField.int16, ProtoField.string, ProtoField.bytes, ProtoField.ipv6
@@ -406,6 +317,7 @@ wfield("ev_fl", "ev.flow_label", U32, tagged("Flow label (bits 15..0 = V[31:16];
 wfield("ev_sport", "ev.sport", U16, "UDP source port = V[15:0]", base.HEX)
 wfield("ev_outer_da", "ev.outer_da", IPV6, "Outer DA = path EV bytes 0..15")
 wfield("ev_srh_segment", "ev.srh_segment", IPV6, "SRH Segment[0] = path EV bytes 16..31")
+wfield("ev_srh_sl", "ev.srh_segments_left", U8, tagged("SRH Segments Left", "srh_sl"), base.DEC)
 wfield("dscp", "dscp", U8, tagged("DSCP of the outer IP header", "dscp"), base.DEC, DSCP_NAMES)
 wfield("dscp_inner", "dscp_inner", U8, tagged("DSCP of the inner IPv6 header", "dscp"), base.DEC, DSCP_NAMES)
 wfield("trimmed", "trimmed", BOOL, tagged("Trimmed data packet", "trim_rule"))
@@ -419,20 +331,10 @@ for _, f in pairs(F) do fields[#fields + 1] = f end
 for _, f in pairs(W) do fields[#fields + 1] = f end
 mrc.fields = fields
 
-local E = {
-  trimmed = ProtoExpert.new("mrc.expert.trimmed", "Trimmed stub (MODEL M11): never placed",
-                            expert.group.SEQUENCE, expert.severity.WARN),
+-- Expert items. Trimming is normal operation (a note); broken framing is an error.
+local WE = {
   icrc = ProtoExpert.new("mrc.expert.icrc", "ICRC mismatch", expert.group.CHECKSUM,
                          expert.severity.ERROR),
-  short = ProtoExpert.new("mrc.expert.short", "Header runs past the captured bytes",
-                          expert.group.MALFORMED, expert.severity.ERROR),
-  opcode = ProtoExpert.new("mrc.expert.opcode", "Opcode with no known layout",
-                           expert.group.UNDECODED, expert.severity.NOTE),
-  model = ProtoExpert.new("mrc.expert.model", "Frame disagrees with the MRC model",
-                          expert.group.PROTOCOL, expert.severity.WARN),
-}
--- MRC 1.0 expert items. Trimming is normal operation (a note); broken framing is an error.
-local WE = {
   unknown_op = ProtoExpert.new("mrc.expert.unknown_opcode",
                                "unknown MRC opcode (" .. TAG.unknown_op .. ": dropped and counted)",
                                expert.group.PROTOCOL, expert.severity.WARN),
@@ -447,8 +349,7 @@ local WE = {
   rule = ProtoExpert.new("mrc.expert.rule", "Frame breaks an MRC 1.0 rule", expert.group.PROTOCOL,
                          expert.severity.WARN),
 }
-mrc.experts = { E.trimmed, E.icrc, E.short, E.opcode, E.model, WE.unknown_op, WE.trimmed,
-                WE.past_end, WE.reason, WE.rule }
+mrc.experts = { WE.icrc, WE.unknown_op, WE.trimmed, WE.past_end, WE.reason, WE.rule }
 
 -- ---- CRC-32 (zlib polynomial) for the ICRC ----------------------------------------------------
 local crc_table = {}
@@ -526,7 +427,7 @@ local function parse_lower(ft, payload_off)
       end
       nh, off = ft:range(off, 1):uint(), off + hlen
     end
-    if nh == 41 then  -- MODEL: M1 SRv6 encapsulation
+    if nh == 41 then  -- W1: SRv6 is IPv6-in-IPv6
       local i6 = ipv6_at(off)
       if not i6 then return nil end
       L.inner, L.ip_off = i6, off
@@ -540,267 +441,6 @@ local function parse_lower(ft, payload_off)
   L.udp_off, L.sport = off, ft:range(off, 2):uint()
   L.udp_len = ft:range(off + 4, 2):uint()
   return L
-end
-
--- ---- EV display (MODEL M1, M2) -------------------------------------------------------------
-local function show_ev(tree, tvb, ft, L)
-  local mode = mrc.prefs.ev_format
-  if mode == EV_AUTO then
-    if L.inner then mode = EV_SRV6
-    elseif L.v4 or L.outer.fl == 0 then mode = EV_UDP
-    else mode = EV_STEV end
-  end
-  local z = tvb(0, 0)
-  local t = tree:add(mrc, z, "Entropy Value (MODEL M1/M2)")
-  t:set_generated()
-  local function gen(f, v) t:add(f, z, v):set_generated() end
-  if mode == EV_SRV6 then
-    gen(F["ev.mode"], "SRv6")
-    if L.outer then
-      local da = L.outer.off + 24
-      t:add(F["ev.outer_da"], ft:range(da, 16)):set_generated()
-      t:add(F["ev.usid_block"], ft:range(da, 4)):set_generated()
-      local count = 0
-      for u = 0, 5 do
-        local r = ft:range(da + 4 + 2 * u, 2)
-        if r:uint() == 0 then break end
-        t:add(F["ev.usid"], r):set_generated()
-        count = count + 1
-      end
-      gen(F["ev.usid_count"], count)
-    end
-    if L.srh and L.srh.last >= 0 and L.srh.off + 24 <= ft:len() then
-      t:add(F["ev.srh_segment"], ft:range(L.srh.off + 8, 16)):set_generated()
-      gen(F["ev.srh_segments_left"], L.srh.sl)
-    end
-    local index = band(L.sport, 0xFF)
-    gen(F["ev.index"], index)
-    gen(F["ev.value"], index)  -- MODEL: M5 the SRv6 echo is 0x000000NN
-    if band(L.sport, 0xFF00) ~= SRV6_SPORT_BASE then
-      t:add_proto_expert_info(E.model, "SRv6 source port is not 0xC000 | EV index (MODEL M1)")
-    end
-  elseif mode == EV_STEV and L.outer then
-    local fl = L.outer.fl
-    gen(F["ev.mode"], "STEV")
-    gen(F["ev.flow_label"], fl)
-    gen(F["ev.value"], band(fl, 0xFFFF) * 65536 + L.sport)
-    if fl > 0xFFFF then
-      t:add_proto_expert_info(E.model, "Flow label top 4 bits set: V >> 16 is 16 bits (MODEL M2)")
-    end
-  else
-    gen(F["ev.mode"], L.v4 and "UDP" or "UDP/STEV (flow label 0)")
-    if not L.v4 then gen(F["ev.flow_label"], L.outer.fl) end
-    gen(F["ev.value"], L.sport)
-  end
-  gen(F["ev.sport"], L.sport)
-  return t
-end
-
--- ---- extension headers ------------------------------------------------------------------------
-local function layout(op, framing)  -- mirrors ext_layout() in reference/wire/frame.cpp
-  local l = { known = true }
-  if op == 0x03 or op == 0x05 then l.immdt = true
-  elseif op == 0x06 or op == 0x0A or op == 0x0C then l.reth = true
-  elseif op == 0x07 or op == 0x08 then l.reth = framing
-  elseif op == 0x09 then l.reth, l.immdt = framing, true
-  elseif op == 0x0B then l.reth, l.immdt = true, true
-  elseif op == 0x0D or op == 0x0F or op == 0x10 or op == 0x12 then l.aeth = true
-  elseif op == 0x11 then l.aeth, l.mfeh = true, framing
-  elseif op == 0xC0 or op == 0xC1 then l.ep = true
-  -- UD SEND ONLY [IMM] (CM MADs on QP 1): DETH [+ ImmDt] stay in the payload, as in frame.cpp
-  elseif not (op <= 0x02 or op == 0x04 or op == 0x0E or op == 0x13 or op == 0x14 or op == 0x81 or
-              op == 0x64 or op == 0x65) then
-    l.known = false
-  end
-  return l
-end
-
--- Per-frame MRC framing (mirrors detect_mrc_framing() in reference/wire/frame.cpp). The opcode
--- cannot say whether WRITE MIDDLE/LAST carry a RETH (MODEL M3) or an ACK an MFEH (MODEL M5); the
--- lengths can: an MRC RETH's DMA length is exactly this packet's payload, and an IBA ACK has
--- nothing after its AETH. roce_len is the RoCE packet length the UDP header claims.
-local function detect_framing(tvb, op, roce_len, pad)
-  if op == 0x11 then return roce_len - 12 - 4 - 4 >= MFEH_LEN end
-  local imm = (op == 0x09) and 4 or 0
-  if op ~= 0x07 and op ~= 0x08 and op ~= 0x09 then return false end
-  local pay = roce_len - 12 - 16 - imm - pad - 4
-  return pay >= 0 and tvb:len() >= 28 and tvb(24, 4):uint() == pay
-end
-
-local function dissect_mfeh(tree, tvb, off, psn)  -- MODEL: M5
-  local r = tvb(off, MFEH_LEN)
-  local t = tree:add(mrc, r, "MRC Feedback Extension Header (MODEL M5)")
-  t:add(F["mfeh.ver"], tvb(off, 1))
-  local ty = band(tvb(off, 1):uint(), 0x0F)
-  t:add(F["mfeh.type"], tvb(off, 1))
-  local fl = t:add(F["mfeh.flags"], tvb(off + 1, 1))
-  for _, k in ipairs({ "ce", "svc_valid", "ev_valid", "mpr_valid", "sack_valid", "flags_rsvd" }) do
-    fl:add(F["mfeh." .. k], tvb(off + 1, 1))
-  end
-  local st = tvb(off + 2, 2)
-  t:add(F["mfeh.svc_time"], st)
-  t:add(F["mfeh.svc_time_ns"], st, st:uint() * 8):set_generated()
-  t:add(F["mfeh.trig_psn"], tvb(off + 5, 3))
-  t:add(F["mfeh.ev_echo"], tvb(off + 8, 4))
-  t:add(F["mfeh.ev_port"], tvb(off + 12, 1))
-  t:add(F["mfeh.mpr"], tvb(off + 13, 1))
-  local bo = tvb(off + 14, 2)
-  t:add(F["mfeh.sack_base_off"], bo)
-  t:add(F["mfeh.sack_base"], bo, (psn + 1 + bo:uint()) % 0x1000000):set_generated()
-  t:add(F["mfeh.sack_bitmap"], tvb(off + 16, 8))
-  local count = 0
-  for i = 0, 7 do
-    local b = tvb(off + 16 + i, 1):uint()
-    while b ~= 0 do count, b = count + band(b, 1), rshift(b, 1) end
-  end
-  t:add(F["mfeh.sack_count"], tvb(off + 16, 8), count):set_generated()
-  t:add(F["mfeh.rcvd_bytes"], tvb(off + 24, 4))
-  t:add(F["mfeh.reserved"], tvb(off + 28, 4))
-  t:append_text(": " .. (mfeh_types[ty] or ("type " .. ty)) .. ", trig PSN " .. tvb(off + 5, 3):uint())
-  return mfeh_types[ty] or ("MFEH type " .. ty)
-end
-
-local function dissect_ep(tree, tvb, off, limit)  -- MODEL: M6; header length, or nil if > limit
-  local len = tvb(off + 22, 1):uint()
-  if off + EP_FIXED_LEN + len > limit then return nil end
-  local t = tree:add(mrc, tvb(off, EP_FIXED_LEN + len), "MRC Endpoint Operation Header (MODEL M6)")
-  t:add(F["ep.op"], tvb(off, 1))
-  t:add(F["ep.flags"], tvb(off + 1, 1)):add(F["ep.svc_valid"], tvb(off + 1, 1))
-  t:add(F["ep.req_id"], tvb(off + 2, 2))
-  t:add(F["ep.port_status"], tvb(off + 4, 4))
-  t:add(F["ep.tx_timestamp"], tvb(off + 8, 8))
-  t:add(F["ep.svc_time_ns"], tvb(off + 16, 4))
-  t:add(F["ep.rsp_fmt_mode"], tvb(off + 20, 1))
-  t:add(F["ep.rsp_port"], tvb(off + 21, 1))
-  t:add(F["ep.rsp_ev_len"], tvb(off + 22, 1))
-  t:add(F["ep.reserved"], tvb(off + 23, 1))
-  if len > 0 then t:add(F["ep.rsp_ev"], tvb(off + EP_FIXED_LEN, len)) end
-  if len ~= 0 and len ~= 4 and len ~= 32 then
-    t:add_proto_expert_info(E.model, "rsp_ev_len must be 0, 4 or 32 (MODEL M6)")
-  end
-  return EP_FIXED_LEN + len
-end
-
--- ---- the MRC subtree of one RoCEv2 packet ----------------------------------------------------
--- tvb: the UDP payload (BTH onwards); ft: the frame; udp_off: the UDP header offset in ft.
-local function dissect_roce(tvb, pinfo, tree, ft, udp_off)
-  local cap = tvb:len()
-  local root = tree:add(mrc, tvb())
-  local L = parse_lower(ft, udp_off + 8)
-  local roce_len = ft:range(udp_off + 4, 2):uint() - 8  -- as the UDP header says
-
-  -- BTH
-  local op, psn = tvb(0, 1):uint(), tvb(9, 3):uint()
-  local pad = band(rshift(tvb(1, 1):uint(), 4), 3)
-  local framing = mrc.prefs.v1_framing and detect_framing(tvb, op, roce_len, pad)
-  local bt = root:add(mrc, tvb(0, 12), "Base Transport Header")
-  bt:add(F["bth.opcode"], tvb(0, 1))
-  for _, k in ipairs({ "se", "m", "padcnt", "tver" }) do bt:add(F["bth." .. k], tvb(1, 1)) end
-  bt:add(F["bth.pkey"], tvb(2, 2))
-  bt:add(F["bth.fecn"], tvb(4, 1))
-  bt:add(F["bth.becn"], tvb(4, 1))
-  bt:add(F["bth.dqpn"], tvb(5, 3))
-  bt:add(F["bth.ackreq"], tvb(8, 1))
-  bt:add(F["bth.psn"], tvb(9, 3))
-  local info = string.format("%s QP=0x%06x PSN=%d", opcodes[op] or string.format("opcode 0x%02x", op),
-                             tvb(5, 3):uint(), psn)
-
-  -- how far the RoCE packet goes: the UDP length, or the captured bytes when it is cut short
-  local short = roce_len > cap
-  local icrc_off = short and cap or (roce_len - 4)
-  local off = 12
-  local l = layout(op, framing)
-  local mrc_hdrs = (l.reth and (op == 0x07 or op == 0x08 or op == 0x09)) or l.mfeh or l.ep
-  local function need(n, what)
-    if off + n > icrc_off then  -- icrc_off is the capture end for a short packet
-      root:add_proto_expert_info(E.short, what .. " runs past the captured bytes")
-      return false
-    end
-    return true
-  end
-  if not l.known then root:add_proto_expert_info(E.opcode) end
-  if l.reth and need(16, "RETH") then
-    local rt = root:add(mrc, tvb(off, 16), "RDMA Extended Transport Header")
-    if op == 0x07 or op == 0x08 or op == 0x09 then
-      rt:append_text(" (per-packet, MODEL M3)")
-      rt:add(F["reth.per_packet"], tvb(off, 0), true):set_generated()
-    end
-    rt:add(F["reth.va"], tvb(off, 8))
-    rt:add(F["reth.rkey"], tvb(off + 8, 4))
-    rt:add(F["reth.len"], tvb(off + 12, 4))
-    info = info .. string.format(" VA=0x%s len=%d", tvb(off, 8):uint64():tohex(), tvb(off + 12, 4):uint())
-    off = off + 16
-  end
-  if l.immdt and need(4, "ImmDt") then
-    root:add(F["immdt"], tvb(off, 4))
-    off = off + 4
-  end
-  if l.aeth and need(4, "AETH") then
-    local at = root:add(mrc, tvb(off, 4), "ACK Extended Transport Header")
-    local syn = tvb(off, 1)
-    at:add(F["aeth.syndrome"], syn)
-    at:add(F["aeth.type"], syn)
-    at:add(F["aeth.code"], syn)
-    at:add(F["aeth.msn"], tvb(off + 1, 3))
-    at:append_text(": " .. (syndromes[syn:uint()] or "?"))
-    info = info .. " " .. (syndromes[syn:uint()] or "")
-    off = off + 4
-  end
-  if l.mfeh and need(MFEH_LEN, "MFEH") then
-    info = info .. " [" .. dissect_mfeh(root, tvb, off, psn) .. "]"
-    off = off + MFEH_LEN
-  end
-  if l.ep and need(EP_FIXED_LEN, "EP header") then
-    local n = dissect_ep(root, tvb, off, icrc_off)
-    if n then
-      info = info .. " " .. (ep_ops[tvb(off, 1):uint()] or "EP op?") .. " req_id=" .. tvb(off + 2, 2):uint()
-      off = off + n
-    else
-      root:add_proto_expert_info(E.short, "EP response EV runs past the captured bytes")
-    end
-  end
-  root:add(F["mrc_hdrs"], tvb(0, 0), mrc_hdrs and true or false):set_generated()
-
-  -- payload, pad, ICRC
-  local pay_end = short and cap or math.max(off, icrc_off - pad)
-  if pay_end > off then root:add(F["payload"], tvb(off, pay_end - off)) end
-  root:add(F["payload_len"], tvb(off, 0), math.max(pay_end - off, 0)):set_generated()
-  local icrc_bad = false
-  if not short and icrc_off >= off then
-    if pad > 0 and icrc_off - pad >= off then root:add(F["pad"], tvb(icrc_off - pad, pad)) end
-    local ir = tvb(icrc_off, 4)
-    local it = root:add_le(F["icrc"], ir)
-    if mrc.prefs.check_icrc and L and (L.v4 or L.udp_off == L.ip_off + 40) then
-      local c = icrc(ft, L.ip_off, L.v4, L.ip_hl, L.udp_off + 8 + icrc_off)
-      local ok = c == ir:le_uint()
-      it:add(F["icrc_computed"], ir, c):set_generated()
-      it:add(F["icrc_ok"], ir, ok):set_generated()
-      if not ok then it:add_proto_expert_info(E.icrc) end
-      icrc_bad = not ok
-    end
-  end
-
-  -- EV and trimming (MODEL M1, M2, M11)
-  local trimmed = short or icrc_bad
-  if L then
-    show_ev(root, tvb, ft, L)
-    -- The outer header is the one fabric switches see and a trimming switch rewrites.
-    root:add(F["dscp"], tvb(0, 0), L.dscps[1]):set_generated()
-    for _, d in ipairs(L.dscps) do trimmed = trimmed or d == DSCP_TRIMMED end
-    trimmed = trimmed or L.ip_total_end > ft:len()
-  end
-  local tr = root:add(F["trimmed"], tvb(0, 0), trimmed)
-  tr:set_generated()
-  if trimmed then
-    tr:add_proto_expert_info(E.trimmed)
-    info = "TRIMMED STUB " .. info
-  end
-  -- The InfiniBand dissector owns the columns of plain RoCEv2 frames; MRC frames say what they are.
-  if mrc_hdrs or trimmed then
-    pinfo.cols.protocol = "MRC"
-    pinfo.cols.info = info
-  end
-  root:append_text(mrc_hdrs and ": MRC framing" or ": no MRC-only headers")
 end
 
 -- ==== MRC 1.0 frames (wire model v2, mrc-wire-model.md section 5) ================================
@@ -860,6 +500,7 @@ local function show_ev_w2(root, ft, L, z)
   if L.inner and L.outer then  -- W1: the path itself is in the outer DA and the SRH segment [A]
     t:add(W.ev_outer_da, ft(L.outer.off + 24, 16)):set_generated()
     if L.srh and L.srh.off + 24 <= ft:len() then
+      t:add(W.ev_srh_sl, ft(L.srh.off + 3, 1)):set_generated()
       t:add(W.ev_srh_segment, ft(L.srh.off + 8, 16)):set_generated()
     end
   end
@@ -1027,7 +668,28 @@ local function dissect_tack(root, r, ctx)
                                           (tack_syndromes[band(syn, 0x7F)]:gsub(" %(.*", "")), r(1, 3):uint())
 end
 
--- One frame whose BTH opcode is an MRC 1.0 one (or any other 0xC2-0xFF).
+-- The ICRC at icrc_off [B]: shown when captured (a snap length may have cut it: then a text item
+-- says so), recomputed unless the packet is trimmed (MODEL W4: stale) or an IPv6 extension header
+-- sits between the IP and UDP headers (the recipe has no rule for it).
+local function show_icrc(root, ft, L, icrc_off, trimmed)
+  if icrc_off + 4 > ft:len() then
+    root:add(ft(ft:len(), 0), "[ICRC not captured (snap length)]")
+    return
+  end
+  local ir = ft(icrc_off, 4)
+  local it = root:add_le(F["icrc"], ir)
+  if trimmed then
+    it:append_text(" - stale after trimming, not checked (" .. TAG.icrc_trim .. ")")
+  elseif mrc.prefs.check_icrc and L and (L.v4 or L.udp_off == L.ip_off + 40) then
+    local c = icrc(ft, L.ip_off, L.v4, L.ip_hl, icrc_off)
+    local ok = c == ir:le_uint()
+    it:add(F["icrc_computed"], ir, c):set_generated()
+    it:add(F["icrc_ok"], ir, ok):set_generated()
+    if not ok then it:add_proto_expert_info(WE.icrc) end
+  end
+end
+
+-- One frame whose BTH opcode is in MRC's range 0xC0-0xFF: an MRC 1.0 opcode or an unknown one.
 local function dissect_mrc10(ft, pinfo, tree, udp_off)
   local b = udp_off + 8           -- BTH
   local cap_end = ft:len()        -- captured bytes: only limits what can be shown
@@ -1178,24 +840,7 @@ local function dissect_mrc10(ft, pinfo, tree, udp_off)
     if n > 0 then root:add(W.undecoded, ft(off, n)) end
   end
 
-  -- ICRC [B]: not checked on a trimmed packet (MODEL W4), not readable when not captured.
-  if icrc_off and icrc_off >= b + 12 then
-    if icrc_off + 4 > cap_end then
-      root:add(ft(cap_end, 0), "[ICRC not captured (snap length)]")
-    else
-      local ir = ft(icrc_off, 4)
-      local it = root:add_le(F["icrc"], ir)
-      if trimmed then
-        it:append_text(" - stale after trimming, not checked (" .. TAG.icrc_trim .. ")")
-      elseif mrc.prefs.check_icrc and L and (L.v4 or L.udp_off == L.ip_off + 40) then
-        local c = icrc(ft, L.ip_off, L.v4, L.ip_hl, icrc_off)
-        local ok = c == ir:le_uint()
-        it:add(F["icrc_computed"], ir, c):set_generated()
-        it:add(F["icrc_ok"], ir, ok):set_generated()
-        if not ok then it:add_proto_expert_info(E.icrc) end
-      end
-    end
-  end
+  if icrc_off and icrc_off >= b + 12 then show_icrc(root, ft, L, icrc_off, trimmed) end
 
   -- EV (W2), DSCP and trimming (W13)
   if L then
@@ -1216,6 +861,29 @@ local function dissect_mrc10(ft, pinfo, tree, udp_off)
   root:append_text(": MRC 1.0 " .. (W_OP_SHORT[op] or string.format("unknown opcode 0x%02x", op)))
 end
 
+-- One frame with an IBA opcode (0x00-0xBF): plain RoCEv2, which MRC 1.0 does not use (W3) and
+-- Wireshark's InfiniBand dissector decodes in full. The subtree shows the BTH, says that no MRC
+-- header is present and checks the ICRC (InfiniBand shows it but does not verify it). Lengths come
+-- from the UDP and IP headers, so a snap length only hides the ICRC.
+local function dissect_plain(ft, tree, udp_off)
+  local b = udp_off + 8
+  local L = parse_lower(ft, b)
+  local udp_end, wire_end = wire_extent(ft, udp_off, L)
+  local root = tree:add(mrc, ft(b, math.max(math.min(udp_end, wire_end, ft:len()) - b, 12)))
+  local bt = root:add(mrc, ft(b, 12), "Base Transport Header (IBA)")
+  bt:add(F["bth.opcode"], ft(b, 1))
+  for _, k in ipairs({ "se", "m", "padcnt", "tver" }) do bt:add(F["bth." .. k], ft(b + 1, 1)) end
+  bt:add(F["bth.pkey"], ft(b + 2, 2))
+  bt:add(F["bth.fecn"], ft(b + 4, 1))
+  bt:add(F["bth.becn"], ft(b + 4, 1))
+  bt:add(F["bth.dqpn"], ft(b + 5, 3))
+  bt:add(F["bth.ackreq"], ft(b + 8, 1))
+  bt:add(F["bth.psn"], ft(b + 9, 3))
+  root:add(W.mrc_hdrs, ft(b, 0), false):set_generated()
+  if udp_end <= wire_end and udp_end - 4 >= b + 12 then show_icrc(root, ft, L, udp_end - 4, false) end
+  root:append_text(": plain RoCEv2 (IBA opcode), no MRC header")
+end
+
 -- ---- post-dissector: after Wireshark (InfiniBand included) has decoded the frame ---------------
 -- The RoCEv2 packet is the payload of the UDP header whose destination port is 4791.
 local f_udp_dport = Field.new("udp.dstport")
@@ -1224,12 +892,11 @@ function mrc.dissector(tvb, pinfo, tree)
     if fi.value == ROCE_PORT then
       local udp_off = fi.offset - 2
       if fi.source == tvb and tvb:len() >= udp_off + 8 + 12 then
-        -- MRC 1.0 owns the manufacturer range 0xC0-0xFF (W3) except the older model's 0xC0/0xC1.
-        local op = tvb(udp_off + 8, 1):uint()
-        if op >= 0xC0 and not OLD_MODEL_OPS[op] then
+        -- MRC 1.0 owns the manufacturer range 0xC0-0xFF (W3); below it is IBA.
+        if tvb(udp_off + 8, 1):uint() >= 0xC0 then
           dissect_mrc10(tvb, pinfo, tree, udp_off)
         else
-          dissect_roce(tvb:range(udp_off + 8):tvb(), pinfo, tree, tvb, udp_off)
+          dissect_plain(tvb, tree, udp_off)
         end
       end
       return

@@ -29,7 +29,7 @@ struct EvSpec {
   std::uint8_t index = 0;       // position in the EV array (SRv6: the inner sport's low byte, M1)
   std::uint32_t spine = kNone;  // spine its path crosses in its plane; kNone: stays under one leaf
 
-  // The identity a receiver sees and echoes in MFEH.ev_echo (M5): the STEV value V, the UDP-mode
+  // The identity a receiver sees and echoes in SETH / NETH entropy: the STEV value V, the UDP-mode
   // sport, or the SRv6 EV index.
   std::uint32_t echo() const;
 };

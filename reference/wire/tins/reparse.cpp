@@ -19,11 +19,11 @@ namespace {
 
 // Builds BTH / ext headers / RawPDU from the bytes of one UDP payload (BTH through ICRC),
 // mirroring decode_frame()'s rules: extension headers by ext_layout(), then payload, pad, ICRC.
-WireError build_chain(Bytes b, bool mrc_framing, std::unique_ptr<Tins::PDU>& head,
+WireError build_chain(Bytes b, std::unique_ptr<Tins::PDU>& head,
                       bool& nonzero_pad) {
   Bth bth;
   if (WireError e = decode_bth(b, bth); e != WireError::kOk) return e;
-  const ExtLayout layout = ext_layout(bth.opcode, mrc_framing);
+  const ExtLayout layout = ext_layout(bth.opcode);
   if (!layout.known) return WireError::kBadOpcode;
   if (b.size() < kBthLen + kIcrcLen) return WireError::kBadUdpLength;
   const std::size_t icrc_off = b.size() - kIcrcLen;
@@ -53,8 +53,6 @@ WireError build_chain(Bytes b, bool mrc_framing, std::unique_ptr<Tins::PDU>& hea
   Reth reth;
   std::uint32_t imm = 0;
   Aeth aeth;
-  Mfeh mfeh;
-  EpHdr ep;
   if (e == WireError::kOk && layout.meth) {
     e = step([&](Bytes in) { return decode_meth(in, meth); }, [&] { return new METH(meth); });
     if (e == WireError::kOk && bth.ts) {  // W3: TS says a TSETH follows the METH
@@ -87,12 +85,6 @@ WireError build_chain(Bytes b, bool mrc_framing, std::unique_ptr<Tins::PDU>& hea
     const std::size_t at = off;
     e = step([&](Bytes in) { return in.size() < kEethLen ? WireError::kTruncated : WireError::kOk; },
              [&] { return new EETH(b.data() + at, static_cast<std::uint32_t>(kEethLen)); });
-  }
-  if (e == WireError::kOk && layout.mfeh) {  // MODEL: M5
-    e = step([&](Bytes in) { return decode_mfeh(in, mfeh); }, [&] { return new MFEH(mfeh); });
-  }
-  if (e == WireError::kOk && layout.ep) {  // MODEL: M6 (length from its own rsp_ev_len)
-    e = step([&](Bytes in) { return decode_ep(in, ep); }, [&] { return new EpHeader(ep); });
   }
   if (e != WireError::kOk) return e;
 
@@ -172,7 +164,7 @@ ReparseResult reparse(Tins::PDU& root, const ReparseOptions& opt) {
       continue;
     }
     std::unique_ptr<Tins::PDU> chain;
-    const WireError e = build_chain(Bytes(payload.data(), udp->length() - kUdpLen), opt.mrc_framing,
+    const WireError e = build_chain(Bytes(payload.data(), udp->length() - kUdpLen),
                                     chain, res.nonzero_pad);
     if (e != WireError::kOk) {
       if (res.ok()) res.error = e;

@@ -5,16 +5,16 @@
 // inner PDU is still a RawPDU, and replaces that RawPDU with
 //
 //   BTH / [METH [/ TSETH]] / [RETH] / [ImmDt] / [AETH] / [SACK | NETH | PETH | ERTH | EETH] /
-//   [MFEH] / [EpHeader] / [RawPDU(payload)]
+//   [RawPDU(payload)]
 //
-// where the extension headers are the ones ext_layout(opcode, mrc_framing) names (frame.hpp) and
+// where the extension headers are the ones ext_layout(opcode) names (frame.hpp) and
 // the RawPDU is left out when the payload is empty. The pad count and the 4 ICRC bytes go into the
 // BTH (its trailer, see roce_pdus.hpp); pad bytes are re-written as zeros on serialization.
 //
 // SRv6 (MODEL: M1): libtins 4.0 parses outer IPv6 -> Routing extension header (43, kept as a
 // generic IPv6::ext_header) -> inner IPv6 (next header 41) -> UDP, so reparse() works on
-// encapsulated frames unchanged. libtins cannot parse a trimmed stub (MODEL: M11) whose IP length
-// runs past the captured bytes: EthernetII(bytes) throws Tins::malformed_packet; use the native
+// encapsulated frames unchanged. libtins cannot parse a frame whose IP length runs past the
+// captured bytes (a snap length): EthernetII(bytes) throws Tins::malformed_packet; use the native
 // decode_frame() for those.
 #pragma once
 
@@ -28,7 +28,6 @@
 namespace mrc::wire::tins_adapters {
 
 struct ReparseOptions {
-  bool mrc_framing = true;  // MODEL: M3 (per-packet RETH on every WRITE data opcode)
   bool verify_icrc = true;  // recompute the ICRC of each replaced packet (serializes the root)
 };
 

@@ -66,31 +66,4 @@ void ImmDt::write_serialization(std::uint8_t* buffer, std::uint32_t) {
   encode_immdt(value_, buffer);
 }
 
-// ---- MFEH ------------------------------------------------------------------------ MODEL: M5
-MFEH::MFEH(const std::uint8_t* data, std::uint32_t size) {
-  require(decode_mfeh(view(data, size), f_));
-}
-
-void MFEH::write_serialization(std::uint8_t* buffer, std::uint32_t) { encode_mfeh(f_, buffer); }
-
-// ---- EP header ------------------------------------------------------------------- MODEL: M6
-EpHeader::EpHeader(const EpHdr& fields) : f_(fields) {
-  f_.rsp_ev_len = std::min<std::uint8_t>(f_.rsp_ev_len, static_cast<std::uint8_t>(kEvMaxBytes));
-}
-
-EpHeader::EpHeader(const std::uint8_t* data, std::uint32_t size) {
-  require(decode_ep(view(data, size), f_));
-}
-
-void EpHeader::rsp_ev(const EvBytes& ev, std::uint8_t len) {
-  f_.rsp_ev = ev;
-  f_.rsp_ev_len = std::min<std::uint8_t>(len, static_cast<std::uint8_t>(kEvMaxBytes));
-}
-
-void EpHeader::write_serialization(std::uint8_t* buffer, std::uint32_t) {
-  // The fixed part may have reserved bytes the codec does not touch: start from zeros.
-  std::memset(buffer, 0, f_.wire_length());
-  encode_ep(f_, buffer);
-}
-
 }  // namespace mrc::wire::tins_adapters

@@ -32,10 +32,6 @@ inline constexpr Tins::PDU::PDUType kAethType =
     static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 3);
 inline constexpr Tins::PDU::PDUType kImmDtType =
     static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 4);
-inline constexpr Tins::PDU::PDUType kMfehType =
-    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 5);  // MODEL: M5
-inline constexpr Tins::PDU::PDUType kEpType =
-    static_cast<Tins::PDU::PDUType>(Tins::PDU::USER_DEFINED_PDU + 6);  // MODEL: M6
 
 // ---- BTH (12 bytes) + pad + ICRC trailer -----------------------------------------------------
 class BTH : public Tins::PDU {
@@ -170,99 +166,6 @@ class ImmDt : public Tins::PDU {
  private:
   void write_serialization(std::uint8_t* buffer, std::uint32_t total_sz) override;
   std::uint32_t value_ = 0;
-};
-
-// ---- MRC Feedback Extension Header (32 bytes) --------------------------------- MODEL: M5
-class MFEH : public Tins::PDU {
- public:
-  static constexpr PDUType pdu_flag = kMfehType;
-
-  MFEH() = default;
-  explicit MFEH(const Mfeh& fields) : f_(fields) {}
-  MFEH(const std::uint8_t* data, std::uint32_t size);  // throws Tins::malformed_packet
-
-  const Mfeh& fields() const { return f_; }
-  Mfeh& fields() { return f_; }
-  std::uint8_t version() const { return f_.version; }
-  void version(std::uint8_t v) { f_.version = v & 0x0Fu; }
-  FeedbackType type() const { return f_.type; }
-  void type(FeedbackType v) { f_.type = v; }
-  bool ce() const { return f_.ce; }
-  void ce(bool v) { f_.ce = v; }
-  bool svc_valid() const { return f_.svc_valid; }
-  void svc_valid(bool v) { f_.svc_valid = v; }
-  bool ev_valid() const { return f_.ev_valid; }
-  void ev_valid(bool v) { f_.ev_valid = v; }
-  bool mpr_valid() const { return f_.mpr_valid; }
-  void mpr_valid(bool v) { f_.mpr_valid = v; }
-  bool sack_valid() const { return f_.sack_valid; }
-  void sack_valid(bool v) { f_.sack_valid = v; }
-  std::uint16_t svc_time() const { return f_.svc_time; }  // units of 8 ns
-  void svc_time(std::uint16_t v) { f_.svc_time = v; }
-  std::uint32_t trig_psn() const { return f_.trig_psn; }
-  void trig_psn(std::uint32_t v) { f_.trig_psn = v & 0xFFFFFFu; }
-  std::uint32_t ev_echo() const { return f_.ev_echo; }
-  void ev_echo(std::uint32_t v) { f_.ev_echo = v; }
-  std::uint8_t ev_port() const { return f_.ev_port; }
-  void ev_port(std::uint8_t v) { f_.ev_port = v; }
-  std::uint8_t mpr() const { return f_.mpr; }
-  void mpr(std::uint8_t v) { f_.mpr = v; }
-  std::uint16_t sack_base_off() const { return f_.sack_base_off; }
-  void sack_base_off(std::uint16_t v) { f_.sack_base_off = v; }
-  std::uint64_t sack_bitmap() const { return f_.sack_bitmap; }
-  void sack_bitmap(std::uint64_t v) { f_.sack_bitmap = v; }
-  std::uint32_t rcvd_bytes() const { return f_.rcvd_bytes; }
-  void rcvd_bytes(std::uint32_t v) { f_.rcvd_bytes = v; }
-
-  std::uint32_t header_size() const override { return static_cast<std::uint32_t>(kMfehLen); }
-  PDUType pdu_type() const override { return pdu_flag; }
-  MFEH* clone() const override { return new MFEH(*this); }
-
- private:
-  void write_serialization(std::uint8_t* buffer, std::uint32_t total_sz) override;
-  Mfeh f_{};
-};
-
-// ---- MRC endpoint-operation header (fixed part + rsp_ev) ------------------------ MODEL: M6
-class EpHeader : public Tins::PDU {
- public:
-  static constexpr PDUType pdu_flag = kEpType;
-
-  EpHeader() = default;
-  explicit EpHeader(const EpHdr& fields);                  // rsp_ev_len is clamped to 32
-  EpHeader(const std::uint8_t* data, std::uint32_t size);  // throws Tins::malformed_packet
-
-  const EpHdr& fields() const { return f_; }
-  EpOp op() const { return f_.op; }
-  void op(EpOp v) { f_.op = v; }
-  bool svc_valid() const { return f_.svc_valid; }
-  void svc_valid(bool v) { f_.svc_valid = v; }
-  std::uint16_t req_id() const { return f_.req_id; }
-  void req_id(std::uint16_t v) { f_.req_id = v; }
-  std::uint32_t port_status() const { return f_.port_status; }
-  void port_status(std::uint32_t v) { f_.port_status = v; }
-  std::uint64_t tx_timestamp() const { return f_.tx_timestamp; }
-  void tx_timestamp(std::uint64_t v) { f_.tx_timestamp = v; }
-  std::uint32_t svc_time_ns() const { return f_.svc_time_ns; }
-  void svc_time_ns(std::uint32_t v) { f_.svc_time_ns = v; }
-  std::uint8_t rsp_fmt_mode() const { return f_.rsp_fmt_mode; }
-  void rsp_fmt_mode(std::uint8_t v) { f_.rsp_fmt_mode = v; }
-  std::uint8_t rsp_port() const { return f_.rsp_port; }
-  void rsp_port(std::uint8_t v) { f_.rsp_port = v; }
-  std::uint8_t rsp_ev_len() const { return f_.rsp_ev_len; }
-  const EvBytes& rsp_ev() const { return f_.rsp_ev; }
-  // Sets the return EV; `len` is the wire length (0, 4 or 32 on valid frames), clamped to 32.
-  void rsp_ev(const EvBytes& ev, std::uint8_t len);
-
-  std::uint32_t header_size() const override {
-    return static_cast<std::uint32_t>(f_.wire_length());
-  }
-  PDUType pdu_type() const override { return pdu_flag; }
-  EpHeader* clone() const override { return new EpHeader(*this); }
-
- private:
-  void write_serialization(std::uint8_t* buffer, std::uint32_t total_sz) override;
-  EpHdr f_{};
 };
 
 }  // namespace mrc::wire::tins_adapters

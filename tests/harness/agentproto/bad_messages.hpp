@@ -187,7 +187,9 @@ inline std::vector<BadMessage> bad_message_catalog() {
   c.push_back({"request_with_high_flag", raw_frame(t(T::kHello), 0x8000, 1, hello_body), ErrorCode::kBadFlags, false, false, true, 1});
   // ---- HELLO ----
   c.push_back({"hello_version_1", encode(hello_msg(1, kTestToken, 1)), ErrorCode::kBadVersion, false, false, false, 1});
-  c.push_back({"hello_version_3", encode(hello_msg(1, kTestToken, 3)), ErrorCode::kBadVersion, false, false, false, 1});
+  // Version 2 is the older wire model's protocol: refused, not mixed (harness/dut/agent-protocol.md).
+  c.push_back({"hello_version_2", encode(hello_msg(1, kTestToken, 2)), ErrorCode::kBadVersion, false, false, false, 1});
+  c.push_back({"hello_version_4", encode(hello_msg(1, kTestToken, 4)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_version_0", encode(hello_msg(1, kTestToken, 0)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_wrong_token", encode(hello_msg(1, "s3cret-tokeN")), ErrorCode::kBadToken, false, false, false, 1});
   c.push_back({"hello_empty_token", encode(hello_msg(1, "")), ErrorCode::kBadToken, false, false, false, 1});

@@ -110,9 +110,7 @@ void expect_decodes(const Capture& got, const std::vector<Frame>& want, const st
     const auto b = got.bytes(i);
     EXPECT_EQ(Frame(b.begin(), b.end()), want[i]) << what << " packet " << i;
     wire::DecodedFrame d;
-    wire::DecodeOptions o;
-    o.detect_framing = true;
-    ASSERT_TRUE(wire::decode_frame(b, d, o).ok()) << what << " packet " << i;
+    ASSERT_TRUE(wire::decode_frame(b, d).ok()) << what << " packet " << i;
     EXPECT_EQ(d.bth.psn, 100 + i) << what;
     EXPECT_TRUE(d.icrc_ok) << what;
   }
@@ -154,7 +152,7 @@ TEST(CaptureLinkTypes, WithoutNormalisingACookedFrameIsGarbage) {
   EXPECT_FALSE(wire::decode_frame(cooked, d).ok());
   Frame eth;
   ASSERT_EQ(to_ethernet(kLinkLinuxSll, cooked, eth), "");
-  EXPECT_TRUE(wire::decode_frame(eth, d, wire::DecodeOptions{true, true, true}).ok());
+  EXPECT_TRUE(wire::decode_frame(eth, d).ok());
 }
 
 TEST(CaptureLinkTypes, TruncatedPacketKeepsItsWireLength) {

@@ -133,8 +133,8 @@ TEST(ProjectClauses, EveryRequirementHasABasisAndModelIsMixed) {
       EXPECT_EQ(c.basis, Basis::kModel) << c.id;
     }
   }
-  EXPECT_EQ(model, 59u);
-  EXPECT_EQ(idx.size() - model, 33u);
+  EXPECT_EQ(model, 60u);
+  EXPECT_EQ(idx.size() - model, 32u);
   EXPECT_EQ(idx.find("INVALID-WRONG-QPN")->basis, Basis::kPublished);  // IBA alone
   EXPECT_EQ(idx.find("PSN-WRAP")->basis, Basis::kModel);               // "SACKed": the SACK is W5
 }

@@ -1,4 +1,4 @@
-// Loader support for endpoint operations (MODEL: M6): `inject` frames with an `ep` header,
+// Loader support for endpoint operations (W10): `inject` frames with an `ep` block (ERTH / EETH),
 // `config.qp.count: 0` (connectionless probes only), `control: probe_ev` with `tc`, and the
 // req_id_not_reused invariant's params.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@ using testing::write_file;
 
 // A responder case of clause EP-PROBE-CONNECTIONLESS with the given config, steps and checks.
 std::string ep_case(std::string_view config, std::string_view steps,
-                    std::string_view checks = "  - {type: field, select: {opcode: ep_rsp}, field: ep.req_id, equals: 5}\n") {
+                    std::string_view checks = "  - {type: field, select: {opcode: ep_rsp}, field: ep.id, equals: 5}\n") {
   return "id: reliab-v-101\ntitle: EP fixture\nclauses: [EP-PROBE-CONNECTIONLESS]\nlevel: MUST\nbehaviour: valid\n"
          "rationale: A test fixture.\nrequires: [stev, ev_probe]\nrole: responder\nconfig:\n"
          "  ev_format: {mode: stev, widths: [16, 16]}\n" +
@@ -31,50 +31,50 @@ const InjectStep& inject_at(const Case& c, std::size_t i) { return std::get<Inje
 TEST(EpInject, HeaderFieldsAreTyped) {
   const auto r = load_text(ep_case("  qp: {count: 0}\n",
                                    "  - inject:\n      at_ns: 100\n      frame:\n        opcode: ep_req\n        psn: 0\n"
-                                   "        ep: {op: port_status_update, req_id: 0xBEEF, port_status: 0xB, tx_timestamp: 123456789,\n"
-                                   "             svc_time_ns: 40, rsp_fmt_mode: stev, rsp_port: 3, rsp_ev: \"0x0A0B0C0D\"}\n"));
+                                   "        ep: {op: port_status_update, id: 0xBEEF, port_status_mask: 0x16, tx_timestamp: 0x1234}\n"));
   ASSERT_TRUE(r.ok()) << r.diagnostics.to_string();
   EXPECT_EQ(r.value->config.qp.count, 0u);
   const FrameSpec& f = inject_at(*r.value, 0).frame;
-  EXPECT_EQ(f.opcode, 0xC0);
+  EXPECT_EQ(f.opcode, 0xD8);
   ASSERT_TRUE(f.ep);
-  EXPECT_EQ(f.ep->op, 1);
-  EXPECT_EQ(f.ep->req_id, 0xBEEF);
-  EXPECT_EQ(f.ep->port_status, 0xBu);
-  EXPECT_EQ(f.ep->tx_timestamp, 123456789u);
-  EXPECT_EQ(f.ep->svc_time_ns, 40u);
-  EXPECT_EQ(f.ep->rsp_fmt_mode, 1);  // EvFmtMode STEV
-  EXPECT_EQ(f.ep->rsp_port, 3);
-  EXPECT_EQ(f.ep->rsp_ev, (std::vector<std::uint8_t>{0x0A, 0x0B, 0x0C, 0x0D}));
+  EXPECT_EQ(f.ep->op, 0);  // the wire value of PORT_STATUS_UPDATE (S1: W10)
+  EXPECT_EQ(f.ep->id, 0xBEEF);
+  EXPECT_EQ(f.ep->port_status_mask, 0x16u);
+  EXPECT_EQ(f.ep->tx_timestamp, 0x1234);
 }
 
 TEST(EpInject, RawOpValueAndDefaults) {
-  const auto r = load_text(ep_case("", "  - inject: {at_ns: 100, frame: {opcode: ep_rsp, psn: 0, ep: {op: 7}}}\n"
-                                       "  - inject: {at_ns: 200, frame: {opcode: ep_req, psn: 0}}\n"));
+  const auto r = load_text(ep_case("", "  - inject: {at_ns: 100, frame: {opcode: ep_rsp, psn: 0, ep: {op: 3}}}\n"
+                                       "  - inject: {at_ns: 200, frame: {opcode: ep_req, psn: 0, ep: {}}}\n"
+                                       "  - inject: {at_ns: 300, frame: {opcode: ep_req, psn: 0}}\n"));
   ASSERT_TRUE(r.ok()) << r.diagnostics.to_string();
   const FrameSpec& raw = inject_at(*r.value, 0).frame;
   ASSERT_TRUE(raw.ep);
-  EXPECT_EQ(raw.ep->op, 7);
-  EXPECT_EQ(raw.ep->req_id, 0);
-  EXPECT_FALSE(raw.ep->svc_time_ns);
-  EXPECT_TRUE(raw.ep->rsp_ev.empty());
-  EXPECT_FALSE(inject_at(*r.value, 1).frame.ep);  // a bare probe: the builder's zero header
+  EXPECT_EQ(raw.ep->op, 3);
+  EXPECT_FALSE(raw.ep->id);
+  const FrameSpec& empty = inject_at(*r.value, 1).frame;
+  ASSERT_TRUE(empty.ep);
+  EXPECT_EQ(empty.ep->op, 1);  // default: EV_PROBE
+  EXPECT_EQ(empty.ep->tx_timestamp, 0);
+  EXPECT_FALSE(inject_at(*r.value, 2).frame.ep);  // a bare probe: the builder's default ERTH
 }
 
 TEST(EpInject, MistakesAreReported) {
   const auto r = load_text(ep_case("  qp: {count: 0}\n",
-                                   "  - inject: {at_ns: 100, frame: {opcode: write_only, psn: 0, ep: {req_id: 1}}}\n"
-                                   "  - inject: {at_ns: 200, frame: {opcode: ep_req, psn: 0, ep: {req_id: 70000, rsp_ev: \"0x01\"}}}\n"
-                                   "  - inject: {at_ns: 300, frame: {opcode: ep_req, psn: 0, ep: {op: probe, rqe_id: 1}}}\n"));
+                                   "  - inject: {at_ns: 100, frame: {opcode: write_only, psn: 0, ep: {id: 1}}}\n"
+                                   "  - inject: {at_ns: 200, frame: {opcode: ep_req, psn: 0, ep: {id: 70000, op: 4}}}\n"
+                                   "  - inject: {at_ns: 300, frame: {opcode: ep_rsp, psn: 0, ep: {op: probe, port_status_mask: 1, ids: 1}}}\n"));
   ASSERT_FALSE(r.ok());
   const std::string d = r.diagnostics.to_string();
   EXPECT_NE(d.find("stimulus[0].inject.frame.ep: an 'ep' header needs opcode ep_req or ep_rsp"), std::string::npos) << d;
   EXPECT_NE(d.find("stimulus[0].inject.frame: config.qp.count is 0, so a non-endpoint frame needs an explicit 'dqpn'"),
             std::string::npos) << d;
-  EXPECT_NE(d.find("stimulus[1].inject.frame.ep.req_id: value 70000 is out of range [0, 65535]"), std::string::npos) << d;
-  EXPECT_NE(d.find("stimulus[1].inject.frame.ep.rsp_ev: a return EV needs 'rsp_fmt_mode'"), std::string::npos) << d;
+  EXPECT_NE(d.find("stimulus[1].inject.frame.ep.id: value 70000 is out of range [0, 65535]"), std::string::npos) << d;
+  EXPECT_NE(d.find("stimulus[1].inject.frame.ep.op:"), std::string::npos) << d;
   EXPECT_NE(d.find("stimulus[2].inject.frame.ep.op:"), std::string::npos) << d;
-  EXPECT_NE(d.find("unknown key 'rqe_id' (did you mean 'req_id'?)"), std::string::npos) << d;
+  EXPECT_NE(d.find("stimulus[2].inject.frame.ep.port_status_mask: only a request (ep_req, ERTH) carries a port_status_mask"),
+            std::string::npos) << d;
+  EXPECT_NE(d.find("unknown key 'ids' (did you mean 'id'?)"), std::string::npos) << d;
 }
 
 TEST(EpInject, NoQpRefusesTrafficButAllowsExplicitDqpn) {

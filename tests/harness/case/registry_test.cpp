@@ -79,7 +79,8 @@ TEST(FrameFields, NamesAliasesAndOpcodes) {
   EXPECT_EQ(opcode_by_name("sack"), 0xDC);
   EXPECT_EQ(opcode_by_name("nack"), 0xDD);
   EXPECT_EQ(opcode_by_name("probe"), 0xDE);
-  EXPECT_EQ(opcode_by_name("ep_req"), 0xC0);  // MODEL: M6
+  EXPECT_EQ(opcode_by_name("ep_req"), 0xD8);  // W10
+  EXPECT_EQ(opcode_by_name("ep_rsp"), 0xD9);
   EXPECT_FALSE(opcode_by_name("write"));
   std::set<std::uint8_t> values;
   for (const auto& o : opcode_names()) EXPECT_TRUE(values.insert(o.value).second) << o.name;

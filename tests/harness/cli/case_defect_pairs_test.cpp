@@ -29,7 +29,7 @@ constexpr Pair kPairs[] = {
     // endpoint operations (SHOULD cases v-107..109: no catalog defect breaks them)
     {"reliab-v-101", "probe-needs-qp"},         {"reliab-v-102", "probe-reqid-mangled"},
     {"reliab-v-103", "probe-ignores-tc"},       {"reliab-v-104", "reqid-reuse"},
-    {"reliab-v-105", "port-status-off-by-one"}, {"reliab-v-106", "port-status-off-by-one"},
+    {"reliab-v-105", "port-status-down-port-up"}, {"reliab-v-106", "probe-reqid-mangled"},
     {"reliab-v-107", nullptr},                  {"reliab-v-108", nullptr},
     {"reliab-v-109", nullptr},
     // invalid input and NSCC

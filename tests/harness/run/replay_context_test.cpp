@@ -20,7 +20,6 @@ SessionResult full_session() {
   c.case_id = "spray-v-001";
   c.traffic_start_ns = 1000;
   c.end_ns = 99999999999ULL;
-  c.mrc_framing = false;
   harness::TapCapture t;
   t.name = "dut.p2.tx";
   t.pcap = "evidence/spray-v-001/dut.p2.tx.pcapng";
@@ -81,7 +80,6 @@ TEST(ReplayContext, EveryFieldRoundTrips) {
   EXPECT_EQ(b.case_id, a.case_id);
   EXPECT_EQ(b.traffic_start_ns, a.traffic_start_ns);
   EXPECT_EQ(b.end_ns, a.end_ns);
-  EXPECT_EQ(b.mrc_framing, a.mrc_framing);
   ASSERT_EQ(b.taps.size(), 1u);
   EXPECT_EQ(b.taps[0].name, "dut.p2.tx");
   EXPECT_EQ(b.taps[0].pcap, a.taps[0].pcap);

@@ -1,5 +1,5 @@
-// Injected endpoint-operation frames (MODEL: M6): the `ep` header a case gives, the M6 BTH
-// defaults, the return EV's length, and the EV probe DSCP (MODEL: M11).
+// Injected endpoint-operation frames (W10): the ERTH / EETH a case gives, the BTH defaults
+// (DestQP 0x2, the id in PSN[15:0]) and the Control class DSCP (W13).
 #include <gtest/gtest.h>
 
 #include "harness/stimulus/frame_builder.hpp"
@@ -17,7 +17,7 @@ FrameContext context() {
   WireEv a;
   a.wire = {0x00, 0x12, 0xC0, 0x34};
   c.evs = {a};
-  c.dqpn = 0x123;  // a QP's number must not leak into an EP frame
+  c.dqpn = 0x123;  // a QP's number must not leak into an endpoint frame
   return c;
 }
 
@@ -29,85 +29,74 @@ wire::DecodedFrame decode_ok(const BuiltFrame& f) {
   return d;
 }
 
-TEST(EpFrameBuilder, HeaderFromTheCaseWithM6Bth) {
+TEST(EpFrameBuilder, ErthFromTheCaseOnQp2WithTheIdInThePsn) {
   FrameSpec s;
-  s.opcode = wire::opcode::kMrcEpReq;
+  s.opcode = wire::opcode::kMrcEndpointReq;
   EpSpec ep;
-  ep.op = 1;
-  ep.req_id = 0xBEEF;
-  ep.port_status = 0xB;
-  ep.tx_timestamp = 0x0123456789ABCDEFull;
-  ep.svc_time_ns = 480;
+  ep.op = 0;  // PORT_STATUS_UPDATE (wire value, S1: W10)
+  ep.id = 0xBEEF;
+  ep.port_status_mask = 0x16;
+  ep.tx_timestamp = 0x1234;
   s.ep = ep;
   const wire::DecodedFrame d = decode_ok(build_frame(s, context()));
   EXPECT_TRUE(d.icrc_ok);
-  EXPECT_EQ(d.bth.opcode, wire::opcode::kMrcEpReq);
-  EXPECT_EQ(d.bth.dest_qp, wire::kEpDestQp);  // MODEL: M6, not the QP's 0x123
-  EXPECT_EQ(d.bth.psn, 0u);
+  EXPECT_EQ(d.bth.opcode, wire::opcode::kMrcEndpointReq);
+  EXPECT_EQ(d.bth.dest_qp, wire::kEndpointQpn);  // W10, not the QP's 0x123
+  EXPECT_EQ(d.bth.psn, 0xBEEFu);                 // the id in PSN[15:0]
   EXPECT_EQ(d.bth.pkey, 0xFFFF);
-  EXPECT_EQ(d.ip6.dscp, wire::kDscpControl);  // MODEL: M11
-  ASSERT_TRUE(d.has_ep);
-  EXPECT_EQ(d.ep.op, wire::EpOp::kPortStatusUpdate);
-  EXPECT_EQ(d.ep.req_id, 0xBEEF);
-  EXPECT_EQ(d.ep.port_status, 0xBu);
-  EXPECT_EQ(d.ep.tx_timestamp, 0x0123456789ABCDEFull);
-  EXPECT_TRUE(d.ep.svc_valid);
-  EXPECT_EQ(d.ep.svc_time_ns, 480u);
-  EXPECT_EQ(d.ep.rsp_ev_len, 0);
-  EXPECT_EQ(d.ep.wire_length(), wire::kEpHdrFixedLen);  // the 24-byte fixed header
+  EXPECT_EQ(d.ip6.dscp, wire::DscpConfig{}.control);  // the Control class by default
+  ASSERT_TRUE(d.has_erth);
+  EXPECT_EQ(d.erth.op, 0);
+  EXPECT_EQ(d.erth.port_status_mask, 0x16u);
+  EXPECT_EQ(d.erth.ts.tx_timestamp, 0x1234);
+  EXPECT_EQ(d.erth.ts.ftype, wire::kFtypeTimestamp);
 }
 
-TEST(EpFrameBuilder, ReturnEvLengthFollowsItsSize) {
+TEST(EpFrameBuilder, TheIdKeepsThePsnHighBitsACaseGives) {
   FrameSpec s;
-  s.opcode = wire::opcode::kMrcEpReq;
+  s.opcode = wire::opcode::kMrcEndpointReq;
+  s.psn = 0x010000;  // PSN[23:16] != 0: a near-miss for cases about the W10 BTH
   EpSpec ep;
-  ep.rsp_fmt_mode = 1;  // STEV
-  ep.rsp_port = 2;
-  ep.rsp_ev = {0x0A, 0x0B, 0x0C};  // padded to 4 bytes
+  ep.id = 7;
+  s.ep = ep;
+  EXPECT_EQ(decode_ok(build_frame(s, context())).bth.psn, 0x010007u);
+}
+
+TEST(EpFrameBuilder, EethOfAResponseAndABareProbe) {
+  FrameSpec s;
+  s.opcode = wire::opcode::kMrcEndpointRsp;
+  EpSpec ep;
+  ep.id = 21;
+  ep.tx_timestamp = 0xABCD;
   s.ep = ep;
   wire::DecodedFrame d = decode_ok(build_frame(s, context()));
-  EXPECT_EQ(d.ep.rsp_ev_len, 4);
-  EXPECT_EQ(d.ep.rsp_port, 2);
-  EXPECT_EQ(d.ep.rsp_fmt_mode, 1);
-  EXPECT_EQ(d.ep.rsp_ev[0], 0x0A);
-  EXPECT_EQ(d.ep.rsp_ev[2], 0x0C);
-  EXPECT_EQ(d.ep.rsp_ev[3], 0x00);
-  EXPECT_FALSE(d.ep.svc_valid);
-
-  s.ep->rsp_fmt_mode = 2;  // SRv6: a full container and segment
-  s.ep->rsp_ev.assign(20, 0xFC);
-  d = decode_ok(build_frame(s, context()));
-  EXPECT_EQ(d.ep.rsp_ev_len, 32);
-  EXPECT_EQ(d.ep.rsp_ev[19], 0xFC);
-  EXPECT_EQ(d.ep.rsp_ev[20], 0x00);
-  EXPECT_EQ(d.ep.wire_length(), wire::kEpHdrFixedLen + 32);
+  ASSERT_TRUE(d.has_eeth);
+  EXPECT_EQ(d.bth.psn, 21u);
+  EXPECT_EQ(d.eeth.op, static_cast<std::uint8_t>(wire::EpWireOp::kEvProbe));  // default op
+  EXPECT_EQ(d.eeth.tx_timestamp, 0xABCD);
+  // No `ep`: an EV probe, id 0, timestamp 0.
+  FrameSpec bare;
+  bare.opcode = wire::opcode::kMrcEndpointReq;
+  d = decode_ok(build_frame(bare, context()));
+  ASSERT_TRUE(d.has_erth);
+  EXPECT_EQ(d.erth.op, static_cast<std::uint8_t>(wire::EpWireOp::kEvProbe));
+  EXPECT_EQ(d.bth.psn, 0u);
 }
 
-TEST(EpFrameBuilder, ExplicitBthFieldsAndBareProbe) {
-  FrameSpec s;
-  s.opcode = wire::opcode::kMrcEpRsp;
+TEST(EpFrameBuilder, ExplicitBthFieldsAndAnOpNoSourceNamesStillEncode) {
+  FrameSpec s;  // invalid-input cases: another DestQP, an op value W10 does not name
+  s.opcode = wire::opcode::kMrcEndpointReq;
   s.dqpn = 0x42;
   s.pkey = 0x7FFF;
   s.dscp = 26;
+  EpSpec ep;
+  ep.op = 3;
+  s.ep = ep;
   const wire::DecodedFrame d = decode_ok(build_frame(s, context()));
   EXPECT_EQ(d.bth.dest_qp, 0x42u);
   EXPECT_EQ(d.bth.pkey, 0x7FFF);
   EXPECT_EQ(d.ip6.dscp, 26);
-  ASSERT_TRUE(d.has_ep);
-  EXPECT_EQ(d.ep.op, wire::EpOp::kEvProbe);  // no `ep`: an all-zero header
-  EXPECT_EQ(d.ep.req_id, 0);
-}
-
-TEST(EpFrameBuilder, UnknownOpStillEncodes) {
-  FrameSpec s;  // invalid-input cases: an op the model does not define
-  s.opcode = wire::opcode::kMrcEpReq;
-  EpSpec ep;
-  ep.op = 9;
-  s.ep = ep;
-  const BuiltFrame f = build_frame(s, context());
-  ASSERT_TRUE(f.ok()) << f.error;
-  wire::DecodedFrame d;
-  EXPECT_EQ(wire::decode_frame(wire::Bytes(f.bytes.data(), f.bytes.size()), d).error, wire::WireError::kBadEpHeader);
+  EXPECT_EQ(d.erth.op, 3);  // decoded as it is: receivers judge it, the decoder does not
 }
 
 }  // namespace

@@ -134,11 +134,20 @@ TEST(EvChoice, SrV6ExpansionComesFromTheWireLayer) {
 
 TEST(EvChoice, EndpointOperationsAreNotAChoice) {
   const EvChoice c = four_evs();
+  // An endpoint request (W10) on an EV outside the four: it tests the EV it names, so no QP's
+  // EV choice judges it (probe_on_tested_ev does).
+  testing::Probe p;
+  p.ev = ev_value(9);
+  const std::vector<std::uint8_t> b = testing::encode(p);
+  wire::DecodedFrame f;
+  ASSERT_TRUE(wire::decode_frame(b, f).ok());
+  EXPECT_FALSE(EvChoice::applies(f));
+  EXPECT_TRUE(c.judge(f, 1).ok());
+  // The same EV on a data packet is judged, and fails.
   Data d;
   d.ev = ev_value(9);
-  d.dqpn = 0xFFFFFF;  // MODEL: M6 endpoint operations go on the EV their request names
-  std::vector<std::uint8_t> b;
-  EXPECT_TRUE(c.judge(decoded(d, b), 1).ok());
+  std::vector<std::uint8_t> db;
+  EXPECT_FALSE(c.judge(decoded(d, db), 1).ok());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Endpoint-operation invariants (MODEL: M6): req_id_not_reused on synthetic captures of the
-// DUT's EP requests and the replies it receives.
+// Endpoint-operation invariants (W10): req_id_not_reused on synthetic captures of the DUT's
+// endpoint requests (0xD8) and the responses (0xD9) it receives, the id in PSN[15:0].
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
@@ -22,15 +22,17 @@ Probe probe(std::uint16_t id) {
   return p;
 }
 
-// A reply reaching the DUT (MRC_EP_RSP from the peer) for request `id`.
-std::vector<std::uint8_t> reply(std::uint16_t id) {
-  wire::FrameSpec s = testing::detail::base_spec(testing::ev_value(0), wire::kDscpControl, wire::kEcnNotEct, 2, 1);
-  s.bth.opcode = wire::opcode::kMrcEpRsp;  // MODEL: M6
-  s.bth.dest_qp = wire::kEpDestQp;
-  s.has_ep = true;
-  s.ep.req_id = id;
+// A response (0xD9) for request `id`; from the peer to the DUT unless `from_dut`.
+std::vector<std::uint8_t> response(std::uint16_t id, bool from_dut = false) {
+  wire::FrameSpec s = from_dut ? testing::detail::base_spec(testing::ev_value(0), wire::kDscpControl, wire::kEcnNotEct)
+                               : testing::detail::base_spec(testing::ev_value(0), wire::kDscpControl, wire::kEcnNotEct, 2, 1);
+  s.bth.opcode = wire::opcode::kMrcEndpointRsp;
+  s.bth.dest_qp = wire::kEndpointQpn;
+  s.bth.psn = id;
+  s.has_eeth = true;
   return testing::detail::finish(s);
 }
+std::vector<std::uint8_t> reply(std::uint16_t id) { return response(id); }
 
 TEST(EpInvariants, DistinctOrAnsweredIdsPass) {
   Scenario s(4, 8);
@@ -51,7 +53,7 @@ TEST(EpInvariants, ReuseWhileOutstandingFails) {
   const auto r = run_invariant(req_ids(), s.finish());
   ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
   ASSERT_FALSE(r.evidence.empty());
-  EXPECT_EQ(r.evidence[0].field, "ep.req_id");
+  EXPECT_EQ(r.evidence[0].field, "ep.id");
   EXPECT_NE(r.evidence[0].observed.find("7 again"), std::string::npos) << r.evidence[0].observed;
   EXPECT_EQ(r.metrics.at("violations"), 1.0);
 }
@@ -73,12 +75,7 @@ TEST(EpInvariants, UnansweredIdIsFreeAfterTheInFlightBound) {
 TEST(EpInvariants, RepliesSentByTheDutDoNotFreeItsIds) {
   Scenario s(4, 8);
   s.dut_sends(1000, probe(4), 1);
-  wire::FrameSpec rsp = testing::detail::base_spec(testing::ev_value(0), wire::kDscpControl, wire::kEcnNotEct);
-  rsp.bth.opcode = wire::opcode::kMrcEpRsp;
-  rsp.bth.dest_qp = wire::kEpDestQp;
-  rsp.has_ep = true;
-  rsp.ep.req_id = 4;  // the DUT answering the peer's request 4: not an answer to its own
-  s.raw(2000, true, 1, testing::detail::finish(rsp));
+  s.raw(2000, true, 1, response(4, true));  // the DUT answering the peer's request 4: not an answer to its own
   s.dut_sends(3000, probe(4), 1);
   EXPECT_EQ(run_invariant(req_ids(), s.finish()).verdict, Verdict::kFail);
 }

@@ -247,12 +247,11 @@ inline Feedback nack(std::uint32_t psn, std::uint8_t reason = wire::nack::kTrimm
 
 inline std::vector<std::uint8_t> encode(const Probe& p) {
   wire::FrameSpec s = detail::base_spec(p.ev, p.dscp, wire::kEcnEct0);
-  s.bth.opcode = wire::opcode::kMrcEpReq;  // MODEL: M6
-  s.bth.dest_qp = wire::kEpDestQp;
-  s.bth.psn = 0;
-  s.has_ep = true;
-  s.ep.op = p.op;
-  s.ep.req_id = p.req_id;
+  s.bth.opcode = wire::opcode::kMrcEndpointReq;  // W10: DestQP 0x2, the id in PSN[15:0]
+  s.bth.dest_qp = wire::kEndpointQpn;
+  s.bth.psn = p.req_id;
+  s.has_erth = true;
+  s.erth.op = wire::ep_op_to_wire(p.op);
   return detail::finish(s);
 }
 

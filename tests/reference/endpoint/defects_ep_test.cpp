@@ -1,5 +1,5 @@
-// Wire symptoms of the endpoint-operation defects (MODEL: M6), each against a control run:
-// probe-reqid-mangled, probe-needs-qp, probe-ignores-tc, reqid-reuse, port-status-off-by-one.
+// Wire symptoms of the endpoint-operation defects (W10), each against a control run:
+// probe-reqid-mangled, probe-needs-qp, probe-ignores-tc, reqid-reuse, port-status-down-port-up.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -25,7 +25,7 @@ EpRequest request_to(const Endpoint& to, std::uint16_t id, std::uint8_t port) {
 std::vector<WireFrame> ep_frames(Fabric& f, int from, std::uint8_t opcode) {
   std::vector<WireFrame> out;
   for (const auto& w : decode_taps(f)) {
-    if (w.ok && w.from() == from && w.f.bth.opcode == opcode && w.f.has_ep) out.push_back(w);
+    if (w.ok && w.from() == from && w.f.bth.opcode == opcode && (w.f.has_erth || w.f.has_eeth)) out.push_back(w);
   }
   return out;
 }
@@ -45,14 +45,14 @@ ProbeRun probe_once(PairOptions o) {
   ProbeRun run;
   EpResponse rsp;
   if (p.fabric->run_until([&] { return p.a->poll_ep_response(rsp); }, 1'000'000)) run.result = rsp;
-  run.replies = ep_frames(*p.fabric, 1, wire::opcode::kMrcEpRsp);
+  run.replies = ep_frames(*p.fabric, 1, wire::opcode::kMrcEndpointRsp);
   return run;
 }
 
 TEST(EpDefectWire, ProbeReqidMangled) {
   const ProbeRun good = probe_once({});
   ASSERT_EQ(good.replies.size(), 1u);
-  EXPECT_EQ(good.replies[0].f.ep.req_id, 0x1234);
+  EXPECT_EQ(good.replies[0].f.bth.psn, 0x1234u);  // W10: the id in PSN[15:0]
   ASSERT_TRUE(good.result);
   EXPECT_EQ(good.result->status, 0);
 
@@ -60,7 +60,7 @@ TEST(EpDefectWire, ProbeReqidMangled) {
   o.defects_b = with(Defect::kProbeReqidMangled);
   const ProbeRun bad = probe_once(o);
   ASSERT_EQ(bad.replies.size(), 1u);
-  EXPECT_EQ(bad.replies[0].f.ep.req_id, 0x1235);  // the reply names another request
+  EXPECT_EQ(bad.replies[0].f.bth.psn, 0x1235u);  // the reply names another request
   ASSERT_TRUE(bad.result);
   EXPECT_EQ(bad.result->status, ETIMEDOUT);  // so the prober never matches it
 }
@@ -79,7 +79,7 @@ std::size_t replies_without_qp(const DefectSet& b_defects) {
   const EpRequest r = request_to(b, 77, 1);
   EXPECT_EQ(a.ep_send(46, wire::EpOp::kEvProbe, std::span<const EpRequest>(&r, 1), 50'000), 0);
   f.run_for(200'000);
-  return ep_frames(f, 1, wire::opcode::kMrcEpRsp).size();
+  return ep_frames(f, 1, wire::opcode::kMrcEndpointRsp).size();
 }
 
 TEST(EpDefectWire, ProbeNeedsQp) {
@@ -101,7 +101,7 @@ std::vector<WireFrame> requests_with_tc(const DefectSet& a_defects, wire::EpOp o
   const EpRequest r = request_to(*p.b, 5, 1);
   EXPECT_EQ(p.a->ep_send(26, op, std::span<const EpRequest>(&r, 1), 50'000), 0);
   p.fabric->run_for(100'000);
-  return ep_frames(*p.fabric, 0, wire::opcode::kMrcEpReq);
+  return ep_frames(*p.fabric, 0, wire::opcode::kMrcEndpointReq);
 }
 
 TEST(EpDefectWire, ProbeIgnoresTc) {
@@ -110,7 +110,7 @@ TEST(EpDefectWire, ProbeIgnoresTc) {
   EXPECT_EQ(good[0].f.ip6.dscp, 26);
   const auto bad = requests_with_tc(with(Defect::kProbeIgnoresTc), wire::EpOp::kEvProbe);
   ASSERT_EQ(bad.size(), 1u);
-  EXPECT_EQ(bad[0].f.ip6.dscp, wire::kDscpControl);
+  EXPECT_EQ(bad[0].f.ip6.dscp, wire::DscpConfig{}.control);
   const auto update = requests_with_tc(with(Defect::kProbeIgnoresTc), wire::EpOp::kPortStatusUpdate);
   ASSERT_EQ(update.size(), 1u);
   EXPECT_EQ(update[0].f.ip6.dscp, 26);  // only probes are affected
@@ -130,7 +130,7 @@ std::vector<std::uint16_t> ids_on_wire(const DefectSet& a_defects) {
   }
   p.fabric->run_for(200'000);
   std::vector<std::uint16_t> ids;
-  for (const auto& w : ep_frames(*p.fabric, 0, wire::opcode::kMrcEpReq)) ids.push_back(w.f.ep.req_id);
+  for (const auto& w : ep_frames(*p.fabric, 0, wire::opcode::kMrcEndpointReq)) ids.push_back(static_cast<std::uint16_t>(w.f.bth.psn));
   return ids;
 }
 
@@ -161,11 +161,10 @@ TEST(EpDefectWire, ReqidReuseAcceptsABusyId) {
   EXPECT_EQ(q.a->ep_send(46, wire::EpOp::kEvProbe, std::span<const EpRequest>(&s, 1), 50'000), 0);
 }
 
-// A (port 3 down) sends B a port-status update; the masks in the request and B's reply.
+// A (port 3 down) sends B a port-status update: the ERTH mask on the wire, and the ports B records.
 std::pair<std::uint32_t, std::uint32_t> port_masks(const DefectSet& defects) {
   PairOptions o;
   o.defects_a = defects;
-  o.defects_b = defects;
   Pair p(o);
   EXPECT_EQ(p.error, "");
   p.fabric->record = true;
@@ -173,18 +172,20 @@ std::pair<std::uint32_t, std::uint32_t> port_masks(const DefectSet& defects) {
   const EpRequest r = request_to(*p.b, 12, 1);  // port_status 0: A's own up ports
   EXPECT_EQ(p.a->ep_send(46, wire::EpOp::kPortStatusUpdate, std::span<const EpRequest>(&r, 1), 50'000), 0);
   p.fabric->run_for(100'000);
-  const auto req = ep_frames(*p.fabric, 0, wire::opcode::kMrcEpReq);
-  const auto rsp = ep_frames(*p.fabric, 1, wire::opcode::kMrcEpRsp);
+  const auto req = ep_frames(*p.fabric, 0, wire::opcode::kMrcEndpointReq);
+  const auto rsp = ep_frames(*p.fabric, 1, wire::opcode::kMrcEndpointRsp);
   EXPECT_EQ(req.size(), 1u);
-  EXPECT_EQ(rsp.size(), 1u);
+  EXPECT_EQ(rsp.size(), 1u);  // the update is answered, naming its id
   if (req.empty() || rsp.empty()) return {0, 0};
-  return {req[0].f.ep.port_status, rsp[0].f.ep.port_status};
+  EXPECT_EQ(rsp[0].f.bth.psn, 12u);
+  return {req[0].f.erth.port_status_mask, wire::up_ports_of_mask(req[0].f.erth.port_status_mask)};
 }
 
-TEST(EpDefectWire, PortStatusOffByOne) {
-  // 8 ports; A's port 3 down: bit 2 clear (bit N-1 = port N).
-  EXPECT_EQ(port_masks({}), std::make_pair(0xFBu, 0xFFu));
-  EXPECT_EQ(port_masks(with(Defect::kPortStatusOffByOne)), std::make_pair(0x1F6u, 0x1FEu));
+TEST(EpDefectWire, PortStatusDownPortUp) {
+  // 8 ports; A's port 3 down: the ERTH mask has bit N for each up port N (MODEL: W10), bit 3 clear.
+  EXPECT_EQ(port_masks({}), std::make_pair(0x1F6u, 0xFBu));
+  // The defect reports port 3 usable although it is down.
+  EXPECT_EQ(port_masks(with(Defect::kPortStatusDownPortUp)), std::make_pair(0x1FEu, 0xFFu));
 }
 
 }  // namespace

@@ -13,14 +13,14 @@ namespace {
 
 // Runs `n` writes of `len` bytes from A and returns the decoded capture.
 struct Capture {
-  explicit Capture(PairOptions o, int n = 64, std::uint32_t len = 4096, bool mrc_framing = true)
+  explicit Capture(PairOptions o, int n = 64, std::uint32_t len = 4096)
       : pair(o) {
     EXPECT_EQ(pair.error, "");
     pair.fabric->record = true;
     Traffic t = setup_traffic(pair);
     post_writes(pair, t, n, len);
     pair.fabric->run_for(2'000'000);
-    frames = decode_taps(*pair.fabric, mrc_framing);
+    frames = decode_taps(*pair.fabric);
   }
   std::vector<WireFrame> data_from_a() const {
     std::vector<WireFrame> out;

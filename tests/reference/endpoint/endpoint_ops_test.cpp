@@ -43,12 +43,13 @@ TEST(EndpointEp, ProbeIsAnsweredWithRttOnItsPort) {
     EXPECT_EQ(r.port, r.req_id == 7 ? 2u : 5u);  // the answer comes back on the probed plane
     EXPECT_GE(r.rtt_ns, 2000u);                   // two 1 us links
     EXPECT_LT(r.rtt_ns, 10'000u);
-    EXPECT_EQ(r.port_status, 0xFFu);
+    EXPECT_EQ(r.adj_svc_time, 0u);  // no MRC 1.0 header carries a service time (W14)
   }
   for (const auto& w : decode_taps(*p.fabric)) {
     if (w.from() == 0 && is_probe(w)) {
       EXPECT_EQ(w.f.ip6.dscp, 34u);  // req_tc is the request's DSCP
-      EXPECT_EQ(w.f.bth.dest_qp, wire::kEpDestQp);
+      EXPECT_EQ(w.f.bth.dest_qp, wire::kEndpointQpn);  // W10
+      EXPECT_EQ(w.f.bth.psn, w.f.bth.psn & 0xFFFFu);    // PSN[23:16] = 0, the id below
     }
   }
 }

@@ -23,15 +23,13 @@ struct WireFrame {
 };
 
 // Decodes every tapped frame (MRC framing unless told otherwise, ICRC verified).
-inline std::vector<WireFrame> decode_taps(const Fabric& fab, bool mrc_framing = true) {
+inline std::vector<WireFrame> decode_taps(const Fabric& fab) {
   std::vector<WireFrame> out;
   out.reserve(fab.taps.size());
   for (const TapRecord& r : fab.taps) {
     WireFrame w;
     w.tap = &r;
-    wire::DecodeOptions opt;
-    opt.mrc_framing = mrc_framing;
-    w.ok = wire::decode_frame(wire::Bytes(r.bytes.data(), r.bytes.size()), w.f, opt).ok();
+    w.ok = wire::decode_frame(wire::Bytes(r.bytes.data(), r.bytes.size()), w.f).ok();
     out.push_back(w);
   }
   return out;
@@ -54,7 +52,7 @@ inline EvKey ev_key(const WireFrame& w) {
 
 // A path probe: the reference's health probes are reliability probes (W9); endpoint EV probes too.
 inline bool is_probe(const WireFrame& w) {
-  return w.ok && (w.f.bth.opcode == wire::opcode::kMrcProbe || w.f.bth.opcode == wire::opcode::kMrcEpReq);
+  return w.ok && (w.f.bth.opcode == wire::opcode::kMrcProbe || w.f.bth.opcode == wire::opcode::kMrcEndpointReq);
 }
 inline bool is_sack(const WireFrame& w) { return w.ok && w.f.has_sack; }
 inline bool is_nack(const WireFrame& w) { return w.ok && w.f.has_neth; }

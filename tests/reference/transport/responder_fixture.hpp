@@ -72,7 +72,7 @@ inline WireFrame encode(const DataPacket& p) {
   s.bth.dest_qp = p.dest_qp;
   s.bth.pkey = p.pkey;
   s.bth.ack_req = p.ack_req;
-  const wire::ExtLayout l = wire::ext_layout(p.opcode, true);
+  const wire::ExtLayout l = wire::ext_layout(p.opcode);
   s.bth.rtx = p.rtx;
   s.has_meth = l.meth;
   s.meth.msn = p.msn;

@@ -85,7 +85,7 @@ TEST(EvPlacement, Srv6Example2OuterDa) {  // §1.5 example 2 -> DA 1313:1313:109
   EXPECT_EQ(s.ip6.dst[0], 0);
 }
 
-TEST(EvPlacement, EchoValueRoundTripsThroughTheWire) {  // MODEL: M5 ev_echo
+TEST(EvPlacement, EchoValueRoundTripsThroughTheWire) {  // the EV identity SETH / NETH echo
   Rng r(99);
   std::array<std::uint8_t, kMaxFrameLen> buf{};
   for (int i = 0; i < 2000; ++i) {

@@ -31,26 +31,32 @@ TEST(FrameAllocation, EncodeAndDecodeAllocateNothing) {
   for (std::size_t m = 0; m < kModes; ++m) make_case(r, kAllModes[m], cases[m]);
   std::array<std::uint8_t, kMaxFrameLen> buf{};
   DecodedFrame d;
+  // The payload-CRC path (the diff's per-packet digest) reads the payload a second way.
+  const DecodeOptions with_crc{.verify_icrc = true, .payload_crc = true};
+  // Every DSCP marks a trim, so the MRC data frames (kMrcData) take the trimmed-packet path (W13).
+  const DecodeOptions every_dscp_trims{.trimmed_dscps = ~std::uint64_t{0}};
   // Warm-up: one-time initialisation (e.g. the CRC engine choice) is not per packet.
   for (auto& c : cases) {
     const EncodeResult e = encode_frame(c.spec, buf);
     ASSERT_TRUE(e.ok());
-    const DecodeOptions opt{c.mrc_framing, true};
-    ASSERT_TRUE(decode_frame(Bytes(buf.data(), e.length), d, opt).ok());
+    ASSERT_TRUE(decode_frame(Bytes(buf.data(), e.length), d).ok());
   }
   const std::size_t before = g_allocations.load();
   std::size_t good = 0;
+  std::size_t trimmed = 0;
   for (int i = 0; i < 2000; ++i) {
     const FrameCase& c = cases[static_cast<std::size_t>(i) % kModes];
     const EncodeResult e = encode_frame(c.spec, buf);
-    // Trimmed stubs and errors take other paths: decode the whole frame and a cut one.
-    good += decode_frame(Bytes(buf.data(), e.length), d, DecodeOptions{c.mrc_framing, true}).ok();
-    decode_frame(Bytes(buf.data(), e.length / 2), d, DecodeOptions{c.mrc_framing, true});
-    // Per-frame framing detection (the diff's path) allocates nothing either.
-    good += decode_frame(Bytes(buf.data(), e.length), d, DecodeOptions{c.mrc_framing, true, true}).ok();
+    // Cut captures and errors take other paths: decode the whole frame and a cut one.
+    good += decode_frame(Bytes(buf.data(), e.length), d).ok();
+    decode_frame(Bytes(buf.data(), e.length / 2), d);
+    good += decode_frame(Bytes(buf.data(), e.length), d, with_crc).ok();
+    good += decode_frame(Bytes(buf.data(), e.length), d, every_dscp_trims).ok();
+    trimmed += d.trimmed;
   }
   EXPECT_EQ(g_allocations.load() - before, 0u);
-  EXPECT_EQ(good, 4000u);
+  EXPECT_EQ(good, 6000u);
+  EXPECT_GT(trimmed, 0u);  // the trimmed path was among the decodes counted above
   // The counter does see allocations, so the zero above means something.
   auto* probe = new int(1);
   EXPECT_GT(g_allocations.load(), before);

@@ -1,8 +1,10 @@
-// Crafted frames: every WireError the decoder and encoder can return, trimmed stubs (M11),
-// Ethernet padding, and the offsets errors report.
+// Crafted frames: every WireError the decoder and encoder can return, trimmed MRC data packets
+// (W13) beside plain RoCEv2 frames cut by a snap length or carrying a bad ICRC, Ethernet padding,
+// and the offsets errors report.
 #include <gtest/gtest.h>
 
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "reference/wire/icrc.hpp"
@@ -20,7 +22,9 @@ const std::array<std::uint8_t, 1024>& pattern() {
   return p;
 }
 
-FrameSpec data_spec(L3Kind l3, std::size_t payload, std::uint8_t op = opcode::kRcWriteMiddle) {
+// A plain RoCEv2 frame; by default RC WRITE FIRST, which carries a RETH (IBA). Its extension
+// headers come from the test's own opcode oracle (expected_layout), not the decoder's table.
+FrameSpec data_spec(L3Kind l3, std::size_t payload, std::uint8_t op = opcode::kRcWriteFirst) {
   FrameSpec s;
   s.l3 = l3;
   s.ip4.dscp = s.ip6.dscp = kDscpTrimmable;
@@ -32,9 +36,20 @@ FrameSpec data_spec(L3Kind l3, std::size_t payload, std::uint8_t op = opcode::kR
   s.bth.opcode = op;
   s.bth.dest_qp = 0x42;
   s.bth.psn = 0x100;
-  s.has_reth = true;
+  s.has_reth = expected_layout(op).reth;
   s.reth = Reth{0x1000, 7, static_cast<std::uint32_t>(payload)};
   s.payload = Bytes(pattern().data(), payload);
+  return s;
+}
+
+// An MRC 1.0 data packet (W3, W4): METH [+ TSETH] + RETH, by default WRITE MIDDLE (0xC7).
+FrameSpec mrc_data_spec(L3Kind l3, std::size_t payload, bool tseth = false,
+                        std::uint8_t op = opcode::kMrcWriteMiddle) {
+  FrameSpec s = data_spec(l3, payload, op);
+  s.has_meth = true;
+  s.meth = Meth{0, 5};
+  s.has_tseth = tseth;
+  s.tseth.tx_timestamp = 0x1234;
   return s;
 }
 
@@ -55,8 +70,8 @@ struct Outcome {
   WireError error;
   std::size_t offset;
 };
-Outcome decode(const std::vector<std::uint8_t>& f, DecodedFrame& d, bool mrc = true) {
-  const DecodeResult r = decode_frame(Bytes(f.data(), f.size()), d, DecodeOptions{mrc, true});
+Outcome decode(const std::vector<std::uint8_t>& f, DecodedFrame& d) {
+  const DecodeResult r = decode_frame(Bytes(f.data(), f.size()), d);
   return Outcome{r.error, r.offset};
 }
 
@@ -79,9 +94,9 @@ void set_dscp(std::vector<std::uint8_t>& f, std::size_t ip, std::uint8_t dscp) {
 // decoder WireError is reachable.
 struct Crafter {
   std::set<WireError> seen;
-  void expect(const std::vector<std::uint8_t>& f, WireError e, std::size_t off, bool mrc = true) {
+  void expect(const std::vector<std::uint8_t>& f, WireError e, std::size_t off) {
     DecodedFrame d;
-    const Outcome o = decode(f, d, mrc);
+    const Outcome o = decode(f, d);
     EXPECT_EQ(o.error, e) << to_string(o.error);
     EXPECT_EQ(o.offset, off);
     EXPECT_LE(o.offset, f.size());
@@ -95,14 +110,28 @@ void craft_Truncated(Crafter& t) {
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kIp + 39), WireError::kTruncated, kIp);
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kUdp6 + 7), WireError::kTruncated,
            kUdp6);
-  // Cut inside the BTH or inside the RETH: not a stub, an error (M11 needs BTH + RETH).
+  // Cut inside the BTH or inside the RETH: a capture may end in the payload (snap length), never
+  // inside the headers the opcode requires.
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kBth6 + 5), WireError::kTruncated,
            kBth6);
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kBth6 + 12 + 15), WireError::kTruncated,
          kBth6 + 12);
+  // A trimmed DSCP on a plain RoCEv2 packet changes nothing (W13 trims MRC data opcodes only).
   set_dscp(f, kIp, kDscpTrimmed);
   t.expect(std::vector<std::uint8_t>(f.begin(), f.begin() + kBth6 + 20), WireError::kTruncated,
          kBth6 + 12);
+  // A trimmed MRC data packet keeps at least BTH + METH [+ TSETH] (W13): one cut inside them is
+  // an error, trimmed DSCP or not.
+  for (bool tseth : {false, true}) {
+    auto m = build(mrc_data_spec(L3Kind::kIpv6, 64, tseth));
+    set_dscp(m, kIp, kDscpTrimmed);
+    t.expect(std::vector<std::uint8_t>(m.begin(), m.begin() + kBth6 + kBthLen + 2),
+             WireError::kTruncated, kBth6 + kBthLen);
+    if (tseth) {
+      t.expect(std::vector<std::uint8_t>(m.begin(), m.begin() + kBth6 + kBthLen + kMethLen + 3),
+               WireError::kTruncated, kBth6 + kBthLen + kMethLen);
+    }
+  }
 }
 
 void craft_BadEthertypeAndVersion(Crafter& t) {
@@ -199,8 +228,12 @@ void craft_BadSrh(Crafter& t) {
 void craft_BadOpcode(Crafter& t) {
   FrameSpec sp = data_spec(L3Kind::kIpv6, 8, 0x24);  // UC opcode: no MRC layout
   t.expect(build(sp), WireError::kBadOpcode, kBth6);
-  sp.bth.opcode = 0xC2;  // unused manufacturer-specific opcode
-  t.expect(build(sp), WireError::kBadOpcode, kBth6);
+  // 0xC0 / 0xC1 (the older model's endpoint request / response) and 0xC2 sit in the
+  // manufacturer range but are no MRC 1.0 opcode (W3).
+  for (std::uint8_t op : {std::uint8_t{0xC0}, std::uint8_t{0xC1}, std::uint8_t{0xC2}}) {
+    sp.bth.opcode = op;
+    t.expect(build(sp), WireError::kBadOpcode, kBth6);
+  }
 }
 
 void craft_BadPadCount(Crafter& t) {
@@ -209,34 +242,48 @@ void craft_BadPadCount(Crafter& t) {
   f[kBth6 + 1] |= 0x30;  // pad count 3 with nothing to strip
   refresh_icrc(f, kIp, f.size());
   t.expect(f, WireError::kBadPadCount, kBth6);
+  // The same with a stale ICRC, or a trimmed DSCP on this plain RoCEv2 packet: neither makes it
+  // a trimmed packet (W13), so the pad count is still checked.
+  auto g = f;
+  g.back() ^= 0xFF;
+  t.expect(g, WireError::kBadPadCount, kBth6);
+  set_dscp(f, kIp, kDscpTrimmed);
+  t.expect(f, WireError::kBadPadCount, kBth6);
+  // An untrimmed MRC data packet (METH + RETH) and an MRC control packet (SACK) likewise.
+  auto m = build(mrc_data_spec(L3Kind::kIpv6, 0));
+  m[kBth6 + 1] |= 0x30;
+  refresh_icrc(m, kIp, m.size());
+  t.expect(m, WireError::kBadPadCount, kBth6);
+  FrameSpec sack = data_spec(L3Kind::kIpv6, 0, opcode::kMrcSack);
+  sack.has_sack = true;
+  auto k = build(sack);
+  k[kBth6 + 1] |= 0x10;
+  refresh_icrc(k, kIp, k.size());
+  t.expect(k, WireError::kBadPadCount, kBth6);
 }
 
-void craft_BadMfehAndEp(Crafter& t) {  // MODEL: M5, M6
-  FrameSpec sp = data_spec(L3Kind::kIpv6, 0, opcode::kRcAck);
-  sp.has_reth = false;
-  sp.has_aeth = sp.has_mfeh = true;
-  sp.mfeh.version = 2;
-  t.expect(build(sp), WireError::kBadMfeh, kBth6 + kBthLen + kAethLen);
-  // Without MRC framing an ACK carries no MFEH: the same bytes are an AETH plus payload.
-  DecodedFrame d;
-  ASSERT_EQ(decode(build(sp), d, false).error, WireError::kOk);
-  EXPECT_FALSE(d.has_mfeh);
-  EXPECT_EQ(d.payload.size(), kMfehLen);
-  sp.mfeh.version = kMfehVersion;
-  sp.mfeh.type = static_cast<FeedbackType>(9);
-  t.expect(build(sp), WireError::kBadMfeh, kBth6 + kBthLen + kAethLen);
-  FrameSpec ep = data_spec(L3Kind::kIpv6, 0, opcode::kMrcEpReq);
-  ep.has_reth = false;
-  ep.has_ep = true;
-  ep.ep.op = static_cast<EpOp>(7);
-  t.expect(build(ep), WireError::kBadEpHeader, kBth6 + kBthLen);
-  ep.ep.op = EpOp::kEvProbe;
-  ep.ep.rsp_ev_len = 16;
-  t.expect(build(ep), WireError::kBadEpHeader, kBth6 + kBthLen);
-  ep.ep.rsp_ev_len = 32;  // valid, but the UDP length is cut to hold only 4 of the 32 bytes
-  auto f = build(ep);
-  store_be16(f.data() + kUdp6 + 4, kUdpLen + kBthLen + kEpHdrFixedLen + 4 + kIcrcLen);
-  t.expect(f, WireError::kBadUdpLength, kBth6 + kBthLen);
+// The MRC 1.0 headers after the BTH are bounded by the UDP length like the IBA ones: each of
+// SETH + CC_STATE, NETH, PETH, ERTH, EETH and METH that the UDP length cuts short.
+void craft_MrcHeadersPastUdpLength(Crafter& t) {
+  const std::pair<std::uint8_t, std::size_t> kControl[] = {
+      {opcode::kMrcSack, kSackHdrLen},    {opcode::kMrcNack, kNethLen},
+      {opcode::kMrcProbe, kPethLen},      {opcode::kMrcEndpointReq, kErthLen},
+      {opcode::kMrcEndpointRsp, kEethLen}};
+  for (const auto& [op, len] : kControl) {
+    FrameSpec sp = data_spec(L3Kind::kIpv6, 8, op);
+    const ExtLayout l = expected_layout(op);
+    sp.has_sack = l.sack;
+    sp.has_neth = l.neth;
+    sp.has_peth = l.peth;
+    sp.has_erth = l.erth;
+    sp.has_eeth = l.eeth;
+    auto f = build(sp);
+    store_be16(f.data() + kUdp6 + 4, static_cast<std::uint16_t>(kUdpLen + kBthLen + len - 1));
+    t.expect(f, WireError::kBadUdpLength, kBth6 + kBthLen);
+  }
+  auto m = build(mrc_data_spec(L3Kind::kIpv6, 8));
+  store_be16(m.data() + kUdp6 + 4, static_cast<std::uint16_t>(kUdpLen + kBthLen + kMethLen - 1));
+  t.expect(m, WireError::kBadUdpLength, kBth6 + kBthLen);
 }
 
 TEST(DecoderErrors, EveryDecoderErrorIsProducedByACraftedFrame) {
@@ -274,11 +321,11 @@ TEST(DecoderErrors, EveryDecoderErrorIsProducedByACraftedFrame) {
     craft_BadPadCount(t);
   }
   {
-    SCOPED_TRACE("BadMfehAndEp");
-    craft_BadMfehAndEp(t);
+    SCOPED_TRACE("MrcHeadersPastUdpLength");
+    craft_MrcHeadersPastUdpLength(t);
   }
-  // Every decoder error (all but the encoder-only kBufferTooSmall / kBadArgument).
-  for (int e = 1; e <= static_cast<int>(WireError::kBadEpHeader); ++e) {
+  // Every decoder error (all but the encoder-only kBufferTooSmall / kBadArgument, the last two).
+  for (int e = 1; e < static_cast<int>(WireError::kBufferTooSmall); ++e) {
     EXPECT_TRUE(t.seen.count(static_cast<WireError>(e))) << to_string(static_cast<WireError>(e));
   }
 }
@@ -308,37 +355,98 @@ TEST(EncoderErrors, BufferTooSmallAndBadArgument) {
   EXPECT_EQ(encode_frame(big, out).error, WireError::kBadArgument);
 }
 
-// ---- trimmed stubs (MODEL: M11) ----
+// ---- trimmed packets (W13) and what is not one ----
+// Only an MRC data packet (0xC6..0xCB) whose DSCP is a trimmed one is `trimmed`; a plain RoCEv2
+// packet cut by the capture, carrying a bad ICRC or DSCP 11 is reported as what it is.
 
-TEST(TrimmedStubs, Dscp11OnACompleteFrame) {
+TEST(TrimmedPackets, Dscp11OnAPlainRoceFrameIsNotATrim) {
   for (L3Kind l3 : {L3Kind::kIpv4, L3Kind::kIpv6}) {
     auto f = build(data_spec(l3, 100));
     set_dscp(f, kIp, kDscpTrimmed);
     DecodedFrame d;
     ASSERT_EQ(decode(f, d).error, WireError::kOk);
-    EXPECT_TRUE(d.trimmed);
-    EXPECT_TRUE(d.icrc_ok);  // DSCP is masked in the ICRC
+    EXPECT_FALSE(d.trimmed);
+    EXPECT_FALSE(d.trim_lasthop);
+    EXPECT_TRUE(d.icrc_ok);  // DSCP is masked in the ICRC, so it is still checked and good
     EXPECT_EQ(d.payload.size(), 100u);
   }
 }
 
-TEST(TrimmedStubs, Srv6OuterOrInnerDscp11) {
-  for (int which = 0; which < 2; ++which) {
-    FrameCase c;
-    Rng r(8);
-    make_case(r, Mode::kSrv6Srh, c);
-    c.spec.eth.has_vlan = false;
-    auto f = build(c.spec);
-    set_dscp(f, which == 0 ? kIp : kIp + kIpv6Len + 24, kDscpTrimmed);
+TEST(TrimmedPackets, Dscp11OnACompleteMrcDataPacket) {
+  // The DSCP alone marks the trim (W13), whatever the lengths: the ICRC is not checked.
+  for (L3Kind l3 : {L3Kind::kIpv4, L3Kind::kIpv6}) {
+    auto f = build(mrc_data_spec(l3, 100));
+    set_dscp(f, kIp, kDscpTrimmed);
     DecodedFrame d;
+    const Outcome o = decode(f, d);
+    ASSERT_EQ(o.error, WireError::kOk);
+    EXPECT_EQ(o.offset, f.size());
+    EXPECT_TRUE(d.trimmed);
+    EXPECT_FALSE(d.trim_lasthop);
+    EXPECT_FALSE(d.icrc_ok);
+    EXPECT_EQ(d.icrc_computed, 0u);
+    EXPECT_TRUE(d.has_meth && d.has_reth);
+    set_dscp(f, kIp, DscpConfig{}.trimmed_lasthop);
     ASSERT_EQ(decode(f, d).error, WireError::kOk);
-    EXPECT_TRUE(d.trimmed) << which;
+    EXPECT_TRUE(d.trimmed);
+    EXPECT_TRUE(d.trim_lasthop);
   }
 }
 
-TEST(TrimmedStubs, CutToTrimLengthLikeASwitch) {
+TEST(TrimmedPackets, Srv6OuterOrInnerDscp11) {
+  // W13: the switch rewrites the header it forwards on (outer); a decapsulated copy keeps the
+  // inner one. Either marks an MRC data packet, neither a plain RoCEv2 packet.
+  for (int which = 0; which < 2; ++which) {
+    for (bool mrc : {true, false}) {
+      FrameCase c;
+      Rng r(8);
+      make_case(r, Mode::kSrv6Srh, c);
+      c.spec.eth.has_vlan = false;
+      c.spec.bth.opcode = mrc ? opcode::kMrcWriteMiddle : opcode::kRcWriteFirst;
+      set_layout(c.spec, expected_layout(c.spec.bth.opcode), r);
+      auto f = build(c.spec);
+      set_dscp(f, which == 0 ? kIp : kIp + kIpv6Len + 24, kDscpTrimmed);
+      DecodedFrame d;
+      ASSERT_EQ(decode(f, d).error, WireError::kOk) << which << " " << mrc;
+      EXPECT_TRUE(d.encapsulated);
+      EXPECT_EQ(d.trimmed, mrc) << which;
+      EXPECT_EQ(d.icrc_ok, !mrc) << which;  // checked (and good) unless trimmed
+    }
+  }
+}
+
+TEST(TrimmedPackets, MrcDataCutToTrimLengthWithStaleLengths) {
+  // A switch that cuts to 256 bytes, rewrites the DSCP and fixes no length (the fuzz seed
+  // stub_trimmed_256): trimmed, decoded as far as the capture goes.
   for (L3Kind l3 : {L3Kind::kIpv4, L3Kind::kIpv6}) {
-    auto f = build(data_spec(l3, 1000, opcode::kRcWriteMiddle));
+    auto f = build(mrc_data_spec(l3, 1000, true));
+    const std::size_t full = f.size();
+    f.resize(kTrimLength);
+    set_dscp(f, kIp, kDscpTrimmed);
+    DecodedFrame d;
+    const Outcome o = decode(f, d);
+    ASSERT_EQ(o.error, WireError::kOk);
+    EXPECT_EQ(o.offset, kTrimLength);
+    EXPECT_EQ(d.frame_length, full);
+    EXPECT_TRUE(d.trimmed);
+    EXPECT_FALSE(d.icrc_ok);
+    EXPECT_TRUE(d.has_meth && d.has_tseth && d.has_reth);
+    EXPECT_EQ(d.tseth.tx_timestamp, 0x1234);
+    EXPECT_EQ(d.reth.dma_length, 1000u);
+    const std::size_t hdr_end = d.bth_offset + kBthLen + kMethLen + kTsethLen + kRethLen;
+    EXPECT_EQ(d.payload.data(), f.data() + hdr_end);
+    EXPECT_EQ(d.payload.size(), kTrimLength - hdr_end);
+    // Without the trimmed DSCP the same bytes are a capture cut short: not trimmed either.
+    set_dscp(f, kIp, kDscpTrimmable);
+    ASSERT_EQ(decode(f, d).error, WireError::kOk);
+    EXPECT_FALSE(d.trimmed);
+    EXPECT_EQ(d.payload.size(), kTrimLength - hdr_end);
+  }
+}
+
+TEST(SnapLength, PlainRoceFrameCutByTheCaptureKeepsItsBytes) {
+  for (L3Kind l3 : {L3Kind::kIpv4, L3Kind::kIpv6}) {
+    auto f = build(data_spec(l3, 1000));
     const std::size_t full = f.size();
     f.resize(kTrimLength);
     DecodedFrame d;
@@ -346,26 +454,37 @@ TEST(TrimmedStubs, CutToTrimLengthLikeASwitch) {
     ASSERT_EQ(o.error, WireError::kOk);
     EXPECT_EQ(o.offset, kTrimLength);
     EXPECT_EQ(d.frame_length, full);
-    EXPECT_TRUE(d.trimmed);  // the IP length claims more than was captured
-    EXPECT_FALSE(d.icrc_ok);
+    EXPECT_FALSE(d.trimmed);  // only the DSCP of an MRC data packet marks a trim (W13)
+    EXPECT_FALSE(d.icrc_ok);  // the ICRC was not captured
     EXPECT_TRUE(d.has_reth);
     EXPECT_EQ(d.reth.va, 0x1000u);
     const std::size_t hdr_end = d.bth_offset + kBthLen + kRethLen;
     EXPECT_EQ(d.payload.data(), f.data() + hdr_end);
-    EXPECT_EQ(d.payload.size(), kTrimLength - hdr_end);
+    EXPECT_EQ(d.payload.size(), kTrimLength - hdr_end);  // no pad or ICRC stripped
     set_dscp(f, kIp, kDscpTrimmed);
     ASSERT_EQ(decode(f, d).error, WireError::kOk);
-    EXPECT_TRUE(d.trimmed);
-    // Cut right after the RETH: still a stub, with an empty payload.
+    EXPECT_FALSE(d.trimmed);
+    // Cut right after the RETH: still decodes, with an empty payload.
     f.resize(hdr_end);
-    ASSERT_EQ(decode(f, d).error, WireError::kOk);
-    EXPECT_TRUE(d.trimmed);
+    o = decode(f, d);
+    ASSERT_EQ(o.error, WireError::kOk);
+    EXPECT_EQ(o.offset, hdr_end);
+    EXPECT_FALSE(d.trimmed);
     EXPECT_TRUE(d.payload.empty());
   }
+  // An RC WRITE MIDDLE carries no RETH (IBA): its cut payload starts right after the BTH.
+  auto m = build(data_spec(L3Kind::kIpv6, 600, opcode::kRcWriteMiddle));
+  m.resize(kTrimLength);
+  DecodedFrame d;
+  ASSERT_EQ(decode(m, d).error, WireError::kOk);
+  EXPECT_FALSE(d.has_reth);
+  EXPECT_FALSE(d.trimmed);
+  EXPECT_EQ(d.payload.size(), kTrimLength - kBth6 - kBthLen);
 }
 
-TEST(TrimmedStubs, LengthsFixedUpIcrcBroken) {
-  // A switch that trims and rewrites IP/UDP lengths: only the ICRC tells.
+TEST(TrimmedPackets, LengthsFixedUpIcrcBrokenIsCorruptNotTrimmed) {
+  // A switch that trims and rewrites IP/UDP lengths but not the DSCP of a plain RoCEv2 packet:
+  // the frame is complete by its lengths, and its ICRC is simply bad.
   auto f = build(data_spec(L3Kind::kIpv6, 400));
   const std::size_t cut = 200;
   f.resize(cut);
@@ -374,29 +493,35 @@ TEST(TrimmedStubs, LengthsFixedUpIcrcBroken) {
   DecodedFrame d;
   ASSERT_EQ(decode(f, d).error, WireError::kOk);
   EXPECT_FALSE(d.icrc_ok);
-  EXPECT_TRUE(d.trimmed);
-  // Not verifying the ICRC leaves nothing to call it a stub.
-  ASSERT_TRUE(decode_frame(Bytes(f.data(), f.size()), d, DecodeOptions{true, false}).ok());
+  EXPECT_NE(d.icrc_computed, d.icrc_wire);
   EXPECT_FALSE(d.trimmed);
-  // A stub whose original pad count exceeds what is left is still a stub, not kBadPadCount.
+  // The last 4 bytes are taken for the ICRC; the pad count (0 for 400 bytes) strips nothing.
+  EXPECT_EQ(d.payload.size(), cut - kBth6 - kBthLen - kRethLen - kIcrcLen);
+  // Not verifying the ICRC: the same decode, icrc_ok left false.
+  DecodeOptions no_icrc;
+  no_icrc.verify_icrc = false;
+  ASSERT_TRUE(decode_frame(Bytes(f.data(), f.size()), d, no_icrc).ok());
+  EXPECT_FALSE(d.trimmed);
+  EXPECT_FALSE(d.icrc_ok);
+  EXPECT_EQ(d.icrc_computed, 0u);
+  // A pad count larger than what is left is kBadPadCount, bad ICRC or not (no stub exception).
   f.resize(kBth6 + kBthLen + kRethLen + 6);
   f[kBth6 + 1] |= 0x30;
   store_be16(f.data() + kIp + 4, static_cast<std::uint16_t>(f.size() - kUdp6));
   store_be16(f.data() + kUdp6 + 4, static_cast<std::uint16_t>(f.size() - kUdp6));
-  ASSERT_EQ(decode(f, d).error, WireError::kOk);
-  EXPECT_TRUE(d.trimmed);
-  EXPECT_EQ(d.payload.size(), 2u);
+  const Outcome o = decode(f, d);
+  EXPECT_EQ(o.error, WireError::kBadPadCount);
+  EXPECT_EQ(o.offset, kBth6);
 }
 
 TEST(EthernetPadding, ShortFrameUsesIpLength) {
   // The smallest RoCEv2 frame: IPv4, classic WRITE MIDDLE, no payload = 58 bytes, padded to 60.
   FrameSpec sp = data_spec(L3Kind::kIpv4, 0, opcode::kRcWriteMiddle);
-  sp.has_reth = false;
   auto f = build(sp);
   ASSERT_EQ(f.size(), 58u);
   f.resize(60, 0);
   DecodedFrame d;
-  Outcome o = decode(f, d, false);
+  Outcome o = decode(f, d);
   ASSERT_EQ(o.error, WireError::kOk);
   EXPECT_EQ(o.offset, 58u);
   EXPECT_EQ(d.frame_length, 58u);

@@ -20,7 +20,7 @@ TEST_P(FrameRoundTrip, RandomFrames) {
     ASSERT_TRUE(e.ok()) << to_string(e.error) << " frame " << i;
     const Bytes frame(buf.data(), e.length);
     DecodedFrame d;
-    const DecodeResult dr = decode_frame(frame, d, DecodeOptions{c.mrc_framing, true});
+    const DecodeResult dr = decode_frame(frame, d);
     ASSERT_TRUE(dr.ok()) << to_string(dr.error) << " at " << dr.offset << " frame " << i;
     ASSERT_EQ(dr.offset, e.length);
     ASSERT_TRUE(frame_matches(c.spec, d, frame)) << "frame " << i;

@@ -1,5 +1,5 @@
 // Fixed vectors from mrc-wire-model.md: the §2.5 ICRC frame (M13), the single-segment SRH frame
-// layout (M1, M13) and the opcode -> extension-header table (M3, M5, M6).
+// layout (M1, M13) and the opcode -> extension-header table (IBA for the RC opcodes, W3 for MRC).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -86,15 +86,22 @@ TEST(FrameVector, Section25IcrcFrame) {
   EXPECT_TRUE(same_bytes(d.payload, v.spec.payload));
   EXPECT_TRUE(frame_matches(v.spec, d, Bytes(buf.data(), r.length)));
 
-  // corrupt_icrc writes the complement; the decoder flags it and calls the frame a stub (M11).
+  // corrupt_icrc writes the complement; the decoder flags it. A bad ICRC is not a trim (only the
+  // DSCP of an MRC data packet is, W13): the frame decodes whole, payload and all.
   v.spec.corrupt_icrc = true;
   ASSERT_TRUE(encode_frame(v.spec, buf).ok());
   EXPECT_EQ(icrc_read(buf.data() + r.length - 4), ~0x41FE4829u);
   ASSERT_TRUE(decode_frame(Bytes(buf.data(), r.length), d).ok());
   EXPECT_FALSE(d.icrc_ok);
-  EXPECT_TRUE(d.trimmed);
-  ASSERT_TRUE(decode_frame(Bytes(buf.data(), r.length), d, DecodeOptions{true, false}).ok());
-  EXPECT_FALSE(d.trimmed);  // not verified, so not judged
+  EXPECT_EQ(d.icrc_computed, 0x41FE4829u);
+  EXPECT_EQ(d.icrc_wire, ~0x41FE4829u);
+  EXPECT_FALSE(d.trimmed);
+  EXPECT_TRUE(same_bytes(d.payload, v.spec.payload));
+  DecodeOptions no_icrc;
+  no_icrc.verify_icrc = false;
+  ASSERT_TRUE(decode_frame(Bytes(buf.data(), r.length), d, no_icrc).ok());
+  EXPECT_FALSE(d.icrc_ok);  // not verified, so not judged good
+  EXPECT_FALSE(d.trimmed);
 }
 
 TEST(FrameVector, Srv6SingleSegmentLayout) {  // MODEL: M1, M13
@@ -138,23 +145,28 @@ TEST(FrameVector, Srv6SingleSegmentLayout) {  // MODEL: M1, M13
 }
 
 TEST(FrameVector, ExtLayoutMatchesIbaTableForAllOpcodes) {
-  for (int framing = 0; framing < 2; ++framing) {
-    for (int op = 0; op < 256; ++op) {
-      const ExtLayout got = ext_layout(static_cast<std::uint8_t>(op), framing != 0);
-      const ExtLayout want = expected_layout(static_cast<std::uint8_t>(op), framing != 0);
-      EXPECT_EQ(std::tie(got.known, got.meth, got.reth, got.immdt, got.aeth, got.sack, got.neth,
-                         got.peth, got.erth, got.eeth, got.mfeh, got.ep),
-                std::tie(want.known, want.meth, want.reth, want.immdt, want.aeth, want.sack,
-                         want.neth, want.peth, want.erth, want.eeth, want.mfeh, want.ep))
-          << "opcode " << op << " mrc_framing " << framing;
-    }
+  for (int op = 0; op < 256; ++op) {
+    const ExtLayout got = ext_layout(static_cast<std::uint8_t>(op));
+    const ExtLayout want = expected_layout(static_cast<std::uint8_t>(op));
+    EXPECT_EQ(std::tie(got.known, got.meth, got.reth, got.immdt, got.aeth, got.sack, got.neth,
+                       got.peth, got.erth, got.eeth),
+              std::tie(want.known, want.meth, want.reth, want.immdt, want.aeth, want.sack,
+                       want.neth, want.peth, want.erth, want.eeth))
+        << "opcode " << op;
   }
-  // The cases MRC framing changes (M3): WRITE MIDDLE/LAST/LAST_IMM carry a RETH; ACK an MFEH.
-  EXPECT_TRUE(ext_layout(opcode::kRcWriteMiddle, true).reth);
-  EXPECT_FALSE(ext_layout(opcode::kRcWriteMiddle, false).reth);
-  EXPECT_TRUE(ext_layout(opcode::kRcWriteLastImm, true).reth);
-  EXPECT_TRUE(ext_layout(opcode::kRcAck, true).mfeh);
-  EXPECT_FALSE(ext_layout(opcode::kRcAck, false).mfeh);
+  // The RC WRITEs keep their IBA layout: a RETH on FIRST and ONLY [IMM] only; the ACK is an AETH
+  // alone. Their MRC counterparts (RC opcode | 0xC0, W3) carry METH + RETH on every packet.
+  EXPECT_TRUE(ext_layout(opcode::kRcWriteFirst).reth);
+  EXPECT_FALSE(ext_layout(opcode::kRcWriteMiddle).reth);
+  EXPECT_FALSE(ext_layout(opcode::kRcWriteLast).reth);
+  EXPECT_FALSE(ext_layout(opcode::kRcWriteLastImm).reth);
+  EXPECT_TRUE(ext_layout(opcode::kRcWriteOnlyImm).reth);
+  EXPECT_TRUE(ext_layout(opcode::kMrcWriteMiddle).reth && ext_layout(opcode::kMrcWriteMiddle).meth);
+  EXPECT_TRUE(ext_layout(opcode::kRcAck).aeth);
+  EXPECT_FALSE(ext_layout(opcode::kRcAck).sack || ext_layout(opcode::kRcAck).neth);
+  // 0xC0 / 0xC1 are no MRC 1.0 opcode (W3).
+  EXPECT_FALSE(ext_layout(0xC0).known);
+  EXPECT_FALSE(ext_layout(0xC1).known);
 }
 
 TEST(FrameVector, ToStringNamesEveryError) {
@@ -163,6 +175,118 @@ TEST(FrameVector, ToStringNamesEveryError) {
     EXPECT_FALSE(s.empty());
     EXPECT_NE(s, "unknown-wire-error") << e;
   }
+}
+
+// ---- plain RoCEv2 beside MRC: every RC opcode has its IBA layout, whatever the capture ----
+
+const std::vector<std::uint8_t>& plain_pattern() {
+  static const std::vector<std::uint8_t> p = [] {
+    std::vector<std::uint8_t> v(4096);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint8_t>(i * 7 + 3);
+    return v;
+  }();
+  return p;
+}
+
+FrameSpec plain_spec(std::uint8_t op, std::size_t payload) {
+  FrameSpec s;
+  s.l3 = L3Kind::kIpv4;
+  s.ip4.src = 0xC0A84104;
+  s.ip4.dst = 0xC0A84105;
+  s.udp.sport = 0xDF94;
+  s.bth.opcode = op;
+  s.bth.dest_qp = 0x11;
+  s.bth.psn = 9209053;
+  s.payload = Bytes(plain_pattern().data(), payload);
+  return s;
+}
+
+std::vector<std::uint8_t> build(const FrameSpec& s) {
+  std::vector<std::uint8_t> v(kMaxFrameLen);
+  const EncodeResult r = encode_frame(s, v);
+  EXPECT_TRUE(r.ok()) << to_string(r.error);
+  v.resize(r.length);
+  return v;
+}
+
+TEST(PlainRoce, AckIsAethOnly) {
+  FrameSpec s = plain_spec(opcode::kRcAck, 0);
+  s.has_aeth = true;
+  s.aeth = Aeth{syndrome::kAck, 1};
+  const auto f = build(s);
+  ASSERT_EQ(f.size(), 14u + 20 + 8 + 12 + 4 + 4);  // the 62-byte frame of every RC stack
+  DecodedFrame d;
+  const DecodeResult r = decode_frame(Bytes(f.data(), f.size()), d);
+  ASSERT_TRUE(r.ok()) << to_string(r.error);
+  EXPECT_EQ(r.offset, f.size());
+  EXPECT_TRUE(d.has_aeth);
+  EXPECT_EQ(d.aeth.syndrome, syndrome::kAck);
+  EXPECT_EQ(d.aeth.msn, 1u);
+  EXPECT_FALSE(d.has_sack || d.has_neth || d.has_meth);
+  EXPECT_TRUE(d.icrc_ok);
+  EXPECT_TRUE(d.payload.empty());
+  // A NAK with 32 bytes after its AETH: they are payload, not a header.
+  s.aeth = Aeth{syndrome::kNakPsnSeqError, 3};
+  s.payload = Bytes(plain_pattern().data(), 32);
+  const auto g = build(s);
+  ASSERT_TRUE(decode_frame(Bytes(g.data(), g.size()), d).ok());
+  EXPECT_EQ(d.aeth.syndrome, syndrome::kNakPsnSeqError);
+  EXPECT_EQ(d.payload.size(), 32u);
+  EXPECT_TRUE(d.icrc_ok);
+}
+
+TEST(PlainRoce, WriteMiddleAndLastCarryNoReth) {
+  for (std::uint8_t op : {opcode::kRcWriteMiddle, opcode::kRcWriteLast, opcode::kRcWriteLastImm}) {
+    for (std::size_t len : {std::size_t{0}, std::size_t{5}, std::size_t{256}, std::size_t{1023}}) {
+      FrameSpec s = plain_spec(op, len);
+      s.has_immdt = op == opcode::kRcWriteLastImm;
+      s.immdt = 0xABCD0123;
+      const auto f = build(s);
+      DecodedFrame d;
+      ASSERT_TRUE(decode_frame(Bytes(f.data(), f.size()), d).ok()) << int(op) << " " << len;
+      EXPECT_FALSE(d.has_reth) << int(op) << " " << len;
+      EXPECT_EQ(d.payload.size(), len);
+      EXPECT_TRUE(d.icrc_ok);
+      EXPECT_EQ(d.has_immdt, op == opcode::kRcWriteLastImm);
+      if (op == opcode::kRcWriteLastImm) {
+        EXPECT_EQ(d.immdt, 0xABCD0123u);
+      }
+    }
+  }
+  // Sixteen bytes after the BTH that would make a RETH naming exactly this payload are still
+  // payload: the opcode alone decides the layout, nothing is guessed from the bytes.
+  std::vector<std::uint8_t> pay(plain_pattern().begin(), plain_pattern().begin() + 80);
+  store_be32(pay.data() + 12, 64);
+  FrameSpec s = plain_spec(opcode::kRcWriteMiddle, 0);
+  s.payload = Bytes(pay.data(), pay.size());
+  const auto g = build(s);
+  DecodedFrame d;
+  ASSERT_TRUE(decode_frame(Bytes(g.data(), g.size()), d).ok());
+  EXPECT_FALSE(d.has_reth);
+  EXPECT_EQ(d.payload.size(), 80u);
+}
+
+TEST(PlainRoce, CmMadOnUdQp1DecodesAsBthAndOpaquePayload) {
+  // RDMA CM: UD SEND ONLY to QP 1 with DETH (8 bytes) + a 256-byte MAD.
+  std::vector<std::uint8_t> deth_mad(8 + 256, 0);
+  store_be32(deth_mad.data(), 0x80010000);  // the well-known GSI Q_Key
+  store_be32(deth_mad.data() + 4, 1);       // source QP 1
+  deth_mad[8] = 0x01;                       // MAD base version
+  deth_mad[9] = 0x07;                       // management class: CM
+  FrameSpec s = plain_spec(opcode::kUdSendOnly, 0);
+  s.bth.dest_qp = 1;
+  s.payload = Bytes(deth_mad.data(), deth_mad.size());
+  const auto f = build(s);
+  DecodedFrame d;
+  ASSERT_TRUE(decode_frame(Bytes(f.data(), f.size()), d).ok());
+  EXPECT_EQ(d.bth.opcode, opcode::kUdSendOnly);
+  EXPECT_EQ(d.bth.dest_qp, 1u);
+  EXPECT_TRUE(same_bytes(d.payload, s.payload));
+  EXPECT_TRUE(d.icrc_ok);
+  // Opcodes no layout covers (UC here) are still refused.
+  s.bth.opcode = 0x24;
+  const auto g = build(s);
+  EXPECT_EQ(decode_frame(Bytes(g.data(), g.size()), d).error, WireError::kBadOpcode);
 }
 
 }  // namespace

@@ -106,15 +106,6 @@ TEST(HeaderCodec, ImmDtRoundTrip) {
   }
 }
 
-TEST(HeaderCodec, MfehRoundTrip) {  // MODEL: M5 (M13 asks for the MFEH round trip)
-  round_trip<Mfeh>(9, random_mfeh, encode_mfeh, decode_mfeh, [](const Mfeh&) { return kMfehLen; });
-}
-
-TEST(HeaderCodec, EpRoundTrip) {  // MODEL: M6
-  round_trip<EpHdr>(10, random_ep, encode_ep, decode_ep,
-                    [](const EpHdr& h) { return h.wire_length(); });
-}
-
 TEST(HeaderCodec, SrhRoundTripAnySegmentsAndTlvs) {
   Rng r(11);
   std::vector<std::uint8_t> body, a(8 + 255 * 8), b(a.size());
@@ -217,74 +208,6 @@ TEST(HeaderCodec, FieldErrors) {
   e[17] = 0x00;
   EXPECT_EQ(decode_eth(e, eth), WireError::kBadEthertype);
   EXPECT_EQ(decode_eth(Bytes(e, 17), eth), WireError::kTruncated);
-  Mfeh m;
-  std::uint8_t mb[kMfehLen] = {0x10};
-  EXPECT_EQ(decode_mfeh(mb, m), WireError::kOk);
-  mb[0] = 0x20;  // version 2
-  EXPECT_EQ(decode_mfeh(mb, m), WireError::kBadMfeh);
-  mb[0] = 0x15;  // type 5
-  EXPECT_EQ(decode_mfeh(mb, m), WireError::kBadMfeh);
-  EpHdr ep;
-  std::uint8_t eb[kEpHdrFixedLen + 32] = {};
-  EXPECT_EQ(decode_ep(Bytes(eb, kEpHdrFixedLen), ep), WireError::kOk);
-  eb[0] = 2;  // op 2
-  EXPECT_EQ(decode_ep(eb, ep), WireError::kBadEpHeader);
-  eb[0] = 1;
-  eb[22] = 5;  // rsp_ev_len 5
-  EXPECT_EQ(decode_ep(eb, ep), WireError::kBadEpHeader);
-  eb[22] = 32;
-  EXPECT_EQ(decode_ep(Bytes(eb, kEpHdrFixedLen + 31), ep), WireError::kTruncated);
-  EXPECT_EQ(decode_ep(eb, ep), WireError::kOk);
-}
-
-TEST(HeaderCodec, MfehLayoutBytes) {  // MODEL: M5 byte positions as in the wire model table
-  Mfeh h;
-  h.type = FeedbackType::kTrimNack;
-  h.ce = true;
-  h.sack_valid = true;
-  h.svc_time = 0x1234;
-  h.trig_psn = 0xABCDEF;
-  h.ev_echo = 0x01020304;
-  h.ev_port = 5;
-  h.mpr = 6;
-  h.sack_base_off = 0x0708;
-  h.set_sack_bit(0);
-  h.set_sack_bit(63);
-  h.rcvd_bytes = 0x0A0B0C0D;
-  std::uint8_t b[kMfehLen];
-  encode_mfeh(h, b);
-  const std::uint8_t want[kMfehLen] = {0x13, 0x88, 0x12, 0x34, 0x00, 0xAB, 0xCD, 0xEF,
-                                       0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
-                                       0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
-                                       0x0A, 0x0B, 0x0C, 0x0D, 0x00, 0x00, 0x00, 0x00};
-  EXPECT_TRUE(std::equal(std::begin(want), std::end(want), b));
-  Mfeh d;
-  ASSERT_EQ(decode_mfeh(b, d), WireError::kOk);
-  EXPECT_TRUE(d.sack_bit(0));
-  EXPECT_TRUE(d.sack_bit(63));
-  EXPECT_FALSE(d.sack_bit(1));
-}
-
-TEST(HeaderCodec, EpLayoutBytes) {  // MODEL: M6 byte positions
-  EpHdr h;
-  h.op = EpOp::kPortStatusUpdate;
-  h.svc_valid = true;
-  h.req_id = 0x0102;
-  h.port_status = 0x000000FF;
-  h.tx_timestamp = 0x1122334455667788ull;
-  h.svc_time_ns = 0xA0B0C0D0;
-  h.rsp_fmt_mode = 2;
-  h.rsp_port = 3;
-  h.rsp_ev_len = 4;
-  h.rsp_ev = {0xDE, 0xAD, 0xBE, 0xEF};
-  std::uint8_t b[kEpHdrFixedLen + 4];
-  ASSERT_EQ(h.wire_length(), sizeof b);
-  encode_ep(h, b);
-  const std::uint8_t want[] = {0x01, 0x80, 0x01, 0x02, 0x00, 0x00, 0x00, 0xFF, 0x11, 0x22,
-                               0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0xA0, 0xB0, 0xC0, 0xD0,
-                               0x02, 0x03, 0x04, 0x00, 0xDE, 0xAD, 0xBE, 0xEF};
-  ASSERT_EQ(sizeof want, sizeof b);
-  EXPECT_TRUE(std::equal(std::begin(want), std::end(want), b));
 }
 
 TEST(HeaderCodec, BthBitPositions) {

@@ -1,6 +1,7 @@
 // libtins adapters (reference/wire/tins): frames composed with libtins decode with the native
 // decode_frame() to the same fields, native frames parsed by libtins + reparse() give the same
-// fields, and both ways serialize byte for byte identically. 1,000+ random frames per header kind.
+// fields, and both ways serialize byte for byte identically. 1,000+ random frames per header kind:
+// RC WRITEs (IBA layout), RC ACK / NAK (AETH), and the MRC 1.0 endpoint operations (ERTH / EETH).
 #include <gtest/gtest.h>
 #include <tins/ethernetII.h>
 #include <tins/exceptions.h>
@@ -17,6 +18,7 @@
 
 #include "reference/wire/codec.hpp"
 #include "reference/wire/frame.hpp"
+#include "reference/wire/tins/mrc_pdus.hpp"
 #include "reference/wire/tins/reparse.hpp"
 #include "reference/wire/tins/roce_pdus.hpp"
 
@@ -32,21 +34,17 @@ auto tie(const Bth& b) {
 }
 auto tie(const Reth& r) { return std::tie(r.va, r.rkey, r.dma_length); }
 auto tie(const Aeth& a) { return std::tie(a.syndrome, a.msn); }
-auto tie(const Mfeh& m) {
-  return std::tie(m.version, m.type, m.ce, m.svc_valid, m.ev_valid, m.mpr_valid, m.sack_valid,
-                  m.svc_time, m.trig_psn, m.ev_echo, m.ev_port, m.mpr, m.sack_base_off,
-                  m.sack_bitmap, m.rcvd_bytes);
+auto tie(const Erth& e) {
+  return std::tie(e.pro.type, e.pro.nh, e.op, e.vendor_info, e.port_status_mask, e.ts.tx_timestamp,
+                  e.ts.tsr, e.ts.ftype);
 }
-auto tie(const EpHdr& e) {
-  return std::tie(e.op, e.svc_valid, e.req_id, e.port_status, e.tx_timestamp, e.svc_time_ns,
-                  e.rsp_fmt_mode, e.rsp_port, e.rsp_ev_len, e.rsp_ev);
-}
+auto tie(const Eeth& e) { return std::tie(e.pro.type, e.pro.nh, e.op, e.tx_timestamp); }
 auto tie(const Ipv6& h) {
   return std::tie(h.dscp, h.ecn, h.flow_label, h.next_header, h.hop_limit, h.src, h.dst);
 }
 
 // The transport part of one random frame; L3/EV placement is chosen separately.
-enum class Kind { kWrite, kWriteImm, kAck, kEp };
+enum class Kind { kWrite, kWriteImm, kAck, kEndpoint };
 enum class L3 { kIpv4, kIpv6, kSrv6 };
 
 struct Sample {
@@ -55,6 +53,7 @@ struct Sample {
   FrameSpec spec;
   std::vector<std::uint8_t> payload;
   std::array<std::uint8_t, 16> segment{};
+  std::array<std::uint8_t, kEethOpaqueLen> eeth_opaque{};  // EETH bytes 2..27 (kEndpoint)
 };
 
 class Random {
@@ -74,7 +73,7 @@ void random_addr(Random& r, Ipv6Addr& a) {
   for (auto& b : a) b = static_cast<std::uint8_t>(r.bits(8));
 }
 
-// A random, valid MRC frame of `kind` over `l3` (every field random, lengths left to encoders).
+// A random, valid frame of `kind` over `l3` (every field random, lengths left to encoders).
 void fill(Random& r, Kind kind, L3 l3, Sample& s) {
   s.kind = kind;
   s.l3 = l3;
@@ -140,52 +139,43 @@ void fill(Random& r, Kind kind, L3 l3, Sample& s) {
                                       : r.pick({opcode::kRcWriteLastImm, opcode::kRcWriteOnlyImm});
       s.payload.resize(r.bits(9));
       for (auto& x : s.payload) x = static_cast<std::uint8_t>(r.bits(8));
-      f.has_reth = true;  // MODEL: M3 per-packet RETH
+      // IBA: a RETH on the first packet of a WRITE only (FIRST, ONLY, ONLY_IMM).
+      f.has_reth = b.opcode == opcode::kRcWriteFirst || b.opcode == opcode::kRcWriteOnly ||
+                   b.opcode == opcode::kRcWriteOnlyImm;
       f.reth = Reth{r.bits(64), static_cast<std::uint32_t>(r.bits(32)),
                     static_cast<std::uint32_t>(s.payload.size())};
       f.has_immdt = kind == Kind::kWriteImm;
       f.immdt = static_cast<std::uint32_t>(r.bits(32));
       break;
-    case Kind::kAck: {
+    case Kind::kAck:
       b.opcode = opcode::kRcAck;
-      f.has_aeth = true;
-      f.aeth = Aeth{r.pick({syndrome::kAck, syndrome::kNakPsnSeqError, syndrome::kNakTrim}),
+      f.has_aeth = true;  // and nothing else after the BTH
+      f.aeth = Aeth{r.pick({syndrome::kAck, syndrome::kNakPsnSeqError, syndrome::kNakRemoteAccess}),
                     static_cast<std::uint32_t>(r.bits(24))};
-      f.has_mfeh = true;  // MODEL: M5
-      Mfeh& m = f.mfeh;
-      m.type = static_cast<FeedbackType>(r.bits(8) % 5);
-      m.ce = r.bits(1);
-      m.svc_valid = r.bits(1);
-      m.ev_valid = r.bits(1);
-      m.mpr_valid = r.bits(1);
-      m.sack_valid = r.bits(1);
-      m.svc_time = static_cast<std::uint16_t>(r.bits(16));
-      m.trig_psn = static_cast<std::uint32_t>(r.bits(24));
-      m.ev_echo = static_cast<std::uint32_t>(r.bits(32));
-      m.ev_port = static_cast<std::uint8_t>(r.bits(8));
-      m.mpr = static_cast<std::uint8_t>(r.bits(8));
-      m.sack_base_off = static_cast<std::uint16_t>(r.bits(16));
-      m.sack_bitmap = r.bits(64);
-      m.rcvd_bytes = static_cast<std::uint32_t>(r.bits(32));
       break;
-    }
-    case Kind::kEp: {
-      b.opcode = r.pick({opcode::kMrcEpReq, opcode::kMrcEpRsp});  // MODEL: M6
-      b.dest_qp = kEpDestQp;
-      f.has_ep = true;
-      EpHdr& e = f.ep;
-      e.op = r.bits(1) ? EpOp::kPortStatusUpdate : EpOp::kEvProbe;
-      e.svc_valid = r.bits(1);
-      e.req_id = static_cast<std::uint16_t>(r.bits(16));
-      e.port_status = static_cast<std::uint32_t>(r.bits(32));
-      e.tx_timestamp = r.bits(64);
-      e.svc_time_ns = static_cast<std::uint32_t>(r.bits(32));
-      e.rsp_fmt_mode = static_cast<std::uint8_t>(r.pick({1, 2, 4}));
-      e.rsp_port = static_cast<std::uint8_t>(r.bits(8));
-      e.rsp_ev_len = static_cast<std::uint8_t>(r.pick({0, 4, 32}));
-      e.rsp_ev = {};
-      for (std::size_t i = 0; i < e.rsp_ev_len; ++i)
-        e.rsp_ev[i] = static_cast<std::uint8_t>(r.bits(8));
+    case Kind::kEndpoint: {  // W10: ERTH (0xD8) or EETH (0xD9), to the endpoint QPN
+      b.opcode = r.pick({opcode::kMrcEndpointReq, opcode::kMrcEndpointRsp});
+      b.dest_qp = kEndpointQpn;
+      const EpOp op = r.bits(1) ? EpOp::kPortStatusUpdate : EpOp::kEvProbe;
+      const Prologue pro{static_cast<std::uint8_t>(r.bits(4)), static_cast<std::uint8_t>(r.bits(5))};
+      if (b.opcode == opcode::kMrcEndpointReq) {
+        f.has_erth = true;
+        Erth& e = f.erth;
+        e.pro = pro;
+        e.op = ep_op_to_wire(op);
+        e.vendor_info = static_cast<std::uint8_t>(r.bits(8));
+        e.port_status_mask = static_cast<std::uint32_t>(r.bits(32));
+        e.ts = Timestamp{static_cast<std::uint16_t>(r.bits(16)), r.bits(1) != 0,
+                         static_cast<std::uint8_t>(r.bits(4))};
+      } else {
+        f.has_eeth = true;
+        Eeth& e = f.eeth;
+        e.pro = pro;
+        e.op = ep_op_to_wire(op);
+        e.tx_timestamp = static_cast<std::uint16_t>(r.bits(16));
+        for (auto& x : s.eeth_opaque) x = static_cast<std::uint8_t>(r.bits(8));
+        e.opaque = Bytes(s.eeth_opaque.data(), s.eeth_opaque.size());
+      }
       break;
     }
   }
@@ -236,8 +226,8 @@ Tins::EthernetII compose(const Sample& s) {
   if (f.has_reth) pkt /= ta::RETH(f.reth);
   if (f.has_immdt) pkt /= ta::ImmDt(f.immdt);
   if (f.has_aeth) pkt /= ta::AETH(f.aeth);
-  if (f.has_mfeh) pkt /= ta::MFEH(f.mfeh);
-  if (f.has_ep) pkt /= ta::EpHeader(f.ep);
+  if (f.has_erth) pkt /= ta::ERTH(f.erth);
+  if (f.has_eeth) pkt /= ta::EETH(f.eeth);
   if (!s.payload.empty())
     pkt /= Tins::RawPDU(s.payload.data(), static_cast<std::uint32_t>(s.payload.size()));
   EXPECT_TRUE(ta::finalize_icrc(pkt).ok());
@@ -293,13 +283,15 @@ void expect_transport(const Sample& s, const DecodedFrame& d) {
   if (f.has_aeth) {
     EXPECT_EQ(tie(d.aeth), tie(f.aeth));
   }
-  ASSERT_EQ(d.has_mfeh, f.has_mfeh);
-  if (f.has_mfeh) {
-    EXPECT_EQ(tie(d.mfeh), tie(f.mfeh));
+  ASSERT_EQ(d.has_erth, f.has_erth);
+  if (f.has_erth) {
+    EXPECT_EQ(tie(d.erth), tie(f.erth));
   }
-  ASSERT_EQ(d.has_ep, f.has_ep);
-  if (f.has_ep) {
-    EXPECT_EQ(tie(d.ep), tie(f.ep));
+  ASSERT_EQ(d.has_eeth, f.has_eeth);
+  if (f.has_eeth) {
+    EXPECT_EQ(tie(d.eeth), tie(f.eeth));
+    EXPECT_EQ(Frame(d.eeth.opaque.begin(), d.eeth.opaque.end()),
+              Frame(s.eeth_opaque.begin(), s.eeth_opaque.end()));
   }
   EXPECT_EQ(Frame(d.payload.begin(), d.payload.end()), s.payload);
   EXPECT_EQ(d.udp.sport, f.udp.sport);
@@ -308,7 +300,7 @@ void expect_transport(const Sample& s, const DecodedFrame& d) {
 }
 
 constexpr int kFramesPerKind = 1000;
-constexpr Kind kKinds[] = {Kind::kWrite, Kind::kWriteImm, Kind::kAck, Kind::kEp};
+constexpr Kind kKinds[] = {Kind::kWrite, Kind::kWriteImm, Kind::kAck, Kind::kEndpoint};
 
 TEST(TinsAdapters, ComposedWithTinsDecodesNativelyAndReencodesIdentically) {
   Random r(0x7105);
@@ -385,18 +377,17 @@ TEST(TinsAdapters, NativeFramesReparseToTheSameFieldsAndSerializeIdentically) {
       if (aeth) {
         EXPECT_EQ(std::make_tuple(aeth->syndrome(), aeth->msn()), tie(d.aeth));
       }
-      const auto* mfeh = pkt.find_pdu<ta::MFEH>();
-      ASSERT_EQ(mfeh != nullptr, d.has_mfeh);
-      if (mfeh) {
-        EXPECT_EQ(tie(mfeh->fields()), tie(d.mfeh));
-        EXPECT_EQ(
-            std::make_tuple(mfeh->type(), mfeh->trig_psn(), mfeh->ev_echo(), mfeh->sack_bitmap()),
-            std::make_tuple(d.mfeh.type, d.mfeh.trig_psn, d.mfeh.ev_echo, d.mfeh.sack_bitmap));
+      const auto* erth = pkt.find_pdu<ta::ERTH>();
+      ASSERT_EQ(erth != nullptr, d.has_erth);
+      if (erth) {
+        EXPECT_EQ(tie(erth->fields()), tie(d.erth));
       }
-      const auto* ep = pkt.find_pdu<ta::EpHeader>();
-      ASSERT_EQ(ep != nullptr, d.has_ep);
-      if (ep) {
-        EXPECT_EQ(tie(ep->fields()), tie(d.ep));
+      const auto* eeth = pkt.find_pdu<ta::EETH>();
+      ASSERT_EQ(eeth != nullptr, d.has_eeth);
+      if (eeth) {
+        EXPECT_EQ(tie(eeth->fields()), tie(d.eeth));
+        EXPECT_EQ(Frame(eeth->opaque().begin(), eeth->opaque().end()),
+                  Frame(d.eeth.opaque.begin(), d.eeth.opaque.end()));
       }
       const auto* raw = pkt.find_pdu<Tins::RawPDU>();
       EXPECT_EQ(raw != nullptr, !d.payload.empty());
@@ -456,11 +447,15 @@ TEST(TinsAdapters, ReparseRejectsBadPayloadsAndLeavesThemRaw) {
   EXPECT_EQ(ta::reparse(p1).error, WireError::kBadOpcode);
   EXPECT_NE(p1.find_pdu<Tins::RawPDU>(), nullptr);
   EXPECT_EQ(p1.find_pdu<ta::BTH>(), nullptr);
-  // An MFEH with version 2.
+  // A pad count of 3 with nothing after the AETH to strip (as decode_frame() says).
+  ASSERT_TRUE(d.payload.empty());
   bad = bytes;
-  bad[d.bth_offset + kBthLen + kAethLen] = 0x20;
+  bad[d.bth_offset + 1] |= 0x30;
   Tins::EthernetII p2(bad.data(), static_cast<std::uint32_t>(bad.size()));
-  EXPECT_EQ(ta::reparse(p2).error, WireError::kBadMfeh);
+  EXPECT_EQ(ta::reparse(p2).error, WireError::kBadPadCount);
+  EXPECT_NE(p2.find_pdu<Tins::RawPDU>(), nullptr);
+  EXPECT_EQ(p2.find_pdu<ta::AETH>(), nullptr);
+  EXPECT_EQ(decode_frame(Bytes(bad.data(), bad.size()), d).error, WireError::kBadPadCount);
   // A corrupted ICRC is reported, not fatal.
   bad = bytes;
   bad.back() ^= 0x01;
@@ -473,54 +468,55 @@ TEST(TinsAdapters, ReparseRejectsBadPayloadsAndLeavesThemRaw) {
   EXPECT_EQ(ta::reparse(p4).error, WireError::kNotRoce);
 }
 
-TEST(TinsAdapters, WithoutMrcFramingMiddleCarriesNoReth) {
+TEST(TinsAdapters, RcWriteMiddleCarriesNoReth) {
   Random r(4);
   Sample s;
   fill(r, Kind::kWrite, L3::kIpv4, s);
   s.spec.bth.opcode = opcode::kRcWriteMiddle;
-  s.spec.has_reth = false;  // a classic IBA MIDDLE packet
+  s.spec.has_reth = false;  // IBA: a MIDDLE packet has no RETH
+  s.payload.assign(40, 0x3C);  // never empty, so the RawPDU check below always runs
+  s.spec.payload = Bytes(s.payload.data(), s.payload.size());
   Frame bytes = encode(s.spec);
   DecodedFrame d;
-  DecodeOptions iba;
-  iba.mrc_framing = false;
-  ASSERT_TRUE(decode_frame(Bytes(bytes.data(), bytes.size()), d, iba).ok());
+  ASSERT_TRUE(decode_frame(Bytes(bytes.data(), bytes.size()), d).ok());
+  EXPECT_FALSE(d.has_reth);
   set_udp_checksum(bytes, d, true);
   Tins::EthernetII pkt(bytes.data(), static_cast<std::uint32_t>(bytes.size()));
-  ta::ReparseOptions opt;
-  opt.mrc_framing = false;  // MODEL: M3 off
-  const ta::ReparseResult rr = ta::reparse(pkt, opt);
+  const ta::ReparseResult rr = ta::reparse(pkt);
   ASSERT_TRUE(rr.ok());
   EXPECT_TRUE(rr.icrc_ok);
   EXPECT_EQ(pkt.find_pdu<ta::RETH>(), nullptr);
-  if (!s.payload.empty()) {
-    EXPECT_EQ(pkt.rfind_pdu<Tins::RawPDU>().payload(), s.payload);
-  }
+  EXPECT_EQ(pkt.rfind_pdu<Tins::RawPDU>().payload(), s.payload);
   EXPECT_EQ(pkt.serialize(), bytes);
 }
 
-TEST(TinsAdapters, TrimmedStubsAreOutOfReachForLibtins) {
-  // MODEL: M11 — a stub cut to 256 bytes keeps the original IP length. libtins throws on IPv6
-  // (payload length past the data) and reparse() gives a typed error on IPv4.
+TEST(TinsAdapters, CapturesCutShortAreOutOfReachForLibtins) {
+  // A frame cut to 256 bytes by the capture (snap length) keeps the original IP length. libtins
+  // throws on IPv6 (payload length past the data) and reparse() gives a typed error on IPv4.
   Random r(5);
   Sample s;
   for (L3 l3 : {L3::kIpv4, L3::kIpv6}) {
     fill(r, Kind::kWrite, l3, s);
+    s.spec.bth.opcode = opcode::kRcWriteOnly;  // with a RETH (IBA)
+    s.spec.has_reth = true;
     s.payload.assign(600, 0x5A);
     s.spec.payload = Bytes(s.payload.data(), s.payload.size());
     s.spec.reth.dma_length = 600;
-    Frame stub = encode(s.spec);
-    stub.resize(kTrimLength);
+    Frame cut = encode(s.spec);
+    cut.resize(kTrimLength);
     if (l3 == L3::kIpv6) {
-      EXPECT_THROW(Tins::EthernetII(stub.data(), static_cast<std::uint32_t>(stub.size())),
+      EXPECT_THROW(Tins::EthernetII(cut.data(), static_cast<std::uint32_t>(cut.size())),
                    Tins::malformed_packet);
     } else {
-      Tins::EthernetII pkt(stub.data(), static_cast<std::uint32_t>(stub.size()));
+      Tins::EthernetII pkt(cut.data(), static_cast<std::uint32_t>(cut.size()));
       EXPECT_EQ(ta::reparse(pkt).error, WireError::kBadUdpLength);
     }
-    DecodedFrame d;  // the native decoder handles it
-    ASSERT_TRUE(decode_frame(Bytes(stub.data(), stub.size()), d).ok());
-    EXPECT_TRUE(d.trimmed);
+    DecodedFrame d;  // the native decoder handles it: every captured byte after the RETH
+    ASSERT_TRUE(decode_frame(Bytes(cut.data(), cut.size()), d).ok());
+    EXPECT_FALSE(d.trimmed);  // only the DSCP of an MRC data packet marks a trim (W13)
+    EXPECT_FALSE(d.icrc_ok);
     EXPECT_EQ(tie(d.reth), tie(s.spec.reth));
+    EXPECT_EQ(d.payload.data() + d.payload.size(), cut.data() + cut.size());
   }
 }
 

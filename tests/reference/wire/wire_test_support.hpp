@@ -32,7 +32,7 @@ void fill_random(Rng& r, std::array<std::uint8_t, N>& a) {
 inline void fill_random(Rng& r, std::vector<std::uint8_t>& v) {
   for (auto& b : v) b = static_cast<std::uint8_t>(r());
 }
-// A DSCP that does not mark a trimmed stub (M11).
+// A DSCP that does not mark a trimmed packet (W13, the default trimmed DSCPs).
 inline std::uint8_t untrimmed_dscp(Rng& r) {
   std::uint8_t d = static_cast<std::uint8_t>(uni(r, 0, 63));
   const bool trims = d == kDscpTrimmed || ((DscpConfig{}.trimmed_mask() >> d) & 1u) != 0;
@@ -105,39 +105,6 @@ inline Reth random_reth(Rng& r) {
 }
 inline Aeth random_aeth(Rng& r) {
   return Aeth{static_cast<std::uint8_t>(r()), static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF))};
-}
-inline Mfeh random_mfeh(Rng& r) {
-  Mfeh h;
-  h.type = static_cast<FeedbackType>(uni(r, 0, 4));
-  h.ce = coin(r);
-  h.svc_valid = coin(r);
-  h.ev_valid = coin(r);
-  h.mpr_valid = coin(r);
-  h.sack_valid = coin(r);
-  h.svc_time = static_cast<std::uint16_t>(r());
-  h.trig_psn = static_cast<std::uint32_t>(uni(r, 0, 0xFFFFFF));
-  h.ev_echo = static_cast<std::uint32_t>(r());
-  h.ev_port = static_cast<std::uint8_t>(r());
-  h.mpr = static_cast<std::uint8_t>(r());
-  h.sack_base_off = static_cast<std::uint16_t>(r());
-  h.sack_bitmap = r();
-  h.rcvd_bytes = static_cast<std::uint32_t>(r());
-  return h;
-}
-inline EpHdr random_ep(Rng& r) {
-  EpHdr h;
-  h.op = static_cast<EpOp>(uni(r, 0, 1));
-  h.svc_valid = coin(r);
-  h.req_id = static_cast<std::uint16_t>(r());
-  h.port_status = static_cast<std::uint32_t>(r());
-  h.tx_timestamp = r();
-  h.svc_time_ns = static_cast<std::uint32_t>(r());
-  h.rsp_fmt_mode = static_cast<std::uint8_t>(r());
-  h.rsp_port = static_cast<std::uint8_t>(r());
-  static constexpr std::uint8_t kLens[] = {0, 4, 32};
-  h.rsp_ev_len = kLens[uni(r, 0, 2)];
-  for (std::size_t i = 0; i < h.rsp_ev_len; ++i) h.rsp_ev[i] = static_cast<std::uint8_t>(r());
-  return h;
 }
 
 // ---- field tuples, so whole headers compare with == and print on failure ----
@@ -252,15 +219,6 @@ inline Erth random_erth(Rng& r) {
 }
 inline auto fields(const Reth& h) { return std::tie(h.va, h.rkey, h.dma_length); }
 inline auto fields(const Aeth& h) { return std::tie(h.syndrome, h.msn); }
-inline auto fields(const Mfeh& h) {
-  return std::tie(h.version, h.type, h.ce, h.svc_valid, h.ev_valid, h.mpr_valid, h.sack_valid,
-                  h.svc_time, h.trig_psn, h.ev_echo, h.ev_port, h.mpr, h.sack_base_off,
-                  h.sack_bitmap, h.rcvd_bytes);
-}
-inline auto fields(const EpHdr& h) {
-  return std::tie(h.op, h.svc_valid, h.req_id, h.port_status, h.tx_timestamp, h.svc_time_ns,
-                  h.rsp_fmt_mode, h.rsp_port, h.rsp_ev_len, h.rsp_ev);
-}
 inline auto fields(const Srh& h) {
   return std::tie(h.next_header, h.hdr_ext_len, h.routing_type, h.segments_left, h.last_entry,
                   h.flags, h.tag);
@@ -269,28 +227,23 @@ inline bool same_bytes(Bytes a, Bytes b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
-// ---- independent oracle of which headers follow the BTH (IBA vol 1 Table 38 + M3/M5/M6) ----
-inline ExtLayout expected_layout(std::uint8_t op, bool mrc) {
+// ---- independent oracle of which headers follow the BTH (IBA vol 1 Table 38 + W3) ----
+inline ExtLayout expected_layout(std::uint8_t op) {
   ExtLayout l;
   l.known = true;
   if (op <= 0x05) {
     l.immdt = op == 0x03 || op == 0x05;
   } else if (op <= 0x0B) {
-    l.reth = mrc || op == 0x06 || op == 0x0A || op == 0x0B;
+    l.reth = op == 0x06 || op == 0x0A || op == 0x0B;
     l.immdt = op == 0x09 || op == 0x0B;
   } else if (op == 0x0C) {
     l.reth = true;
   } else if (op >= 0x0D && op <= 0x10) {
     l.aeth = op != 0x0E;
-  } else if (op == 0x11) {
-    l.aeth = true;
-    l.mfeh = mrc;
-  } else if (op == 0x12) {
+  } else if (op == 0x11 || op == 0x12) {
     l.aeth = true;
   } else if (op == 0x13 || op == 0x14 || op == 0x81) {
   } else if (op == 0x64 || op == 0x65) {  // UD SEND ONLY [IMM]: DETH [+ ImmDt] left in the payload
-  } else if (op == 0xC0 || op == 0xC1) {
-    l.ep = true;
   } else if (op >= 0xC6 && op <= 0xCB) {  // W3: METH [+ TSETH] + RETH [+ ImmDt]
     l.meth = true;
     l.reth = true;
@@ -321,16 +274,12 @@ enum class Mode {
   kSrv6Srh,    // outer IPv6 | SRH | inner IPv6 | UDP ...
   kSrv6NoSrh,  // outer IPv6 | inner IPv6 | UDP ...
   kPlainSrh,   // IPv6 | SRH (NH 17) | UDP ... (multi-segment, TLVs)
-  kAckMfeh,    // ACK 0x11: AETH + MFEH
-  kEpReq,      // 0xC0 endpoint request
-  kEpRsp,      // 0xC1 endpoint response
   kOtherRc,    // SEND / READ / atomics / CNP / classic-IBA writes
   kMrcData,    // MRC 1.0 data 0xC6..0xCB: METH [+ TSETH] + RETH [+ ImmDt], STEV or UDP mode
   kMrcControl, // MRC 1.0 control: 0xD1 AETH, 0xDC SACK, 0xDD NETH, 0xDE PETH, 0xD8 ERTH, 0xD9 EETH
 };
 inline constexpr Mode kAllModes[] = {Mode::kStevIpv6, Mode::kUdpIpv4,  Mode::kUdpIpv6,
                                      Mode::kSrv6Srh,  Mode::kSrv6NoSrh, Mode::kPlainSrh,
-                                     Mode::kAckMfeh,  Mode::kEpReq,    Mode::kEpRsp,
                                      Mode::kOtherRc,  Mode::kMrcData,  Mode::kMrcControl};
 inline const char* mode_name(Mode m) {
   switch (m) {
@@ -340,9 +289,6 @@ inline const char* mode_name(Mode m) {
     case Mode::kSrv6Srh: return "srv6-srh";
     case Mode::kSrv6NoSrh: return "srv6-no-srh";
     case Mode::kPlainSrh: return "ipv6-srh-udp";
-    case Mode::kAckMfeh: return "ack-mfeh";
-    case Mode::kEpReq: return "ep-req";
-    case Mode::kEpRsp: return "ep-rsp";
     case Mode::kOtherRc: return "other-rc";
     case Mode::kMrcData: return "mrc-data";
     case Mode::kMrcControl: return "mrc-control";
@@ -355,7 +301,6 @@ inline void PrintTo(Mode m, std::ostream* os) { *os << mode_name(m); }
 // A FrameSpec together with the bytes its spans point at. Not copyable: the spans would dangle.
 struct FrameCase {
   FrameSpec spec;
-  bool mrc_framing = true;
   std::vector<std::uint8_t> payload;
   std::array<std::uint8_t, 16> srh_segment{};
   std::vector<std::uint8_t> srh_body;  // segments then TLVs (kPlainSrh)
@@ -390,20 +335,15 @@ inline void set_layout(FrameSpec& s, const ExtLayout& l, Rng& r) {
   s.has_reth = l.reth;
   s.has_immdt = l.immdt;
   s.has_aeth = l.aeth;
-  s.has_mfeh = l.mfeh;
-  s.has_ep = l.ep;
   if (l.reth) s.reth = random_reth(r);
   if (l.immdt) s.immdt = static_cast<std::uint32_t>(r());
   if (l.aeth) s.aeth = random_aeth(r);
-  if (l.mfeh) s.mfeh = random_mfeh(r);
-  if (l.ep) s.ep = random_ep(r);
 }
 
 // Fills `c` with a random valid frame of mode `m` (max_payload bounds the payload size).
 inline void make_case(Rng& r, Mode m, FrameCase& c, std::size_t max_payload = 600) {
   c.spec = FrameSpec{};
   FrameSpec& s = c.spec;
-  c.mrc_framing = true;
   s.eth = random_eth(r);
   s.ip4 = random_ipv4(r);
   s.ip6 = random_ipv6(r);
@@ -450,17 +390,6 @@ inline void make_case(Rng& r, Mode m, FrameCase& c, std::size_t max_payload = 60
       s.srh.tlvs = Bytes(c.srh_body.data() + nseg * kSrhSegmentLen, ntlv);
       break;
     }
-    case Mode::kAckMfeh:
-      op = opcode::kRcAck;
-      s.l3 = coin(r) ? L3Kind::kIpv4 : L3Kind::kIpv6;
-      break;
-    case Mode::kEpReq:
-      op = opcode::kMrcEpReq;
-      break;
-    case Mode::kEpRsp:
-      op = opcode::kMrcEpRsp;
-      s.l3 = coin(r) ? L3Kind::kIpv4 : L3Kind::kIpv6;
-      break;
     case Mode::kMrcData:
       op = static_cast<std::uint8_t>(uni(r, 0xC6, 0xCB));
       if (coin(r)) {
@@ -481,15 +410,13 @@ inline void make_case(Rng& r, Mode m, FrameCase& c, std::size_t max_payload = 60
                                               0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D,
                                               0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x81};
       op = kOps[uni(r, 0, std::size(kOps) - 1)];
-      c.mrc_framing = coin(r);
       s.l3 = coin(r) ? L3Kind::kIpv4 : L3Kind::kIpv6;
       break;
     }
   }
   s.bth.opcode = op;
-  set_layout(s, expected_layout(op, c.mrc_framing), r);
-  const bool feedback = m == Mode::kAckMfeh || m == Mode::kEpReq || m == Mode::kEpRsp ||
-                        m == Mode::kMrcControl;
+  set_layout(s, expected_layout(op), r);
+  const bool feedback = m == Mode::kMrcControl || op == opcode::kRcAck;
   c.payload.assign(uni(r, 0, feedback ? 16 : max_payload), 0);
   fill_random(r, c.payload);
   s.payload = Bytes(c.payload.data(), c.payload.size());
@@ -507,8 +434,7 @@ inline ::testing::AssertionResult frame_matches(const FrameSpec& s, const Decode
   } while (0)
   const std::size_t pad = (4 - s.payload.size() % 4) % 4;
   std::size_t ext = (s.has_reth ? kRethLen : 0) + (s.has_immdt ? kImmDtLen : 0) +
-                    (s.has_aeth ? kAethLen : 0) + (s.has_mfeh ? kMfehLen : 0) +
-                    (s.has_ep ? s.ep.wire_length() : 0) + (s.has_meth ? kMethLen : 0) +
+                    (s.has_aeth ? kAethLen : 0) + (s.has_meth ? kMethLen : 0) +
                     (s.has_tseth ? kTsethLen : 0) + (s.has_sack ? kSackHdrLen : 0) +
                     (s.has_neth ? kNethLen : 0) + (s.has_peth ? kPethLen : 0) +
                     (s.has_erth ? kErthLen : 0) + (s.has_eeth ? kEethLen : 0);
@@ -580,10 +506,6 @@ inline ::testing::AssertionResult frame_matches(const FrameSpec& s, const Decode
   if (s.has_immdt) MRC_EXPECT_FIELD(d.immdt, s.immdt);
   MRC_EXPECT_FIELD(d.has_aeth, s.has_aeth);
   if (s.has_aeth) MRC_EXPECT_FIELD(fields(d.aeth), fields(s.aeth));
-  MRC_EXPECT_FIELD(d.has_mfeh, s.has_mfeh);
-  if (s.has_mfeh) MRC_EXPECT_FIELD(fields(d.mfeh), fields(s.mfeh));
-  MRC_EXPECT_FIELD(d.has_ep, s.has_ep);
-  if (s.has_ep) MRC_EXPECT_FIELD(fields(d.ep), fields(s.ep));
   MRC_EXPECT_FIELD(same_bytes(d.payload, s.payload), true);
   MRC_EXPECT_FIELD(d.trimmed, false);
   MRC_EXPECT_FIELD(d.icrc_ok, true);

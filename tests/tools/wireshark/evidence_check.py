@@ -7,7 +7,10 @@ its tap (.tx outbound, .rx inbound), and the frame count equal to the sum of the
 The taps' packet counts come from walking the file's blocks here (an Interface Description Block
 per tap, an Enhanced Packet Block per packet): a second reader, independent of both tshark and
 mrc-conform's own. The run uses --snaplen auto, so a case of header-only checks is cut to the
-header stack: frame.len must stay the wire length there.
+header stack: frame.len must stay the wire length there, and with tools/wireshark/mrc.lua loaded
+a frame the snap length cut raises no malformed mark and no expert warning or error (mrc.lua reads
+lengths and trimming from the wire, not from the captured bytes). The UDP dissector's "Bad length
+value" on a trimmed packet (W13 leaves its UDP length stale) is allowed.
 
 Usage: evidence_check.py --mrc-conform BIN --case FILE --workdir DIR
 """
@@ -20,6 +23,9 @@ import subprocess
 import sys
 
 SHB, IDB, EPB = 0x0A0D0D0A, 1, 6
+LUA = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                    "tools", "wireshark", "mrc.lua"))
+SEP = "\x1f"  # aggregates repeated values; expert messages contain commas
 
 
 def fail(msg):
@@ -57,6 +63,26 @@ def walk(path):
             packets.append((iface, cap, orig, flags))
         pos += blen
     return ifaces, packets
+
+
+def check_cut_frames(pcap):
+    """Frames cut by the snap length, decoded with mrc.lua: returns (how many, problems)."""
+    cmd = [shutil.which("tshark"), "-n", "-X", "lua_script:" + LUA, "-o", "udp.try_heuristic_first:TRUE",
+           "-o", "udp.ignore_ipv6_zero_checksum:TRUE", "-r", pcap, "-Y", "frame.cap_len < frame.len",
+           "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=" + SEP,
+           "-e", "frame.number", "-e", "_ws.expert.severity", "-e", "_ws.expert.message",
+           "-e", "_ws.malformed"]
+    t = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if t.returncode != 0 or "Lua: Error" in t.stderr or "lua_script" in t.stderr:
+        fail("%s: %s" % (" ".join(cmd), t.stderr[-2000:]))
+    rows = [line.split("\t") for line in t.stdout.split("\n") if line]
+    problems = []
+    for num, sevs, msgs, malformed in rows:
+        items = list(zip(sevs.split(SEP), msgs.split(SEP))) if msgs else []
+        bad = [m for s, m in items if int(s) >= 0x00600000 and not m.startswith("Bad length value")]
+        if bad or (malformed and not any(m.startswith("Bad length value") for _, m in items)):
+            problems.append("frame %s: %s%s" % (num, bad, " (malformed)" if malformed else ""))
+    return len(rows), problems
 
 
 def main():
@@ -112,8 +138,12 @@ def main():
             fail("interface %s: tshark lists %d frames, the file holds %d" % (name, seen.get(name, 0), k))
     if sum(per_tap) == 0:
         fail("the case's taps saw no frame: nothing was checked")
-    print("ok: %s: %d interfaces (%s), %d frames = the sum of the taps" % (pcap, len(names), ", ".join(names),
-                                                                          sum(per_tap)))
+    cut, problems = check_cut_frames(pcap)
+    if problems:
+        fail("with mrc.lua, %d of %d frames cut by the snap length raise errors: %s"
+             % (len(problems), cut, "; ".join(problems[:5])))
+    print("ok: %s: %d interfaces (%s), %d frames = the sum of the taps; %d cut by the snap length "
+          "decode cleanly with mrc.lua" % (pcap, len(names), ", ".join(names), sum(per_tap), cut))
     return 0
 
 

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """dissector.plain_roce / dissector.real_roce: with tools/wireshark/mrc.lua loaded, Wireshark's
 own InfiniBand dissector still decodes every plain RoCEv2 frame (`-Y infiniband` matches every UDP
-4791 frame: CM MADs on UD QP 1, RC ACK without MFEH, SEND with immediate, WRITE, READ request and
+4791 frame: CM MADs on UD QP 1, 62-byte RC ACKs, SEND with immediate, WRITE, READ request and
 responses, frames from UDP source port 69), the MRC subtree agrees with it on opcode / QP / PSN and
 finds no MRC-only header, and no frame carries a malformed mark or an expert warning or error.
 
 --gen: the capture is made now by mrc_cross_gen --profile roce (tests/cross/roce_frames.cpp); the
 opcode / QP / PSN are also compared with what the generator asked for, and a copy with a payload
 byte flipped must raise an error (the ICRC no longer matches), so the expert query can see errors.
+A copy written with snap length 60 (the BTH and a few bytes) must decode just as cleanly: the MRC
+subtree reads lengths from the UDP/IP headers, so the snap length only hides the ICRC.
 --real: the real captures (tests/tools/real_captures.py: ../shared/roce-captures, $MRC_REAL_CAPTURES);
 none: skipped (77).
 """
@@ -113,8 +115,15 @@ def check_generated(args, failures):
     bad_copy = corrupted_copy(pcap, args.workdir)
     if count(bad_copy, BAD) == 0:
         failures.append("%s: a flipped payload byte raised no expert error" % os.path.basename(bad_copy))
+    # Snap length: no error, no MRC header, no ICRC verdict (it is not captured).
+    snap = crosslib.snap_copy(pcap, os.path.join(args.workdir, "snap60_plain_roce.pcap"), 60)
+    for flt, want in ((BAD, 0), ("mrc.mrc_hdrs == 0", len(expect)), ("mrc.icrc_ok", 0)):
+        n = count(snap, flt)
+        if n != want:
+            failures.append("%s: %d frames match %r, want %d" % (os.path.basename(snap), n, flt, want))
     return "generated capture, opcodes %s, %d frames from UDP source port < 4791, negative " \
-           "control raised an error" % (",".join("0x%02x" % o for o in sorted(seen)), len(low))
+           "control raised an error, snap length 60 copy clean" \
+           % (",".join("0x%02x" % o for o in sorted(seen)), len(low))
 
 
 def main():

@@ -1,6 +1,8 @@
 # dissector.mrc_lua (label `cross`): tools/wireshark/mrc.lua under tshark decodes every kind of
-# project frame written by mrc_cross_gen (tests/cross/tests.cmake defines it; that fragment is
-# included first, as fragments are included in path order).
+# MRC 1.0 frame written by mrc_cross_gen to the generator's values, with no expert error, also at a
+# snap length, and registers no field of the retired model (mrc.mfeh.*, mrc.ep.* but mrc.ep.id)
+# (tests/cross/tests.cmake defines mrc_cross_gen; that fragment is included first, as fragments
+# are included in path order).
 if(TARGET mrc_cross_gen)
   set(MRC_CROSS_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with scapy (Debian's, not pyenv's)")
   set(MRC_DISSECTOR_DIR ${PROJECT_BINARY_DIR}/dissector)
@@ -16,7 +18,8 @@ endif()
 
 # dissector.plain_roce (label `cross`): with mrc.lua loaded, Wireshark's InfiniBand dissector still
 # decodes every frame of a plain RoCEv2 capture made now by mrc_cross_gen --profile roce (CM MADs,
-# WRITE, READ, SEND with immediate, 62-byte ACKs, UDP source port 69), and no MRC error shows.
+# WRITE, READ, SEND with immediate, 62-byte ACKs, UDP source port 69), and no MRC error shows,
+# also in a copy at snap length 60.
 # dissector.real_roce: the same on the real captures (tests/tools/real_captures.py: ../shared/roce-captures
 # and $MRC_REAL_CAPTURES); skipped when there are none.
 if(TARGET mrc_cross_gen)
@@ -32,7 +35,8 @@ if(TARGET mrc_cross_gen)
 endif()
 
 # dissector.evidence (label `cross`): tshark reads a case's evidence file from `mrc-conform run`
-# (evidence/<case-id>.pcapng): every interface by name, the frame count the sum of the taps.
+# (evidence/<case-id>.pcapng): every interface by name, the frame count the sum of the taps, and
+# with mrc.lua no error on a frame the snap length cut.
 if(TARGET mrc-conform)
   add_test(NAME dissector.evidence
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/evidence_check.py
@@ -44,8 +48,8 @@ endif()
 # dissector.mrc_w_vectors (label `cross`): mrc.lua decodes the MRC 1.0 layouts of
 # mrc-wire-model.md section 5 (W1-W19): the W19 vectors V1-V6 in whole frames, one frame of each
 # MRC 1.0 opcode with random fields, trimmed data packets (DSCP 11/13, stale UDP length), a capture
-# with snap length 96, an unknown opcode; values, (MODEL Wn)/(S1 Wn) labels and expert items. The
-# script builds its frames itself, so this test needs no project binary.
+# with snap length 96, the unknown opcodes 0xC0, 0xC1, 0xE0; values, (MODEL Wn)/(S1 Wn) labels and
+# expert items. The script builds its frames itself, so this test needs no project binary.
 add_test(NAME dissector.mrc_w_vectors
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/w_vectors_check.py
                  --workdir ${PROJECT_BINARY_DIR}/dissector_w)

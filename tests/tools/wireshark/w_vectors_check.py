@@ -6,9 +6,9 @@ The script builds every frame itself (no project binary): the test vectors V1-V6
 whole Ethernet + IPv6 + UDP 4791 + BTH + header + ICRC frames, one frame of each MRC 1.0 opcode
 with random field values, SACKs with pr = 0 and pr = 1, data packets with and without TSETH, over
 IPv6 (STEV), IPv4 (UDP mode) and SRv6, trimmed data packets (DSCP 11 and 13 with the IP length
-fixed and the UDP length stale, a length-only trim, a DSCP-only trim), an unknown opcode 0xE0, an
-unknown NACK reason, a NACK whose nack_psn disagrees with its BTH, a data packet with a wrong ICRC,
-and, in a second capture written with snap length 96, whole packets cut by the capture only.
+fixed and the UDP length stale, a length-only trim, a DSCP-only trim), unknown opcodes 0xC0, 0xC1,
+0xE0, an unknown NACK reason, a NACK whose nack_psn disagrees with its BTH, a wrong data ICRC, and,
+in a second capture written with snap length 96, whole packets cut by the capture only.
 
 tshark runs three times over each capture: -T json for every mrc.* value and the expert items,
 -T pdml for the tree labels ("(MODEL Wn)" / "(S1 Wn)" provenance), -T fields for the Info column.
@@ -309,7 +309,8 @@ def lower_expect(l3, dscp, fl, sport, inner_dscp=None):
         e.update({"ev.mode": "SRv6" if l3 == "srv6" else ("STEV" if fl else "UDP (flow label 0)"),
                   "ev.flow_label": fl, "ev.value": ((fl & 0xFFFF) << 16) | sport})
     if l3 == "srv6":
-        e.update({"dscp_inner": inner_dscp, "ev.outer_da": SRV6_OUTER_DA, "ev.srh_segment": SRV6_SEGMENT})
+        e.update({"dscp_inner": inner_dscp, "ev.outer_da": SRV6_OUTER_DA, "ev.srh_segment": SRV6_SEGMENT,
+                  "ev.srh_segments_left": 1})  # the SRH frame() writes has Segments Left 1
     return e
 
 
@@ -613,12 +614,11 @@ def special_cases(rng):
              psn=1000, cc_type=2, cc_flags=0, ts=7)
     data, e = wrap("nack mismatch", rand_bth(rng, 0xDD, psn=1001), neth_bytes(n), neth_expect(n), rng)
     cases.append(Case("NACK nack_psn != BTH.PSN", data, e, experts=[("warn", "nack_psn 1000 differs")]))
-    # Unknown MRC opcode 0xE0 (MODEL W3)
-    body = bytes(rng.getrandbits(8) for _ in range(12))
-    data, e = wrap("e0", rand_bth(rng, 0xE0), body, {"undecoded": body}, rng)
-    e["mrc_hdrs"] = 0
-    cases.append(Case("unknown opcode 0xE0", data, e, experts=[("warn", "unknown MRC opcode 0xe0 (MODEL W3")],
-                      info="unknown MRC opcode 0xe0"))
+    # Opcodes MRC 1.0 leaves undefined in its range (MODEL W3), 0xC0/0xC1 (no layout any more) too.
+    for op in (0xC0, 0xC1, 0xE0):
+        body, what = bytes(rng.getrandbits(8) for _ in range(24)), "unknown MRC opcode 0x%02x" % op
+        data, e = wrap(what, rand_bth(rng, op), body, {"undecoded": body}, rng)
+        cases.append(Case(what, data, dict(e, mrc_hdrs=0), experts=[("warn", what + " (MODEL W3")], info=what))
     return cases
 
 
@@ -764,7 +764,7 @@ ALWAYS_TAGGED = {
     "mrc.neth.tx_timestamp": "S1 W7", "mrc.aeth.msn": "S1 W8", "mrc.erth.port_status_mask": "MODEL W10",
     "mrc.eeth.op": "MODEL W10", "mrc.eeth.tx_timestamp": "MODEL W10", "mrc.dscp": "MODEL W13",
     "mrc.dscp_inner": "MODEL W13", "mrc.trimmed": "MODEL W13", "mrc.trimmed_by": "MODEL W13",
-    "mrc.ev.flow_label": "MODEL W2", "mrc.erth.op": "S1 W10",
+    "mrc.ev.flow_label": "MODEL W2", "mrc.erth.op": "S1 W10", "mrc.ev.srh_segments_left": "MODEL W1",
 }
 
 
@@ -790,7 +790,7 @@ def check_labels(case, names, texts, problems, seen):
     for name, shows in names.items():
         for show in shows:
             if "(MODEL M" in show:
-                problems.append("%s: older-model label on an MRC 1.0 frame: %r" % (case.name, show))
+                problems.append("%s: retired model label (MODEL Mn) on an MRC 1.0 frame: %r" % (case.name, show))
         tag = ALWAYS_TAGGED.get(name)
         if tag:
             seen.add(name)
