@@ -102,7 +102,7 @@ Capture make_capture(const RunShape& r, std::size_t n) {
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = r.swap_pairs ? (k ^ 1) : k;  // which logical packet goes out k-th
     const std::uint32_t ev = 0x10000000u + static_cast<std::uint32_t>(i % 8) * 0x00010001u;
-    s.ip6.flow_label = ev >> 16;  // MODEL: M2
+    s.ip6.flow_label = ev >> 16;  // W2
     s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);
     s.bth.opcode = i % 16 == 0 ? wire::opcode::kMrcWriteFirst
                                : (i % 16 == 15 ? wire::opcode::kMrcWriteLast : wire::opcode::kMrcWriteMiddle);
@@ -224,7 +224,7 @@ std::string write_run(const RunShape& r, std::size_t n, std::size_t frame_bytes,
   s.payload = wire::Bytes(payload);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t ev = 0x10000000u + static_cast<std::uint32_t>(i % 8) * 0x00010001u;
-    s.ip6.flow_label = ev >> 16;  // MODEL: M2
+    s.ip6.flow_label = ev >> 16;  // W2
     s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);
     s.bth.opcode = i % 16 == 0 ? wire::opcode::kMrcWriteFirst
                                : (i % 16 == 15 ? wire::opcode::kMrcWriteLast : wire::opcode::kMrcWriteMiddle);

@@ -3,7 +3,7 @@
 // name is a mrc_ctl_cc_nscc_cfg field (disable_qa, adjust_bytes_threshold,
 // adjust_period_threshold, base_rtt, eta, fi, fi_scale, gamma, max_md_jump, max_cwnd, qa_gate,
 // qa_threshold, target_delay) or a network fact (line_rate_bps, fabric_trims). Empty config =
-// every default (MODEL: M12: a field left 0 takes its UEC default).
+// every default (W14: a field left 0 takes its UEC default, §4.2).
 #pragma once
 
 #include <cstdint>

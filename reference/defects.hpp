@@ -90,7 +90,7 @@ namespace mrc::ref {
   X(kTimeoutCap20, "timeout-cap-20", "with timeout > 20 the first retransmission comes 1.07 s after the send") /* ACK timeout exponent cut to 20 */ \
   X(kRetryOneExtra, "retry-one-extra", "a PSN is sent once more than 1 + linear + exp times before the QP errors") /* one retry more than retry.linear + retry.exp */ \
   X(kExp25Finite, "exp25-finite", "with exp_cnt 25 the QP errors after 25 exponential retries") /* exp_cnt 25 counted as 25 retries, not infinite */ \
-  X(kDropEncapsulated, "drop-encapsulated", "a WRITE that arrives still SRv6-encapsulated is dropped: no ACK, nothing placed") /* responder takes only the decapsulated form of M1's two */ \
+  X(kDropEncapsulated, "drop-encapsulated", "a WRITE that arrives still SRv6-encapsulated is dropped: no ACK, nothing placed") /* responder takes only the decapsulated form of W1's two */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -156,7 +156,7 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
     if (dr.error == wire::WireError::kTruncated) rx_truncated(port);
     return;
   }
-  // Addressed to us? (the inner header of an SRv6-encapsulated frame, M1)
+  // Addressed to us? (the inner header of an SRv6-encapsulated frame, W1)
   bool ours = false;
   if (rx_.l3 == wire::L3Kind::kIpv4) {
     ours = cfg_.ipv4 && rx_.ip4.dst == cfg_.ipv4_addr;
@@ -189,7 +189,7 @@ void Endpoint::on_frame(std::uint8_t port, wire::Bytes frame, std::uint64_t now_
 }
 
 void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
-  // defect drop-encapsulated: MODEL: M1 lets the receiver get either form; this one knows only the
+  // defect drop-encapsulated: W1 lets the receiver get either form; this one knows only the
   // inner packet a decapsulating leaf delivers.
   if (f.encapsulated && defects_.has(Defect::kDropEncapsulated)) {
     ++stats_.rx_decode_error;

@@ -10,7 +10,7 @@
 // operations (probes, port-status updates; W10). Received frames are routed by opcode: data to
 // the QP's responder, SACK / NACK / Transport ACK to its requester, endpoint requests (0xD8) to the
 // endpoint responder, responses (0xD9) to the request tracker. Outgoing frames get their
-// Ethernet/IP/UDP (and SRv6) headers from the EV they travel on (wire::place_ev, MODEL: M1/M2),
+// Ethernet/IP/UDP (and SRv6) headers from the EV they travel on (wire::place_ev, W1/W2),
 // the egress port from the EV's port, and their ICRC from wire::encode_frame. A down port sends and receives nothing.
 //
 // Errors are errno values as the host API reports them (EINVAL, EOPNOTSUPP, ENOMEM, EBUSY, ...).

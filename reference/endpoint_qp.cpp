@@ -36,7 +36,7 @@ const Endpoint::Qp* Endpoint::find_qp(std::uint32_t qpn) const {
 
 int Endpoint::create_qp(const transport::QpInitAttr& attr, std::uint32_t& qpn_out) {
   // The QP asks for exactly one protocol version bit, or 0 (provider default), and the device
-  // must support it (§1.3; MODEL: M4 negotiated out of band).
+  // must support it (§1.3; W18: negotiated out of band).
   if (!one_bit_or_zero(attr.protocol_version)) return EINVAL;
   if (attr.protocol_version != 0 && (attr.protocol_version & cfg_.device.protocol_versions) == 0) {
     return EINVAL;
@@ -71,7 +71,7 @@ int Endpoint::modify_qp(std::uint32_t qpn, const transport::QpAttr& a, std::uint
   if (qp->state == QpState::kRtr && a.qp_state == QpState::kRts) return to_rts(*qp, a, mask);
   if ((qp->state == QpState::kRtr || qp->state == QpState::kRts) && a.qp_state == qp->state &&
       mask == (qa::kState | qa::kMprDest)) {
-    // Dynamic MPR (MODEL: M9): a QP that enabled it may re-advertise its mpr_dest while running;
+    // Dynamic MPR (W12): a QP that enabled it may re-advertise its mpr_dest while running;
     // the new value travels in every SACK (SETH.mpr, W12).
     if (!(qp->attr.cap & qc::kDynamicMpr) || !mpr_ok(a.mpr_dest, cfg_.device)) return EINVAL;
     if (!qp->rsp || !qp->rsp->set_mpr_dest(a.mpr_dest)) return EINVAL;
@@ -204,7 +204,7 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   rc.peer_mpr_dest = next.peer.mpr_dest;
   rc.max_wimm = next.max_wimm;
   rc.peer_max_wimm_dest = next.peer.max_wimm_dest;
-  // Dynamic MPR only when both sides set it (§1.3, MODEL: M9).
+  // Dynamic MPR only when both sides set it (§1.3, W12).
   rc.dynamic_mpr = (next.cap & qc::kDynamicMpr) && (next.peer.cap & qc::kDynamicMpr);
   rc.peer_svc_time = !(next.cap & qc::kSvcTimeDestUnsupported);
   rc.timeout = next.timeout;

@@ -1,5 +1,5 @@
 // Endpoint frame building: a transport TxPacket (BTH onwards) becomes a whole frame on the EV it
-// travels on (MODEL: M1 stacks, M2 STEV split, M11 DSCP/ECN), with the wire-visible defects of
+// travels on (W1 stacks, W2 STEV split, W13 DSCP/ECN), with the wire-visible defects of
 // the catalog applied here.
 #include <algorithm>
 
@@ -103,7 +103,7 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
     spec.ip6.ecn = pkt.ecn;
   }
   std::array<std::uint8_t, 16> srh_segment{};
-  wire::place_ev(spec, mode, ev, index, srh_segment);  // MODEL: M1, M2
+  wire::place_ev(spec, mode, ev, index, srh_segment);  // W1, W2
   if (spec.srv6_encap) {
     spec.inner_ip6.dscp = pkt.dscp;
     spec.inner_ip6.ecn = pkt.ecn;

@@ -34,7 +34,7 @@ constexpr std::uint64_t kSackDelayMaxNs = 2000;
 // fabric round trip of the built-in testbeds: the suite must not time SKIP, only that it happens.
 constexpr std::uint64_t kSkipTimerNs = 10'000;
 
-// MODEL: M8 fixes T = 1.024 us x 2^timeout but no timer resolution. The reference models a
+// W15 (host API) fixes T = 1.024 us x 2^timeout but no timer resolution. The reference models a
 // timer wheel of 16 ticks per wait (resolution T/16 = 6.25 %), firing one tick early or late: a
 // conservative resolution that any timing check must already allow for.
 constexpr std::int8_t kTimerTicks16ths = 1;
@@ -97,12 +97,12 @@ std::optional<VariantSet> VariantSet::parse(std::string_view csv, std::string* b
 void apply_variants(const VariantSet& v, std::uint64_t seed, std::uint32_t qpn,
                     ev::SelectorQuirks& selector, ev::HealthParams& health,
                     transport::RequesterConfig& requester) {
-  // MODEL: M7 the EV order is the implementation's: only per-packet variation, even spread and
+  // W11 the EV order is the implementation's: only per-packet variation, even spread and
   // eligibility are fixed. The random seed is the one the former random_spray option used.
   if (v.has(Variant::kRandomEv)) selector.random_seed = (seed * 0x9E3779B97F4A7C15ull) ^ qpn ^ 0xA5A5A5A5ull;
   selector.reverse = v.has(Variant::kReverseRotation);
   selector.start_at_last = v.has(Variant::kRotationOffset);
-  // MODEL: M8 a retransmission must use a different GOOD EV than the one that lost the packet;
+  // W15 a retransmission must use a different GOOD EV than the one that lost the packet;
   // which one is free.
   if (v.has(Variant::kRetxAnyOtherEv)) {
     selector.retx_random_seed = ((seed * 0xD1B54A32D192ED03ull) ^ qpn ^ 0x5A5A5A5Aull) | 1u;

@@ -171,7 +171,7 @@ struct EvValue {  // one explicit EV: compact bits MSB first and its 1-based egr
   bool operator==(const EvValue&) const = default;
 };
 
-struct NsccParams {  // mrc_ctl_cc_nscc_cfg field for field; 0 = the UEC default (MODEL: M12)
+struct NsccParams {  // mrc_ctl_cc_nscc_cfg field for field; 0 = the UEC default (W14)
   std::string algorithm = "uet-1.0-nscc";
   bool disable_qa = false;
   std::uint32_t adjust_bytes_threshold = 0;
@@ -206,8 +206,8 @@ struct RegionRequest {  // memory the agent registers for remote WRITEs
   bool operator==(const RegionRequest&) const = default;
 };
 
-// What one side must know about the other (the out-of-band GID/QPN exchange; MODEL: M4, and the
-// peer's mpr_dest / max_wimm_dest learned out of band, MODEL: M9/M10).
+// What one side must know about the other (the out-of-band GID/QPN exchange; W18, and the
+// peer's mpr_dest / max_wimm_dest learned out of band, W12/W16).
 struct PeerInfo {
   Gid gid{};
   Mac mac{};
@@ -232,7 +232,7 @@ struct ApplyConfig {
   std::uint32_t ev_event_mask = 0x3;  // EV states that raise EV events (host-API bits); v2
   std::vector<std::uint32_t> denied;  // EV indices set DENIED before traffic
   std::optional<NsccParams> cc;       // absent: CC off
-  // The network facts NSCC is tuned to (MODEL: M12; 0 = unknown, the DUT's default); v2.
+  // The network facts NSCC is tuned to (W14; 0 = unknown, the DUT's default); v2.
   std::uint64_t cc_line_rate_bps = 0;
   bool cc_fabric_trims = true;
   QpParams qp;

@@ -278,7 +278,7 @@ CaseConfig build_config(const YAML::Node& root, Validator& v) {
       fmt.widths.push_back(static_cast<std::uint32_t>(w));
       total += static_cast<std::uint32_t>(w);
     }
-    // MODEL: M1/M2 — how many EV bits each placement carries.
+    // W1/W2 — how many EV bits each placement carries.
     const std::uint32_t limit = fmt.mode == EvFormatMode::kStev ? 32 : fmt.mode == EvFormatMode::kUdp ? 16 : 256;
     if (shape_ok && total > limit) {
       v.error(key_loc(*f, "widths"), "config.ev_format.widths",

@@ -28,7 +28,7 @@ struct TestbedSpec {
   std::optional<std::uint32_t> hosts;
   std::optional<std::uint32_t> link_gbps;
   std::optional<std::uint32_t> mtu;         // link MTU, bytes
-  std::optional<std::uint32_t> trim_bytes;  // switch trim size (MODEL: M11, default 256)
+  std::optional<std::uint32_t> trim_bytes;  // switch trim size (W13, default 256)
   // Testbed-layer knobs the case layer does not interpret (validated by the testbed loader).
   std::vector<std::pair<std::string, std::string>> overrides;
 };
@@ -49,7 +49,7 @@ struct EvFieldConfig {  // one EV-profile field E[i] (mrc-wire-model.md §1.5)
 };
 
 struct EvEntryConfig {
-  std::vector<std::uint8_t> value;  // the EV bit string, MSB first (MODEL: M2), <= 32 bytes
+  std::vector<std::uint8_t> value;  // the EV bit string, MSB first (W2), <= 32 bytes
   std::uint8_t port = 1;            // 1-based egress port = plane
 };
 
@@ -72,7 +72,7 @@ struct EvProfileConfig {
   std::size_t ev_count() const;
 };
 
-// mrc_ctl_cc_nscc_cfg; 0 (or absent) means the UEC Table 3-82 default (MODEL: M12).
+// mrc_ctl_cc_nscc_cfg; 0 (or absent) means the UEC Table 3-82 default (W14).
 struct NsccConfig {
   std::string algorithm = "uet-1.0-nscc";
   bool disable_qa = false;
@@ -320,7 +320,7 @@ struct ControlStep {  // a control-plane call on the DUT (libmrc-ctl side)
   ControlOp op = ControlOp::kDenyEv;
   std::optional<std::uint32_t> ev;    // EV index
   std::optional<std::uint32_t> port;  // 1-based port
-  std::optional<std::uint8_t> tc;     // probe_ev: the request's DSCP (req_tc); default 46 (M11)
+  std::optional<std::uint8_t> tc;     // probe_ev: the request's DSCP (req_tc); default 46 (W13)
   ControlResult expect = ControlResult::kOk;
   std::optional<EvProfileOp> ev_profile;  // ev_profile_set
   std::optional<CcProfileOp> cc_profile;  // cc_profile_set

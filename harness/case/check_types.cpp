@@ -172,7 +172,7 @@ constexpr std::array kVariationParams{
             .help = "consecutive data packets per window (default 8)"},
 };
 constexpr Schema kVariationSchema{"per_packet_ev_variation params", kVariationParams};
-// The NSCC window checks restate the cc_profile values they judge against (MODEL: M12).
+// The NSCC window checks restate the cc_profile values they judge against (W14).
 constexpr std::array kInflightParams{
     KeySpec{.name = "max_bytes", .kind = VK::kUInt, .required = true, .umin = 1, .help = "the configured max_cwnd"},
     KeySpec{.name = "slack_bytes", .kind = VK::kUInt, .help = "allowance over max_bytes (default 0)"},

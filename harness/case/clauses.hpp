@@ -18,7 +18,7 @@ namespace mrc::harness {
 struct Clause {
   std::string id;      // UPPER-CASE-WORDS, e.g. SPRAY-PER-PACKET-EV
   std::string text;    // the requirement, in the project's words
-  std::string source;  // "mrc_ctl.h EV states", "RFC 8754 §2", "wire model M7", ...
+  std::string source;  // "mrc_ctl.h EV states", "RFC 8754 §2", "wire model W11", ...
   Basis basis = Basis::kModel;  // published sources only, or (in any part) the wire model
   Level level = Level::kMust;
   ClauseArea area = ClauseArea::kSpray;

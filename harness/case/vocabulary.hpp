@@ -38,7 +38,7 @@ enum class Level : std::uint8_t { kMust, kShould, kMay };
 inline constexpr std::array<std::string_view, 3> kLevelNames{"MUST", "SHOULD", "MAY"};
 
 // What a requirement rests on (cases/clauses.yaml `basis`): published sources only, or, in any
-// part, the project's wire model M1..M13. A case's basis is model when any of its clauses is.
+// part, the project's wire model (W1..W19). A case's basis is model when any of its clauses is.
 enum class Basis : std::uint8_t { kPublished, kModel };
 inline constexpr std::array<std::string_view, 2> kBasisNames{"published", "model"};
 

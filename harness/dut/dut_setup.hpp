@@ -35,7 +35,7 @@ struct DutSetup {
   std::uint32_t ev_min_active = 0;
   std::vector<std::uint32_t> denied;  // EV indices set DENIED before traffic
   std::uint32_t ev_event_mask = 0x3;  // states that raise EV events (host-API bits)
-  // CC profile (NSCC; absent = CC off) and the network facts it is tuned to (MODEL: M12;
+  // CC profile (NSCC; absent = CC off) and the network facts it is tuned to (W14;
   // 0 = unknown, the DUT's default).
   std::optional<ap::NsccParams> cc;
   std::uint64_t cc_line_rate_bps = 0;
@@ -50,7 +50,7 @@ struct DutSetup {
   std::uint64_t seed = 1;
 };
 
-// What the other side needs to talk to this one (the out-of-band GID/QPN exchange, M4).
+// What the other side needs to talk to this one (the out-of-band GID/QPN exchange, W18).
 struct DutLocal {
   wire::Ipv6Addr gid{};
   wire::MacAddr mac{};

@@ -8,7 +8,7 @@ namespace mrc::harness {
 namespace {
 
 // The CC profile's config bytes in the reference endpoint's "name=value" format (cc_config.hpp);
-// a field left 0 keeps its UEC default (MODEL: M12).
+// a field left 0 keeps its UEC default (W14).
 std::string nscc_text(const ap::NsccParams& c, std::uint64_t line_rate_bps, bool fabric_trims) {
   std::ostringstream s;
   auto put = [&](const char* name, auto v) {

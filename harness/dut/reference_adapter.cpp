@@ -124,7 +124,7 @@ DutStatus configure_reference(ref::Endpoint& ep, const DutSetup& s, std::vector<
   qpns.clear();
   for (std::uint32_t i = 0; i < s.qp.count; ++i) {
     transport::QpInitAttr init;
-    init.protocol_version = transport::kProtocolVersion1;  // MODEL: M4 negotiated out of band
+    init.protocol_version = transport::kProtocolVersion1;  // W18 negotiated out of band
     std::uint32_t qpn = 0;
     if (int rc = ep.create_qp(init, qpn)) return api_error("create_qp", rc);
     transport::QpAttr at;
@@ -196,8 +196,8 @@ DutStatus connect_reference(ref::Endpoint& ep, std::span<const std::uint32_t> qp
     at.max_wimm = q.max_wimm;
     at.retry = transport::RetryAttr{q.retry_linear, q.retry_exp};
     at.timeout = q.timeout;
-    at.peer.mpr_dest = remote.mpr_dest;          // MODEL: M9 the peer's window, learned out of band
-    at.peer.max_wimm_dest = remote.max_wimm_dest;  // MODEL: M10
+    at.peer.mpr_dest = remote.mpr_dest;          // W12 the peer's window, learned out of band
+    at.peer.max_wimm_dest = remote.max_wimm_dest;  // W16
     at.peer.cap = remote.qp_caps;
     if (int rc = ep.modify_qp(qpns[i], at, qa::kRtsRequired | qa::kMpr | qa::kMaxWimm | qa::kRetry | qa::kTimeout | qa::kPeer)) {
       return api_error("modify_qp RTS", rc);

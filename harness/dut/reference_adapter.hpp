@@ -59,7 +59,7 @@ DutStatus set_reference_ev_denied(ref::Endpoint& ep, std::uint32_t ev_index, boo
 DutStatus register_reference_buffer(ref::Endpoint& ep, std::uint64_t va, std::uint64_t bytes,
                                     transport::MemoryRegion& mr);
 // Every QP to RTR and RTS towards `remote` (its QPN i for QP i, its window and caps learned out
-// of band, MODEL: M4/M9/M10).
+// of band, W18/W12/W16).
 DutStatus connect_reference(ref::Endpoint& ep, std::span<const std::uint32_t> qpns, const ap::QpParams& q,
                             const DutLocal& remote);
 

@@ -162,7 +162,7 @@ void collect(SessionState& s) {
   d.dut_qpn = s.dut_local.qpns.empty() ? 0 : s.dut_local.qpns.front();
   d.peer_qpn = s.peer_local.qpns.empty() ? 0 : s.peer_local.qpns.front();
 
-  // The DUT's configured limits (MODEL: M9, M10), as the window and WIMM checks judge them.
+  // The DUT's configured limits (W12, W16), as the window and WIMM checks judge them.
   const agentproto::QpParams& q = s.setups.dut.qp;
   ctx.peer_qpns = s.peer_local.qpns;
   ctx.requester_window_psns = std::min<std::uint32_t>(q.mpr, s.peer_local.mpr_dest) * 128u;

@@ -51,7 +51,7 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
   s.format_mode = harness::format_mode_of(wmode);
   s.qp = qp_params(cfg.qp);
   s.cc = nscc_params(cfg.cc_profile.value_or(harness::NsccConfig{}));
-  // NSCC is tuned to the network (MODEL: M12): the testbed's unloaded RTT unless the case sets one.
+  // NSCC is tuned to the network (W14): the testbed's unloaded RTT unless the case sets one.
   const harness::Testbed::NetworkFacts net = tb.network_facts(dut_host, peer_host, cfg.qp.mtu);
   if (s.cc->base_rtt == 0) s.cc->base_rtt = static_cast<std::uint32_t>(net.base_rtt_ns);
   s.cc_line_rate_bps = net.line_rate_bps;
@@ -60,7 +60,7 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
   s.ipv4 = c.requires_cap(harness::Capability::kIpv4);
   s.seed = seed;
 
-  // SRv6 with a format wider than one 128-bit container asks for the SRH segment too (M1).
+  // SRv6 with a format wider than one 128-bit container asks for the SRH segment too (W1).
   std::uint32_t format_bits = 0;
   if (cfg.ev_format) {
     for (std::uint32_t w : cfg.ev_format->widths) format_bits += w;
@@ -106,7 +106,7 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
   out.peer.denied.clear();
   out.peer.seed = seed ^ 0x5EEDFEEDull;
   if (mode == EvFormatMode::kSrv6) {
-    // SRv6 EVs are source routes: the peer's own direction needs its own paths (MODEL: M1).
+    // SRv6 EVs are source routes: the peer's own direction needs its own paths (W1).
     harness::use_default_evs(out.peer, tb.default_evs(wire::EvFmtMode::kSrv6, peer_host, dut_host, srh));
     out.peer.ev_min_active = 1;
   }

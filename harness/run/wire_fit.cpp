@@ -33,7 +33,7 @@ std::string ack_timer_misfit(const harness::Case& c, const WireFacts& w) {
   const bool traffic = std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& s) {
     return std::holds_alternative<harness::TrafficStep>(s.body);
   });
-  // MODEL: M8 T = 1.024 us x 2^timeout
+  // W15 (host API) T = 1.024 us x 2^timeout
   const std::uint64_t ack_timeout_ns = std::uint64_t{1024} << c.config.qp.timeout;
   if (!traffic || c.config.qp.count == 0 || ack_timeout_ns >= 2 * w.base_rtt_ns) return "";
   return "the case's ACK timeout (config.qp.timeout " + std::to_string(c.config.qp.timeout) + ": " + us(ack_timeout_ns) +

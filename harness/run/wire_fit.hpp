@@ -3,7 +3,7 @@
 // UNSUPPORTED with its reason instead of a FAIL or a hang that says nothing about the DUT.
 //
 // Five limits, from the case and declared figures (deterministic, never from a measurement):
-//  - timers: the case's ACK timeout (config.qp.timeout, 1.024 us x 2^timeout, MODEL: M8) must be at
+//  - timers: the case's ACK timeout (config.qp.timeout, 1.024 us x 2^timeout, W15) must be at
 //    least two round trips of the path as the bridge makes it (the fabric's base RTT plus the
 //    bridge's declared RTT). A shorter timer fires on packets still crossing the bridge once a
 //    queue forms; the retransmissions add load and the run collapses into a retransmission storm

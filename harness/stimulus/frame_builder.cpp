@@ -112,7 +112,7 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   f.ip6.dscp = f.ip4.dscp = dscp;
   f.ip6.ecn = f.ip4.ecn = ecn;
 
-  // EV placement (MODEL: M1/M2): the named EV, else the sender's first one.
+  // EV placement (W1/W2): the named EV, else the sender's first one.
   std::array<std::uint8_t, 16> srh_segment{};
   if (spec.ev && *spec.ev >= ctx.evs.size()) {
     out.error = "ev " + std::to_string(*spec.ev) + " is not in the EV array (" + std::to_string(ctx.evs.size()) + " EVs)";
@@ -126,7 +126,7 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
         f.inner_ip6.dscp = dscp;
         f.inner_ip6.ecn = ecn;
       }
-      f.udp.sport = static_cast<std::uint16_t>(wire::kSrv6SportBase | ev.index);  // MODEL: M1
+      f.udp.sport = static_cast<std::uint16_t>(wire::kSrv6SportBase | ev.index);  // W2 SRv6 tag
     } else if (!ctx.ipv4 || ctx.mode == wire::EvFmtMode::kUdp) {
       wire::place_ev(f, ctx.mode, ev.wire, ev.index, srh_segment);
     }

@@ -36,7 +36,7 @@ struct FrameContext {
   wire::EvFmtMode mode = wire::EvFmtMode::kStev;
   std::vector<WireEv> evs;       // the sender's EV array; FrameSpec::ev indexes it
   // SRv6: true builds the encapsulated form a host puts into the fabric; false the inner packet
-  // a host receives after decapsulation at the last hop (MODEL: M1).
+  // a host receives after decapsulation at the last hop (W1).
   bool srv6_encapsulated = false;
   std::uint32_t dqpn = 0;        // the receiver's QPN
   std::uint64_t buffer_va = 0;   // the receiver's buffer and R_Key (default RETH)

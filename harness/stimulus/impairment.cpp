@@ -103,7 +103,7 @@ bool ImpairmentProgram::selects(Rule& r, const PacketInfo& p, bool& decoded) {
     if (!ev_ || std::find(sel.evs.begin(), sel.evs.end(), *ev_) == sel.evs.end()) return false;
   }
   if (sel.psn_range && (!is_data_ || psn_ < sel.psn_range->first || psn_ > sel.psn_range->second)) return false;
-  if (r.info.kind == ImpairKind::kTrim) {  // MODEL: M11 only trimmable data is cut
+  if (r.info.kind == ImpairKind::kTrim) {  // W13 only trimmable data is cut
     const std::uint32_t keep = r.params.bytes.value_or(static_cast<std::uint32_t>(wire::kTrimLength));
     if (!has_bth_ || dscp_ != wire::kDscpTrimmable || p.len <= keep) return false;
   }

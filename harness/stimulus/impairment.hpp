@@ -6,7 +6,7 @@
 // Where a rule applies: on the named `select.link` when there is one (both directions), else at
 // a packet's first hop (the link leaving the sending host), so a rule acts once per packet.
 // `psn_range` picks RDMA WRITE data packets only (a feedback PSN is an acknowledgement, not the
-// packet's own number). A trim rule only cuts trimmable data (DSCP 10, MODEL: M11) longer than
+// packet's own number). A trim rule only cuts trimmable data (DSCP 10, W13) longer than
 // its size. Reorder holds back every (depth+1)-th selected packet by delay_ns (default: depth x
 // 1 us), so `depth` later packets overtake it. Random choices come from a per-rule splitmix64
 // stream seeded from the case seed: the same seed gives the same impairments.

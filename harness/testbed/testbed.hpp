@@ -151,7 +151,7 @@ class Testbed {
   virtual Path path_of(int src, int port, std::span<const std::uint8_t> frame) const = 0;
 
   // What congestion control needs to know about the network between two hosts (NSCC's base RTT
-  // and line rate, MODEL: M12): an unloaded round trip of an MTU-sized frame and its ACK, the
+  // and line rate, W14): an unloaded round trip of an MTU-sized frame and its ACK, the
   // NIC's aggregate rate over every plane, and whether switches trim.
   struct NetworkFacts {
     std::uint64_t base_rtt_ns = 0;
@@ -217,7 +217,7 @@ struct TestbedRequest {
   std::optional<std::uint32_t> hosts;
   std::optional<std::uint32_t> link_gbps;
   std::optional<std::uint32_t> mtu;         // link MTU, bytes
-  std::optional<std::uint32_t> trim_bytes;  // switch trim size (MODEL: M11)
+  std::optional<std::uint32_t> trim_bytes;  // switch trim size (W13)
   std::vector<std::pair<std::string, std::string>> overrides;  // validated by the testbed loader
 
   static TestbedRequest named(std::string preset_or_yaml) {

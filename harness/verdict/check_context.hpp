@@ -59,9 +59,9 @@ struct CheckContext {
   // ---- appended by the verdict engine: the DUT's configured limits from the case config, for
   // the checks that judge them (0 / empty = unknown; those checks are then ERROR, not guessed).
   std::vector<std::uint32_t> peer_qpns;  // index = case QP index: the QPN the DUT's data frames target
-  std::uint32_t requester_window_psns = 0;  // MODEL: M9 min(mpr, peer mpr_dest) x 128
-  std::uint32_t responder_window_psns = 0;  // MODEL: M9 the DUT's mpr_dest x 128
-  std::uint32_t wimm_limit = 0;             // MODEL: M10 min(max_wimm, peer max_wimm_dest)
+  std::uint32_t requester_window_psns = 0;  // W12 min(mpr, peer mpr_dest) x 128
+  std::uint32_t responder_window_psns = 0;  // W12 the DUT's mpr_dest x 128
+  std::uint32_t wimm_limit = 0;             // W16 min(max_wimm, peer max_wimm_dest)
   std::uint32_t ev_min_active = 0;          // the EV profile's ev_min_active
   std::uint16_t dut_pkey = 0xFFFF;          // P_Key of the DUT's QPs (the harness's QPs all use the default)
   std::uint32_t ev_event_mask = 0x3;        // the EV profile's ev_event_mask (host-API state bits)

@@ -54,7 +54,7 @@ std::uint64_t dest_key(const wire::DecodedFrame& f) {
   if (v.kind == FieldKind::kIpv6 || v.kind == FieldKind::kIpv4) {
     const std::uint64_t hi = v.kind == FieldKind::kIpv4 ? 0xFFFF : be64(v.a.data());
     const std::uint64_t lo = v.kind == FieldKind::kIpv4 ? v.u : be64(v.a.data() + 8);
-    // An EV's path (SRH segment, SRv6 outer DA; MODEL: M1), not an address: raw, or left out.
+    // An EV's path (SRH segment, SRv6 outer DA; W1), not an address: raw, or left out.
     const bool path = field_class(id, f.encapsulated) == FieldClass::kChoice;
     if (path) return masks.ev || masks.choice ? 0 : fold128(hi, lo);
     return opt.normalize ? n.addrs.get(hi, lo) : fold128(hi, lo);
@@ -247,7 +247,7 @@ FieldId field_of_slot(int slot) {
 
 std::string parse_masks(const std::vector<std::string>& names, MaskSet& out, bool ev_choice) {
   out = {};
-  // Every EV-carrying field (MODEL: M1, M2) as the class table says; the SRv6 outer DA shares
+  // Every EV-carrying field (W1, W2) as the class table says; the SRv6 outer DA shares
   // ip.dst's slot with a plain address, so slot_value() leaves it out frame by frame.
   SlotBits choice_bits = 0;
   for (int s = 0; s <= static_cast<int>(FieldId::kFrameLen); ++s) {

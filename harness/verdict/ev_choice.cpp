@@ -28,7 +28,7 @@ EvChoice::EvChoice(wire::EvFmtMode mode, const std::vector<WireEvRecord>& evs) :
     Expansion e;
     e.flow_label = spec.ip6.flow_label;
     e.sport = spec.udp.sport;
-    if (mode == wire::EvFmtMode::kSrv6) {  // MODEL: M1
+    if (mode == wire::EvFmtMode::kSrv6) {  // W1
       e.da = spec.ip6.dst;
       if (spec.has_srh) e.seg = seg;
     }

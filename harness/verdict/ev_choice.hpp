@@ -2,7 +2,7 @@
 // the DUT's choice (SPRAY-PER-PACKET-EV lets it pick any eligible EV, round robin or random), so
 // a golden cannot pin the EV order. What the requirements do fix is that every EV-carrying field
 // of a packet is the expansion of *some* eligible EV of the sending side (EV-EXPANSION, the
-// placement rules M1/M2) and that all of one packet's EV fields, and the port it leaves on, come
+// placement rules W1/W2) and that all of one packet's EV fields, and the port it leaves on, come
 // from the same EV.
 //
 // The expansion is the wire layer's (wire::place_ev), applied once per EV when the set is built;
@@ -56,7 +56,7 @@ class EvChoice {
   std::string describe(const EvJudgement& j, const wire::DecodedFrame& f, int port) const;
 
  private:
-  // What wire::place_ev puts in the EV-carrying fields for one EV (MODEL: M1, M2).
+  // What wire::place_ev puts in the EV-carrying fields for one EV (W1, W2).
   struct Expansion {
     std::uint32_t flow_label = 0;
     std::uint16_t sport = 0;

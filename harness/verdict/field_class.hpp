@@ -25,10 +25,10 @@ namespace mrc::harness {
 enum class FieldClass : std::uint8_t { kExact, kChoice, kBounded };
 
 // `encapsulated`: the frame is SRv6-encapsulated, so ip.dst is the outer DA, the EV's uSID
-// container (a path, MODEL: M1), not an address. Inline: the diff asks it per field per packet.
+// container (a path, W1), not an address. Inline: the diff asks it per field per packet.
 constexpr FieldClass field_class(FieldId id, bool encapsulated) {
   switch (id) {
-    // The EV-carrying fields (MODEL: M1, M2: wire::place_ev) and where the EV sends the packet.
+    // The EV-carrying fields (W1, W2: wire::place_ev) and where the EV sends the packet.
     case FieldId::kIpFlowLabel:
     case FieldId::kUdpSport:
     case FieldId::kSrhSegment0:
@@ -58,7 +58,7 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
     case FieldId::kSethSackBitmap:
       return FieldClass::kChoice;
     case FieldId::kIpDst:
-      return encapsulated ? FieldClass::kChoice : FieldClass::kExact;  // MODEL: M1 outer DA = EV
+      return encapsulated ? FieldClass::kChoice : FieldClass::kExact;  // W1 outer DA = EV
     case FieldId::kTs:
       return FieldClass::kBounded;
     default:

@@ -1,5 +1,5 @@
 // The DUT requester's bytes in flight as its own taps show them: the congestion-control checks
-// (invariants_cc.cpp) judge the NSCC window through it (MODEL: M12).
+// (invariants_cc.cpp) judge the NSCC window through it (W14).
 //
 // What counts: the payload bytes of the DUT's WRITE data PSNs sent and not yet acknowledged by
 // the feedback arriving at the DUT, as NSCC counts them. A cumulative ACK (cack_psn) or a SACK bit

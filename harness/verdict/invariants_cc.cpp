@@ -1,4 +1,4 @@
-// Invariants on the DUT requester's NSCC window (mrc-wire-model.md §4.2, MODEL: M12), judged
+// Invariants on the DUT requester's NSCC window (mrc-wire-model.md §4.2, W14), judged
 // from the bytes it keeps in flight (inflight.hpp): the window cannot be read off the wire, but
 // a window-limited sender's bytes in flight are its window, so each check is built so that the
 // window, not the application, limits the DUT (the case keeps more writes posted than the window
@@ -22,7 +22,7 @@ std::string bytes_str(std::uint64_t b) { return std::to_string(b) + " bytes"; }
 
 }  // namespace
 
-void inflight_bounds(Run& r) {  // MODEL: M12
+void inflight_bounds(Run& r) {  // W14
   const std::uint64_t max = r.param("max_bytes", 0);
   const std::uint64_t slack = r.param("slack_bytes", 0);
   if (max == 0) return r.stop(Verdict::kError, "needs params.max_bytes: the max_cwnd the case configured");
@@ -41,7 +41,7 @@ void inflight_bounds(Run& r) {  // MODEL: M12
   r.r.metrics["peak_inflight_bytes"] = static_cast<double>(peak);
 }
 
-void no_md_below_target(Run& r) {  // MODEL: M12
+void no_md_below_target(Run& r) {  // W14
   const std::uint64_t target = r.param("target_ns", 0);
   const std::uint64_t w = r.param("window_ns", 20'000);
   const std::uint64_t pct = r.param("min_pct", 75);
@@ -107,7 +107,7 @@ void no_md_below_target(Run& r) {  // MODEL: M12
   }
 }
 
-void quick_adapt(Run& r) {  // MODEL: M12
+void quick_adapt(Run& r) {  // W14
   const std::uint64_t max_cwnd = r.param("max_cwnd", 0);
   const std::uint64_t epoch = r.param("epoch_ns", 0);
   const std::uint64_t gate_shift = r.param("qa_gate", 3);

@@ -1,7 +1,7 @@
 // Invariants on the DUT as requester and on the run's outcome: every PSN acknowledged, the
-// un-ACKed window (M9) and WIMM limit (M10), selective retransmission, completions exactly once
+// un-ACKed window (W12) and WIMM limit (W16), selective retransmission, completions exactly once
 // and only after every PSN of the message was placed, data verified, and the congestion
-// response to ECN (M12).
+// response to ECN (W14).
 #include <algorithm>
 #include <deque>
 
@@ -159,7 +159,7 @@ void completions_exactly_once(Run& r) {
   }
 }
 
-void completion_after_all_psns(Run& r) {  // MODEL: M3
+void completion_after_all_psns(Run& r) {  // W4, W16
   PsnSpace s(r.t, [](const PacketRec& p) { return !p.from_dut && p.is_write_data(); });
   std::vector<std::uint64_t> placed_at(s.size(), ~std::uint64_t{0});
   std::vector<std::uint8_t> opcode(s.size(), 0);
@@ -211,7 +211,7 @@ void completion_after_all_psns(Run& r) {  // MODEL: M3
   }
 }
 
-void requester_window(Run& r) {  // MODEL: M9
+void requester_window(Run& r) {  // W12
   const std::uint64_t n = r.param("max_outstanding", r.ctx.requester_window_psns);
   if (n == 0) return r.stop(Verdict::kError, "the context does not carry the requester window (min(mpr, mpr_dest) x 128)");
   SentSpace s(r.t);
@@ -231,7 +231,7 @@ void requester_window(Run& r) {  // MODEL: M9
   }
 }
 
-void wimm_limit(Run& r) {  // MODEL: M10
+void wimm_limit(Run& r) {  // W16
   const std::uint64_t limit = r.param("max_outstanding", r.ctx.wimm_limit);
   if (limit == 0) return r.stop(Verdict::kError, "the context does not carry the WIMM limit (min(max_wimm, max_wimm_dest))");
   SentSpace s(r.t);
@@ -324,7 +324,7 @@ void data_verified(Run& r) {
   }
 }
 
-void cwnd_decreases(Run& r) {  // MODEL: M12
+void cwnd_decreases(Run& r) {  // W14
   const std::uint64_t w = r.param("within_ns", 50'000);
   // The DUT sees a feedback frame up to the timing budget after its tap stamped it, so the
   // window in which its rate must have dropped opens that much later (the deadline grows by it).

@@ -1,6 +1,6 @@
 // Invariants on how the DUT uses its EVs: never a DENIED or ASSUMED_BAD one, never a failed
 // path past a grace time, retransmissions on another EV, per-packet variation, ev_min_active, and
-// where the EV sits in the frame per format mode (MODEL: M1, M2, M7).
+// where the EV sits in the frame per format mode (W1, W2, W11).
 #include <algorithm>
 #include <limits>
 
@@ -254,7 +254,7 @@ void ev_min_active(Run& r) {
   }
 }
 
-void stev_placement(Run& r) {  // MODEL: M2
+void stev_placement(Run& r) {  // W2 option A
   if (!require_mode(r, 1, "STEV")) return;
   r.judged_what = "data packets from the DUT";
   for (const PacketRec& p : r.t.packets) {
@@ -271,7 +271,7 @@ void stev_placement(Run& r) {  // MODEL: M2
   }
 }
 
-void udp_placement(Run& r) {  // MODEL: M2
+void udp_placement(Run& r) {  // W2
   if (!require_mode(r, 4, "UDP")) return;
   r.judged_what = "data packets from the DUT";
   for (const PacketRec& p : r.t.packets) {
@@ -282,7 +282,7 @@ void udp_placement(Run& r) {  // MODEL: M2
   }
 }
 
-void srv6_layout(Run& r) {  // MODEL: M1
+void srv6_layout(Run& r) {  // W1 SRH, W2 SRv6 tag: the reference's own choices
   if (!require_mode(r, 2, "SRv6")) return;
   r.judged_what = "data packets from the DUT";
   for (const PacketRec& p : r.t.packets) {

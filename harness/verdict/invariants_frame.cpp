@@ -212,7 +212,7 @@ void allowed_opcodes(Run& r) {
   malformed_violations(r, wire::WireError::kBadOpcode, "bth.opcode", "an opcode MRC defines");
 }
 
-void dscp_marking(Run& r) {  // MODEL: M11
+void dscp_marking(Run& r) {  // W13
   const std::uint64_t data = r.param("data", wire::kDscpTrimmable);
   const std::uint64_t feedback = r.param("feedback", wire::kDscpControl);
   const std::uint64_t probe = r.param("probe", kUnset);  // probes use req_tc: judged only when given

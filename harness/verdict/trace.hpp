@@ -161,7 +161,7 @@ inline std::int32_t psn_diff(std::uint32_t b, std::uint32_t a) {
   return d >= (1 << 23) ? d - (1 << 24) : d;
 }
 
-// A data frame the DUT may accept: a WRITE with a good ICRC that is not a trimmed stub (M11).
+// A data frame the DUT may accept: a WRITE with a good ICRC that is not a trimmed stub (W13).
 inline bool valid_arrival(const PacketRec& p) { return p.is_write_data() && p.icrc_ok && !p.trimmed; }
 
 }  // namespace mrc::harness

@@ -1,4 +1,4 @@
-// The NSCC controller (mrc-wire-model.md §4.2), one per QP (MODEL: M12).
+// The NSCC controller (mrc-wire-model.md §4.2), one per QP (W14).
 //
 // The shape follows the UEC htsim model: an ACK first gives QuickAdapt its chance (once per
 // base RTT + target epoch); otherwise exactly one of four rules picks by (marked, delay vs target):

@@ -1,4 +1,4 @@
-// UEC NSCC (network-signal-based congestion control), one instance per QP (MODEL: M12).
+// UEC NSCC (network-signal-based congestion control), one instance per QP (MODEL: W14).
 //
 // NSCC is a sender window algorithm driven by two per-ACK signals, the ECN mark and the queueing
 // delay (RTT − base RTT), plus trims and losses. The rules and their UEC defaults are in
@@ -25,7 +25,7 @@ namespace mrc::cc {
 // ---------------------------------------------------------------------------------------------
 
 // The controller API's NSCC configuration (mrc_ctl_cc_nscc_cfg, §1.8), field for field, plus the
-// network facts the defaults are derived from. A field left 0 takes its UEC default (M12).
+// network facts the defaults are derived from. A field left 0 takes its UEC default (W14, §4.2).
 struct NsccConfig {
   // --- the API fields -------------------------------------------------------------------------
   std::uint8_t disable_qa = 0;                // non-zero: QuickAdapt off
@@ -45,7 +45,7 @@ struct NsccConfig {
   // --- the network (not API fields; they size the defaults) -----------------------------------
   std::uint64_t line_rate_bps = 100'000'000'000ull;  // port line rate, bits per second
   std::uint32_t mtu_bytes = 4096;                    // bytes per full data packet
-  bool fabric_trims = true;                          // switches trim instead of dropping (M11)
+  bool fabric_trims = true;                          // switches trim instead of dropping (W13)
 };
 
 // The UEC reference network every default is scaled against (§4.2).
@@ -110,7 +110,7 @@ NsccParams resolve(const NsccConfig& cfg);
 // Controller
 // ---------------------------------------------------------------------------------------------
 
-// One feedback packet's worth of input (M12).
+// One feedback packet's worth of input (W14).
 struct AckSample {
   std::uint64_t now_ns = 0;
   std::uint32_t acked_bytes = 0;  // payload bytes newly acknowledged by this feedback

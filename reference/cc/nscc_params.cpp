@@ -1,4 +1,4 @@
-// NSCC configuration: the UEC defaults (mrc-wire-model.md §4.2) for every field left 0 (M12).
+// NSCC configuration: the UEC defaults (mrc-wire-model.md §4.2) for every field left 0 (W14).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -42,7 +42,7 @@ std::string_view to_string(NsccError e) {
   return "unknown NSCC error";
 }
 
-NsccParams resolve(const NsccConfig& cfg) {  // MODEL: M12
+NsccParams resolve(const NsccConfig& cfg) {  // W14
   if (cfg.line_rate_bps == 0) return refuse(NsccError::kBadLineRate);
   if (cfg.mtu_bytes == 0) return refuse(NsccError::kBadMtu);
   if (bad_float(cfg.eta) || bad_float(cfg.fi) || bad_float(cfg.fi_scale) || bad_float(cfg.gamma) ||

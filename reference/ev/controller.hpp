@@ -104,7 +104,7 @@ struct EvEntry {
   wire::EvBytes val{};                 // the EV as the controller names it (compact bits)
   std::uint8_t port = 0;               // 1-based egress port (= plane); 0 only when UNPOPULATED
   wire::EvBytes wire{};                // expanded bytes (format profile applied)
-  std::uint8_t index = 0;              // position in the array & 0xFF (SRv6 sport low byte, M1)
+  std::uint8_t index = 0;              // position in the array & 0xFF (SRv6 sport low byte, W2)
   EvState state = EvState::kUnknown;   // what QUERY_EV_STATE reports (DENIED overrides)
   EvState hw_state = EvState::kUnknown;  // GOOD / ASSUMED_BAD / UNKNOWN as the endpoint reported
   bool denied = false;                 // controller's DENIED flag

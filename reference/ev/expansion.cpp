@@ -40,7 +40,7 @@ std::uint32_t format_wire_bits(const FormatProfile& fmt) {
 std::uint32_t mode_max_wire_bits(wire::EvFmtMode mode) {
   switch (mode) {
     case wire::EvFmtMode::kStev:
-      return 32;  // MODEL: M2 the STEV value V is expanded bytes 0..3
+      return 32;  // W2 the STEV value V is expanded bytes 0..3
     case wire::EvFmtMode::kUdp:
       return 16;  // the UDP source port only
     case wire::EvFmtMode::kSrv6:

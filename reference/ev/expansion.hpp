@@ -43,7 +43,7 @@ struct EvField {
 
 // Bits a format profile puts on the wire (sum of F widths).
 std::uint32_t format_wire_bits(const FormatProfile& fmt);
-// The most wire bits a mode can carry: STEV 32 (M2: bytes 0..3), UDP 16, SRv6 256.
+// The most wire bits a mode can carry: STEV 32 (W2: bytes 0..3), UDP 16, SRv6 256.
 std::uint32_t mode_max_wire_bits(wire::EvFmtMode mode);
 // EV bits an EV profile consumes (sum of popcount(mask)).
 std::uint32_t ev_bits_used(std::span<const EvField> fields);

@@ -45,9 +45,10 @@
 
 namespace mrc::ev {
 
-// When an ASSUMED_BAD EV gets its first probe. M7 fixes the hold-down before reuse and the probe
-// interval, not when probing starts; the phases other than the default are conformant variants
-// (reference/variants.hpp). Only probes sent once the hold-down is over count towards recovery.
+// When an ASSUMED_BAD EV gets its first probe. The W11 timing below fixes the hold-down before
+// reuse and the probe interval, not when probing starts; the phases other than the default are
+// conformant variants (reference/variants.hpp). Only probes sent once the hold-down is over count
+// towards recovery.
 enum class ProbePhase : std::uint8_t {
   kAtHoldDownEnd,    // the reference: first probe when the hold-down ends
   kFromFailure,      // probe-eager: every interval from the failure on, hold-down included
@@ -110,7 +111,7 @@ class EvHealth {
   void on_probe_result(std::uint16_t ev, bool answered, wire::MpVerdict m, std::uint64_t now);
   // The selector's rotation reached a SKIP EV: back to GOOD (S1: W11). False if it was not in SKIP.
   bool restore_skip(std::uint16_t ev);
-  // A PSN last sent on `ev` timed out; its on_timeout() report waits for the retransmission (M7).
+  // A PSN last sent on `ev` timed out; its on_timeout() report waits for the retransmission (W11).
   // Until it is reported, or the PSN is acknowledged first (on_timeout_resolved), the EV is
   // suspect. Why it matters: with the window collapsed to one packet by the losses, retransmissions
   // leave one per ACK timeout; sprayed over EVs whose losses are not reported yet, each lands on a

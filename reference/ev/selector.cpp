@@ -66,8 +66,8 @@ std::optional<std::uint16_t> EvSelector::pick(std::uint64_t now, std::optional<s
     return std::nullopt;
   }
   // A forced-active EV keeps its GOOD state and its share of new data (the ev_min_active floor,
-  // M7), and so does a suspect one until its timeout is reported, but a retransmission that has a
-  // choice does not go back into a path that already lost data: M8 asks only for a different GOOD
+  // W11), and so does a suspect one until its timeout is reported, but a retransmission that has a
+  // choice does not go back into a path that already lost data: W15 asks only for a different GOOD
   // EV, and this keeps dead EVs (a floor of them, or ones whose losses wait behind a collapsed
   // window to be reported) from taking one PSN after another while the backoff grows.
   if (avoid_forced) {

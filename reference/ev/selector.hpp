@@ -26,19 +26,19 @@ namespace mrc::ev {
 struct SelectorQuirks {
   quirk::Flag spray_single_ev = false;  // always the first eligible EV (lowest index)
   quirk::Flag use_denied = false;       // DENIED EVs are not skipped
-  // Not a defect: a conformant alternative policy (MODEL: M7 allows any per-packet choice that
+  // Not a defect: a conformant alternative policy (W11 allows any per-packet choice that
   // spreads evenly). Nonzero = seed of a uniformly random choice among the eligible EVs other than
   // the previous pick. The `reference-random` DUT uses it so statistical checks meet a sprayer whose
   // counts really vary, which is what their false-fail rate is about.
   std::uint64_t random_seed = 0;
-  // Not defects either: conformant variants of the rotation (reference/variants.hpp). M7 fixes
+  // Not defects either: conformant variants of the rotation (reference/variants.hpp). W11 fixes
   // only that picks vary per packet, spread evenly over the eligible EVs and ports; the order is
   // free. `reverse` walks ports and EVs in descending order; `start_at_last` starts the rotation at
   // the last port and the last EV of every port.
   bool reverse = false;
   bool start_at_last = false;
   // Nonzero = seed of the retransmission choice of pick_other(): uniform among the eligible EVs
-  // other than the one that lost the packet (M8 fixes only "a different GOOD EV").
+  // other than the one that lost the packet (W15 fixes only "a different GOOD EV").
   std::uint64_t retx_random_seed = 0;
 };
 

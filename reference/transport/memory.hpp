@@ -3,7 +3,7 @@
 //
 // The endpoint owns the bytes (allocated at registration, zero as far as anyone can tell), so a
 // region is a plain value: a virtual address range the peer names in RETH.VA plus an R_Key/L_Key. Placement
-// is by RETH alone (MODEL: M3): check_remote_write() is the whole access check a responder does
+// is by RETH alone (W4): check_remote_write() is the whole access check a responder does
 // before it writes one packet's payload (key known and current, range inside the region, remote
 // write permitted), and remote_write() copies without allocating.
 //

@@ -39,9 +39,9 @@ inline constexpr std::uint32_t kSvcTimeDestUnsupported = 1u << 2;
 inline constexpr std::uint32_t kAll = kTrimNackDestUnsupported | kDynamicMpr | kSvcTimeDestUnsupported;
 }  // namespace qp_cap
 
-// Wire protocol version (mrc_protocol_version): 0 = provider default, 1<<0 = v1 (M4).
+// Wire protocol version (mrc_protocol_version): 0 = provider default, 1<<0 = v1 (W18).
 inline constexpr std::uint8_t kProtocolVersionDefault = 0;
-inline constexpr std::uint8_t kProtocolVersion1 = 1u << 0;  // MODEL: M4 negotiated out of band
+inline constexpr std::uint8_t kProtocolVersion1 = 1u << 0;  // MODEL: W18 negotiated out of band
 
 // Resource hints (no wire effect).
 struct QpHint {
@@ -73,7 +73,7 @@ struct AddressVector {
 };
 
 // What the requester knows about the remote responder, learned out of band with the GID/QPN
-// exchange (M10: "the peer value is learned out of band"; M9 uses the peer's mpr_dest).
+// exchange (W16: the peer's max_wimm_dest is learned out of band; W12 uses the peer's mpr_dest).
 struct PeerAttr {
   std::uint8_t mpr_dest = 0;          // units of 128 PSNs; 0 = not known (own mpr applies)
   std::uint16_t max_wimm_dest = 0;    // 0 = not known (own max_wimm applies)
@@ -187,7 +187,7 @@ struct TxFrame {
 };
 
 // Which path a packet a transport side emits should take; the endpoint turns it into an egress
-// port and the EV-carrying header fields (ev_placement, M1/M2).
+// port and the EV-carrying header fields (ev_placement, W1/W2).
 struct TxPath {
   enum class Kind : std::uint8_t {
     kQpEv,        // ev_index into the sending QP's EV profile array

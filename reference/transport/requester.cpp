@@ -49,19 +49,19 @@ Requester::Requester(const RequesterConfig& cfg, std::span<const ev::EvSlotInit>
 }
 
 std::uint32_t Requester::window_psns() const {
-  // MODEL: M9 min(mpr, peer mpr_dest) x 128 un-ACKed PSNs.
+  // S1: W12 at most min(mpr, peer mpr_dest) x 128 un-ACKed PSNs; MODEL: W12 the min().
   const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;
   return cfg_.quirks.exceed_mpr_window ? 2 * w : w;  // defect exceed-mpr-window
 }
 
 bool Requester::window_open() const {
-  // window_psns() without reading the defect's switch below the M9 limit.
+  // window_psns() without reading the defect's switch below the W12 limit.
   const std::uint32_t w = std::uint32_t{mpr_units_} * kMprUnitPsns;
   return outstanding_ < w || (cfg_.quirks.exceed_mpr_window && outstanding_ < 2 * w);
 }
 
 std::uint32_t Requester::wimm_limit() const {
-  // MODEL: M10 min(max_wimm, peer max_wimm_dest).
+  // MODEL: W16 min(max_wimm, peer max_wimm_dest).
   return cfg_.peer_max_wimm_dest != 0 ? std::min(cfg_.max_wimm, cfg_.peer_max_wimm_dest)
                                       : cfg_.max_wimm;
 }
@@ -98,14 +98,14 @@ std::optional<std::uint16_t> Requester::ev_of(std::uint32_t psn) const {
 }
 
 bool Requester::cwnd_allows(std::uint32_t bytes) const {
-  // MODEL: M12 NSCC gates by cwnd (always lets one packet go when nothing is in flight).
+  // MODEL: W14 UET's gate: inflight + packet <= cwnd (one packet may always go when none is in flight).
   return !nscc_ || nscc_->can_send(inflight_bytes_, bytes);
 }
 
 std::optional<std::uint16_t> Requester::pick_ev(std::uint64_t now,
                                                 std::optional<std::uint16_t> exclude,
                                                 bool retransmission) {
-  return selector_->pick(now, exclude, retransmission);  // MODEL: M7
+  return selector_->pick(now, exclude, retransmission);  // W11
 }
 
 bool Requester::next_packet(std::uint64_t now, TxPacket& out) {
@@ -119,12 +119,12 @@ bool Requester::emit_new(std::uint64_t now, TxPacket& out) {
   if (sq_cursor_ >= sq_count_) return false;
   const std::uint32_t wr_idx = (sq_head_ + sq_cursor_) % static_cast<std::uint32_t>(sq_.size());
   WrSlot& w = sq_[wr_idx];
-  if (!window_open()) {  // MODEL: M9
+  if (!window_open()) {  // W12
     ++stats_.blocked_window;
     return false;
   }
   if (w.imm && w.sent_pkts == 0 && !cfg_.quirks.ignore_wimm &&
-      wimm_outstanding_ >= wimm_limit()) {  // MODEL: M10
+      wimm_outstanding_ >= wimm_limit()) {  // W16
     ++stats_.blocked_wimm;
     return false;
   }
@@ -194,7 +194,7 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     if (cfg_.quirks.retransmit_same_ev) {
       ev = s.ev;  // defect retransmit-same-ev
     } else {
-      // MODEL: M8 a retransmission goes out on a different GOOD EV than the last one it used;
+      // W15 a retransmission goes out on a different GOOD EV than the last one it used;
       // with a single eligible EV it has to reuse it. Which other EV: the next in the rotation,
       // or a random one with the retx-any-other-ev variant.
       ev = selector_->quirks().retx_random_seed != 0 ? selector_->pick_other(now, s.ev, true)
@@ -216,7 +216,7 @@ bool Requester::emit_retransmit(std::uint64_t now, TxPacket& out) {
     const auto lvl = static_cast<std::uint8_t>(schedule_.level(s.retries));
     timer_insert(psn, lvl, now + schedule_.wait_ns(s.retries));
     if (s.flags & kBlame) {
-      // MODEL: M7 the EV that timed out is reported once the PSN went out elsewhere.
+      // W11 the EV that timed out is reported once the PSN went out elsewhere.
       s.flags &= static_cast<std::uint8_t>(~kBlame);
       health_->on_timeout_resolved(s.blame_ev);
       health_->on_timeout(s.blame_ev, now);
@@ -237,8 +237,8 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, boo
   out.qpn = cfg_.qpn;
   out.path.kind = TxPath::Kind::kQpEv;
   out.path.ev_index = ev;
-  out.dscp = wire::kDscpTrimmable;  // MODEL: M11 data is trimmable
-  out.ecn = wire::kEcnEct0;         // MODEL: M11 data is sent ECT(0)
+  out.dscp = wire::kDscpTrimmable;  // W13 data is DSCP_TRIMMABLE
+  out.ecn = wire::kEcnEct0;         // MODEL: W13 data is sent ECT(0)
   out.bth = wire::Bth{};
   out.bth.opcode = data_opcode(first, last, w.imm);
   out.bth.dest_qp = cfg_.dest_qpn;

@@ -2,18 +2,18 @@
 // into data packets, sprays them over EVs, and keeps every PSN until the responder acknowledges it.
 //
 //   segmentation   one packet per path-MTU chunk; each carries a RETH naming its own first byte
-//                  and its own length (MODEL: M3); PSNs mod 2^24 from sq_psn
-//   spraying       per packet, ev::EvSelector over the QP's ev::EvHealth (MODEL: M7)
+//                  and the whole message's length (W4); PSNs mod 2^24 from sq_psn
+//   spraying       per packet, ev::EvSelector over the QP's ev::EvHealth (W11)
 //   window         never more than min(mpr, peer mpr_dest) x 128 un-ACKed PSNs; the peer's MPR
-//                  from feedback only when both sides enabled dynamic MPR (MODEL: M9)
+//                  from feedback only when both sides enabled dynamic MPR (W12)
 //   WIMM           at most min(max_wimm, peer max_wimm_dest) WRITE-with-IMM messages between
-//                  their first packet and the ACK of their LAST PSN (MODEL: M10)
-//   loss recovery  per-PSN ACK timers with the M8 schedule, each retransmission on a different
+//                  their first packet and the ACK of their LAST PSN (W16)
+//   loss recovery  per-PSN ACK timers with the W15 schedule, each retransmission on a different
 //                  GOOD EV; selective retransmission guided by the SETH bitmap (W6, W11); a NACK
-//                  TRIMMED retransmits the named PSN at once (W7; schedule MODEL: M8)
-//   EV health      timeouts / NACK-loss / ECN / trims drive EvHealth (MODEL: M7); probing is done by
+//                  TRIMMED retransmits the named PSN at once (W7; schedule W15)
+//   EV health      timeouts / NACK-loss / ECN / trims drive EvHealth (W11); probing is done by
 //                  the endpoint through health()
-//   congestion     cc::Nscc gates new data by cwnd and is fed RTT, ECN, trims, losses (MODEL: M12)
+//   congestion     cc::Nscc gates new data by cwnd and is fed RTT, ECN, trims, losses (W14)
 //
 // Sans-I/O: every call takes the time it should act at. Storage (per-PSN ring of the window size,
 // send queue, retransmit queue, completion ring) is allocated at construction; the per-packet path
@@ -69,7 +69,7 @@ struct RequesterConfig {
   std::uint32_t max_send_wr = 1024;
   RequesterQuirks quirks;
   // Conformant variant timers-fast / timers-slow (reference/variants.hpp): ACK timeouts move by
-  // this many sixteenths of each wait. 0 = exactly the M8 schedule.
+  // this many sixteenths of each wait. 0 = exactly the W15 schedule.
   std::int8_t timer_skew_16ths = 0;
   // W4: a TSETH with the send time on every data packet (BTH.TS = 1). A requester may instead keep
   // the send times itself (S1: W4); the tseth-off variant does.
@@ -141,7 +141,7 @@ class Requester {
   const RequesterConfig& config() const { return cfg_; }
   const RetrySchedule& schedule() const { return schedule_; }
   std::uint32_t window_psns() const;  // current un-ACKed PSN limit (introspection: reads the defect's switch)
-  // Room under that limit, the switch read only at the M9 limit (the send path's test).
+  // Room under that limit, the switch read only at the W12 limit (the send path's test).
   bool window_open() const;
   std::uint32_t outstanding_psns() const { return outstanding_; }
   std::uint32_t outstanding_wimm() const { return wimm_outstanding_; }

@@ -1,4 +1,4 @@
-// Requester: per-PSN ACK timers (MODEL: M8), timeouts, errors and the completion queue.
+// Requester: per-PSN ACK timers (S1: W15), timeouts, errors and the completion queue.
 //
 // Every transmission waits RetrySchedule::wait_ns(retries). Transmissions with the same wait are
 // kept in one FIFO list per wait level; since they are appended in time order, each list's head
@@ -70,13 +70,13 @@ void Requester::on_timeout(std::uint32_t psn, std::uint64_t now) {
   PsnSlot& s = slot(psn);
   timer_remove(psn);
   ++stats_.timeouts;
-  if (!schedule_.may_retry_after(s.retries)) {  // MODEL: M8 retries exhausted
+  if (!schedule_.may_retry_after(s.retries)) {  // W15 retries exhausted
     fail(s.wr, IBV_WC_RETRY_EXC_ERR);
     return;
   }
   if (!(s.flags & kQueued)) {
     // The transmission really went out on s.ev and drew no ACK, SACK or NACK in time. EvHealth
-    // hears about it after the retransmission on a different EV (M7).
+    // hears about it after the retransmission on a different EV (W11).
     s.blame_ev = s.ev;
     s.flags |= kBlame;
     health_->on_timeout_pending(s.ev);  // suspect until reported: retransmissions avoid it

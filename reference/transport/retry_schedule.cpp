@@ -12,17 +12,17 @@ RetrySchedule::RetrySchedule(std::uint8_t timeout, RetryAttr retry, bool slow, s
       quirks_(quirks) {
   std::uint8_t t = std::min(timeout, kMaxTimeout);
   if (t > 20 && quirks_.timeout_cap_20) t = 20;  // defect timeout-cap-20
-  t_ns_ = std::uint64_t{1024} << t;  // MODEL: M8 (1.024 us x 2^timeout)
+  t_ns_ = std::uint64_t{1024} << t;  // W15 (host API: 1.024 us x 2^timeout)
   if (slow) t_ns_ *= 2;              // defect slow-timeout
 }
 
 std::uint32_t RetrySchedule::level(std::uint32_t retry) const {
-  if (retry <= linear_cnt_) return 0;  // MODEL: M8 linear retries wait T
+  if (retry <= linear_cnt_) return 0;  // W15 linear retries wait T
   return std::min<std::uint32_t>(retry - linear_cnt_, kLevels - 1);
 }
 
 std::uint64_t RetrySchedule::level_wait_ns(std::uint32_t lvl) const {
-  // MODEL: M8 exponential backoff T x 2^j, capped at 2^24 x 1.024 us. The defect no-backoff-cap
+  // W15 exponential backoff T x 2^j, capped at 2^24 x 1.024 us. The defect no-backoff-cap
   // lifts the cap: its switch is read only where a wait would be cut by it.
   const std::uint64_t m8_cap = std::max(kMaxWaitNs, t_ns_);
   auto capped = [&](std::uint64_t v) { return v <= m8_cap || quirks_.no_cap ? v : m8_cap; };

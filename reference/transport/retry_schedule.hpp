@@ -1,4 +1,4 @@
-// The requester's ACK-timeout and retry schedule (host API units §1.3; MODEL: M8).
+// The requester's ACK-timeout and retry schedule (host API units §1.3; MODEL: W15 the schedule below).
 //
 // T = 1.024 us x 2^timeout (1.024 us is exactly 1024 ns). The first transmission and retries
 // 1..linear_cnt each wait T; retry linear_cnt + j waits T x 2^j for j = 1..exp_cnt, capped at
@@ -13,7 +13,7 @@
 
 namespace mrc::transport {
 
-// Defects of the schedule (reference/defects.hpp); all off = the M8 schedule.
+// Defects of the schedule (reference/defects.hpp); all off = the W15 schedule.
 struct RetryQuirks {
   quirk::Flag linear_backoff = false;  // backoff-adds-t: retry linear + j waits T x (j + 1), not T x 2^j
   quirk::Flag no_cap = false;          // no-backoff-cap: waits grow past 2^24 x 1.024 us
@@ -28,7 +28,7 @@ struct RetryQuirks {
 
 class RetrySchedule {
  public:
-  // Longest wait any transmission may have: 2^24 x 1.024 us (about 17.18 s).   MODEL: M8
+  // Longest wait any transmission may have: 2^24 x 1.024 us (about 17.18 s).   W15
   static constexpr std::uint64_t kMaxWaitNs = std::uint64_t{1024} << 24;
   // Distinct wait lengths: level 0 (= T) and levels 1..25 (= T x 2^j, capped).
   static constexpr std::uint32_t kLevels = 26;

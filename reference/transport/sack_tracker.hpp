@@ -52,7 +52,7 @@ class SackTracker {
   // its record. The responder calls this until it returns false after every mark().
   bool pop_in_order(std::uint32_t& psn, PsnRecord& rec);
 
-  // A trimmed stub for a not-yet-received PSN was answered with a TRIM NACK (M11): the loss
+  // A trimmed stub for a not-yet-received PSN was answered with a TRIM NACK (W7): the loss
   // timer must not also call that PSN lost. Cleared when ePSN passes the PSN.
   void mark_trimmed(std::uint32_t psn);
   bool trimmed(std::uint32_t psn) const;
@@ -74,7 +74,7 @@ class SackTracker {
   // too (the reference never starts a bitmap at or below cack_psn).
   std::uint64_t bitmap64(std::uint32_t base) const;
 
-  // Dynamic MPR (M9): a new window size, clamped to [1, capacity]. Shrinking below PSNs already
+  // Dynamic MPR (W12): a new window size, clamped to [1, capacity]. Shrinking below PSNs already
   // held keeps them (they are still placed and acknowledged) but refuses new PSNs past the window.
   void set_window(std::uint32_t window);
 

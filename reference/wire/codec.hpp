@@ -96,7 +96,7 @@ inline std::size_t srh_length(const Srh& h) {
 // at most 255 * 8 bytes. Otherwise kBadArgument.
 WireError check_srh_encodable(const Srh& h);
 // Writes the SRH with hdr_ext_len computed from segments + tlvs. last_entry and segments_left are
-// copied as given (reduced encapsulation puts SL = 1, Last Entry = 0; MODEL: M1).
+// copied as given (W1: reduced encapsulation puts SL = 1, Last Entry = 0).
 // Precondition: check_srh_encodable(h) == kOk.
 void encode_srh(const Srh& h, std::uint8_t* out);
 

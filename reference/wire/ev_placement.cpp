@@ -1,21 +1,21 @@
-// EV placement per EV format mode (ev_placement.hpp; MODEL: M1, M2).
+// EV placement per EV format mode (ev_placement.hpp; W1, W2).
 #include "reference/wire/ev_placement.hpp"
 
 #include <algorithm>
 
 namespace mrc::wire {
 
-std::uint32_t stev_value(const EvBytes& wire) {  // MODEL: M2 big-endian read of bytes 0..3
+std::uint32_t stev_value(const EvBytes& wire) {  // MODEL: W2 big-endian read of bytes 0..3
   return (std::uint32_t{wire[0]} << 24) | (std::uint32_t{wire[1]} << 16) |
          (std::uint32_t{wire[2]} << 8) | wire[3];
 }
 
-std::uint32_t stev_flow_label(std::uint32_t v) { return v >> 16; }  // MODEL: M2
+// MODEL: W2 option A: flow label[15:0] = V[31:16] (bits 19..16 sent 0), UDP sport = V[15:0].
+std::uint32_t stev_flow_label(std::uint32_t v) { return v >> 16; }
 
-// MODEL: M2
 std::uint16_t stev_sport(std::uint32_t v) { return static_cast<std::uint16_t>(v & 0xFFFF); }
 
-std::uint16_t udp_mode_sport(const EvBytes& wire) {  // MODEL: M2
+std::uint16_t udp_mode_sport(const EvBytes& wire) {  // MODEL: W2 UDP mode (flow label 0)
   return static_cast<std::uint16_t>((wire[0] << 8) | wire[1]);
 }
 
@@ -43,7 +43,7 @@ void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t
       spec.ip6.flow_label = 0;
       spec.udp.sport = udp_mode_sport(wire);
       break;
-    case EvFmtMode::kSrv6: {  // MODEL: M1
+    case EvFmtMode::kSrv6: {  // W1 stack
       if (!spec.srv6_encap) {
         spec.inner_ip6 = spec.ip6;
         spec.inner_ip6.flow_label = 0;
@@ -55,7 +55,7 @@ void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t
       std::copy(wire.begin() + 16, wire.end(), srh_segment.begin());
       spec.has_srh = std::any_of(srh_segment.begin(), srh_segment.end(),
                                  [](std::uint8_t b) { return b != 0; });
-      if (spec.has_srh) {  // MODEL: M1 single-segment SRH, reduced encapsulation
+      if (spec.has_srh) {  // MODEL: W1 single-segment SRH, SL = 1 (reduced encapsulation)
         spec.srh = Srh{};
         spec.srh.next_header = kIpProtoIpv6;
         spec.srh.hdr_ext_len = 2;
@@ -65,7 +65,7 @@ void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t
         spec.srh.segments = Bytes(srh_segment.data(), srh_segment.size());
         spec.srh.tlvs = {};
       }
-      spec.udp.sport = static_cast<std::uint16_t>(kSrv6SportBase | ev_index);  // MODEL: M1
+      spec.udp.sport = static_cast<std::uint16_t>(kSrv6SportBase | ev_index);  // W2 SRv6 tag (kSrv6SportBase)
       break;
     }
   }
@@ -73,11 +73,11 @@ void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t
 
 std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode) {
   switch (mode) {
-    case EvFmtMode::kStev:  // MODEL: M2 V = (flow label << 16) | sport
+    case EvFmtMode::kStev:  // MODEL: W2 echo: (flow label[15:0] << 16) | sport
       return ((f.ip6.flow_label & 0xFFFFu) << 16) | f.udp.sport;
     case EvFmtMode::kUdp:
       return f.udp.sport;
-    case EvFmtMode::kSrv6:  // MODEL: M1 the EV index from the inner sport
+    case EvFmtMode::kSrv6:  // W2 SRv6 tag: the EV index from the inner sport
       return f.udp.sport & 0xFFu;
   }
   return 0;
@@ -85,9 +85,9 @@ std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode) {
 
 std::uint32_t ev_echo_identity(EvFmtMode mode, const EvBytes& wire, std::uint32_t ev_index) {
   switch (mode) {
-    case EvFmtMode::kStev: return stev_value(wire);     // MODEL: M2
-    case EvFmtMode::kUdp: return udp_mode_sport(wire);  // MODEL: M2
-    case EvFmtMode::kSrv6: return ev_index;             // MODEL: M1
+    case EvFmtMode::kStev: return stev_value(wire);     // W2
+    case EvFmtMode::kUdp: return udp_mode_sport(wire);  // W2
+    case EvFmtMode::kSrv6: return ev_index;             // W2 SRv6 tag
   }
   return 0;
 }

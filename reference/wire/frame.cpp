@@ -1,4 +1,4 @@
-// Whole-frame decoding (frame.hpp): how MRC stacks its headers (W1-W10; MODEL: M1).
+// Whole-frame decoding (frame.hpp): how MRC stacks its headers (W1-W10).
 //
 // Length policy. Three lengths bound a RoCEv2 packet: the bytes captured, the IP length(s) and
 // the UDP length. A header that runs past the captured bytes is kTruncated; one that fits the
@@ -172,7 +172,7 @@ namespace {
 
 DecodeResult fail(WireError e, std::size_t off) { return DecodeResult{e, off}; }
 
-// The IPv6 next-header chain MRC uses (MODEL: M1): [SRH] -> [inner IPv6] -> UDP.
+// The IPv6 next-header chain MRC uses (W1): [SRH] -> [inner IPv6] -> UDP.
 // On success `off` is the UDP header offset and `udp_ip_end` the end the carrying IP claims.
 struct Ipv6Chain {
   std::size_t off;
@@ -192,7 +192,7 @@ DecodeResult decode_ipv6_chain(Bytes frame, std::size_t ip_off, std::size_t clai
     off += out.srh.wire_length();
   }
   std::size_t udp_ip_end = claimed_end;
-  if (nh == kIpProtoIpv6) {  // MODEL: M1 SRv6 encapsulation, one level
+  if (nh == kIpProtoIpv6) {  // MODEL: W1 also accepted still encapsulated, one level
     WireError e = decode_ipv6(frame.subspan(off), out.inner_ip6);
     if (e != WireError::kOk) return fail(e, off);
     out.encapsulated = true;

@@ -4,7 +4,7 @@
 // failure is a typed WireError with the byte offset where decoding stopped. encode_frame() writes
 // into a caller buffer, fills every length, the pad count, the IPv4 checksum and the ICRC, and
 // allocates nothing. It also derives the header chain from the spec's structure: the ethertype
-// from l3, IPv4 protocol 17, the IPv6 / SRH next headers (43 / 41 / 17, MODEL: M1); those fields
+// from l3, IPv4 protocol 17, the IPv6 / SRH next headers (43 / 41 / 17, W1); those fields
 // of the spec are not used. Per-header codecs are in codec.hpp.
 #pragma once
 
@@ -57,7 +57,7 @@ struct DecodedFrame {
   Ipv6 ip6;        // outer IPv6 when l3 == kIpv6
   bool has_srh = false;
   Srh srh;         // valid when has_srh
-  bool encapsulated = false;  // outer IPv6 carried an inner IPv6 (SRv6, M1)
+  bool encapsulated = false;  // outer IPv6 carried an inner IPv6 (SRv6, W1)
   Ipv6 inner_ip6;  // valid when encapsulated
   Udp udp;
   Bth bth;
@@ -120,7 +120,7 @@ struct FrameSpec {
   L3Kind l3 = L3Kind::kIpv6;
   Ipv4 ip4;
   Ipv6 ip6;         // the outer IPv6 (for SRv6: SA = local GID, DA = EV bytes 0..15)
-  bool srv6_encap = false;  // MODEL: M1 outer IPv6 [+ SRH] + inner IPv6
+  bool srv6_encap = false;  // W1 outer IPv6 [+ SRH] + inner IPv6
   bool has_srh = false;     // with srv6_encap: a SRH after the outer IPv6
   Srh srh;                  // segments point at caller bytes (16 per segment)
   Ipv6 inner_ip6;           // with srv6_encap: SA/DA = GIDs

@@ -1,5 +1,5 @@
 // Whole-frame encoding (frame.hpp). The encoder owns every derived field: ethertype, IPv4
-// protocol and the IPv6/SRH next-header chain (MODEL: M1), all lengths, the IPv4 checksum, the
+// protocol and the IPv6/SRH next-header chain (W1), all lengths, the IPv4 checksum, the
 // BTH pad count and the ICRC. Everything else is copied from the FrameSpec as given, so invalid
 // frames for negative cases can still be built (a wrong dport, an opcode without its headers, a
 // corrupt ICRC).
@@ -69,13 +69,13 @@ EncodeResult encode_frame(const FrameSpec& spec, MutBytes out) {
   } else {
     Ipv6 ip = spec.ip6;
     ip.payload_length = static_cast<std::uint16_t>(ip_len_field);
-    ip.next_header = spec.has_srh ? kIpProtoRouting                       // MODEL: M1
+    ip.next_header = spec.has_srh ? kIpProtoRouting                       // W1
                                   : (spec.srv6_encap ? kIpProtoIpv6 : kIpProtoUdp);
     encode_ipv6(ip, p + off);
     off += kIpv6Len;
     if (spec.has_srh) {
       Srh srh = spec.srh;
-      srh.next_header = spec.srv6_encap ? kIpProtoIpv6 : kIpProtoUdp;  // MODEL: M1
+      srh.next_header = spec.srv6_encap ? kIpProtoIpv6 : kIpProtoUdp;  // W1
       encode_srh(srh, p + off);
       off += srh_len;
     }
@@ -83,7 +83,7 @@ EncodeResult encode_frame(const FrameSpec& spec, MutBytes out) {
       Ipv6 inner = spec.inner_ip6;
       inner.payload_length = static_cast<std::uint16_t>(udp_len);
       inner.next_header = kIpProtoUdp;
-      roce_ip = off;  // MODEL: M1 the ICRC covers the inner packet only
+      roce_ip = off;  // MODEL: W1 the ICRC covers the inner packet only
       encode_ipv6(inner, p + off);
       off += kIpv6Len;
     }

@@ -176,17 +176,17 @@ inline constexpr std::uint8_t kNakRemoteAccess = 0x62;
 inline constexpr std::uint8_t kNakRemoteOpError = 0x63;
 }  // namespace syndrome
 
-// ---- DSCP and trimming ------------------------------------------------------ MODEL: M11
-inline constexpr std::uint8_t kDscpTrimmable = 10;  // MODEL: M11 data
-inline constexpr std::uint8_t kDscpTrimmed = 11;    // MODEL: M11 rewritten by a trimming switch
-inline constexpr std::uint8_t kDscpControl = 46;    // MODEL: M11 feedback and probes
-inline constexpr std::size_t kTrimLength = 256;     // MODEL: M11 default trim size
+// ---- DSCP and trimming (W13; the defaults are DscpConfig's, mrc_headers.hpp) ----------------
+inline constexpr std::uint8_t kDscpTrimmable = 10;  // W13 DSCP_TRIMMABLE: data
+inline constexpr std::uint8_t kDscpTrimmed = 11;    // W13 DSCP_TRIMMED: rewritten by a trimming switch
+inline constexpr std::uint8_t kDscpControl = 46;    // W13 DSCP_CONTROL: feedback, endpoint responses
+inline constexpr std::size_t kTrimLength = 256;     // W13 default trim size (SwitchParams::trim_bytes)
 
 // ---- EV format modes (host API enum values) -------------------------------------------------
 enum class EvFmtMode : std::uint8_t { kStev = 1u << 0, kSrv6 = 1u << 1, kUdp = 1u << 2 };
 inline constexpr std::size_t kEvMaxBytes = 32;
 using EvBytes = std::array<std::uint8_t, kEvMaxBytes>;
 
-inline constexpr std::uint16_t kSrv6SportBase = 0xC000;  // MODEL: M1 (sport = 0xC000 | ev index)
+inline constexpr std::uint16_t kSrv6SportBase = 0xC000;  // MODEL: W2 SRv6 tag: inner sport = 0xC000 | EV index
 
 }  // namespace mrc::wire

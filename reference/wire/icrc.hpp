@@ -2,7 +2,7 @@
 //
 // CRC-32 (reflected 0x04C11DB7, init/xorout 0xFFFFFFFF) over: 8 x 0xFF (the stand-in LRH), the IP
 // header with its variant fields masked to ones, the UDP header with checksum 0xFFFF, the BTH with
-// byte 4 = 0xFF, then everything after the BTH up to the ICRC. For SRv6 (MODEL: M1) it covers the
+// byte 4 = 0xFF, then everything after the BTH up to the ICRC. For SRv6 (W1) it covers the
 // inner IPv6 packet only. On the wire the value is written least-significant byte first.
 //
 // The CRC engine is chosen once at run time, the fastest this CPU and OS can run: 512-bit

@@ -165,7 +165,7 @@ FrameSpec rc_frame(std::uint8_t op, std::size_t payload_len) {
   return s;
 }
 
-FrameSpec srv6(std::uint8_t op, bool with_srh, std::size_t segments) {  // MODEL: M1
+FrameSpec srv6(std::uint8_t op, bool with_srh, std::size_t segments) {  // W1
   FrameSpec s = data_frame(op, 32);
   s.srv6_encap = true;
   s.inner_ip6 = s.ip6;

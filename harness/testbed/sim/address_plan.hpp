@@ -35,7 +35,7 @@ wire::Ipv6Addr host_ipv4_mapped_gid(std::uint32_t host);
 wire::MacAddr host_mac(std::uint32_t host);
 wire::MacAddr switch_mac(const NodeInfo& sw);
 
-// SRv6 uSID plan (MODEL: M1 decapsulation at the last hop).
+// SRv6 uSID plan (W1 decapsulation at the last hop).
 inline constexpr std::uint32_t kBlockPrefix = 0xFC000000u;
 inline constexpr std::uint16_t kLeafUsidBase = 0x1000;
 inline constexpr std::uint16_t kSpineUsidBase = 0x2000;

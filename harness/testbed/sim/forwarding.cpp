@@ -131,7 +131,7 @@ ForwardResult forward_srv6(const SwitchContext& sw, std::uint8_t* buf, std::uint
       }
       case RouteAction::kDecap:
       case RouteAction::kDeliver: {
-        // MODEL: M1 the last hop decapsulates: the inner packet goes to the host (kDecap), or the
+        // W1 the last hop decapsulates: the inner packet goes to the host (kDecap), or the
         // host decapsulates itself and gets the frame as it is (kDeliver, srv6_decap: host).
         const bool eoc = end_of_carrier(da);
         const bool segs_left = l.srh != 0 && l.srh + 4u <= len && f[l.srh + 3] != 0;

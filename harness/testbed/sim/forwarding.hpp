@@ -2,13 +2,13 @@
 // decision a switch makes from them.
 //
 // SRv6 (outer IPv6 DA inside fc00::/16, the uSID blocks of address_plan.hpp) is forwarded on uSIDs
-// only, never hashed (MODEL: M1; RFC 9800 NEXT-CSID):
+// only, never hashed (W1; RFC 9800 NEXT-CSID):
 //   - the active uSID (after the 32-bit block) is this switch's own: uN. If more uSIDs follow,
 //     shift them up by 16 bits and look again; at End-of-Carrier, if an SRH has Segments Left > 0,
 //     decrement it and copy the next segment into the DA, and look again; otherwise the packet
 //     ends at a switch and is dropped.
 //   - it is the decap uSID of a host on this leaf: strip the outer IPv6 (+ SRH) and send the
-//     inner packet down to that host (decapsulation at the last hop, M1).
+//     inner packet down to that host (decapsulation at the last hop, W1).
 //   - otherwise forward on the table entry for that uSID (spine uSIDs at leaves, leaf and host
 //     decap uSIDs at spines); no entry = drop.
 // Everything else (STEV / UDP-mode traffic, probe answers) is routed on the destination address:
@@ -26,7 +26,7 @@
 namespace mrc::sim {
 
 // kDecap: the last hop strips the outer IPv6 (+ SRH); kDeliver: the last hop forwards the frame to
-// the host as it is (SwitchParams::srv6_decap_at_leaf false: the host decapsulates, M1).
+// the host as it is (SwitchParams::srv6_decap_at_leaf false: the host decapsulates, W1).
 enum class RouteAction : std::uint8_t { kNoRoute, kForward, kLocal, kDecap, kDeliver, kEcmp };
 
 struct Route {

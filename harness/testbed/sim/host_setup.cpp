@@ -19,7 +19,7 @@ void layout_for(wire::EvFmtMode mode, bool srh, std::vector<std::uint32_t>& widt
   const ev::EvField full16{16, 0, 0, 0xFFFF, 0xFFFF};
   switch (mode) {
     case wire::EvFmtMode::kStev:
-      widths = {16, 16};  // MODEL: M2 flow label bits, then the UDP sport
+      widths = {16, 16};  // W2 flow label bits, then the UDP sport
       fields = {full16, full16};
       return;
     case wire::EvFmtMode::kUdp:

@@ -77,7 +77,7 @@ std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, boo
     spec.ip6.ecn = wire::kEcnEct0;
   }
   std::array<std::uint8_t, 16> seg{};
-  wire::place_ev(spec, ev.mode, ev.wire, ev.index, seg);  // MODEL: M1, M2
+  wire::place_ev(spec, ev.mode, ev.wire, ev.index, seg);  // W1, W2
   if (spec.srv6_encap) {
     spec.inner_ip6.dscp = wire::kDscpTrimmable;
     spec.inner_ip6.ecn = wire::kEcnEct0;
@@ -214,7 +214,7 @@ std::vector<EvSpec> stev_evs_covering_all_spines(const Simulator& sim, std::uint
   // Candidate k has its own value (distinct for k < 65536), so echo identities never collide.
   return covering(sim, src, dst, count, false, 65536, [planes](std::uint64_t k) {
     const auto j = static_cast<std::uint32_t>(k);
-    // MODEL: M2 V = flow label (bits 31..16) | UDP sport (bits 15..0); sports stay in 0xC000..
+    // W2 V = flow label (bits 31..16) | UDP sport (bits 15..0); sports stay in 0xC000..
     const std::uint32_t v = (((j + 1) & 0xFFFFu) << 16) | (0xC000u | (j & 0x3FFFu));
     EvSpec e;
     e.mode = wire::EvFmtMode::kStev;
@@ -232,7 +232,7 @@ std::vector<EvSpec> udp_evs_covering_all_spines(const Simulator& sim, std::uint3
   const std::uint32_t planes = sim.topology().planes();
   return covering(sim, src, dst, count, ipv4, 16384, [planes](std::uint64_t k) {
     const auto j = static_cast<std::uint32_t>(k);
-    const std::uint16_t sport = static_cast<std::uint16_t>(0xC000u | (j & 0x3FFFu));  // MODEL: M2
+    const std::uint16_t sport = static_cast<std::uint16_t>(0xC000u | (j & 0x3FFFu));  // W2
     EvSpec e;
     e.mode = wire::EvFmtMode::kUdp;
     e.port = static_cast<std::uint8_t>(1 + k % planes);

@@ -1,7 +1,7 @@
 // Which links an EV's packets cross, and EVs that actually route.
 //
 // The query does not model paths separately: it builds the frame an endpoint would send on the EV
-// (wire::place_ev, MODEL: M1/M2) and walks it through the same static tables and forward() the
+// (wire::place_ev, W1/W2) and walks it through the same static tables and forward() the
 // simulator uses, so the answer is what the packets do (minus queues and faults).
 //
 // Builders: srv6_evs() gives one uSID path per plane x spine; the STEV / UDP builders search EV
@@ -24,9 +24,9 @@ class Simulator;
 
 struct EvSpec {
   wire::EvFmtMode mode = wire::EvFmtMode::kSrv6;
-  wire::EvBytes wire{};         // on-wire (expanded) EV bytes, MSB first (MODEL: M2)
+  wire::EvBytes wire{};         // on-wire (expanded) EV bytes, MSB first (W2)
   std::uint8_t port = 1;        // 1-based egress port = plane
-  std::uint8_t index = 0;       // position in the EV array (SRv6: the inner sport's low byte, M1)
+  std::uint8_t index = 0;       // position in the EV array (SRv6: the inner sport's low byte, W2)
   std::uint32_t spine = kNone;  // spine its path crosses in its plane; kNone: stays under one leaf
 
   // The identity a receiver sees and echoes in SETH / NETH entropy: the STEV value V, the UDP-mode
@@ -68,7 +68,7 @@ std::vector<std::uint32_t> affected_evs(const Simulator& sim, std::uint32_t src,
 // block:spine and the SRH segment block:dst-leaf:dst-decap). Empty for bad hosts.
 std::vector<EvSpec> srv6_evs(const Topology& topo, std::uint32_t src, std::uint32_t dst, bool with_srh = false);
 
-// `count` STEV EVs (V = flow label << 16 | sport, MODEL: M2) spread evenly over every plane and
+// `count` STEV EVs (V = flow label << 16 | sport, W2) spread evenly over every plane and
 // every spine its ECMP hash can reach from src to dst. Empty for bad hosts or count 0.
 std::vector<EvSpec> stev_evs_covering_all_spines(const Simulator& sim, std::uint32_t src, std::uint32_t dst,
                                                  std::uint32_t count);

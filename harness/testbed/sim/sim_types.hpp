@@ -121,7 +121,7 @@ struct DirCounters {
   std::uint64_t delivered = 0;      // reached the far node
   std::uint64_t dropped_queue = 0;  // queue overflow (not trimmable) or over the link MTU
   std::uint64_t dropped_fault = 0;  // link down / black-hole / loss / switch down / hook drop
-  std::uint64_t trimmed = 0;        // MODEL: M11 trimmed by the queue or the hook
+  std::uint64_t trimmed = 0;        // W13 trimmed by the queue or the hook
   std::uint64_t ecn_marked = 0;
   std::uint64_t corrupted = 0;
   std::uint64_t duplicated = 0;

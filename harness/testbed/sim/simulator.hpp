@@ -6,7 +6,7 @@
 // frames; inject() sends for them). Switches forward
 // on static tables (forwarding.hpp); every switch egress port has a strict-priority queue for
 // control and trimmed traffic (DSCP 46 / 11) and a byte-limited data queue with ECN marking and
-// trimming (MODEL: M11). Links serialize at their rate and add their propagation delay.
+// trimming (W13). Links serialize at their rate and add their propagation delay.
 //
 // A packet's life on one link direction:
 //   1. enqueue: the MTU check and the queue (admission, ECN mark, trim or drop);

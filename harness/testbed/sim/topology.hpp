@@ -48,9 +48,9 @@ struct SwitchParams {
   // RETH (and ImmDt): a receiver can name the packet it NACKs.
   std::uint32_t trim_bytes = 256;
   wire::DscpConfig dscp;         // W13 the traffic classes' DSCP values (MODEL: W13 defaults)
-  // MODEL: M1 where an SRv6 frame loses its outer header: true = the destination's leaf strips it
+  // W1 where an SRv6 frame loses its outer header: true = the destination's leaf strips it
   // (the default); false = the leaf forwards it to the host still encapsulated (the DA holding
-  // the host's active decap uSID) and the host's NIC decapsulates, which M1 allows a receiver to
+  // the host's active decap uSID) and the host's NIC decapsulates, which W1 allows a receiver to
   // do. Testbed key `srv6_decap: leaf | host`.
   bool srv6_decap_at_leaf = true;
 };

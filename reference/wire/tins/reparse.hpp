@@ -11,7 +11,7 @@
 // the RawPDU is left out when the payload is empty. The pad count and the 4 ICRC bytes go into the
 // BTH (its trailer, see roce_pdus.hpp); pad bytes are re-written as zeros on serialization.
 //
-// SRv6 (MODEL: M1): libtins 4.0 parses outer IPv6 -> Routing extension header (43, kept as a
+// SRv6 (W1): libtins 4.0 parses outer IPv6 -> Routing extension header (43, kept as a
 // generic IPv6::ext_header) -> inner IPv6 (next header 41) -> UDP, so reparse() works on
 // encapsulated frames unchanged. libtins cannot parse a frame whose IP length runs past the
 // captured bytes (a snap length): EthernetII(bytes) throws Tins::malformed_packet; use the native

@@ -194,7 +194,7 @@ TEST(ReferenceBinding, EchoIdentitiesMatchTheWireModel) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     const std::uint32_t v = (std::uint32_t{expected[i].wire[0]} << 24) | (std::uint32_t{expected[i].wire[1]} << 16) |
                             (std::uint32_t{expected[i].wire[2]} << 8) | expected[i].wire[3];
-    EXPECT_EQ(table[i].echo, v);  // MODEL: M2 STEV value V
+    EXPECT_EQ(table[i].echo, v);  // W2 STEV value V
     EXPECT_EQ(table[i].port, expected[i].port);
   }
 }

@@ -11,7 +11,7 @@ namespace {
 using testing::Data;
 using testing::ev_value;
 
-WireEvRecord stev_record(std::uint32_t i, int port) {  // MODEL: M2 V = bytes 0..3, big endian
+WireEvRecord stev_record(std::uint32_t i, int port) {  // W2 V = bytes 0..3, big endian
   const std::uint32_t v = ev_value(i);
   WireEvRecord r;
   r.wire[0] = static_cast<std::uint8_t>(v >> 24);

@@ -45,7 +45,7 @@ Scenario dut_run(std::uint8_t dscp_of_packet_20 = wire::kDscpTrimmable, std::uin
 void know_evs(Scenario& s) {
   s.ctx.dut_ev_mode = wire::EvFmtMode::kStev;
   for (std::uint32_t i = 0; i < 8; ++i) {
-    const std::uint32_t v = testing::ev_value(i);  // MODEL: M2 V = expanded bytes 0..3
+    const std::uint32_t v = testing::ev_value(i);  // W2 V = expanded bytes 0..3
     WireEvRecord r;
     r.wire[0] = static_cast<std::uint8_t>(v >> 24);
     r.wire[1] = static_cast<std::uint8_t>(v >> 16);

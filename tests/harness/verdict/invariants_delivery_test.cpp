@@ -1,5 +1,5 @@
-// Requester-side and outcome invariants: acknowledged PSNs, windows (M9, M10), selective
-// retransmission, completions, data verification and the reaction to ECN (M12).
+// Requester-side and outcome invariants: acknowledged PSNs, windows (W12, W16), selective
+// retransmission, completions, data verification and the reaction to ECN (W14).
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"

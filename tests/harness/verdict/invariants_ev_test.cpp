@@ -189,7 +189,7 @@ TEST(EvInvariants, StevPlacement) {
   send_on(s, 5000, 50, 1, 3);  // EV 1 belongs to port 2
   Data top;
   top.psn = 51;
-  top.flow_label = 0x91001;  // label bits 19..16 must be 0 (MODEL: M2)
+  top.flow_label = 0x91001;  // label bits 19..16 must be 0 (W2)
   top.ev = ev_value(1);
   s.raw(6000, true, 2, encode(top));
   Data stranger;
@@ -226,7 +226,7 @@ TEST(EvInvariants, UdpPlacement) {
 TEST(EvInvariants, Srv6Layout) {
   Scenario s(2, 4);
   s.ctx.dut.ev_fmt_mode = 2;
-  for (auto& e : s.ctx.dut.evs) e.echo = e.index;  // SRv6 echo identity = EV index (MODEL: M1)
+  for (auto& e : s.ctx.dut.evs) e.echo = e.index;  // SRv6 echo identity = EV index (W2 SRv6 tag)
   for (std::uint32_t k = 0; k < 8; ++k) s.raw(k * 100, true, s.port_of_ev(k % 4), testing::encode_srv6(k % 4, k));
   EXPECT_EQ(run_invariant(inv("srv6_layout"), s.finish()).verdict, Verdict::kPass);
   s.raw(5000, true, 1, testing::encode_srv6(0, 20, /*segments_left=*/0));

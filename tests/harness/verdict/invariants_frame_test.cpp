@@ -1,4 +1,4 @@
-// Per-frame invariants: per-packet RETH (MODEL: M3), ICRC, opcodes, DSCP (MODEL: M11), ECN.
+// Per-frame invariants: per-packet RETH (W4), ICRC, opcodes, DSCP (W13), ECN.
 // A DUT frame that does not decode is a violation with its packet index, never a crash.
 #include <gtest/gtest.h>
 

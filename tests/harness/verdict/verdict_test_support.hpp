@@ -26,7 +26,7 @@ namespace mrc::harness::testing {
 inline constexpr std::uint32_t kDutQpn = 0x000111;
 inline constexpr std::uint32_t kPeerQpn = 0x000222;
 
-// MODEL: M2 STEV value V of EV i: flow label = V >> 16, UDP sport = V & 0xFFFF.
+// W2 STEV value V of EV i: flow label = V >> 16, UDP sport = V & 0xFFFF.
 inline std::uint32_t ev_value(std::uint32_t i) { return ((0x1000u + i) << 16) | (0xC100u + i); }
 
 struct Data {
@@ -107,10 +107,10 @@ inline wire::FrameSpec base_spec(std::uint32_t ev, std::uint8_t dscp, std::uint8
   s.l3 = wire::L3Kind::kIpv6;
   s.ip6.dscp = dscp;
   s.ip6.ecn = ecn;
-  s.ip6.flow_label = ev >> 16;  // MODEL: M2
+  s.ip6.flow_label = ev >> 16;  // W2
   s.ip6.src = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, src};
   s.ip6.dst = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, dst};
-  s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);  // MODEL: M2
+  s.udp.sport = static_cast<std::uint16_t>(ev & 0xFFFF);  // W2
   return s;
 }
 
@@ -154,8 +154,8 @@ inline std::vector<std::uint8_t> encode(const Data& d) {
   return out;
 }
 
-// An SRv6 data frame (MODEL: M1): outer DA = uSID container, single-segment SRH with
-// `segments_left`, inner IPv6, sport = 0xC000 | ev_index.
+// An SRv6 data frame (W1): outer DA = uSID container, single-segment SRH with
+// `segments_left`, inner IPv6, sport = 0xC000 | ev_index (the W2 SRv6 tag).
 inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32_t psn, std::uint8_t segments_left = 1) {
   wire::FrameSpec s = detail::base_spec(0, wire::kDscpTrimmable, wire::kEcnEct0);
   std::vector<std::uint8_t> payload(128, 0x33);

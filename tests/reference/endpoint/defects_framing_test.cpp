@@ -84,7 +84,7 @@ TEST(DefectSymptoms, NoFlowLabelEv) {
     return n;
   };
   Capture good(o);
-  EXPECT_EQ(nonzero_labels(good), good.data_from_a().size());  // M2: flow label = V >> 16
+  EXPECT_EQ(nonzero_labels(good), good.data_from_a().size());  // W2: flow label = V >> 16
   o.defects_a = with(Defect::kNoFlowLabelEv);
   Capture bad(o);
   EXPECT_FALSE(bad.data_from_a().empty());
@@ -127,7 +127,7 @@ TEST(DefectSymptoms, SrhWrongSegmentsLeft) {
   ASSERT_FALSE(good.data_from_a().empty());
   for (const auto& w : good.data_from_a()) {
     ASSERT_TRUE(w.f.has_srh);
-    EXPECT_EQ(w.f.srh.segments_left, 1u);  // M1 single-segment SRH, reduced encapsulation
+    EXPECT_EQ(w.f.srh.segments_left, 1u);  // W1 single-segment SRH, reduced encapsulation
   }
   EXPECT_GT(drain_completions(good.pair).first, 0);
   o.defects_a = with(Defect::kSrhWrongSegmentsLeft);

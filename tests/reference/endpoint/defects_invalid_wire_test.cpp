@@ -21,7 +21,7 @@ void rewrite(transport::TxFrame& f, Mutation m) {
   std::uint8_t* icrc = f.bytes.data() + d.frame_length - 4;
   switch (m) {
     case Mutation::kRead: bth[0] = wire::opcode::kRcReadRequest; break;
-    case Mutation::kBadRkey:  // RETH: VA (8), R_Key (4), DMALength (4), right after the BTH (M3)
+    case Mutation::kBadRkey:  // RETH: VA (8), R_Key (4), DMALength (4), right after the BTH (W4)
       bth[12 + 8] ^= 0x5A;
       bth[12 + 9] ^= 0xA5;
       break;

@@ -47,7 +47,7 @@ std::size_t keep_failed_run(const PairOptions& o) {
 
 TEST(DefectSymptoms, KeepFailedEv) {
   PairOptions o = fast_timeout();
-  EXPECT_EQ(keep_failed_run(o), 0u);  // M7: lost EVs are retired; only probes visit plane 3
+  EXPECT_EQ(keep_failed_run(o), 0u);  // W11: lost EVs are retired; only probes visit plane 3
   o.defects_a = with(Defect::kKeepFailedEv);
   EXPECT_GT(keep_failed_run(o), 0u);
 }
@@ -86,7 +86,7 @@ std::pair<WireFrame, WireFrame> lost_and_resent(const PairOptions& o) {
 TEST(DefectSymptoms, RetransmitSameEv) {
   PairOptions o = fast_timeout();
   auto good = lost_and_resent(o);
-  EXPECT_NE(ev_key(good.second), ev_key(good.first));  // M8: a different EV
+  EXPECT_NE(ev_key(good.second), ev_key(good.first));  // W15: a different EV
   o.defects_a = with(Defect::kRetransmitSameEv);
   auto bad = lost_and_resent(o);
   EXPECT_EQ(ev_key(bad.second), ev_key(bad.first));
@@ -189,7 +189,7 @@ TEST(DefectSymptoms, EarlyProbeReuse) {
   PairOptions o = fast_timeout();
   const auto good = probes_before_reuse(o);
   ASSERT_FALSE(good.empty());
-  for (std::size_t n : good) EXPECT_GE(n, 2u);  // M7: two good probes before data returns
+  for (std::size_t n : good) EXPECT_GE(n, 2u);  // W11: two good probes before data returns
   o.defects_a = with(Defect::kEarlyProbeReuse);
   const auto bad = probes_before_reuse(o);
   ASSERT_FALSE(bad.empty());
@@ -217,7 +217,7 @@ std::size_t evs_in_use(const PairOptions& base) {
 
 TEST(DefectSymptoms, IgnoreMinActive) {
   PairOptions o = fast_timeout();
-  EXPECT_GE(evs_in_use(o), 16u);  // M7: the floor keeps 16 EVs active
+  EXPECT_GE(evs_in_use(o), 16u);  // W11: the floor keeps 16 EVs active
   o.defects_a = with(Defect::kIgnoreMinActive);
   EXPECT_LT(evs_in_use(o), 16u);
 }

@@ -191,7 +191,7 @@ std::size_t encapsulated_data_from_a(const std::vector<WireFrame>& frames) {
 }
 
 // drop-encapsulated: the pair has no leaf, so A's SRv6 frames reach B as A built them, with the
-// outer header (the form M1 lets a receiver get). The clean responder places and acknowledges
+// outer header (the form W1 lets a receiver get). The clean responder places and acknowledges
 // them; the defect drops them all. Control: STEV frames carry no outer header, so the defect
 // changes nothing there.
 TEST(ResponderDefectWire, DropEncapsulated) {

@@ -1,4 +1,4 @@
-// Endpoint EV health end to end (MODEL: M7): a dead plane retires its EVs with ASSUMED_BAD events,
+// Endpoint EV health end to end (W11): a dead plane retires its EVs with ASSUMED_BAD events,
 // probes travel on exactly those EVs, recovery comes after the hold-down and two good probes with
 // GOOD events; the ev_min_active floor; DENIED set by the controller while traffic runs.
 #include <gtest/gtest.h>

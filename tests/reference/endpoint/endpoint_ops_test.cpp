@@ -1,4 +1,4 @@
-// Endpoint EP operations (MODEL: M6: ep_send probes and port-status updates, req_id rules,
+// Endpoint EP operations (W10: ep_send probes and port-status updates, req_id rules,
 // timeouts), port admin state, and QP capability negotiation seen on the wire (TRIM NACK off for a
 // peer without support, dynamic MPR only when both sides enable it).
 #include <gtest/gtest.h>

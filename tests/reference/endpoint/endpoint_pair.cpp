@@ -74,7 +74,7 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
   }
   std::vector<std::uint8_t> bytes(f.bytes.begin(), f.bytes.begin() + f.len);
   if (trimmable && bytes.size() > wire::kTrimLength && chance(imp_.trim)) {
-    // MODEL: M11 a switch cuts the frame to 256 bytes and rewrites DSCP to 11; lengths and the
+    // W13 a switch cuts the frame to 256 bytes and rewrites DSCP to 11; lengths and the
     // ICRC are left as they were (so the ICRC fails). DSCP sits in the IPv6 traffic class.
     bytes.resize(wire::kTrimLength);
     const std::size_t ip = wire::kEthLen;

@@ -1,7 +1,7 @@
 // Seven of eight planes dead (the 8-plane `mini` testbed with planes 2..8 cut in both directions):
 // the requester must retire the dead planes' EVs, keep spraying on the surviving plane, never blame
 // the surviving plane's EVs, and finish every write. When the ev_min_active floor keeps dead EVs
-// GOOD ("forced active", MODEL: M7), a retransmission must not go back into them while a live EV
+// GOOD ("forced active", W11), a retransmission must not go back into them while a live EV
 // is eligible, or one PSN bounces between black holes while its backoff grows and the QP stalls.
 #include <gtest/gtest.h>
 
@@ -88,7 +88,7 @@ TEST(EndpointPlaneLoss, SevenOfEightPlanesDieMidTransfer) {
 // The `mini` case failover-v-022: large writes (4 KiB MTU, up to 64 KiB each) and no
 // ev_min_active floor, planes 2..8 dying mid-transfer. The losses collapse the NSCC window to
 // about one packet, so retransmissions leave one per ACK timeout, and a dead EV is reported only
-// once the PSN it lost goes out elsewhere (M7). Before the fix each lone retransmission went to the
+// once the PSN it lost goes out elsewhere (W11). Before the fix each lone retransmission went to the
 // next EV in the rotation, seven times in eight a dead one not yet reported, and the backoff
 // doubled faster than the dead EVs were retired: the QP stalled with the live plane idle (38 and
 // 42 of 300 writes done after 50 ms). Suspect EVs (a timeout not yet reported) now take no

@@ -122,7 +122,7 @@ TEST(VariantWire, RetxAnyOtherEvLeavesTheRotation) {
   EXPECT_FALSE(def_same);
   EXPECT_FALSE(var_same);  // still never the EV that lost the packet
   // The default takes the rotation's next port unless that EV is suspect (a timeout on it not yet
-  // reported, M7): with 2 % loss a few retransmissions skip one (0.89 at this seed).
+  // reported, W11): with 2 % loss a few retransmissions skip one (0.89 at this seed).
   EXPECT_GT(def_follow, 0.8);
   EXPECT_LT(var_follow, 0.5);
 }

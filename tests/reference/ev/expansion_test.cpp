@@ -1,4 +1,4 @@
-// EV expansion: the worked examples of mrc-wire-model.md §1.5 (M13) and every validity rule.
+// EV expansion: the worked examples of mrc-wire-model.md §1.5 (W19) and every validity rule.
 #include "reference/ev/expansion.hpp"
 
 #include <gtest/gtest.h>

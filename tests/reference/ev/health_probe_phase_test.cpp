@@ -1,4 +1,4 @@
-// EV health probe phases (MODEL: M7 fixes hold-down and interval, not when probing starts): the
+// EV health probe phases (W11's timing fixes hold-down and interval, not when probing starts): the
 // reference probes at the end of the hold-down; probe-eager from the failure on (answers inside
 // the hold-down do not count); probe-lazy one interval late. Recovery always needs the hold-down
 // and two good probes sent after it.

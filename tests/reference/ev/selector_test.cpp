@@ -1,4 +1,4 @@
-// EV selector (M7): ports first, uniform over EVs, never ineligible EVs, exclusion, quirks.
+// EV selector (W11): ports first, uniform over EVs, never ineligible EVs, exclusion, quirks.
 #include "reference/ev/selector.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Requester <-> NSCC wiring (MODEL: M12): cwnd gates data, RTT samples are now - send_ts(trig)
+// Requester <-> NSCC wiring (W14): cwnd gates data, RTT samples are now - send_ts(trig)
 // - RTT from the reflected timestamp, SKIP_ONCE marks and delay shrink the window, trims are fed
 //   as trims; nscc-no-decrease defect.
 #include <gtest/gtest.h>

@@ -42,7 +42,7 @@ TEST(RequesterSegmentation, SplitsByMtuWithPerPacketReth) {
     ASSERT_EQ(p.payload.size(), len);
     EXPECT_EQ(std::memcmp(p.payload.data(), h.buf.data() + 100 + i * 1024, len), 0);
     EXPECT_FALSE(p.has_immdt);
-    EXPECT_EQ(p.dscp, wire::kDscpTrimmable);  // M11
+    EXPECT_EQ(p.dscp, wire::kDscpTrimmable);  // W13
     EXPECT_EQ(p.ecn, wire::kEcnEct0);
     EXPECT_EQ(p.path.kind, TxPath::Kind::kQpEv);
     EXPECT_FALSE(p.corrupt_icrc);

@@ -1,4 +1,4 @@
-// Requester EV choice (MODEL: M7): per-packet round-robin over eligible EVs rotating over ports,
+// Requester EV choice (W11): per-packet round-robin over eligible EVs rotating over ports,
 // DENIED and SKIP EVs passed over, ports that are down skipped; plus the spray-single-ev and
 // use-denied-ev defects.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-// Requester ACK timeout and retries (MODEL: M8): T = 1.024 us x 2^timeout, linear retries wait T,
+// Requester ACK timeout and retries (W15): T = 1.024 us x 2^timeout, linear retries wait T,
 // exponential ones T x 2^j capped at 2^24 x 1.024 us, exp_cnt 25 never gives up, each
 // retransmission on a different GOOD EV, IBV_WC_RETRY_EXC_ERR and a flushed send queue when
-// retries run out; the timed-out EV goes ASSUMED_BAD (MODEL: M7).
+// retries run out; the timed-out EV goes ASSUMED_BAD (W11).
 #include <gtest/gtest.h>
 
 #include "reference/transport/retry_schedule.hpp"
@@ -40,10 +40,10 @@ TEST(RequesterTimeout, FirstRetransmissionAfterExactlyT) {
   auto r = h.drain(1000 + T);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].bth.psn, p[0].bth.psn);
-  EXPECT_NE(r[0].path.ev_index, p[0].path.ev_index);  // M8: a different EV
+  EXPECT_NE(r[0].path.ev_index, p[0].path.ev_index);  // W15: a different EV
   EXPECT_EQ(h.r->stats().timeouts, 1u);
   EXPECT_EQ(h.r->stats().retransmits, 1u);
-  // M7: the EV that timed out is ASSUMED_BAD once the PSN went out elsewhere.
+  // W11: the EV that timed out is ASSUMED_BAD once the PSN went out elsewhere.
   EXPECT_EQ(h.r->health().state(static_cast<std::uint16_t>(p[0].path.ev_index)), ev::EvState::kAssumedBad);
   EXPECT_EQ(h.r->health().state(static_cast<std::uint16_t>(r[0].path.ev_index)), ev::EvState::kGood);
 }
@@ -60,7 +60,7 @@ TEST(RequesterTimeout, RetransmissionAvoidsTheTimedOutEvEvenWhenRoundRobinPoints
   const auto r = h.drain(t);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].bth.psn, psn(0x1000, 0));
-  EXPECT_EQ(r[0].path.ev_index, 1u);  // M8: not EV 0, which timed out
+  EXPECT_EQ(r[0].path.ev_index, 1u);  // W15: not EV 0, which timed out
 }
 
 TEST(RequesterTimeout, LinearThenExponentialBackoffThenRetryExceeded) {

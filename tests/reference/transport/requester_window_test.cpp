@@ -1,4 +1,4 @@
-// Requester MPR window (MODEL: M9) and WRITE-with-IMM limit (MODEL: M10).
+// Requester MPR window (W12) and WRITE-with-IMM limit (W16).
 #include <gtest/gtest.h>
 
 #include "tests/reference/transport/requester_harness.hpp"
@@ -23,7 +23,7 @@ TEST(RequesterWindow, NeverMoreThanMinMprTimes128Unacked) {
   // ACK the first 10: exactly 10 more may go.
   h.r->on_feedback(ack(psn(0x1000, 9), psn(0x1000, 9)), 5000);
   EXPECT_EQ(h.drain(5000).size(), 10u);
-  // A SACK does not open the window: un-ACKed counts from the cumulative point (M9).
+  // A SACK does not open the window: un-ACKed counts from the cumulative point (W12).
   h.r->on_feedback(sack(psn(0x1000, 9), psn(0x1000, 20), psn(0x1000, 11), {psn(0x1000, 11), psn(0x1000, 12)}), 6000);
   EXPECT_TRUE(h.drain(6000).empty());
   EXPECT_EQ(h.r->stats().max_outstanding_psns, 256u);

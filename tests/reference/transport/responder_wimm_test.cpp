@@ -1,4 +1,4 @@
-// WRITE WITH IMMEDIATE at the responder (MODEL: M3, M10): completion only after every PSN of the
+// WRITE WITH IMMEDIATE at the responder (W4, W16): completion only after every PSN of the
 // message is placed, exactly once, in message order; no posted receive is a fatal QP error.
 #include "tests/reference/transport/responder_fixture.hpp"
 

@@ -1,4 +1,4 @@
-// The retry-schedule defects of reference/defects.hpp (MODEL: M8), each at the edge where it shows
+// The retry-schedule defects of reference/defects.hpp (W15), each at the edge where it shows
 // and, as a control, in the middle where it does not: backoff-adds-t (from the second exponential
 // retry), no-backoff-cap (only past 2^24 x 1.024 us), timeout-cap-20 (only for timeout > 20),
 // retry-one-extra (the last retry) and exp25-finite (only exp_cnt 25).

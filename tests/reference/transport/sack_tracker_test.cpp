@@ -1,4 +1,4 @@
-// The responder's receive window (MODEL: M9): classification, in-order advance, held PSNs,
+// The responder's receive window (W12): classification, in-order advance, held PSNs,
 // bitmaps, PSN wrap-around.
 #include <gtest/gtest.h>
 

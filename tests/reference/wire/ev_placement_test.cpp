@@ -1,4 +1,4 @@
-// EV placement per mode (MODEL: M1, M2): STEV split, UDP mode, SRv6 outer DA + single-segment
+// EV placement per mode (W1, W2): STEV split, UDP mode, SRv6 outer DA + single-segment
 // SRH, re-placement on one spec, and the EV echo a receiver reads back from a decoded frame.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ EvBytes ev_of(std::initializer_list<std::uint8_t> b) {
   return e;
 }
 
-TEST(EvPlacement, StevSplitIsBigEndian) {  // MODEL: M2
+TEST(EvPlacement, StevSplitIsBigEndian) {  // W2
   const EvBytes ev = ev_of({0x13, 0x03, 0x21, 0x02});  // §1.5 worked example 1 wire bytes
   const std::uint32_t v = stev_value(ev);
   EXPECT_EQ(v, 0x13032102u);

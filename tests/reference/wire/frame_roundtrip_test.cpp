@@ -40,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(AllModes, FrameRoundTrip, ::testing::ValuesIn(kAllModes
                            return n;
                          });
 
-TEST(FrameRoundTrip, DecapsulatedFormDecodesLikeAPlainFrame) {  // MODEL: M1
+TEST(FrameRoundTrip, DecapsulatedFormDecodesLikeAPlainFrame) {  // W1
   Rng r(77);
   std::array<std::uint8_t, kMaxFrameLen> enc{}, plain{};
   FrameCase c;

@@ -1,5 +1,5 @@
-// Fixed vectors from mrc-wire-model.md: the §2.5 ICRC frame (M13), the single-segment SRH frame
-// layout (M1, M13) and the opcode -> extension-header table (IBA for the RC opcodes, W3 for MRC).
+// Fixed vectors from mrc-wire-model.md: the §2.5 ICRC frame (W19), the single-segment SRH frame
+// layout (W1, W19) and the opcode -> extension-header table (IBA for the RC opcodes, W3 for MRC).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -104,7 +104,7 @@ TEST(FrameVector, Section25IcrcFrame) {
   EXPECT_FALSE(d.trimmed);
 }
 
-TEST(FrameVector, Srv6SingleSegmentLayout) {  // MODEL: M1, M13
+TEST(FrameVector, Srv6SingleSegmentLayout) {  // W1, W19
   Section25 v;
   EvBytes ev{};
   for (std::size_t i = 0; i < ev.size(); ++i) ev[i] = static_cast<std::uint8_t>(0x40 + i);

@@ -144,7 +144,7 @@ TEST(HeaderCodec, SrhRoundTripAnySegmentsAndTlvs) {
   }
 }
 
-TEST(HeaderCodec, SrhSingleSegmentBytes) {  // M13: 29 02 04 01 00 00 00 00 + 16-byte segment
+TEST(HeaderCodec, SrhSingleSegmentBytes) {  // W19: 29 02 04 01 00 00 00 00 + 16-byte segment
   std::array<std::uint8_t, 16> seg;
   for (std::size_t i = 0; i < seg.size(); ++i) seg[i] = static_cast<std::uint8_t>(0xA0 + i);
   Srh h;  // defaults: NH 41, RT 4, SL 1, LastEntry 0

@@ -1,4 +1,4 @@
-// CRC-32 engines and the RoCEv2 ICRC recipe (mrc-wire-model.md §2.5, M13).
+// CRC-32 engines and the RoCEv2 ICRC recipe (mrc-wire-model.md §2.5, W19).
 #include "reference/wire/icrc.hpp"
 
 #include <gtest/gtest.h>

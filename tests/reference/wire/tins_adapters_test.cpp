@@ -98,12 +98,12 @@ void fill(Random& r, Kind kind, L3 l3, Sample& s) {
     f.eth.ethertype = kEthTypeIpv6;
     f.ip6.dscp = dscp;
     f.ip6.ecn = ecn;
-    f.ip6.flow_label = l3 == L3::kSrv6 ? 0 : static_cast<std::uint32_t>(r.bits(16));  // MODEL: M2
+    f.ip6.flow_label = l3 == L3::kSrv6 ? 0 : static_cast<std::uint32_t>(r.bits(16));  // W2
     f.ip6.hop_limit = static_cast<std::uint8_t>(1 + r.bits(7));
     random_addr(r, f.ip6.src);
     random_addr(r, f.ip6.dst);
   }
-  if (l3 == L3::kSrv6) {  // MODEL: M1 outer IPv6 + single-segment SRH + inner IPv6
+  if (l3 == L3::kSrv6) {  // W1 outer IPv6 + single-segment SRH + inner IPv6
     f.srv6_encap = true;
     f.has_srh = true;
     f.ip6.next_header = kIpProtoRouting;

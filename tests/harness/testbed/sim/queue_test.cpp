@@ -1,5 +1,5 @@
 // Switch queues: ECN CE marking above the threshold (ECT only), strict priority for control
-// traffic, trimming to 256 bytes with DSCP 11 on overflow (MODEL: M11) or drops when trimming is
+// traffic, trimming to 256 bytes with DSCP 11 on overflow (W13) or drops when trimming is
 // off; and an 8-to-1 incast of reference endpoints on `rack` that trims and still completes.
 #include <gtest/gtest.h>
 
@@ -170,7 +170,7 @@ TEST(SimQueues, EightToOneIncastOfEndpointsTrimsAndCompletes) {
     trimmed += sim.dir_counters(sim.topology().host_rx_dir(kSink, p)).trimmed;
   }
   EXPECT_GT(trimmed, 0u);
-  EXPECT_GT(trim_nacks, 0u);  // the receiver turned stubs into TRIM NACKs (M5, M11)
+  EXPECT_GT(trim_nacks, 0u);  // the receiver turned stubs into TRIM NACKs (W7, W13)
   std::printf("incast: 8 x %llu MiB in %.3f ms, %llu trimmed at the sink's leaf, %llu TRIM NACKs\n",
               static_cast<unsigned long long>(job.bytes >> 20), static_cast<double>(sim.now()) / 1e6,
               static_cast<unsigned long long>(trimmed), static_cast<unsigned long long>(trim_nacks));

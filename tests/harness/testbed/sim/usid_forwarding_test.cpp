@@ -1,5 +1,5 @@
 // Static SRv6 uSID forwarding over every path of `mini`: uN shift at the spine and the last leaf,
-// next SRH segment at End-of-Carrier, decapsulation at the last hop (MODEL: M1), and the drops for
+// next SRH segment at End-of-Carrier, decapsulation at the last hop (W1), and the drops for
 // addresses the tables do not know.
 #include <gtest/gtest.h>
 
@@ -51,7 +51,7 @@ void every_path(bool with_srh) {
     ASSERT_TRUE(testing::decode(r.bytes, f));
     EXPECT_FALSE(f.encapsulated);  // decapsulated at the last leaf
     EXPECT_FALSE(f.has_srh);
-    EXPECT_TRUE(f.icrc_ok);        // the ICRC covers the inner packet only (M1)
+    EXPECT_TRUE(f.icrc_ok);        // the ICRC covers the inner packet only (W1)
     EXPECT_EQ(f.ip6.dst, addr::host_gid(r.host));
     EXPECT_EQ(f.ip6.hop_limit, 64);  // the inner header is not decremented
     EXPECT_EQ(f.eth.dst, addr::host_mac(r.host));
@@ -134,7 +134,7 @@ TEST(SimUsidForwarding, HopLimitExhaustionDrops) {
   EXPECT_EQ(sim.stats().forward_drops[static_cast<std::size_t>(DropReason::kHopLimit)], 1u);
 }
 
-// srv6_decap: host (MODEL: M1, the receiver may decapsulate): the last leaf forwards the frame as
+// srv6_decap: host (W1, the receiver may decapsulate): the last leaf forwards the frame as
 // it is, so the host gets the outer IPv6 header with its own decap uSID active, the inner packet
 // addressed to it and an ICRC that still holds. Every other hop is unchanged.
 TEST(SimUsidForwarding, LeafLeavesDecapsulationToTheHost) {
