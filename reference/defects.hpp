@@ -91,6 +91,11 @@ namespace mrc::ref {
   X(kRetryOneExtra, "retry-one-extra", "a PSN is sent once more than 1 + linear + exp times before the QP errors") /* one retry more than retry.linear + retry.exp */ \
   X(kExp25Finite, "exp25-finite", "with exp_cnt 25 the QP errors after 25 exponential retries") /* exp_cnt 25 counted as 25 retries, not infinite */ \
   X(kDropEncapsulated, "drop-encapsulated", "a WRITE that arrives still SRv6-encapsulated is dropped: no ACK, nothing placed") /* responder takes only the decapsulated form of W1's two */ \
+  X(kTrimNackIgnored, "trim-nack-ignored", "a PSN named by a NACK TRIMMED is resent only after its ACK timeout") /* requester ignores NACK TRIMMED */ \
+  X(kTrimMarksBad, "trim-marks-bad", "an EV named by a NACK TRIMMED turns ASSUMED_BAD (an EV event) instead of SKIP") /* trim NACK treated as a path failure */ \
+  X(kFeedbackInDataClass, "feedback-data-class", "SACKs, NACKs and Transport ACKs carry the data DSCP (10), not the Control class's") /* responder sends feedback in the Data class */ \
+  X(kDataNotEct, "data-not-ect", "data packets are sent Not-ECT (ECN field 0)") /* no switch can mark the data, so congestion shows as loss */ \
+  X(kSrv6TagConstant, "srv6-tag-constant", "every SRv6 data packet carries the same EV tag (inner sport 0xC000, flow label 0)") /* SRv6: the EV tag ignores the EV, so feedback cannot name a path */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

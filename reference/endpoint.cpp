@@ -28,6 +28,9 @@ transport::RequesterQuirks requester_quirks(const DefectReads& d) {
   q.retry.one_extra = d.flag(Defect::kRetryOneExtra);
   q.retry.exp25_finite = d.flag(Defect::kExp25Finite);
   q.always_dynamic_mpr = d.flag(Defect::kMprAlwaysDynamic);
+  q.ignore_trim_nack = d.flag(Defect::kTrimNackIgnored);
+  q.trim_marks_bad = d.flag(Defect::kTrimMarksBad);
+  q.data_not_ect = d.flag(Defect::kDataNotEct);
   return q;
 }
 
@@ -54,6 +57,7 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.region_end_exclusive = d.flag(Defect::kRegionEndExclusive);
   q.sack_no_wrap = d.flag(Defect::kSackNoWrap);
   q.sack_no_last_bit = d.flag(Defect::kSackNoLastBit);
+  q.feedback_in_data_class = d.flag(Defect::kFeedbackInDataClass);
   return q;
 }
 

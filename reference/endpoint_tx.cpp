@@ -117,6 +117,9 @@ bool Endpoint::emit(const transport::TxPacket& pkt, transport::TxFrame& out) {
     spec.ip6.dst[14] = spec.ip6.dst[15] = 0;  // the last uSID slot: End-of-Carrier
   }
   if (spec.has_srh && d.has(Defect::kSrhWrongSegmentsLeft)) spec.srh.segments_left = 0;
+  if (mode == wire::EvFmtMode::kSrv6 && spec.srv6_encap && d.has(Defect::kSrv6TagConstant)) {
+    spec.udp.sport = wire::kSrv6SportBase;
+  }
   spec.bth = pkt.bth;
   spec.has_meth = pkt.has_meth;
   spec.meth = pkt.meth;

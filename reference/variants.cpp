@@ -23,6 +23,7 @@ constexpr std::array<VariantInfo, static_cast<std::size_t>(Variant::kCount)> kCa
     {Variant::kProbeLazy, "probe-lazy", G::kProbe, "the first probe of an ASSUMED_BAD EV leaves one interval after the hold-down"},
     {Variant::kTimersFast, "timers-fast", G::kTimers, "ACK timeouts fire T/16 early (a 16-tick timer wheel rounding down)"},
     {Variant::kTimersSlow, "timers-slow", G::kTimers, "ACK timeouts fire T/16 late (a 16-tick timer wheel rounding up)"},
+    {Variant::kDataEct1, "ect1", G::kEcn, "data packets are sent ECT(1), the other ECN-capable codepoint"},
 }};
 
 // S1: W6 names the SACK byte counter's threshold but no value (F1: 4096 bytes). The lazy extreme
@@ -116,6 +117,8 @@ void apply_variants(const VariantSet& v, std::uint64_t seed, std::uint32_t qpn,
   if (v.has(Variant::kProbeLazy)) health.probe_phase = ev::ProbePhase::kOneIntervalLate;
   if (v.has(Variant::kTimersFast)) requester.timer_skew_16ths = static_cast<std::int8_t>(-kTimerTicks16ths);
   if (v.has(Variant::kTimersSlow)) requester.timer_skew_16ths = kTimerTicks16ths;
+  // W13: a switch marks any ECN-capable packet; ECT(0) is only the reference's choice.
+  if (v.has(Variant::kDataEct1)) requester.data_ect1 = true;
 }
 
 void apply_variants(const VariantSet& v, transport::ResponderConfig& responder) {

@@ -39,12 +39,13 @@ enum class Variant : std::uint8_t {
   kProbeLazy,         // first probe one probe interval after the hold-down ends
   kTimersFast,        // ACK timeouts fire one timer tick (T/16) before T x backoff
   kTimersSlow,        // ACK timeouts fire one timer tick (T/16) after T x backoff
+  kDataEct1,          // data packets are sent ECT(1) instead of ECT(0)
   kCount,
 };
 
 // Variants of one group are alternatives of the same choice: a set holds at most one per group.
 enum class VariantGroup : std::uint8_t {
-  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers
+  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers, kEcn
 };
 
 struct VariantInfo {

@@ -153,6 +153,10 @@ constexpr std::array kRetryExceededParams{
     KeySpec{.name = "transmissions", .kind = VK::kUInt, .umin = 1, .umax = 64,
             .help = "with no feedback, the PSN that ran out was sent exactly this often: 1 + retry.linear + retry.exp"}};
 constexpr Schema kRetryExceededSchema{"retry_exceeded params", kRetryExceededParams};
+constexpr std::array kTrimRetxParams{
+    KeySpec{.name = "within_ns", .kind = VK::kUInt, .required = true, .umin = 1,
+            .help = "how soon after a NACK TRIMMED the trimmed PSN must be resent: well below the ACK timeout"}};
+constexpr Schema kTrimRetxSchema{"trim_retx_prompt params", kTrimRetxParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -235,11 +239,14 @@ constexpr std::array kInvariants{
     InvariantType{"ev_min_active", &kNoParams, "at least ev_min_active EVs stay in use"},
     InvariantType{"no_data_on_failed_ev", &kGraceSchema, "after a failure, no data on the failed EV past grace_ns"},
     InvariantType{"no_rnr", &kNoParams, "the DUT never sends an RNR NAK"},
-    InvariantType{"dscp_marking", &kDscpSchema, "data, feedback and probes carry their DSCP (M11)"},
-    InvariantType{"ecn_capable", &kNoParams, "data frames are sent ECT(0)"},
-    InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (M2)"},
+    InvariantType{"dscp_marking", &kDscpSchema, "data, feedback and probes carry their DSCP (W13)"},
+    InvariantType{"ecn_capable", &kNoParams, "data frames are sent ECN-capable, ECT(0) or ECT(1)"},
+    InvariantType{"traffic_classes", &kNoParams, "one Data DSCP for first transmissions, at most one more for retransmissions, one Control DSCP of its own for feedback and endpoint responses"},
+    InvariantType{"trim_retx_prompt", &kTrimRetxSchema, "a PSN a NACK TRIMMED names is resent within within_ns, not on the ACK timeout"},
+    InvariantType{"congestion_not_bad", &kNoParams, "an EV named by SACK SKIP_ONCE or NACK TRIMMED raises no ASSUMED_BAD event"},
+    InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (W2)"},
     InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
-    InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment (M1)"},
+    InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment, one EV tag per path (W1, W2)"},
     InvariantType{"retry_exceeded", &kRetryExceededSchema, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
     InvariantType{"cwnd_decreases", &kCwndSchema, "the sending rate drops under ECN and delay within within_ns"},
     InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},

@@ -100,11 +100,12 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file) {
 }
 
 Basis case_basis(const std::vector<std::string>& clause_ids, const ClauseIndex& index) {
+  Basis weakest = Basis::kPublished;
   for (const auto& id : clause_ids) {
     const Clause* c = index.find(id);
-    if (c != nullptr && c->basis == Basis::kModel) return Basis::kModel;
+    if (c != nullptr && c->basis > weakest) weakest = c->basis;
   }
-  return Basis::kPublished;
+  return weakest;
 }
 
 std::filesystem::path find_clauses_file(const std::filesystem::path& start) {

@@ -18,8 +18,8 @@ namespace mrc::harness {
 struct Clause {
   std::string id;      // UPPER-CASE-WORDS, e.g. SPRAY-PER-PACKET-EV
   std::string text;    // the requirement, in the project's words
-  std::string source;  // "mrc_ctl.h EV states", "RFC 8754 §2", "wire model W11", ...
-  Basis basis = Basis::kModel;  // published sources only, or (in any part) the wire model
+  std::string source;  // "mrc_ctl.h EV states", "RFC 8754 §2", "wire model W11 (F5, F6)", ...
+  Basis basis = Basis::kModel;  // the weakest provenance of what the text requires (vocabulary.hpp)
   Level level = Level::kMust;
   ClauseArea area = ClauseArea::kSpray;
   SourceLoc loc;       // where it is defined
@@ -57,8 +57,8 @@ bool is_clause_id(std::string_view id);
 // Loads a clause file: a YAML list of {id, text, source, basis, level, area}. Never throws.
 ClauseLoadResult load_clauses(const std::filesystem::path& file);
 
-// A case's basis: model when any of `clause_ids` is a model-basis clause of `index`, else published
-// (ids the index does not know are the loader's error, not counted here).
+// A case's basis: the weakest basis among the clauses of `clause_ids` in `index` (published when
+// there are none; ids the index does not know are the loader's error, not counted here).
 Basis case_basis(const std::vector<std::string>& clause_ids, const ClauseIndex& index);
 
 // Finds `clauses.yaml` in `start` or up to three folders above it (cases/<area>/x.yaml ->

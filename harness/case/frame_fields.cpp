@@ -111,7 +111,7 @@ constexpr std::array kFields{
     FrameField{"seth.probe_id", K::kUInt, 0xFFFF, "probe id a pr = 1 SACK echoes"},
     FrameField{"feedback", K::kBool, 0, "a Transport ACK / NAK (0xD1), SACK (0xDC), NACK (0xDD) or RC ACK (0x11)"},
     FrameField{"path_probe", K::kBool, 0, "a probe of one path: reliability probe (0xDE) or endpoint EV probe"},
-    FrameField{"ev", K::kUInt, k32, "EV value V as placed on the wire (M2)"},
+    FrameField{"ev", K::kUInt, k32, "EV identity as placed on the wire: (flow label << 16) | UDP source port (W2)"},
     FrameField{"ev_index", K::kUInt, k32, "index of the EV in the case's EV array"},
     FrameField{"port", K::kUInt, 32, "1-based NIC port the frame left or arrived on"},
     FrameField{"plane", K::kUInt, 32, "1-based plane of the link it was captured on"},

@@ -37,10 +37,15 @@ constexpr char behaviour_letter(Behaviour b) { return "vio"[static_cast<int>(b)]
 enum class Level : std::uint8_t { kMust, kShould, kMay };
 inline constexpr std::array<std::string_view, 3> kLevelNames{"MUST", "SHOULD", "MAY"};
 
-// What a requirement rests on (cases/clauses.yaml `basis`): published sources only, or, in any
-// part, the project's wire model (W1..W19). A case's basis is model when any of its clauses is.
-enum class Basis : std::uint8_t { kPublished, kModel };
-inline constexpr std::array<std::string_view, 2> kBasisNames{"published", "model"};
+// What a requirement rests on (cases/clauses.yaml `basis`), from the provenance tags of
+// mrc-wire-model.md section 5; ordered strongest first so `a < b` means "a rests on firmer ground":
+//   published    the host API, a standard, the MRC paper ([A], [B], [P]) and nothing else
+//   spec         also MRC 1.0 facts two independent spec-derived sources agree on ([S2])
+//   spec-single  also facts only one spec-derived source gives ([S1])
+//   model        any part is still the project's own choice ([M])
+// A case's basis is the weakest among its clauses (case_basis).
+enum class Basis : std::uint8_t { kPublished, kSpec, kSpecSingle, kModel };
+inline constexpr std::array<std::string_view, 4> kBasisNames{"published", "spec", "spec-single", "model"};
 
 // The DUT's role in a case.
 enum class Role : std::uint8_t { kRequester, kResponder, kBoth };
@@ -169,6 +174,8 @@ std::string_view to_string(ClauseArea v);
 std::string_view to_string(Behaviour v);
 std::string_view to_string(Level v);
 std::string_view to_string(Basis v);
+// One phrase on what a basis rests on, for reports: "published sources only", ...
+std::string_view basis_meaning(Basis v);
 std::string_view to_string(Role v);
 std::string_view to_string(Capability v);
 std::string_view to_string(EvFormatMode v);

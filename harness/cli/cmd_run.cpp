@@ -53,8 +53,9 @@ int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, 
     const auto profile = harness::conformance_profile_from_string(text.profile);
     if (!profile) {
       err << "error: --profile '" << text.profile
-          << "' is not a profile: full (every MUST case counts toward conformance) or published (only MUST cases "
-             "of published basis; failed model-basis MUST cases are advisories)\n";
+          << "' is not a profile: full (every MUST case counts toward conformance), spec (only MUST cases of "
+             "published or spec basis) or published (only MUST cases of published basis); a failed MUST case the "
+             "profile does not count is an advisory\n";
       return run::kExitBadInput;
     }
     o.profile = *profile;

@@ -26,9 +26,9 @@ struct RunTextOptions {
   // call_timeout (default 5000 each), whole milliseconds in 1 .. kMaxAgentTimeoutMs.
   std::string agent_connect_timeout_ms = {};
   std::string agent_call_timeout_ms = {};
-  // --profile: full (every MUST case counts toward conformance) or published (only the MUST cases
-  // of published basis; a failed model-basis MUST case is an advisory). Empty: full; anything
-  // else is exit 2.
+  // --profile: full (every MUST case counts toward conformance), spec (the MUST cases of published
+  // or spec basis) or published (those of published basis only); a failed MUST case the profile
+  // does not count is an advisory. Empty: full; anything else is exit 2.
   std::string profile = {};
   // --evidence all|failures|none and --snaplen auto|full|N (run/case_evidence.hpp); anything else
   // is exit 2.

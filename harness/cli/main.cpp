@@ -124,10 +124,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--expectations", run.expectations, "expectation file of the DUT (known non-PASS results)");
   run_cmd->add_option("--today", run.today, "date for expectation expiry, YYYY-MM-DD (default: today, UTC)");
   run_cmd->add_option("--profile", run_text.profile,
-                      "full (default: every MUST case counts toward conformance) or published (only MUST cases of "
-                      "published basis; a failed model-basis MUST case is an advisory)");
+                      "full (default: every MUST case counts toward conformance), spec (only MUST cases of published "
+                      "or spec basis: the host API, standards, and MRC 1.0 facts two spec-derived sources agree on) or "
+                      "published (only MUST cases of published basis); a failed MUST case the profile does not count is "
+                      "an advisory");
   run_cmd->add_flag("--strict", run.strict,
-                    "exit 1 on any FAIL, advisories (SHOULD/MAY, model-based MUST under --profile published) included");
+                    "exit 1 on any FAIL, advisories (SHOULD/MAY, MUST cases outside the --profile) included");
   bool isolate = false;
   bool no_isolate = false;
   auto* isolate_flag = run_cmd->add_flag(

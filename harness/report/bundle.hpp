@@ -30,6 +30,11 @@ inline constexpr std::string_view kBundleExpectationsName = "inputs/expectations
 inline std::string case_context_member(std::string_view case_id) {
   return "evidence/" + std::string(case_id) + ".context.json";
 }
+// Why a run judged on wire revision `recorded` (results.json meta.wire, the manifest's /run/wire;
+// empty: not recorded, a run from before the revision was) cannot be bundled, verified or
+// replayed by this suite, which judges on reference/wire/wire_revision.hpp's; empty when it can.
+// A verdict means something only on the wire it was judged on.
+std::string wire_revision_problem(std::string_view recorded);
 // A bundle is read whole: one over this is refused before reading (a full run is a few MiB).
 inline constexpr std::uint64_t kMaxBundleBytes = 4ULL << 30;
 

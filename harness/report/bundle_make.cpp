@@ -18,6 +18,7 @@
 #include "harness/report/report.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/report/tar_archive.hpp"
+#include "reference/wire/wire_revision.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -103,6 +104,7 @@ Json run_json(const RunResult& run, const Json& raw) {
   j["results_schema"] = raw.value("schema", "");
   j["suite_version"] = m.suite_version;
   j["git_hash"] = m.git_hash;
+  j["wire"] = m.wire;
   j["dut"] = m.dut;
   j["dut_capabilities"] = m.dut_capabilities;
   if (m.peer) j["peer"] = *m.peer;
@@ -131,6 +133,17 @@ Json run_json(const RunResult& run, const Json& raw) {
 
 }  // namespace
 
+std::string wire_revision_problem(std::string_view recorded) {
+  if (recorded == wire::kWireRevision) return {};
+  const std::string here = "this suite judges on wire revision \"" + std::string(wire::kWireRevision) + "\"";
+  if (recorded.empty()) {
+    return "the run names no wire revision: it was judged before MRC 1.0's spec-derived layouts (the project's own "
+           "wire, model rev 1), and " + here + "; its verdicts do not carry over: run the suite again";
+  }
+  return "the run was judged on wire revision \"" + std::string(recorded) + "\", and " + here +
+         "; use the suite release that made it, or run the suite again";
+}
+
 BundleMade make_bundle(const BundleRequest& r) {
   std::error_code ec;
   if (!fs::is_directory(r.report_dir, ec)) throw BundleInputError(r.report_dir.string() + ": not a folder");
@@ -139,6 +152,9 @@ BundleMade make_bundle(const BundleRequest& r) {
     throw BundleInputError(results.string() + ": no such file: REPORT_DIR must be the --out folder of `mrc-conform run`");
   }
   const RunResult run = read_results_json(results);
+  if (const std::string why = wire_revision_problem(run.meta.wire); !why.empty()) {
+    throw BundleInputError(results.string() + ": " + why);
+  }
   // The raw file too: keys of later minors (interrupt_reason, not_run) go into the manifest as read.
   const Json raw = Json::parse(read_member_file(results, TarLimits{}.max_member_bytes), nullptr, false);
   const std::size_t not_run = raw.is_object() && raw.contains("not_run") && raw["not_run"].is_array() ? raw["not_run"].size() : 0;

@@ -79,6 +79,13 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
   const Origin origin{"suite " + need_string(m, "/run/suite_version") + " (git " + need_string(m, "/run/git_hash") + ")"};
 
   BundleCheck out;
+  {
+    const Json::json_pointer at("/run/wire");
+    const std::string recorded = m.contains(at) && m[at].is_string() ? m[at].get<std::string>() : std::string();
+    if (const std::string why = wire_revision_problem(recorded); !why.empty()) {
+      out.problems.push_back(std::string(kBundleManifestName) + ": /run/wire: " + why);
+    }
+  }
   // Signature: over the exact manifest bytes, with the key the caller trusts or the one named.
   Ed25519PublicKey named{};
   std::string named_raw;

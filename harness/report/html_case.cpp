@@ -127,9 +127,8 @@ void render_case(std::string& out, const CaseResult& c, const CaseConformance& o
   out += "<dl class=\"case-meta\">";
   meta_row(out, "Clauses", codes(c.clauses));
   meta_row(out, "Level", html_escape(c.level));
-  meta_row(out, "Basis", std::string(to_string(c.basis)) +
-                             (c.basis == Basis::kModel ? " <span class=\"dim\">(a clause rests on the wire model)</span>"
-                                                       : " <span class=\"dim\">(published sources only)</span>"));
+  meta_row(out, "Basis", std::string(to_string(c.basis)) + " <span class=\"dim\">(" + std::string(basis_meaning(c.basis)) +
+                             ")</span>");
   meta_row(out, "Behaviour", html_escape(c.behaviour));
   meta_row(out, "Area", html_escape(c.area));
   meta_row(out, "Case file", c.file.empty() ? std::string(kDash) : "<code>" + html_escape(c.file) + "</code>");

@@ -79,6 +79,7 @@ void header(std::string& out, const RunResult& run, const RunOutcome& outcome, c
   meta_row(out, "Seed", std::to_string(m.seed));
   meta_row(out, "Suite version", html_escape(m.suite_version) + " <span class=\"dim\">(git " +
                                      html_escape(m.git_hash) + ")</span>");
+  meta_row(out, "Wire", m.wire.empty() ? std::string("not recorded (results before schema 1.4)") : html_escape(m.wire));
   meta_row(out, "Command line", "<code>" + html_escape(m.command_line) + "</code>");
   if (m.started_at) meta_row(out, "Started", html_escape(*m.started_at));
   if (m.wall_seconds) meta_row(out, "Wall time", html_escape(format_number(*m.wall_seconds)) + " s");

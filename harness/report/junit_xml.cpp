@@ -12,8 +12,8 @@
 //   PASS, expectation expired  -> <error type="expired-expectation">
 //   PASS                       -> nothing
 // so the counts on <testsuite> and <testsuites> are the counts of those elements. Whether a FAIL
-// counts is run_outcome.hpp's (SHOULD/MAY cases, and model-basis MUST cases under --profile
-// published, are advisories). An advisory stays a <failure>, not a <skipped>: CI dashboards fold
+// counts is run_outcome.hpp's (SHOULD/MAY cases, and MUST cases of a basis the --profile does not
+// count, are advisories). An advisory stays a <failure>, not a <skipped>: CI dashboards fold
 // skipped tests away, and a SHOULD the DUT misses is something its developers must see; the type
 // attribute and the `conformant` property of every <testsuite> say what the run means for
 // conformance, for a CI that gates on that instead.
@@ -210,6 +210,7 @@ std::string render_junit_xml(const RunResult& run) {
     constexpr std::string_view ind = "      ";
     property(out, ind, "suite_version", run.meta.suite_version);
     property(out, ind, "git_hash", run.meta.git_hash);
+    property(out, ind, "wire", run.meta.wire);
     property(out, ind, "dut", run.meta.dut);
     property(out, ind, "dut_capabilities", join(run.meta.dut_capabilities, ","));
     if (run.meta.peer) property(out, ind, "peer", *run.meta.peer);

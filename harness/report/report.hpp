@@ -18,9 +18,12 @@ namespace mrc::harness {
 // version the file conforms to; since 1.2 (conformant, profile, strict, outcome, and each case's
 // basis and advisory flag, each requirement's basis) that is at least 1.2, because every file
 // carries them; 1.3 when the run says what evidence it kept (evidence), or ended early and says
-// why (interrupt_reason) and what did not run (not_run). The reader accepts every id of its major
-// up to its own minor.
-inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.3";   // this version
+// why (interrupt_reason) and what did not run (not_run); 1.4 names the wire revision (meta.wire)
+// and splits bases four ways (published, spec, spec-single, model; profile spec), and every file
+// carries both, so every file the writer makes names 1.4. The reader accepts every id of its
+// major up to its own minor.
+inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.4";   // this version
+inline constexpr std::string_view kResultsSchemaId13 = "mrc-conform/results/1.3"; // + evidence, early end
 inline constexpr std::string_view kResultsSchemaId12 = "mrc-conform/results/1.2"; // + conformance
 inline constexpr std::string_view kResultsSchemaId11 = "mrc-conform/results/1.1"; // + timing_budget
 inline constexpr std::string_view kResultsSchemaId10 = "mrc-conform/results/1";   // the first

@@ -163,10 +163,14 @@ void for_each_object(Reader& parent, const std::string& key, Fn&& fn) {
   }
 }
 
-RunMetadata read_meta(Reader r) {
+RunMetadata read_meta(Reader r, bool v1_4) {
   RunMetadata m;
   m.suite_version = r.str("suite_version");
   m.git_hash = r.str("git_hash");
+  if (v1_4) {
+    m.wire = r.str("wire");
+    if (m.wire.empty()) r.fail(r.child("wire"), "the wire revision the run was judged on, never empty");
+  }
   m.dut = r.str("dut");
   m.dut_capabilities = r.strings("dut_capabilities");
   if (r.has("peer")) m.peer = r.str("peer");
@@ -184,7 +188,17 @@ struct Version {
   bool v1_1 = false;  // timing_budget
   bool v1_2 = false;  // conformance: profile, strict, basis, advisory, outcome
   bool v1_3 = false;  // evidence volume; an early end: interrupt_reason, not_run, a case's evidence_error
+  bool v1_4 = false;  // meta.wire; bases spec and spec-single, profile spec
 };
+
+// A basis as the file's version spells it: before 1.4 only published and model existed.
+Basis read_basis(Reader& r, Version version) {
+  const Basis b = r.enumeration<Basis>("basis", kBasisNames);
+  if (!version.v1_4 && b != Basis::kPublished && b != Basis::kModel) {
+    r.fail(r.child("basis"), "the bases spec and spec-single need schema " + std::string(kResultsSchemaId));
+  }
+  return b;
+}
 
 std::vector<RequirementRef> read_requirements(Reader r, Version version) {
   for (const char* derived : {"requirements", "covered", "covered_percent", "must", "must_covered",
@@ -196,7 +210,7 @@ std::vector<RequirementRef> read_requirements(Reader r, Version version) {
     RequirementRef req;
     req.id = row.str("id");
     req.level = row.str("level");
-    if (version.v1_2) req.basis = row.enumeration<Basis>("basis", kBasisNames);
+    if (version.v1_2) req.basis = read_basis(row, version);
     req.text = row.str("text");
     req.source = row.str("source");
     for_each_object(row, "cases", [&](Reader& c) {
@@ -263,7 +277,7 @@ CaseResult read_case(Reader& r, Version version) {
   c.file = r.str("file");
   c.clauses = r.strings("clauses");
   c.level = r.str("level");
-  if (version.v1_2) c.basis = r.enumeration<Basis>("basis", kBasisNames);
+  if (version.v1_2) c.basis = read_basis(r, version);
   c.behaviour = r.str("behaviour");
   c.tags = r.strings("tags");
   c.seed = r.u64("seed");
@@ -299,7 +313,7 @@ CaseResult read_case(Reader& r, Version version) {
   c.evidence_files = r.strings("evidence_files");
   if (r.has("evidence_error")) {
     if (!version.v1_3) {
-      r.fail(r.child("evidence_error"), "needs schema " + std::string(kResultsSchemaId) + " or later");
+      r.fail(r.child("evidence_error"), "needs schema " + std::string(kResultsSchemaId13) + " or later");
     }
     c.evidence_error = r.str("evidence_error");
     if (c.evidence_error.empty()) r.fail(r.child("evidence_error"), "written only when evidence was lost");
@@ -319,20 +333,24 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId && schema != kResultsSchemaId12 && schema != kResultsSchemaId11 &&
-      schema != kResultsSchemaId10) {
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId13 && schema != kResultsSchemaId12 &&
+      schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
     top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
-                            std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) +
-                            "\" and \"" + std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
+                            std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) + "\", \"" +
+                            std::string(kResultsSchemaId13) + "\" and \"" + std::string(kResultsSchemaId) +
+                            "\", the file says \"" + schema + "\"");
   }
-  const bool v1_3 = schema == kResultsSchemaId;
-  const Version version{
-      .v1_1 = schema != kResultsSchemaId10, .v1_2 = v1_3 || schema == kResultsSchemaId12, .v1_3 = v1_3};
+  const bool v1_4 = schema == kResultsSchemaId;
+  const bool v1_3 = v1_4 || schema == kResultsSchemaId13;
+  const Version version{.v1_1 = schema != kResultsSchemaId10,
+                        .v1_2 = v1_3 || schema == kResultsSchemaId12,
+                        .v1_3 = v1_3,
+                        .v1_4 = v1_4};
   RunResult run;
   run.interrupted = top.boolean("interrupted");
   for (const char* key : {"interrupt_reason", "not_run"}) {
     if (top.has(key) && !v1_3) {
-      top.fail(top.child(key), "needs schema " + std::string(kResultsSchemaId) + "; the file says " + schema);
+      top.fail(top.child(key), "needs schema " + std::string(kResultsSchemaId13) + " or later" + "; the file says " + schema);
     }
   }
   if (top.has("interrupt_reason")) run.interrupt_reason = top.str("interrupt_reason");
@@ -340,14 +358,17 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   if (version.v1_2) {
     (void)top.boolean("conformant");  // derived
     run.profile = top.enumeration<ConformanceProfile>("profile", kConformanceProfileNames);
+    if (!v1_4 && run.profile == ConformanceProfile::kSpec) {
+      top.fail(top.child("profile"), "the profile spec needs schema " + std::string(kResultsSchemaId));
+    }
     run.strict = top.boolean("strict");
   }
-  run.meta = read_meta(top.object("meta"));
+  run.meta = read_meta(top.object("meta"), v1_4);
   (void)top.at("summary");  // derived from the cases
   if (version.v1_2) (void)top.object("outcome");  // derived from the cases
   run.requirements = read_requirements(top.object("coverage"), version);
   if (top.has("evidence")) {
-    if (!version.v1_3) top.fail(top.child("evidence"), "needs schema " + std::string(kResultsSchemaId) + "; the file says " + schema);
+    if (!version.v1_3) top.fail(top.child("evidence"), "needs schema " + std::string(kResultsSchemaId13) + " or later" + "; the file says " + schema);
     Reader e = top.object("evidence");
     run.evidence.keep = e.str("keep");
     run.evidence.snaplen = e.str("snaplen");

@@ -45,6 +45,7 @@ Json meta_json(const RunMetadata& m) {
   Json j;
   j["suite_version"] = m.suite_version;
   j["git_hash"] = m.git_hash;
+  j["wire"] = m.wire;
   j["dut"] = m.dut;
   j["dut_capabilities"] = strings(m.dut_capabilities);
   if (m.peer) j["peer"] = *m.peer;
@@ -74,8 +75,7 @@ Json summary_json(const RunResult& run) {
 Json basis_counts_json(const BasisCounts& b) {
   Json j;
   j["total"] = b.total();
-  j["published"] = b.published;
-  j["model"] = b.model;
+  for (std::size_t i = 0; i < kBasisNames.size(); ++i) j[std::string(kBasisNames[i])] = b.by[i];
   return j;
 }
 
@@ -88,7 +88,7 @@ Json outcome_json(const RunOutcome& o) {
   Json adv;
   adv["total"] = o.advisories;
   adv["should_may"] = o.advisories_should_may;
-  adv["model_must"] = o.advisories_model_must;
+  adv["must_outside_profile"] = o.advisories_must_outside_profile;
   j["advisories"] = std::move(adv);
   Json levels;
   for (std::size_t l = 0; l < kLevelNames.size(); ++l) {
@@ -225,23 +225,18 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
 
 }  // namespace
 
-std::string_view results_schema_id(const RunResult& run) {
-  // The oldest version the file conforms to: 1.2 unless it carries a 1.3 field (the evidence
-  // block, or an early end: interrupt_reason, not_run, a case's evidence_error).
-  const bool lost = std::any_of(run.cases.begin(), run.cases.end(),
-                                [](const CaseResult& c) { return !c.evidence_error.empty(); });
-  const bool early = !run.interrupt_reason.empty() || !run.not_run.empty() || lost;
-  return run.evidence.keep.empty() && !early ? kResultsSchemaId12 : kResultsSchemaId;
+std::string_view results_schema_id(const RunResult&) {
+  // The oldest version the file conforms to: every file carries the 1.4 fields (meta.wire, and
+  // the four bases in outcome), so every file names 1.4.
+  return kResultsSchemaId;
 }
 
 std::string render_results_json(const RunResult& run) {
   Json j;
   j["schema"] = results_schema_id(run);
   j["interrupted"] = run.interrupted;
-  if (results_schema_id(run) == kResultsSchemaId) {  // schema 1.3: why the run ended early
-    j["interrupt_reason"] = run.interrupt_reason;
-    j["not_run"] = strings(run.not_run);
-  }
+  j["interrupt_reason"] = run.interrupt_reason;  // since 1.3: why the run ended early
+  j["not_run"] = strings(run.not_run);
   const RunOutcome outcome = run_outcome(run);
   j["conformant"] = outcome.conformant;
   j["profile"] = to_string(run.profile);

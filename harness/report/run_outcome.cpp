@@ -14,7 +14,7 @@ Level level_of(const CaseResult& c) {
 
 CaseConformance case_conformance(const CaseResult& c, ConformanceProfile profile) {
   CaseConformance o;
-  o.counted = level_of(c) == Level::kMust && (profile == ConformanceProfile::kFull || c.basis == Basis::kPublished);
+  o.counted = level_of(c) == Level::kMust && profile_counts(profile, c.basis);
   const bool accepted = c.expectation == ExpectationOutcome::kExpected;
   switch (c.verdict) {
     case Verdict::kFail:
@@ -50,11 +50,19 @@ RunOutcome run_outcome(const RunResult& run) {
     if (o.advisory) {
       ++cell.advisory;
       ++r.advisories;
-      ++(level == Level::kMust ? r.advisories_model_must : r.advisories_should_may);
+      ++(level == Level::kMust ? r.advisories_must_outside_profile : r.advisories_should_may);
     }
   }
   r.conformant = r.must_failures.total() == 0 && r.must_not_judged.total() == 0 && !r.interrupted;
   return r;
+}
+
+std::string basis_split(const BasisCounts& b) {
+  std::string out;
+  for (std::size_t i = 0; i < kBasisNames.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + std::string(kBasisNames[i]) + ' ' + std::to_string(b.by[i]);
+  }
+  return out;
 }
 
 std::string conformance_line(const RunOutcome& o) {
@@ -63,10 +71,9 @@ std::string conformance_line(const RunOutcome& o) {
   if (o.strict) how += ", --strict";
   if (o.interrupted) how += ", interrupted";
   return "conformant: " + std::string(o.conformant ? "yes" : "no") + " (" + how + "): MUST failures " +
-         n(o.must_failures.total()) + " (published " + n(o.must_failures.published) + ", model " +
-         n(o.must_failures.model) + "), MUST not judged " + n(o.must_not_judged.total()) + ", advisories " +
-         n(o.advisories) + " (SHOULD/MAY " + n(o.advisories_should_may) + ", model-based MUST " +
-         n(o.advisories_model_must) + ")";
+         n(o.must_failures.total()) + " (" + basis_split(o.must_failures) + "), MUST not judged " +
+         n(o.must_not_judged.total()) + ", advisories " + n(o.advisories) + " (SHOULD/MAY " +
+         n(o.advisories_should_may) + ", MUST outside the profile " + n(o.advisories_must_outside_profile) + ")";
 }
 
 int exit_code(const RunResult& run) {

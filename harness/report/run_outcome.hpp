@@ -5,10 +5,11 @@
 // verdicts are reported apart from the published ones).
 //
 // A case counts toward conformance when it is a MUST case and the profile judges it: every MUST
-// case under `full`, the published-basis ones under `published` (RunResult::profile). Then:
+// case under `full`, those of published or spec basis under `spec`, the published-basis ones
+// under `published` (RunResult::profile, profile_counts). Then:
 //   non-conformance  a FAIL of a counted case, not an accepted expectation
-//   advisory         a FAIL of a case that does not count: SHOULD and MAY cases, and model-basis
-//                    MUST cases under `published`; it stays an advisory when an expectation file
+//   advisory         a FAIL of a case that does not count: SHOULD and MAY cases, and MUST cases
+//                    of a basis outside the profile; it stays an advisory when an expectation file
 //                    accepted it (only SHOULD/MAY cases can have entries: the loader refuses MUST)
 //   not judged       INCONCLUSIVE or ERROR of a counted case, not an accepted expectation: no
 //                    evidence either way, so the run cannot be called conformant
@@ -36,12 +37,16 @@ struct CaseConformance {
 };
 CaseConformance case_conformance(const CaseResult& c, ConformanceProfile profile);
 
-// Cases split by basis.
+// Cases split by basis (published, spec, spec-single, model).
 struct BasisCounts {
-  std::size_t published = 0;
-  std::size_t model = 0;
-  std::size_t total() const { return published + model; }
-  void add(Basis b) { ++(b == Basis::kModel ? model : published); }
+  std::array<std::size_t, kBasisNames.size()> by{};
+  std::size_t of(Basis b) const { return by[static_cast<std::size_t>(b)]; }
+  std::size_t total() const {
+    std::size_t t = 0;
+    for (std::size_t n : by) t += n;
+    return t;
+  }
+  void add(Basis b) { ++by[static_cast<std::size_t>(b)]; }
 };
 
 // The verdicts of one level and basis, with what they count as.
@@ -59,10 +64,10 @@ struct RunOutcome {
   BasisCounts must_failures;        // non-conformances (all MUST, by definition)
   BasisCounts must_not_judged;      // counted cases INCONCLUSIVE or ERROR
   std::size_t advisories = 0;
-  std::size_t advisories_should_may = 0;  // of them, SHOULD and MAY cases
-  std::size_t advisories_model_must = 0;  // and model-basis MUST cases under --profile published
-  // [level][basis], indexed by Level (MUST, SHOULD, MAY) and Basis (published, model).
-  std::array<std::array<OutcomeCell, 2>, 3> cells{};
+  std::size_t advisories_should_may = 0;           // of them, SHOULD and MAY cases
+  std::size_t advisories_must_outside_profile = 0;  // and MUST cases of a basis the profile does not count
+  // [level][basis], indexed by Level (MUST, SHOULD, MAY) and Basis (published, spec, spec-single, model).
+  std::array<std::array<OutcomeCell, kBasisNames.size()>, kLevelNames.size()> cells{};
   const OutcomeCell& cell(Level l, Basis b) const {
     return cells[static_cast<std::size_t>(l)][static_cast<std::size_t>(b)];
   }
@@ -71,10 +76,12 @@ struct RunOutcome {
 RunOutcome run_outcome(const RunResult& run);
 
 // The headline's second line (the first is the verdict count line), e.g.
-// "conformant: yes (profile full): MUST failures 0 (published 0, model 0), MUST not judged 0,
-//  advisories 1 (SHOULD/MAY 1, model-based MUST 0)" on one line; "--strict" and "interrupted"
+// "conformant: yes (profile full): MUST failures 0 (published 0, spec 0, spec-single 0, model 0),
+//  MUST not judged 0, advisories 1 (SHOULD/MAY 1, MUST outside the profile 0)" on one line; "--strict" and "interrupted"
 // join the profile in the parentheses when they apply.
 std::string conformance_line(const RunOutcome& o);
+// "published 1, spec 0, spec-single 2, model 0": counts by basis, every basis named.
+std::string basis_split(const BasisCounts& b);
 
 // Exit status of `mrc-conform run`: 3 when any case ERRORed, an expectation entry expired or the
 // run was interrupted (none of them excused by an accepted expectation); else 1 when the run is

@@ -30,6 +30,7 @@
 #include "harness/run/suite_loader.hpp"
 #include "harness/run/wire_testbed.hpp"
 #include "harness/testbed/testbed.hpp"
+#include "reference/wire/wire_revision.hpp"
 
 namespace mrc::run {
 namespace {
@@ -326,6 +327,9 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     }
   };
   std::thread watcher;
+  // What the run is judged on, known before anything can fail: even the partial reports of a run
+  // whose DUT could not be probed name the wire revision.
+  run.meta.wire = std::string(wire::kWireRevision);
   try {
     {
       auto probe = factory();

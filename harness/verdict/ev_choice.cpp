@@ -41,9 +41,16 @@ EvChoice::EvChoice(wire::EvFmtMode mode, const std::vector<WireEvRecord>& evs) :
 bool EvChoice::applies(const wire::DecodedFrame& f) { return !f.has_erth && !f.has_eeth; }
 
 std::uint32_t EvChoice::judged_fields(const wire::DecodedFrame& f, int port) const {
-  std::uint32_t m = 1u << kSport;
-  if (f.l3 == wire::L3Kind::kIpv6) m |= 1u << kFlow;  // IPv4 (UDP mode) has no flow label
-  if (mode_ == wire::EvFmtMode::kSrv6) m |= (1u << kDa) | (1u << kSeg);
+  std::uint32_t m = 0;
+  if (mode_ == wire::EvFmtMode::kSrv6) {
+    // The path is the outer DA and the SRH segment. The inner flow label and sport carry the
+    // sender's own tag of the EV (W2), whose value no requirement fixes: srv6_layout judges that
+    // it names one EV consistently.
+    m = (1u << kDa) | (1u << kSeg);
+  } else {
+    m = 1u << kSport;
+    if (f.l3 == wire::L3Kind::kIpv6) m |= 1u << kFlow;  // IPv4 (UDP mode) has no flow label
+  }
   if (port > 0) m |= 1u << kPortBit;
   return m;
 }

@@ -11,7 +11,8 @@
 //   (ev_choice.hpp). Also when to ask for an ACK (BTH A), whether data carries a TSETH (BTH TS and
 //   the TSETH; lengths then compare without its 4 bytes), the timestamps a sender's own clock
 //   gives (TSETH, PETH, ERTH) and what echoes them or the EV (SETH/NETH entropy, reflected
-//   timestamps): the invariants judge those. None is compared with the golden's.
+//   timestamps), and the ECN codepoint: the invariants judge those. None is compared with the
+//   golden's.
 // - bounded: a measured time (the capture timestamp) within the check's tolerance of the golden's,
 //   widened by the testbed's timing budget (timing_budget.hpp).
 #pragma once
@@ -56,6 +57,9 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
     // it; sack_exact and sack_consistent judge the bits against the arrivals.
     case FieldId::kSethSackOffset:
     case FieldId::kSethSackBitmap:
+    // Which ECN-capable codepoint a sender uses, ECT(0) or ECT(1), is its own (W13); ecn_capable
+    // judges that data is ECN-capable at all.
+    case FieldId::kIpEcn:
       return FieldClass::kChoice;
     case FieldId::kIpDst:
       return encapsulated ? FieldClass::kChoice : FieldClass::kExact;  // W1 outer DA = EV

@@ -36,6 +36,8 @@ constexpr std::array kDefs{
     Def{"trim_nack_for_stub", N::kBoth, inv::trim_nack_per_stub},
     Def{"sack_triggers", N::kBoth, inv::sack_triggers},
     Def{"ce_skip_once", N::kBoth, inv::ce_skip_once},
+    Def{"trim_retx_prompt", N::kBoth, inv::trim_retx_prompt},
+    Def{"congestion_not_bad", N::kBoth, inv::congestion_not_bad},
     Def{"transport_ack", N::kBoth, inv::transport_ack},
     Def{"probe_answered", N::kBoth, inv::probe_answered},
     Def{"ts_reflected", N::kBoth, inv::ts_reflected},
@@ -63,6 +65,7 @@ constexpr std::array kDefs{
     Def{"allowed_opcodes", N::kFromDut, inv::allowed_opcodes},
     Def{"dscp_marking", N::kFromDut, inv::dscp_marking},
     Def{"ecn_capable", N::kFromDut, inv::ecn_capable},
+    Def{"traffic_classes", N::kFromDut, inv::traffic_classes},
     Def{"req_id_not_reused", N::kBoth, inv::req_id_not_reused},
 };
 

@@ -130,6 +130,11 @@ void icrc_valid(Run& r);
 void allowed_opcodes(Run& r);
 void dscp_marking(Run& r);
 void ecn_capable(Run& r);
+void traffic_classes(Run& r);
+
+// ---- a requester taking congestion feedback (invariants_congestion.cpp)
+void trim_retx_prompt(Run& r);
+void congestion_not_bad(Run& r);
 
 // ---- endpoint operations (invariants_ep.cpp)
 void req_id_not_reused(Run& r);

@@ -3,6 +3,7 @@
 // where the EV sits in the frame per format mode (W1, W2, W11).
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "harness/verdict/fault_spans.hpp"
 #include "harness/verdict/flat_index.hpp"
@@ -282,9 +283,18 @@ void udp_placement(Run& r) {  // W2
   }
 }
 
-void srv6_layout(Run& r) {  // W1 SRH, W2 SRv6 tag: the reference's own choices
+// W1: an SRH carries one segment with Last Entry 0. The API puts the EV's bytes 16..31 there as
+// the continuation of the path (the next container), and RFC 8754 routes on it only with Segments
+// Left 1; a copy of the path for debugging (SL 0, F1's use) would stop the packet at the end of
+// the first container wherever the route needs the segment. W2: the inner flow label and
+// sport carry the requester's own tag of the EV, "a 32-bit value per SRv6 EV": whatever its
+// value, one path always carries the same tag and one tag names one path, and it is an EV of the
+// DUT's profile (the identities the DUT reports).
+void srv6_layout(Run& r) {
   if (!require_mode(r, 2, "SRv6")) return;
   r.judged_what = "data packets from the DUT";
+  std::unordered_map<std::uint32_t, const PacketRec*> first_of_tag;
+  std::unordered_map<std::uint64_t, const PacketRec*> first_of_path;
   for (const PacketRec& p : r.t.packets) {
     if (!dut_data(p)) continue;
     ++r.judged;
@@ -297,9 +307,14 @@ void srv6_layout(Run& r) {  // W1 SRH, W2 SRv6 tag: the reference's own choices
       if (p.srh_sl != 1) r.violation(p, "srh.segments_left", "1", std::to_string(p.srh_sl));
       if (p.srh_le != 0) r.violation(p, "srh.last_entry", "0", std::to_string(p.srh_le));
     }
-    if ((p.sport >> 8) != (wire::kSrv6SportBase >> 8)) {
-      r.violation(p, "udp.sport", "0xC0nn (0xC000 | EV index)", hex(p.sport));
-      continue;
+    const PacketRec*& by_tag = first_of_tag.try_emplace(p.ev, &p).first->second;
+    const PacketRec*& by_path = first_of_path.try_emplace(p.srv6_path, &p).first->second;
+    if (by_tag->srv6_path != p.srv6_path) {
+      r.violation(p, "ev", "a tag (inner flow label, sport) that names one path: " + where(r.ctx, *by_tag) +
+                               " carried it on another outer DA / SRH segment", hex(p.ev));
+    } else if (by_path->ev != p.ev) {
+      r.violation(p, "ev", "the tag this path carried first, " + hex(by_path->ev) + " (" + where(r.ctx, *by_path) + ")",
+                  hex(p.ev));
     }
     check_known_ev(r, p);
   }

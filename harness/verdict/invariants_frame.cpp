@@ -229,12 +229,69 @@ void dscp_marking(Run& r) {  // W13
   }
 }
 
+// W13: the traffic classes, whatever DSCP values the DUT is configured with (they are
+// configuration, not fixed): every first transmission of data in one DSCP (DSCP_TRIMMABLE, or
+// DSCP_NO_TRIM where the fabric does not trim), every retransmission in that one or in one other
+// (DSCP_TRIMMABLE_RETX), and every SACK, NACK, Transport ACK and endpoint response in one Control
+// DSCP that no data packet carries. The first frame of each kind sets the class's value.
+void traffic_classes(Run& r) {
+  r.judged_what = "data, feedback and endpoint responses from the DUT";
+  const PacketRec* first_data = nullptr;
+  const PacketRec* first_retx = nullptr;  // the first retransmission in a DSCP other than the data's
+  const PacketRec* first_control = nullptr;
+  auto data_class = [&](const PacketRec& p) {
+    return p.dscp == first_data->dscp || (first_retx && p.dscp == first_retx->dscp);
+  };
+  for (const PacketRec& p : r.t.packets) {
+    if (!p.from_dut) continue;
+    const bool response = p.has_ep && p.opcode == wire::opcode::kMrcEndpointRsp;
+    if (dut_data(p)) {
+      ++r.judged;
+      if (!p.rtx) {
+        if (!first_data) first_data = &p;
+        if (p.dscp != first_data->dscp) {
+          r.violation(p, "ip.dscp", std::to_string(first_data->dscp) + ", the Data class of the first data packet (" +
+                                        where(r.ctx, *first_data) + ")",
+                      std::to_string(p.dscp));
+        }
+      } else if (first_data && !data_class(p)) {
+        if (!first_retx) {
+          first_retx = &p;
+        } else {
+          r.violation(p, "ip.dscp", "the DSCP of first transmissions (" + std::to_string(first_data->dscp) +
+                                        ") or of the first other retransmission (" + std::to_string(first_retx->dscp) + ")",
+                      std::to_string(p.dscp), "retransmission of PSN " + std::to_string(p.psn));
+        }
+      }
+    } else if (p.is_feedback() || response) {
+      ++r.judged;
+      if (!first_control) first_control = &p;
+      if (p.dscp != first_control->dscp) {
+        r.violation(p, "ip.dscp",
+                    std::to_string(first_control->dscp) + ", the Control class of the DUT's first control frame (" +
+                        where(r.ctx, *first_control) + ")",
+                    std::to_string(p.dscp));
+      }
+    }
+  }
+  // Control must be its own class: no data packet may share its DSCP.
+  if (first_control && first_data && data_class(*first_control)) {
+    const std::string data = std::to_string(first_data->dscp) +
+                             (first_retx ? ", " + std::to_string(first_retx->dscp) : std::string());
+    r.violation(*first_control, "ip.dscp", "a Control DSCP no data packet carries (data: " + data + ")",
+                std::to_string(first_control->dscp));
+  }
+}
+
+// W13: a switch marks CE only on an ECN-capable packet, and the mark is what the responder echoes
+// as SKIP_ONCE; ECT(0) or ECT(1) both let it (the reference sends ECT(0)). A data packet the DUT
+// sends CE-marked is not judged: nothing forbids a sender to pass a mark on, and the tap is at its port.
 void ecn_capable(Run& r) {
   r.judged_what = "data packets from the DUT";
   for (const PacketRec& p : r.t.packets) {
     if (!dut_data(p)) continue;
     ++r.judged;
-    if (p.ecn != wire::kEcnEct0) r.violation(p, "ip.ecn", "2 (ECT(0))", std::to_string(p.ecn));
+    if (p.ecn == wire::kEcnNotEct) r.violation(p, "ip.ecn", "ECT(0) or ECT(1) (2 or 1)", "0 (Not-ECT)");
   }
 }
 

@@ -9,6 +9,19 @@
 namespace mrc::harness {
 namespace {
 
+// W1: an SRv6 frame's path, the outer DA container and the SRH segment, as one 64-bit FNV-1a key
+// (srv6_layout compares paths with the tags that name them; 0 when not encapsulated).
+std::uint64_t srv6_path_key(const wire::DecodedFrame& f) {
+  if (!f.encapsulated) return 0;
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  auto mix = [&h](const std::uint8_t* p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  };
+  mix(f.ip6.dst.data(), f.ip6.dst.size());
+  if (f.has_srh) mix(f.srh.segments.data(), f.srh.segments.size());
+  return h | 1u;  // never 0
+}
+
 void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
   const bool v4 = f.l3 == wire::L3Kind::kIpv4;
   r.ip_version = v4 ? 4 : 6;
@@ -16,6 +29,7 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
   r.ecn = v4 ? f.ip4.ecn : f.ip6.ecn;
   r.flow_label = v4 ? 0 : f.ip6.flow_label;
   r.encapsulated = f.encapsulated;
+  r.srv6_path = srv6_path_key(f);
   r.has_srh = f.has_srh;
   if (f.has_srh) {
     r.srh_sl = f.srh.segments_left;

@@ -22,6 +22,7 @@ struct PacketRec {
   std::uint64_t ts_ns = 0;
   std::uint64_t va = 0;            // RETH VA (has_reth)
   std::uint64_t sack_bitmap = 0;   // W5: bit k = PSN sack_base + k
+  std::uint64_t srv6_path = 0;     // W1: key of the outer DA and SRH segment (encapsulated only)
   std::uint32_t index = 0;         // packet index in its tap's capture
   std::uint32_t psn = 0;
   std::uint32_t dqpn = 0;

@@ -49,4 +49,13 @@ std::optional<ConformanceProfile> conformance_profile_from_string(std::string_vi
   return parse_enum<ConformanceProfile>(kConformanceProfileNames, s);
 }
 
+bool profile_counts(ConformanceProfile p, Basis b) {
+  switch (p) {
+    case ConformanceProfile::kFull: return true;
+    case ConformanceProfile::kSpec: return b == Basis::kPublished || b == Basis::kSpec;
+    case ConformanceProfile::kPublished: return b == Basis::kPublished;
+  }
+  return true;
+}
+
 }  // namespace mrc::harness

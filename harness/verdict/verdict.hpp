@@ -82,7 +82,7 @@ struct CaseResult {
   std::string file;                  // the case file, relative to the suite root
   std::vector<std::string> clauses;
   std::string level;                 // MUST / SHOULD / MAY
-  Basis basis = Basis::kPublished;   // model when any clause rests on the wire model (clauses.yaml)
+  Basis basis = Basis::kPublished;   // the weakest basis among its clauses (clauses.yaml)
   std::string behaviour;             // valid / invalid / inopportune
   std::vector<std::string> tags;
   std::uint64_t seed = 0;
@@ -105,6 +105,9 @@ struct CaseResult {
 struct RunMetadata {
   std::string suite_version;
   std::string git_hash;
+  // The wire revision the run was judged on (reference/wire/wire_revision.hpp); empty only in a
+  // results.json older than schema 1.4, which did not record it.
+  std::string wire;
   std::string dut;                  // e.g. "reference" or "reference:spray-single-ev"
   std::vector<std::string> dut_capabilities;
   // The harness's side (testbed host 1) when it is not the default in-process reference
@@ -127,12 +130,15 @@ struct RequirementRef {  // a row of the coverage matrix
 };
 
 // Which requirements a run certifies against (`run --profile`, harness/report/run_outcome.hpp):
-// full = every MUST case; published = the MUST cases of published basis, a failed model-basis
-// MUST case being an advisory.
-enum class ConformanceProfile : std::uint8_t { kFull, kPublished };
-inline constexpr std::array<std::string_view, 2> kConformanceProfileNames{"full", "published"};
+// full = every MUST case; spec = the MUST cases of published or spec basis (what the host API, the
+// standards and two independent readings of the MRC 1.0 document fix); published = the MUST cases
+// of published basis only. A failed MUST case the profile does not count is an advisory.
+enum class ConformanceProfile : std::uint8_t { kFull, kSpec, kPublished };
+inline constexpr std::array<std::string_view, 3> kConformanceProfileNames{"full", "spec", "published"};
 std::string_view to_string(ConformanceProfile p);
 std::optional<ConformanceProfile> conformance_profile_from_string(std::string_view s);
+// Whether a MUST case of basis `b` counts toward conformance under `p`.
+bool profile_counts(ConformanceProfile p, Basis b);
 // One edge of a requirement from the suite's edge audit (cases/edges.yaml): a boundary value
 // or corner situation of the requirement and the cases whose stimulus reaches it.
 struct EdgeRef {

@@ -238,7 +238,8 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, boo
   out.path.kind = TxPath::Kind::kQpEv;
   out.path.ev_index = ev;
   out.dscp = wire::kDscpTrimmable;  // W13 data is DSCP_TRIMMABLE
-  out.ecn = wire::kEcnEct0;         // MODEL: W13 data is sent ECT(0)
+  // MODEL: W13 data is sent ECT(0) (ECT(1) with the ect1 variant)
+  out.ecn = cfg_.quirks.data_not_ect ? wire::kEcnNotEct : (cfg_.data_ect1 ? wire::kEcnEct1 : wire::kEcnEct0);
   out.bth = wire::Bth{};
   out.bth.opcode = data_opcode(first, last, w.imm);
   out.bth.dest_qp = cfg_.dest_qpn;

@@ -51,6 +51,9 @@ struct RequesterQuirks {
   quirk::Flag honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
   RetryQuirks retry;                // defects of the ACK timeout and retry schedule
   quirk::Flag always_dynamic_mpr = false;  // follows MPR advertisements without both dynamic caps
+  quirk::Flag ignore_trim_nack = false;    // a NACK TRIMMED changes nothing: the PSN waits for its timer
+  quirk::Flag trim_marks_bad = false;      // a NACK TRIMMED moves its EV to ASSUMED_BAD, not SKIP
+  quirk::Flag data_not_ect = false;        // data packets are sent Not-ECT: no switch can mark them
 };
 
 struct RequesterConfig {
@@ -74,6 +77,8 @@ struct RequesterConfig {
   // W4: a TSETH with the send time on every data packet (BTH.TS = 1). A requester may instead keep
   // the send times itself (S1: W4); the tseth-off variant does.
   bool tseth = true;
+  // W13 data must be ECN-capable; which codepoint is the sender's (the ect1 variant sends ECT(1)).
+  bool data_ect1 = false;
 };
 
 struct RequesterStats {

@@ -124,9 +124,16 @@ void Requester::on_nack(const FeedbackInfo& fb, std::uint64_t now) {
     case wire::nack::kTrimmed:
     case wire::nack::kTrimmedLastHop:
       ++stats_.trim_nacks;
+      if (cfg_.quirks.ignore_trim_nack) break;
       // W7: resend at once on another EV; TRIMMED also puts the EV in SKIP (W11).
       if (open) {
-        if (fb.neth.nack_reason == wire::nack::kTrimmed) health_->on_skip(ts->ev, now);
+        if (fb.neth.nack_reason == wire::nack::kTrimmed) {
+          if (cfg_.quirks.trim_marks_bad) {
+            health_->on_always_skip(ts->ev, now);
+          } else {
+            health_->on_skip(ts->ev, now);
+          }
+        }
         const std::uint16_t len = ts->len;
         declare_lost(psn, true);
         if (nscc_) nscc_->on_trim(now, len, inflight_bytes_);

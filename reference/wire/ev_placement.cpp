@@ -72,22 +72,25 @@ void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t
 }
 
 std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode) {
+  // MODEL: W2 echo rule: (FL[15:0] << 16) | sport of the IPv6 header right before the UDP header (the
+  // inner one under SRv6, encapsulated or already decapsulated), the flow label part zero over
+  // IPv4. Under SRv6 the tag rides there as under STEV [P; S1: F5], whatever its value.
+  const Ipv6& ip = f.encapsulated ? f.inner_ip6 : f.ip6;
   switch (mode) {
-    case EvFmtMode::kStev:  // MODEL: W2 echo: (flow label[15:0] << 16) | sport
-      return ((f.ip6.flow_label & 0xFFFFu) << 16) | f.udp.sport;
+    case EvFmtMode::kStev:
+    case EvFmtMode::kSrv6:
+      return f.l3 == L3Kind::kIpv6 ? ((ip.flow_label & 0xFFFFu) << 16) | f.udp.sport : f.udp.sport;
     case EvFmtMode::kUdp:
       return f.udp.sport;
-    case EvFmtMode::kSrv6:  // W2 SRv6 tag: the EV index from the inner sport
-      return f.udp.sport & 0xFFu;
   }
   return 0;
 }
 
 std::uint32_t ev_echo_identity(EvFmtMode mode, const EvBytes& wire, std::uint32_t ev_index) {
   switch (mode) {
-    case EvFmtMode::kStev: return stev_value(wire);     // W2
-    case EvFmtMode::kUdp: return udp_mode_sport(wire);  // W2
-    case EvFmtMode::kSrv6: return ev_index;             // W2 SRv6 tag
+    case EvFmtMode::kStev: return stev_value(wire);
+    case EvFmtMode::kUdp: return udp_mode_sport(wire);
+    case EvFmtMode::kSrv6: return kSrv6SportBase | (ev_index & 0xFFu);  // the tag place_ev() writes, flow label 0
   }
   return 0;
 }

@@ -26,8 +26,10 @@ std::uint16_t udp_mode_sport(const EvBytes& wire);
 void place_ev(FrameSpec& spec, EvFmtMode mode, const EvBytes& wire, std::uint8_t ev_index,
               std::array<std::uint8_t, 16>& srh_segment);
 
-// The EV identity a receiver can see (what SETH / NETH entropy echoes): V for STEV, sport for UDP
-// mode, the EV index from the inner sport for SRv6.
+// The EV identity a receiver can see (what SETH / NETH entropy echoes, W2): (flow label[15:0] << 16)
+// | sport of the IPv6 header before the UDP header for STEV and SRv6 (the inner one), sport for
+// UDP mode. Under SRv6 the value is a tag each requester chooses for its EVs; the reference's is
+// 0xC000 | the EV's index with flow label 0, and a receiver never needs to know it.
 std::uint32_t ev_echo_value(const DecodedFrame& f, EvFmtMode mode);
 // The same identity computed from the sender's side: the expanded EV bytes and the EV's index in
 // its profile array. The one place that says which identity an EV is echoed as, so the harness,

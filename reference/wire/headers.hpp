@@ -187,6 +187,9 @@ enum class EvFmtMode : std::uint8_t { kStev = 1u << 0, kSrv6 = 1u << 1, kUdp = 1
 inline constexpr std::size_t kEvMaxBytes = 32;
 using EvBytes = std::array<std::uint8_t, kEvMaxBytes>;
 
-inline constexpr std::uint16_t kSrv6SportBase = 0xC000;  // MODEL: W2 SRv6 tag: inner sport = 0xC000 | EV index
+// The reference's SRv6 echo tag: inner sport = 0xC000 | the EV's index, inner flow label 0. W2
+// leaves the tag to each requester (options (a) compressed EV bits, (b) the index); the reference
+// takes (b), whose values can never collide between EVs of one profile (at most 256).
+inline constexpr std::uint16_t kSrv6SportBase = 0xC000;  // MODEL: W2
 
 }  // namespace mrc::wire

@@ -44,7 +44,7 @@ TEST(LoadCase, BasisComesFromTheClauses) {
   mixed.replace(mixed.find("clauses: [INVALID-WRONG-QPN]"), 28, "clauses: [INVALID-WRONG-QPN, INVALID-TRUNCATED]");
   const auto m = load_case(write_file(dir / "invalid-i-012.yaml", mixed), project_clauses());
   ASSERT_TRUE(m.ok()) << m.diagnostics.to_string();
-  EXPECT_EQ(m.value->basis, Basis::kModel);  // INVALID-TRUNCATED cites wire model M11
+  EXPECT_EQ(m.value->basis, Basis::kSpec);  // INVALID-TRUNCATED: METH and RETH on every data packet (W4)
 }
 
 TEST(LoadCase, EveryTopLevelAndConfigKeyIsTyped) {

@@ -1,8 +1,10 @@
 #include "harness/case/clauses.hpp"
 
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <array>
+#include <regex>
+#include <set>
 
 #include "tests/harness/case/case_test_support.hpp"
 
@@ -104,12 +106,12 @@ TEST(LoadClauses, BasisIsRequiredAndChecked) {
                                "  area: wire\n"
                                "- id: NO-BASIS\n"
                                "  text: t\n"
-                               "  source: wire model M5\n"
+                               "  source: wire model W5\n"
                                "  level: MUST\n"
                                "  area: wire\n"
                                "- id: BAD-BASIS\n"
                                "  text: t\n"
-                               "  source: wire model M5\n"
+                               "  source: wire model W5\n"
                                "  basis: modle\n"
                                "  level: SHOULD\n"
                                "  area: wire\n");
@@ -123,27 +125,37 @@ TEST(LoadClauses, BasisIsRequiredAndChecked) {
   EXPECT_EQ(r.index.find("HAS-BASIS")->basis, Basis::kPublished);
 }
 
-TEST(ProjectClauses, EveryRequirementHasABasisAndModelIsMixed) {
+TEST(ProjectClauses, EveryRequirementHasABasisFromItsWireModelEntry) {
   const ClauseIndex& idx = project_clauses();
-  std::size_t model = 0;
+  std::array<std::size_t, kBasisNames.size()> by{};
+  const std::regex w_entry(R"(wire model W[0-9]+)");
+  const std::regex old_entry(R"(\bM[0-9]+\b)");
   for (const auto& c : idx.all()) {
-    if (c.basis == Basis::kModel) ++model;
-    // The rule of the header: a source citing the wire model is model (mixed is model).
-    if (c.source.find("wire model") != std::string::npos) {
-      EXPECT_EQ(c.basis, Basis::kModel) << c.id;
+    ++by[static_cast<std::size_t>(c.basis)];
+    // The rule of the header: a requirement that rests on any MRC 1.0 wire fact or project choice
+    // cites its W entry; one that cites none rests on published sources alone.
+    if (!std::regex_search(c.source, w_entry)) {
+      EXPECT_EQ(c.basis, Basis::kPublished) << c.id;
     }
+    EXPECT_FALSE(std::regex_search(c.source, old_entry)) << c.id << ": cites an entry of the older model";
   }
-  EXPECT_EQ(model, 60u);
-  EXPECT_EQ(idx.size() - model, 32u);
-  EXPECT_EQ(idx.find("INVALID-WRONG-QPN")->basis, Basis::kPublished);  // IBA alone
-  EXPECT_EQ(idx.find("PSN-WRAP")->basis, Basis::kModel);               // "SACKed": the SACK is W5
+  EXPECT_EQ(by[static_cast<std::size_t>(Basis::kPublished)], 35u);
+  EXPECT_EQ(by[static_cast<std::size_t>(Basis::kSpec)], 20u);
+  EXPECT_EQ(by[static_cast<std::size_t>(Basis::kSpecSingle)], 20u);
+  EXPECT_EQ(by[static_cast<std::size_t>(Basis::kModel)], 17u);
+  EXPECT_EQ(idx.find("INVALID-WRONG-QPN")->basis, Basis::kPublished);    // IBA alone
+  EXPECT_EQ(idx.find("PSN-WRAP")->basis, Basis::kSpec);                  // "SACKed": SETH offsets, F1 and F2
+  EXPECT_EQ(idx.find("FB-SACK-BITMAP")->basis, Basis::kSpecSingle);      // the bit order is F1's alone
+  EXPECT_EQ(idx.find("EV-STEV-PLACEMENT")->basis, Basis::kModel);        // the split: the project's reading
 }
 
-TEST(CaseBasis, ModelWhenAnyClauseIsModel) {
+TEST(CaseBasis, TheWeakestBasisOfItsClauses) {
   const ClauseIndex& idx = project_clauses();
   EXPECT_EQ(case_basis({"INVALID-WRONG-QPN"}, idx), Basis::kPublished);
-  EXPECT_EQ(case_basis({"WIMM-IMM-DATA", "WIMM-COMPLETION-EXACTLY-ONCE"}, idx), Basis::kModel);
-  EXPECT_EQ(case_basis({"WIMM-IMM-DATA", "PSN-WRAP"}, idx), Basis::kModel);
+  EXPECT_EQ(case_basis({"WIMM-IMM-DATA", "WIMM-COMPLETION-EXACTLY-ONCE"}, idx), Basis::kPublished);
+  EXPECT_EQ(case_basis({"WIMM-IMM-DATA", "PSN-WRAP"}, idx), Basis::kSpec);
+  EXPECT_EQ(case_basis({"PSN-WRAP", "FB-SACK-BITMAP", "INVALID-WRONG-QPN"}, idx), Basis::kSpecSingle);
+  EXPECT_EQ(case_basis({"FB-SACK-BITMAP", "EV-STEV-PLACEMENT"}, idx), Basis::kModel);
   EXPECT_EQ(case_basis({}, idx), Basis::kPublished);
 }
 

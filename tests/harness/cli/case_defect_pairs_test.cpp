@@ -47,6 +47,11 @@ constexpr Pair kPairs[] = {
     // both downs, SRv6 frames reaching the responder still encapsulated (a SHOULD case)
     {"reorder-v-019", "place-trimmed-stub"},  {"failover-v-022", "keep-failed-ev"},
     {"failover-v-023", "keep-failed-ev"},     {"srcroute-v-023", "drop-encapsulated"},
+    // W2: the SRv6 EV tag, whatever its value, names one path
+    {"srcroute-v-017", "srv6-tag-constant"},
+    // W7, W11: a trim is congestion, not failure (SHOULD cases)
+    {"reliab-v-110", "trim-nack-ignored"},    {"failover-v-024", "trim-marks-bad"},
+    {"spray-v-028", "data-not-ect"},         {"spray-v-029", "feedback-data-class"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {

@@ -45,12 +45,12 @@ TEST(ConformanceRun, AShouldOnlyFailureIsAnAdvisory) {
   ASSERT_NE(c, nullptr);
   ASSERT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
   EXPECT_EQ(c->level, "SHOULD");
-  EXPECT_EQ(c->basis, harness::Basis::kModel);
+  EXPECT_EQ(c->basis, harness::Basis::kSpec);  // FB-ECN-ECHO: W6 trigger 2 and SETH m, two sources
   EXPECT_EQ(run.r.rc, 0) << run.r.out;
   EXPECT_EQ(first_line(run.r.out), "1 case(s): 0 PASS, 1 FAIL, 0 UNSUPPORTED, 0 INCONCLUSIVE, 0 ERROR");
   EXPECT_EQ(second_line(run.r.out),
-            "conformant: yes (profile full): MUST failures 0 (published 0, model 0), MUST not judged 0, "
-            "advisories 1 (SHOULD/MAY 1, model-based MUST 0)");
+            "conformant: yes (profile full): MUST failures 0 (published 0, spec 0, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 1 (SHOULD/MAY 1, MUST outside the profile 0)");
   EXPECT_NE(run.r.out.find("  FAIL (advisory) reliab-v-016: "), std::string::npos) << run.r.out;
   EXPECT_FALSE(run.r.result.strict);
 
@@ -66,24 +66,48 @@ TEST(ConformanceRun, AMustFailureIsNotConformant) {
   const harness::CaseResult* c = run.only();
   ASSERT_NE(c, nullptr);
   ASSERT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
-  EXPECT_EQ(c->basis, harness::Basis::kModel);
+  EXPECT_EQ(c->basis, harness::Basis::kPublished);  // WIMM-COMPLETION-EXACTLY-ONCE: IBA
   EXPECT_EQ(run.r.rc, 1);
   EXPECT_EQ(second_line(run.r.out),
-            "conformant: no (profile full): MUST failures 1 (published 0, model 1), MUST not judged 0, "
-            "advisories 0 (SHOULD/MAY 0, model-based MUST 0)");
+            "conformant: no (profile full): MUST failures 1 (published 1, spec 0, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 0 (SHOULD/MAY 0, MUST outside the profile 0)");
   EXPECT_NE(run.r.out.find("  FAIL reorder-v-022: "), std::string::npos) << run.r.out;
 }
 
-TEST(ConformanceRun, ProfilePublishedMakesAModelMustFailureAnAdvisory) {
-  const OneCase run = run_one("reorder-v-022", "double-completion", {.profile = "published"});
+TEST(ConformanceRun, ProfilePublishedMakesANonPublishedMustFailureAnAdvisory) {
+  const OneCase run = run_one("reorder-v-001", "sack-off-by-one", {.profile = "published"});
   ASSERT_TRUE(run.r.has_result) << run.r.err;
   ASSERT_NE(run.only(), nullptr);
   EXPECT_EQ(run.only()->verdict, harness::Verdict::kFail);
+  EXPECT_EQ(run.only()->basis, harness::Basis::kSpecSingle);  // FB-SACK-BITMAP: the bit order is F1's only
   EXPECT_EQ(run.r.rc, 0) << run.r.out;
   EXPECT_EQ(run.r.result.profile, harness::ConformanceProfile::kPublished);
   EXPECT_EQ(second_line(run.r.out),
-            "conformant: yes (profile published): MUST failures 0 (published 0, model 0), MUST not judged 0, "
-            "advisories 1 (SHOULD/MAY 0, model-based MUST 1)");
+            "conformant: yes (profile published): MUST failures 0 (published 0, spec 0, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 1 (SHOULD/MAY 0, MUST outside the profile 1)");
+}
+
+// --profile spec: a spec-single MUST failure is an advisory, a spec one a non-conformance.
+TEST(ConformanceRun, ProfileSpecCountsSpecButNotSpecSingleMustFailures) {
+  const OneCase single = run_one("reorder-v-001", "sack-off-by-one", {.profile = "spec"});
+  ASSERT_TRUE(single.r.has_result) << single.r.err;
+  ASSERT_NE(single.only(), nullptr);
+  EXPECT_EQ(single.only()->verdict, harness::Verdict::kFail);
+  EXPECT_EQ(single.r.rc, 0) << single.r.out;
+  EXPECT_EQ(single.r.result.profile, harness::ConformanceProfile::kSpec);
+  EXPECT_EQ(second_line(single.r.out),
+            "conformant: yes (profile spec): MUST failures 0 (published 0, spec 0, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 1 (SHOULD/MAY 0, MUST outside the profile 1)");
+
+  const OneCase spec = run_one("reliab-v-102", "probe-reqid-mangled", {.profile = "spec"});
+  ASSERT_TRUE(spec.r.has_result) << spec.r.err;
+  ASSERT_NE(spec.only(), nullptr);
+  ASSERT_EQ(spec.only()->verdict, harness::Verdict::kFail) << spec.only()->message;
+  EXPECT_EQ(spec.only()->basis, harness::Basis::kSpec);  // EP-PROBE-REQID-ECHO: the id in PSN[15:0], F1 and F2
+  EXPECT_EQ(spec.r.rc, 1) << spec.r.out;
+  EXPECT_EQ(second_line(spec.r.out),
+            "conformant: no (profile spec): MUST failures 1 (published 0, spec 1, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 0 (SHOULD/MAY 0, MUST outside the profile 0)");
 }
 
 TEST(ConformanceRun, ProfilePublishedKeepsAPublishedMustFailureNonConformant) {
@@ -95,8 +119,8 @@ TEST(ConformanceRun, ProfilePublishedKeepsAPublishedMustFailureNonConformant) {
   EXPECT_EQ(c->basis, harness::Basis::kPublished);
   EXPECT_EQ(run.r.rc, 1);
   EXPECT_EQ(second_line(run.r.out),
-            "conformant: no (profile published): MUST failures 1 (published 1, model 0), MUST not judged 0, "
-            "advisories 0 (SHOULD/MAY 0, model-based MUST 0)");
+            "conformant: no (profile published): MUST failures 1 (published 1, spec 0, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 0 (SHOULD/MAY 0, MUST outside the profile 0)");
 }
 
 TEST(ConformanceRun, AnUnknownProfileIsBadInputBeforeAnythingRuns) {
@@ -107,7 +131,7 @@ TEST(ConformanceRun, AnUnknownProfileIsBadInputBeforeAnythingRuns) {
   std::ostringstream so, se;
   EXPECT_EQ(cli::run_cases(o, cli::RunTextOptions{.profile = "vendor"}, so, se), 2);
   EXPECT_NE(se.str().find("error: --profile 'vendor' is not a profile: full (every MUST case counts toward "
-                          "conformance) or published"),
+                          "conformance), spec (only MUST cases of published or spec basis) or published"),
             std::string::npos)
       << se.str();
   EXPECT_FALSE(fs::exists(o.out));
@@ -115,7 +139,7 @@ TEST(ConformanceRun, AnUnknownProfileIsBadInputBeforeAnythingRuns) {
 
 #ifdef MRC_CONFORM_BIN
 // The options as typed on the command line reach the run (main.cpp): exit 0, 1 with --strict,
-// 0 again with --profile published on a model-basis MUST failure, 2 for an unknown profile.
+// 0 again with --profile published or spec on a spec-single MUST failure, 2 for an unknown profile.
 TEST(ConformanceRun, TheCommandLineTakesStrictAndProfile) {
   TempDir out;
   auto run = [&](const std::string& id, const std::string& defect, const std::string& extra) {
@@ -133,8 +157,10 @@ TEST(ConformanceRun, TheCommandLineTakesStrictAndProfile) {
   EXPECT_EQ(plain.first, 0) << plain.second;
   EXPECT_NE(plain.second.find("\nconformant: yes (profile full): "), std::string::npos) << plain.second;
   EXPECT_EQ(run("reliab-v-016", "no-ce-sack", "--strict").first, 1);
-  EXPECT_EQ(run("reorder-v-022", "double-completion", "").first, 1);
-  EXPECT_EQ(run("reorder-v-022", "double-completion", "--profile published").first, 0);
+  EXPECT_EQ(run("reorder-v-001", "sack-off-by-one", "").first, 1);
+  EXPECT_EQ(run("reorder-v-001", "sack-off-by-one", "--profile published").first, 0);
+  EXPECT_EQ(run("reorder-v-001", "sack-off-by-one", "--profile spec").first, 0);
+  EXPECT_EQ(run("reorder-v-022", "double-completion", "--profile published").first, 1);  // published basis
   const auto bad = run("reliab-v-016", "no-ce-sack", "--profile vendor");
   EXPECT_EQ(bad.first, 2);
   EXPECT_NE(bad.second.find("--profile 'vendor' is not a profile"), std::string::npos) << bad.second;

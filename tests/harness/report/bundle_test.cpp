@@ -11,6 +11,7 @@
 #include "harness/report/file_digest.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/tar_archive.hpp"
+#include "reference/wire/wire_revision.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -55,6 +56,7 @@ class BundleTest : public ::testing::Test {
     fs::copy_file(src / "pcaps" / "spray" / "spray-v-020.pcapng", suite() / "pcaps" / "spray" / "spray-v-020.pcapng");
     run_.meta.suite_version = "0.1.0";
     run_.meta.git_hash = "abc1234";
+    run_.meta.wire = std::string(wire::kWireRevision);
     run_.meta.dut = "reference";
     run_.meta.dut_capabilities = {"spray"};
     run_.meta.testbed = "mini";
@@ -117,6 +119,7 @@ TEST_F(BundleTest, AFreshBundleVerifiesAndPinsWhatTheRunUsed) {
   const auto m = nlohmann::json::parse(members.front().data);
   EXPECT_EQ(m["schema"], "mrc-conform/bundle/1");
   EXPECT_EQ(m["run"]["git_hash"], "abc1234");
+  EXPECT_EQ(m["run"]["wire"], std::string(wire::kWireRevision));
   EXPECT_EQ(m["run"]["dut_capabilities"], nlohmann::json::array({"spray"}));
   EXPECT_EQ(m["run"]["wall_clock"]["recorded"], false);
   EXPECT_FALSE(m["run"]["wall_clock"].contains("started_at"));  // no invented times
@@ -182,6 +185,42 @@ TEST_F(BundleTest, AChangedResultIsNamedAndAForgedManifestBreaksTheSignature) {
   const BundleCheck forged = verify(write_tar(members));
   ASSERT_EQ(forged.problems.size(), 1u) << joined(forged);
   EXPECT_NE(forged.problems[0].find("manifest.sig: the signature does not verify with key"), std::string::npos);
+}
+
+// A verdict holds on the wire it was judged on: a run of another wire revision, or one from before
+// the revision was recorded, is not bundled, and a bundle of one does not verify.
+TEST_F(BundleTest, AnotherWireRevisionIsRefused) {
+  const std::string good = make_bundle(request()).bytes;
+  for (const std::string other : {"mrc-1.0 spec-derived, model rev 99", ""}) {
+    auto members = read_tar(good);
+    auto manifest = nlohmann::ordered_json::parse(members.front().data);
+    if (other.empty()) {
+      manifest["run"].erase("wire");
+    } else {
+      manifest["run"]["wire"] = other;
+    }
+    members.front().data = manifest.dump(2) + "\n";
+    members.back().data = to_hex(sign_with_key_file(root_ / "signer.key", members.front().data)) + "\n";
+    const BundleCheck c = verify(write_tar(members));
+    ASSERT_EQ(c.problems.size(), 1u) << joined(c);
+    EXPECT_EQ(c.problems[0].rfind("manifest.json: /run/wire: ", 0), 0u) << c.problems[0];
+    EXPECT_NE(c.problems[0].find("this suite judges on wire revision \"" + std::string(wire::kWireRevision) + "\""),
+              std::string::npos)
+        << c.problems[0];
+    EXPECT_NE(c.problems[0].find(other.empty() ? "the run names no wire revision" : "\"" + other + "\""),
+              std::string::npos)
+        << c.problems[0];
+
+    if (other.empty()) continue;  // a results.json without the revision is an older schema's
+    run_.meta.wire = other;
+    write_report();
+    try {
+      (void)make_bundle(request());
+      ADD_FAILURE() << "a run of wire revision '" << other << "' was bundled";
+    } catch (const BundleInputError& e) {
+      EXPECT_NE(std::string(e.what()).find("results.json: the run "), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST_F(BundleTest, MissingAndAddedMembersAreNamed) {

@@ -102,11 +102,11 @@ TEST(HtmlReport, HeaderSaysConformantAndCountsFailuresApartFromAdvisories) {
   EXPECT_NE(html.find("<div class=\"conformance conformant-no\" id=\"conformance\"><div class=\"verdict\">Conformant: "
                       "<strong>no</strong> <span class=\"how\">(profile full)</span></div>"
                       "<div class=\"part must-failures\"><span class=\"n\">1</span><span class=\"label\">MUST failures</span>"
-                      "<span class=\"split\">published 1 &middot; model 0</span></div>"),
+                      "<span class=\"split\">published 1 &middot; spec 0 &middot; spec-single 0 &middot; model 0</span></div>"),
             std::string::npos)
       << html.substr(html.find("<header"), 1500);
   EXPECT_NE(html.find("<div class=\"part advisories\"><span class=\"n\">1</span><span class=\"label\">advisories</span>"
-                      "<span class=\"split\">SHOULD/MAY 1 &middot; model-based MUST 0</span></div>"),
+                      "<span class=\"split\">SHOULD/MAY 1 &middot; MUST outside the profile 0</span></div>"),
             std::string::npos);
   EXPECT_LT(html.find("id=\"conformance\""), html.find("<div class=\"counts\">"));  // above the verdict counts
   // The case index: the advisory in its own colour and words, apart from the non-conformance.
@@ -147,7 +147,8 @@ TEST(HtmlReport, CoverageMatrixAndCasePagesShowTheBasis) {
   const auto start = html.find("id=\"case-spray-v-001\"");
   ASSERT_NE(start, std::string::npos);
   const std::string art = html.substr(start, html.find("</article>", start) - start);
-  EXPECT_NE(art.find("<dt>Basis</dt><dd>model <span class=\"dim\">(a clause rests on the wire model)</span></dd>"),
+  EXPECT_NE(art.find("<dt>Basis</dt><dd>model <span class=\"dim\">(in part the project's own choice where no source "
+                     "fixes it)</span></dd>"),
             std::string::npos);
 }
 
@@ -158,7 +159,7 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
   const std::string art = html.substr(start, html.find("</article>", start) - start);
   EXPECT_NE(art.find("<dt>Clauses</dt><dd><code>SPRAY-PER-PACKET-EV</code></dd>"), std::string::npos);
   EXPECT_NE(art.find("<dt>Level</dt><dd>MUST</dd><dt>Basis</dt><dd>published <span class=\"dim\">(published sources "
-                     "only)</span></dd><dt>Behaviour</dt><dd>valid</dd>"),
+                     "only: host API, standards, the MRC paper)</span></dd><dt>Behaviour</dt><dd>valid</dd>"),
             std::string::npos);
   EXPECT_NE(art.find("distribution/ev: 1 of 16 EVs carried 100% of packets (p &lt; 1e-300)"), std::string::npos);
   EXPECT_EQ(count_of(art, "<section class=\"check "), 2u);
@@ -197,7 +198,8 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
   RunResult run = test::sample_run();
   const std::string plain = render_html(run);
   EXPECT_EQ(plain.find("Timing budget"), std::string::npos);
-  EXPECT_NE(plain.find("(schema mrc-conform/results/1.2)"), std::string::npos);
+  EXPECT_NE(plain.find("(schema mrc-conform/results/1.4)"), std::string::npos);
+  EXPECT_NE(plain.find("<dt>Wire</dt><dd>mrc-1.0 spec-derived, model rev 2</dd>"), std::string::npos);
   run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
   const std::string html = render_html(run);
   const auto start = html.find("id=\"case-" + run.cases[1].id + "\"");

@@ -115,6 +115,8 @@ TEST_F(JunitXml, PropertiesCarryClauseLevelBehaviourSeedDutTestbed) {
             "expected");
   EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/properties/property[@name='git_hash']/@value)"),
             "8f4f26c0ab12");
+  EXPECT_EQ(xpath(file, "string(//testsuite[@name='mrc.spray']/properties/property[@name='wire']/@value)"),
+            "mrc-1.0 spec-derived, model rev 2");
 }
 
 TEST_F(JunitXml, PeerPropertyOnlyWhenThePeerIsNotTheDefault) {
@@ -182,8 +184,8 @@ TEST_F(JunitXml, AdvisoriesStayFailuresTypedAdvisoryAndSuitesSayIfConformant) {
   EXPECT_EQ(xpath(full, "count(/testsuites/testsuite/properties/property[@name='conformant'][@value='false'])"), "2");
   EXPECT_EQ(xpath(full, "string(//testsuite[@name='mrc.reorder']/properties/property[@name='profile']/@value)"), "full");
   EXPECT_EQ(xpath(full, "string(//testsuite[@name='mrc.reorder']/properties/property[@name='conformance']/@value)"),
-            "conformant: no (profile full): MUST failures 1 (published 1, model 0), MUST not judged 0, advisories 1 "
-            "(SHOULD/MAY 1, model-based MUST 0)");
+            "conformant: no (profile full): MUST failures 1 (published 1, spec 0, spec-single 0, model 0), MUST not "
+            "judged 0, advisories 1 (SHOULD/MAY 1, MUST outside the profile 0)");
 
   // Without the MUST failure the run is conformant; the advisory is still a failure.
   run.cases.erase(run.cases.begin() + 1);

@@ -18,6 +18,7 @@
 
 #include "harness/report/json_schema_subset.hpp"
 #include "harness/verdict/verdict.hpp"
+#include "reference/wire/wire_revision.hpp"
 
 namespace mrc::harness::test {
 
@@ -87,6 +88,7 @@ inline RunResult sample_run() {
   RunResult r;
   r.meta.suite_version = "0.1.0";
   r.meta.git_hash = "8f4f26c0ab12";
+  r.meta.wire = std::string(wire::kWireRevision);
   r.meta.dut = "reference:spray-single-ev";
   r.meta.dut_capabilities = {"stev", "udp-ev", "srv6", "trim"};
   r.meta.testbed = "sim:mini";
@@ -198,19 +200,19 @@ inline RunResult sample_run() {
   r.requirements = {
       {"SPRAY-PER-PACKET-EV", "Each data packet of a QP is sent on an EV chosen per packet", "MUST", "mrc_ctl.h EV spraying",
        {"spray-v-001", "spray-v-002"}},
-      {"SPRAY-UNIFORM-PLANES", "Packets spread evenly over the planes", "SHOULD", "wire model M7", {"spray-v-001"}},
+      {"SPRAY-UNIFORM-PLANES", "Packets spread evenly over the planes", "SHOULD", "wire model W11", {"spray-v-001"}},
       {"FAILOVER-DETECT-TIME", "Traffic leaves a failed plane within the bound", "MUST", "OCP MRC 1.0 failover",
        {"failover-v-001"}},
       {"SRCROUTE-SRH-SEGMENTS", "SRH segments left is decremented <per hop> & \"checked\"", "MUST", "RFC 8754 \xc2\xa7" "2",
        {"srcroute-v-001"}},
-      {"RELIAB-SACK-BITMAP", "The SACK bitmap marks received PSNs", "MUST", "wire model M9",
+      {"RELIAB-SACK-BITMAP", "The SACK bitmap marks received PSNs", "MUST", "wire model W12",
        {"reliab-v-001", "reliab-v-009"}},
       {"INVALID-DROP-BAD-OPCODE", "A packet with an unknown opcode is dropped", "MUST", "IBTA", {"invalid-i-001"}},
       {"EVCTL-DENY-WHILE-BUSY", "An EV in use cannot be denied", "SHOULD", "mrc_ctl.h", {"evctl-o-001"}},
       {"REORDER-PLACE-BY-RETH", "Out-of-order packets are placed by their RETH", "MUST", "OCP MRC 1.0", {"reorder-v-001"}},
       {"EVCTL-DENIED-NOT-USED", "A DENIED EV is never used", "MUST", "mrc_ctl.h EV states", {}},
-      {"WIRE-ICRC-ZERO", "The ICRC may be zero on a trusted fabric", "MAY", "wire model M3", {}},
-      {"RELIAB-NOT-RUN", "A requirement whose only case did not run", "MUST", "wire model M10", {"reliab-v-050"}},
+      {"WIRE-ICRC-ZERO", "The ICRC may be zero on a trusted fabric", "MAY", "wire model W4", {}},
+      {"RELIAB-NOT-RUN", "A requirement whose only case did not run", "MUST", "wire model W16", {"reliab-v-050"}},
       {"SPRAY-EV-IN-PROFILE", "Only EVs of the active profile are used", "MUST", "mrc_ctl.h EV profiles", {"spray-v-001"}},
   };
   for (auto& req : r.requirements) {  // as cases/clauses.yaml judges them: model when the source cites it

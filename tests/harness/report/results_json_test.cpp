@@ -63,7 +63,7 @@ TEST(ResultsJson, SameRunGivesByteIdenticalText) {
 
 TEST(ResultsJson, KeysComeInTheDocumentedOrder) {
   const std::string text = render_results_json(sample_run());
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.2\",\n  \"interrupted\": false,\n  \"conformant\": false,\n"
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.4\",\n  \"interrupted\": false,\n  \"interrupt_reason\": \"\",\n  \"not_run\": [],\n  \"conformant\": false,\n"
                        "  \"profile\": \"full\",\n  \"strict\": false,\n  \"meta\": {",
                        0),
             0u)
@@ -118,10 +118,10 @@ TEST(ResultsJson, ConformanceIsSplitByLevelAndBasis) {
   EXPECT_EQ(j["profile"], "full");
   EXPECT_EQ(j["strict"], false);
   const auto& o = j["outcome"];
-  EXPECT_EQ(o["must_failures"], nlohmann::json::parse(R"({"total": 2, "published": 1, "model": 1})"));
+  EXPECT_EQ(o["must_failures"], nlohmann::json::parse(R"({"total": 2, "published": 1, "spec": 0, "spec-single": 0, "model": 1})"));
   // reliab-v-001 INCONCLUSIVE (model), invalid-i-001 ERROR (published)
-  EXPECT_EQ(o["must_not_judged"], nlohmann::json::parse(R"({"total": 2, "published": 1, "model": 1})"));
-  EXPECT_EQ(o["advisories"], nlohmann::json::parse(R"({"total": 1, "should_may": 1, "model_must": 0})"));
+  EXPECT_EQ(o["must_not_judged"], nlohmann::json::parse(R"({"total": 2, "published": 1, "spec": 0, "spec-single": 0, "model": 1})"));
+  EXPECT_EQ(o["advisories"], nlohmann::json::parse(R"({"total": 1, "should_may": 1, "must_outside_profile": 0})"));
   const auto& must_published = o["by_level"]["MUST"]["published"];
   EXPECT_EQ(must_published["total"], 4);  // spray-v-002, failover-v-001 (expected), srcroute-v-001, invalid-i-001
   EXPECT_EQ(must_published["FAIL"], 2);
@@ -138,7 +138,7 @@ TEST(ResultsJson, ConformanceIsSplitByLevelAndBasis) {
   EXPECT_EQ(cases[1]["advisory"], false);
   EXPECT_EQ(cases[7]["advisory"], false);
   EXPECT_EQ(cases[8]["advisory"], true);
-  EXPECT_EQ(j["coverage"]["matrix"][1]["basis"], "model");      // SPRAY-UNIFORM-PLANES: wire model M7
+  EXPECT_EQ(j["coverage"]["matrix"][1]["basis"], "model");      // SPRAY-UNIFORM-PLANES: the sample cites the wire model
   EXPECT_EQ(j["coverage"]["matrix"][0]["basis"], "published");  // SPRAY-PER-PACKET-EV: mrc_ctl.h
   EXPECT_EQ(j["summary"]["exit_code"], 3);                       // the ERROR case
   const auto v = validate_json(load_schema(), j);
@@ -150,9 +150,9 @@ TEST(ResultsJson, ProfilePublishedTurnsAModelMustFailIntoAnAdvisory) {
   EXPECT_EQ(j["profile"], "published");
   EXPECT_EQ(j["conformant"], false);  // spray-v-002 is published
   const auto& o = j["outcome"];
-  EXPECT_EQ(o["must_failures"], nlohmann::json::parse(R"({"total": 1, "published": 1, "model": 0})"));
-  EXPECT_EQ(o["must_not_judged"], nlohmann::json::parse(R"({"total": 1, "published": 1, "model": 0})"));
-  EXPECT_EQ(o["advisories"], nlohmann::json::parse(R"({"total": 2, "should_may": 1, "model_must": 1})"));
+  EXPECT_EQ(o["must_failures"], nlohmann::json::parse(R"({"total": 1, "published": 1, "spec": 0, "spec-single": 0, "model": 0})"));
+  EXPECT_EQ(o["must_not_judged"], nlohmann::json::parse(R"({"total": 1, "published": 1, "spec": 0, "spec-single": 0, "model": 0})"));
+  EXPECT_EQ(o["advisories"], nlohmann::json::parse(R"({"total": 2, "should_may": 1, "must_outside_profile": 1})"));
   EXPECT_EQ(j["cases"][7]["advisory"], true);
   EXPECT_EQ(j["cases"][1]["advisory"], false);
   const auto v = validate_json(load_schema(), j);
@@ -352,10 +352,11 @@ TEST(ResultsJsonReader, RefusesBadInputWithThePlace) {
                     "/coverage/matrix/0/cases: expected an array");
 }
 
-// `j` as a file of an older schema would have it: without the fields of 1.2.
+// `j` as a file of an older schema would have it: without the fields of 1.2, 1.3 and 1.4.
 void as_older_schema(nlohmann::json& j, const char* schema) {
   j["schema"] = schema;
-  for (const char* key : {"conformant", "profile", "strict", "outcome"}) j.erase(key);
+  for (const char* key : {"conformant", "profile", "strict", "outcome", "interrupt_reason", "not_run"}) j.erase(key);
+  j["meta"].erase("wire");
   for (auto& c : j["cases"]) {
     c.erase("basis");
     c.erase("advisory");
@@ -403,10 +404,10 @@ TEST(ResultsJsonReader, TimingBudgetNeedsSchema11AndANonZeroValue) {
                     "/cases/1/timing_budget: missing required field \"source\"");
   expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["by"] = "x"; }),
                     "/cases/1/timing_budget/by: unknown field");
-  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.4"; }),
+  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.5"; }),
                     "this reader understands \"mrc-conform/results/1\", \"mrc-conform/results/1.1\", "
-                    "\"mrc-conform/results/1.2\" and \"mrc-conform/results/1.3\", the file says "
-                    "\"mrc-conform/results/1.4\"");
+                    "\"mrc-conform/results/1.2\", \"mrc-conform/results/1.3\" and \"mrc-conform/results/1.4\", "
+                    "the file says \"mrc-conform/results/1.5\"");
 }
 
 TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {
@@ -473,13 +474,51 @@ TEST(ResultsJson, InvalidUtf8IsReplacedNotThrown) {
 TEST(ResultsJsonReader, RefusesABadOrMissingBasisOrProfile) {
   expect_read_error(mutated([](auto& j) { j["cases"][0].erase("basis"); }), "/cases/0: missing required field \"basis\"");
   expect_read_error(mutated([](auto& j) { j["cases"][0]["basis"] = "modle"; }),
-                    "/cases/0/basis: expected one of published, model, got \"modle\"");
+                    "/cases/0/basis: expected one of published, spec, spec-single, model, got \"modle\"");
   expect_read_error(mutated([](auto& j) { j["coverage"]["matrix"][2].erase("basis"); }),
                     "/coverage/matrix/2: missing required field \"basis\"");
   expect_read_error(mutated([](auto& j) { j["profile"] = "vendor"; }),
-                    "/profile: expected one of full, published, got \"vendor\"");
+                    "/profile: expected one of full, spec, published, got \"vendor\"");
   expect_read_error(mutated([](auto& j) { j.erase("strict"); }), "/: missing required field \"strict\"");
   expect_read_error(mutated([](auto& j) { j["cases"][2]["advisory"] = "no"; }), "/cases/2/advisory: expected true or false");
+}
+
+// Schema 1.4 names the wire revision and splits bases four ways; a file of 1.4 must say its wire,
+// and an older file cannot hold the new bases or the profile spec.
+TEST(ResultsJsonReader, WireRevisionAndFourBasesNeedSchema14) {
+  RunResult run = sample_run();
+  run.cases[0].basis = Basis::kSpecSingle;
+  run.cases[1].basis = Basis::kSpec;
+  run.profile = ConformanceProfile::kSpec;
+  const std::string text = render_results_json(run);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["meta"]["wire"], run.meta.wire);
+  EXPECT_EQ(j["cases"][0]["basis"], "spec-single");
+  EXPECT_EQ(j["profile"], "spec");
+  const RunResult back = parse_results_json(text);
+  EXPECT_EQ(back.meta.wire, run.meta.wire);
+  EXPECT_EQ(back.cases[0].basis, Basis::kSpecSingle);
+  EXPECT_EQ(back.cases[1].basis, Basis::kSpec);
+  EXPECT_EQ(back.profile, ConformanceProfile::kSpec);
+  EXPECT_TRUE(validate_json(load_schema(), j).empty());
+  const auto with = [&](const std::function<void(nlohmann::json&)>& f) {
+    auto m = j;
+    f(m);
+    return m.dump();
+  };
+  expect_read_error(with([](auto& m) { m["meta"].erase("wire"); }), "/meta: missing required field \"wire\"");
+  expect_read_error(with([](auto& m) { m["meta"]["wire"] = ""; }), "/meta/wire: the wire revision the run was judged on");
+  expect_read_error(with([](auto& m) { m["schema"] = "mrc-conform/results/1.3"; m["meta"].erase("wire"); }),
+                    "/profile: the profile spec needs schema mrc-conform/results/1.4");
+  expect_read_error(with([](auto& m) {
+                      m["schema"] = "mrc-conform/results/1.3";
+                      m["meta"].erase("wire");
+                      m["profile"] = "full";
+                    }),
+                    "/cases/0/basis: the bases spec and spec-single need schema mrc-conform/results/1.4");
+  expect_read_error(with([](auto& m) { m["schema"] = "mrc-conform/results/1.3"; m["profile"] = "full";
+                                        m["cases"][0]["basis"] = "model"; m["cases"][1]["basis"] = "model"; }),
+                    "/meta/wire: unknown field");
 }
 
 // A file of schema 1 or 1.1 (before the basis split) still reads: profile full, not strict,

@@ -91,7 +91,7 @@ TEST(RunOutcome, AShouldFailIsAnAdvisoryExitZeroUnlessStrict) {
   EXPECT_EQ(o.must_failures.total(), 0u);
   EXPECT_EQ(o.advisories, 1u);
   EXPECT_EQ(o.advisories_should_may, 1u);
-  EXPECT_EQ(o.advisories_model_must, 0u);
+  EXPECT_EQ(o.advisories_must_outside_profile, 0u);
   EXPECT_EQ(exit_code(run), 0);
   RunResult strict = run;
   strict.strict = true;
@@ -104,8 +104,8 @@ TEST(RunOutcome, AMustFailIsNotConformantUnderFull) {
                                 make_case("reorder-v-016", "reorder", Verdict::kFail, "SHOULD")});
   const RunOutcome o = run_outcome(run);
   EXPECT_FALSE(o.conformant);
-  EXPECT_EQ(o.must_failures.model, 1u);
-  EXPECT_EQ(o.must_failures.published, 0u);
+  EXPECT_EQ(o.must_failures.of(Basis::kModel), 1u);
+  EXPECT_EQ(o.must_failures.of(Basis::kPublished), 0u);
   EXPECT_EQ(o.advisories, 1u);
   EXPECT_EQ(exit_code(run), 1);
 }
@@ -118,7 +118,7 @@ TEST(RunOutcome, ProfilePublishedMakesAModelMustFailAnAdvisoryButNotAPublishedOn
   const RunOutcome m = run_outcome(model_only);
   EXPECT_TRUE(m.conformant);
   EXPECT_EQ(m.advisories, 1u);
-  EXPECT_EQ(m.advisories_model_must, 1u);
+  EXPECT_EQ(m.advisories_must_outside_profile, 1u);
   EXPECT_EQ(m.advisories_should_may, 0u);
   EXPECT_EQ(exit_code(model_only), 0);
   EXPECT_EQ(exit_code(run_of({model_fail}, ConformanceProfile::kPublished, true)), 1);
@@ -127,10 +127,43 @@ TEST(RunOutcome, ProfilePublishedMakesAModelMustFailAnAdvisoryButNotAPublishedOn
   const RunResult both = run_of({model_fail, published_fail}, ConformanceProfile::kPublished);
   const RunOutcome b = run_outcome(both);
   EXPECT_FALSE(b.conformant);
-  EXPECT_EQ(b.must_failures.published, 1u);
-  EXPECT_EQ(b.must_failures.model, 0u);
-  EXPECT_EQ(b.advisories_model_must, 1u);
+  EXPECT_EQ(b.must_failures.of(Basis::kPublished), 1u);
+  EXPECT_EQ(b.must_failures.of(Basis::kModel), 0u);
+  EXPECT_EQ(b.advisories_must_outside_profile, 1u);
   EXPECT_EQ(exit_code(both), 1);
+}
+
+// --profile spec counts the MUST cases of published and spec basis; spec-single and model MUST
+// FAILs are advisories there, and each basis is counted apart.
+TEST(RunOutcome, ProfileSpecCountsPublishedAndSpecMustCasesOnly) {
+  const CaseResult published = with_basis(make_case("invalid-i-012", "invalid", Verdict::kFail), Basis::kPublished);
+  const CaseResult spec = with_basis(make_case("reorder-v-001", "reorder", Verdict::kFail), Basis::kSpec);
+  const CaseResult single = with_basis(make_case("reorder-v-002", "reorder", Verdict::kFail), Basis::kSpecSingle);
+  const CaseResult model = with_basis(make_case("reorder-v-022", "reorder", Verdict::kFail), Basis::kModel);
+  for (const CaseResult& c : {published, spec}) {
+    EXPECT_TRUE(case_conformance(c, ConformanceProfile::kSpec).non_conformance) << c.id;
+  }
+  for (const CaseResult& c : {single, model}) {
+    const CaseConformance o = case_conformance(c, ConformanceProfile::kSpec);
+    EXPECT_FALSE(o.counted) << c.id;
+    EXPECT_TRUE(o.advisory) << c.id;
+  }
+  EXPECT_FALSE(case_conformance(spec, ConformanceProfile::kPublished).counted);
+  EXPECT_TRUE(case_conformance(single, ConformanceProfile::kFull).non_conformance);
+
+  const RunOutcome only_weak = run_outcome(run_of({single, model}, ConformanceProfile::kSpec));
+  EXPECT_TRUE(only_weak.conformant);
+  EXPECT_EQ(only_weak.advisories_must_outside_profile, 2u);
+  const RunOutcome all = run_outcome(run_of({published, spec, single, model}, ConformanceProfile::kSpec));
+  EXPECT_FALSE(all.conformant);
+  EXPECT_EQ(all.must_failures.of(Basis::kPublished), 1u);
+  EXPECT_EQ(all.must_failures.of(Basis::kSpec), 1u);
+  EXPECT_EQ(all.must_failures.of(Basis::kSpecSingle), 0u);
+  EXPECT_EQ(all.must_failures.total(), 2u);
+  EXPECT_EQ(all.cell(Level::kMust, Basis::kSpecSingle).advisory, 1u);
+  const RunOutcome full = run_outcome(run_of({published, spec, single, model}, ConformanceProfile::kFull));
+  EXPECT_EQ(full.must_failures.total(), 4u);
+  EXPECT_EQ(basis_split(full.must_failures), "published 1, spec 1, spec-single 1, model 1");
 }
 
 // ERROR and INCONCLUSIVE keep the exit status they always had, whatever the level or profile; a
@@ -143,7 +176,7 @@ TEST(RunOutcome, UnjudgedCasesKeepTheirExitStatus) {
   const RunResult inconclusive_must = run_of({make_case("spray-v-001", "spray", Verdict::kInconclusive)});
   const RunOutcome o = run_outcome(inconclusive_must);
   EXPECT_FALSE(o.conformant);
-  EXPECT_EQ(o.must_not_judged.published, 1u);
+  EXPECT_EQ(o.must_not_judged.of(Basis::kPublished), 1u);
   EXPECT_EQ(o.must_failures.total(), 0u);
   EXPECT_EQ(exit_code(inconclusive_must), 1);
 
@@ -199,8 +232,8 @@ TEST(RunOutcome, CellsCountEveryVerdictByLevelAndBasis) {
 
 TEST(RunOutcome, ConformanceLineSpellsItOut) {
   EXPECT_EQ(conformance_line(run_outcome(RunResult{})),
-            "conformant: yes (profile full): MUST failures 0 (published 0, model 0), MUST not judged 0, "
-            "advisories 0 (SHOULD/MAY 0, model-based MUST 0)");
+            "conformant: yes (profile full): MUST failures 0 (published 0, spec 0, spec-single 0, model 0), "
+            "MUST not judged 0, advisories 0 (SHOULD/MAY 0, MUST outside the profile 0)");
   RunResult run = run_of({with_basis(make_case("reorder-v-022", "reorder", Verdict::kFail), Basis::kModel),
                           make_case("invalid-i-012", "invalid", Verdict::kFail),
                           make_case("reorder-v-016", "reorder", Verdict::kFail, "SHOULD"),
@@ -208,8 +241,8 @@ TEST(RunOutcome, ConformanceLineSpellsItOut) {
                          ConformanceProfile::kPublished, true);
   run.interrupted = true;
   EXPECT_EQ(conformance_line(run_outcome(run)),
-            "conformant: no (profile published, --strict, interrupted): MUST failures 1 (published 1, model 0), "
-            "MUST not judged 1, advisories 2 (SHOULD/MAY 1, model-based MUST 1)");
+            "conformant: no (profile published, --strict, interrupted): MUST failures 1 (published 1, spec 0, "
+            "spec-single 0, model 0), MUST not judged 1, advisories 2 (SHOULD/MAY 1, MUST outside the profile 1)");
 }
 
 }  // namespace

@@ -198,8 +198,8 @@ TEST(CaseResultCodec, OutOfRangeEnumsAndRepeatedMetricsAreRefused) {
   b = bytes_of(r);
   const std::size_t basis_at = 10 + 5 + 4 * 3 + 4 + 4;  // right after the level
   ASSERT_EQ(b[basis_at], 0);                             // published
-  b[basis_at] = 2;
-  EXPECT_EQ(decode_case_result(b).error, "bad value: basis: 2 is not a valid value");
+  b[basis_at] = 4;  // published, spec, spec-single, model: 0..3
+  EXPECT_EQ(decode_case_result(b).error, "bad value: basis: 4 is not a valid value");
 
   CheckResult c;
   c.metrics = {{"a", 1}, {"b", 2}};

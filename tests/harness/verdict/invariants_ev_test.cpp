@@ -226,15 +226,30 @@ TEST(EvInvariants, UdpPlacement) {
 TEST(EvInvariants, Srv6Layout) {
   Scenario s(2, 4);
   s.ctx.dut.ev_fmt_mode = 2;
-  for (auto& e : s.ctx.dut.evs) e.echo = e.index;  // SRv6 echo identity = EV index (W2 SRv6 tag)
+  // The identities the DUT reports: the reference's tags, 0xC000 | index (W2).
+  for (auto& e : s.ctx.dut.evs) e.echo = wire::ev_echo_identity(wire::EvFmtMode::kSrv6, {}, e.index);
   for (std::uint32_t k = 0; k < 8; ++k) s.raw(k * 100, true, s.port_of_ev(k % 4), testing::encode_srv6(k % 4, k));
   EXPECT_EQ(run_invariant(inv("srv6_layout"), s.finish()).verdict, Verdict::kPass);
+
+  // Any tag passes when it names one path and the DUT reports it: here 0x7000 + index.
+  Scenario other(2, 4);
+  other.ctx.dut.ev_fmt_mode = 2;
+  for (auto& e : other.ctx.dut.evs) e.echo = 0x7000 + e.index;
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    other.raw(k * 100, true, other.port_of_ev(k % 4), testing::encode_srv6(k % 4, k, 1, static_cast<int>(0x7000 + k % 4)));
+  }
+  EXPECT_EQ(run_invariant(inv("srv6_layout"), other.finish()).verdict, Verdict::kPass);
+
   s.raw(5000, true, 1, testing::encode_srv6(0, 20, /*segments_left=*/0));
   send_on(s, 6000, 21, 0);  // not encapsulated at all
+  s.raw(7000, true, s.port_of_ev(2), testing::encode_srv6(2, 22, 1, /*sport=*/0xC000));  // EV 0's tag on EV 2's path
   const auto r = run_invariant(inv("srv6_layout"), s.finish());
   ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.evidence.size(), 3u);
   EXPECT_EQ(r.evidence[0].field, "srh.segments_left");
   EXPECT_EQ(r.evidence[1].field, "inner.dst");
+  EXPECT_EQ(r.evidence[2].field, "ev");
+  EXPECT_NE(r.evidence[2].expected.find("a tag (inner flow label, sport) that names one path"), std::string::npos);
 }
 
 TEST(EvInvariants, ProbeOnTestedEv) {

@@ -208,6 +208,11 @@ TEST(FrameInvariants, EcnCapable) {
   Scenario s(4, 8);
   s.spray(0, 0, 8);
   EXPECT_EQ(run_invariant(inv("ecn_capable"), s.finish()).verdict, Verdict::kPass);
+  Data ect1;  // W13: ECT(1) is as ECN-capable as the reference's ECT(0)
+  ect1.psn = 8;
+  ect1.ecn = wire::kEcnEct1;
+  s.dut_sends(1500, ect1, 1);
+  EXPECT_EQ(run_invariant(inv("ecn_capable"), s.finish()).verdict, Verdict::kPass);
   Data not_ect;
   not_ect.psn = 9;
   not_ect.ecn = wire::kEcnNotEct;
@@ -215,6 +220,41 @@ TEST(FrameInvariants, EcnCapable) {
   EXPECT_EQ(run_invariant(inv("ecn_capable"), s.finish()).verdict, Verdict::kFail);
   Scenario empty(4, 8);
   EXPECT_EQ(run_invariant(inv("ecn_capable"), empty.finish()).verdict, Verdict::kInconclusive);
+}
+
+// W13: the classes by consistency, whatever values the DUT is configured with.
+TEST(FrameInvariants, TrafficClassesAcceptAnyConfiguredValues) {
+  auto run = [](std::uint8_t retx_dscp, std::uint8_t sack1, std::uint8_t sack2) {
+    Scenario s(4, 8);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      Data d;
+      d.psn = k;
+      d.dscp = 26;  // not the reference's 10
+      s.dut_sends(100 + 100 * k, d, k);
+    }
+    Data r;
+    r.psn = 1;
+    r.rtx = true;
+    r.dscp = retx_dscp;
+    s.dut_sends(1000, r, 5);
+    Feedback f1 = testing::sack(3, 0, 3);
+    f1.dscp = sack1;
+    s.dut_sends(1100, f1);
+    Feedback f2 = testing::sack(3, 0, 3);
+    f2.dscp = sack2;
+    s.dut_sends(1200, f2);
+    return run_invariant(inv("traffic_classes"), s.finish());
+  };
+  EXPECT_EQ(run(28, 48, 48).verdict, Verdict::kPass);  // TRIMMABLE_RETX 28, Control 48
+  EXPECT_EQ(run(26, 48, 48).verdict, Verdict::kPass);  // retransmissions in the data class
+  const auto mixed = run(28, 48, 46);
+  ASSERT_EQ(mixed.verdict, Verdict::kFail);
+  EXPECT_EQ(mixed.evidence[0].field, "ip.dscp");
+  EXPECT_EQ(mixed.evidence[0].observed, "46");
+  const auto shared = run(28, 26, 26);  // feedback in the data class
+  ASSERT_EQ(shared.verdict, Verdict::kFail);
+  EXPECT_NE(shared.evidence[0].expected.find("a Control DSCP no data packet carries"), std::string::npos);
+  EXPECT_EQ(run(28, 28, 28).verdict, Verdict::kFail);  // nor the retransmissions' class
 }
 
 TEST(FrameInvariants, IncompleteCaptureIsInconclusive) {

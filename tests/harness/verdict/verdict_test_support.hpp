@@ -156,7 +156,9 @@ inline std::vector<std::uint8_t> encode(const Data& d) {
 
 // An SRv6 data frame (W1): outer DA = uSID container, single-segment SRH with
 // `segments_left`, inner IPv6, sport = 0xC000 | ev_index (the W2 SRv6 tag).
-inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32_t psn, std::uint8_t segments_left = 1) {
+// `sport` >= 0 replaces the reference's EV tag (0xC000 | index) in the inner UDP source port.
+inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32_t psn, std::uint8_t segments_left = 1,
+                                             int sport = -1) {
   wire::FrameSpec s = detail::base_spec(0, wire::kDscpTrimmable, wire::kEcnEct0);
   std::vector<std::uint8_t> payload(128, 0x33);
   s.bth.opcode = wire::opcode::kMrcWriteOnly;
@@ -175,6 +177,7 @@ inline std::vector<std::uint8_t> encode_srv6(std::uint32_t ev_index, std::uint32
   std::array<std::uint8_t, 16> seg{};
   wire::place_ev(s, wire::EvFmtMode::kSrv6, ev, static_cast<std::uint8_t>(ev_index), seg);
   s.srh.segments_left = segments_left;
+  if (sport >= 0) s.udp.sport = static_cast<std::uint16_t>(sport);
   return detail::finish(s);
 }
 

@@ -1,6 +1,6 @@
 // Wire symptoms of the framing and placement defects (reference/defects.hpp), each against a
 // control run without the defect: spray-single-ev, use-denied-ev, no-flow-label-ev, usid-reverse,
-// srh-wrong-sl, wrong-icrc, no-reth-middle.
+// srh-wrong-sl, srv6-tag-constant, wrong-icrc, no-reth-middle.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -117,6 +117,23 @@ TEST(DefectSymptoms, UsidReverse) {
   Capture bad(o);
   EXPECT_EQ(foreign_das(bad), bad.data_from_a().size());
   EXPECT_FALSE(bad.data_from_a().empty());
+}
+
+TEST(DefectSymptoms, Srv6TagConstant) {
+  PairOptions o;
+  o.fmt = wire::EvFmtMode::kSrv6;
+  auto tags = [](Capture& c) {
+    std::set<std::uint32_t> seen;
+    for (const auto& w : c.data_from_a()) seen.insert(wire::ev_echo_value(w.f, wire::EvFmtMode::kSrv6));
+    return seen;
+  };
+  Capture good(o);
+  ASSERT_FALSE(good.data_from_a().empty());
+  EXPECT_GT(tags(good).size(), 1u);  // W2: one tag per EV, 0xC000 | index
+  o.defects_a = with(Defect::kSrv6TagConstant);
+  Capture bad(o);
+  ASSERT_FALSE(bad.data_from_a().empty());
+  EXPECT_EQ(tags(bad), (std::set<std::uint32_t>{wire::kSrv6SportBase}));
 }
 
 TEST(DefectSymptoms, SrhWrongSegmentsLeft) {

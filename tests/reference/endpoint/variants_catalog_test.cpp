@@ -22,7 +22,7 @@ TEST(VariantCatalog, EnumOrderUniqueNamesAndChoices) {
   }
   for (const char* n : {"random-ev", "reverse-rotation", "rotation-offset", "retx-any-other-ev",
                         "sack-lazy", "sack-eager", "oor-nack", "skip-timer", "tseth-off", "sack-window-at-trigger", "pdcid-data-direction",
-                        "probe-eager", "probe-lazy", "timers-fast", "timers-slow"}) {
+                        "probe-eager", "probe-lazy", "timers-fast", "timers-slow", "ect1"}) {
     EXPECT_TRUE(variant_by_name(n).has_value()) << n;
   }
   EXPECT_FALSE(variant_by_name("spray-single-ev").has_value());  // a defect, not a variant

@@ -103,8 +103,9 @@ TEST(EvPlacement, EchoValueRoundTripsThroughTheWire) {  // the EV identity SETH 
     ASSERT_TRUE(decode_frame(Bytes(buf.data(), e.length), d).ok());
     const std::uint32_t want = mode == EvFmtMode::kStev  ? stev_value(ev)
                                : mode == EvFmtMode::kUdp ? udp_mode_sport(ev)
-                                                         : idx;
+                                                         : kSrv6SportBase | idx;
     ASSERT_EQ(ev_echo_value(d, mode), want) << i;
+    ASSERT_EQ(ev_echo_identity(mode, ev, idx), want) << i;  // the sender's side agrees
   }
 }
 

@@ -135,7 +135,7 @@ TEST(FrameVector, Srv6SingleSegmentLayout) {  // W1, W19
   EXPECT_TRUE(d.has_srh);
   EXPECT_TRUE(d.icrc_ok);
   EXPECT_EQ(d.roce_ip_offset, kEthLen + 64);
-  EXPECT_EQ(ev_echo_value(d, EvFmtMode::kSrv6), 0x2Au);
+  EXPECT_EQ(ev_echo_value(d, EvFmtMode::kSrv6), 0xC02Au);  // the inner flow label 0 and sport 0xC02A
   // A switch rewriting the outer DA (uSID shift) or SL does not touch the ICRC.
   buf[kEthLen + 24 + 5] ^= 0xFF;
   buf[kEthLen + 40 + 3] = 0;

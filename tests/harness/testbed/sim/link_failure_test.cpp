@@ -103,7 +103,10 @@ TEST(SimFaults, SwitchDownLosesEveryPathThroughIt) {
   r.sim.run_until_idle(10'000'000);
   EXPECT_EQ(r.log->size(), evs.size() - 1);
   for (const Received& x : *r.log) {
-    const EvSpec& e = evs[testing::echo_of(x.bytes, wire::EvFmtMode::kSrv6)];
+    // The reference's SRv6 tag is 0xC000 | the EV's index (W2).
+    const std::uint32_t index = testing::echo_of(x.bytes, wire::EvFmtMode::kSrv6) & 0xFFu;
+    ASSERT_LT(index, evs.size());
+    const EvSpec& e = evs[index];
     EXPECT_FALSE(e.port == 2 && e.spine == 0);
   }
   ASSERT_EQ(r.sim.switch_up(t.spine_node(2, 0), r.sim.now()), SimError::kOk);

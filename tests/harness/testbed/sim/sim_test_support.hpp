@@ -46,7 +46,7 @@ inline bool decode(const std::vector<std::uint8_t>& b, wire::DecodedFrame& f) {
   return wire::decode_frame(wire::Bytes(b.data(), b.size()), f).ok();
 }
 
-// The identity a receiver echoes for this frame (STEV V, UDP sport, SRv6 index; W2).
+// The identity a receiver echoes for this frame (STEV V, UDP sport, SRv6 tag; W2).
 inline std::uint32_t echo_of(const std::vector<std::uint8_t>& b, wire::EvFmtMode mode) {
   wire::DecodedFrame f;
   if (!decode(b, f)) return 0xFFFFFFFFu;

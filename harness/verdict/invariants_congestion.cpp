@@ -1,0 +1,103 @@
+// Invariants on how a requester DUT takes congestion feedback (W7, W11): a NACK TRIMMED says the
+// path is congested, not broken. The requester resends the trimmed PSN at once instead of waiting
+// for its ACK timeout (trim_retx_prompt), and neither that NACK nor a SACK with m = SKIP_ONCE
+// moves the EV it names to ASSUMED_BAD (congestion_not_bad). How long the EV then sits in SKIP is
+// the DUT's (W11: rotation or timer); neither invariant times it.
+#include <unordered_map>
+#include <vector>
+
+#include "harness/verdict/invariants.hpp"
+
+namespace mrc::harness::inv {
+namespace {
+
+constexpr std::uint32_t kAssumedBadBit = 1u << 1;  // host-API EV state bit
+
+bool congestion_feedback_to_dut(const PacketRec& p) {
+  if (p.from_dut) return false;
+  if (p.is_nack()) return p.nack_reason == wire::nack::kTrimmed;
+  return p.is_sack() && !p.seth_pr && p.seth_m == static_cast<std::uint8_t>(wire::MpVerdict::kSkipOnce);
+}
+
+// One QP: PSNs of the DUT's data and of the feedback it receives are then one sequence space.
+bool single_qp(Run& r) {
+  if (r.ctx.peer_qpns.size() > 1) {
+    r.stop(Verdict::kError, "judges a case of one QP (the case has " + std::to_string(r.ctx.peer_qpns.size()) + ")");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// W7: "retransmit at once" after NACK TRIMMED. `within_ns` (required) is how soon the
+// retransmission must leave after the NACK reached the DUT's tap: the case sets it well below its
+// ACK timeout, so a DUT that ignores the NACK and waits for the timer FAILs, whatever its window.
+void trim_retx_prompt(Run& r) {
+  const std::uint64_t within_ns = r.param("within_ns", 0);
+  if (within_ns == 0) return r.stop(Verdict::kError, "needs params.within_ns (the bound, below the ACK timeout)");
+  if (!single_qp(r)) return;
+  const std::uint64_t bound = r.within(within_ns, std::to_string(within_ns) + " ns");
+  r.judged_what = "NACK TRIMMED frames to the DUT";
+  std::unordered_map<std::uint32_t, const PacketRec*> waiting;  // PSN -> the NACK not yet answered
+  auto judge = [&](const PacketRec& nack, const PacketRec* retx) {
+    ++r.judged;
+    const std::string psn = "PSN " + std::to_string(nack.trig_psn);
+    if (retx == nullptr) {
+      r.violation(nack, "data", "a retransmission of " + psn + " within " + std::to_string(within_ns) + " ns",
+                  "none before the end of the run");
+    } else if (retx->ts_ns - nack.ts_ns > bound) {
+      r.violation(*retx, "ts", "the retransmission of " + psn + " within " + std::to_string(within_ns) +
+                                  " ns of its NACK TRIMMED (" + where(r.ctx, nack) + ")",
+                  std::to_string(retx->ts_ns - nack.ts_ns) + " ns after it");
+    }
+  };
+  for (const PacketRec& p : r.t.packets) {
+    if (!p.from_dut && p.is_trim_nack() && p.nack_reason == wire::nack::kTrimmed) {
+      waiting.try_emplace(p.trig_psn, &p);  // a second NACK of the same PSN waits on the first one's answer
+      continue;
+    }
+    if (!dut_data(p)) continue;
+    const auto it = waiting.find(p.psn);
+    if (it == waiting.end()) continue;
+    judge(*it->second, &p);
+    waiting.erase(it);
+  }
+  // Unanswered at the end: judged only when the run went on long enough after the NACK.
+  std::vector<const PacketRec*> rest;
+  for (const auto& [psn, nack] : waiting) rest.push_back(nack);
+  for (const PacketRec* nack : rest) {
+    if (r.ctx.end_ns > nack->ts_ns + bound) judge(*nack, nullptr);
+  }
+  if (r.judged == 0) r.stop(Verdict::kInconclusive, "no NACK TRIMMED reached the DUT: nothing to judge");
+}
+
+// W11: SKIP_ONCE and NACK TRIMMED move an EV to SKIP, never to ASSUMED_BAD, and raise no EV
+// event. Judged on the DUT's EV events: none may report ASSUMED_BAD for an EV that such feedback
+// named, in a case whose only impairments are congestion marks (the case's choice).
+void congestion_not_bad(Run& r) {
+  if (r.ctx.dut.evs.empty()) return r.stop(Verdict::kError, "needs the DUT's EV table to map echoed EVs to EVs");
+  if ((r.ctx.ev_event_mask & kAssumedBadBit) == 0) {
+    return r.stop(Verdict::kError, "needs ev_event_mask to include assumed_bad");
+  }
+  r.judged_what = "EVs named by congestion feedback to the DUT";
+  std::unordered_map<std::uint32_t, const PacketRec*> named;  // EV index -> the first feedback naming it
+  for (const PacketRec& p : r.t.packets) {
+    if (!congestion_feedback_to_dut(p)) continue;
+    const EvRecord* ev = ev_by_echo(r.ctx, p.ev_echo);
+    if (ev != nullptr && named.try_emplace(ev->index, &p).second) ++r.judged;
+  }
+  if (r.judged == 0) return r.stop(Verdict::kInconclusive, "no SKIP_ONCE or NACK TRIMMED reached the DUT");
+  for (const EvEventRecord& e : r.ctx.dut.ev_events) {
+    if (e.controller_change || (e.state & kAssumedBadBit) == 0) continue;
+    const auto it = named.find(e.ev_index);
+    if (it == named.end() || e.at_ns < it->second->ts_ns) continue;
+    Evidence ev = packet_evidence(r.ctx, *it->second, "ev_event.state",
+                                  "no ASSUMED_BAD event: congestion feedback moves an EV to SKIP",
+                                  "ASSUMED_BAD at " + std::to_string(e.at_ns) + " ns",
+                                  ev_label(r.ctx, it->second->ev_echo) + " (this frame named it)");
+    r.violation(std::move(ev));
+  }
+}
+
+}  // namespace mrc::harness::inv

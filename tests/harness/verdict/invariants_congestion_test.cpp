@@ -1,0 +1,98 @@
+// A requester taking congestion feedback (W7, W11): a NACK TRIMMED is answered by a prompt
+// retransmission (trim_retx_prompt), and no SKIP_ONCE or NACK TRIMMED is followed by an
+// ASSUMED_BAD event for the EV it named (congestion_not_bad).
+#include <gtest/gtest.h>
+
+#include "harness/verdict/checks.hpp"
+#include "tests/harness/verdict/verdict_test_support.hpp"
+
+namespace mrc::harness {
+namespace {
+
+using testing::Data;
+using testing::Scenario;
+using testing::ev_value;
+using testing::nack;
+using testing::sack;
+
+InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::string>> params = {}) {
+  return InvariantCheck{std::move(name), std::move(params)};
+}
+
+Data retx(std::uint32_t psn) {
+  Data d;
+  d.psn = psn;
+  d.rtx = true;
+  return d;
+}
+
+// The DUT sends PSNs 0..7, PSN 5 is trimmed and NACKed at 2000 ns; `resend_at` 0: never resent.
+Scenario trimmed(std::uint64_t resend_at) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  s.dut_receives(2000, nack(5));
+  if (resend_at != 0) s.dut_sends(resend_at, retx(5), 6);
+  s.spray(50'000, 8, 4);  // the run goes on well past the bound
+  return s;
+}
+
+TEST(CongestionInvariants, TrimRetxPromptJudgesTheTimeFromTheNack) {
+  const auto within = inv("trim_retx_prompt", {{"within_ns", "10000"}});
+  Scenario prompt = trimmed(2500);
+  EXPECT_EQ(run_invariant(within, prompt.finish()).verdict, Verdict::kPass);
+
+  Scenario late = trimmed(30'000);  // a DUT waiting for its ACK timeout
+  const auto r = run_invariant(within, late.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "ts");
+  EXPECT_NE(r.evidence[0].observed.find("28000 ns after it"), std::string::npos) << r.evidence[0].observed;
+
+  Scenario never = trimmed(0);
+  const auto n = run_invariant(within, never.finish());
+  ASSERT_EQ(n.verdict, Verdict::kFail);
+  EXPECT_EQ(n.evidence[0].observed, "none before the end of the run");
+}
+
+TEST(CongestionInvariants, TrimRetxPromptNeedsANackAndItsBound) {
+  Scenario quiet(4, 8);
+  quiet.spray(0, 0, 8);
+  EXPECT_EQ(run_invariant(inv("trim_retx_prompt", {{"within_ns", "10000"}}), quiet.finish()).verdict,
+            Verdict::kInconclusive);
+  Scenario lastop = trimmed(0);
+  lastop.dut_receives(3000, nack(6, wire::nack::kTrimmedLastHop));  // judged only for TRIMMED
+  EXPECT_EQ(run_invariant(inv("trim_retx_prompt"), lastop.finish()).verdict, Verdict::kError);
+}
+
+TEST(CongestionInvariants, CongestionNeverMakesTheNamedEvAssumedBad) {
+  auto run_with_event = [](std::uint32_t ev_index, std::uint64_t at) {
+    Scenario s(4, 8);
+    s.spray(0, 0, 8);
+    s.dut_receives(2000, nack(5));  // names EV 5
+    auto ce = sack(3, 0, 4);         // a SKIP_ONCE naming EV 4
+    ce.ce = true;
+    s.dut_receives(2100, ce);
+    EvEventRecord e;
+    e.at_ns = at;
+    e.ev_index = ev_index;
+    e.state = 1u << 1;  // ASSUMED_BAD
+    s.ctx.dut.ev_events.push_back(e);
+    return run_invariant(inv("congestion_not_bad"), s.finish());
+  };
+  EXPECT_EQ(run_with_event(2, 3000).verdict, Verdict::kPass);   // an EV no congestion feedback named
+  EXPECT_EQ(run_with_event(5, 1000).verdict, Verdict::kPass);   // before the NACK
+  const auto r = run_with_event(5, 3000);
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "ev_event.state");
+  EXPECT_EQ(run_with_event(4, 3000).verdict, Verdict::kFail);  // SKIP_ONCE: the same rule
+
+  Scenario unmonitored(4, 8);
+  unmonitored.dut_receives(2000, nack(5));
+  unmonitored.ctx.ev_event_mask = 1;  // GOOD only: ASSUMED_BAD would raise no event to judge
+  EXPECT_EQ(run_invariant(inv("congestion_not_bad"), unmonitored.finish()).verdict, Verdict::kError);
+  Scenario none(4, 8);
+  none.spray(0, 0, 8);
+  EXPECT_EQ(run_invariant(inv("congestion_not_bad"), none.finish()).verdict, Verdict::kInconclusive);
+}
+
+}  // namespace
+}  // namespace mrc::harness
