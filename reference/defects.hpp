@@ -94,6 +94,7 @@ namespace mrc::ref {
   X(kTrimNackIgnored, "trim-nack-ignored", "a PSN named by a NACK TRIMMED is resent only after its ACK timeout") /* requester ignores NACK TRIMMED */ \
   X(kTrimMarksBad, "trim-marks-bad", "an EV named by a NACK TRIMMED turns ASSUMED_BAD (an EV event) instead of SKIP") /* trim NACK treated as a path failure */ \
   X(kFeedbackInDataClass, "feedback-data-class", "SACKs, NACKs and Transport ACKs carry the data DSCP (10), not the Control class's") /* responder sends feedback in the Data class */ \
+  X(kTrimByLength, "trim-by-length", "a trimmed packet that kept more than 512 payload bytes draws no NACK and is dropped") /* trims recognised by a short length, not by DSCP */ \
   X(kDataNotEct, "data-not-ect", "data packets are sent Not-ECT (ECN field 0)") /* no switch can mark the data, so congestion shows as loss */ \
   X(kSrv6TagConstant, "srv6-tag-constant", "every SRv6 data packet carries the same EV tag (inner sport 0xC000, flow label 0)") /* SRv6: the EV tag ignores the EV, so feedback cannot name a path */ \
 

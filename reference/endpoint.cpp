@@ -58,6 +58,7 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.sack_no_wrap = d.flag(Defect::kSackNoWrap);
   q.sack_no_last_bit = d.flag(Defect::kSackNoLastBit);
   q.feedback_in_data_class = d.flag(Defect::kFeedbackInDataClass);
+  q.trim_by_length = d.flag(Defect::kTrimByLength);
   return q;
 }
 

@@ -52,6 +52,7 @@ constexpr Pair kPairs[] = {
     // W7, W11: a trim is congestion, not failure (SHOULD cases)
     {"reliab-v-110", "trim-nack-ignored"},    {"failover-v-024", "trim-marks-bad"},
     {"spray-v-028", "data-not-ect"},         {"spray-v-029", "feedback-data-class"},
+    {"reliab-v-111", "trim-by-length"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {
