@@ -283,6 +283,23 @@ MRC_VPCLMUL std::uint32_t vpclmul_fold(std::uint32_t r, const std::uint8_t* p, s
     p += 64;
     n -= 64;
   }
+  if (n >= 16) {
+    // 512 -> 128 bits onto the next 16-byte block: lanes 0..3 (the earliest bytes first) fold
+    // forward by 512, 384, 256 and 128 bits and the block is XORed in. The same multiplies as the
+    // form below, but the block needs no fold of its own afterwards: one dependent multiply fewer
+    // on the way to the result, which a short message (the ICRC of a 1 KiB data packet) feels.
+    const __m512i lanes = _mm512_set_epi64(
+        static_cast<long long>(kFold128.for_high), static_cast<long long>(kFold128.for_low),
+        static_cast<long long>(kFold256.for_high), static_cast<long long>(kFold256.for_low),
+        static_cast<long long>(kFold384.for_high), static_cast<long long>(kFold384.for_low),
+        static_cast<long long>(kFold512.for_high), static_cast<long long>(kFold512.for_low));
+    const __m512i t = _mm512_xor_si512(_mm512_clmulepi64_epi128(y, lanes, 0x00),
+                                       _mm512_clmulepi64_epi128(y, lanes, 0x11));
+    const __m128i x01 = _mm_xor_si128(lane<0>(t), lane<1>(t));
+    const __m128i x = _mm_ternarylogic_epi64(x01, _mm_xor_si128(lane<2>(t), lane<3>(t)),
+                                             load128(p), kXor3);
+    return pclmul_finish(x, p + 16, n - 16, start);
+  }
   // 512 -> 128 bits: lanes 0, 1, 2 (the earliest bytes first) fold forward by 384, 256 and 128
   // bits onto lane 3. Lane 3's constant is zero, so its product vanishes.
   const __m512i lanes = _mm512_set_epi64(

@@ -11,7 +11,10 @@
 // bytes go. Any other packet whose RoCE packet runs past the capture (a snap length) keeps every
 // captured byte after its headers as `payload`, with no pad or ICRC to strip and icrc_ok false.
 //
-// The headers after the BTH follow from the opcode alone: one table lookup per frame.
+// The headers after the BTH follow from the opcode alone (and BTH.TS for the TSETH). An untrimmed
+// MRC data packet, what a receiver decodes most, reads its METH [+ TSETH] + RETH [+ ImmDt] after
+// one bound check for all of them; every other packet walks its opcode's layout, one table lookup
+// per frame, bounding each header on its own.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -218,6 +221,111 @@ DecodeResult ext_header(Bytes frame, std::size_t& off, std::size_t roce_end, std
   return DecodeResult{};
 }
 
+// The headers after the BTH at `off`, one at a time in the opcode's layout, each bounded by the
+// capture and the RoCE packet end; on success `off` is where they end. decode_frame() reads an
+// untrimmed MRC data packet whose headers all fit without it; everything else comes here. Kept out
+// of line so that the data-packet path stays short.
+[[gnu::noinline]] DecodeResult decode_ext_headers(Bytes frame, std::size_t& off,
+                                                  std::size_t roce_end, bool mrc_trim,
+                                                  DecodedFrame& out) {
+  const std::size_t cap = frame.size();
+  const ExtLayout& layout = kLayouts[out.bth.opcode];
+  if (!layout.known) return fail(WireError::kBadOpcode, off);
+  off += kBthLen;
+
+  DecodeResult r;
+  if (layout.meth) {
+    r = ext_header(frame, off, roce_end, kMethLen, [&](Bytes b) { return decode_meth(b, out.meth); });
+    if (!r.ok()) return r;
+    out.has_meth = true;
+    if (out.bth.ts) {
+      r = ext_header(frame, off, roce_end, kTsethLen,
+                     [&](Bytes b) { return decode_tseth(b, out.tseth); });
+      if (!r.ok()) return r;
+      out.has_tseth = true;
+    }
+  }
+  // A trimmed packet keeps at least BTH + METH [+ TSETH] (MODEL: W13): what follows is decoded
+  // only as far as the packet still holds it.
+  const auto fits = [&](std::size_t n) { return !mrc_trim || (off + n <= roce_end && off + n <= cap); };
+  if (layout.reth && fits(kRethLen)) {
+    r = ext_header(frame, off, roce_end, kRethLen,
+                   [&](Bytes b) { return decode_reth(b, out.reth); });
+    if (!r.ok()) return r;
+    out.has_reth = true;
+  }
+  if (layout.immdt && (!layout.reth || out.has_reth) && fits(kImmDtLen)) {
+    r = ext_header(frame, off, roce_end, kImmDtLen,
+                   [&](Bytes b) { return decode_immdt(b, out.immdt); });
+    if (!r.ok()) return r;
+    out.has_immdt = true;
+  }
+  if (layout.aeth) {
+    r = ext_header(frame, off, roce_end, kAethLen,
+                   [&](Bytes b) { return decode_aeth(b, out.aeth); });
+    if (!r.ok()) return r;
+    out.has_aeth = true;
+  }
+  if (layout.sack) {
+    r = ext_header(frame, off, roce_end, kSackHdrLen,
+                   [&](Bytes b) { return decode_sack(b, out.seth, out.cc); });
+    if (!r.ok()) return r;
+    out.has_sack = true;
+  }
+  if (layout.neth) {
+    r = ext_header(frame, off, roce_end, kNethLen, [&](Bytes b) { return decode_neth(b, out.neth); });
+    if (!r.ok()) return r;
+    out.has_neth = true;
+  }
+  if (layout.peth) {
+    r = ext_header(frame, off, roce_end, kPethLen, [&](Bytes b) { return decode_peth(b, out.peth); });
+    if (!r.ok()) return r;
+    out.has_peth = true;
+  }
+  if (layout.erth) {
+    r = ext_header(frame, off, roce_end, kErthLen, [&](Bytes b) { return decode_erth(b, out.erth); });
+    if (!r.ok()) return r;
+    out.has_erth = true;
+  }
+  if (layout.eeth) {
+    r = ext_header(frame, off, roce_end, kEethLen, [&](Bytes b) { return decode_eeth(b, out.eeth); });
+    if (!r.ok()) return r;
+    out.has_eeth = true;
+  }
+  return DecodeResult{};
+}
+
+// An MRC data packet's headers after the BTH are METH [+ TSETH] + RETH [+ ImmDt] (W3, W4) and
+// nothing else: what lets decode_frame() read them without the table walk.
+constexpr bool data_layouts_are_meth_reth() {
+  for (unsigned op = 0; op < 256; ++op) {
+    const ExtLayout& l = kLayouts[op];
+    const bool others = l.aeth || l.sack || l.neth || l.peth || l.erth || l.eeth;
+    if (is_mrc_data(static_cast<std::uint8_t>(op)) && (!l.known || !l.meth || !l.reth || others)) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(data_layouts_are_meth_reth());
+
+// A trimmed MRC data packet (W13), its headers decoded: never placed, no ICRC to check (it is
+// stale or cut away): what remains is payload. Out of line: rare, and off the data-packet path.
+[[gnu::noinline]] DecodeResult finish_trimmed(Bytes frame, std::size_t hdr_end,
+                                              std::size_t roce_end, std::size_t claimed_end,
+                                              std::uint8_t roce_dscp, DecodedFrame& out,
+                                              const DecodeOptions& opt) {
+  const std::size_t cap = frame.size();
+  out.trimmed = true;
+  out.trim_lasthop = roce_dscp == opt.trimmed_lasthop_dscp;
+  out.payload = frame.subspan(hdr_end, std::min(roce_end, cap) - hdr_end);
+  if (opt.payload_crc) {
+    out.payload_crc = crc32(0, out.payload);
+    out.has_payload_crc = true;
+  }
+  return DecodeResult{WireError::kOk, std::min(claimed_end, cap)};
+}
+
 }  // namespace
 
 DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& opt) {
@@ -290,82 +398,35 @@ DecodeResult decode_frame(Bytes frame, DecodedFrame& out, const DecodeOptions& o
     return fail(e, off);
   }
   if (off + kBthLen > roce_end) return fail(WireError::kBadUdpLength, off);
-  const ExtLayout& layout = kLayouts[out.bth.opcode];
-  if (!layout.known) return fail(WireError::kBadOpcode, off);
-  off += kBthLen;
-
-  DecodeResult r;
-  if (layout.meth) {
-    r = ext_header(frame, off, roce_end, kMethLen, [&](Bytes b) { return decode_meth(b, out.meth); });
-    if (!r.ok()) return r;
+  // The packet a receiver decodes most: an untrimmed MRC data packet whose headers all fit the
+  // capture and the RoCE packet reads them in one go, after one bound check. Every other packet,
+  // and a data packet cut inside its headers (for the typed error), goes header by header.
+  const std::uint8_t op = out.bth.opcode;
+  const std::size_t data_hdr_end = off + kBthLen + kMethLen + (out.bth.ts ? kTsethLen : 0) +
+                                   kRethLen + (kLayouts[op].immdt ? kImmDtLen : 0);
+  if (is_mrc_data(op) && !mrc_trim && data_hdr_end <= roce_end && data_hdr_end <= cap) {
+    const std::uint8_t* p = frame.data() + off + kBthLen;
+    read_meth(p, out.meth);
     out.has_meth = true;
+    p += kMethLen;
     if (out.bth.ts) {
-      r = ext_header(frame, off, roce_end, kTsethLen,
-                     [&](Bytes b) { return decode_tseth(b, out.tseth); });
-      if (!r.ok()) return r;
+      read_timestamp(p, out.tseth);
       out.has_tseth = true;
+      p += kTsethLen;
     }
-  }
-  // A trimmed packet keeps at least BTH + METH [+ TSETH] (MODEL: W13): what follows is decoded
-  // only as far as the packet still holds it.
-  const auto fits = [&](std::size_t n) { return !mrc_trim || (off + n <= roce_end && off + n <= cap); };
-  if (layout.reth && fits(kRethLen)) {
-    r = ext_header(frame, off, roce_end, kRethLen,
-                   [&](Bytes b) { return decode_reth(b, out.reth); });
-    if (!r.ok()) return r;
+    read_reth(p, out.reth);
     out.has_reth = true;
-  }
-  if (layout.immdt && (!layout.reth || out.has_reth) && fits(kImmDtLen)) {
-    r = ext_header(frame, off, roce_end, kImmDtLen,
-                   [&](Bytes b) { return decode_immdt(b, out.immdt); });
-    if (!r.ok()) return r;
-    out.has_immdt = true;
-  }
-  if (layout.aeth) {
-    r = ext_header(frame, off, roce_end, kAethLen,
-                   [&](Bytes b) { return decode_aeth(b, out.aeth); });
-    if (!r.ok()) return r;
-    out.has_aeth = true;
-  }
-  if (layout.sack) {
-    r = ext_header(frame, off, roce_end, kSackHdrLen,
-                   [&](Bytes b) { return decode_sack(b, out.seth, out.cc); });
-    if (!r.ok()) return r;
-    out.has_sack = true;
-  }
-  if (layout.neth) {
-    r = ext_header(frame, off, roce_end, kNethLen, [&](Bytes b) { return decode_neth(b, out.neth); });
-    if (!r.ok()) return r;
-    out.has_neth = true;
-  }
-  if (layout.peth) {
-    r = ext_header(frame, off, roce_end, kPethLen, [&](Bytes b) { return decode_peth(b, out.peth); });
-    if (!r.ok()) return r;
-    out.has_peth = true;
-  }
-  if (layout.erth) {
-    r = ext_header(frame, off, roce_end, kErthLen, [&](Bytes b) { return decode_erth(b, out.erth); });
-    if (!r.ok()) return r;
-    out.has_erth = true;
-  }
-  if (layout.eeth) {
-    r = ext_header(frame, off, roce_end, kEethLen, [&](Bytes b) { return decode_eeth(b, out.eeth); });
-    if (!r.ok()) return r;
-    out.has_eeth = true;
+    if (kLayouts[op].immdt) {
+      out.immdt = load_be32(p + kRethLen);
+      out.has_immdt = true;
+    }
+    off = data_hdr_end;
+  } else if (DecodeResult r = decode_ext_headers(frame, off, roce_end, mrc_trim, out); !r.ok()) {
+    return r;
   }
   const std::size_t hdr_end = off;
 
-  if (mrc_trim) {
-    // W13: never placed, no ICRC to check (it is stale or cut away): what remains is payload.
-    out.trimmed = true;
-    out.trim_lasthop = roce_dscp == opt.trimmed_lasthop_dscp;
-    out.payload = frame.subspan(hdr_end, std::min(roce_end, cap) - hdr_end);
-    if (opt.payload_crc) {
-      out.payload_crc = crc32(0, out.payload);
-      out.has_payload_crc = true;
-    }
-    return DecodeResult{WireError::kOk, std::min(claimed_end, cap)};
-  }
+  if (mrc_trim) return finish_trimmed(frame, hdr_end, roce_end, claimed_end, roce_dscp, out, opt);
 
   // ---- payload, pad, ICRC ----
   if (roce_end > cap) {

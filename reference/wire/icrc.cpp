@@ -229,8 +229,6 @@ std::uint32_t crc32_shift(std::uint32_t reg, std::size_t n) {
   return ce::shift_register<&ce::clmul32_portable>(reg, n);
 }
 
-std::uint32_t icrc_read(const std::uint8_t* p) { return ce::load32le(p); }
-
 void icrc_write(std::uint8_t* p, std::uint32_t icrc) {
   p[0] = static_cast<std::uint8_t>(icrc);
   p[1] = static_cast<std::uint8_t>(icrc >> 8);

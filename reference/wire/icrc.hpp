@@ -60,8 +60,12 @@ IcrcSplit icrc_compute_split(Bytes ip, std::size_t payload_off, std::size_t payl
 // multiplies for any n: what joins the CRCs of two parts of one message.
 std::uint32_t crc32_shift(std::uint32_t reg, std::size_t n);
 
-// Read / write the 4 ICRC bytes in wire order (least-significant byte first).
-std::uint32_t icrc_read(const std::uint8_t* p);
+// Read / write the 4 ICRC bytes in wire order (least-significant byte first). icrc_read is inline:
+// decode_frame() reads one per packet.
+inline std::uint32_t icrc_read(const std::uint8_t* p) {
+  return std::uint32_t{p[0]} | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) |
+         (std::uint32_t{p[3]} << 24);
+}
 void icrc_write(std::uint8_t* p, std::uint32_t icrc);
 
 }  // namespace mrc::wire

@@ -1,6 +1,7 @@
 // Byte layouts of MRC's own headers (mrc_headers.hpp; ../shared/mrc-wire-model.md §5 W4-W10).
-// This file and mrc_headers.hpp are the only places that know them. Reserved bits and bytes are
-// written as zero and ignored on decode; a receiver is lenient about what it does not interpret.
+// This file, mrc_headers.hpp and the METH / timestamp codecs in codec.hpp (inline: every data
+// packet carries them) are the only places that know them. Reserved bits and bytes are written as
+// zero and ignored on decode; a receiver is lenient about what it does not interpret.
 #include <array>
 #include <cstring>
 
@@ -19,18 +20,6 @@ void decode_prologue(const std::uint8_t* p, Prologue& out) {
 void encode_prologue(const Prologue& h, std::uint8_t* out) {
   out[0] = static_cast<std::uint8_t>(((h.type & 0x0F) << 4) | ((h.nh >> 1) & 0x0F));
   out[1] = static_cast<std::uint8_t>((h.nh & 1) << 7);
-}
-
-void decode_timestamp(const std::uint8_t* p, Timestamp& out) {
-  out.tx_timestamp = load_be16(p);
-  out.tsr = (p[2] & 0x80) != 0;
-  out.ftype = p[3] & 0x0F;
-}
-
-void encode_timestamp(const Timestamp& t, std::uint8_t* out) {
-  store_be16(out, t.tx_timestamp);
-  out[2] = t.tsr ? 0x80 : 0;
-  out[3] = t.ftype & 0x0F;
 }
 
 constexpr std::array<std::pair<std::uint8_t, std::string_view>, 7> kNackReasons{{
@@ -53,28 +42,6 @@ std::string_view nack_reason_name(std::uint8_t reason) {
   }
   return {};
 }
-
-// ---- METH, TSETH ------------------------------------------------------------------------------
-
-WireError decode_meth(Bytes in, Meth& out) {
-  if (in.size() < kMethLen) return WireError::kTruncated;
-  out.rqmsn = load_be16(in.data());
-  out.msn = load_be16(in.data() + 2);
-  return WireError::kOk;
-}
-
-void encode_meth(const Meth& h, std::uint8_t* out) {
-  store_be16(out, h.rqmsn);
-  store_be16(out + 2, h.msn);
-}
-
-WireError decode_tseth(Bytes in, Tseth& out) {
-  if (in.size() < kTsethLen) return WireError::kTruncated;
-  decode_timestamp(in.data(), out);
-  return WireError::kOk;
-}
-
-void encode_tseth(const Tseth& h, std::uint8_t* out) { encode_timestamp(h, out); }
 
 // ---- SETH + CC_STATE (W5) ---------------------------------------------------------------------
 // 0 type:4 nh:5 m:2 rsvd:3 pr:1 rsvd:1 | 2 ack_psn_offset:16 | 4 entropy:32 | 8 spdcid:16 |
@@ -169,7 +136,7 @@ WireError decode_peth(Bytes in, Peth& out) {
   out.probe_id = load_be16(p + 4);
   out.spdcid = load_be16(p + 8);
   out.dpdcid = load_be16(p + 10);
-  decode_timestamp(p + 12, out.ts);
+  read_timestamp(p + 12, out.ts);
   return WireError::kOk;
 }
 
@@ -181,7 +148,7 @@ void encode_peth(const Peth& h, std::uint8_t* out) {
   store_be16(out + 6, 0);
   store_be16(out + 8, h.spdcid);
   store_be16(out + 10, h.dpdcid);
-  encode_timestamp(h.ts, out + 12);
+  write_timestamp(h.ts, out + 12);
 }
 
 // ---- ERTH, EETH (W10) -------------------------------------------------------------------------
@@ -194,7 +161,7 @@ WireError decode_erth(Bytes in, Erth& out) {
   out.op = p[1] & 0x03;
   out.vendor_info = p[3];
   out.port_status_mask = load_be32(p + 4);
-  decode_timestamp(p + 12, out.ts);
+  read_timestamp(p + 12, out.ts);
   return WireError::kOk;
 }
 
@@ -205,7 +172,7 @@ void encode_erth(const Erth& h, std::uint8_t* out) {
   out[3] = h.vendor_info;
   store_be32(out + 4, h.port_status_mask);
   store_be32(out + 8, 0);
-  encode_timestamp(h.ts, out + 12);
+  write_timestamp(h.ts, out + 12);
 }
 
 // EETH: 0 prologue (op, MODEL: W10, at byte 1 bits 3..2) | 2..27 opaque | 28 tx_timestamp:16 |
