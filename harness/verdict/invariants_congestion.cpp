@@ -3,6 +3,7 @@
 // for its ACK timeout (trim_retx_prompt), and neither that NACK nor a SACK with m = SKIP_ONCE
 // moves the EV it names to ASSUMED_BAD (congestion_not_bad). How long the EV then sits in SKIP is
 // the DUT's (W11: rotation or timer); neither invariant times it.
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -63,9 +64,11 @@ void trim_retx_prompt(Run& r) {
     judge(*it->second, &p);
     waiting.erase(it);
   }
-  // Unanswered at the end: judged only when the run went on long enough after the NACK.
+  // Unanswered at the end: judged only when the run went on long enough after the NACK, in the
+  // order the NACKs came (the map's order is not the run's, and evidence order must be stable).
   std::vector<const PacketRec*> rest;
   for (const auto& [psn, nack] : waiting) rest.push_back(nack);
+  std::sort(rest.begin(), rest.end(), [](const PacketRec* a, const PacketRec* b) { return a < b; });
   for (const PacketRec* nack : rest) {
     if (r.ctx.end_ns > nack->ts_ns + bound) judge(*nack, nullptr);
   }
