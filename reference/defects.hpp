@@ -97,6 +97,11 @@ namespace mrc::ref {
   X(kTrimByLength, "trim-by-length", "a trimmed packet that kept more than 512 payload bytes draws no NACK and is dropped") /* trims recognised by a short length, not by DSCP */ \
   X(kDataNotEct, "data-not-ect", "data packets are sent Not-ECT (ECN field 0)") /* no switch can mark the data, so congestion shows as loss */ \
   X(kSrv6TagConstant, "srv6-tag-constant", "every SRv6 data packet carries the same EV tag (inner sport 0xC000, flow label 0)") /* SRv6: the EV tag ignores the EV, so feedback cannot name a path */ \
+  X(kSkipIgnored, "skip-ignored", "the EV a SKIP_ONCE SACK or NACK TRIMMED named carries the very next data packet") /* SKIP_ONCE and NACK TRIMMED leave the named EV GOOD */ \
+  X(kPeerPortStatusIgnored, "peer-port-status-ignored", "data keeps leaving on a plane after the peer's port-status update reported its port down") /* received port-status updates change nothing */ \
+  X(kPdcidZero, "pdcid-zero", "SACKs and NACKs carry spdcid = dpdcid = 0") /* PDC ids left 0 instead of the QPNs' low 16 bits */ \
+  X(kNsccZeroLiteral, "nscc-zero-literal", "with max_md_jump, gamma and qa_gate configured 0 the window never shrinks under ECN and delay") /* NSCC takes fields left 0 literally instead of the UEC defaults */ \
+  X(kRttAnySack, "rtt-any-sack", "after a late first copy of a retransmitted packet is answered, the window collapses under ECN marks with no queue") /* every SACK's reflected timestamp is an RTT sample, retransmitted or not */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -31,6 +31,7 @@ transport::RequesterQuirks requester_quirks(const DefectReads& d) {
   q.ignore_trim_nack = d.flag(Defect::kTrimNackIgnored);
   q.trim_marks_bad = d.flag(Defect::kTrimMarksBad);
   q.data_not_ect = d.flag(Defect::kDataNotEct);
+  q.rtt_any_sack = d.flag(Defect::kRttAnySack);
   return q;
 }
 
@@ -59,6 +60,7 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.sack_no_last_bit = d.flag(Defect::kSackNoLastBit);
   q.feedback_in_data_class = d.flag(Defect::kFeedbackInDataClass);
   q.trim_by_length = d.flag(Defect::kTrimByLength);
+  q.pdcid_zero = d.flag(Defect::kPdcidZero);
   return q;
 }
 
@@ -77,6 +79,7 @@ ev::HealthQuirks health_quirks(const DefectReads& d) {
   q.early_probe_reuse = d.flag(Defect::kEarlyProbeReuse);
   q.ignore_min_active = d.flag(Defect::kIgnoreMinActive);
   q.use_denied = d.flag(Defect::kUseDeniedEv);
+  q.ignore_skip = d.flag(Defect::kSkipIgnored);
   return q;
 }
 
@@ -106,6 +109,7 @@ namespace {
 transport::EpResponderConfig ep_responder_config(const EndpointConfig& cfg) {
   transport::EpResponderConfig c;
   c.control_dscp = cfg.dscp.control;
+  c.mask_from_bit0 = cfg.variants.has(Variant::kPortMaskBit0);
   // MODEL: W17 the responder's reverse EV set is one path: the UDP-mode EV 0xC000 on the port the
   // request came in on (port 0 = arrival port, see ep_ops.hpp).
   c.default_path.kind = transport::TxPath::Kind::kExplicitEv;

@@ -51,6 +51,7 @@ int Endpoint::ep_send(std::uint8_t req_tc, wire::EpOp op, std::span<const EpRequ
     spec.op = op;
     spec.req_id = r.req_id;
     spec.tx_timestamp_ns = now_;
+    spec.mask_from_bit0 = cfg_.variants.has(Variant::kPortMaskBit0);
     spec.port_status = r.port_status != 0 ? r.port_status : reported_ports(local_ports_up(), cfg_.num_ports, defects_);
     spec.path.kind = transport::TxPath::Kind::kExplicitEv;
     spec.path.fmt = r.ev_fmt_mode;
@@ -182,7 +183,9 @@ void Endpoint::rx_ep_request(const wire::DecodedFrame& f, std::uint8_t port) {
     // The peer's up ports: EVs of QPs towards it on a plane whose far end is down are not
     // eligible until it comes back.
     const wire::Ipv6Addr src = transport::source_gid(f);
-    const std::uint32_t peer_ports = wire::up_ports_of_mask(f.erth.port_status_mask);
+    if (defects_.has(Defect::kPeerPortStatusIgnored)) return;  // defect: the update changes nothing
+    const std::uint32_t peer_ports =
+        wire::up_ports_of_mask(f.erth.port_status_mask, cfg_.variants.has(Variant::kPortMaskBit0));
     for (auto& q : qps_) {
       if (!q || !q->req || q->attr.ah.dgid != src) continue;
       for (std::uint8_t p = 1; p <= 32; ++p) {

@@ -192,6 +192,11 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
     c.mtu_bytes = mtu;
     params = cc::resolve(c);
     if (!params->ok()) return EINVAL;
+    if (defects_.has(Defect::kNsccZeroLiteral)) {  // defect: 0 taken as the value, not "the default"
+      if (c.max_md_jump == 0.0f) params->max_md_jump = 0.0;
+      if (c.gamma == 0.0f) params->gamma = 0.0;
+      if (c.qa_gate == 0) params->qa_gate = 0;
+    }
   }
   qp.probe_timeout_ns = std::max<std::uint64_t>(cfg_.probe_timeout_ns, params ? 2 * static_cast<std::uint64_t>(params->base_rtt) : 0);
 

@@ -157,6 +157,11 @@ constexpr std::array kTrimRetxParams{
     KeySpec{.name = "within_ns", .kind = VK::kUInt, .required = true, .umin = 1,
             .help = "how soon after a NACK TRIMMED the trimmed PSN must be resent: well below the ACK timeout"}};
 constexpr Schema kTrimRetxSchema{"trim_retx_prompt params", kTrimRetxParams};
+constexpr std::array kReactionParams{
+    KeySpec{.name = "reaction_ns", .kind = VK::kUInt,
+            .help = "frames the DUT sends sooner than this after the frame that changes what it may do are not judged"}};
+constexpr Schema kSkipSchema{"skip_after_congestion params", kReactionParams};
+constexpr Schema kPeerPortSchema{"peer_port_status params", kReactionParams};
 constexpr std::array kDscpParams{
     KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
     KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
@@ -187,6 +192,8 @@ constexpr std::array kNoMdParams{
     KeySpec{.name = "window_ns", .kind = VK::kUInt, .umin = 1, .help = "judging window (default 20000)"},
     KeySpec{.name = "min_pct", .kind = VK::kUInt, .umin = 1, .umax = 100,
             .help = "bytes in flight kept, % of the pre-mark flight (default 75)"},
+    KeySpec{.name = "from_ns", .kind = VK::kUInt, .umin = 1,
+            .help = "judge from this time, against the most in flight in the window before it"},
 };
 constexpr Schema kNoMdSchema{"no_md_below_target params", kNoMdParams};
 constexpr std::array kQuickAdaptParams{
@@ -244,6 +251,11 @@ constexpr std::array kInvariants{
     InvariantType{"traffic_classes", &kNoParams, "one Data DSCP for first transmissions, at most one more for retransmissions, one Control DSCP of its own for feedback and endpoint responses"},
     InvariantType{"trim_retx_prompt", &kTrimRetxSchema, "a PSN a NACK TRIMMED names is resent within within_ns, not on the ACK timeout"},
     InvariantType{"congestion_not_bad", &kNoParams, "an EV named by SACK SKIP_ONCE or NACK TRIMMED raises no ASSUMED_BAD event"},
+    InvariantType{"skip_after_congestion", &kSkipSchema,
+                  "an EV named by SACK SKIP_ONCE or NACK TRIMMED misses its next turn: the DUT's next data packet is on another EV (W11)"},
+    InvariantType{"peer_port_status", &kPeerPortSchema,
+                  "no data on a plane whose far port the peer's last port-status update reported down (either mask numbering, W10)"},
+    InvariantType{"pdc_ids", &kNoParams, "SACKs, NACKs and probes carry the two QPNs' low 16 bits as spdcid/dpdcid, either order (W5)"},
     InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (W2)"},
     InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
     InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment, one EV tag per path (W1, W2)"},

@@ -152,10 +152,11 @@ EdgeAuditLoadResult load_edge_audit(const std::filesystem::path& file, const Cla
       if (v.errors() == errors) r.entries.push_back(std::move(e));
     }
     for (const Clause& cl : clauses.all()) {
-      if (cl.level != Level::kMust) continue;
+      if (cl.level == Level::kMay) continue;  // recorded where a case reaches it, not required
       if (std::none_of(seen.begin(), seen.end(), [&](const RequirementEdges& e) { return e.requirement == cl.id; })) {
+        const std::string level(to_string(cl.level));
         v.error(loc_of(*doc), cl.id,
-                "missing MUST requirement '" + cl.id + "': every MUST requirement needs its edges and the cases reaching them here");
+                "missing " + level + " requirement '" + cl.id + "': every MUST and SHOULD requirement needs its edges and the cases reaching them here");
       }
     }
   });

@@ -1,6 +1,6 @@
-// The edge audit (cases/edges.yaml): for every MUST requirement of clauses.yaml, its edges (the
-// boundary values and corner situations where an implementation goes wrong while the middle of
-// the requirement still works) and the cases whose stimulus reaches each edge. The loader checks
+// The edge audit (cases/edges.yaml): for every MUST and SHOULD requirement of clauses.yaml, its
+// edges (the boundary values and corner situations where an implementation goes wrong while the
+// middle of the requirement still works) and the cases whose stimulus reaches each edge. The loader checks
 // the audit against the requirement index and the case library; the HTML report renders it as a
 // table (requirement -> edges -> cases, with each case's verdict of the run).
 #pragma once
@@ -45,10 +45,10 @@ bool is_edge_name(std::string_view name);
 
 // Loads an edge audit: a YAML map `REQUIREMENT-ID: [{edge, what, cases: [case-id, ...]}, ...]`.
 // Errors (file:line:col: key: message, key = the requirement id or the path below it): a
-// requirement id not in `clauses`, a duplicate requirement, a MUST requirement of `clauses` with
-// no entry, an entry without edges, an edge without a case, a duplicate or malformed edge name, a
-// case id not among `cases`, and a case that does not name the requirement in its clauses (a case
-// can only prove what it judges). Never throws.
+// requirement id not in `clauses`, a duplicate requirement, a MUST or SHOULD requirement of
+// `clauses` with no entry, an entry without edges, an edge without a case, a duplicate or
+// malformed edge name, a case id not among `cases`, and a case that does not name the requirement
+// in its clauses (a case can only prove what it judges). Never throws.
 EdgeAuditLoadResult load_edge_audit(const std::filesystem::path& file, const ClauseIndex& clauses,
                                     std::span<const Case> cases);
 

@@ -19,6 +19,7 @@ class Tracker {
     len_.assign(space_.size(), 0);
     state_.assign(space_.size(), kNone);
     sent_at_.assign(space_.size(), 0);
+    sends_.assign(space_.size(), 0);
   }
 
   // Returns true when this is the PSN's first transmission.
@@ -28,6 +29,7 @@ class Tracker {
     const auto o = static_cast<std::size_t>(off);
     const bool first = sent_at_[o] == 0 && state_[o] == kNone;
     sent_at_[o] = p.ts_ns + 1;  // +1: 0 means never sent
+    if (sends_[o] < 0xFF) ++sends_[o];
     if (state_[o] == kAcked || off <= cum_) return first;  // a resend of acknowledged data
     if (state_[o] == kInFlight) bytes_ -= len_[o];
     len_[o] = p.payload_len;
@@ -38,11 +40,17 @@ class Tracker {
 
   void feedback(const PacketRec& fb, InflightEvent& e) {
     if (space_.empty()) return;
-    // RTT sample of the PSN a SACK answers (W5 ack_psn), before this feedback changes anything.
+    // RTT sample of the PSN a SACK answers (W5 ack_psn), before this feedback changes anything,
+    // under the rule a DUT samples by (W14, UET): a PSN sent once answered with RTX = 0, or sent
+    // twice answered with RTX = 1 (the echo says which copy arrived). Any other answer is
+    // ambiguous, and a DUT may not take an RTT from it.
     if (fb.is_sack() && !fb.seth_pr) {
       const std::int64_t t = space_.offset(fb.trig_psn);
       if (t >= 0 && sent_at_[static_cast<std::size_t>(t)] != 0) {
-        e.rtt_ns = fb.ts_ns - (sent_at_[static_cast<std::size_t>(t)] - 1);
+        const std::uint8_t n = sends_[static_cast<std::size_t>(t)];
+        if ((n == 1 && !fb.rtx) || (n == 2 && fb.rtx)) {
+          e.rtt_ns = fb.ts_ns - (sent_at_[static_cast<std::size_t>(t)] - 1);
+        }
       }
       e.ce = fb.skip_once();  // W14: marked = SKIP_ONCE
     }
@@ -85,6 +93,7 @@ class Tracker {
   std::vector<std::uint32_t> len_;
   std::vector<std::uint8_t> state_;
   std::vector<std::uint64_t> sent_at_;  // last send time + 1 (0 = never sent)
+  std::vector<std::uint8_t> sends_;     // transmissions of each PSN (saturating)
   std::int64_t cum_ = -1;
   std::uint64_t bytes_ = 0;
 };

@@ -28,7 +28,8 @@ struct InflightEvent {
   bool send = false;            // a WRITE data packet from the DUT (else feedback to the DUT)
   bool first_tx = false;        // send: the first transmission of its PSN
   std::uint32_t acked = 0;      // feedback: payload bytes it newly acknowledged
-  std::uint64_t rtt_ns = 0;     // feedback: now - last send of its trigger PSN (0 = no sample)
+  std::uint64_t rtt_ns = 0;     // feedback: now - last send of its trigger PSN (0 = no sample, or
+                                //   one the UET rule forbids: W14, inflight.cpp)
   bool ce = false;              // feedback: SETH m = SKIP_ONCE (W6)
   bool loss_signal = false;     // feedback: a NACK (W7)
 };

@@ -101,6 +101,7 @@ void not_placed(Run& r);
 void silently_dropped(Run& r);
 void responder_window(Run& r);
 void no_rnr(Run& r);
+void pdc_ids(Run& r);
 
 // ---- the DUT as responder: when feedback must come (invariants_feedback_triggers.cpp)
 void trim_nack_per_stub(Run& r);
@@ -135,9 +136,11 @@ void traffic_classes(Run& r);
 // ---- a requester taking congestion feedback (invariants_congestion.cpp)
 void trim_retx_prompt(Run& r);
 void congestion_not_bad(Run& r);
+void skip_after_congestion(Run& r);
 
 // ---- endpoint operations (invariants_ep.cpp)
 void req_id_not_reused(Run& r);
+void peer_port_status(Run& r);
 
 // ---- the NSCC window, judged from the bytes in flight (invariants_cc.cpp)
 void inflight_bounds(Run& r);

@@ -6,7 +6,9 @@
 //
 //   inflight_bounds      never more than max_cwnd bytes in flight (CC-NSCC-BOUNDS, upper half)
 //   no_md_below_target   ECN marks whose measured queueing delay is below target leave the
-//                        window where it was (CC-NSCC-NO-MD-BELOW-TARGET)
+//                        window where it was (CC-NSCC-NO-MD-BELOW-TARGET); feedback the UET
+//                        rule gives no RTT sample (inflight.cpp) measures no delay at all
+//                        (CC-RTT-FROM-TSETH)
 //   quick_adapt          a trim or loss in an epoch that achieved less than MaxWnd / 2^qa_gate
 //                        brings the bytes in flight down to about what was achieved
 //                        (CC-NSCC-QUICK-ADAPT)
@@ -45,6 +47,9 @@ void no_md_below_target(Run& r) {  // W14
   const std::uint64_t target = r.param("target_ns", 0);
   const std::uint64_t w = r.param("window_ns", 20'000);
   const std::uint64_t pct = r.param("min_pct", 75);
+  // from_ns: judge from this moment on, against the window just before it, for a case whose
+  // earlier events (losses) may legally have shrunk the window first.
+  const std::uint64_t from = r.param("from_ns", 0);
   if (target == 0) return r.stop(Verdict::kError, "needs params.target_ns: the target_delay the case configured");
   if (w == 0 || pct == 0 || pct > 100) return r.stop(Verdict::kError, "needs window_ns >= 1 and 1 <= min_pct <= 100");
   const auto ev = inflight_timeline(r.t);
@@ -73,20 +78,24 @@ void no_md_below_target(Run& r) {  // W14
                                           "above target_ns: the run did not hold the delay below target");
   }
   if (below == 0) return r.stop(Verdict::kInconclusive, "no ECN-marked feedback with a delay sample reached the DUT");
-  // The window before any mark: the DUT's first flight (NSCC starts at MaxWnd).
+  // The window before any mark: the DUT's first flight (NSCC starts at MaxWnd); with from_ns, the
+  // most it had in flight in the window before that moment.
   std::uint64_t baseline = 0;
   for (const InflightEvent& e : ev) {
-    if (e.ts_ns >= first_mark) break;
-    if (e.send) baseline = std::max(baseline, e.inflight);
+    if (e.ts_ns >= (from != 0 ? from : first_mark)) break;
+    if (e.send && (from == 0 || e.ts_ns + w >= from)) baseline = std::max(baseline, e.inflight);
   }
-  if (baseline == 0) return r.stop(Verdict::kInconclusive, "the DUT sent nothing before the first ECN-marked feedback");
+  if (baseline == 0) {
+    return r.stop(Verdict::kInconclusive, from != 0 ? "the DUT sent nothing in the window before from_ns"
+                                                    : "the DUT sent nothing before the first ECN-marked feedback");
+  }
   r.r.metrics["baseline_inflight_bytes"] = static_cast<double>(baseline);
-  // Windows of w ns from one w after the first mark (time to react) up to w before the DUT's
-  // last new data (after that the application, not the window, limits it).
-  r.judged_what = "windows of " + std::to_string(w) + " ns after the first ECN mark";
+  // Windows of w ns from one w after the first mark (time to react), or from from_ns, up to w
+  // before the DUT's last new data (after that the application, not the window, limits it).
+  r.judged_what = "windows of " + std::to_string(w) + " ns after " + (from != 0 ? "from_ns" : "the first ECN mark");
   std::size_t i = 0;
   std::uint64_t current = 0;  // bytes in flight before the window starts
-  for (std::uint64_t start = first_mark + w; last_new >= w && start + w <= last_new - w; start += w) {
+  for (std::uint64_t start = from != 0 ? from : first_mark + w; last_new >= w && start + w <= last_new - w; start += w) {
     while (i < ev.size() && ev[i].ts_ns < start) current = ev[i++].inflight;
     std::uint64_t peak = current;
     const InflightEvent* first_in = nullptr;
@@ -100,7 +109,8 @@ void no_md_below_target(Run& r) {  // W14
     if (peak * 100 < pct * baseline) {
       const PacketRec& at = r.t.packets[first_in ? first_in->packet : ev.front().packet];
       r.violation(at, "inflight",
-                  ">= " + std::to_string(pct) + "% of the " + bytes_str(baseline) + " in flight before the marks",
+                  ">= " + std::to_string(pct) + "% of the " + bytes_str(baseline) + " in flight before " +
+                      (from != 0 ? "from_ns" : "the marks"),
                   "at most " + bytes_str(peak) + " in [" + std::to_string(start) + ", " + std::to_string(start + w) + ") ns",
                   "every mark measured a queueing delay below " + std::to_string(target) + " ns");
     }

@@ -1,8 +1,9 @@
 // Invariants on how a requester DUT takes congestion feedback (W7, W11): a NACK TRIMMED says the
 // path is congested, not broken. The requester resends the trimmed PSN at once instead of waiting
 // for its ACK timeout (trim_retx_prompt), and neither that NACK nor a SACK with m = SKIP_ONCE
-// moves the EV it names to ASSUMED_BAD (congestion_not_bad). How long the EV then sits in SKIP is
-// the DUT's (W11: rotation or timer); neither invariant times it.
+// moves the EV it names to ASSUMED_BAD (congestion_not_bad), but to SKIP, so the EV misses its
+// next turn (skip_after_congestion). How long the EV then sits in SKIP is the DUT's (W11:
+// rotation or timer); no invariant times it.
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
@@ -100,6 +101,81 @@ void congestion_not_bad(Run& r) {
                                   "ASSUMED_BAD at " + std::to_string(e.at_ns) + " ns",
                                   ev_label(r.ctx, it->second->ev_echo) + " (this frame named it)");
     r.violation(std::move(ev));
+  }
+}
+
+// W11: SKIP_ONCE and NACK TRIMMED move the EV they name to SKIP, and a SKIP EV carries nothing
+// until it is restored. When it is restored is the DUT's (the rotation reaching it, which then
+// takes the next EV, or a timer), so what is judged is the least every restore rule gives: the
+// first packet the DUT picks after taking the feedback is on another EV. Which packets were
+// picked after it shows on the wire only for a DUT that picks a packet's EV as the packet leaves
+// (W11 GetSendParams) and sends when feedback opens its window: a data packet leaving within
+// reaction_ns (0 in the simulator) of a feedback frame that arrived at or after the judged one.
+// A packet that leaves later was queued earlier, behind another, and may carry any EV. Packets
+// clocked out at the same instant (one per port) were picked in an order the wire does not show,
+// so such a send passes when any of them is on another EV. Not judged: feedback naming an EV not
+// shown restored since an earlier such feedback (F7: SKIP is neither re-armed nor extended), and
+// a send on the named EV when every other EV the DUT has used may be in SKIP too (a scan that
+// finds no other GOOD EV may use the one it restored).
+void skip_after_congestion(Run& r) {
+  const std::uint64_t reaction = r.param("reaction_ns", 0);
+  if (!single_qp(r)) return;
+  const std::uint64_t allow = r.within(reaction, "reaction_ns " + std::to_string(reaction) + " ns");
+  r.judged_what = "SKIP_ONCE SACKs and NACK TRIMMED frames to the DUT followed by data they clocked out";
+  struct EvSeen {
+    const PacketRec* named = nullptr;  // the feedback that may have put it in SKIP, not yet cleared
+    bool used = false;                 // the DUT carried data on it in this run
+  };
+  std::unordered_map<std::uint32_t, EvSeen> evs;  // EV identity on the wire (the echo value)
+  std::vector<const PacketRec*> pending;          // feedback whose first clocked send is still to come
+  const PacketRec* last_feedback = nullptr;       // the newest feedback frame to the DUT
+  std::size_t exempt = 0;
+  auto may_skip = [&](const EvSeen& s) { return s.named != nullptr; };
+  const auto& pk = r.t.packets;
+  for (std::size_t i = 0; i < pk.size(); ++i) {
+    const PacketRec& p = pk[i];
+    if (!p.from_dut && p.is_feedback()) last_feedback = &p;
+    if (congestion_feedback_to_dut(p)) {
+      EvSeen& s = evs[p.ev_echo];
+      if (may_skip(s)) continue;  // perhaps still in SKIP from the earlier feedback
+      s.named = &p;
+      pending.push_back(&p);
+      continue;
+    }
+    if (!dut_data(p)) continue;
+    // Clocked out by feedback at or after every pending frame: picked after the DUT took them.
+    const bool clocked = last_feedback != nullptr && p.ts_ns <= last_feedback->ts_ns + allow;
+    if (clocked) {
+      for (const PacketRec* fb : pending) {
+        bool elsewhere = false;
+        for (std::size_t k = i; k < pk.size() && pk[k].ts_ns == p.ts_ns && !elsewhere; ++k) {
+          elsewhere = dut_data(pk[k]) && pk[k].ev != fb->ev_echo;
+        }
+        const bool other_free = std::any_of(evs.begin(), evs.end(), [&](const auto& kv) {
+          return kv.first != fb->ev_echo && kv.second.used && !may_skip(kv.second);
+        });
+        if (!elsewhere && !other_free) {
+          ++exempt;
+          continue;
+        }
+        ++r.judged;
+        if (elsewhere) continue;
+        r.violation(p, "ev",
+                    "an EV other than " + ev_label(r.ctx, fb->ev_echo) + ": the " +
+                        (fb->is_nack() ? "NACK TRIMMED" : "SACK with m = SKIP_ONCE") + " at " + where(r.ctx, *fb) +
+                        " put it in SKIP, so the first packet picked after it goes elsewhere",
+                    "the first data packet that feedback at or after it clocked out is on that EV");
+      }
+      pending.clear();
+    }
+    EvSeen& s = evs[p.ev];
+    s.used = true;
+    // Clocked data on it after the feedback: it is GOOD again (restored), or never was in SKIP.
+    if (clocked && s.named != nullptr) s.named = nullptr;
+  }
+  r.r.metrics["not_judged_no_other_ev"] = static_cast<double>(exempt);
+  if (r.judged == 0) {
+    r.stop(Verdict::kInconclusive, "no SKIP_ONCE or NACK TRIMMED reached the DUT followed by data it clocked out");
   }
 }
 

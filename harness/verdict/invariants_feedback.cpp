@@ -314,4 +314,37 @@ void no_rnr(Run& r) {
   }
 }
 
+// W5, W7, W9: the SACKs, NACKs and reliability probes the DUT sends carry the low 16 bits of the
+// two QPNs as spdcid and dpdcid. Which end goes first is open (5.21: the packet's sender, F1 and
+// UET, or the data direction, F2), so either order passes; anything else (zeros, one QPN twice)
+// names no QP pair. The peer's QPN is the frame's BTH.DestQP; the DUT's is the one the case's data
+// to it targets.
+void pdc_ids(Run& r) {
+  std::uint32_t dut_qpn = r.ctx.dut.dut_qpn;
+  if (dut_qpn == 0) {
+    for (const PacketRec& p : r.t.packets) {
+      if (!to_dut_data(p)) continue;
+      if (dut_qpn != 0 && p.dqpn != dut_qpn) {
+        return r.stop(Verdict::kError, "judges a case whose data reaches one DUT QP (it reaches " + hex(dut_qpn) +
+                                           " and " + hex(p.dqpn) + ")");
+      }
+      dut_qpn = p.dqpn;
+    }
+  }
+  if (dut_qpn == 0) return r.stop(Verdict::kInconclusive, "the DUT's QPN is unknown: no data reached it");
+  r.judged_what = "SACKs, NACKs and reliability probes the DUT sent";
+  const std::uint16_t own = static_cast<std::uint16_t>(dut_qpn & 0xFFFFu);
+  for (const PacketRec& p : r.t.packets) {
+    if (!p.from_dut || !(p.has_sack || p.has_neth || p.has_peth)) continue;
+    ++r.judged;
+    const std::uint16_t peer = static_cast<std::uint16_t>(p.dqpn & 0xFFFFu);
+    if ((p.spdcid == own && p.dpdcid == peer) || (p.spdcid == peer && p.dpdcid == own)) continue;
+    const char* hdr = p.has_sack ? "seth" : p.has_neth ? "neth" : "peth";
+    r.violation(p, std::string(hdr) + ".spdcid/dpdcid",
+                hex(own) + "/" + hex(peer) + " or " + hex(peer) + "/" + hex(own) +
+                    " (the low 16 bits of the DUT's and the peer's QPN, either order)",
+                hex(p.spdcid) + "/" + hex(p.dpdcid));
+  }
+}
+
 }  // namespace mrc::harness::inv

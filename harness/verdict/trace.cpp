@@ -75,6 +75,8 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
     r.trig_psn = f.seth.pr ? 0 : f.seth.ack_psn();
     r.probe_id = f.seth.pr ? f.seth.probe_id() : 0;
     r.ev_echo = f.seth.entropy;
+    r.spdcid = f.seth.spdcid;
+    r.dpdcid = f.seth.dpdcid;
     r.mpr = f.seth.mpr;
     r.sack_base = f.seth.sack_base();
     r.sack_bitmap = f.seth.sack_bitmap;
@@ -87,11 +89,15 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
     r.nack_reason = f.neth.nack_reason;
     r.trig_psn = f.neth.nack_psn;
     r.ev_echo = f.neth.entropy;
+    r.spdcid = f.neth.spdcid;
+    r.dpdcid = f.neth.dpdcid;
     r.reflected_ts = f.neth.tx_timestamp;
   }
   r.has_peth = f.has_peth;
   if (f.has_peth) {  // W9
     r.probe_id = f.peth.probe_id;
+    r.spdcid = f.peth.spdcid;
+    r.dpdcid = f.peth.dpdcid;
     r.tx_ts = f.peth.ts.tx_timestamp;
     r.peth_ts = f.peth.ts.ftype == wire::kFtypeTimestamp;
   }
@@ -99,6 +105,7 @@ void fill(PacketRec& r, const wire::DecodedFrame& f, wire::EvFmtMode mode) {
   if (r.has_ep) {  // W10
     r.ep_op = f.has_erth ? f.erth.op : f.eeth.op;
     r.req_id = static_cast<std::uint16_t>(f.bth.psn & 0xFFFFu);
+    if (f.has_erth) r.port_status_mask = f.erth.port_status_mask;
   }
 }
 

@@ -40,6 +40,7 @@ struct PacketRec {
   std::uint32_t ev_echo = 0;       // SETH / NETH entropy: the EV echoed (W2)
   std::uint32_t sack_base = 0;     // W5: absolute PSN of bitmap bit 0
   std::uint32_t rcvd_units = 0;    // W5: CC_STATE rcvd_bytes (256-byte units)
+  std::uint32_t port_status_mask = 0;  // W10: ERTH port_status_mask (port-status updates)
   std::uint32_t flow_label = 0;
   std::uint16_t tap = 0;           // index into CheckContext::taps
   std::uint16_t sport = 0;
@@ -48,6 +49,8 @@ struct PacketRec {
   std::uint16_t probe_id = 0;      // W9: PETH probe_id, or the one a pr = 1 SACK echoes
   std::uint16_t ooo_count = 0;     // W5
   std::uint16_t req_id = 0;        // W10: BTH.PSN[15:0] of an endpoint request / response
+  std::uint16_t spdcid = 0;        // W5, W7, W9: SETH / NETH / PETH PDC ids
+  std::uint16_t dpdcid = 0;
   std::uint8_t port = 0;           // the tap's 1-based port = plane
   std::uint8_t opcode = 0;
   FrameClass cls = FrameClass::kOther;

@@ -52,7 +52,7 @@ void EvHealth::on_skip(std::uint16_t ev, std::uint64_t now) {
   now_seen_ = std::max(now_seen_, now);
   Slot& s = evs_[ev];
   // W11: only a GOOD EV enters SKIP; one already in SKIP is neither re-armed nor extended.
-  if (s.bad || skipped(ev, now)) return;
+  if (s.bad || skipped(ev, now) || quirks_.ignore_skip) return;
   s.skip = true;
   s.skip_until = now + params_.skip_ns;
 }

@@ -75,6 +75,7 @@ struct HealthQuirks {
   quirk::Flag early_probe_reuse = false;  // no hold-down; one good probe brings an EV back
   quirk::Flag ignore_min_active = false;  // marks EVs below the ev_min_active floor
   quirk::Flag use_denied = false;         // DENIED EVs count as eligible
+  quirk::Flag ignore_skip = false;        // SKIP_ONCE and NACK TRIMMED leave the EV GOOD
 };
 
 // One EV as the QP sees it at construction.

@@ -34,7 +34,7 @@ void build_ep_request(const EpRequestSpec& spec, TxPacket& out) {
   out.has_erth = true;
   wire::Erth& e = out.erth;
   e.op = wire::ep_op_to_wire(spec.op);
-  e.port_status_mask = spec.op == wire::EpOp::kPortStatusUpdate ? wire::port_status_mask_of(spec.port_status) : 0;
+  e.port_status_mask = spec.op == wire::EpOp::kPortStatusUpdate ? wire::port_status_mask_of(spec.port_status, spec.mask_from_bit0) : 0;
   e.ts = wire::Timestamp{timestamp_of(spec.tx_timestamp_ns), false, wire::kFtypeTimestamp};
 }
 
@@ -106,7 +106,7 @@ EpRxOutcome EpResponder::on_request(const wire::DecodedFrame& f, std::uint8_t rx
   EpRxOutcome outcome = EpRxOutcome::kResponded;
   if (op == wire::EpOp::kPortStatusUpdate) {
     ++stats_.port_updates;
-    if (!peers_.update(source_gid(f), wire::up_ports_of_mask(f.erth.port_status_mask), arrival_ns)) {
+    if (!peers_.update(source_gid(f), wire::up_ports_of_mask(f.erth.port_status_mask, cfg_.mask_from_bit0), arrival_ns)) {
       ++stats_.table_full;
       outcome = EpRxOutcome::kPeerTableFull;
     }

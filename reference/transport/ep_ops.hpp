@@ -40,6 +40,7 @@ struct EpRequestSpec {
   wire::Ipv6Addr dgid{};               // responder's GID
   wire::MacAddr dmac{};
   std::uint8_t req_tc = wire::DscpConfig{}.control;  // DSCP of the request (API req_tc)
+  bool mask_from_bit0 = false;         // W10 port_status_mask: bit N-1 = port N (else bit N)
 };
 
 void build_ep_request(const EpRequestSpec& spec, TxPacket& out);
@@ -78,6 +79,7 @@ struct EpResponderConfig {
   TxPath default_path;  // the path of every response; port 0 = the port the request arrived on
   std::uint8_t control_dscp = wire::DscpConfig{}.control;  // the Control class (W10, W13)
   std::size_t max_peers = 64;
+  bool mask_from_bit0 = false;  // W10 port_status_mask: bit N-1 = port N (else bit N)
 };
 
 enum class EpRxOutcome : std::uint8_t {

@@ -16,6 +16,16 @@ void feedback_base(std::uint8_t opcode, std::uint32_t psn, const FeedbackAddress
   out.bth.psn = psn & 0xFFFFFFu;
 }
 
+// W5 PDC ids, the low 16 bits of the QPNs in the orientation `a` names (feedback.hpp).
+std::uint16_t spdcid_of(const FeedbackAddress& a) {
+  if (a.pdcid_zero) return 0;
+  return pdcid_of(a.pdcid_data_direction ? a.remote_qpn : a.local_qpn);
+}
+std::uint16_t dpdcid_of(const FeedbackAddress& a) {
+  if (a.pdcid_zero) return 0;
+  return pdcid_of(a.pdcid_data_direction ? a.local_qpn : a.remote_qpn);
+}
+
 }  // namespace
 
 void build_sack(const wire::Seth& seth, const wire::CcState& cc, bool rtx, const FeedbackAddress& a,
@@ -24,8 +34,8 @@ void build_sack(const wire::Seth& seth, const wire::CcState& cc, bool rtx, const
   out.bth.rtx = rtx;  // S1: W3 the SACK echoes its trigger's RTX
   out.has_sack = true;
   out.seth = seth;
-  out.seth.spdcid = pdcid_of(a.pdcid_data_direction ? a.remote_qpn : a.local_qpn);
-  out.seth.dpdcid = pdcid_of(a.pdcid_data_direction ? a.local_qpn : a.remote_qpn);
+  out.seth.spdcid = spdcid_of(a);
+  out.seth.dpdcid = dpdcid_of(a);
   out.cc = cc;
 }
 
@@ -36,8 +46,8 @@ void build_nack(const FeedbackTrigger& t, std::uint8_t reason, const FeedbackAdd
   n.nack_reason = reason;
   n.vendor_info = 0;
   n.entropy = t.entropy;
-  n.spdcid = pdcid_of(a.pdcid_data_direction ? a.remote_qpn : a.local_qpn);
-  n.dpdcid = pdcid_of(a.pdcid_data_direction ? a.local_qpn : a.remote_qpn);
+  n.spdcid = spdcid_of(a);
+  n.dpdcid = dpdcid_of(a);
   n.nack_psn = t.psn & 0xFFFFFFu;
   n.cc_type = 2;   // W7
   n.cc_flags = 0;  // MODEL: W7

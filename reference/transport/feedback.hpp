@@ -44,6 +44,7 @@ struct FeedbackAddress {
   std::uint16_t pkey = 0xFFFF;
   std::uint8_t dscp = wire::DscpConfig{}.control;
   bool pdcid_data_direction = false;  // W5 F2's orientation instead of the sender's
+  bool pdcid_zero = false;            // defect pdcid-zero: both PDC ids 0
 };
 
 // A SACK (W5): `seth` and `cc` carry every field; the BTH is derived (PSN = cack_psn, RTX).

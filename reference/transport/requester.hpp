@@ -54,6 +54,7 @@ struct RequesterQuirks {
   quirk::Flag ignore_trim_nack = false;    // a NACK TRIMMED changes nothing: the PSN waits for its timer
   quirk::Flag trim_marks_bad = false;      // a NACK TRIMMED moves its EV to ASSUMED_BAD, not SKIP
   quirk::Flag data_not_ect = false;        // data packets are sent Not-ECT: no switch can mark them
+  quirk::Flag rtt_any_sack = false;        // every SACK's reflected timestamp is an RTT sample (no UET rule)
 };
 
 struct RequesterConfig {

@@ -72,6 +72,12 @@ void Requester::on_sack(const FeedbackInfo& fb, std::uint64_t now) {
       rtt_ns = static_cast<std::uint32_t>(std::min<std::uint64_t>(now - ts->send_ts, UINT32_MAX));  // S1: W4 local table
     }
   }
+  if (has_trigger && cfg_.tseth && fb.cc.tx_timestamp != 0 && cfg_.quirks.rtt_any_sack) {
+    // Defect rtt-any-sack: the reflected timestamp is taken whatever copy it answers.
+    const auto now16 = static_cast<std::uint16_t>(now / wire::kTimestampUnitNs);
+    rtt_ns = static_cast<std::uint32_t>(std::uint64_t{static_cast<std::uint16_t>(now16 - fb.cc.tx_timestamp)} *
+                                        wire::kTimestampUnitNs);
+  }
 
   // W12 Dynamic MPR: the responder's current mpr, honoured only when both sides enabled it.
   if (s.mpr != 0 && (cfg_.dynamic_mpr || cfg_.quirks.always_dynamic_mpr)) {

@@ -97,7 +97,7 @@ Responder::Responder(const ResponderConfig& cfg, MemoryTable& memory, const Resp
 
 FeedbackAddress Responder::address() const {
   const std::uint8_t dscp = quirks_.feedback_in_data_class ? wire::DscpConfig{}.trimmable : cfg_.control_dscp;
-  return FeedbackAddress{cfg_.qpn, cfg_.remote_qpn, cfg_.pkey, dscp, cfg_.pdcid_data_direction};
+  return FeedbackAddress{cfg_.qpn, cfg_.remote_qpn, cfg_.pkey, dscp, cfg_.pdcid_data_direction, quirks_.pdcid_zero};
 }
 
 // ---- receive path ------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ struct ResponderQuirks {
   quirk::Flag sack_no_last_bit = false;      // the SACK bitmap never names PSN base + 63
   quirk::Flag feedback_in_data_class = false;  // SACKs, NACKs and ACKs carry the data DSCP, not Control
   quirk::Flag trim_by_length = false;        // a trimmed packet over 512 payload bytes is taken for a corrupt one
+  quirk::Flag pdcid_zero = false;            // SACK and NACK PDC ids are 0, not the QPNs' low 16 bits
 };
 
 struct ResponderConfig {

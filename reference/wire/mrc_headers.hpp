@@ -209,9 +209,14 @@ inline constexpr bool ep_op_from_wire(std::uint8_t v, EpOp& out) {
 
 // ERTH.port_status_mask numbering. MODEL: W10 the API's 1-based mask copied unchanged: bit N =
 // port N, bit 0 unused (the alternative reading is bit N-1 = port N). The reference keeps its up
-// ports as bit N-1 = port N and converts here only.
-inline constexpr std::uint32_t port_status_mask_of(std::uint32_t up_ports) { return up_ports << 1; }
-inline constexpr std::uint32_t up_ports_of_mask(std::uint32_t mask) { return mask >> 1; }
+// ports as bit N-1 = port N and converts here only; `from_bit0` takes the other reading (the
+// port-mask-bit0 variant).
+inline constexpr std::uint32_t port_status_mask_of(std::uint32_t up_ports, bool from_bit0 = false) {
+  return from_bit0 ? up_ports : up_ports << 1;
+}
+inline constexpr std::uint32_t up_ports_of_mask(std::uint32_t mask, bool from_bit0 = false) {
+  return from_bit0 ? mask : mask >> 1;
+}
 
 struct Erth {
   Prologue pro;

@@ -1,5 +1,5 @@
-// cases/edges.yaml, the edge audit: the project's audit names every MUST requirement of
-// clauses.yaml, every edge has a case, and every case exists and names the requirement; the
+// cases/edges.yaml, the edge audit: the project's audit names every MUST and SHOULD requirement
+// of clauses.yaml, every edge has a case, and every case exists and names the requirement; the
 // loader reports each kind of mistake as file:line:col: key: message.
 #include "harness/case/edge_audit.hpp"
 
@@ -18,15 +18,15 @@ using testing::scratch_dir;
 using testing::source_dir;
 using testing::write_file;
 
-// Two requirements (one MUST, one SHOULD) and three cases; `spray-v-002` names only the SHOULD one.
+// Two requirements (one MUST, one MAY) and three cases; `spray-v-002` names only the MAY one.
 ClauseIndex small_clauses() {
   Clause must;
   must.id = "GOOD-MUST";
   must.level = Level::kMust;
-  Clause should;
-  should.id = "GOOD-SHOULD";
-  should.level = Level::kShould;
-  return ClauseIndex({must, should});
+  Clause may;
+  may.id = "GOOD-MAY";
+  may.level = Level::kMay;
+  return ClauseIndex({must, may});
 }
 
 std::vector<Case> small_cases() {
@@ -34,9 +34,9 @@ std::vector<Case> small_cases() {
   cases[0].id = "spray-v-001";
   cases[0].clauses = {"GOOD-MUST"};
   cases[1].id = "spray-v-002";
-  cases[1].clauses = {"GOOD-SHOULD"};
+  cases[1].clauses = {"GOOD-MAY"};
   cases[2].id = "reorder-v-001";
-  cases[2].clauses = {"GOOD-MUST", "GOOD-SHOULD"};
+  cases[2].clauses = {"GOOD-MUST", "GOOD-MAY"};
   return cases;
 }
 
@@ -53,24 +53,24 @@ std::string where(const EdgeAuditLoadResult&, int line, int col) {
   return file.string() + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
 }
 
-// The project's audit loads against the whole library; every MUST requirement has edges, every
-// edge a case, and each listed case names the requirement (the loader checks that).
-TEST(ProjectEdgeAudit, CoversEveryMustRequirementWithCasesThatNameIt) {
+// The project's audit loads against the whole library; every MUST and SHOULD requirement has
+// edges, every edge a case, and each listed case names the requirement (the loader checks that).
+TEST(ProjectEdgeAudit, CoversEveryMustAndShouldRequirementWithCasesThatNameIt) {
   const ClauseIndex& clauses = project_clauses();
   const CaseSet library = load_cases(source_dir() / "cases", CaseFilter{}, &clauses);
   ASSERT_TRUE(library.ok()) << library.diagnostics.to_string();
   const EdgeAuditLoadResult r = load_edge_audit(source_dir() / "cases" / kEdgeAuditName, clauses, library.cases);
   ASSERT_TRUE(r.ok()) << r.diagnostics.to_string();
-  std::size_t musts = 0;
+  std::size_t required = 0;
   for (const Clause& cl : clauses.all()) {
-    if (cl.level != Level::kMust) continue;
-    ++musts;
+    if (cl.level == Level::kMay) continue;
+    ++required;
     const RequirementEdges* e = r.find(cl.id);
     ASSERT_NE(e, nullptr) << cl.id;
     EXPECT_FALSE(e->edges.empty()) << cl.id;
     for (const auto& edge : e->edges) EXPECT_FALSE(edge.cases.empty()) << cl.id << " " << edge.name;
   }
-  EXPECT_GE(r.entries.size(), musts);
+  EXPECT_GE(r.entries.size(), required);
 }
 
 TEST(LoadEdgeAudit, WellFormedAuditLoads) {
@@ -80,7 +80,7 @@ TEST(LoadEdgeAudit, WellFormedAuditLoads) {
       "  - edge: high-end\n"
       "    what: the largest value\n"
       "    cases: [spray-v-001, reorder-v-001]\n"
-      "GOOD-SHOULD:\n"
+      "GOOD-MAY:\n"
       "  - {edge: middle, what: any value, cases: [spray-v-002]}\n");
   ASSERT_TRUE(r.ok()) << r.diagnostics.to_string();
   ASSERT_EQ(r.entries.size(), 2u);
@@ -115,8 +115,24 @@ TEST(LoadEdgeAudit, UnknownCaseId) {
 }
 
 TEST(LoadEdgeAudit, MissingMustRequirement) {
-  const auto r = load("GOOD-SHOULD:\n  - {edge: middle, what: any value, cases: [spray-v-002]}\n");
+  const auto r = load("GOOD-MAY:\n  - {edge: middle, what: any value, cases: [spray-v-002]}\n");
   EXPECT_TRUE(r.diagnostics.contains(where(r, 1, 1) + "GOOD-MUST: missing MUST requirement 'GOOD-MUST'"))
+      << r.diagnostics.to_string();
+  EXPECT_EQ(r.diagnostics.size(), 1u) << r.diagnostics.to_string();
+}
+
+// A SHOULD requirement needs its entry as a MUST one does; a MAY requirement does not.
+TEST(LoadEdgeAudit, MissingShouldRequirement) {
+  Clause must;
+  must.id = "GOOD-MUST";
+  must.level = Level::kMust;
+  Clause should;
+  should.id = "GOOD-SHOULD";
+  should.level = Level::kShould;
+  const auto file = write_file(scratch_dir() / "edges.yaml",
+                               "GOOD-MUST:\n  - {edge: low-end, what: the smallest value, cases: [spray-v-001]}\n");
+  const auto r = load_edge_audit(file, ClauseIndex({must, should}), small_cases());
+  EXPECT_TRUE(r.diagnostics.contains(where(r, 1, 1) + "GOOD-SHOULD: missing SHOULD requirement 'GOOD-SHOULD'"))
       << r.diagnostics.to_string();
   EXPECT_EQ(r.diagnostics.size(), 1u) << r.diagnostics.to_string();
 }

@@ -16,7 +16,7 @@ TEST(Determinism, TwoRunsWithTheSameSeedAreByteIdentical) {
   o.out = b.path();
   o.jobs = 1;  // a different schedule must not change a byte
   const SuiteRun rb = run(o);
-  ASSERT_TRUE(ra.has_result && rb.has_result);
+  ASSERT_TRUE(ra.has_result && rb.has_result) << ra.err << rb.err;
   EXPECT_EQ(slurp(a.path() / "results.json"), slurp(b.path() / "results.json"));
   EXPECT_EQ(slurp(a.path() / "junit.xml"), slurp(b.path() / "junit.xml"));
   std::size_t pcaps = 0;

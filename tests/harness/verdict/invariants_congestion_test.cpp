@@ -1,6 +1,7 @@
 // A requester taking congestion feedback (W7, W11): a NACK TRIMMED is answered by a prompt
-// retransmission (trim_retx_prompt), and no SKIP_ONCE or NACK TRIMMED is followed by an
-// ASSUMED_BAD event for the EV it named (congestion_not_bad).
+// retransmission (trim_retx_prompt), no SKIP_ONCE or NACK TRIMMED is followed by an ASSUMED_BAD
+// event for the EV it named (congestion_not_bad), and the EV it named misses the next packet
+// the DUT picks (skip_after_congestion).
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
@@ -92,6 +93,68 @@ TEST(CongestionInvariants, CongestionNeverMakesTheNamedEvAssumedBad) {
   Scenario none(4, 8);
   none.spray(0, 0, 8);
   EXPECT_EQ(run_invariant(inv("congestion_not_bad"), none.finish()).verdict, Verdict::kInconclusive);
+}
+
+// One port, four EVs: the DUT sends PSN k on EV k % 4 every 300 ns, each send clocked out by the
+// SACK of PSN k - 4 arriving at the same instant. The SACK at 3000 ns (answering PSN 6, sent on
+// EV 2) is CE-marked; the send it clocks out is on `next_ev`.
+Scenario skip_run(std::uint32_t next_ev, std::uint64_t allowance_gap = 0) {
+  Scenario s(1, 4);
+  for (std::uint32_t k = 0; k < 16; ++k) {
+    const std::uint64_t t = 300 * k;
+    if (k >= 4) {
+      auto fb = sack(k - 4, 0, k - 4);
+      fb.ev_echo = ev_value((k - 4) % 4);
+      fb.ce = t == 3000;
+      s.dut_receives(t, fb);
+    }
+    Data d;
+    d.psn = k;
+    s.dut_sends(t + (t == 3000 ? allowance_gap : 0), d, t == 3000 ? next_ev : k % 4);
+  }
+  return s;
+}
+
+TEST(CongestionInvariants, SkipAfterCongestionJudgesTheSendTheFeedbackClockedOut) {
+  const auto check = inv("skip_after_congestion");
+  // The CE SACK names EV 2 (PSN 6); the rotation would put PSN 10 on EV 2.
+  Scenario skipped = skip_run(3);
+  EXPECT_EQ(run_invariant(check, skipped.finish()).verdict, Verdict::kPass);
+  Scenario kept = skip_run(2);  // a DUT that ignores SKIP_ONCE
+  const auto r = run_invariant(check, kept.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "ev");
+  EXPECT_NE(r.evidence[0].expected.find("SKIP_ONCE"), std::string::npos) << r.evidence[0].expected;
+  // Sent 150 ns after the feedback, not clocked out by it: queued before, any EV may leave.
+  Scenario queued = skip_run(2, 150);
+  EXPECT_NE(run_invariant(check, queued.finish()).verdict, Verdict::kFail);
+  // ...unless the case allows the DUT that much time to take the feedback.
+  Scenario slow = skip_run(2, 150);
+  EXPECT_EQ(run_invariant(inv("skip_after_congestion", {{"reaction_ns", "200"}}), slow.finish()).verdict,
+            Verdict::kFail);
+}
+
+TEST(CongestionInvariants, SkipAfterCongestionLetsTheOnlyGoodEvCarryData) {
+  // Two EVs: the CE SACK names EV 0 while EV 1 may still be in SKIP from an earlier NACK it has
+  // carried nothing since, so no other EV is known GOOD and EV 0 may carry the packet.
+  Scenario s(1, 2);
+  Data d;
+  d.psn = 0;
+  s.dut_sends(0, d, 0);
+  d.psn = 1;
+  s.dut_sends(100, d, 1);
+  auto trimmed = nack(1);
+  trimmed.ev_echo = ev_value(1);
+  s.dut_receives(1000, trimmed);
+  auto ce = sack(0, 0, 0);
+  ce.ev_echo = ev_value(0);
+  ce.ce = true;
+  s.dut_receives(1100, ce);
+  d.psn = 2;
+  s.dut_sends(1100, d, 0);
+  const auto r = run_invariant(inv("skip_after_congestion"), s.finish());
+  EXPECT_NE(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.metrics.at("not_judged_no_other_ev"), 1.0);
 }
 
 }  // namespace

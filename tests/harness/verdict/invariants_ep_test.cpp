@@ -1,5 +1,6 @@
 // Endpoint-operation invariants (W10): req_id_not_reused on synthetic captures of the DUT's
-// endpoint requests (0xD8) and the responses (0xD9) it receives, the id in PSN[15:0].
+// endpoint requests (0xD8) and the responses (0xD9) it receives, the id in PSN[15:0]; and
+// peer_port_status on the DUT's data around the port-status updates it receives.
 #include <gtest/gtest.h>
 
 #include "harness/verdict/checks.hpp"
@@ -101,6 +102,65 @@ TEST(EpInvariants, TheTimingBudgetShrinksTheInFlightBound) {
   // Never below zero: a budget past the bound forgives every reuse.
   s.ctx.timing_budget = testing::bridge(1'000'000);
   EXPECT_EQ(run_invariant(check, s.ctx).verdict, Verdict::kPass);
+}
+
+// Four ports, EV i on port (i % 4) + 1. The peer reports `mask` at 10 us and every port up
+// (0x1F, either reading) at 50 us; the DUT sends on the EVs `during` names between the updates,
+// and on every EV before and after.
+Scenario port_status_run(std::uint32_t mask, std::vector<std::uint32_t> during) {
+  Scenario s(4, 8);
+  testing::Data d;
+  std::uint32_t psn = 0;
+  auto send = [&](std::uint64_t t, std::uint32_t ev) {
+    d.psn = psn++;
+    s.dut_sends(t, d, ev);
+  };
+  for (std::uint32_t ev = 0; ev < 8; ++ev) send(1000 + 100 * ev, ev);
+  Probe update;
+  update.op = wire::EpOp::kPortStatusUpdate;
+  update.req_id = 1;
+  update.port_status_mask = mask;
+  s.dut_receives(10'000, update, 1);
+  for (std::size_t k = 0; k < 16; ++k) send(20'000 + 100 * k, during[k % during.size()]);
+  update.req_id = 2;
+  update.port_status_mask = 0x1F;
+  s.dut_receives(50'000, update, 1);
+  for (std::uint32_t ev = 0; ev < 8; ++ev) send(60'000 + 100 * ev, ev);
+  return s;
+}
+
+InvariantCheck peer_ports(std::vector<std::pair<std::string, std::string>> params = {}) {
+  return InvariantCheck{"peer_port_status", std::move(params)};
+}
+
+TEST(EpInvariants, PeerPortStatusAcceptsEitherMaskNumbering) {
+  // 0x16: port 3 down (bit N = port N), or ports 1 and 4 down (bit N-1 = port N).
+  Scenario bit_n = port_status_run(0x16, {0, 1, 3, 4, 5, 7});  // EVs on ports 1, 2, 4
+  EXPECT_EQ(run_invariant(peer_ports(), bit_n.finish()).verdict, Verdict::kPass);
+  Scenario bit_n_minus_1 = port_status_run(0x16, {1, 2, 5, 6});  // EVs on ports 2, 3
+  EXPECT_EQ(run_invariant(peer_ports(), bit_n_minus_1.finish()).verdict, Verdict::kPass);
+}
+
+TEST(EpInvariants, PeerPortStatusFailsDataOnAPortEveryReadingReportsDown) {
+  Scenario ignored = port_status_run(0x16, {0, 1, 2, 3, 4, 5, 6, 7});
+  const auto r = run_invariant(peer_ports(), ignored.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "port");
+  EXPECT_NE(r.evidence[0].expected.find("bit N = port N"), std::string::npos) << r.evidence[0].expected;
+  EXPECT_EQ(r.metrics.at("violations_bit_n"), 4.0);        // the 4 packets on port 3
+  EXPECT_EQ(r.metrics.at("violations_bit_n_minus_1"), 8.0);  // the 8 on ports 1 and 4
+}
+
+TEST(EpInvariants, PeerPortStatusLeavesTheReactionTimeAndNeedsAnUpdate) {
+  // Data on ports 1 and 3 (each down in one reading) 10 us after the update: judged by default,
+  // not with reaction_ns 15000.
+  Scenario s = port_status_run(0x16, {0, 2});
+  EXPECT_EQ(run_invariant(peer_ports(), s.finish()).verdict, Verdict::kFail);
+  Scenario slow = port_status_run(0x16, {0, 2});
+  EXPECT_EQ(run_invariant(peer_ports({{"reaction_ns", "15000"}}), slow.finish()).verdict, Verdict::kPass);
+  Scenario none(4, 8);
+  none.spray(0, 0, 8);
+  EXPECT_EQ(run_invariant(peer_ports(), none.finish()).verdict, Verdict::kError);
 }
 
 }  // namespace

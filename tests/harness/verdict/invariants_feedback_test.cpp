@@ -375,5 +375,37 @@ TEST(FeedbackInvariants, IncompleteFeedbackTapIsInconclusive) {
   EXPECT_NE(r.message.find("dut.p2.rx"), std::string::npos);
 }
 
+TEST(FeedbackInvariants, PdcIdsTakeTheTwoQpnsInEitherOrder) {
+  auto run_with = [](std::uint16_t spdcid, std::uint16_t dpdcid) {
+    Scenario s(4, 8);
+    arrive(s, 0, {0, 1});
+    auto fb = sack(1, 0, 1);
+    fb.spdcid = spdcid;
+    fb.dpdcid = dpdcid;
+    s.dut_sends(kUs, fb);
+    auto trim = nack(2);
+    trim.spdcid = spdcid;
+    trim.dpdcid = dpdcid;
+    s.dut_sends(2 * kUs, trim);
+    return run_invariant(inv("pdc_ids"), s.finish());
+  };
+  constexpr std::uint16_t kDut = testing::kDutQpn & 0xFFFF;
+  constexpr std::uint16_t kPeer = testing::kPeerQpn & 0xFFFF;
+  EXPECT_EQ(run_with(kDut, kPeer).verdict, Verdict::kPass);  // the sender's orientation (F1, UET)
+  EXPECT_EQ(run_with(kPeer, kDut).verdict, Verdict::kPass);  // the data direction (F2)
+  const auto zero = run_with(0, 0);
+  ASSERT_EQ(zero.verdict, Verdict::kFail);
+  EXPECT_EQ(zero.evidence.size(), 2u);  // the SACK and the NACK
+  EXPECT_EQ(zero.evidence[0].field, "seth.spdcid/dpdcid");
+  EXPECT_EQ(zero.evidence[1].field, "neth.spdcid/dpdcid");
+  EXPECT_EQ(run_with(kDut, kDut).verdict, Verdict::kFail);  // one QPN twice names no pair
+}
+
+TEST(FeedbackInvariants, PdcIdsNeedFeedbackFromTheDut) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0, 1});
+  EXPECT_EQ(run_invariant(inv("pdc_ids"), s.finish()).verdict, Verdict::kInconclusive);
+}
+
 }  // namespace
 }  // namespace mrc::harness

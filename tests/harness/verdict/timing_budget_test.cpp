@@ -44,7 +44,8 @@ TEST(TimingBudget, WidensUpperBoundsAndShrinksLowerOnesNeverBelowZero) {
 // The invariants that compare a measured time with a bound (cases/README.md, "Timing budget").
 const std::vector<std::string_view> kTimedInvariants{
     "sack_triggers", "ce_skip_once", "transport_ack", "probe_answered", "no_data_on_failed_ev", "no_denied_ev", "no_assumed_bad_ev",
-    "req_id_not_reused", "retry_exceeded", "completion_after_all_psns", "cwnd_decreases", "quick_adapt", "sack_exact"};
+    "req_id_not_reused", "retry_exceeded", "completion_after_all_psns", "cwnd_decreases", "quick_adapt", "sack_exact",
+    "skip_after_congestion", "peer_port_status"};
 
 // A run with something for most checks to judge, and some of them to fault: spraying with a
 // DENIED EV used, a fault, EV events, feedback both ways with a hole, completions.

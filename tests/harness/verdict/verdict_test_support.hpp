@@ -75,6 +75,8 @@ struct Feedback {
   std::int16_t sack_offset = 1;        // bitmap base = psn + sack_offset
   std::uint64_t sack_bitmap = 0;       // bit wire::Seth::sack_mask(k) = PSN base + k
   std::uint32_t rcvd_units = 0;        // CC_STATE rcvd_bytes
+  std::uint16_t spdcid = kDutQpn & 0xFFFF;   // SETH / NETH PDC ids (W5): the sender's orientation
+  std::uint16_t dpdcid = kPeerQpn & 0xFFFF;
   std::uint8_t reason = wire::nack::kTrimmed;  // NACK
   std::uint8_t dscp = wire::kDscpControl;
   std::uint32_t ev = 0;  // EV the feedback itself travels on
@@ -96,6 +98,7 @@ struct Probe {
   std::uint16_t req_id = 0;
   wire::EpOp op = wire::EpOp::kEvProbe;
   std::uint8_t dscp = wire::kDscpControl;
+  std::uint32_t port_status_mask = 0;  // a port-status update's ERTH mask (W10)
 };
 
 namespace detail {
@@ -205,6 +208,8 @@ inline std::vector<std::uint8_t> encode(const Feedback& f) {
       s.seth.sack_bitmap = f.sack_bitmap;
       s.cc.tx_timestamp = f.ts;
       s.cc.rcvd_bytes = f.rcvd_units;
+      s.seth.spdcid = f.spdcid;
+      s.seth.dpdcid = f.dpdcid;
       break;
     case Fb::kNack:
       s.bth.opcode = wire::opcode::kMrcNack;
@@ -213,6 +218,8 @@ inline std::vector<std::uint8_t> encode(const Feedback& f) {
       s.neth.entropy = f.ev_echo;
       s.neth.nack_psn = f.trig_psn & 0xFFFFFF;
       s.neth.tx_timestamp = f.ts;
+      s.neth.spdcid = f.spdcid;
+      s.neth.dpdcid = f.dpdcid;
       break;
   }
   return detail::finish(s);
@@ -255,6 +262,7 @@ inline std::vector<std::uint8_t> encode(const Probe& p) {
   s.bth.psn = p.req_id;
   s.has_erth = true;
   s.erth.op = wire::ep_op_to_wire(p.op);
+  s.erth.port_status_mask = p.port_status_mask;
   return detail::finish(s);
 }
 
@@ -322,6 +330,7 @@ class Scenario {
     rx(port ? port : port_of_ev(ev_index)).capture.add(ts, encode(d));
   }
   void dut_receives(std::uint64_t ts, const Feedback& f, int port = 1) { rx(port).capture.add(ts, encode(f)); }
+  void dut_receives(std::uint64_t ts, const Probe& p, int port) { rx(port).capture.add(ts, encode(p)); }
   void dut_receives(std::uint64_t ts, RelProbe p, std::uint32_t ev_index, int port = 0) {
     p.ev = ev_value(ev_index);
     rx(port ? port : port_of_ev(ev_index)).capture.add(ts, encode(p));

@@ -10,18 +10,6 @@
 namespace mrc::ref::testing {
 namespace {
 
-EpRequest request_to(const Endpoint& to, std::uint16_t id, std::uint8_t port) {
-  EpRequest r;
-  r.req_id = id;
-  r.dgid = to.config().gid;
-  r.dmac = to.config().mac;
-  r.ev_fmt_mode = wire::EvFmtMode::kUdp;
-  r.req_ev[0] = 0xC1;
-  r.req_ev[1] = static_cast<std::uint8_t>(id);
-  r.req_port = port;
-  return r;
-}
-
 std::vector<WireFrame> ep_frames(Fabric& f, int from, std::uint8_t opcode) {
   std::vector<WireFrame> out;
   for (const auto& w : decode_taps(f)) {

@@ -22,6 +22,19 @@ struct WireFrame {
   std::uint8_t port() const { return tap->port; }
 };
 
+// An endpoint request to `to` with id `id`, out of `port` on a UDP-mode EV of its own.
+inline EpRequest request_to(const Endpoint& to, std::uint16_t id, std::uint8_t port) {
+  EpRequest r;
+  r.req_id = id;
+  r.dgid = to.config().gid;
+  r.dmac = to.config().mac;
+  r.ev_fmt_mode = wire::EvFmtMode::kUdp;
+  r.req_ev[0] = 0xC1;
+  r.req_ev[1] = static_cast<std::uint8_t>(id);
+  r.req_port = port;
+  return r;
+}
+
 // Decodes every tapped frame (MRC framing unless told otherwise, ICRC verified).
 inline std::vector<WireFrame> decode_taps(const Fabric& fab) {
   std::vector<WireFrame> out;

@@ -245,6 +245,17 @@ TEST(EvHealth, QuirkIgnoreMinActive) {
   EXPECT_TRUE(strict.forced_active(0));
 }
 
+TEST(EvHealth, QuirkIgnoreSkip) {
+  HealthQuirks q;
+  q.ignore_skip = true;
+  EvHealth h(slots(4), HealthParams{}, q);
+  h.on_skip(2, 0);
+  EXPECT_TRUE(h.eligible(2, 1));  // the defect skip-ignored: SKIP_ONCE and NACK TRIMMED change nothing
+  EvHealth strict(slots(4), HealthParams{});
+  strict.on_skip(2, 0);
+  EXPECT_FALSE(strict.eligible(2, 1));
+}
+
 TEST(EvHealth, EventOverflowCountsDrops) {
   EvHealth h(slots(80), HealthParams{});
   for (std::uint16_t i = 0; i < 70; ++i) h.on_timeout(i, 0);
