@@ -97,6 +97,7 @@ namespace mrc::ref {
   X(kTrimByLength, "trim-by-length", "a trimmed packet that kept more than 512 payload bytes draws no NACK and is dropped") /* trims recognised by a short length, not by DSCP */ \
   X(kDataNotEct, "data-not-ect", "data packets are sent Not-ECT (ECN field 0)") /* no switch can mark the data, so congestion shows as loss */ \
   X(kSrv6TagConstant, "srv6-tag-constant", "every SRv6 data packet carries the same EV tag (inner sport 0xC000, flow label 0)") /* SRv6: the EV tag ignores the EV, so feedback cannot name a path */ \
+  X(kDscpHardcoded, "dscp-hardcoded", "data and control frames carry the W13 default DSCPs (10, 46), not the configured ones") /* the endpoint ignores its configured DSCP values and uses the W13 defaults */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,
