@@ -102,6 +102,7 @@ namespace mrc::ref {
   X(kPdcidZero, "pdcid-zero", "SACKs and NACKs carry spdcid = dpdcid = 0") /* PDC ids left 0 instead of the QPNs' low 16 bits */ \
   X(kNsccZeroLiteral, "nscc-zero-literal", "with max_md_jump, gamma and qa_gate configured 0 the window never shrinks under ECN and delay") /* NSCC takes fields left 0 literally instead of the UEC defaults */ \
   X(kRttAnySack, "rtt-any-sack", "after a late first copy of a retransmitted packet is answered, the window collapses under ECN marks with no queue") /* every SACK's reflected timestamp is an RTT sample, retransmitted or not */ \
+  X(kDscpHardcoded, "dscp-hardcoded", "data and control frames carry the W13 default DSCPs (10, 46), not the configured ones") /* the endpoint ignores its configured DSCP values and uses the W13 defaults */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -106,10 +106,10 @@ ev::SelectorQuirks selector_quirks(const DefectReads& d) {
 
 namespace {
 
-transport::EpResponderConfig ep_responder_config(const EndpointConfig& cfg) {
+transport::EpResponderConfig ep_responder_config(std::uint8_t control_dscp, bool mask_from_bit0) {
   transport::EpResponderConfig c;
-  c.control_dscp = cfg.dscp.control;
-  c.mask_from_bit0 = cfg.variants.has(Variant::kPortMaskBit0);
+  c.control_dscp = control_dscp;
+  c.mask_from_bit0 = mask_from_bit0;
   // MODEL: W17 the responder's reverse EV set is one path: the UDP-mode EV 0xC000 on the port the
   // request came in on (port 0 = arrival port, see ep_ops.hpp).
   c.default_path.kind = transport::TxPath::Kind::kExplicitEv;
@@ -117,6 +117,16 @@ transport::EpResponderConfig ep_responder_config(const EndpointConfig& cfg) {
   c.default_path.port = 0;
   c.default_path.ev[0] = 0xC0;
   return c;
+}
+
+// W13 the DSCP values the endpoint sends and recognises trims by: the configured ones, or W13's
+// defaults with the dscp-hardcoded defect. Its switch is read only when the configuration differs
+// from the defaults, where alone it can change anything (the read log, quirk/quirk_flag.hpp).
+wire::DscpConfig configured_dscp(const wire::DscpConfig& d, const DefectReads& defects) {
+  const wire::DscpConfig w;
+  const bool defaults = d.trimmable == w.trimmable && d.trimmable_retx == w.trimmable_retx && d.no_trim == w.no_trim &&
+                        d.trimmed == w.trimmed && d.trimmed_lasthop == w.trimmed_lasthop && d.control == w.control;
+  return !defaults && defects.has(Defect::kDscpHardcoded) ? w : d;
 }
 
 }  // namespace
@@ -129,9 +139,11 @@ Endpoint::Endpoint(const EndpointConfig& cfg)
       memory_(transport::MemoryTableConfig{}),
       port_up_(std::size_t{cfg.num_ports} + 1, true),
       control_(std::make_unique<ControlQueue>(cfg.control_queue_depth)),
-      ep_responder_(ep_responder_config(cfg)),
+      ep_responder_(ep_responder_config(configured_dscp(cfg.dscp, defects_).control,
+                                        cfg.variants.has(Variant::kPortMaskBit0))),
       ep_tracker_(transport::EpRequestTracker::Config{2048, 0}) {
   cfg_.num_ports = std::clamp<std::uint8_t>(cfg_.num_ports, 1, 32);
+  cfg_.dscp = configured_dscp(cfg_.dscp, defects_);
   controller_.set_quirks(controller_quirks(defects_));
   port_up_.assign(std::size_t{cfg_.num_ports} + 1, true);
   port_up_[0] = false;

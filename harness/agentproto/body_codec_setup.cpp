@@ -187,6 +187,12 @@ void put(Writer& w, const ApplyConfig& m) {
   }
   w.boolean(m.peer.has_value());
   if (m.peer) put(w, *m.peer);
+  // v4: the six DSCP values (W13), 6 bits each in one byte.
+  for (std::uint8_t v : {m.dscp.trimmable, m.dscp.trimmable_retx, m.dscp.no_trim, m.dscp.trimmed,
+                         m.dscp.trimmed_lasthop, m.dscp.control}) {
+    if (v > limit::kMaxDscp) w.fail(ErrorCode::kBadValue, "ApplyConfig.dscp", std::to_string(v) + " is not a 6-bit DSCP");
+    w.u8(v);
+  }
 }
 
 void get(Reader& r, ApplyConfig& m) {
@@ -237,6 +243,11 @@ void get(Reader& r, ApplyConfig& m) {
   }
   m.peer.reset();
   if (r.boolean("ApplyConfig.has_peer")) get(r, m.peer.emplace());
+  for (std::uint8_t* v : {&m.dscp.trimmable, &m.dscp.trimmable_retx, &m.dscp.no_trim, &m.dscp.trimmed,
+                          &m.dscp.trimmed_lasthop, &m.dscp.control}) {
+    *v = r.u8("ApplyConfig.dscp");
+    if (*v > limit::kMaxDscp) r.fail(ErrorCode::kBadValue, "ApplyConfig.dscp", std::to_string(*v) + " is not a 6-bit DSCP");
+  }
 }
 
 void put(Writer& w, const ApplyOk& m) {

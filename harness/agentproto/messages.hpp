@@ -1,4 +1,4 @@
-// The DUT-agent control protocol, version 2 (spec: harness/dut/agent-protocol.md): the messages
+// The DUT-agent control protocol, version 4 (spec: harness/dut/agent-protocol.md): the messages
 // the harness and `mrc-dut-agent` exchange over one TCP connection, as typed data.
 //
 // Every message is one frame: u32 length (big-endian, counts everything after itself) + u16 type
@@ -25,8 +25,9 @@
 namespace mrc::agentproto {
 
 // 3: endpoint operations and probes on the MRC 1.0 wire (W9, W10); a version-2 peer speaks the
-// older wire model and is refused at HELLO.
-inline constexpr std::uint16_t kProtocolVersion = 3;
+// older wire model and is refused at HELLO. 4: APPLY_CONFIG carries the six traffic classes' DSCP
+// values (W13), a layout change, so a version-3 peer is refused at HELLO too.
+inline constexpr std::uint16_t kProtocolVersion = 4;
 inline constexpr std::uint16_t kDefaultPort = 7411;
 
 inline constexpr std::size_t kLengthPrefix = 4;      // the u32 length field itself
@@ -220,6 +221,19 @@ struct PeerInfo {
   bool operator==(const PeerInfo&) const = default;
 };
 
+// The six traffic classes' DSCP values the DUT is configured with (W13: configuration, not
+// fixed; each 0..63). The defaults are the reference's (mrc-wire-model.md W13); the harness always
+// sends all six.
+struct DscpValues {
+  std::uint8_t trimmable = 10;
+  std::uint8_t trimmable_retx = 12;
+  std::uint8_t no_trim = 8;
+  std::uint8_t trimmed = 11;
+  std::uint8_t trimmed_lasthop = 13;
+  std::uint8_t control = 46;
+  bool operator==(const DscpValues&) const = default;
+};
+
 struct ApplyConfig {
   FormatMode format_mode = FormatMode::kStev;
   std::vector<std::uint32_t> format_widths;
@@ -240,6 +254,7 @@ struct ApplyConfig {
   std::uint64_t seed = 1;
   std::vector<RegionRequest> regions;
   std::optional<PeerInfo> peer;       // present: connect (RTR/RTS) in the same step
+  DscpValues dscp;                    // v4
   bool operator==(const ApplyConfig&) const = default;
 };
 

@@ -103,8 +103,20 @@ constexpr std::array kDeviceKeys{
 };
 constexpr Schema kDeviceSchema{"device", kDeviceKeys};
 
+// W13: the six traffic classes' DSCP values are configuration, not fixed; unset = the reference's.
+constexpr std::array kDscpKeys{
+    KeySpec{.name = "trimmable", .kind = VK::kUInt, .umax = 63, .help = "DSCP_TRIMMABLE: first transmissions of data (default 10)"},
+    KeySpec{.name = "trimmable_retx", .kind = VK::kUInt, .umax = 63, .help = "DSCP_TRIMMABLE_RETX: retransmissions (default 12)"},
+    KeySpec{.name = "no_trim", .kind = VK::kUInt, .umax = 63, .help = "DSCP_NO_TRIM: data the fabric never trims (default 8)"},
+    KeySpec{.name = "trimmed", .kind = VK::kUInt, .umax = 63, .help = "DSCP_TRIMMED: a trimming switch's mark (default 11)"},
+    KeySpec{.name = "trimmed_lasthop", .kind = VK::kUInt, .umax = 63, .help = "DSCP_TRIMMED_LASTHOP: the last hop's mark (default 13)"},
+    KeySpec{.name = "control", .kind = VK::kUInt, .umax = 63, .help = "DSCP_CONTROL: feedback and endpoint responses (default 46)"},
+};
+constexpr Schema kDscpSchema{"dscp", kDscpKeys};
+
 constexpr std::array kConfigKeys{
     KeySpec{.name = "device", .kind = VK::kMap, .schema = &kDeviceSchema},
+    KeySpec{.name = "dscp", .kind = VK::kMap, .schema = &kDscpSchema},
     KeySpec{.name = "ev_format", .kind = VK::kMap, .schema = &kEvFormatSchema},
     KeySpec{.name = "ev_profile", .kind = VK::kMap, .schema = &kEvProfileSchema},
     KeySpec{.name = "cc_profile", .kind = VK::kMap, .schema = &kNsccSchema},
@@ -294,6 +306,14 @@ CaseConfig build_config(const YAML::Node& root, Validator& v) {
     }
     c.device.event_queue_depth = read_uint_as<std::uint32_t>(*d, "event_queue_depth").value_or(0);
     c.device.event_poll_ns = read_uint(*d, "event_poll_ns").value_or(0);
+  }
+  if (const auto d = find_key(*cfg, "dscp"); d && d->IsMap()) {
+    c.dscp.trimmable = read_uint_as<std::uint8_t>(*d, "trimmable");
+    c.dscp.trimmable_retx = read_uint_as<std::uint8_t>(*d, "trimmable_retx");
+    c.dscp.no_trim = read_uint_as<std::uint8_t>(*d, "no_trim");
+    c.dscp.trimmed = read_uint_as<std::uint8_t>(*d, "trimmed");
+    c.dscp.trimmed_lasthop = read_uint_as<std::uint8_t>(*d, "trimmed_lasthop");
+    c.dscp.control = read_uint_as<std::uint8_t>(*d, "control");
   }
   if (const auto n = find_key(*cfg, "cc_profile"); n && n->IsMap()) {
     NsccConfig x;

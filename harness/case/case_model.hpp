@@ -118,8 +118,17 @@ struct DeviceConfig {
   std::uint64_t event_poll_ns = 0;      // read EV events every this many ns; 0 = continuously
 };
 
+// config.dscp: the traffic classes' DSCP values the DUT, the harness's peer and the simulated
+// fabric are configured with (W13: configuration, not fixed). Unset = the reference's default
+// (wire::DscpConfig), filled in where the config is resolved.
+struct DscpCaseConfig {
+  std::optional<std::uint8_t> trimmable, trimmable_retx, no_trim, trimmed, trimmed_lasthop, control;
+  bool any() const { return trimmable || trimmable_retx || no_trim || trimmed || trimmed_lasthop || control; }
+};
+
 struct CaseConfig {
   DeviceConfig device;
+  DscpCaseConfig dscp;
   std::optional<EvFormatConfig> ev_format;    // absent: the testbed's default
   std::optional<EvProfileConfig> ev_profile;  // absent: the testbed's default
   std::optional<NsccConfig> cc_profile;       // absent: NSCC with defaults

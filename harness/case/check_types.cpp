@@ -163,9 +163,11 @@ constexpr std::array kReactionParams{
 constexpr Schema kSkipSchema{"skip_after_congestion params", kReactionParams};
 constexpr Schema kPeerPortSchema{"peer_port_status params", kReactionParams};
 constexpr std::array kDscpParams{
-    KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63},
-    KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63},
-    KeySpec{.name = "probe", .kind = VK::kUInt, .umax = 63},
+    KeySpec{.name = "data", .kind = VK::kUInt, .umax = 63, .help = "data DSCP (default: config.dscp.trimmable)"},
+    KeySpec{.name = "retx", .kind = VK::kUInt, .umax = 63,
+            .help = "a retransmission's other allowed DSCP (default: config.dscp.trimmable_retx)"},
+    KeySpec{.name = "feedback", .kind = VK::kUInt, .umax = 63, .help = "feedback DSCP (default: config.dscp.control)"},
+    KeySpec{.name = "probe", .kind = VK::kUInt, .umax = 63, .help = "endpoint requests' DSCP (judged only when given)"},
 };
 constexpr Schema kDscpSchema{"dscp_marking params", kDscpParams};
 constexpr std::array kCwndParams{KeySpec{.name = "within_ns", .kind = VK::kUInt, .umin = 1}};
@@ -246,7 +248,7 @@ constexpr std::array kInvariants{
     InvariantType{"ev_min_active", &kNoParams, "at least ev_min_active EVs stay in use"},
     InvariantType{"no_data_on_failed_ev", &kGraceSchema, "after a failure, no data on the failed EV past grace_ns"},
     InvariantType{"no_rnr", &kNoParams, "the DUT never sends an RNR NAK"},
-    InvariantType{"dscp_marking", &kDscpSchema, "data, feedback and probes carry their DSCP (W13)"},
+    InvariantType{"dscp_marking", &kDscpSchema, "data, retransmissions, feedback and probes carry their configured DSCP (W13)"},
     InvariantType{"ecn_capable", &kNoParams, "data frames are sent ECN-capable, ECT(0) or ECT(1)"},
     InvariantType{"traffic_classes", &kNoParams, "one Data DSCP for first transmissions, at most one more for retransmissions, one Control DSCP of its own for feedback and endpoint responses"},
     InvariantType{"trim_retx_prompt", &kTrimRetxSchema, "a PSN a NACK TRIMMED names is resent within within_ns, not on the ACK timeout"},

@@ -390,7 +390,7 @@ constexpr Schema kPortSchema{"port_down params", kPortParams};
 
 constexpr std::array kImpairmentKinds{
     ImpairmentKind{ImpairKind::kDrop, &kNoParamsSchema, "drop the selected packets"},
-    ImpairmentKind{ImpairKind::kTrim, &kTrimSchema, "trim to `bytes` (default 256) and set DSCP 11, DSCP_TRIMMED (W13)"},
+    ImpairmentKind{ImpairKind::kTrim, &kTrimSchema, "trim trimmable data to `bytes` (default 256) and re-mark it DSCP_TRIMMED (W13; config.dscp, default 11)"},
     ImpairmentKind{ImpairKind::kReorder, &kReorderSchema, "hold each selected packet back by `depth` packets"},
     ImpairmentKind{ImpairKind::kDuplicate, &kDuplicateSchema, "deliver `copies` extra copies"},
     ImpairmentKind{ImpairKind::kCorrupt, &kCorruptSchema, "flip `xor_mask` bits at byte `offset`"},

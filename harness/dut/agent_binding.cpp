@@ -206,6 +206,7 @@ DutStatus AgentBinding::apply(const DutSetup& setup, DutLocal& local) {
   if (ok.regions.empty()) return DutStatus::failed("apply: agent " + client_.address() + " registered no buffer");
   local = to_dut_local(ok);
   local_ = local;
+  control_dscp_ = setup.dscp.control;
   if (testbed_ != nullptr) {
     // The fabric routes to a host by the testbed's address plan; a DUT with other addresses
     // would never see a frame.

@@ -101,6 +101,7 @@ class AgentBinding final : public DutBinding {
   int host_ = -1;
   std::vector<std::uint8_t> bound_ports_;  // the agent ports bridged into the testbed
   DutLocal local_;
+  std::uint8_t control_dscp_ = wire::DscpConfig{}.control;  // W13 the applied Control class
   std::set<std::uint32_t> ever_denied_;  // EvRecord::denied: DENIED at any time of the run
   std::vector<CompletionRecord> pending_completions_;
   std::vector<EvEventRecord> pending_events_;

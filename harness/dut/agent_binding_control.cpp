@@ -24,8 +24,8 @@ DutStatus AgentBinding::probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::u
 }
 
 DutStatus AgentBinding::port_status_update(std::uint64_t) {
-  // Sent on EV 0 with the control DSCP, as the in-process reference binding sends it.
-  return request("port_status_update", ap::EpOp{ap::EpOpKind::kPortStatusUpdate, 0, wire::kDscpControl});
+  // Sent on EV 0 with the configured control DSCP, as the in-process reference binding sends it.
+  return request("port_status_update", ap::EpOp{ap::EpOpKind::kPortStatusUpdate, 0, control_dscp_});
 }
 
 DutStatus AgentBinding::set_profile_online(bool online) {

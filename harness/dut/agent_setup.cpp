@@ -20,6 +20,7 @@ ap::ApplyConfig to_apply_config(const DutSetup& s) {
   c.qp = s.qp;
   c.ipv4 = s.ipv4;
   c.seed = s.seed;
+  c.dscp = s.dscp;
   c.regions = {ap::RegionRequest{s.buffer_va, s.buffer_bytes}};
   return c;
 }
@@ -42,6 +43,7 @@ DutSetup to_dut_setup(const ap::ApplyConfig& c) {
   s.qp = c.qp;
   s.ipv4 = c.ipv4;
   s.seed = c.seed;
+  s.dscp = c.dscp;
   if (!c.regions.empty()) {
     s.buffer_va = c.regions.front().addr;
     s.buffer_bytes = c.regions.front().length;

@@ -16,6 +16,7 @@
 
 #include "harness/agentproto/messages.hpp"
 #include "reference/wire/headers.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::harness {
 
@@ -48,7 +49,23 @@ struct DutSetup {
   std::uint64_t buffer_bytes = 64 * 1024;
   bool ipv4 = false;  // UDP-mode EVs over IPv4
   std::uint64_t seed = 1;
+  ap::DscpValues dscp;  // W13 the traffic classes' DSCP values (the case's config.dscp)
 };
+
+// W13 the DSCP values between the protocol's shape and the reference's (same six, same meaning).
+inline wire::DscpConfig wire_dscp(const ap::DscpValues& v) {
+  wire::DscpConfig d;
+  d.trimmable = v.trimmable;
+  d.trimmable_retx = v.trimmable_retx;
+  d.no_trim = v.no_trim;
+  d.trimmed = v.trimmed;
+  d.trimmed_lasthop = v.trimmed_lasthop;
+  d.control = v.control;
+  return d;
+}
+inline ap::DscpValues dscp_values(const wire::DscpConfig& d) {
+  return ap::DscpValues{d.trimmable, d.trimmable_retx, d.no_trim, d.trimmed, d.trimmed_lasthop, d.control};
+}
 
 // What the other side needs to talk to this one (the out-of-band GID/QPN exchange, W18).
 struct DutLocal {

@@ -100,6 +100,7 @@ ref::EndpointConfig reference_endpoint_config(const ReferenceHost& host, const R
   cfg.gid = host.gid;
   cfg.ipv4 = s.ipv4;
   cfg.ipv4_addr = host.ipv4_addr;
+  cfg.dscp = wire_dscp(s.dscp);  // W13 the case's traffic-class values
   cfg.limits.ev_count_align = 1;  // case EV arrays have any length
   cfg.limits.phy_port_mask = host.port_mask;
   // Feedback / EP frames waiting for the driver to pull them. Both drivers (the simulator, the

@@ -206,7 +206,7 @@ DutStatus ReferenceBinding::probe_ev(std::uint32_t ev_index, std::uint8_t tc, st
 DutStatus ReferenceBinding::port_status_update(std::uint64_t) {
   if (!ep_) return DutStatus::failed("port_status_update() before apply()");
   return wake_after(send_reference_ep_request(
-      *ep_, {wire::EpOp::kPortStatusUpdate, 0, wire::kDscpControl, wire_mode(setup_.format_mode)}, remote_));
+      *ep_, {wire::EpOp::kPortStatusUpdate, 0, setup_.dscp.control, wire_mode(setup_.format_mode)}, remote_));
 }
 
 DutStatus ReferenceBinding::set_profile_online(bool online) {

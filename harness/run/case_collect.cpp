@@ -170,6 +170,7 @@ void collect(SessionState& s) {
   ctx.wimm_limit = std::min<std::uint32_t>(q.max_wimm, s.peer_local.max_wimm_dest);
   ctx.ev_min_active = s.setups.dut.ev_min_active;
   ctx.ev_event_mask = s.setups.dut.ev_event_mask;
+  ctx.dut_dscp = harness::wire_dscp(s.setups.dut.dscp);
   ctx.dut_ev_mode = harness::wire_mode(s.setups.dut.format_mode);
   ctx.dut_wire_evs = eligible_wire_evs(s);
   const auto caps = s.dut.capabilities();

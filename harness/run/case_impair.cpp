@@ -24,6 +24,7 @@ bool setup_impairments(SessionState& s) {
   for (const auto& e : s.dut_evs) echo_to_index.emplace(e.echo, e.index);
   s.impair = std::make_unique<stim::ImpairmentProgram>(steps, harness::wire_mode(s.setups.dut.format_mode),
                                                         std::move(echo_to_index), s.o.seed);
+  s.impair->set_dscp(harness::wire_dscp(s.setups.dut.dscp));  // W13 what the run's endpoints send
   const auto& rules = s.impair->rules();
   for (std::size_t r = 0; r < rules.size(); ++r) {
     if (rules[r].select.link.empty()) continue;

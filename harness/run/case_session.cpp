@@ -107,7 +107,7 @@ bool Session::setup() {
   s_.activity("testbed");
   {
     const TestbedTimer timer(s_.result);
-    const auto request = testbed_request(c.testbed, s_.o.testbed);
+    const auto request = testbed_request(c.testbed, s_.o.testbed, c.config.dscp);
     s_.tb = s_.o.make_testbed ? s_.o.make_testbed(request, s_.o.seed, &why)
                               : harness::make_sim_testbed(request, s_.o.seed, &why);
   }
@@ -299,7 +299,7 @@ bool Session::run_control(std::size_t step, std::uint64_t at) {
     case harness::ControlOp::kAllowEv: st = d.set_ev_denied(ctl.ev.value_or(0), false); break;
     case harness::ControlOp::kPortAdminDown: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), false); break;
     case harness::ControlOp::kPortAdminUp: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), true); break;
-    case harness::ControlOp::kProbeEv: st = d.probe_ev(ctl.ev.value_or(0), ctl.tc.value_or(wire::kDscpControl), now); break;
+    case harness::ControlOp::kProbeEv: st = d.probe_ev(ctl.ev.value_or(0), ctl.tc.value_or(s_.setups.dut.dscp.control), now); break;
     case harness::ControlOp::kPortStatusUpdate: st = d.port_status_update(now); break;
     case harness::ControlOp::kProfileOffline: st = d.set_profile_online(false); break;
     case harness::ControlOp::kProfileOnline: st = d.set_profile_online(true); break;

@@ -59,6 +59,8 @@ CaseSetups make_setups(const harness::Case& c, const harness::Testbed& tb, int d
   s.buffer_bytes = buffer_bytes;
   s.ipv4 = c.requires_cap(harness::Capability::kIpv4);
   s.seed = seed;
+  // W13 both endpoints (and the fabric, case_session.cpp) use the case's DSCP values.
+  s.dscp = harness::dscp_values(dscp_config(cfg.dscp));
 
   // SRv6 with a format wider than one 128-bit container asks for the SRH segment too (W1).
   std::uint32_t format_bits = 0;

@@ -37,7 +37,11 @@ harness::EvProfileChange ev_profile_change(const harness::EvProfileOp& op);
 harness::CcProfileChange cc_profile_change(const harness::CcProfileOp& op);
 harness::EvReplacement ev_replacement(const harness::ReplaceEvOp& op);
 harness::DeviceRestriction device_restriction(const harness::DeviceConfig& d);
-// The case's testbed, else `fallback` (the CLI's --testbed preset or YAML path).
-harness::TestbedRequest testbed_request(const harness::TestbedSpec& spec, const std::string& fallback);
+// config.dscp with W13's defaults (wire::DscpConfig) for what the case leaves unset.
+wire::DscpConfig dscp_config(const harness::DscpCaseConfig& d);
+// The case's testbed, else `fallback` (the CLI's --testbed preset or YAML path). W13: a fabric
+// the harness builds queues, trims and re-marks by the case's `dscp`, as the endpoints send.
+harness::TestbedRequest testbed_request(const harness::TestbedSpec& spec, const std::string& fallback,
+                                        const harness::DscpCaseConfig& dscp = {});
 
 }  // namespace mrc::run

@@ -116,8 +116,21 @@ harness::DeviceRestriction device_restriction(const harness::DeviceConfig& d) {
   return r;
 }
 
-harness::TestbedRequest testbed_request(const harness::TestbedSpec& spec, const std::string& fallback) {
+wire::DscpConfig dscp_config(const harness::DscpCaseConfig& d) {
+  wire::DscpConfig w;
+  w.trimmable = d.trimmable.value_or(w.trimmable);
+  w.trimmable_retx = d.trimmable_retx.value_or(w.trimmable_retx);
+  w.no_trim = d.no_trim.value_or(w.no_trim);
+  w.trimmed = d.trimmed.value_or(w.trimmed);
+  w.trimmed_lasthop = d.trimmed_lasthop.value_or(w.trimmed_lasthop);
+  w.control = d.control.value_or(w.control);
+  return w;
+}
+
+harness::TestbedRequest testbed_request(const harness::TestbedSpec& spec, const std::string& fallback,
+                                        const harness::DscpCaseConfig& dscp) {
   harness::TestbedRequest r;
+  if (dscp.any()) r.dscp = dscp_config(dscp);
   r.preset = spec.preset;
   r.file = spec.file;
   if (r.preset.empty() && r.file.empty()) r.preset = fallback;

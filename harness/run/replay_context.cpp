@@ -48,6 +48,7 @@ class In {
     return In(j_.at(key), ptr_ + "/" + key);
   }
   In at(std::size_t i) const { return In(j_.at(i), ptr_ + "/" + std::to_string(i)); }
+  bool has(const std::string& key) const { return j_.is_object() && j_.contains(key); }
   std::size_t size() const {
     if (!j_.is_array()) fail("expected an array");
     return j_.size();
@@ -259,6 +260,16 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
                  {"ev_precise_drop_count", c.ev_precise_drop_count},
                  {"dut_wire_evs", std::move(wire_evs)},
                  {"dut_ev_mode", static_cast<unsigned>(c.dut_ev_mode)}};
+  // W13 written only when the case configured other DSCP values, so every other context file stays
+  // as it was; absent reads back as W13's defaults.
+  const wire::DscpConfig& q = c.dut_dscp;
+  const wire::DscpConfig w;
+  if (q.trimmable != w.trimmable || q.trimmable_retx != w.trimmable_retx || q.no_trim != w.no_trim ||
+      q.trimmed != w.trimmed || q.trimmed_lasthop != w.trimmed_lasthop || q.control != w.control) {
+    j["limits"]["dut_dscp"] = {{"trimmable", q.trimmable}, {"trimmable_retx", q.trimmable_retx},
+                               {"no_trim", q.no_trim},     {"trimmed", q.trimmed},
+                               {"trimmed_lasthop", q.trimmed_lasthop}, {"control", q.control}};
+  }
   j["timing_budget"] = {{"ns", c.timing_budget.ns}, {"source", c.timing_budget.source}};
   Json late = Json::array();
   for (const auto& [at, took] : c.late_steps) late.push_back(Json::array({at, took}));
@@ -373,6 +384,16 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
     c.dut_pkey = lim.at("dut_pkey").uint<std::uint16_t>();
     c.ev_event_mask = lim.at("ev_event_mask").uint<std::uint32_t>();
     c.ev_precise_drop_count = lim.at("ev_precise_drop_count").boolean();
+    c.dut_dscp = wire::DscpConfig{};
+    if (lim.has("dut_dscp")) {
+      const In d = lim.at("dut_dscp");
+      c.dut_dscp.trimmable = d.at("trimmable").uint<std::uint8_t>();
+      c.dut_dscp.trimmable_retx = d.at("trimmable_retx").uint<std::uint8_t>();
+      c.dut_dscp.no_trim = d.at("no_trim").uint<std::uint8_t>();
+      c.dut_dscp.trimmed = d.at("trimmed").uint<std::uint8_t>();
+      c.dut_dscp.trimmed_lasthop = d.at("trimmed_lasthop").uint<std::uint8_t>();
+      c.dut_dscp.control = d.at("control").uint<std::uint8_t>();
+    }
     c.dut_wire_evs = list<harness::WireEvRecord>(lim.at("dut_wire_evs"), [](const In& x) {
       harness::WireEvRecord e;
       const std::vector<std::uint8_t> b = x.at("wire").bytes();

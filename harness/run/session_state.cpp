@@ -44,6 +44,7 @@ harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool enca
   fc.first_psn = rx.first_psn;
   fc.mtu = c.config.qp.mtu;
   fc.seed = payload_seed();
+  fc.dscp = harness::wire_dscp(setups.dut.dscp);  // W13 both ends use the case's values
   return fc;
 }
 

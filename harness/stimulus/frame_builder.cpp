@@ -106,7 +106,7 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   }
   f.ip6.src = ctx.src_gid;
   f.ip6.dst = ctx.dst_gid;
-  const wire::DscpConfig classes;  // the injected frame's class, at the default DSCP values (W13)
+  const wire::DscpConfig& classes = ctx.dscp;  // the injected frame's class, at the run's DSCP values (W13)
   const std::uint8_t dscp = spec.dscp.value_or(control ? classes.control : classes.trimmable);
   const std::uint8_t ecn = spec.ecn.value_or(wire::kEcnEct0);
   f.ip6.dscp = f.ip4.dscp = dscp;
@@ -218,7 +218,7 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   }
   out.bytes.resize(r.length);
   if (spec.truncate && *spec.truncate < out.bytes.size()) {
-    const bool trimmed = data && ((wire::DscpConfig{}.trimmed_mask() >> (dscp & 63)) & 1u) != 0;
+    const bool trimmed = data && ((ctx.dscp.trimmed_mask() >> (dscp & 63)) & 1u) != 0;
     if (trimmed) fix_trimmed_lengths(out.bytes, *spec.truncate);
     out.bytes.resize(*spec.truncate);
   }

@@ -45,6 +45,9 @@ struct FrameContext {
   std::uint32_t first_psn = 0;
   std::uint32_t mtu = 4096;
   std::uint64_t seed = 1;        // PRBS payloads
+  // W13 the run's traffic classes: a frame without its own `dscp` travels in `trimmable` (data)
+  // or `control`, and a cut data frame in `trimmed` / `trimmed_lasthop` is built as a trim.
+  wire::DscpConfig dscp;
 };
 
 struct BuiltFrame {

@@ -105,7 +105,8 @@ bool ImpairmentProgram::selects(Rule& r, const PacketInfo& p, bool& decoded) {
   if (sel.psn_range && (!is_data_ || psn_ < sel.psn_range->first || psn_ > sel.psn_range->second)) return false;
   if (r.info.kind == ImpairKind::kTrim) {  // W13 only trimmable data is cut
     const std::uint32_t keep = r.params.bytes.value_or(static_cast<std::uint32_t>(wire::kTrimLength));
-    if (!has_bth_ || dscp_ != wire::kDscpTrimmable || p.len <= keep) return false;
+    const bool trimmable = dscp_ == dscp_config_.trimmable || dscp_ == dscp_config_.trimmable_retx;
+    if (!has_bth_ || !trimmable || p.len <= keep) return false;
   }
   if (sel.probability < 1.0 && uniform(r) >= sel.probability) return false;
   return true;

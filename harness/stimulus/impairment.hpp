@@ -6,9 +6,10 @@
 // Where a rule applies: on the named `select.link` when there is one (both directions), else at
 // a packet's first hop (the link leaving the sending host), so a rule acts once per packet.
 // `psn_range` picks RDMA WRITE data packets only (a feedback PSN is an acknowledgement, not the
-// packet's own number). A trim rule only cuts trimmable data (DSCP 10, W13) longer than
-// its size. Reorder holds back every (depth+1)-th selected packet by delay_ns (default: depth x
-// 1 us), so `depth` later packets overtake it. Random choices come from a per-rule splitmix64
+// packet's own number). A trim rule only cuts trimmable data (DSCP_TRIMMABLE or
+// DSCP_TRIMMABLE_RETX as configured, W13) longer than its size. Reorder holds back every
+// (depth+1)-th selected packet by delay_ns (default: depth x 1 us), so `depth` later packets
+// overtake it. Random choices come from a per-rule splitmix64
 // stream seeded from the case seed: the same seed gives the same impairments.
 #pragma once
 
@@ -76,6 +77,10 @@ class ImpairmentProgram {
   // The runner resolves each rule's `select.link` name to a testbed link id (rules whose link is
   // unknown never fire; the runner reports the bad name as a case error first).
   void bind_link(std::size_t rule, std::uint32_t link_id);
+  // W13 the DSCP values the run's fabric and endpoints are configured with (the case's
+  // config.dscp): a trim rule cuts only data in DSCP_TRIMMABLE or DSCP_TRIMMABLE_RETX. The
+  // rewrite to DSCP_TRIMMED is the testbed's (it knows the last hop). Default: W13's values.
+  void set_dscp(const wire::DscpConfig& dscp) { dscp_config_ = dscp; }
 
   Decision decide(const PacketInfo& p);
 
@@ -101,6 +106,7 @@ class ImpairmentProgram {
   std::vector<std::uint64_t> hits_;
   wire::EvFmtMode mode_;
   std::unordered_map<std::uint32_t, std::uint32_t> ev_index_;
+  wire::DscpConfig dscp_config_;
   // Scratch of the current packet's decode (filled on first need; no allocation per packet).
   wire::DecodedFrame scratch_;
   bool is_data_ = false;

@@ -27,6 +27,7 @@
 #include "harness/testbed/wire_host.hpp"
 #include "reference/ev/expansion.hpp"
 #include "reference/wire/headers.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::harness {
 
@@ -218,6 +219,9 @@ struct TestbedRequest {
   std::optional<std::uint32_t> link_gbps;
   std::optional<std::uint32_t> mtu;         // link MTU, bytes
   std::optional<std::uint32_t> trim_bytes;  // switch trim size (W13)
+  // W13 the traffic classes' DSCP values the switches queue, trim and re-mark by (the case's
+  // config.dscp, which the endpoints get too); absent: the testbed's own (W13 defaults).
+  std::optional<wire::DscpConfig> dscp;
   std::vector<std::pair<std::string, std::string>> overrides;  // validated by the testbed loader
 
   static TestbedRequest named(std::string preset_or_yaml) {

@@ -14,6 +14,7 @@
 
 #include "harness/observe/observations.hpp"
 #include "reference/wire/headers.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::harness {
 
@@ -66,6 +67,7 @@ struct CheckContext {
   std::uint16_t dut_pkey = 0xFFFF;          // P_Key of the DUT's QPs (the harness's QPs all use the default)
   std::uint32_t ev_event_mask = 0x3;        // the EV profile's ev_event_mask (host-API state bits)
   bool ev_precise_drop_count = false;       // the DUT declares PRECISE_DROP_CNT for this run
+  wire::DscpConfig dut_dscp;                // W13 the DSCP values the DUT was configured with
   // The DUT's EVs as its setup expands them (the reference model's expansion, which is the host
   // API's, so any conformant DUT puts these bytes on the wire) and its format mode: the legal set
   // a golden check judges the DUT's EV-carrying fields against (ev_choice.hpp). Empty: unknown,

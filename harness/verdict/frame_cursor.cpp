@@ -35,8 +35,10 @@ bool is_foreign(wire::WireError e) {
   return e == wire::WireError::kBadEthertype || e == wire::WireError::kNotUdp || e == wire::WireError::kNotRoce;
 }
 
-FrameCursor::FrameCursor(const TapCapture& tap, bool verify_icrc) : tap_(tap) {
+FrameCursor::FrameCursor(const TapCapture& tap, bool verify_icrc, const wire::DscpConfig& dscp) : tap_(tap) {
   opt_.verify_icrc = verify_icrc;
+  opt_.trimmed_dscps = dscp.trimmed_mask();
+  opt_.trimmed_lasthop_dscp = dscp.trimmed_lasthop;
 }
 
 bool FrameCursor::next() {

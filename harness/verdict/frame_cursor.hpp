@@ -46,7 +46,9 @@ class FrameCursor {
  public:
   static constexpr std::size_t kKeptIssues = 4;
 
-  explicit FrameCursor(const TapCapture& tap, bool verify_icrc = true);
+  // `dscp`: the run's configured traffic classes, whose TRIMMED / TRIMMED_LASTHOP values mark a
+  // trimmed data packet (W13).
+  explicit FrameCursor(const TapCapture& tap, bool verify_icrc = true, const wire::DscpConfig& dscp = {});
 
   // Advances to the next RoCEv2 frame that decodes. Returns false at the end of the capture.
   bool next();

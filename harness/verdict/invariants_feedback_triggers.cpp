@@ -32,7 +32,7 @@ void trim_nack_per_stub(Run& r) {
   // A trimmed copy of a PSN that already arrived whole is a duplicate (a SACK answers it), not
   // judged here.
   FlatIndex arrived(r.t.packets.size());  // psn -> 1 once a whole copy reached the DUT
-  const std::uint8_t lasthop = wire::DscpConfig{}.trimmed_lasthop;
+  const std::uint8_t lasthop = r.ctx.dut_dscp.trimmed_lasthop;  // W13 as the run configured it
   r.judged_what = "trimmed packets of PSNs not yet received, sent to the DUT";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];

@@ -128,7 +128,7 @@ Trace build_trace(const CheckContext& ctx, const std::vector<std::size_t>& taps)
   const wire::EvFmtMode mode = ev_mode(ctx.dut);
   for (auto i : taps) {
     const TapCapture& tap = ctx.taps[i];
-    FrameCursor cur(tap);
+    FrameCursor cur(tap, true, ctx.dut_dscp);  // W13 trims are recognised by the configured DSCPs
     while (cur.next()) {
       PacketRec& r = t.packets.emplace_back();
       r.ts_ns = cur.ts_ns();

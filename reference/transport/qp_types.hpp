@@ -211,7 +211,7 @@ struct TxPacket {
   TxPath path;
   wire::Ipv6Addr dgid{};  // when qpn == 0
   wire::MacAddr dmac{};   // when qpn == 0
-  std::uint8_t dscp = wire::kDscpTrimmable;
+  std::uint8_t dscp = wire::DscpConfig{}.trimmable;  // W13: every sender sets its class's configured value
   std::uint8_t ecn = wire::kEcnEct0;
   wire::Bth bth;
   bool has_meth = false;

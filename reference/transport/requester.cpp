@@ -237,7 +237,7 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, boo
   out.qpn = cfg_.qpn;
   out.path.kind = TxPath::Kind::kQpEv;
   out.path.ev_index = ev;
-  out.dscp = wire::kDscpTrimmable;  // W13 data is DSCP_TRIMMABLE
+  out.dscp = retransmission ? cfg_.retx_dscp : cfg_.data_dscp;  // W13 the Data class, as configured
   // MODEL: W13 data is sent ECT(0) (ECT(1) with the ect1 variant)
   out.ecn = cfg_.quirks.data_not_ect ? wire::kEcnNotEct : (cfg_.data_ect1 ? wire::kEcnEct1 : wire::kEcnEct0);
   out.bth = wire::Bth{};

@@ -80,6 +80,11 @@ struct RequesterConfig {
   bool tseth = true;
   // W13 data must be ECN-capable; which codepoint is the sender's (the ect1 variant sends ECT(1)).
   bool data_ect1 = false;
+  // W13 the Data class's DSCPs, as the endpoint was configured (they are configuration, not
+  // fixed): first transmissions carry data_dscp, retransmissions retx_dscp (W13 lets them carry
+  // DSCP_TRIMMABLE again or DSCP_TRIMMABLE_RETX; the endpoint chooses, endpoint_qp.cpp).
+  std::uint8_t data_dscp = wire::DscpConfig{}.trimmable;
+  std::uint8_t retx_dscp = wire::DscpConfig{}.trimmable;
 };
 
 struct RequesterStats {

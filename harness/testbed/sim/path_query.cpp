@@ -57,7 +57,7 @@ PathTrace trace_frame(const Simulator& sim, std::uint32_t src, std::uint8_t port
 }
 
 std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4, wire::MutBytes out,
-                     std::uint32_t payload_bytes) {
+                     std::uint32_t payload_bytes, std::uint8_t dscp) {
   static constexpr std::array<std::uint8_t, 4096> kPayload{};
   if (payload_bytes > kPayload.size()) return 0;
   wire::FrameSpec spec;
@@ -68,18 +68,18 @@ std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, boo
     spec.eth.ethertype = wire::kEthTypeIpv4;
     spec.ip4.src = addr::host_ipv4(src);
     spec.ip4.dst = addr::host_ipv4(dst);
-    spec.ip4.dscp = wire::kDscpTrimmable;
+    spec.ip4.dscp = dscp;
     spec.ip4.ecn = wire::kEcnEct0;
   } else {
     spec.ip6.src = addr::host_gid(src);
     spec.ip6.dst = addr::host_gid(dst);
-    spec.ip6.dscp = wire::kDscpTrimmable;
+    spec.ip6.dscp = dscp;
     spec.ip6.ecn = wire::kEcnEct0;
   }
   std::array<std::uint8_t, 16> seg{};
   wire::place_ev(spec, ev.mode, ev.wire, ev.index, seg);  // W1, W2
   if (spec.srv6_encap) {
-    spec.inner_ip6.dscp = wire::kDscpTrimmable;
+    spec.inner_ip6.dscp = dscp;
     spec.inner_ip6.ecn = wire::kEcnEct0;
   }
   spec.bth.opcode = wire::opcode::kMrcWriteOnly;
@@ -95,7 +95,8 @@ std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, boo
 
 PathTrace path_of(const Simulator& sim, std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4) {
   std::array<std::uint8_t, wire::kMaxFrameLen> buf{};
-  const std::size_t n = ev_frame(src, dst, ev, ipv4, buf);
+  // W13 the trace follows data as the endpoints send it: in the fabric's configured DSCP_TRIMMABLE.
+  const std::size_t n = ev_frame(src, dst, ev, ipv4, buf, 16, sim.topology().config().sw.dscp.trimmable);
   if (n == 0) {
     PathTrace tr;
     tr.drop = DropReason::kMalformed;

@@ -51,9 +51,10 @@ struct PathTrace {
 PathTrace trace_frame(const Simulator& sim, std::uint32_t src, std::uint8_t port, wire::Bytes frame);
 // The data frame the reference endpoint would send from src to dst on `ev` (RC WRITE ONLY with
 // `payload_bytes` zero bytes, at most 4096). `ipv4`: UDP-mode EVs over IPv4. Returns the frame
-// length (0 on a bad argument or a too small buffer).
+// length (0 on a bad argument or a too small buffer). `dscp`: its Data class (W13
+// DSCP_TRIMMABLE), the fabric's configured value when a path is traced (path_of).
 std::size_t ev_frame(std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4, wire::MutBytes out,
-                     std::uint32_t payload_bytes = 16);
+                     std::uint32_t payload_bytes = 16, std::uint8_t dscp = wire::DscpConfig{}.trimmable);
 PathTrace path_of(const Simulator& sim, std::uint32_t src, std::uint32_t dst, const EvSpec& ev, bool ipv4 = false);
 
 // Positions (in `evs`) of the EVs whose src->dst path crosses link `l` (either direction).

@@ -358,6 +358,7 @@ std::unique_ptr<Testbed> make_sim_testbed(const TestbedRequest& spec, std::uint6
   if (spec.link_gbps) cfg->host_link.rate_mbps = cfg->fabric_link.rate_mbps = std::uint64_t{*spec.link_gbps} * 1000;
   if (spec.mtu) cfg->host_link.mtu = cfg->fabric_link.mtu = *spec.mtu;
   if (spec.trim_bytes) cfg->sw.trim_bytes = *spec.trim_bytes;
+  if (spec.dscp) cfg->sw.dscp = *spec.dscp;
   for (const auto& [k, v] : spec.overrides) {
     if (std::string e = sim::apply_override(*cfg, k, v); !e.empty()) return fail("testbed override " + e);
   }

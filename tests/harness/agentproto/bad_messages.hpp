@@ -189,7 +189,9 @@ inline std::vector<BadMessage> bad_message_catalog() {
   c.push_back({"hello_version_1", encode(hello_msg(1, kTestToken, 1)), ErrorCode::kBadVersion, false, false, false, 1});
   // Version 2 is the older wire model's protocol: refused, not mixed (harness/dut/agent-protocol.md).
   c.push_back({"hello_version_2", encode(hello_msg(1, kTestToken, 2)), ErrorCode::kBadVersion, false, false, false, 1});
-  c.push_back({"hello_version_4", encode(hello_msg(1, kTestToken, 4)), ErrorCode::kBadVersion, false, false, false, 1});
+  // Version 3 lays APPLY_CONFIG out without the DSCP values (W13): refused, not guessed at.
+  c.push_back({"hello_version_3", encode(hello_msg(1, kTestToken, 3)), ErrorCode::kBadVersion, false, false, false, 1});
+  c.push_back({"hello_version_5", encode(hello_msg(1, kTestToken, 5)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_version_0", encode(hello_msg(1, kTestToken, 0)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_wrong_token", encode(hello_msg(1, "s3cret-tokeN")), ErrorCode::kBadToken, false, false, false, 1});
   c.push_back({"hello_empty_token", encode(hello_msg(1, "")), ErrorCode::kBadToken, false, false, false, 1});
@@ -215,6 +217,9 @@ inline std::vector<BadMessage> bad_message_catalog() {
   // ---- bodies ----
   c.push_back({"apply_bad_format_mode", raw_frame(t(T::kApplyConfig), 0, 5, patched_body(apply, 0, 7)), ErrorCode::kBadValue, true, false, true, 5});
   c.push_back({"apply_bad_ev_mode", raw_frame(t(T::kApplyConfig), 0, 5, patched_body(apply, 13, 3)), ErrorCode::kBadValue, true, false, true, 5});
+  // The body ends with the six DSCP values (v4), control last: 64 is not a 6-bit DSCP.
+  c.push_back({"apply_dscp_over_63", raw_frame(t(T::kApplyConfig), 0, 5, patched_body(apply, apply_body.size() - 1, 64)),
+               ErrorCode::kBadValue, true, false, true, 5});
   c.push_back({"apply_ev_value_over_32", raw_frame(t(T::kApplyConfig), 0, 5, patched_body(apply, kEvLen, 33)), ErrorCode::kFieldTooLong, true, false, true, 5});
   c.push_back({"apply_ev_value_runs_past_body", raw_frame(t(T::kApplyConfig), 0, 5, std::vector<std::uint8_t>(apply_body.begin(), apply_body.begin() + kEvLen + 2)),
                ErrorCode::kTruncatedBody, true, false, true, 5});

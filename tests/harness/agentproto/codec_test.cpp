@@ -49,6 +49,28 @@ TEST(AgentCodec, EmptyOptionalsAndListsRoundTrip) {
   EXPECT_FALSE(std::get<ApplyConfig>(back.body).peer.has_value());
 }
 
+// v4: APPLY_CONFIG carries the six DSCP values (W13) as its last six bytes, in the order the
+// spec gives (trimmable, trimmable_retx, no_trim, trimmed, trimmed_lasthop, control).
+TEST(AgentCodec, ApplyConfigCarriesTheDscpValues) {
+  ApplyConfig a;
+  a.dscp = DscpValues{20, 22, 18, 21, 23, 63};
+  const Message m{0, 9, a};
+  const std::vector<std::uint8_t> bytes = encode(m);
+  ASSERT_GE(bytes.size(), kHeaderLen + 6);
+  EXPECT_EQ(std::vector<std::uint8_t>(bytes.end() - 6, bytes.end()), (std::vector<std::uint8_t>{20, 22, 18, 21, 23, 63}));
+  Message back;
+  ASSERT_TRUE(decode_message(bytes, back).ok());
+  EXPECT_EQ(std::get<ApplyConfig>(back.body).dscp, a.dscp);
+  // A version-3 body (the same without the six bytes) is short: refused, never read as defaults.
+  std::vector<std::uint8_t> v3(bytes.begin(), bytes.end() - 6);
+  const std::uint32_t len = static_cast<std::uint32_t>(v3.size() - kLengthPrefix);
+  v3[0] = static_cast<std::uint8_t>(len >> 24);
+  v3[1] = static_cast<std::uint8_t>(len >> 16);
+  v3[2] = static_cast<std::uint8_t>(len >> 8);
+  v3[3] = static_cast<std::uint8_t>(len);
+  EXPECT_EQ(decode_message(v3, back).code, ErrorCode::kTruncatedBody);
+}
+
 TEST(AgentCodec, LimitsAreInclusive) {
   Message m;
   m.body = Hello{1, std::string(limit::kToken, 't'), std::string(limit::kName, 'c')};
@@ -78,6 +100,8 @@ TEST(AgentCodec, EncoderRefusesWhatTheDecoderWould) {
   many_qps.qp.count = limit::kQps + 1;
   ApplyConfig big_region;
   big_region.regions = {{0, limit::kRegionBytes + 1}};
+  ApplyConfig wide_dscp;
+  wide_dscp.dscp.trimmed_lasthop = 64;
   const std::vector<Case> cases = {
       {"token", Message{0, 1, Hello{1, std::string(limit::kToken + 1, 't'), ""}}, ErrorCode::kFieldTooLong},
       {"ev_value", Message{0, 1, long_ev}, ErrorCode::kFieldTooLong},
@@ -86,6 +110,7 @@ TEST(AgentCodec, EncoderRefusesWhatTheDecoderWould) {
       {"memory", Message{0, 1, WriteMemory{0, std::vector<std::uint8_t>(limit::kMemoryChunk + 1)}}, ErrorCode::kFieldTooLong},
       {"read_len", Message{0, 1, ReadMemory{0, static_cast<std::uint32_t>(limit::kMemoryChunk + 1)}}, ErrorCode::kFieldTooLong},
       {"region", Message{0, 1, big_region}, ErrorCode::kFieldTooLong},
+      {"dscp", Message{0, 1, wide_dscp}, ErrorCode::kBadValue},
       {"request_flags", Message{kFlagClosing, 1, Poll{}}, ErrorCode::kBadFlags},
       {"reply_reserved_flag", Message{2, 1, Ok{}}, ErrorCode::kBadFlags},
   };

@@ -43,6 +43,7 @@ inline std::vector<std::pair<std::string, Message>> sample_messages() {
   a.ipv4 = true;
   a.seed = 99;
   a.regions = {{0x10000000, 65536}, {0, 4096}};
+  a.dscp = DscpValues{20, 22, 18, 21, 23, 40};  // v4: non-default traffic classes (W13)
   PeerInfo peer;
   peer.gid = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
   peer.mac = {2, 0, 0, 0, 0, 2};

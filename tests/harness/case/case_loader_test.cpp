@@ -129,6 +129,40 @@ TEST(LoadCase, EveryTopLevelAndConfigKeyIsTyped) {
   EXPECT_EQ(std::get<InvariantCheck>(c.checks[3].params).name, "no_denied_ev");
 }
 
+// W13: config.dscp names any of the six classes; the ones left out stay unset (the runner fills in
+// the reference's defaults), and an absent key sets none.
+TEST(LoadCase, DscpClassesAreOptionalEach) {
+  const auto dir = scratch_dir();
+  const auto f = write_file(dir / "spray-v-500.yaml",
+                            minimal_case("spray-v-500", "config:\n  dscp: {trimmable: 20, trimmable_retx: 22, control: 0}\n"));
+  const LoadResult r = load_case(f, project_clauses());
+  ASSERT_TRUE(r.ok()) << r.diagnostics.to_string();
+  const DscpCaseConfig& d = r.value->config.dscp;
+  EXPECT_EQ(d.trimmable, 20u);
+  EXPECT_EQ(d.trimmable_retx, 22u);
+  EXPECT_EQ(d.control, 0u);
+  EXPECT_FALSE(d.no_trim);
+  EXPECT_FALSE(d.trimmed);
+  EXPECT_FALSE(d.trimmed_lasthop);
+  EXPECT_TRUE(d.any());
+  const auto plain = write_file(dir / "spray-v-501.yaml", minimal_case("spray-v-501"));
+  const LoadResult p = load_case(plain, project_clauses());
+  ASSERT_TRUE(p.ok()) << p.diagnostics.to_string();
+  EXPECT_FALSE(p.value->config.dscp.any());
+}
+
+TEST(LoadCase, DscpValueOutOfRangeNamesFileLineAndKey) {
+  const auto dir = scratch_dir();
+  const auto f = write_file(dir / "spray-v-502.yaml",
+                            minimal_case("spray-v-502", "config:\n  dscp:\n    trimmed: 11\n    trimmed_lasthop: 99\n"));
+  const LoadResult r = load_case(f, project_clauses());
+  EXPECT_FALSE(r.ok());
+  const std::string text = r.diagnostics.to_string();
+  EXPECT_NE(text.find("spray-v-502.yaml:15:22: config.dscp.trimmed_lasthop: value 99 is out of range [0, 63]"),
+            std::string::npos)
+      << text;
+}
+
 TEST(LoadCase, ImpairmentKindsAndTheirParams) {
   const auto r = load_valid("failover-v-001.yaml");
   ASSERT_TRUE(r.value);

@@ -53,6 +53,8 @@ constexpr Pair kPairs[] = {
     {"reliab-v-110", "trim-nack-ignored"},    {"failover-v-024", "trim-marks-bad"},
     {"spray-v-028", "data-not-ect"},         {"spray-v-029", "feedback-data-class"},
     {"reliab-v-111", "trim-by-length"},
+    // W13: the DSCP values are configuration (a SHOULD case)
+    {"spray-v-030", "dscp-hardcoded"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {

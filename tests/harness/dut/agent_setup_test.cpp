@@ -30,7 +30,9 @@ TEST(AgentSetup, SetupRoundTripsThroughApplyConfig) {
   s.buffer_bytes = 1 << 20;
   s.ipv4 = true;
   s.seed = 99;
+  s.dscp = ap::DscpValues{20, 22, 18, 21, 23, 40};
   const ap::ApplyConfig c = to_apply_config(s);
+  EXPECT_EQ(c.dscp, s.dscp);  // W13 the configured classes reach the agent
   ASSERT_EQ(c.regions.size(), 1u);
   EXPECT_EQ(c.regions[0].addr, s.buffer_va);
   EXPECT_EQ(c.regions[0].length, s.buffer_bytes);
@@ -54,6 +56,7 @@ TEST(AgentSetup, SetupRoundTripsThroughApplyConfig) {
   EXPECT_EQ(back.buffer_bytes, s.buffer_bytes);
   EXPECT_EQ(back.ipv4, s.ipv4);
   EXPECT_EQ(back.seed, s.seed);
+  EXPECT_EQ(back.dscp, s.dscp);
 }
 
 TEST(AgentSetup, LocalRoundTripsThroughPeerInfo) {

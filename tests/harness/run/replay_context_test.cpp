@@ -59,6 +59,9 @@ SessionResult full_session() {
   w.index = 5;
   c.dut_wire_evs = {w};
   c.dut_ev_mode = wire::EvFmtMode::kUdp;
+  c.dut_dscp.trimmable = 20;
+  c.dut_dscp.trimmed_lasthop = 23;
+  c.dut_dscp.control = 40;
   c.timing_budget = {.ns = 250000, .source = "real-time bridge (testbed netns)"};
   c.late_steps = {{100, 250}};
   return s;
@@ -134,11 +137,30 @@ TEST(ReplayContext, EveryFieldRoundTrips) {
   EXPECT_EQ(b.dut_wire_evs[0].port, 3);
   EXPECT_EQ(b.dut_wire_evs[0].index, 5);
   EXPECT_EQ(b.dut_ev_mode, wire::EvFmtMode::kUdp);
+  EXPECT_EQ(b.dut_dscp.trimmable, 20u);
+  EXPECT_EQ(b.dut_dscp.trimmable_retx, wire::DscpConfig{}.trimmable_retx);
+  EXPECT_EQ(b.dut_dscp.trimmed_lasthop, 23u);
+  EXPECT_EQ(b.dut_dscp.control, 40u);
   EXPECT_EQ(b.timing_budget, a.timing_budget);
   EXPECT_EQ(b.late_steps, a.late_steps);
   // Same context, same bytes; and what was read renders to the same bytes again.
   EXPECT_EQ(render_case_context(full_session(), 366), text);
   EXPECT_EQ(render_case_context(r, 366), text);
+}
+
+// W13: a run with the default DSCP values writes none (every older context file reads the same),
+// and reading one without them gives the defaults.
+TEST(ReplayContext, DefaultDscpValuesAreNotWritten) {
+  SessionResult s = full_session();
+  s.ctx.dut_dscp = wire::DscpConfig{};
+  const std::string text = render_case_context(s, 366);
+  EXPECT_EQ(text.find("dut_dscp"), std::string::npos);
+  SessionResult r;
+  r.ctx.dut_dscp.control = 1;
+  std::vector<std::vector<std::uint32_t>> bad;
+  ASSERT_EQ(parse_case_context(text, "ctx.json", r, bad), "");
+  EXPECT_EQ(r.ctx.dut_dscp.control, wire::DscpConfig{}.control);
+  EXPECT_NE(render_case_context(full_session(), 366).find("\"dut_dscp\""), std::string::npos);
 }
 
 std::string with(std::string text, const std::string& from, const std::string& to) {

@@ -106,6 +106,33 @@ TEST(FrameBuilder, TrimmedDscpAndTruncateMakeATrimmedPacket) {
   EXPECT_TRUE(d.has_reth);
 }
 
+// W13: the run's configured classes, not W13's defaults: a frame without its own dscp travels in
+// the configured trimmable or control value, and a cut frame in the configured TRIMMED is a trim.
+TEST(FrameBuilder, ClassesAndTrimsFollowTheConfiguredDscp) {
+  FrameContext ctx = context();
+  ctx.dscp.trimmable = 20;
+  ctx.dscp.trimmed = 21;
+  ctx.dscp.control = 40;
+  FrameSpec data;
+  data.opcode = wire::opcode::kMrcWriteOnly;
+  data.payload = PayloadSpec{PayloadPattern::kIncrement, 1024};
+  EXPECT_EQ(decode(build_frame(data, ctx)).ip6.dscp, 20u);
+  FrameSpec ack;
+  ack.opcode = wire::opcode::kRcAck;
+  EXPECT_EQ(decode(build_frame(ack, ctx)).ip6.dscp, 40u);
+  data.dscp = 21;
+  data.truncate = 200;
+  const BuiltFrame f = build_frame(data, ctx);
+  ASSERT_TRUE(f.ok()) << f.error;
+  wire::DecodedFrame d;
+  wire::DecodeOptions opt;
+  opt.trimmed_dscps = ctx.dscp.trimmed_mask();
+  opt.trimmed_lasthop_dscp = ctx.dscp.trimmed_lasthop;
+  ASSERT_TRUE(wire::decode_frame(wire::Bytes(f.bytes.data(), f.bytes.size()), d, opt).ok());
+  EXPECT_TRUE(d.trimmed);
+  EXPECT_EQ(d.ip6.payload_length, 200u - 14 - 40);  // lengths fixed as for a switch's trim
+}
+
 // reth.past_end: the receiver's buffer and R_Key, the write placed against the buffer's end.
 TEST(FrameBuilder, RethPastEndPlacesTheWriteAtTheBufferEnd) {
   FrameContext c = context();

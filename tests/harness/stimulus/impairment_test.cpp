@@ -114,6 +114,38 @@ TEST(Impairment, TrimCutsOnlyLongTrimmableData) {
   EXPECT_EQ(p.decide(at(f.data(0, 1, 64))).kind, Decision::Kind::kPass);  // shorter than the cut
 }
 
+// W13: the trimmable classes are the run's configured values (the case's config.dscp), not
+// W13's defaults: data in DSCP_TRIMMABLE or DSCP_TRIMMABLE_RETX is cut, anything else passes.
+TEST(Impairment, TrimCutsTheConfiguredTrimmableClasses) {
+  ImpairStep s;
+  s.kind = ImpairKind::kTrim;
+  auto p = program({s});
+  wire::DscpConfig d;
+  d.trimmable = 20;
+  d.trimmable_retx = 22;
+  d.control = 40;
+  p.set_dscp(d);
+  Frames f;
+  auto data_in = [&](std::uint8_t dscp) {
+    FrameSpec spec;
+    spec.opcode = wire::opcode::kMrcWriteMiddle;
+    spec.psn = 1;
+    spec.ev = 0;
+    spec.dscp = dscp;
+    spec.payload = PayloadSpec{PayloadPattern::kIncrement, 1024};
+    return build_frame(spec, f.ctx).bytes;
+  };
+  EXPECT_EQ(p.decide(at(data_in(20))).kind, Decision::Kind::kTrim);
+  EXPECT_EQ(p.decide(at(data_in(22))).kind, Decision::Kind::kTrim);  // retransmission class
+  EXPECT_EQ(p.decide(at(data_in(10))).kind, Decision::Kind::kPass);  // W13's default is not this run's
+  EXPECT_EQ(p.decide(at(data_in(18))).kind, Decision::Kind::kPass);  // e.g. NO_TRIM
+  // Unconfigured: W13's defaults, both trimmable classes.
+  auto q = program({s});
+  EXPECT_EQ(q.decide(at(data_in(10))).kind, Decision::Kind::kTrim);
+  EXPECT_EQ(q.decide(at(data_in(12))).kind, Decision::Kind::kTrim);
+  EXPECT_EQ(q.decide(at(data_in(20))).kind, Decision::Kind::kPass);
+}
+
 TEST(Impairment, LinkRulesActOnTheirLinkOnly) {
   ImpairStep s;
   s.kind = ImpairKind::kCorrupt;

@@ -204,6 +204,44 @@ TEST(FrameInvariants, DscpMarking) {
   EXPECT_EQ(r.evidence[0].observed, "0");
 }
 
+// W13: without params dscp_marking judges against the DSCP values the DUT was configured with
+// (CheckContext::dut_dscp, the case's config.dscp); a retransmission may carry DSCP_TRIMMABLE or
+// DSCP_TRIMMABLE_RETX.
+TEST(FrameInvariants, DscpMarkingDefaultsToTheConfiguredValues) {
+  auto run = [](std::uint8_t data_dscp, std::uint8_t retx_dscp, std::uint8_t sack_dscp) {
+    Scenario s(4, 8);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      Data d;
+      d.psn = k;
+      d.dscp = data_dscp;
+      s.dut_sends(100 + 100 * k, d, k);
+    }
+    Data r;
+    r.psn = 1;
+    r.rtx = true;
+    r.dscp = retx_dscp;
+    s.dut_sends(1000, r, 5);
+    Feedback f = testing::sack(3, 0, 3);
+    f.dscp = sack_dscp;
+    s.dut_sends(1100, f);
+    CheckContext& ctx = s.finish();
+    ctx.dut_dscp.trimmable = 20;
+    ctx.dut_dscp.trimmable_retx = 22;
+    ctx.dut_dscp.control = 40;
+    return run_invariant(inv("dscp_marking"), ctx);
+  };
+  EXPECT_EQ(run(20, 20, 40).verdict, Verdict::kPass);
+  EXPECT_EQ(run(20, 22, 40).verdict, Verdict::kPass);  // retransmission in TRIMMABLE_RETX
+  const auto defaults = run(wire::DscpConfig{}.trimmable, wire::DscpConfig{}.trimmable, wire::DscpConfig{}.control);
+  ASSERT_EQ(defaults.verdict, Verdict::kFail);  // W13's built-in values, not the configured ones
+  EXPECT_EQ(defaults.evidence[0].expected, "20");
+  EXPECT_EQ(defaults.evidence[0].observed, "10");
+  const auto retx = run(20, 12, 40);
+  ASSERT_EQ(retx.verdict, Verdict::kFail);
+  EXPECT_EQ(retx.evidence[0].expected, "20 or 22");
+  EXPECT_EQ(run(20, 20, 46).verdict, Verdict::kFail);  // feedback outside the configured Control
+}
+
 TEST(FrameInvariants, EcnCapable) {
   Scenario s(4, 8);
   s.spray(0, 0, 8);

@@ -66,7 +66,8 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
   const bool decoded = wire::decode_frame(f.view(), d, opt).ok();
   const bool data = decoded && is_data(d);
   const bool v4 = decoded && d.l3 == wire::L3Kind::kIpv4;
-  const bool trimmable = decoded && (v4 ? d.ip4.dscp : d.ip6.dscp) == wire::kDscpTrimmable;
+  const std::uint8_t dscp = decoded ? (v4 ? d.ip4.dscp : d.ip6.dscp) : 0;
+  const bool trimmable = decoded && (dscp == imp_.dscp.trimmable || dscp == imp_.dscp.trimmable_retx);
   const bool impair = !imp_.data_only || data;
   if (impair && chance(imp_.drop)) {
     ++dropped;
@@ -74,19 +75,19 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
   }
   std::vector<std::uint8_t> bytes(f.bytes.begin(), f.bytes.begin() + f.len);
   if (trimmable && bytes.size() > wire::kTrimLength && chance(imp_.trim)) {
-    // W13 a switch cuts the frame to 256 bytes and rewrites DSCP to 11; lengths and the
+    // W13 a switch cuts the frame to 256 bytes and rewrites DSCP to TRIMMED; lengths and the
     // ICRC are left as they were (so the ICRC fails). DSCP sits in the IPv6 traffic class.
     bytes.resize(wire::kTrimLength);
     const std::size_t ip = wire::kEthLen;
     if (v4) {
       // IPv4: DSCP in the TOS byte; a switch rewriting it also fixes the header checksum.
-      bytes[ip + 1] = static_cast<std::uint8_t>((wire::kDscpTrimmed << 2) | d.ip4.ecn);
+      bytes[ip + 1] = static_cast<std::uint8_t>((imp_.dscp.trimmed << 2) | d.ip4.ecn);
       bytes[ip + 10] = bytes[ip + 11] = 0;
       const std::uint16_t sum = wire::ipv4_checksum(wire::Bytes(bytes.data() + ip, std::size_t{d.ip4.ihl} * 4));
       bytes[ip + 10] = static_cast<std::uint8_t>(sum >> 8);
       bytes[ip + 11] = static_cast<std::uint8_t>(sum);
     } else {
-      const std::uint8_t tc = static_cast<std::uint8_t>((wire::kDscpTrimmed << 2) | d.ip6.ecn);
+      const std::uint8_t tc = static_cast<std::uint8_t>((imp_.dscp.trimmed << 2) | d.ip6.ecn);
       bytes[ip] = static_cast<std::uint8_t>(0x60 | (tc >> 4));
       bytes[ip + 1] = static_cast<std::uint8_t>(((tc & 0x0F) << 4) | (bytes[ip + 1] & 0x0F));
     }
@@ -130,6 +131,7 @@ EndpointConfig endpoint_config(const PairOptions& o, int side) {
   }
   c.limits.phy_port_mask = o.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << o.num_ports) - 1u);
   c.health = o.health;
+  c.dscp = o.dscp;
   return c;
 }
 

@@ -44,6 +44,7 @@ struct PairOptions {
   VariantSet variants;      // both endpoints
   bool random_spray = false;  // both endpoints (EndpointConfig::random_spray)
   ev::HealthParams health;  // both endpoints
+  wire::DscpConfig dscp;    // both endpoints: the traffic classes' DSCP values (W13)
 };
 
 // Link model: each direction of each port serializes at `gbps` and adds `prop_ns`.
@@ -52,13 +53,15 @@ struct LinkParams {
   double gbps = 100.0;
 };
 
-// Per-frame impairments (probabilities). Trims apply to trimmable data (DSCP 10) only.
+// Per-frame impairments (probabilities). Trims apply to trimmable data (`dscp`'s trimmable or
+// trimmable_retx: 10 or 12 by default) only, and re-mark it `dscp.trimmed`.
 struct Impairment {
   double drop = 0;
   double reorder = 0;
   std::uint64_t reorder_extra_ns = 6000;
   double duplicate = 0;
   double trim = 0;
+  wire::DscpConfig dscp;  // the fabric's traffic classes (W13)
   double ecn = 0;          // data frames (IPv6) marked ECN-CE on the way
   bool data_only = false;  // drop/reorder/duplicate only data frames
 };
