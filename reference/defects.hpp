@@ -102,6 +102,8 @@ namespace mrc::ref {
   X(kPdcidZero, "pdcid-zero", "SACKs and NACKs carry spdcid = dpdcid = 0") /* PDC ids left 0 instead of the QPNs' low 16 bits */ \
   X(kNsccZeroLiteral, "nscc-zero-literal", "with max_md_jump, gamma and qa_gate configured 0 the window never shrinks under ECN and delay") /* NSCC takes fields left 0 literally instead of the UEC defaults */ \
   X(kRttAnySack, "rtt-any-sack", "after a late first copy of a retransmitted packet is answered, the window collapses under ECN marks with no queue") /* every SACK's reflected timestamp is an RTT sample, retransmitted or not */ \
+  X(kRkeyIndexOnly, "rkey-index-only", "a WRITE with the region's R_Key index but a wrong key byte is placed and acknowledged") /* the R_Key check matches the region index and ignores the key byte */ \
+  X(kQpnLow16, "qpn-low-16", "a WRITE for the QPN XOR 0x10000 is placed and acknowledged") /* QPs are found by the low 16 bits of BTH.DestQP (as wide as a PDC id) */ \
   X(kDscpHardcoded, "dscp-hardcoded", "data and control frames carry the W13 default DSCPs (10, 46), not the configured ones") /* the endpoint ignores its configured DSCP values and uses the W13 defaults */ \
 
 enum class Defect : std::uint8_t {

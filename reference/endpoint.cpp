@@ -61,6 +61,7 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.feedback_in_data_class = d.flag(Defect::kFeedbackInDataClass);
   q.trim_by_length = d.flag(Defect::kTrimByLength);
   q.pdcid_zero = d.flag(Defect::kPdcidZero);
+  q.qpn_low16 = d.flag(Defect::kQpnLow16);
   return q;
 }
 
@@ -144,6 +145,7 @@ Endpoint::Endpoint(const EndpointConfig& cfg)
       ep_tracker_(transport::EpRequestTracker::Config{2048, 0}) {
   cfg_.num_ports = std::clamp<std::uint8_t>(cfg_.num_ports, 1, 32);
   cfg_.dscp = configured_dscp(cfg_.dscp, defects_);
+  memory_.set_ignore_key_byte(defects_.flag(Defect::kRkeyIndexOnly));
   controller_.set_quirks(controller_quirks(defects_));
   port_up_.assign(std::size_t{cfg_.num_ports} + 1, true);
   port_up_[0] = false;
@@ -217,6 +219,12 @@ void Endpoint::rx_data(const wire::DecodedFrame& f, std::uint8_t port) {
     return;
   }
   Qp* qp = find_qp(f.bth.dest_qp);
+  if (qp == nullptr) {
+    // Defect qpn-low-16: the QP is looked up by DestQP's low 16 bits, as wide as a PDC id (W5).
+    for (auto& q : qps_) {
+      if (q && q->rsp && (q->qpn & 0xFFFFu) == (f.bth.dest_qp & 0xFFFFu) && q->rsp->quirks().qpn_low16) qp = q.get();
+    }
+  }
   if (qp == nullptr || !qp->rsp) {
     ++stats_.rx_unknown_qp;
     // A responder with the accept_wrong_qpn quirk takes frames no QP is named by.

@@ -218,8 +218,8 @@ int Endpoint::to_rts(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   rc.quirks = requester_quirks(defects_);
   rc.data_dscp = cfg_.dscp.trimmable;  // W13 first transmissions: DSCP_TRIMMABLE
   // MODEL: W13 the reference retransmits in DSCP_TRIMMABLE too (W13 allows it or
-  // DSCP_TRIMMABLE_RETX); RequesterConfig::retx_dscp is where that choice changes.
-  rc.retx_dscp = cfg_.dscp.trimmable;
+  // DSCP_TRIMMABLE_RETX, the retx-dscp variant); RequesterConfig::retx_dscp is where it changes.
+  rc.retx_dscp = cfg_.variants.has(Variant::kRetxDscp) ? cfg_.dscp.trimmable_retx : cfg_.dscp.trimmable;
 
   qp.attr = next;
   ev::SelectorQuirks sq = selector_quirks(defects_);

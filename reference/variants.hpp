@@ -41,12 +41,13 @@ enum class Variant : std::uint8_t {
   kTimersSlow,        // ACK timeouts fire one timer tick (T/16) after T x backoff
   kDataEct1,          // data packets are sent ECT(1) instead of ECT(0)
   kPortMaskBit0,      // port_status_mask numbers port N as bit N-1, sent and read
+  kRetxDscp,          // retransmissions carry DSCP_TRIMMABLE_RETX instead of DSCP_TRIMMABLE
   kCount,
 };
 
 // Variants of one group are alternatives of the same choice: a set holds at most one per group.
 enum class VariantGroup : std::uint8_t {
-  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers, kEcn, kPortMask
+  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers, kEcn, kPortMask, kRetxDscp
 };
 
 struct VariantInfo {

@@ -165,6 +165,9 @@ struct RethSpec {
   // Instead of `va` and `rkey`: the receiver's buffer and R_Key, with the write placed so that it
   // ends this many bytes past the buffer's last byte (0: its last byte is the buffer's last byte).
   std::optional<std::uint32_t> past_end;
+  // Instead of `va` and `rkey`: the packet's own address in the receiver's buffer, with the
+  // receiver's R_Key XOR this (a near miss of the key the DUT issued).
+  std::optional<std::uint32_t> rkey_xor;
 };
 
 struct AethSpec {
@@ -222,6 +225,7 @@ struct FrameSpec {
   std::uint32_t psn = 0;
   std::optional<std::uint32_t> ev;    // index into the case's EV array
   std::optional<std::uint32_t> dqpn;
+  std::optional<std::uint32_t> dqpn_xor;  // instead of dqpn: the QP's own DestQP XOR this
   std::optional<std::uint16_t> pkey;
   std::optional<MethSpec> meth;       // W4: data opcodes (default msn 0, rqmsn 0)
   std::optional<TsethSpec> tseth;     // W4: data opcodes; its presence sets BTH.TS

@@ -46,8 +46,10 @@ StepBody build_traffic(const YAML::Node& b, const std::string&, Validator&) {
 
 // ------------------------------------------------------------------ inject
 // `va` with `rkey` names any address; `past_end` places the write relative to the end of the
-// receiver's registered buffer with its R_Key (a region edge whatever address the DUT got).
-constexpr std::array<std::string_view, 2> kVaOrPastEnd{"va", "past_end"};
+// receiver's registered buffer with its R_Key (a region edge whatever address the DUT got);
+// `rkey_xor` keeps the packet's own address in that buffer with the receiver's R_Key XOR it (a
+// near miss: the region's index with a wrong key, whatever key the DUT issued).
+constexpr std::array<std::string_view, 3> kVaOrPastEnd{"va", "past_end", "rkey_xor"};
 constexpr std::array kRethGroups{KeyGroup{kVaOrPastEnd, true}};
 constexpr std::array kRethKeys{
     KeySpec{.name = "va", .kind = VK::kUInt},
@@ -55,6 +57,8 @@ constexpr std::array kRethKeys{
     KeySpec{.name = "len", .kind = VK::kUInt, .required = true, .umax = k32},
     KeySpec{.name = "past_end", .kind = VK::kUInt, .umax = 4096,
             .help = "bytes the write runs past the end of the receiver's buffer (0: ends exactly at it)"},
+    KeySpec{.name = "rkey_xor", .kind = VK::kUInt, .umin = 1, .umax = k32,
+            .help = "the receiver's own R_Key XOR this, at the packet's own address in its buffer"},
 };
 constexpr Schema kRethSchema{"reth", kRethKeys, kRethGroups};
 
@@ -138,6 +142,8 @@ constexpr std::array kFrameKeys{
     KeySpec{.name = "psn", .kind = VK::kUInt, .required = true, .umax = k24},
     KeySpec{.name = "ev", .kind = VK::kUInt, .umax = k32, .help = "index into the case's EV array"},
     KeySpec{.name = "dqpn", .kind = VK::kUInt, .umax = k24},
+    KeySpec{.name = "dqpn_xor", .kind = VK::kUInt, .umin = 1, .umax = k24,
+            .help = "the QP's own DestQP XOR this: a QPN near the real one"},
     KeySpec{.name = "pkey", .kind = VK::kUInt, .umax = 0xFFFF},
     KeySpec{.name = "meth", .kind = VK::kMap, .schema = &kMethSchema, .help = "data opcodes: default msn 0, rqmsn 0"},
     KeySpec{.name = "tseth", .kind = VK::kMap, .schema = &kTsethSchema, .help = "data opcodes: a TSETH (sets BTH.TS)"},
@@ -155,7 +161,9 @@ constexpr std::array kFrameKeys{
     KeySpec{.name = "icrc", .kind = VK::kEnum, .names = kIcrcModeNames},
     KeySpec{.name = "truncate", .kind = VK::kUInt, .umin = 1, .umax = 9216, .help = "bytes kept"},
 };
-constexpr Schema kFrameSchema{"frame", kFrameKeys};
+constexpr std::array<std::string_view, 2> kDqpnOrXor{"dqpn", "dqpn_xor"};
+constexpr std::array kFrameGroups{KeyGroup{kDqpnOrXor, false}};
+constexpr Schema kFrameSchema{"frame", kFrameKeys, kFrameGroups};
 
 constexpr std::array kInjectKeys{
     KeySpec{.name = "at_ns", .kind = VK::kUInt, .required = true},
@@ -259,15 +267,18 @@ StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v
   fr.psn = read_uint_as<std::uint32_t>(f, "psn").value_or(0);
   fr.ev = read_uint_as<std::uint32_t>(f, "ev");
   fr.dqpn = read_uint_as<std::uint32_t>(f, "dqpn");
+  fr.dqpn_xor = read_uint_as<std::uint32_t>(f, "dqpn_xor");
   fr.pkey = read_uint_as<std::uint16_t>(f, "pkey");
   if (const auto r = find_key(f, "reth")) {
     fr.reth = RethSpec{read_uint(*r, "va").value_or(0), read_uint_as<std::uint32_t>(*r, "rkey").value_or(0),
-                       read_uint_as<std::uint32_t>(*r, "len").value_or(0), read_uint_as<std::uint32_t>(*r, "past_end")};
+                       read_uint_as<std::uint32_t>(*r, "len").value_or(0), read_uint_as<std::uint32_t>(*r, "past_end"),
+                       read_uint_as<std::uint32_t>(*r, "rkey_xor")};
     if (find_key(*r, "va") && !find_key(*r, "rkey")) {
       v.error(loc_of(*r), path + ".frame.reth", "missing required key 'rkey' (a RETH with 'va' names its R_Key)");
     }
-    if (fr.reth->past_end && find_key(*r, "rkey")) {
-      v.error(key_loc(*r, "rkey"), path + ".frame.reth.rkey", "'past_end' uses the receiver's R_Key: leave 'rkey' out");
+    if ((fr.reth->past_end || fr.reth->rkey_xor) && find_key(*r, "rkey")) {
+      v.error(key_loc(*r, "rkey"), path + ".frame.reth.rkey",
+              std::string(fr.reth->past_end ? "'past_end'" : "'rkey_xor'") + " uses the receiver's R_Key: leave 'rkey' out");
     }
     // A write without 'payload' carries reth.len bytes (harness/stimulus/frame_builder.cpp).
     const bool write = fr.opcode >= kWriteFirstOpcode && fr.opcode <= kWriteOnlyImmOpcode;

@@ -137,7 +137,8 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
   if (spec.ep && spec.ep->id) f.bth.psn = (f.bth.psn & 0xFF0000u) | *spec.ep->id;  // W10 the id
   f.bth.pkey = spec.pkey.value_or(0xFFFF);
   const bool endpoint = layout.erth || layout.eeth;
-  f.bth.dest_qp = spec.dqpn.value_or(endpoint ? wire::kEndpointQpn : ctx.dqpn) & kPsnMask;
+  f.bth.dest_qp = (spec.dqpn_xor ? ctx.dqpn ^ *spec.dqpn_xor : spec.dqpn.value_or(endpoint ? wire::kEndpointQpn : ctx.dqpn)) &
+                  kPsnMask;
   set_flags(f.bth, spec.flags);
   if (layout.meth) {  // W4: every MRC data packet has a METH, and a TSETH when the case gives one
     f.has_meth = true;
@@ -159,12 +160,13 @@ BuiltFrame build_frame(const FrameSpec& spec, const FrameContext& ctx) {
         return out;
       }
       f.reth = wire::Reth{end - spec.reth->len, ctx.rkey, spec.reth->len};
-    } else if (spec.reth) {
+    } else if (spec.reth && !spec.reth->rkey_xor) {
       f.reth = wire::Reth{spec.reth->va, spec.reth->rkey, spec.reth->len};
     } else {  // W4: the packet's own address in the receiver's buffer; DMALength = its message,
               // which for an injected packet is the packet alone unless the case says otherwise
       const std::uint64_t index = (spec.psn - ctx.first_psn) & kPsnMask;
-      f.reth = wire::Reth{ctx.buffer_va + index * ctx.mtu, ctx.rkey, payload_len};
+      const std::uint32_t rkey = spec.reth ? ctx.rkey ^ *spec.reth->rkey_xor : ctx.rkey;  // rkey_xor: a near miss
+      f.reth = wire::Reth{ctx.buffer_va + index * ctx.mtu, rkey, spec.reth ? spec.reth->len : payload_len};
     }
   }
   if (layout.immdt || spec.imm) {

@@ -24,7 +24,8 @@ const MemoryTable::Slot* MemoryTable::slot_for(std::uint32_t key) const {
   const std::uint32_t index = key >> 8;
   if (index == 0 || index > slots_.size()) return nullptr;
   const Slot& s = slots_[index - 1];
-  if (!s.live || s.generation != static_cast<std::uint8_t>(key & 0xFF)) return nullptr;
+  if (!s.live) return nullptr;
+  if (s.generation != static_cast<std::uint8_t>(key & 0xFF) && !ignore_key_byte_) return nullptr;
   return &s;
 }
 

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/quirk/quirk_flag.hpp"
 #include "reference/transport/qp_types.hpp"
 #include "reference/wire/headers.hpp"
 
@@ -49,6 +50,8 @@ class MemoryTable {
                                       IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 
   explicit MemoryTable(const MemoryTableConfig& cfg = {});
+  // Defect rkey-index-only: an R_Key names its region by the index alone, any key byte.
+  void set_ignore_key_byte(quirk::Flag f) { ignore_key_byte_ = f; }
 
   struct RegisterResult {
     MemStatus status = MemStatus::kOk;
@@ -81,6 +84,7 @@ class MemoryTable {
   std::size_t region_count() const { return live_; }
 
  private:
+  quirk::Flag ignore_key_byte_ = false;
   struct Slot {
     bool live = false;
     std::uint8_t generation = 0;

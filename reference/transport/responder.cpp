@@ -153,7 +153,8 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
     ++stats_.not_request;
     return RxOutcome::kDroppedNotRequest;
   }
-  if ((f.bth.dest_qp & kPsnMask24) != cfg_.qpn && !quirks_.accept_wrong_qpn) {
+  const bool low16_match = (f.bth.dest_qp & 0xFFFFu) == (cfg_.qpn & 0xFFFFu) && quirks_.qpn_low16;
+  if ((f.bth.dest_qp & kPsnMask24) != cfg_.qpn && !quirks_.accept_wrong_qpn && !low16_match) {
     ++stats_.wrong_qp;
     return RxOutcome::kDroppedWrongQp;
   }

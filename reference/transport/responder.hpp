@@ -86,6 +86,7 @@ struct ResponderQuirks {
   quirk::Flag feedback_in_data_class = false;  // SACKs, NACKs and ACKs carry the data DSCP, not Control
   quirk::Flag trim_by_length = false;        // a trimmed packet over 512 payload bytes is taken for a corrupt one
   quirk::Flag pdcid_zero = false;            // SACK and NACK PDC ids are 0, not the QPNs' low 16 bits
+  quirk::Flag qpn_low16 = false;             // DestQP matched by its low 16 bits (the endpoint looks it up so too)
 };
 
 struct ResponderConfig {

@@ -140,7 +140,7 @@ TEST(FrameBuilder, RethPastEndPlacesTheWriteAtTheBufferEnd) {
   FrameSpec s;
   s.opcode = wire::opcode::kMrcWriteOnly;
   s.psn = 0;
-  s.reth = RethSpec{0, 0, 256, 0};
+  s.reth = RethSpec{0, 0, 256, 0, std::nullopt};
   BuiltFrame f = build_frame(s, c);
   ASSERT_TRUE(f.ok()) << f.error;
   wire::DecodedFrame d = decode(f);
@@ -159,6 +159,25 @@ TEST(FrameBuilder, RethPastEndPlacesTheWriteAtTheBufferEnd) {
   c.buffer_bytes = 0;  // the receiver's buffer size unknown: refused
   s.reth->len = 64;
   EXPECT_NE(build_frame(s, c).error.find("past_end"), std::string::npos);
+}
+
+// Near misses of the receiver's own values: its R_Key XOR rkey_xor at the packet's own address,
+// its QPN XOR dqpn_xor.
+TEST(FrameBuilder, NearMissesFlipBitsOfTheReceiversOwnKeyAndQpn) {
+  FrameContext c = context();
+  c.buffer_bytes = 65536;
+  FrameSpec s;
+  s.opcode = wire::opcode::kMrcWriteOnly;
+  s.psn = 2;
+  s.reth = RethSpec{0, 0, 128, std::nullopt, 0x01};
+  s.dqpn_xor = 0x10000;
+  const BuiltFrame f = build_frame(s, c);
+  ASSERT_TRUE(f.ok()) << f.error;
+  const wire::DecodedFrame d = decode(f);
+  EXPECT_EQ(d.reth.rkey, 0xBEEFu ^ 0x01u);
+  EXPECT_EQ(d.reth.va, c.buffer_va + 2 * c.mtu);  // the packet's own address in the buffer
+  EXPECT_EQ(d.reth.dma_length, 128u);
+  EXPECT_EQ(d.bth.dest_qp, (c.dqpn ^ 0x10000u) & 0xFFFFFFu);
 }
 
 // W5, W7, W8, W9: injected feedback and probes carry their MRC 1.0 headers.

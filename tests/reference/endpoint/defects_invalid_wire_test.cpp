@@ -1,5 +1,5 @@
 // Wire symptoms of the invalid-input defects (answer-read, accept-bad-rkey, accept-wrong-pkey,
-// accept-bad-icrc), seen through two endpoints. A's first data packet (its first PSN, kFirstPsn)
+// accept-bad-icrc, and the near misses rkey-index-only and qpn-low-16), seen through two endpoints. A's first data packet (its first PSN, kFirstPsn)
 // is rewritten on its way to B into the invalid frame; each defect run is compared with a control
 // run.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::uint32_t kFirstPsn = 0x100;  // the pair's initial send PSN
 
-enum class Mutation { kRead, kBadRkey, kWrongPkey, kBadIcrc };
+enum class Mutation { kRead, kBadRkey, kWrongPkey, kBadIcrc, kRkeyKeyByte, kQpnBit16 };
 
 void rewrite(transport::TxFrame& f, Mutation m) {
   wire::DecodedFrame d;
@@ -29,6 +29,12 @@ void rewrite(transport::TxFrame& f, Mutation m) {
       bth[2] = 0x12;
       bth[3] = 0x34;
       break;
+    case Mutation::kRkeyKeyByte: {  // the R_Key's key byte, lowest bit: RETH after METH [+ TSETH] (W4)
+      std::uint8_t* reth = bth + wire::kBthLen + wire::kMethLen + (d.has_tseth ? wire::kTsethLen : 0);
+      reth[11] ^= 0x01;
+      break;
+    }
+    case Mutation::kQpnBit16: bth[5] ^= 0x01; break;            // DestQP (BTH bytes 5..7), bit 16
     case Mutation::kBadIcrc: wire::icrc_write(icrc, ~wire::icrc_read(icrc)); return;
   }
   const std::size_t ip = d.roce_ip_offset;
@@ -119,6 +125,24 @@ TEST(InvalidDefectWire, AcceptBadIcrcTakesTheFrame) {
   const WireRun good = run(Mutation::kBadIcrc, {});
   EXPECT_GE(sends_of_first(good.frames), 2u);
   const WireRun bad = run(Mutation::kBadIcrc, with(Defect::kAcceptBadIcrc));
+  EXPECT_EQ(sends_of_first(bad.frames), 1u);
+  EXPECT_TRUE(acked_first(bad.frames));
+}
+
+TEST(InvalidDefectWire, RkeyIndexOnlyTakesAWrongKeyByte) {
+  WireRun good = run(Mutation::kRkeyKeyByte, {});
+  EXPECT_GE(feedback_with_syndrome(good.frames, 0x62), 1u);
+  EXPECT_GE(drain_completions(*good.pair).second, 1);  // the NAK ends the write in error
+  WireRun bad = run(Mutation::kRkeyKeyByte, with(Defect::kRkeyIndexOnly));
+  EXPECT_EQ(feedback_with_syndrome(bad.frames, 0x62), 0u);
+  EXPECT_EQ(sends_of_first(bad.frames), 1u);  // taken as it was: placed and acknowledged
+  EXPECT_EQ(drain_completions(*bad.pair), std::make_pair(4, 0));
+}
+
+TEST(InvalidDefectWire, QpnLow16TakesANeighbouringQpn) {
+  const WireRun good = run(Mutation::kQpnBit16, {});
+  EXPECT_GE(sends_of_first(good.frames), 2u);  // dropped: no QP has that number
+  const WireRun bad = run(Mutation::kQpnBit16, with(Defect::kQpnLow16));
   EXPECT_EQ(sends_of_first(bad.frames), 1u);
   EXPECT_TRUE(acked_first(bad.frames));
 }
