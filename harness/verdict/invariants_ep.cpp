@@ -104,10 +104,11 @@ void peer_port_status(Run& r) {
     const PortUpdate* update;
   };
   std::array<std::vector<Miss>, 2> misses;
+  std::vector<const PortUpdate*> fresh;  // per packet: updates that reached the DUT, still inside the allowance
   for (const PacketRec& p : r.t.packets) {
     if (!dut_data(p)) continue;
     const PortUpdate* governing = nullptr;
-    std::vector<const PortUpdate*> fresh;  // reached the DUT, still inside the allowance
+    fresh.clear();
     for (const PortUpdate& u : updates) {
       if (u.frame->ts_ns + allow < p.ts_ns) {
         governing = &u;

@@ -121,6 +121,55 @@ TEST(NoMdBelowTarget, KeptWindowPassesCollapsedWindowFails) {
   }
 }
 
+// from_ns: judged from that moment against the window just before it, so an earlier (legal)
+// shrink is not taken for a decrease below target.
+TEST(NoMdBelowTarget, FromNsJudgesAgainstTheWindowBeforeIt) {
+  for (bool collapse : {false, true}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.ce = [](std::uint64_t t) { return t >= 20 * kUs; };
+    f.window = [collapse](std::uint64_t t) -> std::size_t {
+      if (t < 20 * kUs) return 8;
+      return collapse && t >= 100 * kUs ? 1 : 4;  // halved at 20 us (say, after losses)
+    };
+    run_flow(s, f);
+    s.finish();
+    const auto from = run_invariant(
+        inv("no_md_below_target", {{"target_ns", "10000"}, {"window_ns", "10000"}, {"from_ns", "60000"}}), s.ctx);
+    EXPECT_EQ(from.verdict, collapse ? Verdict::kFail : Verdict::kPass) << from.message;
+    EXPECT_EQ(from.metrics.at("baseline_inflight_bytes"), 1024);
+    // Judged from the first mark instead, the halving at 20 us is itself a failure.
+    EXPECT_EQ(run_invariant(inv("no_md_below_target", {{"target_ns", "10000"}, {"window_ns", "10000"}}), s.ctx).verdict,
+              Verdict::kFail);
+  }
+}
+
+// W14 (UET): a PSN sent twice gives an RTT sample only when the answer echoes RTX = 1; the late
+// first copy's answer (RTX = 0) is ambiguous and measures nothing.
+TEST(InflightTimeline, TakesRttSamplesByTheUetRule) {
+  Scenario s(4, 8);
+  Data d;
+  d.psn = 0;
+  s.dut_sends(0, d, 0);
+  d.rtx = true;
+  s.dut_sends(1000, d, 1);  // the retransmission
+  Feedback late = testing::sack(0, 0, 0);  // answers the first copy: RTX = 0 in its BTH
+  s.dut_receives(5000, late);
+  s.finish();
+  const Trace t = build_trace(s.ctx, select_taps(s.ctx, TapSide::kAll));
+  const auto ev = inflight_timeline(t);
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[2].rtt_ns, 0u);
+  Scenario once(4, 8);
+  d.rtx = false;
+  once.dut_sends(0, d, 0);
+  once.dut_receives(5000, late);
+  once.finish();
+  const auto one = inflight_timeline(build_trace(once.ctx, select_taps(once.ctx, TapSide::kAll)));
+  ASSERT_EQ(one.size(), 2u);
+  EXPECT_EQ(one[1].rtt_ns, 5000u);  // sent once, answered with RTX = 0: a sample
+}
+
 TEST(NoMdBelowTarget, MarksAboveTargetOrNoMarksAreInconclusive) {
   Scenario none(4, 8);
   run_flow(none, Flow{});
