@@ -93,7 +93,7 @@ namespace mrc::ref {
   X(kDropEncapsulated, "drop-encapsulated", "a WRITE that arrives still SRv6-encapsulated is dropped: no ACK, nothing placed") /* responder takes only the decapsulated form of W1's two */ \
   X(kTrimNackIgnored, "trim-nack-ignored", "a PSN named by a NACK TRIMMED is resent only after its ACK timeout") /* requester ignores NACK TRIMMED */ \
   X(kTrimMarksBad, "trim-marks-bad", "an EV named by a NACK TRIMMED turns ASSUMED_BAD (an EV event) instead of SKIP") /* trim NACK treated as a path failure */ \
-  X(kFeedbackInDataClass, "feedback-data-class", "SACKs, NACKs and Transport ACKs carry the data DSCP (10), not the Control class's") /* responder sends feedback in the Data class */ \
+  X(kFeedbackInDataClass, "feedback-data-class", "SACKs, NACKs and Transport ACKs carry the configured data DSCP, not the Control class's") /* responder sends feedback in the Data class */ \
   X(kTrimByLength, "trim-by-length", "a trimmed packet that kept more than 512 payload bytes draws no NACK and is dropped") /* trims recognised by a short length, not by DSCP */ \
   X(kDataNotEct, "data-not-ect", "data packets are sent Not-ECT (ECN field 0)") /* no switch can mark the data, so congestion shows as loss */ \
   X(kSrv6TagConstant, "srv6-tag-constant", "every SRv6 data packet carries the same EV tag (inner sport 0xC000, flow label 0)") /* SRv6: the EV tag ignores the EV, so feedback cannot name a path */ \
@@ -105,6 +105,8 @@ namespace mrc::ref {
   X(kRkeyIndexOnly, "rkey-index-only", "a WRITE with the region's R_Key index but a wrong key byte is placed and acknowledged") /* the R_Key check matches the region index and ignores the key byte */ \
   X(kQpnLow16, "qpn-low-16", "a WRITE for the QPN XOR 0x10000 is placed and acknowledged") /* QPs are found by the low 16 bits of BTH.DestQP (as wide as a PDC id) */ \
   X(kDscpHardcoded, "dscp-hardcoded", "data and control frames carry the W13 default DSCPs (10, 46), not the configured ones") /* the endpoint ignores its configured DSCP values and uses the W13 defaults */ \
+  X(kGhostAckBoundary, "ghost-ack-boundary", "after an ACK one PSN past the last PSN sent, lost PSNs are never retransmitted") /* the ghost-ACK test is off by one: an ACK of next_psn is believed */ \
+  X(kPkeyFullCompare, "pkey-full-compare", "a WRITE whose P_Key differs from the QP's only in the membership bit is dropped") /* the P_Key match compares all 16 bits, membership bit included */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -19,6 +19,7 @@ transport::RequesterQuirks requester_quirks(const DefectReads& d) {
   q.wrong_icrc = d.flag(Defect::kWrongIcrc);
   q.slow_timeout = d.flag(Defect::kSlowTimeout);
   q.honour_ghost_ack = d.flag(Defect::kHonourGhostAck);
+  q.ghost_ack_boundary = d.flag(Defect::kGhostAckBoundary);
   q.retry.never_give_up = d.flag(Defect::kNeverGiveUp);
   q.last_reth_len_mtu = d.flag(Defect::kLastRethLenMtu);
   q.msn_per_packet = d.flag(Defect::kMethMsnPerPacket);
@@ -49,6 +50,7 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.answer_read = d.flag(Defect::kAnswerRead);
   q.accept_bad_rkey = d.flag(Defect::kAcceptBadRkey);
   q.accept_wrong_pkey = d.flag(Defect::kAcceptWrongPkey);
+  q.pkey_full_compare = d.flag(Defect::kPkeyFullCompare);
   q.accept_bad_icrc = d.flag(Defect::kAcceptBadIcrc);
   q.accept_wrong_qpn = d.flag(Defect::kAcceptWrongQpn);
   q.accept_truncated = d.flag(Defect::kAcceptTruncated);
@@ -318,6 +320,7 @@ bool Endpoint::poll_frame(transport::TxFrame& out) {
       pump_health(*qp);  // a retransmission may have reported a timed-out EV
       if (sent) {
         if (pkt.path.ev_index < qp->tx_per_ev.size()) ++qp->tx_per_ev[pkt.path.ev_index];
+        qp->last_data_tx_ns = now_;
         ++stats_.data_tx;
         rr_qp_ = (idx + 1) % n;
         return true;
@@ -337,6 +340,7 @@ std::uint64_t Endpoint::next_deadline() const {
     if (q->req && q->state == transport::QpState::kRts) {
       t = std::min(t, q->req->next_deadline());
       if (const auto h = q->req->health().next_deadline()) t = std::min(t, *h);
+      t = std::min(t, q->refresh_probe_at);
     }
     if (q->rsp && q->state != transport::QpState::kErr) t = std::min(t, q->rsp->next_deadline());
   }
@@ -354,6 +358,7 @@ void Endpoint::advance(std::uint64_t now_ns) {
     if (q->req && q->state == transport::QpState::kRts) {
       q->req->advance(now_);
       send_health_probes(*q);
+      send_refresh_probe(*q);
       pump_health(*q);
     }
     if (q->rsp && q->state != transport::QpState::kErr) q->rsp->advance(now_, sink);

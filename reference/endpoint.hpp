@@ -206,6 +206,7 @@ class Endpoint {
   void sync_profile(Qp& qp);
   void pump_health(Qp& qp);
   void send_health_probes(Qp& qp);
+  void send_refresh_probe(Qp& qp);
   void expire_ep(std::uint64_t now);
 
   void rx_data(const wire::DecodedFrame& f, std::uint8_t port);

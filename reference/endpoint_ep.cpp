@@ -80,6 +80,62 @@ bool Endpoint::poll_ep_response(EpResponse& out) {
   return true;
 }
 
+namespace {
+
+// W9: a reliability probe (0xDE) on `ev`, in the Data class (`dscp`), consuming no PSN.
+transport::TxPacket reliability_probe(std::uint32_t qpn, std::uint32_t dest_qpn, std::uint16_t probe_id,
+                                      std::uint16_t ev, std::uint8_t dscp, std::uint64_t now) {
+  transport::TxPacket pkt;
+  pkt.qpn = qpn;
+  pkt.path.kind = transport::TxPath::Kind::kQpEv;
+  pkt.path.ev_index = ev;
+  pkt.dscp = dscp;
+  pkt.ecn = wire::kEcnEct0;
+  pkt.bth.opcode = wire::opcode::kMrcProbe;
+  pkt.bth.pkey = 0xFFFF;  // the QPs' P_Key (the reference uses the default partition)
+  pkt.bth.dest_qp = dest_qpn & 0xFFFFFFu;
+  pkt.bth.psn = 0;  // W9 reserved: a probe consumes no PSN
+  pkt.has_peth = true;
+  pkt.peth.probe_id = probe_id;
+  pkt.peth.spdcid = transport::pdcid_of(qpn);  // MODEL: W5 sender orientation
+  pkt.peth.dpdcid = transport::pdcid_of(dest_qpn);
+  pkt.peth.ts = wire::Timestamp{static_cast<std::uint16_t>(now / wire::kTimestampUnitNs), false, wire::kFtypeTimestamp};
+  return pkt;
+}
+
+// The probe-anytime variant's period. W9 leaves a probe's rate and schedule to the implementation;
+// one every 5 us is several per fabric round trip of the built-in testbeds, so every case sees
+// probes between its data packets, on every EV. They stop 100 us after the QP's last data packet:
+// a QP waiting out seconds of retry backoff is not probed all along.
+constexpr std::uint64_t kRefreshProbeNs = 5'000;
+constexpr std::uint64_t kRefreshQuietNs = 100'000;
+
+}  // namespace
+
+// The probe-anytime variant (W9: probes "refresh acknowledgement state when SACKs may have been
+// lost", at any time): while the QP has PSNs outstanding and is sending, a probe every
+// kRefreshProbeNs on each EV of the array in turn, ASSUMED_BAD and SKIP ones included, DENIED ones
+// (the host's) skipped. Its pr = 1 answer refreshes the requester's acknowledgement state like any
+// SACK; it tests no EV.
+void Endpoint::send_refresh_probe(Qp& qp) {
+  if (!cfg_.variants.has(Variant::kProbeAnytime)) return;
+  if (qp.req->outstanding_psns() == 0 || now_ > qp.last_data_tx_ns + kRefreshQuietNs) {
+    qp.refresh_probe_at = UINT64_MAX;
+    return;
+  }
+  if (qp.refresh_probe_at == UINT64_MAX) qp.refresh_probe_at = now_ + kRefreshProbeNs;
+  if (now_ < qp.refresh_probe_at) return;
+  qp.refresh_probe_at = now_ + kRefreshProbeNs;
+  const ev::EvHealth& h = qp.req->health();
+  for (std::size_t tried = 0; tried < h.size(); ++tried) {
+    const auto ev = static_cast<std::uint16_t>(qp.refresh_cursor++ % h.size());
+    if (h.denied(ev)) continue;
+    push_control(reliability_probe(qp.qpn, qp.attr.dest_qp_num, qp.next_probe_id++, ev, cfg_.dscp.trimmable, now_));
+    ++stats_.probes_sent;
+    return;
+  }
+}
+
 void Endpoint::send_health_probes(Qp& qp) {
   ev::EvHealth& h = qp.req->health();
   // Every due EV is taken off the due list (EvHealth records it as probed now), even when no probe
@@ -90,23 +146,9 @@ void Endpoint::send_health_probes(Qp& qp) {
       ++stats_.probes_skipped;
       continue;
     }
-    // W9: a reliability probe (0xDE) on the EV under test, in the Data class, consuming no PSN.
-    transport::TxPacket pkt;
-    pkt.qpn = qp.qpn;
-    pkt.path.kind = transport::TxPath::Kind::kQpEv;
     // defect probe-wrong-ev: the probe leaves on the next EV, not the one it tests.
-    pkt.path.ev_index = defects_.has(Defect::kProbeWrongEv) ? static_cast<std::uint32_t>((*ev + 1u) % h.size()) : *ev;
-    pkt.dscp = cfg_.dscp.trimmable;  // W9, W13: probes travel in the Data class
-    pkt.ecn = wire::kEcnEct0;
-    pkt.bth.opcode = wire::opcode::kMrcProbe;
-    pkt.bth.pkey = 0xFFFF;  // the QPs' P_Key (the reference uses the default partition)
-    pkt.bth.dest_qp = qp.attr.dest_qp_num & 0xFFFFFFu;
-    pkt.bth.psn = 0;  // W9 reserved: a probe consumes no PSN
-    pkt.has_peth = true;
-    pkt.peth.probe_id = qp.next_probe_id++;
-    pkt.peth.spdcid = transport::pdcid_of(qp.qpn);  // MODEL: W5 sender orientation
-    pkt.peth.dpdcid = transport::pdcid_of(qp.attr.dest_qp_num);
-    pkt.peth.ts = wire::Timestamp{static_cast<std::uint16_t>(now_ / wire::kTimestampUnitNs), false, wire::kFtypeTimestamp};
+    const auto path_ev = defects_.has(Defect::kProbeWrongEv) ? static_cast<std::uint16_t>((*ev + 1u) % h.size()) : *ev;
+    const transport::TxPacket pkt = reliability_probe(qp.qpn, qp.attr.dest_qp_num, qp.next_probe_id++, path_ev, cfg_.dscp.trimmable, now_);
     push_control(pkt);
     ++stats_.probes_sent;
     health_probes_.push_back(HealthProbe{qp.qpn, pkt.peth.probe_id, *ev, now_ + qp.probe_timeout_ns});

@@ -34,6 +34,11 @@ struct Endpoint::Qp {
   std::uint32_t any_cursor = 0;
   std::vector<std::uint64_t> early_recv;  // receives posted in INIT, handed to the responder at RTR
   std::uint16_t next_probe_id = 1;        // W9 probe_id of this QP's next reliability probe
+  // The probe-anytime variant: when the next refresh probe is due (UINT64_MAX while nothing is
+  // outstanding) and the EV it takes.
+  std::uint64_t refresh_probe_at = UINT64_MAX;
+  std::uint16_t refresh_cursor = 0;
+  std::uint64_t last_data_tx_ns = 0;  // when this QP last sent a data packet
 };
 
 struct Endpoint::EpPending {

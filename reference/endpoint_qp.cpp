@@ -148,6 +148,7 @@ int Endpoint::to_rtr(Qp& qp, const transport::QpAttr& a, std::uint32_t mask) {
   if (!(cfg_.device.caps & dev_cap::kTrimNack)) rc.cap |= qc::kTrimNackDestUnsupported;
   rc.report_svc_time = (cfg_.device.caps & dev_cap::kSvcTime) != 0;
   rc.control_dscp = cfg_.dscp.control;
+  rc.data_dscp = cfg_.dscp.trimmable;
   apply_variants(cfg_.variants, rc);
   if (!transport::check_config(rc).empty()) return EINVAL;
   qp.attr = next;

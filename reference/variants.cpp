@@ -26,6 +26,7 @@ constexpr std::array<VariantInfo, static_cast<std::size_t>(Variant::kCount)> kCa
     {Variant::kDataEct1, "ect1", G::kEcn, "data packets are sent ECT(1), the other ECN-capable codepoint"},
     {Variant::kPortMaskBit0, "port-mask-bit0", G::kPortMask, "port-status masks number port N as bit N-1 (F2's example), sent and read"},
     {Variant::kRetxDscp, "retx-dscp", G::kRetxDscp, "retransmissions carry DSCP_TRIMMABLE_RETX, first transmissions DSCP_TRIMMABLE"},
+    {Variant::kProbeAnytime, "probe-anytime", G::kRefreshProbe, "while data is outstanding, a reliability probe every 5 us on each EV of the array in turn, failed ones included"},
 }};
 
 // S1: W6 names the SACK byte counter's threshold but no value (F1: 4096 bytes). The lazy extreme

@@ -42,12 +42,14 @@ enum class Variant : std::uint8_t {
   kDataEct1,          // data packets are sent ECT(1) instead of ECT(0)
   kPortMaskBit0,      // port_status_mask numbers port N as bit N-1, sent and read
   kRetxDscp,          // retransmissions carry DSCP_TRIMMABLE_RETX instead of DSCP_TRIMMABLE
+  kProbeAnytime,      // a reliability probe every few microseconds while data is outstanding, on every EV in turn
   kCount,
 };
 
 // Variants of one group are alternatives of the same choice: a set holds at most one per group.
 enum class VariantGroup : std::uint8_t {
-  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers, kEcn, kPortMask, kRetxDscp
+  kSpray, kRetxEv, kSack, kOor, kSkip, kTseth, kSackWindow, kPdcid, kProbe, kTimers, kEcn, kPortMask, kRetxDscp,
+  kRefreshProbe
 };
 
 struct VariantInfo {

@@ -206,6 +206,7 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     c.checks = build_checks(root, v);
     detail::check_case_rules(root, c, file, *clauses, v);
     c.basis = case_basis(c.clauses, *clauses);
+    for (Check& chk : c.checks) chk.level = proven_level(chk.clauses.empty() ? c.clauses : chk.clauses, *clauses, c.level);
     if (r.diagnostics.empty()) r.value = std::move(c);
       })) {
     r.value.reset();

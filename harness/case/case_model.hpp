@@ -397,6 +397,7 @@ struct FieldCheck {  // every selected frame's `field` must satisfy the predicat
   struct In { std::vector<MatchValue> values; };
   struct Range { std::uint64_t lo = 0; std::uint64_t hi = 0; };
   std::variant<Equals, In, Range> predicate;
+  std::uint64_t min_count = 0;  // at least this many frames are selected (0: no floor)
 };
 
 using CheckParams = std::variant<GoldenCheck, DistributionCheck, TimingCheck, InvariantCheck,
@@ -407,6 +408,9 @@ struct Check {
   std::string name;                  // optional label for reports
   std::vector<std::string> clauses;  // subset of the case's clauses this check proves
   CheckParams params;
+  // Not a key: the strongest level among the clauses it proves (clauses.yaml), never stronger than
+  // the case's level. Its FAIL counts at that level (CaseResult::fail_level).
+  Level level = Level::kMust;
   std::string_view type() const;     // "golden", "distribution", ...
 };
 

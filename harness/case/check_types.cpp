@@ -212,7 +212,7 @@ constexpr std::array kReqIdParams{KeySpec{.name = "in_flight_ns", .kind = VK::kU
 constexpr Schema kReqIdSchema{"req_id_not_reused params", kReqIdParams};
 
 constexpr std::array kInvariants{
-    InvariantType{"no_denied_ev", &kStateGraceSchema, "no data frame leaves on an EV the controller DENIED"},
+    InvariantType{"no_denied_ev", &kStateGraceSchema, "no data frame or reliability probe leaves on an EV the controller DENIED"},
     InvariantType{"every_psn_delivered", &kNoParams, "every PSN sent is placed exactly once at the responder"},
     InvariantType{"completions_exactly_once", &kNoParams, "each WRITE-with-IMM completes once"},
     InvariantType{"completion_after_all_psns", &kNoParams, "a WRITE-with-IMM completes only after all its PSNs are placed"},
@@ -231,6 +231,7 @@ constexpr std::array kInvariants{
     InvariantType{"selective_retx", &kNoParams, "no PSN reported received by SACK is sent again"},
     InvariantType{"trim_nack_per_stub", &kNoParams, "every trimmed packet of a PSN not yet received draws a NACK TRIMMED (W7, W13)"},
     InvariantType{"stub_not_placed", &kNoParams, "no byte of a trimmed stub is written"},
+    InvariantType{"injected_placed", &kNoParams, "every injected WRITE the DUT must take is placed and acknowledged"},
     InvariantType{"sack_triggers", &kDelaySchema,
                   "a data packet with BTH.A or BTH.RTX, ECN-CE marked, or a duplicate draws a SACK naming it (W6)"},
     InvariantType{"ce_skip_once", &kDelaySchema,
@@ -266,6 +267,7 @@ constexpr std::array kInvariants{
     InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},
     InvariantType{"not_placed", &kNoParams, "injected frames write nothing to memory"},
     InvariantType{"no_assumed_bad_ev", &kStateGraceSchema, "no data frame leaves on an EV the DUT reported ASSUMED_BAD"},
+    InvariantType{"consecutive_evs_differ", &kNoParams, "the first copies of consecutive PSNs of a QP leave on different EVs"},
     InvariantType{"per_packet_ev_variation", &kVariationSchema,
                   "every window of data packets uses at least min_distinct EVs"},
     InvariantType{"data_verified", &kNoParams, "every posted write's destination bytes equal its source"},
@@ -331,6 +333,8 @@ constexpr std::array kFieldKeys{
     KeySpec{.name = "equals", .kind = VK::kCustom},
     KeySpec{.name = "in", .kind = VK::kCustom},
     KeySpec{.name = "range", .kind = VK::kList, .item = VK::kUInt, .min_items = 2, .max_items = 2},
+    KeySpec{.name = "min_count", .kind = VK::kUInt, .umin = 1,
+            .help = "at least this many frames are selected (else FAIL): the selected behaviour happens at all"},
 };
 constexpr Schema kFieldSchema{"field check", kFieldKeys, kFieldGroups, &kCommonSchema};
 
@@ -371,6 +375,7 @@ CheckParams build_field(const YAML::Node& b, const std::string& path, Validator&
       }
     }
   }
+  c.min_count = read_uint(b, "min_count").value_or(0);
   return c;
 }
 

@@ -1,6 +1,8 @@
 #include "harness/case/clauses.hpp"
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
 #include "harness/case/schema.hpp"
 #include "harness/case/yaml_file.hpp"
@@ -97,6 +99,15 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file) {
     r.index = ClauseIndex(std::move(clauses), file);
   });
   return r;
+}
+
+Level proven_level(const std::vector<std::string>& clause_ids, const ClauseIndex& index, Level case_level) {
+  std::optional<Level> strongest;
+  for (const auto& id : clause_ids) {
+    const Clause* c = index.find(id);
+    if (c != nullptr && (!strongest || c->level < *strongest)) strongest = c->level;
+  }
+  return strongest ? std::max(*strongest, case_level) : case_level;
 }
 
 Basis case_basis(const std::vector<std::string>& clause_ids, const ClauseIndex& index) {

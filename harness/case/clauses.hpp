@@ -61,6 +61,10 @@ ClauseLoadResult load_clauses(const std::filesystem::path& file);
 // there are none; ids the index does not know are the loader's error, not counted here).
 Basis case_basis(const std::vector<std::string>& clause_ids, const ClauseIndex& index);
 
+// The level a check's FAIL counts at: the strongest level among `clause_ids` (MUST before SHOULD
+// before MAY), never stronger than the case's own level; the case's level when none is known.
+Level proven_level(const std::vector<std::string>& clause_ids, const ClauseIndex& index, Level case_level);
+
 // Finds `clauses.yaml` in `start` or up to three folders above it (cases/<area>/x.yaml ->
 // cases/clauses.yaml). Empty when none.
 std::filesystem::path find_clauses_file(const std::filesystem::path& start);

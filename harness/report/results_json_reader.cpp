@@ -277,6 +277,12 @@ CaseResult read_case(Reader& r, Version version) {
   c.file = r.str("file");
   c.clauses = r.strings("clauses");
   c.level = r.str("level");
+  if (r.has("fail_level")) {  // only on a FAIL whose failing checks prove weaker requirements
+    c.fail_level = r.str("fail_level");
+    if (!parse_enum<Level>(kLevelNames, c.fail_level)) {
+      r.fail(r.child("fail_level"), "expected MUST, SHOULD or MAY, got \"" + c.fail_level + "\"");
+    }
+  }
   if (version.v1_2) c.basis = read_basis(r, version);
   c.behaviour = r.str("behaviour");
   c.tags = r.strings("tags");

@@ -195,6 +195,7 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
   j["file"] = c.file;
   j["clauses"] = strings(c.clauses);
   j["level"] = c.level;
+  if (!c.fail_level.empty()) j["fail_level"] = c.fail_level;
   j["basis"] = to_string(c.basis);
   j["behaviour"] = c.behaviour;
   j["tags"] = strings(c.tags);

@@ -10,11 +10,18 @@ Level level_of(const CaseResult& c) {
   return parse_enum<Level>(kLevelNames, c.level).value_or(Level::kMust);
 }
 
+// The level a FAIL counts at: a MUST case whose FAILing checks prove only SHOULD requirements
+// failed a SHOULD (CaseResult::fail_level).
+Level fail_level_of(const CaseResult& c) {
+  if (c.verdict != Verdict::kFail || c.fail_level.empty()) return level_of(c);
+  return parse_enum<Level>(kLevelNames, c.fail_level).value_or(Level::kMust);
+}
+
 }  // namespace
 
 CaseConformance case_conformance(const CaseResult& c, ConformanceProfile profile) {
   CaseConformance o;
-  o.counted = level_of(c) == Level::kMust && profile_counts(profile, c.basis);
+  o.counted = fail_level_of(c) == Level::kMust && profile_counts(profile, c.basis);
   const bool accepted = c.expectation == ExpectationOutcome::kExpected;
   switch (c.verdict) {
     case Verdict::kFail:
@@ -50,7 +57,7 @@ RunOutcome run_outcome(const RunResult& run) {
     if (o.advisory) {
       ++cell.advisory;
       ++r.advisories;
-      ++(level == Level::kMust ? r.advisories_must_outside_profile : r.advisories_should_may);
+      ++(fail_level_of(c) == Level::kMust ? r.advisories_must_outside_profile : r.advisories_should_may);
     }
   }
   r.conformant = r.must_failures.total() == 0 && r.must_not_judged.total() == 0 && !r.interrupted;

@@ -18,8 +18,8 @@ namespace {
 
 // Invariants that read payload bytes or the ICRC, or judge memory contents: a re-judgement needs
 // whole frames. Every other invariant reads headers (and lengths, which the original length keeps).
-constexpr std::array<std::string_view, 5> kPayloadInvariants{"icrc_valid", "data_verified", "not_placed",
-                                                             "stub_not_placed", "silently_dropped"};
+constexpr std::array<std::string_view, 6> kPayloadInvariants{"icrc_valid", "data_verified", "not_placed",
+                                                             "stub_not_placed", "injected_placed", "silently_dropped"};
 
 bool payload_field(const std::string& f) { return f.rfind("payload", 0) == 0 || f.rfind("icrc", 0) == 0; }
 

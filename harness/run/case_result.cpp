@@ -1,5 +1,6 @@
 #include "harness/run/case_result.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "harness/run/suite_loader.hpp"
@@ -85,6 +86,15 @@ CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std:
   }
   r.verdict = r.checks.front().verdict;
   for (const auto& cr : r.checks) r.verdict = harness::combine(r.verdict, cr.verdict);
+  if (r.verdict == Verdict::kFail) {
+    // r.checks holds one result per case check, in order, then the expect steps' (the case's level).
+    harness::Level strongest = harness::Level::kMay;
+    for (std::size_t k = 0; k < r.checks.size(); ++k) {
+      if (r.checks[k].verdict != Verdict::kFail) continue;
+      strongest = std::min(strongest, k < c.checks.size() ? c.checks[k].level : c.level);
+    }
+    if (strongest > c.level) r.fail_level = std::string(harness::to_string(strongest));
+  }
   if (r.verdict == Verdict::kPass) {
     r.message = std::to_string(r.checks.size()) + " check(s) passed";
   } else {

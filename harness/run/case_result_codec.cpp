@@ -155,6 +155,7 @@ void visit_case(A& a, R& c) {
   a.str(c.file, "file");
   visit_strings(a, c.clauses, "clauses");
   a.str(c.level, "level");
+  a.str(c.fail_level, "fail_level");
   a.enumeration(c.basis, harness::Basis::kModel, "basis");
   a.str(c.behaviour, "behaviour");
   visit_strings(a, c.tags, "tags");

@@ -22,7 +22,7 @@
 
 namespace mrc::run {
 
-inline constexpr std::uint16_t kCaseResultCodecVersion = 4;  // 2: the timing budget; 3: the basis; 4: evidence_error
+inline constexpr std::uint16_t kCaseResultCodecVersion = 5;  // 2: the timing budget; 3: the basis; 4: evidence_error; 5: fail_level
 
 // Throws std::length_error when a string or list is beyond what the decoder accepts (see
 // kMaxCaseResultString in the .cpp): such a result could not be read back.

@@ -197,10 +197,10 @@ struct RawView {
   wire::WireError error = wire::WireError::kOk;
 };
 
-RawView raw_view(const diffing::PacketView& p) {
+RawView raw_view(const diffing::PacketView& p, const DiffOptions& opt) {
   RawView v;
   if (p.index < 0) return v;
-  wire::DecodeOptions o;
+  const wire::DecodeOptions o = diff_decode_options(opt);
   const auto r = wire::decode_frame(p.bytes, v.f, o);
   v.decoded = r.ok();
   v.error = r.error;
@@ -240,6 +240,13 @@ std::string summarize_packet(const RawView& v) {
 
 }  // namespace
 
+wire::DecodeOptions diff_decode_options(const DiffOptions& opt) {
+  wire::DecodeOptions o;
+  o.trimmed_dscps = opt.dscp.trimmed_mask();
+  o.trimmed_lasthop_dscp = opt.dscp.trimmed_lasthop;
+  return o;
+}
+
 namespace diffing {
 
 Difference format_difference(DiffKind kind, int slot, const PacketView& pa, const PacketView& pb, const DiffOptions& opt,
@@ -248,8 +255,8 @@ Difference format_difference(DiffKind kind, int slot, const PacketView& pa, cons
   out.kind = kind;
   out.index_a = pa.index;
   out.index_b = pb.index;
-  const RawView va = raw_view(pa);
-  const RawView vb = raw_view(pb);
+  const RawView va = raw_view(pa, opt);
+  const RawView vb = raw_view(pb, opt);
   if (pa.index >= 0) out.ts_a = pa.row.ts;
   if (pb.index >= 0) out.ts_b = pb.row.ts;
   out.filter_a = filter_for(va, pa.index);

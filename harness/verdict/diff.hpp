@@ -31,6 +31,7 @@
 
 #include "harness/observe/capture.hpp"
 #include "harness/verdict/field_access.hpp"
+#include "reference/wire/frame.hpp"
 
 namespace mrc::harness {
 
@@ -56,7 +57,13 @@ struct DiffOptions {
   std::size_t max_differences = 20;  // kept in detail; all are counted
   std::string name_a = "A";          // the pcap files, for messages and evidence
   std::string name_b = "B";
+  // The run's traffic classes (W13): a data packet in their TRIMMED or TRIMMED_LASTHOP DSCP is a
+  // trimmed packet, decoded as one on both sides.
+  wire::DscpConfig dscp;
 };
+
+// How the diff decodes a frame of either side: with `opt`'s trimmed DSCPs.
+wire::DecodeOptions diff_decode_options(const DiffOptions& opt);
 
 enum class DiffKind : std::uint8_t {
   kField,     // a pair matched and this field differs

@@ -286,7 +286,7 @@ bool is_normalized(FieldId id, bool encapsulated) {
 RowOutcome make_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, const DiffOptions& opt,
                     const MaskSet& masks, Normalizer& norm, bool judge_ev, int port, Row& r, RowScratch& scratch,
                     bool register_only) {
-  wire::DecodeOptions dopt;
+  wire::DecodeOptions dopt = diff_decode_options(opt);
   wire::DecodedFrame& f = scratch.frame;
   std::array<std::uint64_t, kSlots>& slots = scratch.slots;
   FrameMeta meta;
@@ -387,7 +387,7 @@ SlotBits full_row(std::span<const std::uint8_t> bytes, std::uint64_t ts_ns, cons
                        const MaskSet& masks, Normalizer& norm, std::array<std::uint64_t, kSlots>& slots,
                        std::uint8_t* error) {
   slots.fill(0);
-  wire::DecodeOptions dopt;
+  const wire::DecodeOptions dopt = diff_decode_options(opt);
   wire::DecodedFrame f;
   const wire::DecodeResult dr = wire::decode_frame(bytes, f, dopt);
   if (error) *error = static_cast<std::uint8_t>(dr.error);

@@ -59,6 +59,8 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const TapCapture& tap,
   Score s;
   const auto bytes = tap.capture.bytes(index);
   wire::DecodeOptions opt;
+  opt.trimmed_dscps = ctx.dut_dscp.trimmed_mask();  // W13: the run's TRIMMED DSCPs mark a trim
+  opt.trimmed_lasthop_dscp = ctx.dut_dscp.trimmed_lasthop;
   s.decoded = wire::decode_frame(wire::Bytes(bytes.data(), bytes.size()), f, opt).ok() || f.trimmed;
   FrameMeta m;
   m.ts_ns = tap.capture.packet(index).ts_ns;

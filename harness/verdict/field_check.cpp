@@ -119,6 +119,11 @@ CheckResult run_field(const FieldCheck& spec, const CheckContext& ctx) {
                                     e.pcap + " packet " + std::to_string(e.packet_index) + ")");
     return r;
   }
+  if (judged < spec.min_count) {
+    conclude(r, Verdict::kFail, "at least " + std::to_string(spec.min_count) + " frame(s) matching the selection expected, " +
+                                    std::to_string(judged) + " observed");
+    return r;
+  }
   if (judged == 0) {
     conclude(r, Verdict::kInconclusive, "no frame matched the selection: nothing to judge");
     return r;

@@ -12,6 +12,8 @@
 #include "harness/verdict/diff.hpp"
 #include "harness/verdict/ev_choice.hpp"
 #include "harness/verdict/timing_budget.hpp"
+#include "reference/wire/frame.hpp"
+#include "reference/wire/mrc_headers.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -41,6 +43,33 @@ std::string retarget_filter(const std::string& f, std::int64_t merged, std::uint
   const std::string from = frame_filter(static_cast<std::size_t>(merged));
   if (f.rfind(from, 0) != 0) return frame_filter(tap_index);
   return frame_filter(tap_index) + f.substr(from.size());
+}
+
+// W9: a DUT may send a reliability probe at any time, on any EV; no golden can pin them. Probes
+// are in neither side of the diff: probe_on_tested_ev and the probe checks judge them.
+bool is_reliability_probe(std::span<const std::uint8_t> bytes) {
+  wire::DecodedFrame f;
+  wire::DecodeOptions o;
+  o.verify_icrc = false;
+  return wire::decode_frame(bytes, f, o).ok() && f.bth.opcode == wire::opcode::kMrcProbe;
+}
+
+// `in` without its reliability probes; `origin` (when given) is kept aligned with the result.
+Capture without_probes(const Capture& in, std::vector<TapRef>* origin, std::size_t& dropped) {
+  Capture out(in.tap());
+  out.reserve(in.size(), in.stored_bytes());
+  std::vector<TapRef> kept;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (is_reliability_probe(in.bytes(i))) {
+      ++dropped;
+      continue;
+    }
+    out.add(in.packet(i).ts_ns, in.bytes(i), in.packet(i).origlen);
+    if (origin) kept.push_back((*origin)[i]);
+  }
+  if (origin) *origin = std::move(kept);
+  out.integrity().offered = out.integrity().captured;
+  return out;
 }
 
 }  // namespace
@@ -86,14 +115,17 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
     conclude(r, Verdict::kError, "golden pcap " + spec.pcap.string() + " not found (tried " + tried + ")");
     return r;
   }
-  Capture golden;
-  if (const std::string err = read_capture(path, golden); !err.empty()) {
+  Capture golden_all;
+  if (const std::string err = read_capture(path, golden_all); !err.empty()) {
     conclude(r, Verdict::kError, "golden pcap unreadable: " + err);
     return r;
   }
 
   std::vector<TapRef> origin;
-  const Capture observed = merge_taps(ctx, TapSide::kFromDut, &origin);
+  std::size_t probes_observed = 0;
+  std::size_t probes_golden = 0;
+  const Capture observed = without_probes(merge_taps(ctx, TapSide::kFromDut, &origin), &origin, probes_observed);
+  const Capture golden = without_probes(golden_all, nullptr, probes_golden);
   DiffOptions opt;
   opt.masks = spec.masks;
   opt.window = spec.window;
@@ -107,6 +139,7 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
   if (ts_compared) note_budget(r, ctx.timing_budget);
   opt.tolerance_ns = ts_compared ? widen_upper(spec.tolerance_ns, ctx.timing_budget) : spec.tolerance_ns;
   opt.tolerance_pct = spec.tolerance_pct;
+  opt.dscp = ctx.dut_dscp;  // W13: trims are told by the run's TRIMMED DSCPs
   // Which packet a PSN rides on and which eligible EV carries it are the DUT's to choose: pair
   // packets by identity, and judge the EV fields against the DUT's eligible EVs (when the run
   // knows them), each packet on the port it left by.
@@ -132,6 +165,7 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
   r.metrics["field_differences"] = static_cast<double>(d.field_differences);
   r.metrics["missing"] = static_cast<double>(d.missing);
   r.metrics["extra"] = static_cast<double>(d.extra);
+  r.metrics["probes_not_diffed"] = static_cast<double>(probes_observed);
 
   for (const Difference& x : d.differences) {
     Evidence e;

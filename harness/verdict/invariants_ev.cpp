@@ -77,7 +77,8 @@ const Interval* covering(const std::vector<EvIntervals>& all, std::uint32_t echo
   return nullptr;
 }
 
-void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict) {
+// `probes`: reliability probes count too (DENIED covers them; ASSUMED_BAD EVs are probed on purpose).
+void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict, bool probes) {
   // Frames already queued in the DUT's port when the state changed may still leave within grace_ns
   // (and the timing budget: the state change and the frame's timestamp come from two clocks).
   const std::uint64_t declared = r.param("grace_ns", 0);
@@ -85,9 +86,9 @@ void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict)
   const std::string graced = r.budget_note.empty() ? "" : " (" + r.budget_note + ")";
   const auto spans = intervals_for(r.ctx, bit);
   if (spans.empty()) return r.stop(Verdict::kInconclusive, std::string("no EV was ") + state + " during the run");
-  r.judged_what = "data packets from the DUT";
+  r.judged_what = probes ? "data packets and reliability probes from the DUT" : "data packets from the DUT";
   for (const PacketRec& p : r.t.packets) {
-    if (!dut_data(p)) continue;
+    if (!dut_data(p) && !(probes && p.from_dut && p.cls == FrameClass::kProbe)) continue;
     ++r.judged;
     if (const Interval* s = covering(spans, p.ev, p.ts_ns, strict); s && p.ts_ns >= s->from + grace) {
       r.violation(p, "ev", std::string("an EV that is not ") + state + graced, ev_label(r.ctx, p.ev),
@@ -120,9 +121,9 @@ void check_known_ev(Run& r, const PacketRec& p) {
 
 }  // namespace
 
-void no_denied_ev(Run& r) { no_data_in_state(r, kDenied, "DENIED", false); }
+void no_denied_ev(Run& r) { no_data_in_state(r, kDenied, "DENIED", false, /*probes=*/true); }
 
-void no_assumed_bad_ev(Run& r) { no_data_in_state(r, kAssumedBad, "ASSUMED_BAD", true); }
+void no_assumed_bad_ev(Run& r) { no_data_in_state(r, kAssumedBad, "ASSUMED_BAD", true, /*probes=*/false); }
 
 void no_data_on_failed_ev(Run& r) {
   const std::uint64_t declared = r.param("grace_ns", 0);
@@ -205,6 +206,38 @@ void per_packet_ev_variation(Run& r) {
                   "the window ends at this packet");
     }
     in_violation = bad;
+  }
+}
+
+// SPRAY-PER-PACKET-EV: the first copies of two consecutive PSNs of one QP left on different EVs.
+// Judged in PSN order, not capture order: packets the DUT chose in turn may leave its ports out of
+// order (each port has its own queue). A retransmission is the DUT's choice by RETX-DIFFERENT-EV.
+void consecutive_evs_differ(Run& r) {
+  std::size_t eligible = 0;
+  for (const auto& e : r.ctx.dut.evs) eligible += (!e.denied && (e.state & kGood)) ? 1 : 0;
+  if (!r.ctx.dut.evs.empty() && eligible < 2) {
+    return r.stop(Verdict::kInconclusive, "fewer than 2 eligible EVs: consecutive packets may share one");
+  }
+  r.judged_what = "consecutive PSNs first sent by the DUT";
+  auto key = [](const PacketRec& p, std::uint32_t psn) { return (std::uint64_t{p.dqpn} << 24) | (psn & 0xFFFFFFu); };
+  FlatIndex first(r.t.packets.size());  // (QP, PSN) -> position of its first copy
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (!dut_data(p)) continue;
+    std::uint32_t* s = first.find_or_insert(key(p, p.psn));
+    if (s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(i);
+  }
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (!dut_data(p) || first.get(key(p, p.psn)) != i) continue;
+    const std::uint32_t prev = first.get(key(p, p.psn - 1));
+    if (prev == FlatIndex::kNone) continue;
+    ++r.judged;
+    const PacketRec& q = r.t.packets[prev];
+    if (q.ev == p.ev) {
+      r.violation(p, "ev", "an EV other than PSN " + std::to_string(q.psn) + "'s (" + where(r.ctx, q) + ")",
+                  ev_label(r.ctx, p.ev), "PSN " + std::to_string(p.psn) + " follows PSN " + std::to_string(q.psn) + " on the same EV");
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 // (W13), for the DUT's QP: the only frames a responder may place and acknowledge. When feedback
 // must be sent is invariants_feedback_triggers.cpp's.
 #include <algorithm>
+#include <functional>
+#include <numeric>
 
 #include "harness/verdict/flat_index.hpp"
 #include "harness/verdict/invariants.hpp"
@@ -205,6 +207,47 @@ void stub_not_placed(Run& r) {  // W13
                 "the stub's " + std::to_string(w.payload.size()) + " payload bytes written there",
                 "no whole frame for PSN " + std::to_string(w.psn) + " reached the DUT");
   }
+}
+
+// The valid side of an invalid-input rule's edge (a P_Key one membership bit away, ...): every
+// WRITE the case injected that reached the DUT whole and is its to take (good ICRC, its QP, a
+// matching P_Key) is placed, byte for byte, and acknowledged by the DUT's feedback.
+void injected_placed(Run& r) {
+  r.judged_what = "valid WRITEs injected into the DUT";
+  FlatIndex arrived(r.t.packets.size());  // psn -> its first accepted, untrimmed arrival
+  for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
+    const PacketRec& p = r.t.packets[i];
+    if (!accepted(r.ctx, p) || p.trimmed) continue;
+    if (std::uint32_t* s = arrived.find_or_insert(p.psn); s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(i);
+  }
+  auto acknowledged = [&](std::uint32_t psn) {
+    return std::any_of(r.t.packets.begin(), r.t.packets.end(), [&](const PacketRec& p) {
+      if (!dut_feedback(p)) return false;
+      const std::int32_t d = psn_diff(p.psn, psn);
+      return (p.carries_cack() && d >= 0) || (p.is_sack() && !p.seth_pr && sack_has(p, psn));
+    });
+  };
+  for (const InjectedWriteRecord& w : r.ctx.dut.injected_writes) {
+    if (w.trimmed) continue;
+    const std::uint32_t at = arrived.get(w.psn);
+    if (at == FlatIndex::kNone) continue;  // lost on the way, or not the DUT's to take
+    ++r.judged;
+    const PacketRec& p = r.t.packets[at];
+    if (w.after.size() != w.payload.size()) {
+      return r.stop(Verdict::kInconclusive, "the DUT binding could not read back its buffer at offset " + std::to_string(w.offset));
+    }
+    const auto differ = static_cast<std::size_t>(
+        std::inner_product(w.payload.begin(), w.payload.end(), w.after.begin(), std::size_t{0}, std::plus<>(),
+                           [](std::uint8_t a, std::uint8_t b) { return std::size_t{a != b}; }));
+    if (differ != 0) {
+      r.violation(p, "memory", "the frame's " + std::to_string(w.payload.size()) + " payload bytes at offset " + std::to_string(w.offset),
+                  std::to_string(differ) + " of them differ (the WRITE was not placed)");
+    }
+    if (!acknowledged(w.psn)) {
+      r.violation(p, "feedback", "a SACK or Transport ACK from the DUT acknowledging PSN " + std::to_string(w.psn), "none");
+    }
+  }
+  if (r.judged == 0) r.stop(Verdict::kInconclusive, "no injected WRITE reached the DUT whole with its QP and P_Key");
 }
 
 void not_placed(Run& r) {

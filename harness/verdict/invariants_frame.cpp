@@ -214,7 +214,9 @@ void allowed_opcodes(Run& r) {
 
 // W13: each class in the DSCP value the DUT was configured with (the case's config.dscp, W13's
 // defaults when it sets none; a param overrides). A retransmission may carry DSCP_TRIMMABLE again
-// or DSCP_TRIMMABLE_RETX: W13 leaves that to the sender.
+// or DSCP_TRIMMABLE_RETX: W13 leaves that to the sender. Reliability probes travel in the Data
+// class (W9), endpoint responses in Control with the feedback (W10); an endpoint request carries
+// the req_tc its caller gave, judged only against a `probe` param.
 void dscp_marking(Run& r) {
   const wire::DscpConfig& cfg = r.ctx.dut_dscp;
   const std::uint64_t data = r.param("data", cfg.trimmable);
@@ -225,9 +227,9 @@ void dscp_marking(Run& r) {
   for (const PacketRec& p : r.t.packets) {
     if (!p.from_dut) continue;
     std::uint64_t want = kUnset;
-    if (p.is_write_data()) want = data;
+    if (p.is_write_data() || p.cls == FrameClass::kProbe) want = data;
     if (p.is_feedback()) want = feedback;
-    if (p.cls == FrameClass::kEndpoint) want = probe;
+    if (p.cls == FrameClass::kEndpoint) want = p.opcode == wire::opcode::kMrcEndpointRsp ? feedback : probe;
     if (want == kUnset) continue;
     ++r.judged;
     if (p.is_write_data() && p.rtx && p.dscp == retx) continue;

@@ -1,6 +1,7 @@
 #include "harness/verdict/timing_metrics.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "harness/verdict/fault_spans.hpp"
 #include "harness/verdict/flat_index.hpp"
@@ -246,9 +247,16 @@ Measurement trim_nack_latency(const CheckContext& ctx, const Trace& t) {
   std::vector<std::uint32_t> stubs;
   std::vector<std::uint8_t> answered;
   FlatIndex pending(t.packets.size());  // psn -> index into stubs of the earliest unanswered stub
+  FlatIndex arrived(t.packets.size());  // psn -> a whole copy reached the DUT
   for (std::size_t i = 0; i < t.packets.size(); ++i) {
     const PacketRec& p = t.packets[i];
-    if (!p.from_dut && p.is_write_data() && p.trimmed) {  // W13
+    if (!p.from_dut && valid_arrival(p)) {
+      if (std::uint32_t* a = arrived.find_or_insert(p.psn)) *a = static_cast<std::uint32_t>(i);
+      continue;
+    }
+    // W7: TRIMMED answers a PSN the responder has not received. A trimmed duplicate of one that
+    // arrived whole (the peer resent it: its Transport ACK came late) draws a SACK, not a NACK.
+    if (!p.from_dut && p.is_write_data() && p.trimmed && arrived.get(p.psn) == FlatIndex::kNone) {  // W13
       std::uint32_t* s = pending.find_or_insert(p.psn);
       if (s && *s == FlatIndex::kNone) *s = static_cast<std::uint32_t>(stubs.size());
       stubs.push_back(static_cast<std::uint32_t>(i));
@@ -314,22 +322,52 @@ Measurement feedback_latency(const CheckContext& ctx, const Trace& t) {
   return m;
 }
 
+// The health-probe schedule (W11) of an EV out of service: the gap between two probes of an EV
+// that carried no data since the probe before them (so the first probe already tested an EV out
+// of service, not one that failed in the gap or sat out a hold-down), timed while the DUT sent
+// data on other EVs. W9 lets a DUT probe any EV at any time (to refresh its acknowledgement
+// state), so the probes of an EV in use, or of an idle QP, are not the schedule and are not timed.
 Measurement probe_interval(const Trace& t) {
   Measurement m;
-  FlatIndex last(t.packets.size());  // EV -> position of its latest probe
+  struct Probes {
+    std::uint32_t last = FlatIndex::kNone;    // the EV's latest probe
+    std::uint32_t before = FlatIndex::kNone;  // the one before it
+  };
+  FlatIndex slot(t.packets.size());       // EV -> index into probes
+  std::vector<Probes> probes;
+  FlatIndex last_data(t.packets.size());  // EV -> position of its latest data packet
+  std::uint32_t last_any = FlatIndex::kNone;  // position of the DUT's latest data packet
+  auto none_since = [](std::uint32_t data, std::uint32_t from) {
+    return from != FlatIndex::kNone && (data == FlatIndex::kNone || data < from);
+  };
   for (std::size_t i = 0; i < t.packets.size(); ++i) {
     const PacketRec& p = t.packets[i];
-    if (!p.from_dut || !p.is_path_probe()) continue;
-    std::uint32_t* s = last.find_or_insert(p.ev);
-    if (!s) continue;
-    if (*s != FlatIndex::kNone) {
-      m.samples.push_back(sample(t.packets[*s].ts_ns, p.ts_ns, static_cast<std::int64_t>(i), "next probe of the same EV"));
+    if (!p.from_dut) continue;
+    if (p.is_write_data()) {
+      if (std::uint32_t* d = last_data.find_or_insert(p.ev)) *d = static_cast<std::uint32_t>(i);
+      last_any = static_cast<std::uint32_t>(i);
+      continue;
     }
-    *s = static_cast<std::uint32_t>(i);
+    if (!p.is_path_probe()) continue;
+    std::uint32_t* s = slot.find_or_insert(p.ev);
+    if (!s) continue;
+    if (*s == FlatIndex::kNone) {
+      *s = static_cast<std::uint32_t>(probes.size());
+      probes.emplace_back();
+    }
+    Probes& e = probes[*s];
+    const std::uint32_t data_here = last_data.get(p.ev);
+    const bool qp_busy = last_any != FlatIndex::kNone && e.last != FlatIndex::kNone && last_any > e.last;
+    if (none_since(data_here, e.before) && qp_busy) {
+      m.samples.push_back(sample(t.packets[e.last].ts_ns, p.ts_ns, static_cast<std::int64_t>(i),
+                                 "next probe of an EV that carried no data since the probe before"));
+    }
+    e.before = e.last;
+    e.last = static_cast<std::uint32_t>(i);
   }
   if (m.samples.empty()) {
     m.early = Verdict::kInconclusive;
-    m.message = "no EV was probed twice: no probe interval to time";
+    m.message = "no EV out of service was probed three times while data flowed elsewhere: no probe interval to time";
   }
   return m;
 }

@@ -82,6 +82,10 @@ struct CaseResult {
   std::string file;                  // the case file, relative to the suite root
   std::vector<std::string> clauses;
   std::string level;                 // MUST / SHOULD / MAY
+  // A FAIL only, and only when weaker than `level`: the strongest level among the requirements its
+  // FAILing checks prove. A MUST case that failed only a check scoped to SHOULD requirements is an
+  // advisory (run_outcome.cpp), not a MUST non-conformance.
+  std::string fail_level;
   Basis basis = Basis::kPublished;   // the weakest basis among its clauses (clauses.yaml)
   std::string behaviour;             // valid / invalid / inopportune
   std::vector<std::string> tags;

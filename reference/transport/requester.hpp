@@ -49,6 +49,7 @@ struct RequesterQuirks {
   quirk::Flag wrong_icrc = false;          // data packets carry a corrupted ICRC
   quirk::Flag slow_timeout = false;        // every ACK timeout is 2T
   quirk::Flag honour_ghost_ack = false;    // an ACK past the last PSN sent acknowledges everything outstanding
+  quirk::Flag ghost_ack_boundary = false;  // ... when it runs exactly one PSN past the last sent
   RetryQuirks retry;                // defects of the ACK timeout and retry schedule
   quirk::Flag always_dynamic_mpr = false;  // follows MPR advertisements without both dynamic caps
   quirk::Flag ignore_trim_nack = false;    // a NACK TRIMMED changes nothing: the PSN waits for its timer
@@ -214,6 +215,7 @@ class Requester {
   void arm_tack_timer(std::uint64_t now);
   void on_tack_timeout(std::uint64_t now);
   bool emit_tack_probe(std::uint64_t now, TxPacket& out);
+  bool believes_ghost(std::uint32_t ahead) const;
   void build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, bool retransmission,
              std::uint64_t now, TxPacket& out) const;
   std::optional<std::uint16_t> pick_ev(std::uint64_t now, std::optional<std::uint16_t> exclude,

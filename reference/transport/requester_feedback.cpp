@@ -53,7 +53,7 @@ void Requester::on_sack(const FeedbackInfo& fb, std::uint64_t now) {
   // A cack_psn past every PSN sent is forged or stale, and so is the rest of the SACK: its bitmap
   // and trigger are not believed either (INVALID-GHOST-ACK).
   const std::uint32_t claimed = psn_diff(psn_add(s.cack_psn, 1), una_psn_);
-  if (claimed > outstanding_ && claimed < (1u << 23) && !cfg_.quirks.honour_ghost_ack) return;
+  if (claimed > outstanding_ && claimed < (1u << 23) && !believes_ghost(claimed)) return;
   // The trigger, looked up before the cumulative ACK retires its slot.
   const bool has_trigger = !s.pr;
   const std::uint32_t trig = s.ack_psn();
@@ -162,6 +162,13 @@ void Requester::on_nack(const FeedbackInfo& fb, std::uint64_t now) {
   }
 }
 
+// An acknowledgement of `ahead` PSNs from una when only outstanding_ were sent is forged or stale
+// (INVALID-GHOST-ACK). Defects honour-ghost-ack and ghost-ack-boundary (ahead exactly one past the
+// last PSN sent) believe it, as acknowledging everything outstanding.
+bool Requester::believes_ghost(std::uint32_t ahead) const {
+  return cfg_.quirks.honour_ghost_ack || (cfg_.quirks.ghost_ack_boundary && ahead == outstanding_ + 1);
+}
+
 void Requester::on_transport_ack(const FeedbackInfo& fb, std::uint64_t now) {
   ++stats_.acks;
   std::uint32_t acked_bytes = 0;
@@ -180,7 +187,7 @@ void Requester::on_transport_ack(const FeedbackInfo& fb, std::uint64_t now) {
   if (ahead > outstanding_ && ahead < (1u << 23)) {
     // An ACK past everything sent: ignored, unless the honour-ghost-ack defect takes it as
     // acknowledging all that is outstanding.
-    if (!cfg_.quirks.honour_ghost_ack) return;
+    if (!believes_ghost(ahead)) return;
     through = psn_add(next_psn_, kPsnMask);
   }
   ack_through(through, acked_bytes);
@@ -196,7 +203,7 @@ void Requester::on_transport_ack(const FeedbackInfo& fb, std::uint64_t now) {
 void Requester::ack_through(std::uint32_t cum_psn, std::uint32_t& acked_bytes) {
   // Cumulative: every PSN up to and including cum_psn arrived.
   std::uint32_t n = psn_diff(psn_add(cum_psn, 1), una_psn_);
-  if (n > outstanding_ && n < (1u << 23) && cfg_.quirks.honour_ghost_ack) n = outstanding_;  // defect
+  if (n > outstanding_ && n < (1u << 23) && believes_ghost(n)) n = outstanding_;  // defect
   if (n == 0 || n > outstanding_) return;  // nothing new, or an old / bogus PSN
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t psn = psn_add(una_psn_, i);

@@ -95,8 +95,15 @@ Responder::Responder(const ResponderConfig& cfg, MemoryTable& memory, const Resp
   last_acked_cack_ = window_.cumulative_ack_psn();
 }
 
+// IBA P_Key match: the low 15 bits; the membership bit (bit 15) takes no part (defect
+// pkey-full-compare compares it too).
+bool Responder::pkey_matches(std::uint16_t pkey) const {
+  const std::uint16_t mask = quirks_.pkey_full_compare ? 0xFFFF : 0x7FFF;
+  return (pkey & mask) == (cfg_.pkey & mask);
+}
+
 FeedbackAddress Responder::address() const {
-  const std::uint8_t dscp = quirks_.feedback_in_data_class ? wire::DscpConfig{}.trimmable : cfg_.control_dscp;
+  const std::uint8_t dscp = quirks_.feedback_in_data_class ? cfg_.data_dscp : cfg_.control_dscp;
   return FeedbackAddress{cfg_.qpn, cfg_.remote_qpn, cfg_.pkey, dscp, cfg_.pdcid_data_direction, quirks_.pdcid_zero};
 }
 
@@ -158,7 +165,7 @@ RxOutcome Responder::on_data(const wire::DecodedFrame& f, std::uint8_t port, std
     ++stats_.wrong_qp;
     return RxOutcome::kDroppedWrongQp;
   }
-  if ((f.bth.pkey & 0x7FFF) != (cfg_.pkey & 0x7FFF) && !quirks_.accept_wrong_pkey) {
+  if (!pkey_matches(f.bth.pkey) && !quirks_.accept_wrong_pkey) {
     ++stats_.bad_pkey;
     return RxOutcome::kDroppedBadPkey;
   }
@@ -190,7 +197,7 @@ RxOutcome Responder::on_probe(const wire::DecodedFrame& f, std::uint8_t port, st
     ++stats_.dropped_in_error;
     return RxOutcome::kDroppedQpError;
   }
-  if ((f.bth.pkey & 0x7FFF) != (cfg_.pkey & 0x7FFF) && !quirks_.accept_wrong_pkey) {
+  if (!pkey_matches(f.bth.pkey) && !quirks_.accept_wrong_pkey) {
     ++stats_.bad_pkey;
     return RxOutcome::kDroppedBadPkey;
   }

@@ -73,6 +73,7 @@ struct ResponderQuirks {
   quirk::Flag answer_read = false;           // a READ request is acknowledged as executed, no NAK 0x61
   quirk::Flag accept_bad_rkey = false;       // a WRITE failing the R_Key check is ACKed (not placed), no NAK 0x62
   quirk::Flag accept_wrong_pkey = false;     // the P_Key check is skipped
+  quirk::Flag pkey_full_compare = false;     // the membership bit takes part in the P_Key match
   quirk::Flag accept_bad_icrc = false;       // full-length frames with a wrong ICRC are processed
   quirk::Flag accept_wrong_qpn = false;      // the BTH.DestQP check is skipped (the endpoint hands such
                                              // frames to this QP when no QP has that number)
@@ -109,6 +110,7 @@ struct ResponderConfig {
   bool sack_window_at_trigger = false;  // S1: W6 bitmap = the 64-PSN block holding the trigger
   bool pdcid_data_direction = false;    // W5: spdcid = requester, dpdcid = responder (F2)
   std::uint8_t control_dscp = wire::DscpConfig{}.control;
+  std::uint8_t data_dscp = wire::DscpConfig{}.trimmable;  // only the feedback-data-class defect uses it
 };
 
 // The responder configuration a QP gets at INIT->RTR (QpAttr RTR fields plus its own QPN).
@@ -225,6 +227,7 @@ class Responder {
   };
 
   bool well_formed_write(const wire::DecodedFrame& f) const;
+  bool pkey_matches(std::uint16_t pkey) const;
   FeedbackTrigger trigger_of(const wire::DecodedFrame& f, std::uint8_t port, std::uint64_t now) const;
   RxOutcome on_stub(const wire::DecodedFrame& f, const FeedbackTrigger& t, std::uint64_t now,
                     FeedbackSink& sink);

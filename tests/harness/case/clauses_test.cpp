@@ -142,7 +142,7 @@ TEST(ProjectClauses, EveryRequirementHasABasisFromItsWireModelEntry) {
   EXPECT_EQ(by[static_cast<std::size_t>(Basis::kPublished)], 35u);
   EXPECT_EQ(by[static_cast<std::size_t>(Basis::kSpec)], 21u);  // TRIM-DSCP-CONFIGURED: the values are configuration (F5, F6)
   EXPECT_EQ(by[static_cast<std::size_t>(Basis::kSpecSingle)], 20u);
-  EXPECT_EQ(by[static_cast<std::size_t>(Basis::kModel)], 17u);
+  EXPECT_EQ(by[static_cast<std::size_t>(Basis::kModel)], 18u);  // FAILOVER-INFERRED-LOSS: loss inference is the project's (W6)
   EXPECT_EQ(idx.find("INVALID-WRONG-QPN")->basis, Basis::kPublished);    // IBA alone
   EXPECT_EQ(idx.find("PSN-WRAP")->basis, Basis::kSpec);                  // "SACKed": SETH offsets, F1 and F2
   EXPECT_EQ(idx.find("FB-SACK-BITMAP")->basis, Basis::kSpecSingle);      // the bit order is F1's alone

@@ -36,7 +36,7 @@ TEST(Registry, CheckTypesMatchTheParamsVariantAndShareCommonKeys) {
     EXPECT_NE(types[i].schema->find("clauses"), nullptr) << types[i].name;
   }
   EXPECT_NE(common_check_schema().find("name"), nullptr);
-  Check c{{}, "", {}, FieldCheck{}};
+  Check c{{}, "", {}, FieldCheck{}, Level::kMust};
   EXPECT_EQ(c.type(), "field");
 }
 

@@ -55,6 +55,8 @@ constexpr Pair kPairs[] = {
     {"reliab-v-111", "trim-by-length"},
     // W13: the DSCP values are configuration (a SHOULD case)
     {"spray-v-030", "dscp-hardcoded"},
+    // near misses: an ACK one PSN past the last sent; a P_Key one membership bit away (taken)
+    {"invalid-i-109", "ghost-ack-boundary"},  {"reliab-v-156", "pkey-full-compare"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {
@@ -110,6 +112,24 @@ std::vector<Pair> with_defects() {
     if (s.defect) v.push_back(s);
   }
   return v;
+}
+
+// A MUST case whose only FAILing check is scoped to a SHOULD requirement failed a SHOULD: an
+// advisory, exit 0 (failover-v-003's throughput recovery proves FAILOVER-STOP-USING-FAILED only).
+TEST(CaseDefectPairs, AMustCaseFailingOnlyAShouldScopedCheckIsAnAdvisory) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("failover-v-003").string()};
+  o.out = out.path();
+  o.dut = "reference:keep-failed-ev";
+  const SuiteRun r = run(o);
+  ASSERT_TRUE(r.has_result) << r.err;
+  const harness::CaseResult* c = r.find("failover-v-003");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
+  EXPECT_EQ(c->level, "MUST");
+  EXPECT_EQ(c->fail_level, "SHOULD");
+  EXPECT_EQ(r.rc, 0) << r.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, CaseDefectPair, ::testing::ValuesIn(with_defects()),

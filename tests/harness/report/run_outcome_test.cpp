@@ -83,6 +83,27 @@ TEST(CaseConformance, AnAcceptedExpectationIsNeverANonConformance) {
   EXPECT_TRUE(case_conformance(other, ConformanceProfile::kFull).non_conformance);
 }
 
+// A MUST case whose FAILing checks prove only SHOULD requirements (fail_level) failed a SHOULD.
+TEST(CaseConformance, AMustCaseFailingOnlyAShouldScopedCheckIsAnAdvisory) {
+  CaseResult c = make_case("failover-v-003", "failover", Verdict::kFail);
+  c.fail_level = "SHOULD";
+  const CaseConformance o = case_conformance(c, ConformanceProfile::kFull);
+  EXPECT_FALSE(o.counted);
+  EXPECT_FALSE(o.non_conformance);
+  EXPECT_TRUE(o.advisory);
+  const RunOutcome r = run_outcome(run_of({c}));
+  EXPECT_TRUE(r.conformant);
+  EXPECT_EQ(r.advisories_should_may, 1u);  // a SHOULD advisory, not a MUST outside the profile
+  EXPECT_EQ(r.advisories_must_outside_profile, 0u);
+  EXPECT_EQ(exit_code(run_of({c})), 0);
+  c.fail_level.clear();  // a failing check proved a MUST requirement
+  EXPECT_TRUE(case_conformance(c, ConformanceProfile::kFull).non_conformance);
+  // fail_level speaks of a FAIL only: an INCONCLUSIVE MUST case stays unjudged.
+  c.fail_level = "SHOULD";
+  c.verdict = Verdict::kInconclusive;
+  EXPECT_TRUE(case_conformance(c, ConformanceProfile::kFull).not_judged);
+}
+
 TEST(RunOutcome, AShouldFailIsAnAdvisoryExitZeroUnlessStrict) {
   const RunResult run = run_of({make_case("spray-v-001", "spray", Verdict::kPass),
                                 make_case("reorder-v-016", "reorder", Verdict::kFail, "SHOULD")});

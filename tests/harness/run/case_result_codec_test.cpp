@@ -22,7 +22,7 @@ using harness::Verdict;
 // size changes, encode the new field (visit_* in case_result_codec.cpp), set it in full_result(),
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(CaseResult) == 512 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
+static_assert(sizeof(CaseResult) == 544 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
                   sizeof(Chart) == 200,
               "a field was added to the verdict model: see the comment above");
 #endif
@@ -37,6 +37,7 @@ CaseResult full_result() {
   r.file = "cases/spray/spray-v-001.yaml";
   r.clauses = {"SPRAY-PER-PACKET-EV", "EV-DENIED-NEVER-USED"};
   r.level = "MUST";
+  r.fail_level = "SHOULD";
   r.basis = harness::Basis::kModel;
   r.behaviour = "valid";
   r.tags = {"spraying", "smoke", ""};
@@ -176,9 +177,9 @@ TEST(CaseResultCodec, TrailingBytesAreRefused) {
 
 TEST(CaseResultCodec, WrongVersionAndMagicAreNamed) {
   std::vector<std::uint8_t> b = bytes_of(full_result());
-  b[5] = 5;
+  b[5] = 4;
   EXPECT_EQ(decode_case_result(b).error,
-            "wrong version: 5, this build reads version 4 (parent and child are different builds?)");
+            "wrong version: 4, this build reads version 5 (parent and child are different builds?)");
   b = bytes_of(full_result());
   b[0] = 'X';
   EXPECT_EQ(decode_case_result(b).error, "not a case result: the first bytes are not \"MRCR\"");
@@ -190,13 +191,13 @@ TEST(CaseResultCodec, OutOfRangeEnumsAndRepeatedMetricsAreRefused) {
   r.verdict = Verdict::kPass;
   std::vector<std::uint8_t> b = bytes_of(r);
   // The verdict byte follows id, title, area, file (4-byte length each, "x" has 1), 2 empty lists,
-  // level, the basis byte, behaviour and the 8-byte seed.
-  const std::size_t verdict_at = 10 + 5 + 4 * 3 + 4 + 4 * 2 + 4 + 1 + 8;
+  // level, fail_level, the basis byte, behaviour and the 8-byte seed.
+  const std::size_t verdict_at = 10 + 5 + 4 * 3 + 4 + 4 * 2 + 4 + 4 + 1 + 8;
   ASSERT_EQ(b[verdict_at], 0);
   b[verdict_at] = 5;
   EXPECT_EQ(decode_case_result(b).error, "bad value: verdict: 5 is not a valid value");
   b = bytes_of(r);
-  const std::size_t basis_at = 10 + 5 + 4 * 3 + 4 + 4;  // right after the level
+  const std::size_t basis_at = 10 + 5 + 4 * 3 + 4 + 4 + 4;  // right after level and fail_level
   ASSERT_EQ(b[basis_at], 0);                             // published
   b[basis_at] = 4;  // published, spec, spec-single, model: 0..3
   EXPECT_EQ(decode_case_result(b).error, "bad value: basis: 4 is not a valid value");

@@ -55,7 +55,7 @@ TEST(WireFit, AGoldenThatComparesTimesDoesNotFitOneThatMasksThemDoes) {
   harness::GoldenCheck g;
   g.pcap = "pcaps/spray/x.pcapng";
   g.tolerance_ns = 50'000;
-  c.checks.push_back(harness::Check{{}, "", {}, g});
+  c.checks.push_back(harness::Check{{}, "", {}, g, harness::Level::kMust});
   const std::string why = wire_misfit(c, kNetns);
   EXPECT_NE(why.find("its golden (pcaps/spray/x.pcapng) pins packet times"), std::string::npos) << why;
   std::get<harness::GoldenCheck>(c.checks[0].params).masks = {"ts"};

@@ -53,6 +53,51 @@ TEST(EvInvariants, NoDeniedEv) {
   EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.ctx).verdict, Verdict::kInconclusive);
 }
 
+TEST(EvInvariants, NoDeniedEvJudgesReliabilityProbesToo) {
+  Scenario s(4, 8);
+  s.ctx.dut.evs[2].denied = true;
+  for (std::uint32_t k = 0; k < 16; ++k) send_on(s, k * 100, k, k % 8 == 2 ? 3 : k % 8);
+  testing::RelProbe p;
+  p.ev = ev_value(5);
+  p.dqpn = testing::kPeerQpn;
+  s.tx(s.port_of_ev(5)).capture.add(3000, encode(p));  // a probe of an EV in use: legal (W9)
+  EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.finish()).verdict, Verdict::kPass);
+  p.ev = ev_value(2);
+  s.tx(s.port_of_ev(2)).capture.add(4000, encode(p));  // DENIED covers probes (EV-DENIED-NEVER-USED)
+  const auto r = run_invariant(inv("no_denied_ev"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_NE(r.evidence[0].observed.find("index 2"), std::string::npos);
+  // An ASSUMED_BAD EV is probed on purpose: no_assumed_bad_ev judges data only.
+  Scenario b(4, 8);
+  b.ctx.dut.ev_events = {event(0, 2, kBad)};
+  send_on(b, 1000, 1, 3);
+  b.tx(b.port_of_ev(2)).capture.add(4000, encode(p));
+  EXPECT_EQ(run_invariant(inv("no_assumed_bad_ev"), b.finish()).verdict, Verdict::kPass);
+}
+
+// SPRAY-PER-PACKET-EV in PSN order: a port that sends later does not make two choices look alike,
+// a retransmission is not judged, two consecutive PSNs on one EV are.
+TEST(EvInvariants, ConsecutiveEvsDifferInPsnOrder) {
+  Scenario s(4, 8);
+  // PSNs 0..7 on EVs 0,1,0,1,...: the odd ones leave 3 us later (their port's queue), so in
+  // capture order two PSNs of EV 0 follow each other; in PSN order every neighbour differs.
+  for (std::uint32_t k = 0; k < 8; ++k) send_on(s, k * 100 + (k % 2 ? 3000 : 0), k, k % 2);
+  send_on(s, 9000, 3, 2);  // a retransmission of PSN 3 on EV 2, next to PSN 2's EV 0... not judged
+  EXPECT_EQ(run_invariant(inv("consecutive_evs_differ"), s.finish()).verdict, Verdict::kPass);
+  send_on(s, 9100, 8, 1);  // PSN 8 on EV 1, as PSN 7
+  const auto r = run_invariant(inv("consecutive_evs_differ"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.metrics.at("violations"), 1);
+  EXPECT_EQ(r.evidence[0].field, "ev");
+  EXPECT_NE(r.evidence[0].display_filter.find("mrc.bth.psn == 8"), std::string::npos);
+  // One eligible EV: neighbours may share it.
+  Scenario one(4, 8);
+  for (std::size_t i = 1; i < one.ctx.dut.evs.size(); ++i) one.ctx.dut.evs[i].denied = true;
+  send_on(one, 0, 0, 0);
+  send_on(one, 100, 1, 0);
+  EXPECT_EQ(run_invariant(inv("consecutive_evs_differ"), one.finish()).verdict, Verdict::kInconclusive);
+}
+
 TEST(EvInvariants, NoDeniedEvHonoursWhenTheControllerDeniedAndAllowed) {
   Scenario s(4, 8);
   s.ctx.dut.evs[2].denied = true;

@@ -204,6 +204,24 @@ TEST(FrameInvariants, DscpMarking) {
   EXPECT_EQ(r.evidence[0].observed, "0");
 }
 
+// W9: a reliability probe travels in the Data class.
+TEST(FrameInvariants, DscpMarkingJudgesReliabilityProbesAsData) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);
+  testing::RelProbe rp;
+  rp.ev = testing::ev_value(1);
+  rp.dqpn = testing::kPeerQpn;
+  rp.dscp = wire::DscpConfig{}.trimmable;
+  s.tx(2).capture.add(1500, encode(rp));
+  EXPECT_EQ(run_invariant(inv("dscp_marking"), s.finish()).verdict, Verdict::kPass);
+  rp.dscp = wire::DscpConfig{}.control;  // a reliability probe in the Control class
+  s.tx(2).capture.add(1700, encode(rp));
+  const auto r = run_invariant(inv("dscp_marking"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.evidence[0].expected, "10");
+  EXPECT_EQ(r.evidence[0].observed, "46");
+}
+
 // W13: without params dscp_marking judges against the DSCP values the DUT was configured with
 // (CheckContext::dut_dscp, the case's config.dscp); a retransmission may carry DSCP_TRIMMABLE or
 // DSCP_TRIMMABLE_RETX.

@@ -93,12 +93,12 @@ TEST(TimingBudget, IsNeverAppliedToACheckThatTimesNothing) {
   std::vector<Check> checks;
   for (std::string_view name : implemented_invariants()) {
     if (std::find(kTimedInvariants.begin(), kTimedInvariants.end(), name) != kTimedInvariants.end()) continue;
-    checks.push_back(Check{{}, {}, {}, InvariantCheck{std::string(name), {}}});
+    checks.push_back(Check{{}, {}, {}, InvariantCheck{std::string(name), {}}, Level::kMust});
   }
-  checks.push_back(Check{{}, {}, {}, PositiveControlCheck{100, 0}});
-  checks.push_back(Check{{}, {}, {}, DistributionCheck{}});
-  checks.push_back(Check{{}, {}, {}, FieldCheck{{}, "ip.dscp", FieldCheck::Equals{std::uint64_t{10}}}});
-  checks.push_back(Check{{}, {}, {}, FieldCheck{{}, "ts", FieldCheck::Range{0, 5 * kUs}}});
+  checks.push_back(Check{{}, {}, {}, PositiveControlCheck{100, 0}, Level::kMust});
+  checks.push_back(Check{{}, {}, {}, DistributionCheck{}, Level::kMust});
+  checks.push_back(Check{{}, {}, {}, FieldCheck{{}, "ip.dscp", FieldCheck::Equals{std::uint64_t{10}}, 0}, Level::kMust});
+  checks.push_back(Check{{}, {}, {}, FieldCheck{{}, "ts", FieldCheck::Range{0, 5 * kUs}, 0}, Level::kMust});
   std::size_t failing = 0;
   for (const Check& c : checks) {
     s.ctx.timing_budget = {};

@@ -296,10 +296,24 @@ TEST(TimingCheck, RetryIntervalTrimNackAndFeedbackLatency) {
 
 TEST(TimingCheck, ProbeIntervalAndEvReuseDelay) {
   Scenario s(4, 8);
-  for (std::uint64_t t : {0 * kUs, 50 * kUs, 100 * kUs}) {
+  for (std::uint64_t t : {0 * kUs, 50 * kUs, 100 * kUs, 150 * kUs}) {
     Probe p;
     p.ev = ev_value(3);
     s.dut_sends(t, p, 4);
+    // Data on EV 5 while EV 3 is probed: the QP is busy, EV 3 out of service.
+    Data other;
+    other.psn = static_cast<std::uint32_t>(10 + t / kUs);
+    s.dut_sends(t + 25 * kUs, other, 5);
+  }
+  // A probe of EV 1, in use (data between its probes), 200 us apart: W9 lets a DUT probe any EV
+  // at any time, so this is no health-probe schedule and is not timed.
+  for (std::uint64_t t : {5 * kUs, 205 * kUs, 405 * kUs}) {
+    Probe p;
+    p.ev = ev_value(1);
+    s.dut_sends(t, p, 2);
+    Data d1;
+    d1.psn = static_cast<std::uint32_t>(1000 + t / kUs);
+    s.dut_sends(t + 10 * kUs, d1, 1);
   }
   EvEventRecord bad;
   bad.at_ns = 10 * kUs;

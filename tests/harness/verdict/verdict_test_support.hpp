@@ -91,6 +91,7 @@ struct RelProbe {
   bool has_ts = true;
   std::uint16_t ts = 0;
   std::uint32_t dqpn = kDutQpn;
+  std::uint8_t dscp = wire::kDscpControl;
 };
 
 struct Probe {
@@ -226,7 +227,7 @@ inline std::vector<std::uint8_t> encode(const Feedback& f) {
 }
 
 inline std::vector<std::uint8_t> encode(const RelProbe& p) {
-  wire::FrameSpec s = detail::base_spec(p.ev, wire::kDscpControl, wire::kEcnEct0, 1, 2);
+  wire::FrameSpec s = detail::base_spec(p.ev, p.dscp, wire::kEcnEct0, 1, 2);
   s.bth.opcode = wire::opcode::kMrcProbe;
   s.bth.dest_qp = p.dqpn;
   s.has_peth = true;

@@ -1,5 +1,6 @@
 // Wire symptoms of the invalid-input defects (answer-read, accept-bad-rkey, accept-wrong-pkey,
-// accept-bad-icrc, and the near misses rkey-index-only and qpn-low-16), seen through two endpoints. A's first data packet (its first PSN, kFirstPsn)
+// accept-bad-icrc, and the near misses rkey-index-only, qpn-low-16 and pkey-full-compare), seen
+// through two endpoints. A's first data packet (its first PSN, kFirstPsn)
 // is rewritten on its way to B into the invalid frame; each defect run is compared with a control
 // run.
 #include <gtest/gtest.h>
@@ -12,7 +13,7 @@ namespace {
 
 constexpr std::uint32_t kFirstPsn = 0x100;  // the pair's initial send PSN
 
-enum class Mutation { kRead, kBadRkey, kWrongPkey, kBadIcrc, kRkeyKeyByte, kQpnBit16 };
+enum class Mutation { kRead, kBadRkey, kWrongPkey, kBadIcrc, kRkeyKeyByte, kQpnBit16, kPkeyMembership };
 
 void rewrite(transport::TxFrame& f, Mutation m) {
   wire::DecodedFrame d;
@@ -35,6 +36,7 @@ void rewrite(transport::TxFrame& f, Mutation m) {
       break;
     }
     case Mutation::kQpnBit16: bth[5] ^= 0x01; break;            // DestQP (BTH bytes 5..7), bit 16
+    case Mutation::kPkeyMembership: bth[2] ^= 0x80; break;      // P_Key bit 15: a valid frame still
     case Mutation::kBadIcrc: wire::icrc_write(icrc, ~wire::icrc_read(icrc)); return;
   }
   const std::size_t ip = d.roce_ip_offset;
@@ -145,6 +147,15 @@ TEST(InvalidDefectWire, QpnLow16TakesANeighbouringQpn) {
   const WireRun bad = run(Mutation::kQpnBit16, with(Defect::kQpnLow16));
   EXPECT_EQ(sends_of_first(bad.frames), 1u);
   EXPECT_TRUE(acked_first(bad.frames));
+}
+
+TEST(InvalidDefectWire, PkeyFullCompareDropsALimitedMember) {
+  // Control: the membership bit takes no part in the match, so the frame is taken at once.
+  const WireRun good = run(Mutation::kPkeyMembership, {});
+  EXPECT_EQ(sends_of_first(good.frames), 1u);
+  EXPECT_TRUE(acked_first(good.frames));
+  const WireRun bad = run(Mutation::kPkeyMembership, with(Defect::kPkeyFullCompare));
+  EXPECT_GE(sends_of_first(bad.frames), 2u);  // dropped: A has to send it again
 }
 
 }  // namespace

@@ -196,6 +196,36 @@ TEST(VariantWire, ProbePhases) {
   EXPECT_EQ(first_probe(only(Variant::kProbeLazy)), def + 50'000);
 }
 
+// probe-anytime: reliability probes between the data, on every EV in turn, while data is out.
+TEST(VariantWire, ProbeAnytimeProbesEveryEvWhileDataIsOutstanding) {
+  for (bool anytime : {false, true}) {
+    auto p = make(anytime ? only(Variant::kProbeAnytime) : VariantSet{}, {}, {1000, 10.0});
+    transfer(*p, 100, 16384, 2'000'000'000);
+    std::vector<std::uint64_t> at;
+    std::map<EvKey, int> evs;
+    std::map<EvKey, int> data_evs;
+    std::uint64_t last_data = 0;
+    for (const auto& w : decode_taps(*p->fabric)) {
+      if (w.from() != 0) continue;
+      if (is_data_frame(w)) {
+        last_data = w.t();
+        ++data_evs[ev_key(w)];
+      }
+      if (!is_probe(w)) continue;
+      at.push_back(w.t());
+      ++evs[ev_key(w)];
+    }
+    if (!anytime) {
+      EXPECT_TRUE(at.empty());  // nothing fails: the default reference never probes
+      continue;
+    }
+    ASSERT_GT(at.size(), 20u);
+    EXPECT_EQ(evs.size(), data_evs.size());  // every EV of the array, in turn
+    for (std::size_t i = 1; i < at.size(); ++i) EXPECT_GE(at[i] - at[i - 1], 5'000u) << i;
+    EXPECT_LT(at.back(), last_data + 200'000);  // stops once nothing is outstanding
+  }
+}
+
 // ---- ACK timeout ---------------------------------------------------------------------------------
 
 // A's first copy of the 6th PSN is lost and every SACK too (no loss can be inferred): the
