@@ -103,6 +103,30 @@ TEST(FieldCheck, EqualsInAndRangeOnSelectedFrames) {
   EXPECT_EQ(run_field(field("no.such", {MatchValue{std::uint64_t{1}}}), s.ctx).verdict, Verdict::kError);
 }
 
+// min_count: the selected behaviour happens at all; fewer frames selected is a FAIL, not the
+// INCONCLUSIVE of an empty selection.
+TEST(FieldCheck, MinCountFailsWhenTooFewFramesAreSelected) {
+  Scenario s(4, 8);
+  s.spray(0, 0, 8);  // EVs 0..7 over ports 1..4: two data frames leave port 3
+  s.finish();
+  const FieldMatch on_port3{"port", MatchValue{std::uint64_t{3}}, {}};
+  FieldCheck f = field("port", {MatchValue{std::uint64_t{3}}}, {on_port3});
+  f.min_count = 2;
+  auto r = run_field(f, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  f.min_count = 3;
+  r = run_field(f, s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_NE(r.message.find("at least 3"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("2 observed"), std::string::npos) << r.message;
+  const FieldMatch on_port9{"port", MatchValue{std::uint64_t{9}}, {}};
+  f.select = {on_port9};
+  f.min_count = 0;
+  EXPECT_EQ(run_field(f, s.ctx).verdict, Verdict::kInconclusive);  // no floor: nothing to judge
+  f.min_count = 1;
+  EXPECT_EQ(run_field(f, s.ctx).verdict, Verdict::kFail);
+}
+
 TEST(FieldCheck, IncompleteCaptureIsInconclusive) {
   Scenario s(4, 8);
   s.spray(0, 0, 8);

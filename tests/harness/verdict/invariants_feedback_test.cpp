@@ -160,6 +160,40 @@ TEST(FeedbackInvariants, StubNotPlacedReadsTheBufferBack) {
   EXPECT_EQ(run_invariant(inv("stub_not_placed"), unread.finish()).verdict, Verdict::kPass);
 }
 
+// The valid side of an invalid-input edge: an injected WRITE the DUT must take is in its buffer,
+// byte for byte, and acknowledged.
+TEST(FeedbackInvariants, InjectedPlacedReadsTheBufferBackAndWantsAnAcknowledgement) {
+  Scenario s(4, 8);
+  arrive(s, 0, {0});
+  InjectedWriteRecord w;
+  w.psn = 0;
+  w.payload.assign(64, 0x5A);
+  w.after = w.payload;
+  s.ctx.dut.injected_writes.push_back(w);
+  Scenario acked = s;
+  acked.dut_sends(2 * kUs, sack(0, 0, 0));
+  auto r = run_invariant(inv("injected_placed"), acked.finish());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+
+  Scenario unplaced = acked;
+  unplaced.ctx.dut.injected_writes.back().after.assign(64, 0);
+  r = run_invariant(inv("injected_placed"), unplaced.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "memory");
+
+  r = run_invariant(inv("injected_placed"), s.finish());  // placed, but no feedback names PSN 0
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_EQ(r.evidence[0].field, "feedback");
+
+  Scenario unread = acked;
+  unread.ctx.dut.injected_writes.back().after.clear();
+  EXPECT_EQ(run_invariant(inv("injected_placed"), unread.finish()).verdict, Verdict::kInconclusive);
+
+  Scenario lost(4, 8);  // the WRITE never reached the DUT: nothing to judge
+  lost.ctx.dut.injected_writes.push_back(w);
+  EXPECT_EQ(run_invariant(inv("injected_placed"), lost.finish()).verdict, Verdict::kInconclusive);
+}
+
 // W2: a SACK's and a NACK's entropy is the EV its trigger arrived on (a probe's for pr = 1).
 TEST(FeedbackInvariants, EvEchoMatches) {
   Scenario s(4, 8);
