@@ -28,7 +28,7 @@ void record_variant_case(harness::VariantRun& run, const harness::Case& c, const
     return;
   }
   harness::FalseFail f;
-  f.level = r.level;
+  f.level = r.fail_level.empty() ? r.level : r.fail_level;  // the level its failing checks prove
   f.seed = r.seed;
   for (std::size_t k = 0; k < r.checks.size(); ++k) {
     const harness::CheckResult& chk = r.checks[k];

@@ -54,14 +54,15 @@ bool is_reliability_probe(std::span<const std::uint8_t> bytes) {
   return wire::decode_frame(bytes, f, o).ok() && f.bth.opcode == wire::opcode::kMrcProbe;
 }
 
-// `in` without its reliability probes; `origin` (when given) is kept aligned with the result.
-Capture without_probes(const Capture& in, std::vector<TapRef>* origin, std::size_t& dropped) {
+// `in` without its reliability probes; `origin` (when given) is kept aligned with the result, and
+// `dropped` (when given) counts the probes left out.
+Capture without_probes(const Capture& in, std::vector<TapRef>* origin, std::size_t* dropped) {
   Capture out(in.tap());
   out.reserve(in.size(), in.stored_bytes());
   std::vector<TapRef> kept;
   for (std::size_t i = 0; i < in.size(); ++i) {
     if (is_reliability_probe(in.bytes(i))) {
-      ++dropped;
+      if (dropped) ++*dropped;
       continue;
     }
     out.add(in.packet(i).ts_ns, in.bytes(i), in.packet(i).origlen);
@@ -123,9 +124,8 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
 
   std::vector<TapRef> origin;
   std::size_t probes_observed = 0;
-  std::size_t probes_golden = 0;
-  const Capture observed = without_probes(merge_taps(ctx, TapSide::kFromDut, &origin), &origin, probes_observed);
-  const Capture golden = without_probes(golden_all, nullptr, probes_golden);
+  const Capture observed = without_probes(merge_taps(ctx, TapSide::kFromDut, &origin), &origin, &probes_observed);
+  const Capture golden = without_probes(golden_all, nullptr, nullptr);
   DiffOptions opt;
   opt.masks = spec.masks;
   opt.window = spec.window;

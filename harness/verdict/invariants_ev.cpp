@@ -119,6 +119,12 @@ void check_known_ev(Run& r, const PacketRec& p) {
   check_port(r, p, *rec);
 }
 
+// The EVs of the DUT's table a packet may take: GOOD and not DENIED.
+std::size_t eligible_evs(const CheckContext& ctx) {
+  return static_cast<std::size_t>(std::count_if(ctx.dut.evs.begin(), ctx.dut.evs.end(),
+                                                [](const EvRecord& e) { return !e.denied && (e.state & kGood); }));
+}
+
 }  // namespace
 
 void no_denied_ev(Run& r) { no_data_in_state(r, kDenied, "DENIED", false, /*probes=*/true); }
@@ -173,8 +179,7 @@ void per_packet_ev_variation(Run& r) {
   const std::uint64_t k = r.param("min_distinct", 2);
   const std::uint64_t w = r.param("window", 8);
   if (k < 1 || w < k || w > 1'000'000) return r.stop(Verdict::kError, "needs 1 <= min_distinct <= window <= 1e6");
-  std::size_t eligible = 0;
-  for (const auto& e : r.ctx.dut.evs) eligible += (!e.denied && (e.state & kGood)) ? 1 : 0;
+  const std::size_t eligible = eligible_evs(r.ctx);
   if (!r.ctx.dut.evs.empty() && eligible < k) {
     return r.stop(Verdict::kInconclusive, "only " + std::to_string(eligible) + " eligible EVs, fewer than min_distinct " +
                                               std::to_string(k));
@@ -213,9 +218,7 @@ void per_packet_ev_variation(Run& r) {
 // Judged in PSN order, not capture order: packets the DUT chose in turn may leave its ports out of
 // order (each port has its own queue). A retransmission is the DUT's choice by RETX-DIFFERENT-EV.
 void consecutive_evs_differ(Run& r) {
-  std::size_t eligible = 0;
-  for (const auto& e : r.ctx.dut.evs) eligible += (!e.denied && (e.state & kGood)) ? 1 : 0;
-  if (!r.ctx.dut.evs.empty() && eligible < 2) {
+  if (!r.ctx.dut.evs.empty() && eligible_evs(r.ctx) < 2) {
     return r.stop(Verdict::kInconclusive, "fewer than 2 eligible EVs: consecutive packets may share one");
   }
   r.judged_what = "consecutive PSNs first sent by the DUT";

@@ -282,6 +282,18 @@ TEST(TimingCheck, RetryIntervalTrimNackAndFeedbackLatency) {
   r = run_timing(spec(TimingMetric::kTrimNackLatency, 500), s.ctx);
   ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
   EXPECT_EQ(r.evidence[0].pcap, "dut.p1.tx.pcapng");  // the TRIM NACK ends the span
+  {
+    // A trimmed duplicate of PSN 101, which arrived whole, draws a SACK, not a NACK (W7): it is
+    // no trial, not a censored one.
+    Scenario dup = s;
+    Data again;
+    again.psn = 101;
+    again.trim_to = 120;
+    dup.dut_receives(110 * kUs, again, 1);
+    const auto d = run_timing(spec(TimingMetric::kTrimNackLatency, 1 * kUs), dup.finish());
+    EXPECT_EQ(d.verdict, Verdict::kPass) << d.message;
+    EXPECT_EQ(d.metrics.at("trials"), 1);
+  }
 
   // PSNs 100, 101 are covered by the ACK; 103 (and stub 102) never: censored at the run's end.
   r = run_timing(spec(TimingMetric::kFeedbackLatency, 10 * kUs), s.ctx);
