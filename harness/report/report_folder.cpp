@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -25,8 +27,30 @@ struct HandlerEntry {
 };
 HandlerEntry g_entries[kMaxStaged];
 std::mutex g_entries_mu;  // guards registration (never taken by the handler)
-char g_tmp[PATH_MAX];
-std::atomic<bool> g_tmp_live{false};
+// Report files being written (write_file_atomically). The handler waits for the other threads'
+// writes to finish before it moves the folder, so no .tmp is carried into place half written; a
+// write the signal interrupted on the handler's own thread never resumes, so its .tmp is removed.
+std::atomic<int> g_writes_active{0};
+std::atomic<bool> g_closing{false};
+thread_local char t_tmp[PATH_MAX];
+thread_local volatile std::sig_atomic_t t_writing = 0;
+
+// The handler's bound on another thread's write in flight (a report file is written and fsynced
+// in milliseconds; a stalled disk must not keep a second Ctrl-C from ending the process).
+constexpr long kWriteWaitNs = 2'000'000'000;
+// How long a write that starts after the second signal waits for the handler to end the process.
+constexpr long kClosingWaitNs = 10'000'000'000;
+
+long elapsed_ns(const timespec& from) {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return (now.tv_sec - from.tv_sec) * 1'000'000'000L + (now.tv_nsec - from.tv_nsec);
+}
+
+void nap() {
+  const timespec ms{0, 1'000'000};
+  ::nanosleep(&ms, nullptr);
+}
 
 bool copy_path(char* into, const fs::path& p) {
   const std::string& s = p.native();
@@ -93,6 +117,38 @@ bool holds_something(const fs::path& dir) {
   return fs::directory_iterator(dir, ec) != fs::directory_iterator();
 }
 
+// The renames of place_staged: the previous report aside, the staged folder in, the previous
+// report removed.
+Placement move_into_place(const StagedFolder& f, bool complete) {
+  Placement p;
+  p.dir = f.staging;
+  if (!complete && f.had_previous) {
+    p.kept_previous = true;
+    return p;
+  }
+  std::error_code ec;
+  const fs::path old = with_suffix(f.target, kOldSuffix);
+  fs::remove_all(old, ec);
+  const bool moved_aside = fs::exists(f.target, ec);
+  if (moved_aside) {
+    fs::rename(f.target, old, ec);
+    if (ec) {
+      p.error = "cannot move the previous " + f.target.string() + " aside: " + ec.message();
+      return p;
+    }
+  }
+  fs::rename(f.staging, f.target, ec);
+  if (ec) {
+    p.error = "cannot move " + f.staging.string() + " into place: " + ec.message();
+    std::error_code back;
+    if (moved_aside) fs::rename(old, f.target, back);
+    return p;
+  }
+  p.dir = f.target;
+  if (moved_aside) fs::remove_all(old, ec);
+  return p;
+}
+
 }  // namespace
 
 StagedFolder stage_report_folder(const fs::path& out, std::string* why) {
@@ -137,34 +193,18 @@ StagedFolder stage_report_folder(const fs::path& out, std::string* why) {
 }
 
 Placement place_staged(StagedFolder& f, bool complete) {
-  Placement p;
+  // The handler of a second Ctrl-C waits for this (it would otherwise find the folder neither
+  // registered nor in place), and the folder stays registered until it is in place.
+  if (!begin_report_write(nullptr)) {
+    Placement stopped;
+    stopped.dir = f.staging;
+    stopped.error = "not placed: the process is being stopped";
+    return stopped;
+  }
+  Placement p = move_into_place(f, complete);
   if (f.registered) unregister_entry(f);
   f.registered = false;
-  p.dir = f.staging;
-  if (!complete && f.had_previous) {
-    p.kept_previous = true;
-    return p;
-  }
-  std::error_code ec;
-  const fs::path old = with_suffix(f.target, kOldSuffix);
-  fs::remove_all(old, ec);
-  const bool moved_aside = fs::exists(f.target, ec);
-  if (moved_aside) {
-    fs::rename(f.target, old, ec);
-    if (ec) {
-      p.error = "cannot move the previous " + f.target.string() + " aside: " + ec.message();
-      return p;
-    }
-  }
-  fs::rename(f.staging, f.target, ec);
-  if (ec) {
-    p.error = "cannot move " + f.staging.string() + " into place: " + ec.message();
-    std::error_code back;
-    if (moved_aside) fs::rename(old, f.target, back);
-    return p;
-  }
-  p.dir = f.target;
-  if (moved_aside) fs::remove_all(old, ec);
+  end_report_write();
   return p;
 }
 
@@ -175,13 +215,38 @@ void discard_staged(StagedFolder& f) {
   if (!f.staging.empty()) fs::remove_all(f.staging, ec);
 }
 
-void note_tmp_in_progress(const fs::path* tmp) noexcept {
-  g_tmp_live.store(false);
-  if (tmp != nullptr && copy_path(g_tmp, *tmp)) g_tmp_live.store(true);
+bool begin_report_write(const fs::path* tmp) noexcept {
+  g_writes_active.fetch_add(1);
+  if (g_closing.load()) {
+    // The handler is placing the folder and ending the process; a file started now could land in
+    // it half written. Wait (bounded) for the end instead of writing.
+    g_writes_active.fetch_sub(1);
+    timespec from{};
+    ::clock_gettime(CLOCK_MONOTONIC, &from);
+    while (elapsed_ns(from) < kClosingWaitNs) nap();
+    return false;
+  }
+  t_tmp[0] = '\0';
+  if (tmp != nullptr) (void)copy_path(t_tmp, *tmp);
+  t_writing = 1;
+  return true;
+}
+
+void end_report_write() noexcept {
+  t_writing = 0;
+  g_writes_active.fetch_sub(1);
 }
 
 void place_staged_from_signal_handler() noexcept {
-  if (g_tmp_live.load()) ::unlink(g_tmp);
+  g_closing.store(true);
+  // A write this thread was in never resumes: remove its .tmp, and stop counting it.
+  // (A placement it interrupted is finished below: rename(2) of the staging folder either already
+  // happened, or happens now over the absent or empty target.)
+  const bool own = g_writes_active.load() > 0 && t_writing != 0;
+  if (own && t_tmp[0] != '\0') ::unlink(t_tmp);
+  timespec from{};
+  ::clock_gettime(CLOCK_MONOTONIC, &from);
+  while (g_writes_active.load() > (own ? 1 : 0) && elapsed_ns(from) < kWriteWaitNs) nap();
   for (std::size_t i = kMaxStaged; i-- > 0;) {
     HandlerEntry& e = g_entries[i];
     if (!e.live.load()) continue;

@@ -40,17 +40,23 @@ struct Placement {
 };
 
 // Puts the staged folder in place: always when `complete`; when not, only if there was no previous
-// report. Unregisters it from the signal handler.
+// report. Unregisters it from the signal handler once it is in place.
 Placement place_staged(StagedFolder& f, bool complete);
 
 // Removes the staged folder (bad input found after staging: nothing ran) and unregisters it.
 void discard_staged(StagedFolder& f);
 
-// For a signal handler (async-signal-safe): removes the report .tmp being written, if any, and
-// swaps every registered staged folder without a previous report into place, innermost first.
+// For a signal handler (async-signal-safe): waits (up to 2 s) for report files other threads are
+// writing, removes the .tmp of a write the signal interrupted on its own thread, and swaps every
+// registered staged folder without a previous report into place, innermost first. Once it has
+// run, no report write starts (begin_report_write returns false).
 void place_staged_from_signal_handler() noexcept;
 
-// write_file_atomically() names the .tmp it writes here while it writes it (for the handler).
-void note_tmp_in_progress(const std::filesystem::path* tmp) noexcept;
+// write_file_atomically() brackets each file it writes (its .tmp named) with these, and
+// place_staged its renames (no .tmp), so the handler never moves a folder while a .tmp in it is
+// half written or a placement is half done. false: the process is being ended by a second signal
+// (after a bounded wait); write nothing.
+bool begin_report_write(const std::filesystem::path* tmp) noexcept;
+void end_report_write() noexcept;
 
 }  // namespace mrc::harness

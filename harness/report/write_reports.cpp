@@ -52,16 +52,17 @@ void write_and_sync(const std::filesystem::path& path, std::string_view content)
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
   std::filesystem::path tmp = path;
   tmp += ".tmp";
-  note_tmp_in_progress(&tmp);  // a second Ctrl-C removes it (report_folder.hpp)
+  // A second Ctrl-C waits for this write, or removes its .tmp (report_folder.hpp).
+  if (!begin_report_write(&tmp)) throw ReportError(path.string() + ": not written: the process is being stopped");
   try {
     write_and_sync(tmp, content);
   } catch (...) {
-    note_tmp_in_progress(nullptr);
+    end_report_write();
     throw;
   }
   const int renamed = ::rename(tmp.c_str(), path.c_str());
   const int err = errno;
-  note_tmp_in_progress(nullptr);
+  end_report_write();
   if (renamed != 0) {
     ::unlink(tmp.c_str());
     io_fail(path, "cannot rename " + tmp.filename().string() + " into place", err);

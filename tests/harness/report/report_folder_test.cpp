@@ -3,7 +3,14 @@
 // stale .partial/.old folders of a killed run go at the next start; a bad --out is refused before
 // anything runs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "harness/report/report.hpp"
 #include "harness/report/report_folder.hpp"
 #include "tests/harness/report/report_test_support.hpp"
 
@@ -110,13 +117,60 @@ TEST_F(ReportFolder, AFileOrTheRootIsRefusedWithTheReason) {
   EXPECT_NE(why.find("give a folder below /"), std::string::npos) << why;
 }
 
+// The handler closes report writing for good, so each test that runs it does so in a child
+// process (a death test that checks its exit code) and leaves this process's state alone.
+void in_a_child(const std::function<bool()>& body) {
+  EXPECT_EXIT(::_exit(body() ? 0 : 1), ::testing::ExitedWithCode(0), "");
+}
+
 TEST_F(ReportFolder, TheSignalHandlerSwapsAnUnplacedFolderWithoutAPreviousReport) {
-  StagedFolder f = stage();
-  // What a second Ctrl-C does before the process dies: the partial report is where the user looks.
-  place_staged_from_signal_handler();
-  EXPECT_EQ(test::read_file(out() / "results.json"), "new");
-  EXPECT_FALSE(fs::exists(partial()));
-  (void)place_staged(f, false);  // unregisters; the staging is gone already
+  in_a_child([&] {
+    StagedFolder f = stage();
+    // What a second Ctrl-C does before the process dies: the partial report is where the user looks.
+    place_staged_from_signal_handler();
+    const bool ok = test::read_file(out() / "results.json") == "new" && !fs::exists(partial());
+    return ok;
+  });
+}
+
+// A second Ctrl-C handled on one thread while another writes a report file (a CI flake: the
+// folder moved with results.json.tmp in it). The handler waits for that write to end.
+TEST_F(ReportFolder, TheSignalHandlerWaitsForAnotherThreadsWriteBeforeItMovesTheFolder) {
+  in_a_child([&] {
+    StagedFolder f = stage();
+    std::atomic<bool> started{false};
+    std::thread writer([&] {
+      const fs::path tmp = f.staging / "junit.xml.tmp";
+      if (!begin_report_write(&tmp)) ::_exit(2);
+      test::write_file(tmp, "half");
+      started = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      fs::rename(tmp, f.staging / "junit.xml");
+      end_report_write();
+    });
+    while (!started) std::this_thread::yield();
+    place_staged_from_signal_handler();
+    const bool ok = test::read_file(out() / "junit.xml") == "half" && !fs::exists(out() / "junit.xml.tmp") &&
+                    !fs::exists(partial());
+    writer.join();
+    return ok;
+  });
+}
+
+// The signal interrupted a write on the handler's own thread: that write never resumes, so its
+// .tmp goes and the folder moves at once.
+TEST_F(ReportFolder, TheSignalHandlerRemovesTheTmpOfAWriteItInterrupted) {
+  in_a_child([&] {
+    StagedFolder f = stage();
+    const fs::path tmp = f.staging / "index.html.tmp";
+    if (!begin_report_write(&tmp)) ::_exit(2);
+    test::write_file(tmp, "half");
+    const auto from = std::chrono::steady_clock::now();
+    place_staged_from_signal_handler();
+    const bool quick = std::chrono::steady_clock::now() - from < std::chrono::seconds(1);  // no wait on itself
+    const bool ok = quick && !fs::exists(out() / "index.html.tmp") && test::read_file(out() / "results.json") == "new";
+    return ok;
+  });
 }
 
 }  // namespace
