@@ -107,6 +107,7 @@ namespace mrc::ref {
   X(kDscpHardcoded, "dscp-hardcoded", "data and control frames carry the W13 default DSCPs (10, 46), not the configured ones") /* the endpoint ignores its configured DSCP values and uses the W13 defaults */ \
   X(kGhostAckBoundary, "ghost-ack-boundary", "after an ACK one PSN past the last PSN sent, lost PSNs are never retransmitted") /* the ghost-ACK test is off by one: an ACK of next_psn is believed */ \
   X(kPkeyFullCompare, "pkey-full-compare", "a WRITE whose P_Key differs from the QP's only in the membership bit is dropped") /* the P_Key match compares all 16 bits, membership bit included */ \
+  X(kNackTrimmedOnCe, "nack-trimmed-on-ce", "an ECN-CE marked packet is placed and SACKed, and also draws a NACK TRIMMED naming it") /* the receive path takes the CE codepoint for a trim as well */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

@@ -45,6 +45,7 @@ transport::ResponderQuirks responder_quirks(const DefectReads& d) {
   q.early_completion = d.flag(Defect::kEarlyCompletion);
   q.double_completion = d.flag(Defect::kDoubleCompletion);
   q.no_ce_sack = d.flag(Defect::kNoCeSack);
+  q.nack_on_ce = d.flag(Defect::kNackTrimmedOnCe);
   q.accept_out_of_window = d.flag(Defect::kAcceptOutOfWindow);
   q.no_ts_reflect = d.flag(Defect::kNoTsReflect);
   q.answer_read = d.flag(Defect::kAnswerRead);

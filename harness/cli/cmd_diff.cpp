@@ -116,6 +116,8 @@ int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err) {
   opt.max_differences = std::max<std::size_t>(o.max_lines, 1);
   opt.name_a = o.a;
   opt.name_b = o.b;
+  opt.dscp.trimmed = static_cast<std::uint8_t>(o.trimmed_dscp & 63);
+  opt.dscp.trimmed_lasthop = static_cast<std::uint8_t>(o.trimmed_lasthop_dscp & 63);
   bool identical_one = true;
   if (std::string text; diff_single_interfaces(o, opt, text, identical_one)) {
     out << text;

@@ -120,6 +120,10 @@ struct DiffCliOptions {
   // interface is compared whole. Empty: files of several interfaces must have the same names,
   // and each pair is compared and reported.
   std::string iface;
+  // W13: the DSCPs that mark a trimmed data packet in these captures (a run's config.dscp, when its
+  // case set them; the W13 defaults otherwise). A trimmed packet is decoded as a stub.
+  unsigned trimmed_dscp = 11;  // 0..63
+  unsigned trimmed_lasthop_dscp = 13;
 };
 // The golden differ on any two captures: exit 0 same, 1 different, 2 bad input.
 int run_diff(const DiffCliOptions& o, std::ostream& out, std::ostream& err);

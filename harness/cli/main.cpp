@@ -222,6 +222,14 @@ int main(int argc, char** argv) {
           "0..100"))
       ->capture_default_str();
   diff_cmd->add_option("--max", diff.max_lines, "differences shown")->capture_default_str();
+  diff_cmd->add_option("--trimmed-dscp", diff.trimmed_dscp,
+                       "the DSCP that marks a trimmed packet (W13; give the case's config.dscp.trimmed if it set one)")
+      ->check(CLI::Range(0u, 63u))
+      ->capture_default_str();
+  diff_cmd->add_option("--trimmed-lasthop-dscp", diff.trimmed_lasthop_dscp,
+                       "the DSCP that marks a packet trimmed at the last hop (W13; config.dscp.trimmed_lasthop)")
+      ->check(CLI::Range(0u, 63u))
+      ->capture_default_str();
 
   mrc::cli::CampaignOptions campaign;
   auto* campaign_cmd = app.add_subcommand("campaign", "run the cases against every catalog defect of the reference; report the kill rate");

@@ -24,7 +24,10 @@ struct Waiting {
 }  // namespace
 
 // W7, W13: every trimmed data packet of a PSN the DUT has not received draws a NACK TRIMMED, or
-// TRIMMED_LASTHOP when its DSCP is the last hop's, naming its PSN (when the QP takes trim NACKs).
+// TRIMMED_LASTHOP when its DSCP is the last hop's, naming its PSN (when the QP takes trim NACKs);
+// and "one per affected packet": a NACK TRIMMED names only a PSN a trimmed copy of which reached
+// the DUT before it (one for a packet that arrived whole makes the requester resend it and skip
+// its EV for nothing).
 void trim_nack_per_stub(Run& r) {
   std::vector<std::uint32_t> stubs;
   std::vector<std::uint8_t> answered;
@@ -32,12 +35,24 @@ void trim_nack_per_stub(Run& r) {
   // A trimmed copy of a PSN that already arrived whole is a duplicate (a SACK answers it), not
   // judged here.
   FlatIndex arrived(r.t.packets.size());  // psn -> 1 once a whole copy reached the DUT
+  FlatIndex trimmed(r.t.packets.size());  // psn -> 1 once any trimmed copy reached the DUT
   const std::uint8_t lasthop = r.ctx.dut_dscp.trimmed_lasthop;  // W13 as the run configured it
-  r.judged_what = "trimmed packets of PSNs not yet received, sent to the DUT";
+  r.judged_what = "trimmed packets of PSNs not yet received, sent to the DUT, and the DUT's NACKs TRIMMED";
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
     if (accepted(r.ctx, p) && !p.trimmed) {
       if (std::uint32_t* a = arrived.find_or_insert(p.psn)) *a = 1;
+      continue;
+    }
+    if (to_dut_data(p) && p.trimmed) {
+      if (std::uint32_t* t = trimmed.find_or_insert(p.psn)) *t = 1;
+    }
+    if (dut_feedback(p) && p.is_trim_nack() && trimmed.get(p.trig_psn) == FlatIndex::kNone) {
+      ++r.judged;
+      r.violation(p, "neth.nack_psn", "the PSN of a trimmed packet that reached the DUT (W7: one NACK TRIMMED per trimmed packet)",
+                  std::to_string(p.trig_psn) + (arrived.get(p.trig_psn) == FlatIndex::kNone
+                                                    ? ", of which no copy, trimmed or whole, reached the DUT"
+                                                    : ", which reached the DUT whole and never trimmed"));
       continue;
     }
     if (to_dut_data(p) && p.trimmed && arrived.get(p.psn) == FlatIndex::kNone) {

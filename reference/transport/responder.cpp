@@ -352,6 +352,9 @@ void Responder::after_accept(const wire::DecodedFrame& f, const FeedbackTrigger&
     last_trigger_ = t;
     if (sack_deadline_ == kNever) sack_deadline_ = now + cfg_.ack_delay_ns;  // MODEL: W6
   }
+  // Defect nack-trimmed-on-ce: the mark also reads as a trim, so a packet that arrived whole and
+  // was placed is NACKed TRIMMED as well (the requester resends it and skips its EV for nothing).
+  if (t.ce && quirks_.nack_on_ce) send_nack(t, wire::nack::kTrimmed, sink);
   // W8: the Transport ACK once cack_psn covers a packet that asked (A).
   const std::uint32_t cack = window_.cumulative_ack_psn();
   if (f.bth.ack_req) {

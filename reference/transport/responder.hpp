@@ -68,6 +68,7 @@ struct ResponderQuirks {
   quirk::Flag early_completion = false;      // WIMM completes when its LAST lands, before all PSNs
   quirk::Flag double_completion = false;     // a duplicate LAST-with-IMM completes a second time
   quirk::Flag no_ce_sack = false;            // an ECN-CE packet draws no SACK of its own, m stays NONE
+  quirk::Flag nack_on_ce = false;            // an ECN-CE packet also draws a NACK TRIMMED
   quirk::Flag accept_out_of_window = false;  // PSNs past the window are placed and SACKed
   quirk::Flag no_ts_reflect = false;         // CC_STATE.tx_timestamp is 0, not the trigger's TSETH
   quirk::Flag answer_read = false;           // a READ request is acknowledged as executed, no NAK 0x61

@@ -57,6 +57,8 @@ constexpr Pair kPairs[] = {
     {"spray-v-030", "dscp-hardcoded"},
     // near misses: an ACK one PSN past the last sent; a P_Key one membership bit away (taken)
     {"invalid-i-109", "ghost-ack-boundary"},  {"reliab-v-156", "pkey-full-compare"},
+    // one NACK TRIMMED per trimmed packet: none for a whole, ECN-CE marked one
+    {"reliab-v-157", "nack-trimmed-on-ce"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {

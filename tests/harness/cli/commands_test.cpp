@@ -123,13 +123,57 @@ TEST(DiffCommand, AnInterfaceDescribedLateIsComparedByName) {
   EXPECT_NE(out.str().find("payload"), std::string::npos) << out.str();
 }
 
+// W13: a case may configure its trim DSCPs (spray-v-030: 21 and 23), and the diff decodes a
+// packet in them as a stub only when told: then a stub's last byte is payload, not a stale ICRC,
+// so changing it is a payload difference.
+TEST(DiffCommand, TheTrimmedDscpOptionsDecodeACasesOwnTrimsAsStubs) {
+  TempDir out;
+  RunOptions o;
+  o.cases = {case_file("spray-v-030").string()};
+  o.out = out.path();
+  ASSERT_EQ(run(o).rc, 0);
+  std::vector<harness::ReadInterface> taps;
+  ASSERT_EQ(harness::read_capture_file(out.path() / "evidence/spray-v-030.pcapng", taps), "");
+  harness::Capture a("tap");
+  harness::Capture b("tap");
+  for (const auto& t : taps) {
+    int stub = -1;
+    for (std::size_t i = 0; i < t.capture.size() && stub < 0; ++i) {
+      const auto bytes = t.capture.bytes(i);
+      const bool v6 = bytes.size() > 16 && bytes[12] == 0x86 && bytes[13] == 0xDD;
+      if (v6 && (((bytes[14] & 0x0F) << 4 | bytes[15] >> 4) >> 2) == 21) stub = static_cast<int>(i);
+    }
+    if (stub < 0) continue;
+    for (std::size_t i = 0; i < t.capture.size(); ++i) {
+      std::vector<std::uint8_t> bytes(t.capture.bytes(i).begin(), t.capture.bytes(i).end());
+      a.add(t.capture.packet(i).ts_ns, bytes);
+      if (static_cast<int>(i) == stub) bytes.back() ^= 0xFF;
+      b.add(t.capture.packet(i).ts_ns, bytes);
+    }
+    break;
+  }
+  ASSERT_GT(a.size(), 0u) << "no frame in DSCP 21 in the run's evidence";
+  const auto pa = out.path() / "a.pcapng";
+  const auto pb = out.path() / "b.pcapng";
+  ASSERT_EQ(harness::write_whole_file(pa, harness::pcapng_bytes(a)), "");
+  ASSERT_EQ(harness::write_whole_file(pb, harness::pcapng_bytes(b)), "");
+  DiffCliOptions d = diff_opts(pa.string(), pb.string());
+  std::ostringstream s1, e1;
+  EXPECT_EQ(run_diff(d, s1, e1), 0) << s1.str() << e1.str();  // W13's 11: a full frame whose ICRC differs
+  d.trimmed_dscp = 21;
+  d.trimmed_lasthop_dscp = 23;
+  std::ostringstream s2, e2;
+  EXPECT_EQ(run_diff(d, s2, e2), 1) << s2.str() << e2.str();
+  EXPECT_NE(s2.str().find("payload (exact)"), std::string::npos) << s2.str();
+}
+
 #ifdef MRC_CONFORM_BIN
 // The diff's window and tolerance are limited on the command line as in cases
 // (harness/case/limits.hpp): out of range, negative or NaN is exit 2 naming the option.
 TEST(DiffCommand, OptionsOutsideTheirLimitsAreExit2) {
   const std::string golden = (source_dir() / "pcaps/spray/spray-v-005.pcapng").string();
   for (const char* bad : {"--window 1000001", "--window 0", "--tolerance-pct nan", "--tolerance-pct -50",
-                          "--tolerance-pct 101"}) {
+                          "--tolerance-pct 101", "--trimmed-dscp 64", "--trimmed-lasthop-dscp -1"}) {
     const std::string cmd = std::string(MRC_CONFORM_BIN) + " diff " + golden + " " + golden + " " + bad + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");
     ASSERT_NE(p, nullptr);

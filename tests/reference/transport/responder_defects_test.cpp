@@ -123,6 +123,25 @@ TEST_F(ResponderTest, DefectNoCeSackLetsAMarkWaitAndDropsSkipOnce) {
   }
 }
 
+TEST_F(ResponderTest, DefectNackTrimmedOnCeNacksAMarkedPacketItPlaced) {
+  for (bool quirk : {false, true}) {
+    SCOPED_TRACE(quirk);
+    ResponderQuirks q;
+    q.nack_on_ce = quirk;
+    sink_.clear();
+    make({}, q);
+    DataPacket p = data(op::kMrcWriteFirst, 0);
+    p.ecn = wire::kEcnCe;
+    deliver(p, 10);
+    ASSERT_EQ(sink_.size(), quirk ? 2u : 1u);  // the SKIP_ONCE SACK either way
+    EXPECT_EQ(sink_.last_of(&SentFeedback::is_sack).seth().m, wire::MpVerdict::kSkipOnce);
+    if (quirk) {
+      EXPECT_EQ(sink_.last_of(&SentFeedback::is_nack).neth().nack_reason, wire::nack::kTrimmed);
+      EXPECT_EQ(sink_.last_of(&SentFeedback::is_nack).neth().nack_psn, 0u);
+    }
+  }
+}
+
 TEST_F(ResponderTest, DefectAckBeforeCackAcksPastAHole) {
   for (bool quirk : {false, true}) {
     SCOPED_TRACE(quirk);
