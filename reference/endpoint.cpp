@@ -72,6 +72,7 @@ cc::NsccQuirks nscc_quirks(const DefectReads& d) {
   cc::NsccQuirks q;
   q.never_decrease = d.flag(Defect::kNsccNoDecrease);
   q.md_below_target = d.flag(Defect::kNsccMdBelowTarget);
+  q.md_every_mark = d.flag(Defect::kNsccMdEveryMark);
   q.no_quick_adapt = d.flag(Defect::kNsccNoQuickAdapt);
   q.exceed_max_cwnd = d.flag(Defect::kNsccExceedMaxCwnd);
   return q;

@@ -198,6 +198,15 @@ constexpr std::array kNoMdParams{
             .help = "judge from this time, against the most in flight in the window before it"},
 };
 constexpr Schema kNoMdSchema{"no_md_below_target params", kNoMdParams};
+constexpr std::array kMdBoundedParams{
+    KeySpec{.name = "base_rtt_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "the configured base_rtt"},
+    KeySpec{.name = "react_ns", .kind = VK::kUInt, .umin = 1,
+            .help = "how soon the DUT refills its window after feedback (default 5000)"},
+    KeySpec{.name = "max_md_pct", .kind = VK::kUInt, .umax = 99,
+            .help = "the most one decrease may take, % of the window (default 50: max_md_jump)"},
+    KeySpec{.name = "mtu", .kind = VK::kUInt, .umin = 256, .umax = 4096, .help = "default 4096"},
+};
+constexpr Schema kMdBoundedSchema{"md_bounded params", kMdBoundedParams};
 constexpr std::array kQuickAdaptParams{
     KeySpec{.name = "max_cwnd", .kind = VK::kUInt, .required = true, .umin = 1, .help = "MaxWnd, bytes"},
     KeySpec{.name = "epoch_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "base_rtt + target_delay"},
@@ -276,6 +285,8 @@ constexpr std::array kInvariants{
     InvariantType{"inflight_bounds", &kInflightSchema, "the DUT never has more than max_bytes (max_cwnd) in flight"},
     InvariantType{"no_md_below_target", &kNoMdSchema,
                   "ECN marks with the queueing delay below target leave the bytes in flight where they were"},
+    InvariantType{"md_bounded", &kMdBoundedSchema,
+                  "ECN marks inside one base RTT take one decrease of at most max_md_pct, not one per mark"},
     InvariantType{"quick_adapt", &kQuickAdaptSchema,
                   "a trim or loss in a starved epoch brings the bytes in flight down to the achieved bytes"},
     InvariantType{"req_id_not_reused", &kReqIdSchema,

@@ -63,6 +63,7 @@ constexpr std::array kDefs{
     Def{"retry_exceeded", N::kFromDut, inv::retry_exceeded},
     Def{"inflight_bounds", N::kBoth, inv::inflight_bounds},
     Def{"no_md_below_target", N::kBoth, inv::no_md_below_target},
+    Def{"md_bounded", N::kBoth, inv::md_bounded},
     Def{"quick_adapt", N::kBoth, inv::quick_adapt},
     Def{"reth_every_packet", N::kFromDut, inv::reth_every_packet},
     Def{"meth_every_packet", N::kFromDut, inv::meth_every_packet},

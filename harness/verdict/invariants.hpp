@@ -147,6 +147,7 @@ void peer_port_status(Run& r);
 // ---- the NSCC window, judged from the bytes in flight (invariants_cc.cpp)
 void inflight_bounds(Run& r);
 void no_md_below_target(Run& r);
+void md_bounded(Run& r);
 void quick_adapt(Run& r);
 
 // ---- helpers shared by the families

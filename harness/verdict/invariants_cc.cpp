@@ -9,6 +9,9 @@
 //                        window where it was (CC-NSCC-NO-MD-BELOW-TARGET); feedback the UET
 //                        rule gives no RTT sample (inflight.cpp) measures no delay at all
 //                        (CC-RTT-FROM-TSETH)
+//   md_bounded           a burst of ECN marks inside one base RTT, with the delay above target,
+//                        takes one decrease of at most max_md_jump, not one per mark nor a
+//                        collapse (CC-NSCC-MD, the lower side of cwnd_decreases)
 //   quick_adapt          a trim or loss in an epoch that achieved less than MaxWnd / 2^qa_gate
 //                        brings the bytes in flight down to about what was achieved
 //                        (CC-NSCC-QUICK-ADAPT)
@@ -113,6 +116,69 @@ void no_md_below_target(Run& r) {  // W14
                       (from != 0 ? "from_ns" : "the marks"),
                   "at most " + bytes_str(peak) + " in [" + std::to_string(start) + ", " + std::to_string(start + w) + ") ns",
                   "every mark measured a queueing delay below " + std::to_string(target) + " ns");
+    }
+  }
+}
+
+void md_bounded(Run& r) {  // W14
+  const std::uint64_t base_rtt = r.param("base_rtt_ns", 0);
+  const std::uint64_t md_pct = r.param("max_md_pct", 50);
+  const std::uint64_t mtu = r.param("mtu", 4096);
+  const std::uint64_t declared_react = r.param("react_ns", 5'000);
+  if (base_rtt == 0) return r.stop(Verdict::kError, "needs params.base_rtt_ns: the base_rtt the case configured");
+  if (md_pct >= 100) return r.stop(Verdict::kError, "needs max_md_pct < 100");
+  const std::uint64_t react = r.within(declared_react, "react_ns " + fmt_ns(static_cast<double>(declared_react)));
+  const auto ev = inflight_timeline(r.t);
+  std::uint64_t first_mark = 0;
+  std::uint64_t last_mark = 0;
+  std::size_t marks = 0;
+  for (const InflightEvent& e : ev) {
+    if (e.send || !e.ce) continue;
+    if (marks++ == 0) first_mark = e.ts_ns;
+    last_mark = e.ts_ns;
+  }
+  r.r.metrics["marks"] = static_cast<double>(marks);
+  if (marks == 0) return r.stop(Verdict::kInconclusive, "no ECN-marked feedback reached the DUT");
+  // The shortest hold-off a DUT may use is the configured base RTT (its live base RTT is the
+  // smaller of that and the RTTs it measures, which the case keeps longer): marks spread wider
+  // than that may legally take two decreases.
+  r.r.metrics["marks_spread_ns"] = static_cast<double>(last_mark - first_mark);
+  if (last_mark - first_mark >= base_rtt) {
+    return r.stop(Verdict::kInconclusive, "the ECN-marked feedback spread over " + std::to_string(last_mark - first_mark) +
+                                          " ns, not less than base_rtt_ns " + std::to_string(base_rtt) +
+                                          ": more than one decrease would be legal");
+  }
+  std::uint64_t baseline = 0;  // the window before any mark: the most the DUT had in flight
+  for (const InflightEvent& e : ev) {
+    if (e.ts_ns >= first_mark) break;
+    if (e.send) baseline = std::max(baseline, e.inflight);
+  }
+  if (baseline == 0) return r.stop(Verdict::kInconclusive, "the DUT sent nothing before the first mark");
+  r.r.metrics["baseline_inflight_bytes"] = static_cast<double>(baseline);
+  const std::uint64_t keep = baseline * (100 - md_pct) / 100;
+  const std::uint64_t floor = keep > mtu ? keep - mtu : 0;
+  // One decrease leaves a window of at least `keep`; a window-limited DUT refills its bytes in
+  // flight to within one MTU of it as soon as feedback lets it. So after every feedback frame of
+  // the marked burst, the bytes in flight are at or above the floor, or the DUT's sends bring them
+  // there within react_ns.
+  r.judged_what = "feedback frames from the first ECN-marked one to the last";
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const InflightEvent& e = ev[i];
+    if (e.send || e.ts_ns < first_mark) continue;
+    if (e.ts_ns > last_mark) break;
+    ++r.judged;
+    std::uint64_t reached = e.inflight;
+    for (std::size_t k = i + 1; k < ev.size() && ev[k].ts_ns <= e.ts_ns + react && reached < floor; ++k) {
+      if (ev[k].send) reached = std::max(reached, ev[k].inflight);
+    }
+    if (reached < floor) {
+      r.violation(r.t.packets[e.packet], "inflight",
+                  ">= " + bytes_str(floor) + " in flight within " + fmt_ns(static_cast<double>(declared_react)) +
+                      plus_budget(r.budget()) + ": " + std::to_string(100 - md_pct) + "% of the " + bytes_str(baseline) +
+                      " before the marks, less one MTU (one decrease of at most max_md_jump)",
+                  "at most " + bytes_str(reached),
+                  std::to_string(marks) + " ECN-marked feedback frames within " + std::to_string(last_mark - first_mark) +
+                      " ns, under one base RTT");
     }
   }
 }

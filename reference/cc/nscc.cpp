@@ -186,7 +186,8 @@ void Nscc::multiplicative_decrease(std::uint64_t now) {
     note(NsccRule::kMdAvgBelowTarget);  // a single late ACK is not sustained congestion
     return;
   }
-  if (last_md_ns_ && since(now, *last_md_ns_) <= base_rtt_live_) {
+  // Defect nscc-md-every-mark skips the hold-off: a burst of marks cuts the window once per mark.
+  if (last_md_ns_ && since(now, *last_md_ns_) <= base_rtt_live_ && !quirks_.md_every_mark) {
     note(NsccRule::kMdHeldOff);  // the last cut has not had an RTT to show its effect
     return;
   }

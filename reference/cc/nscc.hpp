@@ -162,6 +162,7 @@ struct NsccDecision {
 struct NsccQuirks {
   quirk::Flag never_decrease = false;   // every decrease (MD, QuickAdapt, trim/loss shrink) is skipped
   quirk::Flag md_below_target = false;  // a mark below target cuts cwnd by max_md_jump (once per base RTT)
+  quirk::Flag md_every_mark = false;    // multiplicative decrease on every mark, no once-per-base-RTT hold-off
   quirk::Flag no_quick_adapt = false;   // QuickAdapt never fires, as if disable_qa were set
   quirk::Flag exceed_max_cwnd = false;  // the window starts at and is clamped to 4 x max_cwnd
   NsccQuirks() = default;

@@ -1,4 +1,4 @@
-// The NSCC window invariants (inflight_bounds, no_md_below_target, quick_adapt) on traces of a
+// The NSCC window invariants (inflight_bounds, no_md_below_target, md_bounded, quick_adapt) on traces of a
 // window-limited sender: a toy flow where each 256-byte packet is acknowledged `rtt` after it
 // left and the sender refills up to window(now) packets on every ACK (first flight paced).
 #include <gtest/gtest.h>
@@ -189,6 +189,43 @@ TEST(NoMdBelowTarget, MarksAboveTargetOrNoMarksAreInconclusive) {
   const auto r = run_invariant(inv("no_md_below_target", {{"target_ns", "10000"}}), slow.ctx);
   EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
   EXPECT_NE(r.message.find("at or above target"), std::string::npos) << r.message;
+}
+
+// md_bounded: eight marked ACKs within 2 us (under the 5 us base RTT). One halving keeps four
+// packets in flight; a window cut per mark (to one packet) drains below half less one MTU.
+TEST(MdBounded, OneHalvingPassesACutPerMarkFails) {
+  for (bool per_mark : {false, true}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.ce = [](std::uint64_t t) { return t >= 20 * kUs && t < 22 * kUs; };
+    f.window = [per_mark](std::uint64_t t) -> std::size_t { return t < 20 * kUs ? 8 : per_mark ? 1 : 4; };
+    run_flow(s, f);
+    s.finish();
+    const auto r = run_invariant(inv("md_bounded", {{"base_rtt_ns", "5000"}, {"mtu", "256"}}), s.ctx);
+    EXPECT_EQ(r.verdict, per_mark ? Verdict::kFail : Verdict::kPass) << r.message;
+    EXPECT_EQ(r.metrics.at("baseline_inflight_bytes"), 2048);
+    EXPECT_EQ(r.metrics.at("marks"), 8);
+    if (per_mark) {
+      EXPECT_NE(r.message.find(">= 768 bytes in flight"), std::string::npos) << r.message;
+    }
+  }
+}
+
+// Marks spread over a base RTT or more may legally take two decreases; none is no trial at all.
+TEST(MdBounded, MarksOverABaseRttOrNoMarksAreInconclusive) {
+  Scenario spread(4, 8);
+  Flow f;
+  f.ce = [](std::uint64_t t) { return t >= 20 * kUs && t < 30 * kUs; };
+  run_flow(spread, f);
+  spread.finish();
+  const auto r = run_invariant(inv("md_bounded", {{"base_rtt_ns", "5000"}, {"mtu", "256"}}), spread.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  EXPECT_NE(r.message.find("more than one decrease would be legal"), std::string::npos) << r.message;
+  Scenario none(4, 8);
+  run_flow(none, Flow{});
+  none.finish();
+  EXPECT_EQ(run_invariant(inv("md_bounded", {{"base_rtt_ns", "5000"}}), none.ctx).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(run_invariant(inv("md_bounded", {}), none.ctx).verdict, Verdict::kError);
 }
 
 TEST(QuickAdapt, StarvedTrimMustBringTheFlightDown) {

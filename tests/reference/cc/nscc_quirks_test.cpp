@@ -1,5 +1,5 @@
 // The NSCC conformance quirks behind the nscc-* defects, each against the conforming controller:
-// md_below_target (nscc-md-below-target), no_quick_adapt (nscc-no-quick-adapt), exceed_max_cwnd
+// md_below_target (nscc-md-below-target), md_every_mark (nscc-md-every-mark), no_quick_adapt (nscc-no-quick-adapt), exceed_max_cwnd
 // (nscc-exceed-max-cwnd). The wire symptoms are judged by cases reliab-v-150..153.
 #include <gtest/gtest.h>
 
@@ -50,6 +50,20 @@ TEST(NsccQuirks, MdBelowTargetCutsOnAMarkWithLowDelay) {
   bad.on_ack(ack(13'000, 4096, 2'000, true));  // a base RTT on: cut again, and the period's eta
   EXPECT_TRUE(bad.last_decision().fired(NsccRule::kMultiplicativeDecrease));
   EXPECT_NEAR(bad.cwnd_exact(), 56'250.0 + 0.15 * 4096, 1e-6);
+}
+
+// Four marks with the delay far above target inside one base RTT: one decrease, or four.
+TEST(NsccQuirks, MdEveryMarkCutsOncePerMarkInsideABaseRtt) {
+  auto run = [](NsccQuirks q) {
+    NsccParams p = params(false);
+    p.adjust_period_threshold = 1'000'000;  // keeps eta out of the picture
+    Nscc n(p, q);
+    for (int i = 0; i < 20; ++i) n.on_ack(ack(100 + i, 0, 1'200'000));  // the average above target
+    for (int k = 0; k < 4; ++k) n.on_ack(ack(1'000 + k * 1'000, 4096, 1'200'000, true));
+    return n.cwnd_exact();
+  };
+  EXPECT_NEAR(run({}), 225'000.0 * 0.5, 1.0);
+  EXPECT_NEAR(run(quirk(&NsccQuirks::md_every_mark)), 225'000.0 / 16, 1.0);
 }
 
 TEST(NsccQuirks, NoQuickAdaptKeepsTheWindowAfterAStarvedTrim) {
