@@ -109,6 +109,7 @@ namespace mrc::ref {
   X(kPkeyFullCompare, "pkey-full-compare", "a WRITE whose P_Key differs from the QP's only in the membership bit is dropped") /* the P_Key match compares all 16 bits, membership bit included */ \
   X(kNackTrimmedOnCe, "nack-trimmed-on-ce", "an ECN-CE marked packet is placed and SACKed, and also draws a NACK TRIMMED naming it") /* the receive path takes the CE codepoint for a trim as well */ \
   X(kNsccMdEveryMark, "nscc-md-every-mark", "a burst of ECN marks inside one base RTT shrinks the window once per mark, to a sixteenth after four") /* NSCC's multiplicative decrease has no once-per-base-RTT hold-off */ \
+  X(kNsccQaOneMtu, "nscc-qa-one-mtu", "after a trim in a starved epoch the bytes in flight fall to about one MTU, far below what the epoch achieved") /* QuickAdapt sets the window to one MTU, not to the bytes achieved */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

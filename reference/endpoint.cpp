@@ -74,6 +74,7 @@ cc::NsccQuirks nscc_quirks(const DefectReads& d) {
   q.md_below_target = d.flag(Defect::kNsccMdBelowTarget);
   q.md_every_mark = d.flag(Defect::kNsccMdEveryMark);
   q.no_quick_adapt = d.flag(Defect::kNsccNoQuickAdapt);
+  q.qa_one_mtu = d.flag(Defect::kNsccQaOneMtu);
   q.exceed_max_cwnd = d.flag(Defect::kNsccExceedMaxCwnd);
   return q;
 }
@@ -271,6 +272,9 @@ void Endpoint::rx_feedback(const wire::DecodedFrame& f, std::uint8_t port) {
   }
   if (fb.kind == transport::FeedbackInfo::Kind::kSack && fb.seth.pr) on_probe_answer(*qp, fb.seth);
   qp->req->on_feedback(fb, now_);
+  if (fb.kind == transport::FeedbackInfo::Kind::kSack && fb.seth.pr && cfg_.variants.has(Variant::kProbeLoss)) {
+    on_refresh_answer(*qp, fb.seth);
+  }
   pump_health(*qp);
   check_qp_error(*qp);
 }
@@ -323,6 +327,11 @@ bool Endpoint::poll_frame(transport::TxFrame& out) {
       if (sent) {
         if (pkt.path.ev_index < qp->tx_per_ev.size()) ++qp->tx_per_ev[pkt.path.ev_index];
         qp->last_data_tx_ns = now_;
+        // probe-loss's schedule starts with the data (next_deadline then wakes the QP for its
+        // probe even when nothing else is due).
+        if (cfg_.variants.has(Variant::kProbeLoss) && qp->refresh_probe_at == UINT64_MAX) {
+          qp->refresh_probe_at = now_ + kRefreshProbeNs;
+        }
         ++stats_.data_tx;
         rr_qp_ = (idx + 1) % n;
         return true;

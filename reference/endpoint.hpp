@@ -216,6 +216,7 @@ class Endpoint {
   void rx_ep_response(const wire::DecodedFrame& f, std::uint8_t port);
   void rx_probe(const wire::DecodedFrame& f, std::uint8_t port);
   void on_probe_answer(Qp& qp, const wire::Seth& seth);
+  void on_refresh_answer(Qp& qp, const wire::Seth& seth);
 
   void push_control(const transport::TxPacket& pkt);
   bool emit(const transport::TxPacket& pkt, transport::TxFrame& out);

@@ -103,12 +103,6 @@ transport::TxPacket reliability_probe(std::uint32_t qpn, std::uint32_t dest_qpn,
   return pkt;
 }
 
-// The probe-anytime variant's period. W9 leaves a probe's rate and schedule to the implementation;
-// one every 5 us is several per fabric round trip of the built-in testbeds, so every case sees
-// probes between its data packets, on every EV. They stop 100 us after the QP's last data packet:
-// a QP waiting out seconds of retry backoff is not probed all along.
-constexpr std::uint64_t kRefreshProbeNs = 5'000;
-constexpr std::uint64_t kRefreshQuietNs = 100'000;
 
 }  // namespace
 
@@ -116,9 +110,10 @@ constexpr std::uint64_t kRefreshQuietNs = 100'000;
 // lost", at any time): while the QP has PSNs outstanding and is sending, a probe every
 // kRefreshProbeNs on each EV of the array in turn, ASSUMED_BAD and SKIP ones included, DENIED ones
 // (the host's) skipped. Its pr = 1 answer refreshes the requester's acknowledgement state like any
-// SACK; it tests no EV.
+// SACK; it tests no EV. The probe-loss variant keeps the schedule but probes the EV of the oldest
+// unacknowledged PSN (W9 use 3: probes speed up loss detection).
 void Endpoint::send_refresh_probe(Qp& qp) {
-  if (!cfg_.variants.has(Variant::kProbeAnytime)) return;
+  if (!cfg_.variants.has(Variant::kProbeAnytime) && !cfg_.variants.has(Variant::kProbeLoss)) return;
   if (qp.req->outstanding_psns() == 0 || now_ > qp.last_data_tx_ns + kRefreshQuietNs) {
     qp.refresh_probe_at = UINT64_MAX;
     return;
@@ -127,11 +122,36 @@ void Endpoint::send_refresh_probe(Qp& qp) {
   if (now_ < qp.refresh_probe_at) return;
   qp.refresh_probe_at = now_ + kRefreshProbeNs;
   const ev::EvHealth& h = qp.req->health();
+  if (cfg_.variants.has(Variant::kProbeLoss)) {
+    // probe-loss probes the path of the oldest unacknowledged PSN, once per copy of it: the
+    // answer is the evidence.
+    const std::uint32_t una = qp.req->una_psn();
+    const auto ev = qp.req->ev_of(una);
+    if (!ev || *ev >= h.size() || h.denied(*ev) || (una == qp.refresh_psn && *ev == qp.refresh_psn_ev)) return;
+    qp.refresh_psn = una;
+    qp.refresh_psn_ev = *ev;
+    qp.refresh_sent[qp.refresh_next] = Qp::RefreshProbe{qp.next_probe_id, *ev, now_, true};
+    qp.refresh_next = static_cast<std::uint8_t>((qp.refresh_next + 1) % qp.refresh_sent.size());
+    push_control(reliability_probe(qp.qpn, qp.attr.dest_qp_num, qp.next_probe_id++, *ev, cfg_.dscp.trimmable, now_));
+    ++stats_.probes_sent;
+    return;
+  }
   for (std::size_t tried = 0; tried < h.size(); ++tried) {
     const auto ev = static_cast<std::uint16_t>(qp.refresh_cursor++ % h.size());
     if (h.denied(ev)) continue;
     push_control(reliability_probe(qp.qpn, qp.attr.dest_qp_num, qp.next_probe_id++, ev, cfg_.dscp.trimmable, now_));
     ++stats_.probes_sent;
+    return;
+  }
+}
+
+// The probe-loss variant: a refresh probe's answer, applied as a SACK already, declares lost what
+// was sent before it on its EV and is still unacknowledged (W9 use 3).
+void Endpoint::on_refresh_answer(Qp& qp, const wire::Seth& seth) {
+  for (Qp::RefreshProbe& p : qp.refresh_sent) {
+    if (!p.live || p.probe_id != seth.probe_id()) continue;
+    p.live = false;
+    qp.req->on_probe_evidence(p.ev, p.sent_ns, now_);
     return;
   }
 }

@@ -1,12 +1,20 @@
 // Private pieces of the Endpoint shared by its .cpp files (not part of the public API).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <vector>
 
 #include "reference/endpoint.hpp"
 
 namespace mrc::ref {
+
+// The refresh probes' period (the probe-anytime and probe-loss variants). W9 leaves a probe's
+// rate and schedule to the implementation; one every 5 us is several per fabric round trip of the
+// built-in testbeds, so every case sees probes between its data packets. They stop 100 us after
+// the QP's last data packet: a QP waiting out seconds of retry backoff is not probed all along.
+inline constexpr std::uint64_t kRefreshProbeNs = 5'000;
+inline constexpr std::uint64_t kRefreshQuietNs = 100'000;
 
 struct Endpoint::Qp {
   std::uint32_t qpn = 0;
@@ -38,6 +46,20 @@ struct Endpoint::Qp {
   // outstanding) and the EV it takes.
   std::uint64_t refresh_probe_at = UINT64_MAX;
   std::uint16_t refresh_cursor = 0;
+  // The probe-loss variant: the refresh probes still unanswered (their id, EV and send time), the
+  // oldest overwritten first; an answer not found here is no evidence.
+  struct RefreshProbe {
+    std::uint16_t probe_id = 0;
+    std::uint16_t ev = 0;
+    std::uint64_t sent_ns = 0;
+    bool live = false;
+  };
+  std::array<RefreshProbe, 16> refresh_sent{};
+  std::uint8_t refresh_next = 0;
+  // ... and the copy of the oldest unacknowledged PSN it last probed for (PSN, EV): one probe per
+  // copy, so a path that has failed is not probed on top of its health schedule (W11).
+  std::uint32_t refresh_psn = UINT32_MAX;
+  std::uint16_t refresh_psn_ev = 0;
   std::uint64_t last_data_tx_ns = 0;  // when this QP last sent a data packet
 };
 

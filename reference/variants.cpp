@@ -27,6 +27,7 @@ constexpr std::array<VariantInfo, static_cast<std::size_t>(Variant::kCount)> kCa
     {Variant::kPortMaskBit0, "port-mask-bit0", G::kPortMask, "port-status masks number port N as bit N-1 (F2's example), sent and read"},
     {Variant::kRetxDscp, "retx-dscp", G::kRetxDscp, "retransmissions carry DSCP_TRIMMABLE_RETX, first transmissions DSCP_TRIMMABLE"},
     {Variant::kProbeAnytime, "probe-anytime", G::kRefreshProbe, "while data is outstanding, a reliability probe every 5 us on each EV of the array in turn, failed ones included"},
+    {Variant::kProbeLoss, "probe-loss", G::kRefreshProbe, "probe-anytime's schedule on the EV of the oldest unacknowledged PSN; an answer declares lost the first transmissions sent on that EV before the probe that it does not acknowledge"},
 }};
 
 // S1: W6 names the SACK byte counter's threshold but no value (F1: 4096 bytes). The lazy extreme

@@ -43,6 +43,7 @@ enum class Variant : std::uint8_t {
   kPortMaskBit0,      // port_status_mask numbers port N as bit N-1, sent and read
   kRetxDscp,          // retransmissions carry DSCP_TRIMMABLE_RETX instead of DSCP_TRIMMABLE
   kProbeAnytime,      // a reliability probe every few microseconds while data is outstanding, on every EV in turn
+  kProbeLoss,         // probe-anytime's probes, and an answer is loss evidence for older PSNs on the probe's EV
   kCount,
 };
 

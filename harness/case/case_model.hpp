@@ -278,6 +278,8 @@ struct ImpairSelect {
   std::vector<std::uint32_t> evs;  // EV indices; empty = any
   std::optional<std::uint32_t> plane;
   std::optional<std::pair<std::uint32_t, std::uint32_t>> psn_range;  // inclusive
+  std::optional<std::uint8_t> opcode;  // BTH opcode; empty = any
+  std::optional<bool> rtx;             // data packets whose BTH.RTX is this; empty = any packet
   std::optional<std::pair<std::uint64_t, std::uint64_t>> time_window;  // [start, end) ns
   double probability = 1.0;
   std::string link;  // testbed link name; empty = any

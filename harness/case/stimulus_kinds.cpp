@@ -359,6 +359,9 @@ constexpr std::array kSelectKeys{
             .help = "EV index or list of indices"},
     KeySpec{.name = "plane", .kind = VK::kUInt, .umin = 1, .umax = 32},
     KeySpec{.name = "psn_range", .kind = VK::kList, .umax = k24, .item = VK::kUInt, .min_items = 2, .max_items = 2},
+    KeySpec{.name = "opcode", .kind = VK::kUIntOrName, .umax = 255, .names = kOpcodeSpellings,
+            .help = "BTH opcode, by name (probe, sack, write_only, ...) or number"},
+    KeySpec{.name = "rtx", .kind = VK::kBool, .help = "data packets with BTH.RTX set (true) or clear (false)"},
     KeySpec{.name = "time_window", .kind = VK::kList, .item = VK::kUInt, .min_items = 2, .max_items = 2},
     KeySpec{.name = "probability", .kind = VK::kNumber, .dmin = 0, .dmax = 1, .dmin_open = true},
     KeySpec{.name = "link", .kind = VK::kString, .help = "testbed link name"},
@@ -429,6 +432,8 @@ StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v
       x.psn_range = std::pair{static_cast<std::uint32_t>(psn[0]), static_cast<std::uint32_t>(psn[1])};
       if (psn[0] > psn[1]) v.error(key_loc(*sel, "psn_range"), path + ".select.psn_range", "first PSN is after the last");
     }
+    if (find_key(*sel, "opcode")) x.opcode = opcode_of(*sel);
+    x.rtx = read_bool(*sel, "rtx");
     const auto tw = read_uint_list(*sel, "time_window");
     if (tw.size() == 2) {
       x.time_window = std::pair{tw[0], tw[1]};

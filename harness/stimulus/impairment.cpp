@@ -83,7 +83,7 @@ bool ImpairmentProgram::selects(Rule& r, const PacketInfo& p, bool& decoded) {
   }
   if (sel.plane && static_cast<int>(*sel.plane) != p.plane) return false;
   if (sel.time_window && (p.now_ns < sel.time_window->first || p.now_ns >= sel.time_window->second)) return false;
-  const bool needs_decode = !sel.evs.empty() || sel.psn_range.has_value() || r.info.kind == ImpairKind::kTrim;
+  const bool needs_decode = !sel.evs.empty() || sel.psn_range.has_value() || sel.opcode.has_value() || sel.rtx.has_value() || r.info.kind == ImpairKind::kTrim;
   if (needs_decode && !decoded) {
     decoded = true;
     wire::DecodedFrame& f = scratch_;
@@ -92,6 +92,8 @@ bool ImpairmentProgram::selects(Rule& r, const PacketInfo& p, bool& decoded) {
     has_bth_ = wire::decode_frame(wire::Bytes(p.bytes, p.len), f, opt).ok();
     is_data_ = has_bth_ && wire::is_mrc_data(f.bth.opcode);
     psn_ = f.bth.psn;
+    opcode_ = f.bth.opcode;
+    rtx_ = f.bth.rtx;
     dscp_ = f.l3 == wire::L3Kind::kIpv4 ? f.ip4.dscp : f.ip6.dscp;
     ev_.reset();
     if (has_bth_) {
@@ -102,6 +104,8 @@ bool ImpairmentProgram::selects(Rule& r, const PacketInfo& p, bool& decoded) {
   if (!sel.evs.empty()) {
     if (!ev_ || std::find(sel.evs.begin(), sel.evs.end(), *ev_) == sel.evs.end()) return false;
   }
+  if (sel.opcode && (!has_bth_ || opcode_ != *sel.opcode)) return false;
+  if (sel.rtx && (!is_data_ || rtx_ != *sel.rtx)) return false;
   if (sel.psn_range && (!is_data_ || psn_ < sel.psn_range->first || psn_ > sel.psn_range->second)) return false;
   if (r.info.kind == ImpairKind::kTrim) {  // W13 only trimmable data is cut
     const std::uint32_t keep = r.params.bytes.value_or(static_cast<std::uint32_t>(wire::kTrimLength));

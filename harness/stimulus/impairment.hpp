@@ -5,8 +5,8 @@
 //
 // Where a rule applies: on the named `select.link` when there is one (both directions), else at
 // a packet's first hop (the link leaving the sending host), so a rule acts once per packet.
-// `psn_range` picks RDMA WRITE data packets only (a feedback PSN is an acknowledgement, not the
-// packet's own number). A trim rule only cuts trimmable data (DSCP_TRIMMABLE or
+// `psn_range` and `rtx` pick RDMA WRITE data packets only (a feedback PSN is an acknowledgement,
+// not the packet's own number); `opcode` any packet with that BTH opcode. A trim rule only cuts trimmable data (DSCP_TRIMMABLE or
 // DSCP_TRIMMABLE_RETX as configured, W13) longer than its size. Reorder holds back every
 // (depth+1)-th selected packet by delay_ns (default: depth x 1 us), so `depth` later packets
 // overtake it. Random choices come from a per-rule splitmix64
@@ -112,6 +112,8 @@ class ImpairmentProgram {
   bool is_data_ = false;
   bool has_bth_ = false;
   std::uint32_t psn_ = 0;
+  std::uint8_t opcode_ = 0;
+  bool rtx_ = false;
   std::optional<std::uint32_t> ev_;
   std::uint8_t dscp_ = 0;
 };

@@ -13,8 +13,8 @@
 //                        takes one decrease of at most max_md_jump, not one per mark nor a
 //                        collapse (CC-NSCC-MD, the lower side of cwnd_decreases)
 //   quick_adapt          a trim or loss in an epoch that achieved less than MaxWnd / 2^qa_gate
-//                        brings the bytes in flight down to about what was achieved
-//                        (CC-NSCC-QUICK-ADAPT)
+//                        brings the bytes in flight down to about what was achieved, and (with
+//                        min_epoch_ns) not below it (CC-NSCC-QUICK-ADAPT)
 #include <algorithm>
 
 #include "harness/verdict/inflight.hpp"
@@ -24,6 +24,15 @@ namespace mrc::harness::inv {
 namespace {
 
 std::string bytes_str(std::uint64_t b) { return std::to_string(b) + " bytes"; }
+
+// Bytes the feedback in [to - span, to] newly acknowledged.
+std::uint64_t acked_in(const std::vector<InflightEvent>& ev, std::uint64_t to, std::uint64_t span) {
+  std::uint64_t sum = 0;
+  for (const InflightEvent& e : ev) {
+    if (!e.send && e.ts_ns + span >= to && e.ts_ns <= to) sum += e.acked;
+  }
+  return sum;
+}
 
 }  // namespace
 
@@ -190,6 +199,11 @@ void quick_adapt(Run& r) {  // W14
   const std::uint64_t declared_within = r.param("within_ns", 100'000);
   const std::uint64_t mtu = r.param("mtu", 4096);
   const std::uint64_t slack_pct = r.param("slack_pct", 10);
+  // The lower side, judged when the case gives the shortest epoch a DUT can have (its target
+  // delay when the configured base RTT is tiny): QuickAdapt sets the window to what the epoch
+  // achieved, not below.
+  const std::uint64_t min_epoch = r.param("min_epoch_ns", 0);
+  const std::uint64_t declared_react = r.param("react_ns", min_epoch);
   if (max_cwnd == 0 || epoch == 0) {
     return r.stop(Verdict::kError, "needs params.max_cwnd and params.epoch_ns (base_rtt + target_delay) as configured");
   }
@@ -198,6 +212,45 @@ void quick_adapt(Run& r) {  // W14
   const std::uint64_t within = r.within(declared_within, "within_ns " + std::to_string(declared_within) + " ns");
   const auto ev = inflight_timeline(r.t);
   r.judged_what = "trims and losses in starved epochs";
+  const std::uint64_t react = min_epoch != 0 ? r.within(declared_react, "react_ns " + std::to_string(declared_react) + " ns") : 0;
+  std::size_t lower_judged = 0;
+  // The lower side. The DUT's QuickAdapt fires at the end of its epoch, at most epoch_ns after
+  // the signal, over an epoch of at least min_epoch: it achieved at least the fewest bytes
+  // acknowledged in any min_epoch span ending in that interval. With no other trim or loss until
+  // within_ns after the signal, the window has come down by then and, window-limited, the DUT
+  // keeps it full: in the last react_ns before that time its bytes in flight must reach the
+  // achieved bytes, less slack_pct and one MTU. A signal whose feedback leaves too little to tell
+  // one MTU from the achieved bytes, another signal in the span, or no sends at its end, is not
+  // judged on this side.
+  const auto judge_lower = [&](std::size_t s) {
+    const std::uint64_t sig_ts = ev[s].ts_ns;
+    std::uint64_t achieved_lo = ~std::uint64_t{0};
+    std::uint64_t reached = 0;
+    bool sent = false;
+    for (std::size_t k = s + 1; k < ev.size() && ev[k].ts_ns <= sig_ts + within; ++k) {
+      const InflightEvent& e = ev[k];
+      if (!e.send && e.loss_signal) return;  // another decrease may be due
+      if (!e.send && e.ts_ns <= sig_ts + epoch) achieved_lo = std::min(achieved_lo, acked_in(ev, e.ts_ns, min_epoch));
+      if (e.send && e.ts_ns + react >= sig_ts + within) {
+        sent = true;
+        reached = std::max(reached, e.inflight);
+      }
+    }
+    achieved_lo = std::min(achieved_lo, acked_in(ev, sig_ts, min_epoch));
+    const std::uint64_t keep = achieved_lo * (100 - std::min<std::uint64_t>(slack_pct, 100)) / 100;
+    if (!sent || keep <= 2 * mtu) return;
+    const std::uint64_t floor = keep - mtu;
+    ++lower_judged;
+    if (reached >= floor) return;
+    r.violation(r.t.packets[ev[s].packet], "inflight",
+                ">= " + bytes_str(floor) + " in flight at the DUT's sends " + fmt_ns(static_cast<double>(declared_within)) +
+                    plus_budget(r.budget()) + " after this signal (in the last " + fmt_ns(static_cast<double>(declared_react)) +
+                    "): at least " + bytes_str(achieved_lo) + " acknowledged in every " +
+                    fmt_ns(static_cast<double>(min_epoch)) + " epoch QuickAdapt can have measured, less " +
+                    std::to_string(slack_pct) + "% and one MTU",
+                "at most " + bytes_str(reached),
+                "QuickAdapt sets the window to the bytes achieved, not below them");
+  };
   std::uint64_t judged_until = 0;  // one QuickAdapt answers every signal of its epoch
   std::size_t not_starved = 0;
   for (std::size_t s = 0; s < ev.size(); ++s) {
@@ -237,9 +290,12 @@ void quick_adapt(Run& r) {  // W14
                       bytes_str(achieved) + " < MaxWnd/2^qa_gate = " + bytes_str(gate) + ")",
                   sent ? "never below " + bytes_str(lowest) + " at its sends" : bytes_str(at_end) + " and no sends",
                   "QuickAdapt should have set the window to the achieved bytes");
+      continue;
     }
+    if (min_epoch != 0) judge_lower(s);
   }
   r.r.metrics["signals_not_starved"] = static_cast<double>(not_starved);
+  if (min_epoch != 0) r.r.metrics["signals_lower_side_judged"] = static_cast<double>(lower_judged);
 }
 
 }  // namespace mrc::harness::inv

@@ -111,7 +111,10 @@ void congestion_not_bad(Run& r) {
 // picked after it shows on the wire only for a DUT that picks a packet's EV as the packet leaves
 // (W11 GetSendParams) and sends when feedback opens its window: a data packet leaving within
 // reaction_ns (0 in the simulator) of a feedback frame that arrived at or after the judged one.
-// A packet that leaves later was queued earlier, behind another, and may carry any EV. Packets
+// A packet that leaves later was queued behind another: picked before the feedback, it may carry
+// any EV; picked after it, it was the first pick, and the EV may be restored by the next one (W11:
+// one EV restored per packet sent). Either way the feedback pending at such a send is not judged
+// (counted in not_judged_unclocked). Packets
 // clocked out at the same instant (one per port) were picked in an order the wire does not show,
 // so such a send passes when any of them is on another EV. Not judged: feedback naming an EV not
 // shown restored since an earlier such feedback (F7: SKIP is neither re-armed nor extended), and
@@ -130,6 +133,7 @@ void skip_after_congestion(Run& r) {
   std::vector<const PacketRec*> pending;          // feedback whose first clocked send is still to come
   const PacketRec* last_feedback = nullptr;       // the newest feedback frame to the DUT
   std::size_t exempt = 0;
+  std::size_t unclocked = 0;
   auto may_skip = [&](const EvSeen& s) { return s.named != nullptr; };
   const auto& pk = r.t.packets;
   for (std::size_t i = 0; i < pk.size(); ++i) {
@@ -167,6 +171,9 @@ void skip_after_congestion(Run& r) {
                     "the first data packet that feedback at or after it clocked out is on that EV");
       }
       pending.clear();
+    } else {
+      unclocked += pending.size();
+      pending.clear();
     }
     EvSeen& s = evs[p.ev];
     s.used = true;
@@ -174,6 +181,7 @@ void skip_after_congestion(Run& r) {
     if (clocked && s.named != nullptr) s.named = nullptr;
   }
   r.r.metrics["not_judged_no_other_ev"] = static_cast<double>(exempt);
+  r.r.metrics["not_judged_unclocked"] = static_cast<double>(unclocked);
   if (r.judged == 0) {
     r.stop(Verdict::kInconclusive, "no SKIP_ONCE or NACK TRIMMED reached the DUT followed by data it clocked out");
   }

@@ -132,7 +132,9 @@ bool Nscc::quick_adapt(std::uint64_t now, bool loss_signal, bool marked, double 
     const bool triggered = qa_pending_ || loss_signal || delay > p_.qa_threshold;
     const std::uint64_t gate = static_cast<std::uint64_t>(p_.max_cwnd) >> p_.qa_gate;
     if (triggered && qa_achieved_bytes_ < gate) {
-      const double achieved = std::max<double>(static_cast<double>(qa_achieved_bytes_), p_.mtu_bytes);
+      // Defect nscc-qa-one-mtu: the window falls to its floor, whatever the epoch achieved.
+      const double achieved = quirks_.qa_one_mtu ? static_cast<double>(p_.mtu_bytes)
+                                                 : std::max<double>(static_cast<double>(qa_achieved_bytes_), p_.mtu_bytes);
       const double before = cwnd_;
       decrease_to(achieved, NsccRule::kQuickAdapt);
       qa_ignore_bytes_ = inflight.value_or(static_cast<std::uint64_t>(before));

@@ -245,8 +245,11 @@ void Requester::build(const PsnSlot& s, std::uint32_t psn, std::uint16_t ev, boo
   out.bth.dest_qp = cfg_.dest_qpn;
   out.bth.psn = psn;
   // MODEL: W3 A (an immediate SACK and, once cumulative, a Transport ACK) on the last packet of a
-  // message (S1: W3, F10) and when this packet fills the window (B: UET NSCC.AckRequest).
-  out.bth.ack_req = last || outstanding_ >= std::uint32_t{mpr_units_} * kMprUnitPsns;
+  // message (S1: W3, F10) and when this packet fills the window (B: UET NSCC.AckRequest): the
+  // W12 PSN window, or the NSCC window with less than one more MTU of room, so a responder that
+  // SACKs lazily does not leave the requester waiting on a window it could free.
+  const bool cwnd_full = nscc_ && !nscc_->can_send(inflight_bytes_, cfg_.mtu);
+  out.bth.ack_req = last || outstanding_ >= std::uint32_t{mpr_units_} * kMprUnitPsns || cwnd_full;
   out.bth.rtx = retransmission;  // W3: RTX on every retransmission
   out.bth.se = last && w.imm && (w.wr.send_flags & IBV_SEND_SOLICITED) != 0;
   out.has_meth = true;

@@ -292,6 +292,28 @@ void Requester::infer_losses(std::uint64_t now) {
   }
 }
 
+void Requester::on_probe_evidence(std::uint16_t ev, std::uint64_t probe_sent_ns, std::uint64_t now) {
+  if (error_) return;
+  for (std::uint32_t i = 0; i < outstanding_; ++i) {
+    const std::uint32_t psn = psn_add(una_psn_, i);
+    PsnSlot& s = slot(psn);
+    if (s.send_ts >= probe_sent_ns) {
+      if (s.retries == 0) break;  // first transmissions go out in PSN order
+      continue;
+    }
+    // A PSN already resent after a timeout or an inference is left to its timer: a peer that
+    // answers probes but never gets the data would otherwise draw a resend every probe period for
+    // as long as the QP lives.
+    if (s.ev != ev || s.retries != 0 || s.inferred || s.flags & (kSacked | kLost | kQueued)) continue;
+    ++stats_.inferred_losses;
+    s.inferred = true;
+    s.inferred_ev = s.ev;
+    const std::uint16_t len = s.len;
+    declare_lost(psn, false);
+    if (nscc_) nscc_->on_loss(now, len, inflight_bytes_);
+  }
+}
+
 void Requester::declare_lost(std::uint32_t psn, bool front) {
   PsnSlot& s = slot(psn);
   if (!(s.flags & kLost)) {

@@ -105,7 +105,9 @@ TEST(EvidenceRun, SnapLengthNeverChangesAVerdictOverTheWholeLibrary) {
   EXPECT_EQ(full.rc, cut.rc);
   EXPECT_EQ(full.result.evidence.files, cut.result.evidence.files);
   EXPECT_LT(cut.result.evidence.bytes, full.result.evidence.bytes);
-  EXPECT_LT(cut.result.evidence.bytes, 100'000'000u) << "the default keeps a passing run under 100 MB";
+  // About half a megabyte a case (205 cases: 100 MB). The bound catches one case whose evidence
+  // runs away (a retry case probing an unanswered path every 50 us for 40 s wrote 128 MB alone).
+  EXPECT_LT(cut.result.evidence.bytes, 120'000'000u) << "the default keeps a passing run under 120 MB";
   std::cout << "evidence volume: --snaplen full " << full.result.evidence.bytes << " bytes in "
             << full.result.evidence.files << " files; auto " << cut.result.evidence.bytes << " bytes\n";
 }

@@ -21,6 +21,21 @@ struct Frames {
     s.payload = PayloadSpec{PayloadPattern::kIncrement, len};
     return build_frame(s, ctx).bytes;
   }
+  std::vector<std::uint8_t> retx(std::uint32_t ev, std::uint32_t psn) const {
+    FrameSpec s;
+    s.opcode = wire::opcode::kMrcWriteMiddle;
+    s.psn = psn;
+    s.ev = ev;
+    s.flags = {FrameFlag::kRtx};
+    s.payload = PayloadSpec{PayloadPattern::kIncrement, 1024};
+    return build_frame(s, ctx).bytes;
+  }
+  std::vector<std::uint8_t> probe(std::uint32_t ev) const {
+    FrameSpec s;
+    s.opcode = wire::opcode::kMrcProbe;
+    s.ev = ev;
+    return build_frame(s, ctx).bytes;
+  }
   std::vector<std::uint8_t> ack(std::uint32_t ev, std::uint32_t psn) const {
     FrameSpec s;
     s.opcode = wire::opcode::kRcAck;
@@ -62,6 +77,27 @@ TEST(Impairment, DropSelectsByEvPsnRangeAndTime) {
   EXPECT_EQ(p.decide(at(f.data(1, 15), 1000)).kind, Decision::Kind::kPass); // window is [start, end)
   EXPECT_EQ(p.decide(at(f.data(1, 15), 200, /*first_hop=*/false)).kind, Decision::Kind::kPass);
   EXPECT_EQ(p.hits()[0], 1u);
+}
+
+// `opcode` picks any packet with that BTH opcode (here the reliability probes a timer case drops
+// with its data, W9); `rtx` picks data packets by BTH.RTX, so a trim can spare the resend.
+TEST(Impairment, SelectsByOpcodeAndByRtx) {
+  ImpairStep probes;
+  probes.kind = ImpairKind::kDrop;
+  probes.select.opcode = wire::opcode::kMrcProbe;
+  ImpairStep first_tx;
+  first_tx.kind = ImpairKind::kDrop;
+  first_tx.select.psn_range = std::make_pair(7u, 7u);
+  first_tx.select.rtx = false;
+  auto p = program({probes, first_tx});
+  Frames f;
+  EXPECT_EQ(p.decide(at(f.probe(0))).kind, Decision::Kind::kDrop);
+  EXPECT_EQ(p.decide(at(f.ack(0, 3))).kind, Decision::Kind::kPass);
+  EXPECT_EQ(p.decide(at(f.data(0, 3))).kind, Decision::Kind::kPass);
+  EXPECT_EQ(p.decide(at(f.data(0, 7))).kind, Decision::Kind::kDrop);
+  EXPECT_EQ(p.decide(at(f.retx(1, 7))).kind, Decision::Kind::kPass);  // the resend of PSN 7
+  EXPECT_EQ(p.hits()[0], 1u);
+  EXPECT_EQ(p.hits()[1], 1u);
 }
 
 TEST(Impairment, ProbabilityIsSeededAndAboutRight) {

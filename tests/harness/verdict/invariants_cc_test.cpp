@@ -259,6 +259,45 @@ TEST(QuickAdapt, ATrimInAFullEpochIsNotJudged) {
   EXPECT_EQ(r.metrics.at("signals_not_starved"), 1);
 }
 
+// The lower side (min_epoch_ns): 16 packets of 256 bytes per 20 us RTT acknowledge about 2 KiB in
+// every 10 us, so after the trim the window may come down to 8 packets, not to 5 or to 1.
+TEST(QuickAdapt, WithMinEpochTheWindowMustNotFallBelowTheAchievedBytes) {
+  for (std::size_t after : {8, 5, 1}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.rtt = 20 * kUs;
+    f.until = 400 * kUs;
+    f.trim_at = 100 * kUs;
+    f.window = [after](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? after : 16; };
+    run_flow(s, f);
+    s.finish();
+    const auto r = run_invariant(inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "11000"}, {"mtu", "256"},
+                                                     {"within_ns", "50000"}, {"min_epoch_ns", "10000"},
+                                                     {"react_ns", "20000"}}),
+                                 s.ctx);
+    EXPECT_EQ(r.verdict, after == 8 ? Verdict::kPass : Verdict::kFail) << after << ": " << r.message;
+    EXPECT_EQ(r.metrics.at("signals_lower_side_judged"), 1);
+    if (after == 1) {
+      EXPECT_NE(r.message.find("observed at most 256 bytes"), std::string::npos) << r.message;
+    }
+  }
+}
+
+// Without min_epoch_ns only the upper side is judged: the one-packet window passes.
+TEST(QuickAdapt, WithoutMinEpochOnlyTheUpperSideIsJudged) {
+  Scenario s(4, 8);
+  Flow f;
+  f.rtt = 20 * kUs;
+  f.until = 400 * kUs;
+  f.trim_at = 100 * kUs;
+  f.window = [](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? 1 : 16; };
+  run_flow(s, f);
+  s.finish();
+  const auto r = run_invariant(
+      inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "11000"}, {"mtu", "256"}, {"within_ns", "50000"}}), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_EQ(r.metrics.count("signals_lower_side_judged"), 0u);
+}
 
 TEST(QuickAdapt, WithinGrowsByTheTimingBudget) {
   // A starved trim at 100 us; the DUT cuts its window only at 120 us, so its flight is down to

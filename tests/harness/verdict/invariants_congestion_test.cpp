@@ -134,6 +134,31 @@ TEST(CongestionInvariants, SkipAfterCongestionJudgesTheSendTheFeedbackClockedOut
             Verdict::kFail);
 }
 
+// A send that leaves between feedback instants after the CE SACK may have been the DUT's first
+// pick after it; the EV may then be restored by the next pick (W11), so the clocked send that
+// follows on the named EV is not judged.
+TEST(CongestionInvariants, SkipAfterCongestionDoesNotJudgePastAnUnclockedSend) {
+  Scenario s(1, 4);
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    Data d;
+    d.psn = k;
+    s.dut_sends(300 * k, d, k);
+  }
+  auto ce = sack(2, 0, 2);
+  ce.ev_echo = ev_value(2);
+  ce.ce = true;
+  s.dut_receives(3000, ce);
+  Data d;
+  d.psn = 4;
+  s.dut_sends(3150, d, 3);  // unclocked: left 150 ns after the feedback
+  s.dut_receives(3300, sack(3, 0, 3));
+  d.psn = 5;
+  s.dut_sends(3300, d, 2);  // clocked, on the EV the CE SACK named
+  const auto r = run_invariant(inv("skip_after_congestion"), s.finish());
+  EXPECT_NE(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.metrics.at("not_judged_unclocked"), 1.0);
+}
+
 TEST(CongestionInvariants, SkipAfterCongestionLetsTheOnlyGoodEvCarryData) {
   // Two EVs: the CE SACK names EV 0 while EV 1 may still be in SKIP from an earlier NACK it has
   // carried nothing since, so no other EV is known GOOD and EV 0 may carry the packet.

@@ -74,10 +74,10 @@ void Fabric::schedule(int from, transport::TxFrame& f) {
     return;
   }
   std::vector<std::uint8_t> bytes(f.bytes.begin(), f.bytes.begin() + f.len);
-  if (trimmable && bytes.size() > wire::kTrimLength && chance(imp_.trim)) {
-    // W13 a switch cuts the frame to 256 bytes and rewrites DSCP to TRIMMED; lengths and the
+  if (trimmable && bytes.size() > imp_.trim_bytes && chance(imp_.trim)) {
+    // W13 a switch cuts the frame to trim_bytes (256 by default) and rewrites DSCP to TRIMMED; lengths and the
     // ICRC are left as they were (so the ICRC fails). DSCP sits in the IPv6 traffic class.
-    bytes.resize(wire::kTrimLength);
+    bytes.resize(imp_.trim_bytes);
     const std::size_t ip = wire::kEthLen;
     if (v4) {
       // IPv4: DSCP in the TOS byte; a switch rewriting it also fixes the header checksum.

@@ -61,6 +61,7 @@ struct Impairment {
   std::uint64_t reorder_extra_ns = 6000;
   double duplicate = 0;
   double trim = 0;
+  std::size_t trim_bytes = wire::kTrimLength;  // what a trim keeps of the frame
   wire::DscpConfig dscp;  // the fabric's traffic classes (W13)
   double ecn = 0;          // data frames (IPv6) marked ECN-CE on the way
   bool data_only = false;  // drop/reorder/duplicate only data frames

@@ -226,6 +226,33 @@ TEST(VariantWire, ProbeAnytimeProbesEveryEvWhileDataIsOutstanding) {
   }
 }
 
+// probe-loss: one packet, its first copy lost, and every SACK but the probes' pr = 1 answers lost
+// too. Nothing later is acknowledged, so only the timer resends it (T = 262 us) under
+// probe-anytime; probe-loss resends it once a probe sent after it on its EV is answered.
+std::uint64_t lone_packet_resend_delay(const VariantSet& v) {
+  auto p = make(v);
+  int copies = 0;
+  p->fabric->filter = [&](int side, transport::TxFrame& f, std::uint64_t) {
+    wire::DecodedFrame d;
+    if (!wire::decode_frame(f.view(), d, {}).ok()) return true;
+    if (side == 1) return !d.has_sack || d.seth.pr;
+    return !(is_data(d) && copies++ == 0);
+  };
+  transfer(*p, 1, 1024);
+  std::vector<std::uint64_t> sends;
+  for (const auto& w : data_from_a(decode_taps(*p->fabric))) sends.push_back(w.t());
+  EXPECT_EQ(sends.size(), 2u);
+  return sends.size() == 2 ? sends[1] - sends[0] : 0;
+}
+
+TEST(VariantWire, ProbeLossResendsOnAProbeAnswer) {
+  constexpr std::uint64_t kT = 1024u << 8;
+  EXPECT_EQ(lone_packet_resend_delay(only(Variant::kProbeAnytime)), kT);
+  const std::uint64_t early = lone_packet_resend_delay(only(Variant::kProbeLoss));
+  EXPECT_GT(early, 0u);
+  EXPECT_LT(early, kT / 2);
+}
+
 // ---- ACK timeout ---------------------------------------------------------------------------------
 
 // A's first copy of the 6th PSN is lost and every SACK too (no loss can be inferred): the

@@ -1,4 +1,4 @@
-// Requester <-> NSCC wiring (W14): cwnd gates data, RTT samples are now - send_ts(trig)
+// Requester <-> NSCC wiring (W14): cwnd gates data and a packet that fills it sets A, RTT samples are now - send_ts(trig)
 // - RTT from the reflected timestamp, SKIP_ONCE marks and delay shrink the window, trims are fed
 //   as trims; nscc-no-decrease defect.
 #include <gtest/gtest.h>
@@ -30,6 +30,18 @@ TEST(RequesterNscc, CwndGatesNewData) {
   EXPECT_GT(h.r->stats().blocked_cwnd, 0u);
   h.r->on_feedback(ack(psn(kBase, 1), psn(kBase, 1)), 10'000);
   EXPECT_GE(h.drain(10'000).size(), 2u);
+}
+
+// W3 (B: UET NSCC.AckRequest): the packet that leaves the window less than one MTU of room asks
+// for an immediate SACK, so a lazily SACKing responder cannot hold the window shut; the packets
+// before it do not (the 64 KiB message's last packet is far off).
+TEST(RequesterNscc, APacketThatFillsTheWindowSetsA) {
+  const cc::NsccParams p = params(8 * 1024);
+  Harness h(default_config(), 16, 8, {}, {}, {}, &p);
+  ASSERT_EQ(h.write(1, 64 * 1024), 0);
+  const auto pkts = h.drain(0);
+  ASSERT_EQ(pkts.size(), 8u);
+  for (std::size_t i = 0; i < pkts.size(); ++i) EXPECT_EQ(pkts[i].bth.ack_req, i == 7) << "packet " << i;
 }
 
 // W14: the RTT sample is the requester's clock now minus the timestamp the SACK reflects (128 ns
