@@ -110,6 +110,7 @@ namespace mrc::ref {
   X(kNackTrimmedOnCe, "nack-trimmed-on-ce", "an ECN-CE marked packet is placed and SACKed, and also draws a NACK TRIMMED naming it") /* the receive path takes the CE codepoint for a trim as well */ \
   X(kNsccMdEveryMark, "nscc-md-every-mark", "a burst of ECN marks inside one base RTT shrinks the window once per mark, to a sixteenth after four") /* NSCC's multiplicative decrease has no once-per-base-RTT hold-off */ \
   X(kNsccQaOneMtu, "nscc-qa-one-mtu", "after a trim in a starved epoch the bytes in flight fall to about one MTU, far below what the epoch achieved") /* QuickAdapt sets the window to one MTU, not to the bytes achieved */ \
+  X(kNsccQaUngated, "nscc-qa-ungated", "a trim in an epoch that achieved more than MaxWnd / 2^qa_gate still drops the window to the bytes achieved") /* QuickAdapt fires on every trim or loss, whatever the epoch achieved */ \
 
 enum class Defect : std::uint8_t {
 #define MRC_DEFECT_ENUM(id, name, symptom) id,

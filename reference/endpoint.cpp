@@ -75,6 +75,7 @@ cc::NsccQuirks nscc_quirks(const DefectReads& d) {
   q.md_every_mark = d.flag(Defect::kNsccMdEveryMark);
   q.no_quick_adapt = d.flag(Defect::kNsccNoQuickAdapt);
   q.qa_one_mtu = d.flag(Defect::kNsccQaOneMtu);
+  q.qa_ungated = d.flag(Defect::kNsccQaUngated);
   q.exceed_max_cwnd = d.flag(Defect::kNsccExceedMaxCwnd);
   return q;
 }

@@ -14,7 +14,8 @@
 //                        collapse (CC-NSCC-MD, the lower side of cwnd_decreases)
 //   quick_adapt          a trim or loss in an epoch that achieved less than MaxWnd / 2^qa_gate
 //                        brings the bytes in flight down to about what was achieved, and (with
-//                        min_epoch_ns) not below it (CC-NSCC-QUICK-ADAPT)
+//                        min_epoch_ns) not below it, nor there when the epoch achieved more
+//                        (CC-NSCC-QUICK-ADAPT)
 #include <algorithm>
 
 #include "harness/verdict/inflight.hpp"
@@ -32,6 +33,39 @@ std::uint64_t acked_in(const std::vector<InflightEvent>& ev, std::uint64_t to, s
     if (!e.send && e.ts_ns + span >= to && e.ts_ns <= to) sum += e.acked;
   }
   return sum;
+}
+
+// What the DUT did in the within_ns after a trim or loss (quick_adapt with min_epoch_ns).
+struct SpanAfter {
+  bool clean = true;         // no other trim or loss in it: nothing else may have cut the window
+  bool sent = false;         // the DUT sent data in its last react_ns
+  std::uint64_t achieved_lo = ~std::uint64_t{0};  // the fewest bytes any epoch QuickAdapt can
+                                                   // have measured acknowledged
+  std::uint64_t reached = 0;  // the most in flight at those last sends
+  std::uint64_t before = 0;   // the most in flight at sends in the epoch before the signal
+};
+
+// The DUT's QuickAdapt runs at the end of its epoch, at most `epoch` after the signal, over an
+// epoch of at least `min_epoch`: it measured at least the fewest bytes acknowledged in any
+// min_epoch span ending in that interval. By `within` after the signal the window has settled.
+SpanAfter span_after(const std::vector<InflightEvent>& ev, std::size_t s, std::uint64_t epoch, std::uint64_t min_epoch,
+                     std::uint64_t within, std::uint64_t react) {
+  SpanAfter a;
+  const std::uint64_t sig_ts = ev[s].ts_ns;
+  for (std::size_t k = s; k-- > 0 && ev[k].ts_ns + epoch >= sig_ts;) {
+    if (ev[k].send) a.before = std::max(a.before, ev[k].inflight);
+  }
+  for (std::size_t k = s + 1; k < ev.size() && ev[k].ts_ns <= sig_ts + within; ++k) {
+    const InflightEvent& e = ev[k];
+    if (!e.send && e.loss_signal) a.clean = false;
+    if (!e.send && e.ts_ns <= sig_ts + epoch) a.achieved_lo = std::min(a.achieved_lo, acked_in(ev, e.ts_ns, min_epoch));
+    if (e.send && e.ts_ns + react >= sig_ts + within) {
+      a.sent = true;
+      a.reached = std::max(a.reached, e.inflight);
+    }
+  }
+  a.achieved_lo = std::min(a.achieved_lo, acked_in(ev, sig_ts, min_epoch));
+  return a;
 }
 
 }  // namespace
@@ -211,45 +245,50 @@ void quick_adapt(Run& r) {  // W14
   const std::uint64_t gate = max_cwnd >> gate_shift;
   const std::uint64_t within = r.within(declared_within, "within_ns " + std::to_string(declared_within) + " ns");
   const auto ev = inflight_timeline(r.t);
-  r.judged_what = "trims and losses in starved epochs";
+  r.judged_what = min_epoch != 0 ? "trims and losses" : "trims and losses in starved epochs";
   const std::uint64_t react = min_epoch != 0 ? r.within(declared_react, "react_ns " + std::to_string(declared_react) + " ns") : 0;
+  const std::uint64_t keep_pct = 100 - std::min<std::uint64_t>(slack_pct, 100);
   std::size_t lower_judged = 0;
-  // The lower side. The DUT's QuickAdapt fires at the end of its epoch, at most epoch_ns after
-  // the signal, over an epoch of at least min_epoch: it achieved at least the fewest bytes
-  // acknowledged in any min_epoch span ending in that interval. With no other trim or loss until
-  // within_ns after the signal, the window has come down by then and, window-limited, the DUT
-  // keeps it full: in the last react_ns before that time its bytes in flight must reach the
-  // achieved bytes, less slack_pct and one MTU. A signal whose feedback leaves too little to tell
-  // one MTU from the achieved bytes, another signal in the span, or no sends at its end, is not
-  // judged on this side.
+  std::size_t full_judged = 0;
+  // The lower side: with no other trim or loss until within_ns after the signal, the window has
+  // come down by then and, window-limited, the DUT keeps it full: in the last react_ns before that
+  // time its bytes in flight must reach the achieved bytes, less slack_pct and one MTU. A signal
+  // whose feedback leaves too little to tell one MTU from the achieved bytes, another signal in
+  // the span, or no sends at its end, is not judged on this side.
   const auto judge_lower = [&](std::size_t s) {
-    const std::uint64_t sig_ts = ev[s].ts_ns;
-    std::uint64_t achieved_lo = ~std::uint64_t{0};
-    std::uint64_t reached = 0;
-    bool sent = false;
-    for (std::size_t k = s + 1; k < ev.size() && ev[k].ts_ns <= sig_ts + within; ++k) {
-      const InflightEvent& e = ev[k];
-      if (!e.send && e.loss_signal) return;  // another decrease may be due
-      if (!e.send && e.ts_ns <= sig_ts + epoch) achieved_lo = std::min(achieved_lo, acked_in(ev, e.ts_ns, min_epoch));
-      if (e.send && e.ts_ns + react >= sig_ts + within) {
-        sent = true;
-        reached = std::max(reached, e.inflight);
-      }
-    }
-    achieved_lo = std::min(achieved_lo, acked_in(ev, sig_ts, min_epoch));
-    const std::uint64_t keep = achieved_lo * (100 - std::min<std::uint64_t>(slack_pct, 100)) / 100;
-    if (!sent || keep <= 2 * mtu) return;
+    const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
+    const std::uint64_t keep = a.achieved_lo * keep_pct / 100;
+    if (!a.clean || !a.sent || keep <= 2 * mtu) return;
     const std::uint64_t floor = keep - mtu;
     ++lower_judged;
-    if (reached >= floor) return;
+    if (a.reached >= floor) return;
     r.violation(r.t.packets[ev[s].packet], "inflight",
                 ">= " + bytes_str(floor) + " in flight at the DUT's sends " + fmt_ns(static_cast<double>(declared_within)) +
                     plus_budget(r.budget()) + " after this signal (in the last " + fmt_ns(static_cast<double>(declared_react)) +
-                    "): at least " + bytes_str(achieved_lo) + " acknowledged in every " +
+                    "): at least " + bytes_str(a.achieved_lo) + " acknowledged in every " +
                     fmt_ns(static_cast<double>(min_epoch)) + " epoch QuickAdapt can have measured, less " +
                     std::to_string(slack_pct) + "% and one MTU",
-                "at most " + bytes_str(reached),
+                "at most " + bytes_str(a.reached),
                 "QuickAdapt sets the window to the bytes achieved, not below them");
+  };
+  // The other gate: when every epoch QuickAdapt can have measured achieved MaxWnd / 2^qa_gate or
+  // more, it does not fire, and the trim or loss takes one packet off the window. In the last
+  // react_ns before within_ns the bytes in flight must reach what they were in the epoch before
+  // the signal, less slack_pct and two MTUs (the packet taken off, and one not yet refilled).
+  const auto judge_full = [&](std::size_t s) {
+    const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
+    if (!a.clean || !a.sent || a.achieved_lo < gate || a.before * keep_pct / 100 <= 3 * mtu) return;
+    const std::uint64_t floor = a.before * keep_pct / 100 - 2 * mtu;
+    ++full_judged;
+    if (a.reached >= floor) return;
+    r.violation(r.t.packets[ev[s].packet], "inflight",
+                ">= " + bytes_str(floor) + " in flight at the DUT's sends " + fmt_ns(static_cast<double>(declared_within)) +
+                    plus_budget(r.budget()) + " after this signal (in the last " + fmt_ns(static_cast<double>(declared_react)) +
+                    "): the " + bytes_str(a.before) + " before it less " + std::to_string(slack_pct) +
+                    "% and two MTUs, since every epoch QuickAdapt can have measured achieved at least " +
+                    bytes_str(a.achieved_lo) + " >= MaxWnd/2^qa_gate = " + bytes_str(gate),
+                "at most " + bytes_str(a.reached),
+                "QuickAdapt fires only in an epoch that achieved less than MaxWnd/2^qa_gate");
   };
   std::uint64_t judged_until = 0;  // one QuickAdapt answers every signal of its epoch
   std::size_t not_starved = 0;
@@ -266,6 +305,7 @@ void quick_adapt(Run& r) {  // W14
     }
     if (achieved >= gate) {
       ++not_starved;
+      if (min_epoch != 0) judge_full(s);
       continue;
     }
     ++r.judged;
@@ -295,7 +335,11 @@ void quick_adapt(Run& r) {  // W14
     if (min_epoch != 0) judge_lower(s);
   }
   r.r.metrics["signals_not_starved"] = static_cast<double>(not_starved);
-  if (min_epoch != 0) r.r.metrics["signals_lower_side_judged"] = static_cast<double>(lower_judged);
+  if (min_epoch != 0) {
+    r.r.metrics["signals_lower_side_judged"] = static_cast<double>(lower_judged);
+    r.r.metrics["signals_full_epoch_judged"] = static_cast<double>(full_judged);
+    r.judged += full_judged;
+  }
 }
 
 }  // namespace mrc::harness::inv

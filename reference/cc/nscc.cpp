@@ -131,7 +131,8 @@ bool Nscc::quick_adapt(std::uint64_t now, bool loss_signal, bool marked, double 
   } else if (now > qa_epoch_end_ns_) {
     const bool triggered = qa_pending_ || loss_signal || delay > p_.qa_threshold;
     const std::uint64_t gate = static_cast<std::uint64_t>(p_.max_cwnd) >> p_.qa_gate;
-    if (triggered && qa_achieved_bytes_ < gate) {
+    // Defect nscc-qa-ungated: a full epoch fires QuickAdapt too.
+    if (triggered && (qa_achieved_bytes_ < gate || quirks_.qa_ungated)) {
       // Defect nscc-qa-one-mtu: the window falls to its floor, whatever the epoch achieved.
       const double achieved = quirks_.qa_one_mtu ? static_cast<double>(p_.mtu_bytes)
                                                  : std::max<double>(static_cast<double>(qa_achieved_bytes_), p_.mtu_bytes);

@@ -165,6 +165,7 @@ struct NsccQuirks {
   quirk::Flag md_every_mark = false;    // multiplicative decrease on every mark, no once-per-base-RTT hold-off
   quirk::Flag no_quick_adapt = false;   // QuickAdapt never fires, as if disable_qa were set
   quirk::Flag qa_one_mtu = false;       // QuickAdapt sets the window to one MTU, not to the bytes achieved
+  quirk::Flag qa_ungated = false;       // QuickAdapt fires whatever the epoch achieved (no qa_gate test)
   quirk::Flag exceed_max_cwnd = false;  // the window starts at and is clamped to 4 x max_cwnd
   NsccQuirks() = default;
   NsccQuirks(bool never_decrease_) : never_decrease(never_decrease_) {}  // NOLINT(google-explicit-constructor)

@@ -59,8 +59,9 @@ constexpr Pair kPairs[] = {
     {"invalid-i-109", "ghost-ack-boundary"},  {"reliab-v-156", "pkey-full-compare"},
     // one NACK TRIMMED per trimmed packet: none for a whole, ECN-CE marked one
     {"reliab-v-157", "nack-trimmed-on-ce"},
-    // NSCC decreases once per base RTT, by at most max_md_jump; QuickAdapt to the achieved bytes, not below
+    // NSCC decreases once per base RTT, by at most max_md_jump; QuickAdapt to the achieved bytes, not below, and only when starved
     {"reliab-v-158", "nscc-md-every-mark"},    {"reliab-v-159", "nscc-qa-one-mtu"},
+    {"reliab-v-160", "nscc-qa-ungated"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {

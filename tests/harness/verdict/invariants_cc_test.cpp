@@ -283,6 +283,29 @@ TEST(QuickAdapt, WithMinEpochTheWindowMustNotFallBelowTheAchievedBytes) {
   }
 }
 
+// With min_epoch_ns a trim in a full epoch is judged too: 64 packets of 256 bytes per 8 us RTT
+// acknowledge 4 KiB in every 2 us epoch, over MaxWnd / 2^3 = 2 KiB, so the window may lose a
+// packet, but QuickAdapt may not take it down to the 16 packets one epoch achieved.
+TEST(QuickAdapt, WithMinEpochAFullEpochKeepsTheWindow) {
+  for (std::size_t after : {63, 16}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.rtt = 8 * kUs;
+    f.until = 400 * kUs;
+    f.trim_at = 100 * kUs;
+    f.window = [after](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? after : 64; };
+    run_flow(s, f);
+    s.finish();
+    const auto r = run_invariant(inv("quick_adapt", {{"max_cwnd", "16384"}, {"epoch_ns", "2100"}, {"mtu", "256"},
+                                                     {"within_ns", "50000"}, {"min_epoch_ns", "2000"},
+                                                     {"react_ns", "20000"}}),
+                                 s.ctx);
+    EXPECT_EQ(r.verdict, after == 63 ? Verdict::kPass : Verdict::kFail) << after << ": " << r.message;
+    EXPECT_EQ(r.metrics.at("signals_full_epoch_judged"), 1);
+    EXPECT_EQ(r.metrics.at("signals_not_starved"), 1);
+  }
+}
+
 // Without min_epoch_ns only the upper side is judged: the one-packet window passes.
 TEST(QuickAdapt, WithoutMinEpochOnlyTheUpperSideIsJudged) {
   Scenario s(4, 8);
