@@ -240,6 +240,7 @@ class Requester {
   void sack_one(std::uint32_t psn, std::uint32_t& acked_bytes);
   void note_acked_tx(const PsnSlot& s);
   void infer_losses(std::uint64_t now);
+  void infer_lost(std::uint32_t psn, std::uint64_t now);  // one PSN inferred lost: resent, NSCC told
   std::uint32_t wr_of(std::uint32_t psn) const;
   void declare_lost(std::uint32_t psn, bool front);
   void queue_retx(std::uint32_t psn, bool front);

@@ -282,14 +282,19 @@ void Requester::infer_losses(std::uint64_t now) {
       loss_deferred_ = true;
       continue;
     }
-    ++stats_.inferred_losses;
-    s.inferred = true;
-    s.inferred_ev = s.ev;
-    const std::uint16_t len = s.len;
-    declare_lost(psn, false);
-    if (nscc_) nscc_->on_loss(now, len, inflight_bytes_);
+    infer_lost(psn, now);
     if (cfg_.quirks.go_back_n) go_back_from(psn);
   }
+}
+
+void Requester::infer_lost(std::uint32_t psn, std::uint64_t now) {
+  PsnSlot& s = slot(psn);
+  ++stats_.inferred_losses;
+  s.inferred = true;
+  s.inferred_ev = s.ev;
+  const std::uint16_t len = s.len;
+  declare_lost(psn, false);
+  if (nscc_) nscc_->on_loss(now, len, inflight_bytes_);
 }
 
 void Requester::on_probe_evidence(std::uint16_t ev, std::uint64_t probe_sent_ns, std::uint64_t now) {
@@ -305,12 +310,7 @@ void Requester::on_probe_evidence(std::uint16_t ev, std::uint64_t probe_sent_ns,
     // answers probes but never gets the data would otherwise draw a resend every probe period for
     // as long as the QP lives.
     if (s.ev != ev || s.retries != 0 || s.inferred || s.flags & (kSacked | kLost | kQueued)) continue;
-    ++stats_.inferred_losses;
-    s.inferred = true;
-    s.inferred_ev = s.ev;
-    const std::uint16_t len = s.len;
-    declare_lost(psn, false);
-    if (nscc_) nscc_->on_loss(now, len, inflight_bytes_);
+    infer_lost(psn, now);
   }
 }
 

@@ -64,6 +64,19 @@ InvariantCheck inv(std::string name, std::vector<std::pair<std::string, std::str
   return InvariantCheck{std::move(name), std::move(params)};
 }
 
+// A flow of `before` packets in flight, trimmed at 100 us, then `after` packets in flight.
+Scenario trimmed_at_100us(std::uint64_t rtt, std::size_t before, std::size_t after) {
+  Scenario s(4, 8);
+  Flow f;
+  f.rtt = rtt;
+  f.until = 400 * kUs;
+  f.trim_at = 100 * kUs;
+  f.window = [before, after](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? after : before; };
+  run_flow(s, f);
+  s.finish();
+  return s;
+}
+
 TEST(InflightTimeline, CountsPayloadUntilAckedSackedOrNacked) {
   Scenario s(4, 8);
   for (std::uint32_t p = 0; p < 4; ++p) {
@@ -263,14 +276,7 @@ TEST(QuickAdapt, ATrimInAFullEpochIsNotJudged) {
 // every 10 us, so after the trim the window may come down to 8 packets, not to 5 or to 1.
 TEST(QuickAdapt, WithMinEpochTheWindowMustNotFallBelowTheAchievedBytes) {
   for (std::size_t after : {8, 5, 1}) {
-    Scenario s(4, 8);
-    Flow f;
-    f.rtt = 20 * kUs;
-    f.until = 400 * kUs;
-    f.trim_at = 100 * kUs;
-    f.window = [after](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? after : 16; };
-    run_flow(s, f);
-    s.finish();
+    Scenario s = trimmed_at_100us(20 * kUs, 16, after);
     const auto r = run_invariant(inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "11000"}, {"mtu", "256"},
                                                      {"within_ns", "50000"}, {"min_epoch_ns", "10000"},
                                                      {"react_ns", "20000"}}),
@@ -288,14 +294,7 @@ TEST(QuickAdapt, WithMinEpochTheWindowMustNotFallBelowTheAchievedBytes) {
 // packet, but QuickAdapt may not take it down to the 16 packets one epoch achieved.
 TEST(QuickAdapt, WithMinEpochAFullEpochKeepsTheWindow) {
   for (std::size_t after : {63, 16}) {
-    Scenario s(4, 8);
-    Flow f;
-    f.rtt = 8 * kUs;
-    f.until = 400 * kUs;
-    f.trim_at = 100 * kUs;
-    f.window = [after](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? after : 64; };
-    run_flow(s, f);
-    s.finish();
+    Scenario s = trimmed_at_100us(8 * kUs, 64, after);
     const auto r = run_invariant(inv("quick_adapt", {{"max_cwnd", "16384"}, {"epoch_ns", "2100"}, {"mtu", "256"},
                                                      {"within_ns", "50000"}, {"min_epoch_ns", "2000"},
                                                      {"react_ns", "20000"}}),
@@ -308,14 +307,7 @@ TEST(QuickAdapt, WithMinEpochAFullEpochKeepsTheWindow) {
 
 // Without min_epoch_ns only the upper side is judged: the one-packet window passes.
 TEST(QuickAdapt, WithoutMinEpochOnlyTheUpperSideIsJudged) {
-  Scenario s(4, 8);
-  Flow f;
-  f.rtt = 20 * kUs;
-  f.until = 400 * kUs;
-  f.trim_at = 100 * kUs;
-  f.window = [](std::uint64_t t) -> std::size_t { return t > 100 * kUs ? 1 : 16; };
-  run_flow(s, f);
-  s.finish();
+  Scenario s = trimmed_at_100us(20 * kUs, 16, 1);
   const auto r = run_invariant(
       inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "11000"}, {"mtu", "256"}, {"within_ns", "50000"}}), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
