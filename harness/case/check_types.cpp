@@ -215,7 +215,7 @@ constexpr std::array kQuickAdaptParams{
     KeySpec{.name = "mtu", .kind = VK::kUInt, .umin = 256, .umax = 4096, .help = "default 4096"},
     KeySpec{.name = "slack_pct", .kind = VK::kUInt, .umax = 1000, .help = "allowance over (and under) the achieved bytes (default 10)"},
     KeySpec{.name = "min_epoch_ns", .kind = VK::kUInt, .umin = 1,
-            .help = "the shortest epoch the DUT can have; given, the window must not fall below the achieved bytes"},
+            .help = "the shortest epoch the DUT can have; given, the window must not fall below the achieved bytes, nor fall at all after a full epoch"},
     KeySpec{.name = "react_ns", .kind = VK::kUInt, .help = "time to refill to the new window (default min_epoch_ns)"},
 };
 constexpr Schema kQuickAdaptSchema{"quick_adapt params", kQuickAdaptParams};
@@ -291,7 +291,7 @@ constexpr std::array kInvariants{
     InvariantType{"md_bounded", &kMdBoundedSchema,
                   "ECN marks inside one base RTT take one decrease of at most max_md_pct, not one per mark"},
     InvariantType{"quick_adapt", &kQuickAdaptSchema,
-                  "a trim or loss in a starved epoch brings the bytes in flight down to the achieved bytes (and, with min_epoch_ns, not below)"},
+                  "a trim or loss in a starved epoch brings the bytes in flight down to the achieved bytes (with min_epoch_ns: not below them, and not at all in a full epoch)"},
     InvariantType{"req_id_not_reused", &kReqIdSchema,
                   "no endpoint request reuses the id (PSN[15:0], W10) of an unanswered one younger than in_flight_ns"},
 };
