@@ -6,11 +6,11 @@
 // Where a rule applies: on the named `select.link` when there is one (both directions), else at
 // a packet's first hop (the link leaving the sending host), so a rule acts once per packet.
 // `psn_range` and `rtx` pick RDMA WRITE data packets only (a feedback PSN is an acknowledgement,
-// not the packet's own number); `opcode` any packet with that BTH opcode. A trim rule only cuts trimmable data (DSCP_TRIMMABLE or
-// DSCP_TRIMMABLE_RETX as configured, W13) longer than its size. Reorder holds back every
-// (depth+1)-th selected packet by delay_ns (default: depth x 1 us), so `depth` later packets
-// overtake it. Random choices come from a per-rule splitmix64
-// stream seeded from the case seed: the same seed gives the same impairments.
+// not the packet's own number); `opcode` any packet with that BTH opcode. A trim rule only cuts
+// trimmable data (DSCP_TRIMMABLE or DSCP_TRIMMABLE_RETX as configured, W13) longer than its size.
+// Reorder holds back every (depth+1)-th selected packet by delay_ns (default: depth x 1 us), so
+// `depth` later packets overtake it. Random choices come from a per-rule splitmix64 stream seeded
+// from the case seed: the same seed gives the same impairments.
 #pragma once
 
 #include <cstdint>

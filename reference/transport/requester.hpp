@@ -134,7 +134,8 @@ class Requester {
   // The probe-loss variant (W9 use 3: probes speed up loss detection): the answer to a reliability
   // probe sent on `ev` at `probe_sent_ns`, already applied as a SACK, is evidence that every PSN
   // last sent on that EV before the probe and still not acknowledged was lost. One EV is one
-  // path, and a path keeps its order. Only first transmissions: a resend waits for its timer.
+  // path, and a path keeps its order. A PSN already resent after a timeout or an inference waits
+  // for its timer; one resent after a NACK TRIMMED does not.
   void on_probe_evidence(std::uint16_t ev, std::uint64_t probe_sent_ns, std::uint64_t now);
 
   // Earliest ACK timeout; UINT64_MAX when no PSN is waiting. (EvHealth's deadlines are the
