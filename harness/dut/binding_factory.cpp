@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "harness/dut/agent_binding.hpp"
+#include "harness/dut/plugin_binding.hpp"
 #include "harness/dut/reference_adapter.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "reference/defects.hpp"
@@ -12,11 +13,13 @@ namespace mrc::harness {
 namespace {
 
 constexpr std::string_view kAgentPrefix = "agent:";
+constexpr std::string_view kPluginPrefix = "plugin:";
 
 std::string binding_help() {
   std::string m =
       "valid DUT bindings: reference, reference-random (= reference:random-ev), "
-      "reference[-random]:<name>[,<name>...] with defect and variant names, agent:HOST:PORT (agent:[IPV6]:PORT); "
+      "reference[-random]:<name>[,<name>...] with defect and variant names, agent:HOST:PORT (agent:[IPV6]:PORT), "
+      "plugin:PATH[:ARGS] (a model's shared library, harness/dut/plugin/mrc_dut_plugin.h); "
       "defects:";
   for (const auto& d : ref::defect_catalog()) {
     m += ' ';
@@ -74,6 +77,14 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
 
 std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error, const BindingOptions& opt) {
   if (spec.starts_with(kAgentPrefix)) return make_agent_binding(spec, error, opt);
+  if (spec.starts_with(kPluginPrefix)) {
+    // The library is not opened here: the binding loads it at its first call, in the case's
+    // child process when the run is isolated.
+    std::string why;
+    std::optional<PluginSpec> ps = parse_plugin_spec(spec, &why);
+    if (!ps) return fail(error, opt.option + " " + why);
+    return std::make_unique<PluginBinding>(std::move(*ps));
+  }
   if (!in_process_binding(spec)) {
     return fail(error, "unknown DUT binding '" + spec.substr(0, spec.find(':')) + "' in " + opt.option + " " + spec + "; " +
                            binding_help());

@@ -1,6 +1,7 @@
 // Bindings by their command-line spelling (`--dut`, and `--peer` / `--impls` for the harness's side):
 //   reference | reference-random | reference[-random]:<defect>[,<defect>...]   (reference_binding.hpp)
 //   agent:HOST:PORT | agent:[IPV6]:PORT                                         (agent_binding.hpp)
+//   plugin:PATH | plugin:PATH:ARGS                                              (plugin_binding.hpp)
 // Making a binding opens no connection: the agent binding connects at its first call, so a spec
 // can be checked (valid_binding_spec) without touching the network.
 #pragma once

@@ -1,24 +1,19 @@
 // The `reference` DUT binding: a reference::Endpoint (optionally with named defects from
-// reference/defects.hpp) driven as one host of the testbed through its FramePort adapter. The
+// reference/defects.hpp; reference_dut.hpp holds it) driven as one host of the testbed through its
+// FramePort adapter. The
 // harness's default peer is the same binding without defects, so both ends of a case are
 // configured by one code path (reference_adapter.hpp, shared with the DUT agent).
 //
 // Command-line spelling: `reference` or `reference:<defect>[,<defect>...]` (binding_factory.hpp).
 #pragma once
 
-#include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "harness/dut/dut_binding.hpp"
 #include "harness/dut/reference_adapter.hpp"
-#include "harness/testbed/frame_port.hpp"
+#include "harness/dut/reference_dut.hpp"
 #include "reference/defects.hpp"
-
-namespace mrc::ref {
-class Endpoint;
-}
 
 namespace mrc::harness {
 
@@ -62,24 +57,15 @@ class ReferenceBinding : public DutBinding {
   DutStatus reset() override;
 
   // The endpoint (null before apply()); for tests and the golden generator.
-  ref::Endpoint* endpoint() { return ep_.get(); }
+  ref::Endpoint* endpoint() { return dut_.endpoint(); }
 
  private:
   DutStatus wake_after(DutStatus st);  // the endpoint has frames to send: let the testbed pull them
 
-  ReferencePolicy policy_;
+  ReferenceDut dut_;
   Testbed* testbed_ = nullptr;
   int host_ = -1;
   std::uint32_t planes_ = 0;
-  std::unique_ptr<ref::Endpoint> ep_;
-  ref::DefectSet read_before_;  // defects_read() of the endpoints apply() or reset() let go
-  std::unique_ptr<FramePort> port_;  // how the testbed drives ep_
-  DutSetup setup_;
-  DutLocal local_;
-  DutLocal remote_;
-  std::uint32_t lkey_ = 0;
-  std::set<std::uint32_t> ever_denied_;
-  DeviceRestriction restrict_;  // config.device, applied by apply()
 };
 
 }  // namespace mrc::harness
