@@ -83,7 +83,7 @@ std::optional<std::vector<CampaignDefect>> campaign_defects(std::span<const std:
 run::ShardPick shard_defects(const CampaignOptions& o, const std::vector<const harness::Case*>& cases,
                              const std::vector<CampaignDefect>& defects, std::ostream& err) {
   std::vector<run::ShardUnit> units;
-  std::string text = "suite " + o.build + "\ntestbed " + o.testbed + "\nrelevant_only " +
+  std::string text = "suite " + o.build + "\ndut " + o.dut + "\ntestbed " + o.testbed + "\nrelevant_only " +
                      (o.relevant_only ? "1" : "0") + "\nmin_kill_rate " + std::to_string(o.min_kill_rate) +
                      "\nwall_clock " + (o.wall_clock ? "1" : "0") + '\n' + run::cases_fingerprint_text(cases);
   for (const CampaignDefect& d : defects) {
@@ -109,7 +109,7 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   if (!chosen) return kExitBadInput;
   for (const auto name : *chosen) {
     std::string why;
-    if (!harness::valid_binding_spec("reference:" + std::string(name), &why)) {
+    if (!harness::valid_binding_spec(harness::spec_with_names(o.dut, name), &why)) {
       err << "error: " << why << '\n';
       return kExitBadInput;
     }
@@ -141,6 +141,7 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   plan.defects = std::move(*defects);
   plan.relevant_only = o.relevant_only;
   plan.run_all = o.run_all;
+  plan.dut = o.dut;
   plan.pool.testbed = o.testbed;
   plan.pool.write_evidence = false;
   plan.pool.jobs = o.jobs;

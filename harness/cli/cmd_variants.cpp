@@ -9,6 +9,7 @@
 #include "harness/case/catalog_map.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/staged_out.hpp"
+#include "harness/dut/binding_factory.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/variants_report.hpp"
 #include "harness/run/case_select.hpp"
@@ -68,7 +69,7 @@ run::ShardPick shard_variants(const VariantsOptions& o, const std::vector<const 
                               const std::vector<run::VariantSpec>& variants, std::ostream& err) {
   const double cost = run::cases_cost(cases, o.shard_costs) * o.seeds;
   std::vector<run::ShardUnit> units{run::ShardUnit{"reference", cost}};
-  std::string text = "suite " + o.build + "\ntestbed " + o.testbed + "\nseeds " + std::to_string(o.seeds) +
+  std::string text = "suite " + o.build + "\ndut " + o.dut + "\ntestbed " + o.testbed + "\nseeds " + std::to_string(o.seeds) +
                      "\nwall_clock " + (o.wall_clock ? "1" : "0") + '\n' + run::cases_fingerprint_text(cases);
   for (const run::VariantSpec& v : variants) {
     units.push_back(run::ShardUnit{v.name, cost});
@@ -85,6 +86,13 @@ int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err)
   if (!sel.ok) return kExitBadInput;
   auto chosen = choose_variants(o.variants, sel.suite, err);
   if (!chosen) return kExitBadInput;
+  for (const run::VariantSpec& v : *chosen) {
+    std::string why;
+    if (!harness::valid_binding_spec(harness::spec_with_names(o.dut, v.name), &why)) {
+      err << "error: --dut: " << why << '\n';
+      return kExitBadInput;
+    }
+  }
   std::optional<run::ShardPick> shard;
   bool include_default = true;
   if (o.shard.active) {
@@ -109,6 +117,7 @@ int run_variants(const VariantsOptions& o, std::ostream& out, std::ostream& err)
   run::VariantsPlan plan;
   plan.variants = std::move(*chosen);
   plan.seeds = o.seeds;
+  plan.dut = o.dut;
   plan.include_default = include_default;
   plan.pool.testbed = o.testbed;
   plan.pool.write_evidence = false;

@@ -145,6 +145,7 @@ struct CampaignOptions {
   std::vector<std::string> tags;
   std::vector<std::string> exclude_tags;
   std::string defects = "all";     // "all" or a comma list of catalog names
+  std::string dut = "reference";   // or plugin:PATH serving the reference's catalog (CampaignPlan::dut)
   std::filesystem::path out = "reports/campaign";
   unsigned jobs = 1;
   double min_kill_rate = 0.9;
@@ -200,6 +201,7 @@ struct VariantsOptions {
   std::vector<std::string> tags;
   std::vector<std::string> exclude_tags;
   std::string variants = "all";    // "all" or a comma list of catalog names
+  std::string dut = "reference";   // or plugin:PATH serving the reference's catalog (VariantsPlan::dut)
   std::uint32_t seeds = 1;         // runs per case and variant: its seed, seed+1, ...
   std::filesystem::path out = "reports/variants";
   unsigned jobs = 1;

@@ -238,6 +238,10 @@ int main(int argc, char** argv) {
   campaign_cmd->add_option("--tags", campaign.tags, "only cases carrying any of these tags (comma list)");
   campaign_cmd->add_option("--exclude-tags", campaign.exclude_tags, "skip cases carrying any of these tags");
   campaign_cmd->add_option("--defects", campaign.defects, "all, or a comma list of defect names")->capture_default_str();
+  campaign_cmd->add_option("--dut", campaign.dut,
+                           "reference, or plugin:PATH serving the reference's defect catalog by name in its "
+                           "arguments (the reference plugin); runs in this process")
+      ->capture_default_str();
   campaign_cmd->add_option("--out", campaign.out, "report folder (campaign.json, campaign.html)")->capture_default_str();
   campaign_cmd->add_option("--jobs,-j", campaign.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
   campaign_cmd->add_option("--min-kill-rate", campaign.min_kill_rate, "exit 1 below this share of defects caught")
@@ -261,6 +265,10 @@ int main(int argc, char** argv) {
   variants_cmd->add_option("--tags", variants.tags, "only cases carrying any of these tags (comma list)");
   variants_cmd->add_option("--exclude-tags", variants.exclude_tags, "skip cases carrying any of these tags");
   variants_cmd->add_option("--variants", variants.variants, "all, or a comma list of variant names")->capture_default_str();
+  variants_cmd->add_option("--dut", variants.dut,
+                           "reference, or plugin:PATH serving the reference's variants by name in its "
+                           "arguments (the reference plugin); runs in this process")
+      ->capture_default_str();
   variants_cmd->add_option("--seeds", variants.seeds, "runs per case and variant (its seed, seed+1, ...)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 10000u));

@@ -111,6 +111,17 @@ bool in_process_binding(const std::string& spec) {
   return kind == "reference" || kind == "reference-random";
 }
 
+std::string spec_with_names(const std::string& base, std::string_view names) {
+  bool has_args = false;
+  if (base.starts_with(kPluginPrefix)) {
+    const std::optional<PluginSpec> ps = parse_plugin_spec(base, nullptr);
+    has_args = ps && !ps->args.empty();
+  } else {
+    has_args = base.find(':') != std::string::npos;
+  }
+  return base + (has_args ? "," : ":") + std::string(names);
+}
+
 bool valid_binding_spec(const std::string& spec, std::string* error, const BindingOptions& opt) {
   return make_binding(spec, error, opt) != nullptr;
 }

@@ -27,6 +27,12 @@ struct BindingOptions {
 // On a bad spelling returns null and sets *error to a message that lists the valid binding and
 // defect names (or says what is wrong with an agent address or its token).
 std::unique_ptr<DutBinding> make_binding(const std::string& spec, std::string* error, const BindingOptions& opt = {});
+// `base` (a spelling of the reference, or plugin:PATH[:ARGS] serving the reference's catalog by
+// name in its ARGS, as the reference plugin does) with defect or variant `names` added to its
+// arguments: reference + a = reference:a, reference:v + a = reference:v,a, plugin:P + a = plugin:P:a,
+// plugin:P:v + a = plugin:P:v,a. The campaign and `variants` run catalog entries through it.
+std::string spec_with_names(const std::string& base, std::string_view names);
+
 // True when `spec` parses (same message as make_binding()).
 bool valid_binding_spec(const std::string& spec, std::string* error, const BindingOptions& opt = {});
 

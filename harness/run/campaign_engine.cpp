@@ -44,7 +44,7 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
 
   // ---- baseline: the reference endpoint without defects ----
   // Each run also tells which defect switches the endpoint read (reference/quirk/quirk_flag.hpp).
-  const BindingFactory clean = plan.clean ? plan.clean : factory_for("reference");
+  const BindingFactory clean = plan.clean ? plan.clean : factory_for(plan.dut);
   std::vector<std::optional<ref::DefectSet>> reads(cases.size());
   std::vector<CaseTask> tasks;
   for (std::size_t i = 0; i < cases.size(); ++i) tasks.push_back(CaseTask{cases[i], cases[i]->seed, nullptr, &reads[i]});
@@ -71,7 +71,7 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
   // result is the clean run's, and it is run only with plan.run_all (which checks that).
   std::vector<BindingFactory> factories;
   factories.reserve(defects.size());
-  for (const auto& d : defects) factories.push_back(factory_for("reference:" + d.name));
+  for (const auto& d : defects) factories.push_back(factory_for(harness::spec_with_names(plan.dut, d.name)));
   struct Pair {
     std::size_t c = 0;                          // index into cases
     std::optional<std::size_t> task;            // into tasks, when it runs

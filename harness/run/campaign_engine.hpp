@@ -25,6 +25,10 @@ struct CampaignPlan {
   // Makes the baseline's DUT; empty: the reference without defects (tests give one that misreports
   // its defects_read(), to show --run-all catches it).
   BindingFactory clean;
+  // The DUT the defects are switched on in: `reference`, or a plugin that serves the reference's
+  // catalog by name (binding_factory.hpp spec_with_names). Only the in-process reference tells
+  // which switches a run read, so through a plugin every pair is run.
+  std::string dut = "reference";
   PoolOptions pool;                // testbed, jobs, watchdog; evidence is not written
   std::ostream* progress = nullptr;  // a line per finished case run when set
 };

@@ -59,11 +59,11 @@ harness::VariantsResult run_variants(std::span<const harness::Case* const> cases
   if (plan.include_default) {
     result.runs.push_back(harness::VariantRun{"reference", "the default reference (round robin, SACK on the W6 triggers)",
                                               {}, 0, 0, {}, {}, {}, false});
-    factories.push_back([] { return harness::make_binding("reference", nullptr); });
+    factories.push_back([spec = plan.dut] { return harness::make_binding(spec, nullptr); });
   }
   for (const VariantSpec& v : plan.variants) {
     result.runs.push_back(harness::VariantRun{v.name, v.choice, v.leaves_open, 0, 0, {}, {}, {}, false});
-    factories.push_back([spec = "reference:" + v.name] { return harness::make_binding(spec, nullptr); });
+    factories.push_back([spec = harness::spec_with_names(plan.dut, v.name)] { return harness::make_binding(spec, nullptr); });
   }
 
   std::vector<CaseTask> tasks;

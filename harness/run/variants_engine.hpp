@@ -32,6 +32,9 @@ struct VariantsPlan {
   // The default reference's run (always first). A shard of `variants --shard` that was not dealt
   // the default runs only its variants.
   bool include_default = true;
+  // The conformant variants' DUT: `reference`, or a plugin serving the reference's catalog by name
+  // (binding_factory.hpp spec_with_names).
+  std::string dut = "reference";
 };
 
 harness::VariantsResult run_variants(std::span<const harness::Case* const> cases,

@@ -23,8 +23,13 @@
  *   -> { frame_in | advance | frame_out | next_deadline | set_port_up | data-path calls |
  *        control calls }* -> ev_table / counters -> reset -> [attach -> apply -> ... again]
  *   -> destroy
- * One thread makes every call; calls never overlap. A call made out of this order returns
+ * One thread makes every call on an instance; calls on it never overlap. Instances are
+ * independent: an in-process run with several jobs (`run --no-isolate --jobs N`, `campaign`,
+ * `variants`) drives several instances from several threads at once, so a plugin keeps no
+ * mutable state outside its instance, or guards it. A call made out of this order returns
  * MRC_DUT_BROKEN (the harness's fault, reported as an ERROR), never crashes.
+ * The frame-port calls may come at any time after attach(), before apply() too: a model with
+ * nothing configured yet drops what arrives, sends nothing and has no deadline (UINT64_MAX).
  *
  * ---- Results --------------------------------------------------------------------------------------
  * Calls that return int return:

@@ -5,7 +5,9 @@
    byte for byte as `--dut reference` does, and the same evidence files with the same bytes.
 2. A model that aborts, dies of SIGSEGV, hangs or answers MRC_DUT_BROKEN in one case is an ERROR
    of that case, named (the signal, the watchdog's bound, the model's words); the next case PASSes (the plugin is loaded in each case's child process).
-3. A plugin built for another ABI version is refused at load, both versions named; a library that
+3. `campaign` and `variants` through the plugin give the in-process reference's verdicts.
+4. As the harness's peer (`--peer plugin:...`) and in `interop --impls plugin:...,reference`.
+5. A plugin built for another ABI version is refused at load, both versions named; a library that
    does not exist is refused naming its path. Neither runs a case.
 
 usage: plugin_identity.py MRC_CONFORM SRC_DIR REFERENCE_PLUGIN FAULTY_PLUGIN
@@ -76,6 +78,56 @@ def identity(tmp):
             failures.append(f"evidence differs in content: {(mismatch + errors)[:10]}")
 
 
+def engines(tmp):
+    """The campaign through the plugin kills the same defects, with the same killers and collateral
+    (only `unreached` differs: just the in-process reference tells which defect switches a run
+    read); `variants` through it writes the same variants.json. Both with every entry of the
+    catalog; the campaign over the cases relevant to each defect (the whole campaign, a minute
+    more, is `campaign --dut plugin:...` in the README)."""
+    reports = {}
+    for label, dut in (("reference", "reference"), ("plugin", "plugin:" + REF_PLUGIN)):
+        for cmd, extra in (("campaign", ["--relevant-only"]), ("variants", [])):
+            out = os.path.join(tmp, f"{cmd}-{label}")
+            p = subprocess.run([MRC, cmd, "--jobs", "2", "--no-progress", "--dut", dut, "--out", out] + extra,
+                               cwd=SRC, capture_output=True, text=True, timeout=1100)
+            if p.returncode != 0:
+                failures.append(f"{cmd} --dut {dut} exited {p.returncode}: {p.stderr[-1000:]}")
+                return
+            with open(os.path.join(out, cmd + ".json"), encoding="utf-8") as f:
+                reports[(cmd, label)] = json.load(f)
+
+    def defects(doc):
+        return [{k: v for k, v in d.items() if k != "unreached"} for d in doc["defects"]]
+
+    camp_ref, camp_plugin = reports[("campaign", "reference")], reports[("campaign", "plugin")]
+    if len(camp_ref["defects"]) < 50:
+        failures.append(f"the campaign judged only {len(camp_ref['defects'])} defects")
+    if defects(camp_ref) != defects(camp_plugin):
+        differ = [a["name"] for a, b in zip(defects(camp_ref), defects(camp_plugin)) if a != b]
+        failures.append(f"the campaign through the plugin differs for defects {differ[:10]}")
+    if reports[("variants", "reference")] != reports[("variants", "plugin")]:
+        failures.append("variants through the plugin differs from the in-process reference's")
+
+
+def as_peer_and_in_interop(tmp):
+    """The plugin sits on the harness's side too: `--peer plugin:...` gives the cases of the default
+    peer (the in-process reference) byte for byte, and `interop` judges plugin x reference both
+    ways."""
+    a, b = os.path.join(tmp, "peer-reference"), os.path.join(tmp, "peer-plugin")
+    subprocess.run([MRC, "run", "--jobs", "2", "--no-progress", "--tags", "spraying", "--out", a], cwd=SRC,
+                   capture_output=True, text=True, timeout=600)
+    p = subprocess.run([MRC, "run", "--jobs", "2", "--no-progress", "--tags", "spraying", "--out", b,
+                        "--peer", "plugin:" + REF_PLUGIN], cwd=SRC, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0 or results(a)["cases"] != results(b)["cases"]:
+        failures.append(f"--peer plugin: differs from the default peer (exit {p.returncode}): {p.stderr[-600:]}")
+    out = os.path.join(tmp, "interop")
+    p = subprocess.run([MRC, "interop", "--no-progress", "--tags", "spraying", "--out", out,
+                        "--impls", f"plugin:{REF_PLUGIN},reference"], cwd=SRC, capture_output=True, text=True,
+                       timeout=600)
+    if p.returncode != 0 or "4 of 4 pair(s) ran" not in p.stdout:
+        failures.append(f"interop plugin x reference: exit {p.returncode}: {p.stdout[-600:]} {p.stderr[-600:]}")
+
+
 # Two cases with their own seeds: the fault is set off by the first one's (DutSetup.seed).
 FAULT_CASE, FAULT_SEED, NEXT_CASE = "reliab/reliab-v-022.yaml", 22, "reliab/reliab-v-026.yaml"
 
@@ -138,6 +190,8 @@ with tempfile.TemporaryDirectory(prefix="plugin_identity_") as tmp:
     refusals(tmp)
     arguments_reach_the_model(tmp)
     faults(tmp)
+    engines(tmp)
+    as_peer_and_in_interop(tmp)
     identity(tmp)
 
 for f in failures:
