@@ -281,7 +281,10 @@ struct mrc_dut_plugin {
   void (*advance)(mrc_dut *dut, uint64_t now_ns);
   /* The next frame the model transmits: written into buf (MRC_DUT_MAX_FRAME bytes), its length
    * into *len and its 1-based egress port into *port; returns 1, or 0 when none waits. The fabric
-   * calls it until it returns 0 after every other call. */
+   * calls it until it returns 0 after frame_in, advance and every call that may queue a frame
+   * (apply, post_write, set_port_up, ep_op, ...), at the time of that call: a frame left queued
+   * waits for the next of those, so a model sends what it queued within the call that queued it.
+   * A length over MRC_DUT_MAX_FRAME reaches the fabric as an empty frame. */
   int (*frame_out)(mrc_dut *dut, uint8_t *buf, size_t *len, uint8_t *port);
   /* When advance() next has work; UINT64_MAX when nothing is scheduled. */
   uint64_t (*next_deadline)(const mrc_dut *dut);
