@@ -83,6 +83,7 @@ class CaptureStream {
   bool next_pcapng(StreamPacket& p);
   void release(std::uint64_t to);
   void populate_ahead();
+  void slide_window();  // release() behind the cursor, populate_ahead() before it, as due
   std::string idb(const std::uint8_t* blk, std::uint64_t pos, std::uint32_t len);
   std::string packet(const std::uint8_t* blk, std::uint32_t type, std::uint64_t pos, std::uint32_t len,
                      std::uint64_t index, std::size_t known_ifaces, std::vector<std::uint8_t>& eth,

@@ -88,4 +88,19 @@ std::string to_ethernet(int linktype, std::span<const std::uint8_t> in, std::vec
   }
 }
 
+std::string ethernet_view(int linktype, std::span<const std::uint8_t> in, std::vector<std::uint8_t>& eth,
+                          std::span<const std::uint8_t>& out) {
+  if (linktype == kLinkEthernet) {
+    out = in;
+    return {};
+  }
+  std::string why = to_ethernet(linktype, in, eth);
+  out = {eth.data(), eth.size()};
+  return why;
+}
+
+std::string supported_link_types() {
+  return "mrc-conform reads Ethernet, Linux cooked v1/v2 (SLL, SLL2) and raw IPv4/IPv6 captures";
+}
+
 }  // namespace mrc::harness

@@ -35,6 +35,14 @@ std::string link_type_name(int linktype);
 // header). `linktype` must be one link_type_name() names.
 std::string to_ethernet(int linktype, std::span<const std::uint8_t> in, std::vector<std::uint8_t>& out);
 
+// The packet as Ethernet into `out`: an Ethernet capture's bytes as they are (no copy), others
+// rewritten through `eth` (to_ethernet). "" or why not.
+std::string ethernet_view(int linktype, std::span<const std::uint8_t> in, std::vector<std::uint8_t>& eth,
+                          std::span<const std::uint8_t>& out);
+
+// What a refusal of another link type says the suite reads.
+std::string supported_link_types();
+
 // Bytes the link header of one packet of `linktype` takes beyond Ethernet's 14 (negative: fewer),
 // for the on-the-wire length of a packet the tap truncated.
 long link_header_delta(int linktype);

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "harness/run/bridge_trust.hpp"
+#include "harness/run/control_step.hpp"
+#include "harness/run/injected_write.hpp"
 #include "harness/run/interrupt.hpp"
 #include "harness/run/session_state.hpp"
 #include "harness/run/wire_fit.hpp"
@@ -50,21 +52,6 @@ class TestbedTimer {
 
 std::string port_name(int port) { return "p" + std::to_string(port); }
 
-int errno_of(harness::ControlResult r) {
-  switch (r) {
-    case harness::ControlResult::kOk: return 0;
-    case harness::ControlResult::kEinval: return EINVAL;
-    case harness::ControlResult::kEbusy: return EBUSY;
-    case harness::ControlResult::kEperm: return EPERM;
-    case harness::ControlResult::kEnoent: return ENOENT;
-    case harness::ControlResult::kEopnotsupp: return EOPNOTSUPP;
-    case harness::ControlResult::kEtimedout: return ETIMEDOUT;
-    case harness::ControlResult::kEnospc: return ENOSPC;
-    case harness::ControlResult::kE2big: return E2BIG;
-  }
-  return 0;
-}
-
 class Session {
  public:
   explicit Session(SessionState& s) : s_(s) {}
@@ -78,7 +65,6 @@ class Session {
   bool setup_injects();
   bool run_control(std::size_t step, std::uint64_t at);
   bool send_held_inject(const SessionState::HeldInject& h);
-  void note_injected_write(std::span<const std::uint8_t> bytes);
   bool post_due(std::uint64_t now);
   bool poll(std::uint64_t now);
   void poll_ev_events(std::uint64_t now, bool last);
@@ -246,7 +232,7 @@ bool Session::setup_injects() {
     const std::string where = "stimulus[" + std::to_string(i) + "]: ";
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
-    note_injected_write(f.bytes);
+    note_injected_write(s_, f.bytes);
     if (s_.real_time() && inj->at_ns >= first_control) {
       s_.held_injects.push_back(SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port)});
       continue;
@@ -257,24 +243,6 @@ bool Session::setup_injects() {
     }
   }
   return true;
-}
-
-// A WRITE into the DUT's buffer (its R_Key, an address inside it) is remembered, so its target
-// range can be read back after the run.
-void Session::note_injected_write(std::span<const std::uint8_t> bytes) {
-  wire::DecodedFrame d;
-  if (!wire::decode_frame(bytes, d).ok() || !d.has_reth || !stim::is_write_opcode(d.bth.opcode)) return;
-  const harness::DutLocal& rx = s_.dut_local;
-  const std::uint64_t size = s_.setups.dut.buffer_bytes;
-  if (d.reth.rkey != rx.rkey || d.reth.va < rx.buffer_va || d.payload.empty()) return;
-  const std::uint64_t offset = d.reth.va - rx.buffer_va;
-  if (offset >= size || d.payload.size() > size - offset) return;
-  harness::InjectedWriteRecord w;
-  w.psn = d.bth.psn;
-  w.trimmed = d.trimmed;  // W13: a data packet with a trimmed DSCP
-  w.offset = offset;
-  w.payload.assign(d.payload.begin(), d.payload.end());
-  s_.injected_writes.push_back(std::move(w));
 }
 
 bool Session::send_held_inject(const SessionState::HeldInject& h) {
@@ -289,62 +257,7 @@ bool Session::send_held_inject(const SessionState::HeldInject& h) {
 
 bool Session::run_control(std::size_t step, std::uint64_t at) {
   ++handed_;
-  const auto& ctl = std::get<harness::ControlStep>(s_.c.stimulus[step].body);
-  const std::uint64_t now = s_.tb->now();
-  harness::DutBinding& d = s_.dut;
-  harness::DutStatus st;
-  s_.activity("dut.control");
-  switch (ctl.op) {
-    case harness::ControlOp::kDenyEv: st = d.set_ev_denied(ctl.ev.value_or(0), true); break;
-    case harness::ControlOp::kAllowEv: st = d.set_ev_denied(ctl.ev.value_or(0), false); break;
-    case harness::ControlOp::kPortAdminDown: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), false); break;
-    case harness::ControlOp::kPortAdminUp: st = d.port_admin(static_cast<std::uint8_t>(ctl.port.value_or(1)), true); break;
-    case harness::ControlOp::kProbeEv: st = d.probe_ev(ctl.ev.value_or(0), ctl.tc.value_or(s_.setups.dut.dscp.control), now); break;
-    case harness::ControlOp::kPortStatusUpdate: st = d.port_status_update(now); break;
-    case harness::ControlOp::kProfileOffline: st = d.set_profile_online(false); break;
-    case harness::ControlOp::kProfileOnline: st = d.set_profile_online(true); break;
-    case harness::ControlOp::kEvProfileSet:
-      st = d.ev_profile_op(ev_profile_change(ctl.ev_profile.value_or(harness::EvProfileOp{})));
-      break;
-    case harness::ControlOp::kCcProfileSet:
-      st = d.cc_profile_op(cc_profile_change(ctl.cc_profile.value_or(harness::CcProfileOp{})));
-      break;
-    case harness::ControlOp::kReplaceEv: st = d.replace_ev(ev_replacement(ctl.replace.value_or(harness::ReplaceEvOp{}))); break;
-  }
-  // The same as `now` on virtual time; later by the request's round trip for an agent on a wire.
-  const std::uint64_t returned = std::max(now, s_.tb->now());
-  s_.result.ctx.late_steps.emplace_back(at, returned);
-  if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
-    return s_.fail(Verdict::kError, "stimulus[" + std::to_string(step) + "] control " +
-                                        std::string(harness::to_string(ctl.op)) + ": " + st.message);
-  }
-  harness::ExpectRecord r;
-  const std::string want(harness::enum_name(harness::kControlResultNames, ctl.expect));
-  r.description = "stimulus[" + std::to_string(step) + "] control " + std::string(harness::to_string(ctl.op)) +
-                  (ctl.ev ? " ev=" + std::to_string(*ctl.ev) : "") + (ctl.port ? " port=" + std::to_string(*ctl.port) : "") +
-                  " at t=" + std::to_string(now) + " ns returns " + want;
-  r.window_start_ns = r.window_end_ns = r.matched_at_ns = now;
-  r.control = true;
-  const int got = st.ok() ? 0 : st.err;
-  r.matched = got == errno_of(ctl.expect);
-  if (st.ok() && (ctl.op == harness::ControlOp::kDenyEv || ctl.op == harness::ControlOp::kAllowEv)) {
-    // The controller's DENIED flag raises no EV event of its own: record when it changed so the
-    // checks judge packets against the state at their time (ev::EvState bit values).
-    harness::EvEventRecord e;
-    // DENIED binds once the call has returned (the DUT may still send on the EV while it runs);
-    // an allowed EV may be used from the moment the call was made.
-    e.at_ns = ctl.op == harness::ControlOp::kDenyEv ? returned : now;
-    e.ev_index = ctl.ev.value_or(0);
-    for (const auto& rec : s_.dut_evs) {
-      if (rec.index == e.ev_index) e.port = rec.port;
-    }
-    e.state = ctl.op == harness::ControlOp::kDenyEv ? 1u << 2 : 1u << 0;
-    e.controller_change = true;
-    s_.result.ctx.dut.ev_events.push_back(e);
-  }
-  if (!r.matched) r.mismatch = "returned " + (st.ok() ? std::string("ok") : st.message);
-  s_.control_records.push_back(std::move(r));
-  return true;
+  return run_control_step(s_, step, at);
 }
 
 bool Session::post_due(std::uint64_t now) {

@@ -283,6 +283,8 @@ inline bool feedback_from(const wire::DecodedFrame& f, std::uint8_t rx_port, Fee
 // PSN arithmetic modulo 2^24 (IBA: "ahead" means within 2^23).
 constexpr std::uint32_t psn_add(std::uint32_t psn, std::uint32_t n) { return (psn + n) & kPsnMask; }
 constexpr std::uint32_t psn_diff(std::uint32_t a, std::uint32_t b) { return (a - b) & kPsnMask; }
+// psn at or after ref, mod 2^24: no more than half the PSN space ahead of it.
+constexpr bool psn_reached(std::uint32_t psn, std::uint32_t ref) { return psn_diff(psn, ref) < (1u << 23); }
 constexpr bool psn_before(std::uint32_t a, std::uint32_t b) {  // a strictly before b
   const std::uint32_t d = psn_diff(b, a);
   return d != 0 && d < (1u << 23);

@@ -5,4 +5,12 @@ add_test(NAME layers.includes
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_layers.py --root ${PROJECT_SOURCE_DIR})
 add_test(NAME layers.injected_violation
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/injected_violation_test.py ${PROJECT_SOURCE_DIR})
-set_tests_properties(layers.includes layers.injected_violation PROPERTIES LABELS layers TIMEOUT 120)
+# layers.file_size: no source file in reference/ or harness/ over 500 lines; and the check fails on
+# a folder that has one (tests/layers/testdata holds a 501-line file).
+add_test(NAME layers.file_size
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_file_size.py --root ${PROJECT_SOURCE_DIR})
+add_test(NAME layers.file_size_catches
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_file_size.py --root ${PROJECT_SOURCE_DIR}
+                 --dir tests/layers/testdata --expect-over 1)
+set_tests_properties(layers.includes layers.injected_violation layers.file_size layers.file_size_catches
+                     PROPERTIES LABELS layers TIMEOUT 120)
