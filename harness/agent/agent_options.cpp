@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "harness/agent/frame_io.hpp"
+#include "harness/agent/lockstep_backend.hpp"
 #include "harness/agent/reference_backend.hpp"
 
 namespace mrc::agent {
@@ -33,9 +34,11 @@ bool parse_mac(const std::string& s, wire::MacAddr& out) {
 
 std::string agent_usage() {
   return R"(usage: mrc-dut-agent --token TOKEN --ifaces p1=IF[,p2=IF...] [options]
+       mrc-dut-agent --token TOKEN --clock virtual --backend reference[:name,...]|plugin:PATH[:ARGS] [options]
 
 Serves the mrc-conform DUT-agent control protocol (harness/dut/agent-protocol.md) and drives a
-DUT on real interfaces, one interface per plane.
+DUT on real interfaces, one interface per plane, or (--clock virtual) a DUT with no interfaces
+in the harness's virtual time: frames and time come over the control connection (lockstep).
 
   --listen ADDR:PORT      control address (default 127.0.0.1:7411; [::1]:PORT for IPv6)
   --token TOKEN           shared secret every client must present in HELLO
@@ -46,8 +49,12 @@ DUT on real interfaces, one interface per plane.
                                                   catalogs)
                           vendor                  a vendor NIC through its MRC SDK (only when the
                                                   agent was built with -DMRC_VENDOR_SDK=...)
+                          plugin:PATH[:ARGS]      (--clock virtual only) a NIC model built against
+                                                  harness/dut/plugin/mrc_dut_plugin.h
+  --clock real|virtual    real (default): --ifaces and the wall clock. virtual: lockstep, no
+                          interfaces; every control connection gets its own DUT
   --ifaces p1=IF,...      plane/port N is interface IF (ports 1..32)
-  --max-clients N         concurrent control connections (default 1)
+  --max-clients N         concurrent control connections (default 1; 16 with --clock virtual)
   --hello-timeout-ms MS   a connection must complete HELLO within MS (default 5000)
   --idle-timeout-ms MS    close a connection idle for MS (default 300000)
   --mac XX:XX:XX:XX:XX:XX endpoint MAC (default: the MAC of the lowest port's interface)
@@ -60,6 +67,7 @@ DUT on real interfaces, one interface per plane.
 
 std::string parse_agent_options(const std::vector<std::string>& args, const char* env_token, AgentOptions& out) {
   std::string token_file;
+  bool max_clients_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& v) -> bool {
@@ -84,7 +92,11 @@ std::string parse_agent_options(const std::vector<std::string>& args, const char
       if (!value(out.backend)) return "--backend needs a name";
     } else if (a == "--ifaces") {
       if (!value(out.ifaces)) return "--ifaces needs p1=IF,...";
+    } else if (a == "--clock") {
+      if (!value(v) || (v != "real" && v != "virtual")) return "--clock needs real or virtual";
+      out.virtual_clock = v == "virtual";
     } else if (a == "--max-clients") {
+      max_clients_given = true;
       if (!value(v) || !parse_number(v, out.max_clients) || out.max_clients < 1 || out.max_clients > 64) {
         return "--max-clients needs a number 1..64";
       }
@@ -118,11 +130,27 @@ std::string parse_agent_options(const std::vector<std::string>& args, const char
   if (out.token.size() > agentproto::limit::kToken) {
     return "the token is longer than " + std::to_string(agentproto::limit::kToken) + " bytes";
   }
+  if (out.virtual_clock) {
+    if (!out.ifaces.empty()) return "--ifaces: a --clock virtual agent has no interfaces (its frames come over the connection)";
+    if (!max_clients_given) out.max_clients = 16;
+    return {};
+  }
+  if (out.backend.starts_with("plugin:")) return "--backend plugin:... needs --clock virtual (a plugin has no interfaces)";
   if (out.ifaces.empty()) return "--ifaces is required (one interface per plane: p1=IF,p2=IF,...)";
   return {};
 }
 
+std::unique_ptr<Backend> make_lockstep_backend(const AgentOptions& opt, std::string* error) {
+  auto b = std::make_unique<LockstepBackend>(opt.backend);
+  if (std::string why = b->open(); !why.empty()) {
+    if (error != nullptr) *error = "--backend " + opt.backend + ": " + why;
+    return nullptr;
+  }
+  return b;
+}
+
 std::unique_ptr<Backend> make_backend(const AgentOptions& opt, std::string* error) {
+  if (opt.virtual_clock) return make_lockstep_backend(opt, error);
   auto fail = [&](std::string e) -> std::unique_ptr<Backend> {
     if (error != nullptr) *error = std::move(e);
     return nullptr;

@@ -19,7 +19,8 @@ struct AgentOptions {
   std::string token;                   // --token, --token-file or $MRC_AGENT_TOKEN
   std::string backend = "reference";   // "reference[:defect,...]" or "vendor"
   std::string ifaces;                  // "p1=veth0,p2=veth1"
-  int max_clients = 1;
+  bool virtual_clock = false;          // --clock virtual: lockstep, no interfaces
+  int max_clients = 1;                 // --clock virtual: 16 (each connection its own DUT)
   std::chrono::milliseconds hello_timeout{5000};
   std::chrono::milliseconds idle_timeout{300000};
   std::optional<wire::MacAddr> mac;
@@ -38,6 +39,9 @@ std::string agent_usage();
 // The backend --backend names, on the interfaces --ifaces binds. Null and *error when it cannot
 // be built (unknown defect, interface missing, vendor backend not compiled in).
 std::unique_ptr<Backend> make_backend(const AgentOptions& opt, std::string* error);
+// --clock virtual: one lockstep backend per control connection (LockstepBackend); null and
+// *error when the backend cannot be made (a plugin that does not load).
+std::unique_ptr<Backend> make_lockstep_backend(const AgentOptions& opt, std::string* error);
 
 #ifdef MRC_HAVE_VENDOR_BACKEND
 // vendor_backend.cpp, compiled only against a vendor MRC SDK (-DMRC_VENDOR_SDK=..., README.md).

@@ -62,6 +62,13 @@ class Backend {
   // Before APPLY_CONFIG; holds for every later APPLY_CONFIG until RESET.
   virtual Outcome restrict_device(const ap::RestrictDevice&) { return unsupported("RESTRICT_DEVICE"); }
 
+  // ---- lockstep (version 5, agent-protocol.md §9) ------------------------------------------------
+  // REAL: the DUT's frames are on interfaces and its time is the agent's clock. VIRTUAL: the
+  // backend takes frames and time only from ATTACH and STEP, and service() is never its clock.
+  virtual ap::Clock clock() const { return ap::Clock::kReal; }
+  virtual Outcome attach(const ap::Attach&) { return not_lockstep("ATTACH"); }
+  virtual Outcome step(const ap::Step&, ap::Frames&) { return not_lockstep("STEP"); }
+
   // ---- I/O, driven by the server loop ------------------------------------------------------------
   // Descriptors to watch for readability (e.g. pcap selectable fds).
   virtual std::vector<int> io_fds() const { return {}; }
@@ -74,6 +81,11 @@ class Backend {
  protected:
   Outcome unsupported(std::string_view request) const {
     return Outcome::fail(ap::ErrorCode::kUnsupported, std::string(request) + " is not offered by backend " + identity());
+  }
+  Outcome not_lockstep(std::string_view request) const {
+    return Outcome::fail(ap::ErrorCode::kUnsupported,
+                         std::string(request) + " is for a lockstep agent (mrc-dut-agent --clock virtual); backend " +
+                             identity() + " drives real interfaces in real time");
   }
 };
 

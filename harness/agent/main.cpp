@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
   sc.max_clients = opt.max_clients;
   sc.hello_timeout = opt.hello_timeout;
   sc.idle_timeout = opt.idle_timeout;
+  if (opt.virtual_clock) {
+    sc.session_backend = [opt](std::string* why) { return make_lockstep_backend(opt, why); };
+  }
   if (!opt.quiet) sc.log = [](std::string_view line) { std::cerr << "mrc-dut-agent: " << line << std::endl; };
   Server server(sc, *backend, fd);
   if (std::string e = tighten_timer_slack(); !e.empty()) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "harness/agent/poll_queue.hpp"
 #include "harness/dut/agent_setup.hpp"
 #include "harness/dut/reference_adapter.hpp"
 
@@ -201,13 +202,7 @@ Outcome ReferenceBackend::post_recv(const ap::PostRecv& r) {
 
 Outcome ReferenceBackend::poll(const ap::Poll& p, ap::Completions& out) {
   out.now_ns = now_;
-  const std::size_t nc = std::min<std::size_t>(p.max_completions, completions_.size());
-  out.completions.assign(completions_.begin(), completions_.begin() + static_cast<std::ptrdiff_t>(nc));
-  completions_.erase(completions_.begin(), completions_.begin() + static_cast<std::ptrdiff_t>(nc));
-  const std::size_t ne = std::min<std::size_t>(p.max_events, events_.size());
-  out.events.assign(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(ne));
-  events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(ne));
-  out.more = !completions_.empty() || !events_.empty();
+  take_polled(completions_, events_, p, out);
   return Outcome::success();
 }
 

@@ -63,10 +63,13 @@ std::string tighten_timer_slack() {
 }
 
 struct Server::Conn {
-  Conn(int fd_, std::string name_, Backend& b, const SessionConfig& sc, std::uint64_t now)
-      : fd(fd_), name(std::move(name_)), session(b, sc), opened_ns(now), last_request_ns(now) {}
+  Conn(int fd_, std::string name_, std::unique_ptr<Backend> own_, Backend& shared, const SessionConfig& sc,
+       std::uint64_t now)
+      : fd(fd_), name(std::move(name_)), own(std::move(own_)), session(own ? *own : shared, sc), opened_ns(now),
+        last_request_ns(now) {}
   int fd;
   std::string name;
+  std::unique_ptr<Backend> own;  // this connection's own DUT (ServerConfig::session_backend)
   Session session;
   std::vector<std::uint8_t> out;
   std::size_t out_pos = 0;
@@ -242,21 +245,33 @@ void Server::accept_all(std::uint64_t now) {
     if (fd < 0) return;  // EAGAIN: drained (other errors: the next turn tries again)
     const int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    auto c = std::make_unique<Conn>(fd, peer_name(ss), backend_, SessionConfig{cfg_.token, cfg_.agent_name}, now);
-    if (static_cast<int>(conns_.size()) >= cfg_.max_clients) {
-      // Refused politely: one ERROR (closing), sent best-effort on the fresh socket.
+    const std::string name = peer_name(ss);
+    // Refused politely: one ERROR (closing), sent best-effort on the fresh socket.
+    auto refuse = [&](agentproto::ErrorCode code, std::string text) {
       ++stats_.refused;
       std::vector<std::uint8_t> out;
       agentproto::Message m;
       m.flags = agentproto::kFlagClosing;
-      m.body = agentproto::Error{agentproto::ErrorCode::kTooManyClients, 0,
-                                 "--max-clients " + std::to_string(cfg_.max_clients) + " reached"};
+      logf("refused " + name + ": " + text);
+      m.body = agentproto::Error{code, 0, std::move(text)};
       agentproto::encode_message(m, out);
       (void)!send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       close(fd);
-      logf("refused " + c->name + ": max clients reached");
+    };
+    if (static_cast<int>(conns_.size()) >= cfg_.max_clients) {
+      refuse(agentproto::ErrorCode::kTooManyClients, "--max-clients " + std::to_string(cfg_.max_clients) + " reached");
       continue;
     }
+    std::unique_ptr<Backend> own;
+    if (cfg_.session_backend) {
+      std::string why;
+      own = cfg_.session_backend(&why);
+      if (!own) {
+        refuse(agentproto::ErrorCode::kBackendFailure, "no DUT for this connection: " + why);
+        continue;
+      }
+    }
+    auto c = std::make_unique<Conn>(fd, name, std::move(own), backend_, SessionConfig{cfg_.token, cfg_.agent_name}, now);
     ++stats_.accepted;
     logf("accepted " + c->name);
     conns_.push_back(std::move(c));

@@ -38,6 +38,10 @@ struct ServerConfig {
   std::size_t max_output_bytes = 8u << 20;
   std::chrono::milliseconds linger{200};
   std::function<void(std::string_view)> log;  // one line per event; empty = silent
+  // Set (lockstep, --clock virtual): every connection gets a backend of its own from this, so
+  // connections never share a DUT; the server's backend then only names the agent. Null and
+  // *error refuse the connection with ERROR backend_failure.
+  std::function<std::unique_ptr<Backend>(std::string* error)> session_backend;
 };
 
 struct ServerStats {

@@ -106,6 +106,7 @@ void Session::handle_frame(std::span<const std::uint8_t> frame, std::vector<std:
     if (ok.agent.size() > ap::limit::kName) ok.agent.resize(ap::limit::kName);
     ok.capabilities = backend_.capabilities();
     ok.ports = backend_.ports();
+    ok.clock = backend_.clock();
     return reply(m.seq, std::move(ok), out);
   }
   if (std::holds_alternative<ap::Hello>(m.body)) {
@@ -152,6 +153,12 @@ void Session::dispatch(const ap::Message& m, std::vector<std::uint8_t>& out) {
           [&](const ap::ReplaceEv& o) { outcome(seq, backend_.replace_ev(o), ap::Ok{}, out); },
           [&](const ap::SetProfileOnline& o) { outcome(seq, backend_.set_profile_online(o), ap::Ok{}, out); },
           [&](const ap::RestrictDevice& d) { outcome(seq, backend_.restrict_device(d), ap::Ok{}, out); },
+          [&](const ap::Attach& a) { outcome(seq, backend_.attach(a), ap::Ok{}, out); },
+          [&](const ap::Step& st) {
+            ap::Frames f;
+            const Outcome o = backend_.step(st, f);
+            outcome(seq, o, std::move(f), out);
+          },
           [&](const ap::Bye&) {
             closing_ = true;  // before the reply, so it carries kFlagClosing
             reply(seq, ap::Ok{}, out);

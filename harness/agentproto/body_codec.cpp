@@ -268,6 +268,9 @@ void get_body(Reader& r, MsgType type, Body& out) {
     case MsgType::kReplaceEv: return get_as<ReplaceEv>(r, out);
     case MsgType::kSetProfileOnline: return get_as<SetProfileOnline>(r, out);
     case MsgType::kRestrictDevice: return get_as<RestrictDevice>(r, out);
+    case MsgType::kAttach: return get_as<Attach>(r, out);
+    case MsgType::kStep: return get_as<Step>(r, out);
+    case MsgType::kFrames: return get_as<Frames>(r, out);
     case MsgType::kHelloOk: return get_as<HelloOk>(r, out);
     case MsgType::kApplyOk: return get_as<ApplyOk>(r, out);
     case MsgType::kOk: return get_as<Ok>(r, out);

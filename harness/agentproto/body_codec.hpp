@@ -54,6 +54,13 @@ void put(Writer& w, const SetProfileOnline& m);
 void get(Reader& r, SetProfileOnline& m);
 void put(Writer& w, const RestrictDevice& m);
 void get(Reader& r, RestrictDevice& m);
+// The lockstep bodies (body_codec_lockstep.cpp): ATTACH, STEP, FRAMES.
+void put(Writer& w, const Attach& m);
+void get(Reader& r, Attach& m);
+void put(Writer& w, const Step& m);
+void get(Reader& r, Step& m);
+void put(Writer& w, const Frames& m);
+void get(Reader& r, Frames& m);
 // Decodes the body of a message of (known) `type` into `out`; problems land in `r`.
 void get_body(Reader& r, MsgType type, Body& out);
 

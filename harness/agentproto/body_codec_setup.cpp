@@ -121,6 +121,7 @@ void put(Writer& w, const HelloOk& m) {
       w.boolean(p.up);
     }
   }
+  w.u8(static_cast<std::uint8_t>(m.clock));
 }
 void get(Reader& r, HelloOk& m) {
   m.version = r.u16("HelloOk.version");
@@ -134,6 +135,7 @@ void get(Reader& r, HelloOk& m) {
     r.fixed(p.mac, "HelloOk.ports[].mac");
     p.up = r.boolean("HelloOk.ports[].up");
   }
+  m.clock = get_enum<Clock>(r, 1, "HelloOk.clock");
 }
 
 // ---- configuration ----------------------------------------------------------------------------------

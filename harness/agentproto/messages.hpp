@@ -1,4 +1,4 @@
-// The DUT-agent control protocol, version 4 (spec: harness/dut/agent-protocol.md): the messages
+// The DUT-agent control protocol, version 5 (spec: harness/dut/agent-protocol.md): the messages
 // the harness and `mrc-dut-agent` exchange over one TCP connection, as typed data.
 //
 // Every message is one frame: u32 length (big-endian, counts everything after itself) + u16 type
@@ -22,12 +22,15 @@
 #include <variant>
 #include <vector>
 
+#include "harness/agentproto/lockstep_messages.hpp"
+
 namespace mrc::agentproto {
 
 // 3: endpoint operations and probes on the MRC 1.0 wire (W9, W10); a version-2 peer speaks the
 // older wire model and is refused at HELLO. 4: APPLY_CONFIG carries the six traffic classes' DSCP
-// values (W13), a layout change, so a version-3 peer is refused at HELLO too.
-inline constexpr std::uint16_t kProtocolVersion = 4;
+// values (W13), a layout change, so a version-3 peer is refused at HELLO too. 5: lockstep (ATTACH,
+// STEP, FRAMES) and HELLO_OK's clock, a layout change again.
+inline constexpr std::uint16_t kProtocolVersion = 5;
 inline constexpr std::uint16_t kDefaultPort = 7411;
 
 inline constexpr std::size_t kLengthPrefix = 4;      // the u32 length field itself
@@ -82,6 +85,8 @@ enum class MsgType : std::uint16_t {
   kReplaceEv = 0x0011,        // version 2
   kSetProfileOnline = 0x0012, // version 2
   kRestrictDevice = 0x0013,   // version 2
+  kAttach = 0x0014,           // version 5, lockstep
+  kStep = 0x0015,             // version 5, lockstep
   // replies (agent -> harness): the top bit is set
   kHelloOk = 0x8001,
   kApplyOk = 0x8002,
@@ -89,6 +94,7 @@ enum class MsgType : std::uint16_t {
   kCompletions = 0x8006,
   kMemory = 0x800A,
   kState = 0x800C,
+  kFrames = 0x8015,  // version 5, lockstep
   kError = 0x80FF,
 };
 inline constexpr bool is_reply(std::uint16_t type) { return (type & 0x8000u) != 0; }
@@ -153,6 +159,7 @@ struct HelloOk {
   std::string agent;                       // identity: "mrc-dut-agent 0.1.0 reference:spray-single-ev"
   std::vector<std::string> capabilities;   // spelled like the case vocabulary's `requires`
   std::vector<PortInfo> ports;
+  Clock clock = Clock::kReal;              // v5
   bool operator==(const HelloOk&) const = default;
 };
 
@@ -479,7 +486,7 @@ struct Error {
 using Body = std::variant<Hello, HelloOk, ApplyConfig, ApplyOk, Connect, Ok, PostWrite, PostRecv, Poll,
                           Completions, SetEvState, PortAdmin, EpOp, ReadMemory, MemoryBytes,
                           WriteMemory, QueryState, StateReport, Reset, Bye, Error, EvProfileOp, CcProfileOp,
-                          ReplaceEv, SetProfileOnline, RestrictDevice>;
+                          ReplaceEv, SetProfileOnline, RestrictDevice, Attach, Step, Frames>;
 
 MsgType type_of(const Body& b);
 

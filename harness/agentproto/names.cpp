@@ -26,6 +26,9 @@ bool is_known_type(std::uint16_t type) {
     case MsgType::kReplaceEv:
     case MsgType::kSetProfileOnline:
     case MsgType::kRestrictDevice:
+    case MsgType::kAttach:
+    case MsgType::kStep:
+    case MsgType::kFrames:
     case MsgType::kHelloOk:
     case MsgType::kApplyOk:
     case MsgType::kOk:
@@ -59,6 +62,9 @@ std::string_view to_string(MsgType t) {
     case MsgType::kReplaceEv: return "REPLACE_EV";
     case MsgType::kSetProfileOnline: return "SET_PROFILE_ONLINE";
     case MsgType::kRestrictDevice: return "RESTRICT_DEVICE";
+    case MsgType::kAttach: return "ATTACH";
+    case MsgType::kStep: return "STEP";
+    case MsgType::kFrames: return "FRAMES";
     case MsgType::kHelloOk: return "HELLO_OK";
     case MsgType::kApplyOk: return "APPLY_OK";
     case MsgType::kOk: return "OK";
@@ -77,6 +83,7 @@ MsgType reply_type_of(MsgType request) {
     case MsgType::kPoll: return MsgType::kCompletions;
     case MsgType::kReadMemory: return MsgType::kMemory;
     case MsgType::kQueryState: return MsgType::kState;
+    case MsgType::kStep: return MsgType::kFrames;
     default: return MsgType::kOk;
   }
 }
@@ -153,6 +160,9 @@ constexpr MsgType type_for() {
   else if constexpr (std::is_same_v<T, ReplaceEv>) return MsgType::kReplaceEv;
   else if constexpr (std::is_same_v<T, SetProfileOnline>) return MsgType::kSetProfileOnline;
   else if constexpr (std::is_same_v<T, RestrictDevice>) return MsgType::kRestrictDevice;
+  else if constexpr (std::is_same_v<T, Attach>) return MsgType::kAttach;
+  else if constexpr (std::is_same_v<T, Step>) return MsgType::kStep;
+  else if constexpr (std::is_same_v<T, Frames>) return MsgType::kFrames;
   else {
     static_assert(std::is_same_v<T, Error>, "every Body alternative needs a type");
     return MsgType::kError;

@@ -105,8 +105,9 @@ int run_case_child(const CaseChildOptions& o, std::ostream& err) {
   }
   const harness::AgentTimeouts timeouts{std::chrono::milliseconds(o.agent_connect_timeout_ms),
                                         std::chrono::milliseconds(o.agent_call_timeout_ms)};
-  harness::BindingOptions binding_options{token, timeouts, {}, "--dut"};
-  harness::BindingOptions peer_options{token, timeouts, {}, "--peer"};
+  const harness::AgentClock clock = harness::parse_agent_clock(o.clock).value_or(harness::AgentClock::kAuto);
+  harness::BindingOptions binding_options{token, timeouts, {}, "--dut", clock};
+  harness::BindingOptions peer_options{token, timeouts, {}, "--peer", clock};
   std::string why;
   for (const auto& [text, into] : {std::pair{&o.dut_wire, &binding_options}, std::pair{&o.peer_wire, &peer_options}}) {
     if (text->empty()) continue;

@@ -79,7 +79,7 @@ int run_interop(const InteropOptions& o, std::ostream& out, std::ostream& err) {
   run::InteropPlan plan;
   plan.base = o.run;
   if (!resolve_seed_and_token(plan.base, o.seed_text, o.agent_token_file, err)) return kExitBadInput;
-  auto impls = parse_impls(o.impls, harness::BindingOptions{plan.base.agent_token, {}, {}, "--impls"}, err);
+  auto impls = parse_impls(o.impls, harness::BindingOptions{plan.base.agent_token, plan.base.agent_timeouts, {}, "--impls", plan.base.agent_clock}, err);
   if (!impls) return kExitBadInput;
   plan.impls = std::move(*impls);
   const run::CaseSelection sel =

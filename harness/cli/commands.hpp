@@ -85,6 +85,7 @@ struct CaseChildOptions {
   std::string peer_wire;             //   and the peer's (empty: not on a wire)
   std::uint64_t agent_connect_timeout_ms = 5000;
   std::uint64_t agent_call_timeout_ms = 5000;
+  std::string clock = "auto";  // --clock auto|real|virtual
 };
 int run_case_child(const CaseChildOptions& o, std::ostream& err);
 

@@ -67,6 +67,11 @@ void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& 
   cmd->add_option("--seed", seed_text, "replace every case's seed");
   cmd->add_option("--out", o.out, "report folder")->capture_default_str();
   cmd->add_option("--jobs,-j", o.jobs, "cases run in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option_function<std::string>(
+         "--clock", [&o](const std::string& v) { o.agent_clock = *mrc::harness::parse_agent_clock(v); },
+         "agent bindings: virtual (a lockstep agent, mrc-dut-agent --clock virtual: the DUT runs in the fabric's "
+         "virtual time), real (an agent on real interfaces) or auto (default: what the agent says)")
+      ->check(CLI::IsMember({"auto", "real", "virtual"}));
   cmd->add_flag("--wall-clock", o.wall_clock, "put wall-clock times into the reports (not byte-reproducible)");
   cmd->add_flag("!--no-progress", o.progress, "no progress lines on stderr");
 }
@@ -160,6 +165,7 @@ int main(int argc, char** argv) {
   child_cmd->add_option("--peer-wire", child.peer_wire);
   child_cmd->add_option("--agent-connect-timeout-ms", child.agent_connect_timeout_ms);
   child_cmd->add_option("--agent-call-timeout-ms", child.agent_call_timeout_ms);
+  child_cmd->add_option("--clock", child.clock);
 
   mrc::cli::InteropOptions interop;
   set_build_info(interop.run, argc, argv);

@@ -3,9 +3,11 @@
 #include "harness/dut/agent_binding.hpp"
 
 #include <algorithm>
+#include <cerrno>
 
 #include "harness/agentproto/capabilities.hpp"
 #include "harness/dut/agent_setup.hpp"
+#include "harness/dut/plane_ports.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::harness {
@@ -44,8 +46,9 @@ std::string hello_problem(const ap::HelloOk& ok, const std::string& agent) {
 
 }  // namespace
 
-AgentBinding::AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts)
-    : token_(std::move(token)), client_(std::move(host), port, timeouts) {
+AgentBinding::AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts,
+                           AgentClock clock)
+    : clock_(clock), token_(std::move(token)), client_(std::move(host), port, timeouts) {
   name_ = "agent:" + client_.address();
 }
 
@@ -58,6 +61,7 @@ void AgentBinding::set_wire(AgentWire wire) {
 
 std::string AgentBinding::failure() const {
   if (hello_status_ && !hello_status_->ok()) return hello_status_->message;
+  if (lockstep_ && !lockstep_->failure().empty()) return lockstep_->failure();
   return client_.failure();
 }
 
@@ -91,6 +95,16 @@ DutStatus AgentBinding::handshake() const {
                                std::to_string(ok->version));
     }
     if (std::string e = hello_problem(*ok, agent); !e.empty()) return DutStatus::failed(e);
+    if (clock_ == AgentClock::kVirtual && ok->clock != ap::Clock::kVirtual) {
+      return DutStatus::failed("--clock virtual, but " + agent + " (" + ok->agent +
+                               ") drives real interfaces in real time: start a lockstep agent (mrc-dut-agent "
+                               "--clock virtual --backend ...) or drop --clock virtual");
+    }
+    if (clock_ == AgentClock::kReal && ok->clock != ap::Clock::kReal) {
+      return DutStatus::failed("--clock real, but " + agent + " (" + ok->agent +
+                               ") is a lockstep agent (virtual time): drop --clock real, or start it without "
+                               "--clock virtual on real interfaces");
+    }
     hello_ = *ok;
     return DutStatus::success();
   }();
@@ -100,6 +114,11 @@ DutStatus AgentBinding::handshake() const {
 DutStatus AgentBinding::request(std::string_view method, ap::Body req, ap::Body* reply) const {
   if (DutStatus st = handshake(); !st.ok()) return DutStatus::failed(std::string(method) + ": " + st.message);
   const std::string what(ap::to_string(ap::type_of(req)));
+  if (lockstep_) {
+    // The DUT sees this request after every frame and advance the fabric made before it.
+    if (!lockstep_->flush()) return DutStatus::failed(std::string(method) + ": " + lockstep_->failure());
+    lockstep_->touch();
+  }
   ap::Message m;
   // The request crosses a socket, not the fabric: a fabric paced to real time runs meanwhile.
   if (testbed_ != nullptr) testbed_->release_fabric();
@@ -141,7 +160,10 @@ DutIdentity AgentBinding::identity() const {
   return id;
 }
 
-DutStatus AgentBinding::status() const { return handshake(); }
+DutStatus AgentBinding::status() const {
+  if (lockstep_ && !lockstep_->failure().empty()) return DutStatus::failed(lockstep_->failure());
+  return handshake();
+}
 
 std::vector<ap::PortInfo> AgentBinding::agent_ports() const {
   if (!handshake().ok()) return {};
@@ -160,6 +182,8 @@ DutStatus AgentBinding::attach(Testbed& testbed, int host) {
   testbed_ = &testbed;
   host_ = host;
   bound_ports_.clear();
+  lockstep_.reset();
+  if (hello_.clock == ap::Clock::kVirtual) return attach_lockstep(testbed, host);
   if (wire_.ports.empty()) {
     return DutStatus::failed("attach: the agent's ports (" + port_list(hello_.ports) + ") are real interfaces; putting " +
                              "them on host " + std::to_string(host) + " of testbed " + testbed.name() +
@@ -191,6 +215,43 @@ DutStatus AgentBinding::attach(Testbed& testbed, int host) {
   return DutStatus::success();
 }
 
+DutStatus AgentBinding::attach_lockstep(Testbed& testbed, int host) {
+  if (DutStatus st = check_testbed_host(testbed, host); !st.ok()) return st;
+  if (testbed.planes() < 1 || testbed.planes() > ap::limit::kMaxPlanes) {
+    return DutStatus{DutStatus::Code::kUnsupported, 0,
+                     "attach: testbed " + testbed.name() + " has " + std::to_string(testbed.planes()) +
+                         " planes; a lockstep DUT has 1.." + std::to_string(ap::limit::kMaxPlanes)};
+  }
+  const HostAddress addr = testbed.host_address(host);
+  const ap::Attach a{addr.mac, addr.gid, addr.ipv4, static_cast<std::uint8_t>(testbed.planes())};
+  if (DutStatus st = request("attach", a); !st.ok()) return st;
+  auto call = [this](ap::Body req, ap::Body& reply) -> std::string {
+    ap::Message m;
+    if (std::string e = client_.call(std::move(req), m); !e.empty()) return e;
+    if (const auto* err = std::get_if<ap::Error>(&m.body)) {
+      return "agent " + client_.address() + " answered STEP with " + std::string(ap::to_string(err->code)) + ": " + err->text;
+    }
+    reply = std::move(m.body);
+    return {};
+  };
+  auto admin = [this](std::uint8_t port, bool up) -> int {
+    const DutStatus st = request(up ? "port_up" : "port_down", ap::PortAdmin{port, up});
+    return st.ok() ? 0 : (st.err != 0 ? st.err : EIO);
+  };
+  lockstep_ = std::make_unique<LockstepPort>(call, admin);
+  if (std::string why = testbed.attach_port(host, *lockstep_); !why.empty()) {
+    lockstep_.reset();
+    return DutStatus::failed("attach: testbed refused the lockstep DUT: " + why);
+  }
+  for (std::uint32_t p = 1; p <= testbed.planes(); ++p) bound_ports_.push_back(static_cast<std::uint8_t>(p));
+  return DutStatus::success();
+}
+
+DutStatus AgentBinding::wake_after(DutStatus st) {
+  if (st.ok() && lockstep_ && testbed_ != nullptr) testbed_->wake(host_);
+  return st;
+}
+
 std::vector<PortRef> AgentBinding::data_ports() const {
   std::vector<PortRef> out;
   for (std::uint8_t p : bound_ports_) out.push_back(PortRef{host_, p});
@@ -219,7 +280,7 @@ DutStatus AgentBinding::apply(const DutSetup& setup, DutLocal& local) {
                                " --mac " + format_mac(want.mac) + ")");
     }
   }
-  if (testbed_ != nullptr) {
+  if (testbed_ != nullptr && !lockstep_) {
     // An agent port the case's testbed has no plane for is not cabled in this case: taken down,
     // so the DUT neither counts it up (EP port status) nor sends on it.
     for (const ap::PortInfo& i : hello_.ports) {
@@ -233,7 +294,7 @@ DutStatus AgentBinding::apply(const DutSetup& setup, DutLocal& local) {
   ever_denied_ = std::set<std::uint32_t>(setup.denied.begin(), setup.denied.end());
   pending_completions_.clear();
   pending_events_.clear();
-  return DutStatus::success();
+  return wake_after(DutStatus::success());
 }
 
 DutStatus AgentBinding::connect(const DutLocal& remote) { return request("connect", ap::Connect{to_peer_info(remote)}); }
@@ -266,8 +327,8 @@ DutStatus AgentBinding::read_local(std::uint64_t offset, std::span<std::uint8_t>
 }
 
 DutStatus AgentBinding::post_write(const WriteRequest& w, std::uint64_t) {
-  return request("post_write",
-                 ap::PostWrite{w.qp, w.wr_id, 0, w.local_offset, w.length, w.remote_addr, w.rkey, w.with_imm, w.imm});
+  return wake_after(request(
+      "post_write", ap::PostWrite{w.qp, w.wr_id, 0, w.local_offset, w.length, w.remote_addr, w.rkey, w.with_imm, w.imm}));
 }
 
 DutStatus AgentBinding::post_recv(std::uint32_t qp, std::uint64_t wr_id) {

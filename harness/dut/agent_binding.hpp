@@ -11,11 +11,15 @@
 // expired) instead of hanging the run; after that every call fails at once.
 //
 // attach() puts the agent's ports on the testbed through the real-time bridge (set_wire(): the
-// harness-side interface of each agent port); without a wire it fails saying what is needed.
+// harness-side interface of each agent port); without a wire it fails saying what is needed. An
+// agent whose HELLO_OK says clock VIRTUAL (lockstep, agent-protocol.md §9) is attached instead as
+// a host of the simulated fabric in its virtual time: ATTACH, then a LockstepPort carries its
+// frames and time in STEPs, in the fabric's order, every control request after the ops before it.
 // apply() and everything after it also work without attach(), which is how the tests drive two
 // agent-bound references against each other.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -23,6 +27,7 @@
 
 #include "harness/dut/agent_client.hpp"
 #include "harness/dut/dut_binding.hpp"
+#include "harness/dut/lockstep_port.hpp"
 #include "harness/testbed/testbed.hpp"
 
 namespace mrc::harness {
@@ -38,7 +43,8 @@ struct AgentWire {
 
 class AgentBinding final : public DutBinding {
  public:
-  AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts = {});
+  AgentBinding(std::string host, std::uint16_t port, std::string token, AgentTimeouts timeouts = {},
+               AgentClock clock = AgentClock::kAuto);
   ~AgentBinding() override;  // BYE (bounded), then close
   // Before the first call: how the agent's ports reach the testbed (without it attach() fails).
   void set_wire(AgentWire wire);
@@ -84,6 +90,9 @@ class AgentBinding final : public DutBinding {
  private:
   // HELLO once (connecting first); its status for every later call.
   DutStatus handshake() const;
+  DutStatus attach_lockstep(Testbed& testbed, int host);
+  // The fabric should pull what a control call may have made the DUT send (lockstep only).
+  DutStatus wake_after(DutStatus st);
   // One request; on OK the reply's body goes to `reply` (when given). An ERROR becomes kRejected
   // (with the DUT's errno), kUnimplemented (unsupported / unknown type) or kFailed.
   DutStatus request(std::string_view method, agentproto::Body req, agentproto::Body* reply = nullptr) const;
@@ -92,6 +101,8 @@ class AgentBinding final : public DutBinding {
   std::optional<agentproto::StateReport> query_state() const;
 
   std::string name_;  // "agent:HOST:PORT"
+  AgentClock clock_ = AgentClock::kAuto;
+  std::unique_ptr<LockstepPort> lockstep_;  // a VIRTUAL agent's frame port while attached
   std::string token_;
   mutable AgentClient client_;
   mutable std::optional<DutStatus> hello_status_;

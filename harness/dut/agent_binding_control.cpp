@@ -16,16 +16,16 @@ DutStatus AgentBinding::set_ev_denied(std::uint32_t ev_index, bool denied) {
 }
 
 DutStatus AgentBinding::port_admin(std::uint8_t port, bool up) {
-  return request(up ? "port_admin_up" : "port_admin_down", ap::PortAdmin{port, up});
+  return wake_after(request(up ? "port_admin_up" : "port_admin_down", ap::PortAdmin{port, up}));
 }
 
 DutStatus AgentBinding::probe_ev(std::uint32_t ev_index, std::uint8_t tc, std::uint64_t) {
-  return request("probe_ev", ap::EpOp{ap::EpOpKind::kProbeEv, ev_index, tc});
+  return wake_after(request("probe_ev", ap::EpOp{ap::EpOpKind::kProbeEv, ev_index, tc}));
 }
 
 DutStatus AgentBinding::port_status_update(std::uint64_t) {
   // Sent on EV 0 with the configured control DSCP, as the in-process reference binding sends it.
-  return request("port_status_update", ap::EpOp{ap::EpOpKind::kPortStatusUpdate, 0, control_dscp_});
+  return wake_after(request("port_status_update", ap::EpOp{ap::EpOpKind::kPortStatusUpdate, 0, control_dscp_}));
 }
 
 DutStatus AgentBinding::set_profile_online(bool online) {
@@ -69,6 +69,8 @@ DutStatus AgentBinding::read_counters(std::vector<std::pair<std::string, double>
 DutStatus AgentBinding::reset() {
   testbed_ = nullptr;
   host_ = -1;
+  // The testbed that drove the lockstep port is gone with the case.
+  lockstep_.reset();
   local_ = DutLocal{};
   ever_denied_.clear();
   pending_completions_.clear();

@@ -32,6 +32,22 @@ std::string errno_text(int e) { return std::strerror(e); }
 
 }  // namespace
 
+std::optional<AgentClock> parse_agent_clock(std::string_view s) {
+  if (s == "auto") return AgentClock::kAuto;
+  if (s == "real") return AgentClock::kReal;
+  if (s == "virtual") return AgentClock::kVirtual;
+  return std::nullopt;
+}
+
+std::string_view to_string(AgentClock c) {
+  switch (c) {
+    case AgentClock::kAuto: return "auto";
+    case AgentClock::kReal: return "real";
+    case AgentClock::kVirtual: return "virtual";
+  }
+  return "auto";
+}
+
 std::string describe_bound(std::chrono::milliseconds d) {
   if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + " s";
   return std::to_string(d.count()) + " ms";

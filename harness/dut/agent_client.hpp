@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,13 @@ struct AgentTimeouts {
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds call_timeout{5000};
 };
+
+// What the harness asks of an agent's clock (`--clock`): kAuto takes what HELLO_OK says; kReal and
+// kVirtual refuse an agent that says the other (agent-protocol.md §9).
+enum class AgentClock : std::uint8_t { kAuto, kReal, kVirtual };
+// "auto" / "real" / "virtual"; nullopt for anything else.
+std::optional<AgentClock> parse_agent_clock(std::string_view s);
+std::string_view to_string(AgentClock c);
 
 // "5 s" or "250 ms": how a bound is named in a failure.
 std::string describe_bound(std::chrono::milliseconds d);

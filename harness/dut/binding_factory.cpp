@@ -68,7 +68,7 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
     return fail(error, opt.option + " " + spec + " needs the agent's token: --agent-token-file FILE or $MRC_AGENT_TOKEN");
   }
   auto b = std::make_unique<AgentBinding>(std::string(host), static_cast<std::uint16_t>(port), opt.agent_token,
-                                          opt.agent_timeouts);
+                                          opt.agent_timeouts, opt.agent_clock);
   b->set_wire(opt.agent_wire);
   return b;
 }

@@ -22,6 +22,8 @@ struct BindingOptions {
   AgentWire agent_wire;     // how an agent's ports reach the testbed (--testbed netns, a lab file)
   // The option the spec came from, named in error messages (--dut, --peer, --impls).
   std::string option = "--dut";
+  // --clock: what an agent's clock must be (auto: what its HELLO_OK says; agent-protocol.md §9).
+  AgentClock agent_clock = AgentClock::kAuto;
 };
 
 // On a bad spelling returns null and sets *error to a message that lists the valid binding and

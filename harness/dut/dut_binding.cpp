@@ -22,6 +22,7 @@ DutStatus DutBinding::unimplemented(std::string_view method) const {
 }
 
 DutStatus DutBinding::attach(Testbed&, int) { return unimplemented("attach"); }
+DutStatus DutBinding::seat(const HostAddress&, std::uint32_t) { return unimplemented("seat"); }
 DutStatus DutBinding::apply(const DutSetup&, DutLocal&) { return unimplemented("apply"); }
 DutStatus DutBinding::connect(const DutLocal&) { return unimplemented("connect"); }
 DutStatus DutBinding::fill_local(std::uint64_t, std::span<const std::uint8_t>) { return unimplemented("fill_local"); }

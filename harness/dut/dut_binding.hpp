@@ -24,6 +24,8 @@
 namespace mrc::harness {
 
 class Testbed;
+class FramePort;
+struct HostAddress;
 
 // Outcome of a binding call. `err` is the errno the DUT's host API returned (0 when it did not
 // get that far); `message` says what happened in words a stranger can act on.
@@ -74,6 +76,13 @@ class DutBinding {
 
   // Puts the DUT on a testbed host. The reference binding becomes that host's endpoint.
   virtual DutStatus attach(Testbed& testbed, int host);
+  // Instead of attach(): seats the DUT on a fabric this process does not own (the harness across a
+  // lockstep connection, harness/agent/lockstep_backend.hpp), which gives it its host's addresses
+  // and planes and drives seated_port() itself. A binding that cannot be seated keeps the default.
+  virtual DutStatus seat(const HostAddress& addr, std::uint32_t planes);
+  // A seated DUT's frame port: null before apply() (or before seat()), and from a binding that
+  // cannot be seated. May change at every apply().
+  virtual FramePort* seated_port() { return nullptr; }
   // The testbed ports the DUT's traffic uses (taps go there).
   virtual std::vector<PortRef> data_ports() const { return {}; }
 

@@ -57,21 +57,29 @@ class PluginBinding::Port final : public FramePort {
   }
   void advance(std::uint64_t now_ns) override { t_.advance(dut_, now_ns); }
   bool poll_frame(transport::TxFrame& out) override {
+    if (!broken_.empty()) return false;
     std::size_t len = 0;
     std::uint8_t port = 0;
     if (t_.frame_out(dut_, out.bytes.data(), &len, &port) != 1) return false;
-    // A length past the buffer is a model that overran it: nothing of that frame can be trusted,
-    // so the fabric gets an empty frame the capture shows and the decoder reports.
-    out.len = static_cast<std::uint16_t>(len <= out.bytes.size() ? len : 0);
+    if (len > out.bytes.size()) {
+      // A model that overran the fabric's buffer: nothing it holds can be trusted any more. The
+      // port stops, and the binding's next call is an ERROR saying so.
+      broken_ = "frame_out reported a frame of " + std::to_string(len) + " bytes on port " + std::to_string(port) +
+                ", more than MRC_DUT_MAX_FRAME (" + std::to_string(out.bytes.size()) + "): the model overran the buffer";
+      return false;
+    }
+    out.len = static_cast<std::uint16_t>(len);
     out.port = port;
     return true;
   }
-  std::uint64_t next_deadline() const override { return t_.next_deadline(dut_); }
+  std::uint64_t next_deadline() const override { return broken_.empty() ? t_.next_deadline(dut_) : UINT64_MAX; }
+  const std::string& broken() const { return broken_; }
   int set_port_up(std::uint8_t port, bool up) override { return t_.set_port_up(dut_, port, up ? 1 : 0); }
 
  private:
   const mrc_dut_plugin& t_;
   mrc_dut* dut_;
+  std::string broken_;  // why the model can no longer be driven ("" while it can)
 };
 
 PluginBinding::PluginBinding(PluginSpec spec) : spec_(std::move(spec)) {}
@@ -150,6 +158,7 @@ DutIdentity PluginBinding::identity() const {
 
 DutStatus PluginBinding::status() const {
   if (loaded() == nullptr) return DutStatus::failed(load_error_);
+  if (port_ && !port_->broken().empty()) return DutStatus::failed("plugin " + spec_.path + ": " + port_->broken());
   return DutStatus::success();
 }
 
@@ -163,6 +172,10 @@ DutStatus PluginBinding::judge(const char* call, int rc) const {
   return DutStatus::failed("plugin " + spec_.path + ": " + call + " failed (" + std::to_string(rc) + ")" + words);
 }
 
+DutStatus PluginBinding::broken_model(const char* call) const {
+  return DutStatus::failed("plugin " + spec_.path + ": " + call + " not made: " + port_->broken());
+}
+
 DutStatus PluginBinding::wake_after(DutStatus st) {
   if (st.ok() && testbed_ != nullptr) testbed_->wake(host_);
   return st;
@@ -173,6 +186,7 @@ DutStatus PluginBinding::wake_after(DutStatus st) {
   do {                                                                                    \
     const Loaded* lib = loaded();                                                         \
     if (lib == nullptr) return DutStatus::failed(load_error_);                            \
+    if (port_ && !port_->broken().empty()) return broken_model(#name);                    \
     if (lib->table->name == nullptr) return unimplemented(#name);                         \
     return judge(#name, lib->table->name(lib->dut __VA_OPT__(, ) __VA_ARGS__));           \
   } while (false)
@@ -186,14 +200,10 @@ std::vector<std::string> PluginBinding::capabilities() const {
   return pa::split_words(buf.data());
 }
 
-DutStatus PluginBinding::attach(Testbed& testbed, int host) {
-  if (DutStatus st = check_testbed_host(testbed, host); !st.ok()) return st;
+DutStatus PluginBinding::attach_host(const HostAddress& addr, std::uint32_t planes) {
   const Loaded* lib = loaded();
   if (lib == nullptr) return DutStatus::failed(load_error_);
-  testbed_ = &testbed;
-  host_ = host;
-  planes_ = testbed.planes();
-  const HostAddress addr = testbed.host_address(host);
+  planes_ = planes;
   mrc_dut_host h{};
   std::copy(addr.mac.begin(), addr.mac.end(), h.mac);
   std::copy(addr.gid.begin(), addr.gid.end(), h.gid);
@@ -201,18 +211,37 @@ DutStatus PluginBinding::attach(Testbed& testbed, int host) {
   h.planes = planes_;
   if (DutStatus st = judge("attach", lib->table->attach(lib->dut, &h)); !st.ok()) return st;
   port_ = std::make_unique<Port>(*lib);
+  return DutStatus::success();
+}
+
+DutStatus PluginBinding::attach(Testbed& testbed, int host) {
+  if (DutStatus st = check_testbed_host(testbed, host); !st.ok()) return st;
+  seated_ = false;
+  testbed_ = &testbed;
+  host_ = host;
+  if (DutStatus st = attach_host(testbed.host_address(host), testbed.planes()); !st.ok()) return st;
   if (std::string why = testbed.attach_port(host, *port_); !why.empty()) {
     return DutStatus::failed("testbed refused the plugin: " + why);
   }
   return DutStatus::success();
 }
 
+DutStatus PluginBinding::seat(const HostAddress& addr, std::uint32_t planes) {
+  testbed_ = nullptr;
+  host_ = -1;
+  if (DutStatus st = attach_host(addr, planes); !st.ok()) return st;
+  seated_ = true;
+  return DutStatus::success();
+}
+
+FramePort* PluginBinding::seated_port() { return seated_ ? port_.get() : nullptr; }
+
 std::vector<PortRef> PluginBinding::data_ports() const { return plane_ports(host_, planes_); }
 
 DutStatus PluginBinding::apply(const DutSetup& setup, DutLocal& local) {
   const Loaded* lib = loaded();
   if (lib == nullptr) return DutStatus::failed(load_error_);
-  if (testbed_ == nullptr) return DutStatus::failed("apply() before attach()");
+  if (testbed_ == nullptr && !seated_) return DutStatus::failed("apply() before attach()");
   control_dscp_ = setup.dscp.control;
   const pa::CSetup c(setup);
   std::vector<std::uint32_t> qpns(std::max<std::uint32_t>(setup.qp.count, 1));
@@ -359,6 +388,7 @@ std::vector<std::pair<std::string, double>> PluginBinding::counters() const {
 DutStatus PluginBinding::reset() {
   testbed_ = nullptr;
   host_ = -1;
+  seated_ = false;
   const DutStatus st = [&]() -> DutStatus { MRC_PLUGIN_CALL(reset); }();
   // The testbed that held the port is gone with the case: nothing drives it any more.
   port_.reset();

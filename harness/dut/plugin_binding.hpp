@@ -42,6 +42,8 @@ class PluginBinding : public DutBinding {
   std::vector<std::string> capabilities() const override;
 
   DutStatus attach(Testbed& testbed, int host) override;
+  DutStatus seat(const HostAddress& addr, std::uint32_t planes) override;
+  FramePort* seated_port() override;
   std::vector<PortRef> data_ports() const override;
   DutStatus apply(const DutSetup& setup, DutLocal& local) override;
   DutStatus connect(const DutLocal& remote) override;
@@ -76,6 +78,10 @@ class PluginBinding : public DutBinding {
   // A call's int result as a DutStatus, naming the call.
   DutStatus judge(const char* call, int rc) const;
   DutStatus wake_after(DutStatus st);
+  // The answer to every call once the model broke its frame-port contract (Port::broken()).
+  DutStatus broken_model(const char* call) const;
+  // What attach() and seat() share: the model learns its host's addresses, the port is made.
+  DutStatus attach_host(const HostAddress& addr, std::uint32_t planes);
 
   PluginSpec spec_;
   mutable std::unique_ptr<Loaded> lib_;
@@ -85,6 +91,7 @@ class PluginBinding : public DutBinding {
   Testbed* testbed_ = nullptr;
   int host_ = -1;
   std::uint32_t planes_ = 0;
+  bool seated_ = false;
   std::uint8_t control_dscp_ = 46;  // the case's Control class: a port-status update's DSCP
 };
 

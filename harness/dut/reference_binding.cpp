@@ -21,19 +21,28 @@ DutStatus ReferenceBinding::attach(Testbed& testbed, int host) {
   testbed_ = &testbed;
   host_ = host;
   planes_ = testbed.planes();
+  seat_.reset();
+  return DutStatus::success();
+}
+
+DutStatus ReferenceBinding::seat(const HostAddress& addr, std::uint32_t planes) {
+  testbed_ = nullptr;
+  host_ = -1;
+  planes_ = planes;
+  seat_ = addr;
   return DutStatus::success();
 }
 
 std::vector<PortRef> ReferenceBinding::data_ports() const { return plane_ports(host_, planes_); }
 
 DutStatus ReferenceBinding::apply(const DutSetup& s, DutLocal& local) {
-  if (testbed_ == nullptr) return DutStatus::failed("apply() before attach()");
-  const HostAddress addr = testbed_->host_address(host_);
+  if (testbed_ == nullptr && !seat_) return DutStatus::failed("apply() before attach()");
+  const HostAddress addr = testbed_ != nullptr ? testbed_->host_address(host_) : *seat_;
   const ReferenceHost host{addr.mac, addr.gid, addr.ipv4, static_cast<std::uint8_t>(planes_), port_mask_of(planes_)};
   const DutStatus st = dut_.apply(host, s, local);
   // Attached even when the configuration failed: the testbed must not keep driving the port of
   // the endpoint apply() let go of.
-  if (dut_.port() != nullptr) {
+  if (dut_.port() != nullptr && testbed_ != nullptr) {
     if (std::string why = testbed_->attach_port(host_, *dut_.port()); !why.empty()) {
       return DutStatus::failed("testbed refused the endpoint: " + why);
     }
@@ -91,6 +100,7 @@ DutStatus ReferenceBinding::reset() {
   dut_.reset();
   testbed_ = nullptr;
   host_ = -1;
+  seat_.reset();
   return DutStatus::success();
 }
 

@@ -7,12 +7,14 @@
 // Command-line spelling: `reference` or `reference:<defect>[,<defect>...]` (binding_factory.hpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/dut/dut_binding.hpp"
 #include "harness/dut/reference_adapter.hpp"
 #include "harness/dut/reference_dut.hpp"
+#include "harness/testbed/testbed.hpp"
 #include "reference/defects.hpp"
 
 namespace mrc::harness {
@@ -28,6 +30,8 @@ class ReferenceBinding : public DutBinding {
   std::vector<std::string> capabilities() const override;
 
   DutStatus attach(Testbed& testbed, int host) override;
+  DutStatus seat(const HostAddress& addr, std::uint32_t planes) override;
+  FramePort* seated_port() override { return seat_ ? dut_.port() : nullptr; }
   std::vector<PortRef> data_ports() const override;
   DutStatus apply(const DutSetup& setup, DutLocal& local) override;
   DutStatus connect(const DutLocal& remote) override;
@@ -66,6 +70,7 @@ class ReferenceBinding : public DutBinding {
   Testbed* testbed_ = nullptr;
   int host_ = -1;
   std::uint32_t planes_ = 0;
+  std::optional<HostAddress> seat_;  // seat(): the addresses of a fabric elsewhere
 };
 
 }  // namespace mrc::harness

@@ -446,6 +446,7 @@ bool Session::play() {
     if (s_.tb->run_until(next) == harness::RunStop::kError) {
       return s_.fail(Verdict::kError, "testbed " + s_.tb->name() + ": " + s_.tb->run_error());
     }
+    if (!s_.bindings_healthy()) return false;
   }
   poll_ev_events(s_.tb->now(), true);
   s_.activity("collect");

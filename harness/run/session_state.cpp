@@ -48,4 +48,13 @@ harness::stim::FrameContext SessionState::frame_context(bool from_dut, bool enca
   return fc;
 }
 
+bool SessionState::bindings_healthy() {
+  for (const auto& [side, binding] : {std::pair<const char*, harness::DutBinding*>{"DUT", &dut}, {"peer", &peer}}) {
+    if (const harness::DutStatus st = binding->status(); !st.ok()) {
+      return fail(harness::Verdict::kError, std::string(side) + " binding broke during the run: " + st.message);
+    }
+  }
+  return true;
+}
+
 }  // namespace mrc::run

@@ -106,6 +106,11 @@ struct SessionState {
     result.message = std::move(message);
     return false;
   }
+  // False (result: the ERROR naming the side) when a binding's status() went bad during the run: a
+  // frame port that broke while the fabric drove it (a model overrunning its buffer, a lockstep
+  // agent gone) shows only there, the fabric's calls returning nothing. The binding's ERROR, not
+  // a silent DUT's FAIL.
+  bool bindings_healthy();
   // The frame context for frames from `from_dut` ? DUT -> peer : peer -> DUT.
   harness::stim::FrameContext frame_context(bool from_dut, bool encapsulated) const;
 };

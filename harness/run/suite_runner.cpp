@@ -184,7 +184,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
   }
   if (!factory) {
     std::string why;
-    harness::BindingOptions binding_options{o.agent_token, o.agent_timeouts, {}, "--dut"};
+    harness::BindingOptions binding_options{o.agent_token, o.agent_timeouts, {}, "--dut", o.agent_clock};
     std::string spec = o.dut;
     if (wire) {
       spec = wire->dut().spec;
@@ -199,14 +199,15 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
     child_token = binding_options.agent_token;
     child_binding_args = {"--dut", spec, "--agent-connect-timeout-ms",
                           std::to_string(o.agent_timeouts.connect_timeout.count()), "--agent-call-timeout-ms",
-                          std::to_string(o.agent_timeouts.call_timeout.count())};
+                          std::to_string(o.agent_timeouts.call_timeout.count()), "--clock",
+                          std::string(harness::to_string(o.agent_clock))};
     if (wire) child_binding_args.insert(child_binding_args.end(), {"--dut-wire", harness::encode_agent_wire(wire->dut().wire)});
   }
   // Empty for the default peer: the pool then makes the in-process reference it always made.
   BindingFactory peer_factory;
   if (o.peer != kDefaultPeer) {
     std::string why;
-    harness::BindingOptions peer_options{o.agent_token, o.agent_timeouts, {}, "--peer"};
+    harness::BindingOptions peer_options{o.agent_token, o.agent_timeouts, {}, "--peer", o.agent_clock};
     std::string spec = o.peer;
     if (wire && wire->peer()) {
       spec = wire->peer()->spec;

@@ -45,6 +45,7 @@ struct RunOptions {
   std::string peer = std::string(kDefaultPeer);
   std::string agent_token;                // the agent binding's token (cli: file or environment)
   harness::AgentTimeouts agent_timeouts;  // the agent binding's connect_timeout and call_timeout
+  harness::AgentClock agent_clock = harness::AgentClock::kAuto;  // --clock (agent-protocol.md §9)
   std::optional<std::uint64_t> seed;      // replaces every case's seed when given
   std::filesystem::path out = "reports/latest";
   unsigned jobs = 1;

@@ -284,7 +284,8 @@ struct mrc_dut_plugin {
    * calls it until it returns 0 after frame_in, advance and every call that may queue a frame
    * (apply, post_write, set_port_up, ep_op, ...), at the time of that call: a frame left queued
    * waits for the next of those, so a model sends what it queued within the call that queued it.
-   * A length over MRC_DUT_MAX_FRAME reaches the fabric as an empty frame. */
+   * A length over MRC_DUT_MAX_FRAME breaks the model: the fabric takes nothing more from it and
+   * the harness's next call is a binding ERROR naming frame_out and the length. */
   int (*frame_out)(mrc_dut *dut, uint8_t *buf, size_t *len, uint8_t *port);
   /* When advance() next has work; UINT64_MAX when nothing is scheduled. */
   uint64_t (*next_deadline)(const mrc_dut *dut);

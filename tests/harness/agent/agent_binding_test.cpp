@@ -132,7 +132,7 @@ TEST(AgentBinding, HelloGivesIdentityAndCapabilities) {
   const harness::DutIdentity id = a->identity();
   EXPECT_EQ(id.binding, "agent");
   EXPECT_EQ(id.name, "agent:127.0.0.1:" + std::to_string(pair.a->port()));
-  EXPECT_NE(id.version.find("protocol version 4"), std::string::npos) << id.version;
+  EXPECT_NE(id.version.find("protocol version 5"), std::string::npos) << id.version;
   EXPECT_NE(id.details.find("p1=mem0.1"), std::string::npos) << id.details;
   EXPECT_EQ(a->capabilities(), pair.backend_a.capabilities());
   EXPECT_EQ(a->failure(), "");
@@ -286,23 +286,23 @@ TEST(AgentBinding, WrongTokenFailsEveryCall) {
 }
 
 TEST(AgentBinding, VersionMismatchNamesBothSides) {
-  // A version-3 agent (APPLY_CONFIG without the DSCP values): bad_version, as its session words it.
+  // A version-4 agent (no lockstep, a shorter HELLO_OK): bad_version, as its session words it.
   FakeAgent v1([](const ap::Message& m) -> std::optional<ap::Message> {
     return ap::Message{ap::kFlagClosing, m.seq,
-                       ap::Error{ap::ErrorCode::kBadVersion, 0, "client speaks protocol version 4; this agent speaks version 3 only"}};
+                       ap::Error{ap::ErrorCode::kBadVersion, 0, "client speaks protocol version 5; this agent speaks version 4 only"}};
   });
   AgentBinding a("127.0.0.1", v1.port(), kToken);
   const DutStatus st = a.reset();
   EXPECT_EQ(st.code, DutStatus::Code::kFailed);
-  EXPECT_NE(st.message.find("harness speaks version 4"), std::string::npos) << st.message;
-  EXPECT_NE(st.message.find("agent speaks version 3"), std::string::npos) << st.message;
+  EXPECT_NE(st.message.find("harness speaks version 5"), std::string::npos) << st.message;
+  EXPECT_NE(st.message.find("agent speaks version 4"), std::string::npos) << st.message;
   // An agent that accepts HELLO but answers with another version.
   FakeAgent v3([](const ap::Message& m) -> std::optional<ap::Message> {
-    return ap::Message{0, m.seq, ap::HelloOk{5, "future agent", {"stev"}, {}}};
+    return ap::Message{0, m.seq, ap::HelloOk{6, "future agent", {"stev"}, {}}};
   });
   AgentBinding b("127.0.0.1", v3.port(), kToken);
   EXPECT_TRUE(b.capabilities().empty());
-  EXPECT_NE(b.identity().details.find("answered HELLO_OK with version 5"), std::string::npos) << b.identity().details;
+  EXPECT_NE(b.identity().details.find("answered HELLO_OK with version 6"), std::string::npos) << b.identity().details;
 }
 
 // A HELLO_OK a well-formed agent could send: declared capabilities and one data port.

@@ -99,5 +99,30 @@ TEST(AgentOptions, BackendSelection) {
   EXPECT_NE(e.find("mrcc-no-such-if"), std::string::npos) << e;
 }
 
+TEST(AgentOptions, VirtualClockNeedsNoInterfaces) {
+  AgentOptions o;
+  ASSERT_EQ(parse({"--token", "t", "--clock", "virtual", "--backend", "reference:spray-single-ev"}, o), "");
+  EXPECT_TRUE(o.virtual_clock);
+  EXPECT_EQ(o.max_clients, 16);  // each connection its own DUT
+  std::string e;
+  auto b = make_backend(o, &e);
+  ASSERT_NE(b, nullptr) << e;
+  EXPECT_EQ(b->clock(), agentproto::Clock::kVirtual);
+  EXPECT_NE(b->identity().find("spray-single-ev"), std::string::npos);
+  AgentOptions two;
+  ASSERT_EQ(parse({"--token", "t", "--clock", "virtual", "--max-clients", "2"}, two), "");
+  EXPECT_EQ(two.max_clients, 2);
+  AgentOptions bad;
+  EXPECT_NE(parse({"--token", "t", "--clock", "virtual", "--ifaces", "p1=a"}, bad).find("no interfaces"), std::string::npos);
+  EXPECT_NE(parse({"--token", "t", "--clock", "wall"}, bad).find("real or virtual"), std::string::npos);
+  AgentOptions real;
+  EXPECT_NE(parse({"--token", "t", "--backend", "plugin:/x.so", "--ifaces", "p1=a"}, real).find("needs --clock virtual"),
+            std::string::npos);
+  AgentOptions missing;
+  ASSERT_EQ(parse({"--token", "t", "--clock", "virtual", "--backend", "plugin:/nonexistent/libm.so"}, missing), "");
+  EXPECT_EQ(make_backend(missing, &e), nullptr);
+  EXPECT_NE(e.find("/nonexistent/libm.so"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace mrc::agent

@@ -63,6 +63,12 @@ struct BadMessage {
   std::uint32_t seq = 0;     // the seq the ERROR must echo (0 when no header could be read)
 };
 
+}  // namespace mrc::agentproto::testing
+
+#include "tests/harness/agentproto/bad_lockstep_messages.hpp"  // needs BadMessage and the helpers above
+
+namespace mrc::agentproto::testing {
+
 inline Message apply_msg(std::uint32_t seq) {
   Message m;
   m.seq = seq;
@@ -191,7 +197,9 @@ inline std::vector<BadMessage> bad_message_catalog() {
   c.push_back({"hello_version_2", encode(hello_msg(1, kTestToken, 2)), ErrorCode::kBadVersion, false, false, false, 1});
   // Version 3 lays APPLY_CONFIG out without the DSCP values (W13): refused, not guessed at.
   c.push_back({"hello_version_3", encode(hello_msg(1, kTestToken, 3)), ErrorCode::kBadVersion, false, false, false, 1});
-  c.push_back({"hello_version_5", encode(hello_msg(1, kTestToken, 5)), ErrorCode::kBadVersion, false, false, false, 1});
+  // Version 4 has no lockstep and a shorter HELLO_OK: refused too.
+  c.push_back({"hello_version_4", encode(hello_msg(1, kTestToken, 4)), ErrorCode::kBadVersion, false, false, false, 1});
+  c.push_back({"hello_version_6", encode(hello_msg(1, kTestToken, 6)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_version_0", encode(hello_msg(1, kTestToken, 0)), ErrorCode::kBadVersion, false, false, false, 1});
   c.push_back({"hello_wrong_token", encode(hello_msg(1, "s3cret-tokeN")), ErrorCode::kBadToken, false, false, false, 1});
   c.push_back({"hello_empty_token", encode(hello_msg(1, "")), ErrorCode::kBadToken, false, false, false, 1});
@@ -260,6 +268,7 @@ inline std::vector<BadMessage> bad_message_catalog() {
   c.push_back({"bye_with_body", raw_frame(t(T::kBye), 0, 5, {0}), ErrorCode::kTrailingBytes, true, false, true, 5});
   c.push_back({"post_recv_truncated_u32", raw_frame(t(T::kPostRecv), 0, 5, {0, 0}), ErrorCode::kTruncatedBody, true, false, true, 5});
   add_profile_op_entries(c);
+  add_lockstep_entries(c);
   return c;
 }
 

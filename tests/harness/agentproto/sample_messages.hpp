@@ -103,6 +103,17 @@ inline std::vector<std::pair<std::string, Message>> sample_messages() {
   add("replace_ev_unpopulated", 23, ReplaceEv{std::nullopt, {{{0x01}, 1}}, false});
   add("set_profile_online", 24, SetProfileOnline{false});
   add("restrict_device", 25, RestrictDevice{{"modify_online", "trim_nack"}, 64});
+  // Version 5, lockstep (agent-protocol.md §9).
+  add("hello_ok_virtual", 1,
+      HelloOk{kProtocolVersion, "mrc-dut-agent 0.1.0 lockstep reference", {"stev"}, {{1, "virtual-p1", {}, true}},
+              Clock::kVirtual});
+  add("attach", 26, Attach{{2, 0, 0, 0, 0, 9}, {0xfd, 0x6d, 0x72, 0x63, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}, 0x0a000009, 8});
+  add("step", 27,
+      Step{{StepOp{StepOpKind::kFrame, 10000, 3, std::vector<std::uint8_t>(80, 0x5C)}, StepOp{StepOpKind::kAdvance, 12500, 0, {}}},
+           1});
+  add("step_empty", 28, Step{{}, 0});
+  add("frames", 27, Frames{{StepFrame{2, std::vector<std::uint8_t>(64, 0xA5)}}, false, 2010000});
+  add("frames_drained", 28, Frames{{}, true, UINT64_MAX});
   add("reset", 17, Reset{});
   add("bye", 18, Bye{});
   add("error", 18, Error{ErrorCode::kRejected, 22, "modify_qp(RTR): Invalid argument"});

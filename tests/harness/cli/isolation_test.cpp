@@ -210,7 +210,7 @@ TEST(Isolation, TheChildGetsItsArgumentsOnTheCommandLineAndTheTokenOnAPipe) {
             "case-child --suite-root " + root.string() + " --case " + (root / "cases/spray/spray-v-001.yaml").string() +
                 " --case-id spray-v-001 --seed 99 --testbed mini --out " + t.o.out.string() + ".partial" +
                 " --evidence all --snaplen auto --virtual-limit-ns 100000000 --watchdog-grace-s 0.5 --result-fd 3 --token-fd 4"
-                " --dut agent:127.0.0.1:1 --agent-connect-timeout-ms 1500 --agent-call-timeout-ms 2500\n");
+                " --dut agent:127.0.0.1:1 --agent-connect-timeout-ms 1500 --agent-call-timeout-ms 2500 --clock auto\n");
   EXPECT_EQ(slurp(t.out.path() / "child.sh.token"), "tok-3e5a");
 }
 

@@ -3,7 +3,8 @@
 
 1. The whole library run with `--dut plugin:<reference plugin>` gives the `cases` of results.json
    byte for byte as `--dut reference` does, and the same evidence files with the same bytes.
-2. A model that aborts, dies of SIGSEGV, hangs or answers MRC_DUT_BROKEN in one case is an ERROR
+2. A model that aborts, dies of SIGSEGV, hangs, answers MRC_DUT_BROKEN or overruns frame_out's
+   buffer in one case is an ERROR
    of that case, named (the signal, the watchdog's bound, the model's words); the next case PASSes (the plugin is loaded in each case's child process).
 3. `campaign` and `variants` through the plugin give the in-process reference's verdicts.
 4. As the harness's peer (`--peer plugin:...`) and in `interop --impls plugin:...,reference`.
@@ -137,6 +138,7 @@ def faults(tmp):
         "abort": "died of signal 6 (SIGABRT)",
         "segv": "died of signal 11 (SIGSEGV)",
         "broken": "the test plugin's model state is corrupt (broken-seed)",
+        "oversize": "frame_out reported a frame of 4613 bytes",
     }
     # The hang is given up at the case's wall-clock bound: a copy of the case with a short one.
     hang_case = os.path.join(tmp, "reliab-v-022.yaml")

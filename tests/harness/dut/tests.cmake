@@ -29,3 +29,14 @@ if(TARGET mrc-conform)
                    ${PROJECT_SOURCE_DIR} $<TARGET_FILE:mrc_reference_plugin> $<TARGET_FILE:mrc_test_plugin_faulty>)
   set_tests_properties(plugin.identity PROPERTIES LABELS harness TIMEOUT 1200 PROCESSORS 2)
 endif()
+
+# lockstep.identity: the whole library through a lockstep agent (mrc-dut-agent --clock virtual)
+# gives the in-process reference's results.json cases and captures byte for byte; the plugin
+# backend, a defect behind the agent, a clock mismatch and an agent's death
+# (tests/harness/dut/lockstep_identity.py).
+if(TARGET mrc-conform AND TARGET mrc-dut-agent)
+  add_test(NAME lockstep.identity
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/lockstep_identity.py $<TARGET_FILE:mrc-conform>
+                   $<TARGET_FILE:mrc-dut-agent> ${PROJECT_SOURCE_DIR} $<TARGET_FILE:mrc_reference_plugin>)
+  set_tests_properties(lockstep.identity PROPERTIES LABELS "harness;agent" TIMEOUT 1200 PROCESSORS 2)
+endif()
