@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "harness/agent/frame_io.hpp"
+#include "harness/agentproto/token_file.hpp"
 #include "harness/agent/lockstep_backend.hpp"
 #include "harness/agent/reference_backend.hpp"
 
@@ -122,8 +123,9 @@ std::string parse_agent_options(const std::vector<std::string>& args, const char
   }
   if (out.help || out.version) return {};
   if (!token_file.empty()) {
-    std::ifstream f(token_file);
-    if (!f || !std::getline(f, out.token)) return "--token-file " + token_file + ": cannot read";
+    if (std::string why = agentproto::read_token_file(token_file, out.token); !why.empty()) {
+      return "--token-file " + token_file + " " + why;
+    }
   }
   if (out.token.empty() && env_token != nullptr) out.token = env_token;
   if (out.token.empty()) return "a token is required: --token, --token-file or $MRC_AGENT_TOKEN";

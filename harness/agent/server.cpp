@@ -20,6 +20,8 @@ namespace mrc::agent {
 namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
+// Connections that have not authenticated yet, at most: each is gone by hello_timeout.
+constexpr long kMaxWaitingForHello = 16;
 constexpr std::uint64_t kMaxPollWaitNs = 100'000'000;  // the loop re-checks its deadlines at least every 100 ms
 // A backend timer that service() has already been given a turn for and that is still due did not
 // move: the backend cannot make progress on it now. The loop then waits this long rather than
@@ -258,8 +260,13 @@ void Server::accept_all(std::uint64_t now) {
       (void)!send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       close(fd);
     };
-    if (static_cast<int>(conns_.size()) >= cfg_.max_clients) {
-      refuse(agentproto::ErrorCode::kTooManyClients, "--max-clients " + std::to_string(cfg_.max_clients) + " reached");
+    // Only an authenticated session holds a client slot (checked at its HELLO); connections that
+    // have not sent one are bounded apart, so a tokenless client, silent or reconnecting, keeps
+    // nobody out.
+    const auto waiting = std::count_if(conns_.begin(), conns_.end(), [](const auto& x) { return !x->session.authenticated(); });
+    if (waiting >= kMaxWaitingForHello) {
+      refuse(agentproto::ErrorCode::kTooManyClients,
+             std::to_string(kMaxWaitingForHello) + " connections are already waiting to send HELLO");
       continue;
     }
     std::unique_ptr<Backend> own;
@@ -271,7 +278,16 @@ void Server::accept_all(std::uint64_t now) {
         continue;
       }
     }
-    auto c = std::make_unique<Conn>(fd, name, std::move(own), backend_, SessionConfig{cfg_.token, cfg_.agent_name}, now);
+    // A session that closes (BYE, a fatal error) gives its slot back at once, before its reply is
+    // flushed and its linger ends, so a client reconnecting right after BYE is served.
+    auto slot_refusal = [this]() -> std::string {
+      const auto held = std::count_if(conns_.begin(), conns_.end(), [](const auto& x) {
+        return x->session.authenticated() && !x->session.closing();
+      });
+      return held >= cfg_.max_clients ? "--max-clients " + std::to_string(cfg_.max_clients) + " reached" : "";
+    };
+    auto c = std::make_unique<Conn>(fd, name, std::move(own), backend_,
+                                    SessionConfig{cfg_.token, cfg_.agent_name, slot_refusal}, now);
     ++stats_.accepted;
     logf("accepted " + c->name);
     conns_.push_back(std::move(c));
@@ -332,7 +348,9 @@ void Server::write_conn(Conn& c) {
 
 void Server::check_deadlines(Conn& c, std::uint64_t now) {
   if (c.session.closing() || c.dead) return;
-  if (c.out.size() - c.out_pos >= cfg_.max_output_bytes && now - c.last_request_ns > to_ns(cfg_.idle_timeout)) {
+  // Replies are read one at a time by any client that reads them; max_output_bytes waiting means
+  // it does not (reading its requests stopped at that mark, so this is where it ends).
+  if (c.out.size() - c.out_pos >= cfg_.max_output_bytes) {
     c.dead = true;
     c.close_reason = "client does not read its replies (max_output_bytes)";
     return;

@@ -8,7 +8,9 @@
 // capped at 100 ms; a backend timer that stays due after its service turn is retried every 1 ms
 // instead of spun on. With the thread's timer slack at 1 ns (tighten_timer_slack(), called at
 // agent start) a DUT timer fires within microseconds of its deadline, not up to 1 ms late.
-// A client that does not read its replies is cut off once `max_output_bytes` pile up. A session
+// A client that does not read its replies is cut off once `max_output_bytes` pile up. A client
+// slot (`max_clients`) is held from an accepted HELLO until the session closes (BYE frees it before
+// its reply); at most 16 connections may wait to send HELLO, each for `hello_timeout` at most. A session
 // that ends is flushed, half-closed (FIN) and drained for up to `linger` before the socket is
 // closed, so a client still sending never turns our last ERROR into a connection reset.
 #pragma once

@@ -99,6 +99,9 @@ void Session::handle_frame(std::span<const std::uint8_t> frame, std::vector<std:
     if (!same_secret(hello->token, cfg_.token)) {
       return error(m.seq, ErrorCode::kBadToken, 0, "wrong token", out);
     }
+    if (cfg_.slot_refusal) {
+      if (std::string full = cfg_.slot_refusal(); !full.empty()) return error(m.seq, ErrorCode::kTooManyClients, 0, full, out);
+    }
     authed_ = true;
     client_ = hello->client;
     ap::HelloOk ok;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +24,10 @@ namespace mrc::agent {
 struct SessionConfig {
   std::string token;       // the shared secret HELLO must carry
   std::string agent_name;  // "mrc-dut-agent 0.1.0"
+  // Asked when a HELLO has passed version and token: "" when a client slot is free, else the
+  // text of the fatal too_many_clients ERROR it gets instead of HELLO_OK. A slot is held from an
+  // accepted HELLO until the session closes, never by a connection that has not authenticated.
+  std::function<std::string()> slot_refusal;
 };
 
 class Session {

@@ -19,6 +19,18 @@ fs::path bundle_cases_dir(const std::string& given) {
 }
 
 int run_bundle(const BundleCliOptions& o, std::ostream& out, std::ostream& err) {
+  // A bundle is a certifier's evidence: never replaced by accident, never written over a device.
+  std::error_code ec;
+  if (const fs::file_status st = fs::symlink_status(o.out, ec); !ec && fs::exists(st)) {
+    if (st.type() != fs::file_type::regular) {
+      err << "error: bundle: -o " << o.out.string() << " exists and is not a regular file; give a file path\n";
+      return run::kExitBadInput;
+    }
+    if (!o.force) {
+      err << "error: bundle: -o " << o.out.string() << " exists; give --force to overwrite it\n";
+      return run::kExitBadInput;
+    }
+  }
   harness::BundleRequest r;
   r.report_dir = o.report_dir;
   r.key = o.key;

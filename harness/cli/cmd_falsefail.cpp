@@ -23,6 +23,13 @@ int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& er
     err << "error: --seeds must be at least 1\n";
     return kExitBadInput;
   }
+  // The seeds run first-seed, first-seed+1, ...: past 2^64-1 they would wrap to 0 and repeat.
+  if (o.first_seed > UINT64_MAX - (o.seeds - 1)) {
+    err << "error: --first-seed " << o.first_seed << " with --seeds " << o.seeds
+        << " runs past 2^64-1 (the seeds would wrap to 0); the largest first seed for " << o.seeds << " seeds is "
+        << UINT64_MAX - (o.seeds - 1) << '\n';
+    return kExitBadInput;
+  }
   {
     std::string why;
     if (!harness::valid_binding_spec(o.dut, &why)) {

@@ -254,6 +254,7 @@ struct BundleCliOptions {
   std::string cases;               // --cases DIR: the suite's cases/ (default: found from the working directory)
   std::string expectations;        // --expectations FILE: the run's expectation file (empty: none)
   bool allow_partial = false;      // bundle an interrupted report
+  bool force = false;              // --force: overwrite an existing bundle file
   std::string suite_version;       // of this binary (main.cpp)
   std::string git_hash;
 };

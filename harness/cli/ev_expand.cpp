@@ -330,6 +330,12 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
 
 int run_ev_expand(const std::string& yaml_path, std::ostream& out, std::ostream& err) {
   std::error_code ec;
+  // Only a regular file: a FIFO nobody writes would block for ever, /dev/zero grow for ever.
+  if (const auto st = std::filesystem::status(yaml_path, ec); !ec && st.type() != std::filesystem::file_type::regular &&
+                                                               st.type() != std::filesystem::file_type::directory) {
+    err << "error: " << yaml_path << ": not a regular file (a FIFO, a device or a socket); give a profile file\n";
+    return 2;
+  }
   if (const auto size = std::filesystem::file_size(yaml_path, ec); !ec && size > limits::kMaxProfileBytes) {
     err << "error: " << yaml_path << ": " << size << " bytes is over mrc-ev's limit of " << limits::kMaxProfileBytes
         << " bytes for a profile file (kMaxProfileBytes, harness/case/limits.hpp)\n";

@@ -57,7 +57,7 @@ constexpr const char* kClausesHelp =
 constexpr const char* kClausesEnv = "MRC_CONFORM_CLAUSES";
 
 void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& seed_text, std::string& token_file) {
-  cmd->add_option("--cases", o.cases, "case files or folders (default: the suite's cases/)");
+  cmd->add_option("--cases", o.cases, "case files, folders or case ids (default: the suite's cases/)");
   cmd->add_option("--clauses", clauses_file, kClausesHelp);
   cmd->add_option("--tags", o.tags, "run cases carrying any of these tags (comma list)");
   cmd->add_option("--exclude-tags", o.exclude_tags, "skip cases carrying any of these tags (comma list)");
@@ -93,6 +93,22 @@ void add_shard_options(CLI::App* cmd, ShardText& t) {
   cmd->add_option("--shard-costs", t.costs,
                   "balance the shards by the case wall times of a previous `run --wall-clock` report folder "
                   "(default: the cases' estimated simulated packets)");
+}
+
+// CLI11 converts "-1" for an unsigned option by wrapping it to 2^64-1 (`diff --max -1` then
+// reserved that many records and aborted; `--tolerance-ns -1` meant "unlimited"). Every option of
+// every subcommand whose value is an unsigned number refuses a minus sign, naming the option.
+void refuse_negative_unsigned(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (!opt->get_type_name().starts_with("UINT")) continue;
+    opt->check(CLI::Validator(
+        [](std::string& text) -> std::string {
+          const auto first = text.find_first_not_of(" \t");
+          return first != std::string::npos && text[first] == '-' ? "'" + text + "' is negative; it takes 0 or more" : "";
+        },
+        ""));
+  }
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) refuse_negative_unsigned(*sub);
 }
 
 }  // namespace
@@ -187,7 +203,7 @@ int main(int argc, char** argv) {
 
   mrc::cli::ListOptions list;
   auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
-  list_cmd->add_option("--cases", list.cases, "case files or folders (default: the suite's cases/)");
+  list_cmd->add_option("--cases", list.cases, "case files, folders or case ids (default: the suite's cases/)");
   list_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   list_cmd->add_option("--tags", list.tags, "only cases carrying any of these tags (comma list)");
   list_cmd->add_option("--exclude-tags", list.exclude_tags, "skip cases carrying any of these tags");
@@ -195,7 +211,7 @@ int main(int argc, char** argv) {
   mrc::cli::GoldenOptions golden;
   golden.generator = std::string("mrc-conform/") + MRC_VERSION;
   auto* golden_cmd = app.add_subcommand("golden", "regenerate golden pcaps from the reference endpoint");
-  golden_cmd->add_option("--cases", golden.cases, "case files or folders (default: the suite's cases/)");
+  golden_cmd->add_option("--cases", golden.cases, "case files, folders or case ids (default: the suite's cases/)");
   golden_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   golden_cmd->add_option("--tags", golden.tags, "only cases carrying any of these tags");
   golden_cmd->add_option("--testbed", golden.testbed, "testbed for cases that name none")->capture_default_str();
@@ -239,7 +255,7 @@ int main(int argc, char** argv) {
 
   mrc::cli::CampaignOptions campaign;
   auto* campaign_cmd = app.add_subcommand("campaign", "run the cases against every catalog defect of the reference; report the kill rate");
-  campaign_cmd->add_option("--cases", campaign.cases, "case files or folders (default: the suite's cases/)");
+  campaign_cmd->add_option("--cases", campaign.cases, "case files, folders or case ids (default: the suite's cases/)");
   campaign_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   campaign_cmd->add_option("--tags", campaign.tags, "only cases carrying any of these tags (comma list)");
   campaign_cmd->add_option("--exclude-tags", campaign.exclude_tags, "skip cases carrying any of these tags");
@@ -266,7 +282,7 @@ int main(int argc, char** argv) {
   mrc::cli::VariantsOptions variants;
   auto* variants_cmd =
       app.add_subcommand("variants", "run the cases against every conformant variant of the reference; count false fails");
-  variants_cmd->add_option("--cases", variants.cases, "case files or folders (default: the suite's cases/)");
+  variants_cmd->add_option("--cases", variants.cases, "case files, folders or case ids (default: the suite's cases/)");
   variants_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   variants_cmd->add_option("--tags", variants.tags, "only cases carrying any of these tags (comma list)");
   variants_cmd->add_option("--exclude-tags", variants.exclude_tags, "skip cases carrying any of these tags");
@@ -288,7 +304,7 @@ int main(int argc, char** argv) {
 
   mrc::cli::FalsefailOptions falsefail;
   auto* falsefail_cmd = app.add_subcommand("falsefail", "false-fail rate of the statistical cases over many seeds on the reference");
-  falsefail_cmd->add_option("--cases", falsefail.cases, "case files or folders (default: the suite's cases/)");
+  falsefail_cmd->add_option("--cases", falsefail.cases, "case files, folders or case ids (default: the suite's cases/)");
   falsefail_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   falsefail_cmd->add_option("--tags", falsefail.tags, "only cases carrying any of these tags (comma list)");
   falsefail_cmd->add_option("--exclude-tags", falsefail.exclude_tags, "skip cases carrying any of these tags");
@@ -338,6 +354,7 @@ int main(int argc, char** argv) {
   bundle_cmd->add_option("--cases", bundle.cases, "the suite's cases/ folder the run used (default: found from the working directory)");
   bundle_cmd->add_option("--expectations", bundle.expectations, "the expectation file the run used");
   bundle_cmd->add_flag("--allow-partial", bundle.allow_partial, "bundle an interrupted or incomplete report");
+  bundle_cmd->add_flag("--force", bundle.force, "overwrite an existing bundle file (never anything but a regular file)");
   mrc::cli::VerifyCliOptions verify;
   auto* verify_cmd = app.add_subcommand("verify", "check a bundle: every hash, the signature, and the suite's case files and "
                                                   "goldens; exit 0 OK, 1 not OK, 2 unreadable");
@@ -370,6 +387,7 @@ int main(int argc, char** argv) {
       return mrc::run::kExitBadInput;
     }
   }
+  refuse_negative_unsigned(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

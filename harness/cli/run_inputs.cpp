@@ -3,24 +3,13 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <ostream>
 #include <string_view>
 #include <system_error>
 
+#include "harness/agentproto/token_file.hpp"
+
 namespace mrc::cli {
-
-namespace {
-
-// The token's first line, without trailing whitespace (files written by `echo` end in a newline).
-bool read_token_file(const std::string& path, std::string& token) {
-  std::ifstream f(path);
-  if (!f || !std::getline(f, token)) return false;
-  while (!token.empty() && (token.back() == '\r' || token.back() == ' ' || token.back() == '\t')) token.pop_back();
-  return true;
-}
-
-}  // namespace
 
 // Digits only: stoull alone would skip leading blanks and wrap " -1" to 2^64-1.
 std::string seed_error(const std::string& text, std::uint64_t& seed) {
@@ -45,8 +34,8 @@ std::string seed_error(const std::string& text, std::uint64_t& seed) {
 
 bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err) {
   if (!agent_token_file.empty()) {
-    if (!read_token_file(agent_token_file, token)) {
-      err << "error: --agent-token-file " << agent_token_file << " cannot be read\n";
+    if (std::string why = agentproto::read_token_file(agent_token_file, token); !why.empty()) {
+      err << "error: --agent-token-file " << agent_token_file << " " << why << '\n';
       return false;
     }
   } else if (const char* env = std::getenv("MRC_AGENT_TOKEN")) {

@@ -28,6 +28,23 @@ std::string word_list(const Words& words) {
   return s;
 }
 
+// An agent's own words (its name, its ports' names) as the harness prints them: control bytes
+// (escape sequences a terminal would obey) become \xNN.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
+}
+
 // Why a HELLO_OK cannot describe a DUT the harness can drive ("" when it can): a capability word
 // outside the shared vocabulary would leave every case needing the intended word UNSUPPORTED with
 // no hint why, and a DUT without a data port cannot be put on a testbed at all.
@@ -41,6 +58,17 @@ std::string hello_problem(const ap::HelloOk& ok, const std::string& agent) {
            " the harness does not know: " + word_list(unknown) + " (known: " + word_list(ap::kCapabilityNames) + ")";
   }
   if (ok.ports.empty()) return agent + " answered HELLO_OK with no ports: the DUT needs at least one data port";
+  // Ports are planes 1..32, each once: a port 0, 200 or 1 twice cannot be cabled to a plane, and
+  // every later message about ports would be about the wrong one.
+  std::vector<bool> seen(ap::limit::kPorts + 1, false);
+  for (const ap::PortInfo& p : ok.ports) {
+    if (p.port < 1 || p.port > ap::limit::kPorts) {
+      return agent + " declares port " + std::to_string(p.port) + " (" + printable(p.name) + "): ports are planes 1.." +
+             std::to_string(ap::limit::kPorts);
+    }
+    if (seen[p.port]) return agent + " declares port " + std::to_string(p.port) + " twice";
+    seen[p.port] = true;
+  }
   return {};
 }
 
@@ -106,6 +134,8 @@ DutStatus AgentBinding::handshake() const {
                                "--clock virtual on real interfaces");
     }
     hello_ = *ok;
+    hello_.agent = printable(hello_.agent);
+    for (ap::PortInfo& p : hello_.ports) p.name = printable(p.name);
     return DutStatus::success();
   }();
   return *hello_status_;

@@ -51,6 +51,13 @@ std::unique_ptr<DutBinding> make_agent_binding(const std::string& spec, std::str
     host = addr.substr(1, close - 1);
     port_text = addr.substr(close + 2);
   } else {
+    // agent:reference[:names] is the agent the run starts itself on --testbed netns (which
+    // rewrites it to the address of that agent); anywhere else it names no agent to reach.
+    if (addr == "reference" || addr.starts_with("reference:") || addr.starts_with("reference-random")) {
+      return fail(error, opt.option + " " + spec + ": agent:reference is the agent the run starts itself beside a veth "
+                         "pair, which needs --testbed netns (the simulated fabric's DUT is --dut reference; an agent "
+                         "you started is agent:HOST:PORT)");
+    }
     const auto colon = addr.rfind(':');
     if (colon == std::string_view::npos) return fail(error, opt.option + " " + spec + ": expected agent:HOST:PORT");
     host = addr.substr(0, colon);

@@ -77,6 +77,13 @@ std::string pem_of(EVP_PKEY* k, bool private_key) {
 // Writes `text` to `p` with `mode`; O_EXCL unless `force` (then an existing file is truncated
 // and its mode set, so an old world-readable file cannot keep a new private key readable).
 void write_key_file(const fs::path& p, const std::string& text, mode_t mode, bool force) {
+  // --force overwrites a key file, never what is not one: as root, opening /dev/null and
+  // fchmod-ing it 0600 would lock every other user out of it.
+  struct stat st {};
+  if (force && ::lstat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    throw KeyError(p.string() + ": exists and is not a regular file (a device, a link, a FIFO, ...); keygen writes "
+                                "and overwrites regular files only");
+  }
   const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
   const int fd = ::open(p.c_str(), flags, mode);
   if (fd < 0) {

@@ -1,6 +1,8 @@
 #include "harness/run/suite_loader.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <string_view>
 
 namespace mrc::run {
 namespace fs = std::filesystem;
@@ -69,6 +71,44 @@ std::vector<std::string> split_lists(const std::vector<std::string>& texts) {
   return out;
 }
 
+namespace {
+
+// Edits (insert, delete, replace) between two short words: how far a typo is from a case id.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+fs::path case_file_of_id(const fs::path& root, const std::string& id, std::string& near) {
+  near.clear();
+  if (root.empty() || id.empty() || id.find('/') != std::string::npos || id.ends_with(".yaml")) return {};
+  std::error_code ec;
+  std::size_t best = 3;  // suggest ids at most two edits away
+  for (auto it = fs::recursive_directory_iterator(root / "cases", ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->path().extension() != ".yaml") continue;
+    const std::string stem = it->path().stem().string();
+    if (stem == id) return it->path();
+    if (const std::size_t d = edit_distance(stem, id); d < best) {
+      best = d;
+      near = stem;
+    }
+  }
+  return {};
+}
+
 LoadedSuite load_suite(const std::vector<std::string>& inputs, const std::vector<std::string>& tags,
                        const std::vector<std::string>& exclude_tags, std::ostream& err) {
   LoadedSuite s;
@@ -83,12 +123,18 @@ LoadedSuite load_suite(const std::vector<std::string>& inputs, const std::vector
     }
     paths.push_back(s.root / "cases");
   }
-  for (const auto& p : paths) {
+  for (auto& p : paths) {
     std::error_code ec;
-    if (!fs::exists(p, ec)) {
-      err << "error: " << p.string() << ": no such file or folder\n";
-      s.ok = false;
+    if (fs::exists(p, ec)) continue;
+    // Not a path: a case id (`--cases spray-v-001`) names its file under the suite's cases/.
+    std::string near;
+    if (fs::path f = case_file_of_id(s.root, p.string(), near); !f.empty()) {
+      p = f;
+      continue;
     }
+    err << "error: " << p.string() << ": no such file or folder, nor a case id of the suite"
+        << (near.empty() ? "" : " (did you mean " + near + "?)") << '\n';
+    s.ok = false;
   }
   if (std::error_code ec; !clauses_option().empty() && !fs::is_regular_file(clauses_option(), ec)) {
     err << "error: --clauses " << clauses_option().string() << ": no such file\n";

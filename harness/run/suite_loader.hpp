@@ -36,6 +36,10 @@ void set_clauses_option(std::filesystem::path file);
 // The clauses.yaml a case outside any suite is checked against: --clauses, else
 // <root>/cases/clauses.yaml (empty when both are).
 std::filesystem::path fallback_clauses(const std::filesystem::path& root);
+// The file of case `id` (`spray-v-001`) under root/cases, for `--cases ID`; empty when no case
+// has that id (or `id` reads as a path), and `near` then holds the closest id, two edits away at
+// most, for a "did you mean".
+std::filesystem::path case_file_of_id(const std::filesystem::path& root, const std::string& id, std::string& near);
 
 // Loads the cases under `inputs` (files or folders; default <root>/cases) with the tag filter,
 // printing every loader error (file:line:col: key: message) to `err`.

@@ -29,7 +29,7 @@ class Differ {
  public:
   Differ(const Capture& ca, const Capture& cb, FieldTable& a, FieldTable& b, const DiffOptions& opt, DiffReport& r)
       : ca_(ca), cb_(cb), a_(a), b_(b), opt_(opt), r_(r) {
-    kept_.reserve(opt.max_differences);
+    kept_.reserve(std::min<std::size_t>(opt.max_differences, kReserveDifferences));
   }
 
   void run() {

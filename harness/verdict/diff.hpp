@@ -37,6 +37,10 @@ namespace mrc::harness {
 
 class EvChoice;
 
+// Difference records a diff reserves up front, so a run keeps them without allocating per packet;
+// a larger max_differences grows on demand instead of reserving what `--max 1000000000` asks.
+inline constexpr std::size_t kReserveDifferences = 4096;
+
 struct DiffOptions {
   // Fields left out: vocabulary names (harness/case/frame_fields.hpp) and aliases, plus `ts`,
   // `payload`, and `ev` (= every EV-carrying field: flow label, UDP source port, SRv6 outer DA and

@@ -90,8 +90,8 @@ class StreamDiffer {
     ring_a_.resize(ring(2 * w_ + 2, a.packets));
     ring_b_.resize(ring(4 * w_ + 4, b.packets));
     table_.resize(2 * ring_b_.size());
-    kept_.reserve(opt.max_differences);
-    extras_.reserve(opt.max_differences);
+    kept_.reserve(std::min<std::size_t>(opt.max_differences, kReserveDifferences));
+    extras_.reserve(std::min<std::size_t>(opt.max_differences, kReserveDifferences));
   }
 
   // kEnd when every packet was compared (the sides' counts and normalizers are then final);

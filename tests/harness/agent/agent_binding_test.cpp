@@ -338,6 +338,30 @@ TEST(AgentBinding, UnknownCapabilityWordFailsTheHandshakeNamingItAndTheKnownOnes
   EXPECT_EQ(c.capabilities(), (std::vector<std::string>{"stev", "trim_nack", "precise_drop_count"}));
 }
 
+// Ports are planes 1..32, each once; an agent's words are printed with control bytes escaped.
+TEST(AgentBinding, PortsOutsideThePlanesOrTwiceFailTheHandshake) {
+  const ap::Mac mac{2, 0, 0, 0, 0, 1};
+  for (const auto& [ports, says] : std::vector<std::pair<std::vector<ap::PortInfo>, std::string>>{
+           {{{1, "eth1", mac, true}, {1, "eth2", mac, true}}, "declares port 1 twice"},
+           {{{0, "eth0", mac, true}}, "declares port 0 (eth0): ports are planes 1..32"},
+           {{{200, "eth\x1b[31m", mac, true}}, "declares port 200 (eth\\x1b[31m): ports are planes 1..32"}}) {
+    FakeAgent bad([ports = ports](const ap::Message& m) -> std::optional<ap::Message> {
+      return hello_ok(m.seq, "bad", {"stev"}, ports);
+    });
+    AgentBinding a("127.0.0.1", bad.port(), kToken);
+    const DutStatus st = a.status();
+    EXPECT_EQ(st.code, DutStatus::Code::kFailed);
+    EXPECT_NE(st.message.find(says), std::string::npos) << st.message;
+  }
+  FakeAgent escapes([](const ap::Message& m) -> std::optional<ap::Message> {
+    return hello_ok(m.seq, "evil\x1b]0;title\x07" "agent", {"stev"});
+  });
+  AgentBinding b("127.0.0.1", escapes.port(), kToken);
+  ASSERT_TRUE(b.status().ok()) << b.status().message;
+  EXPECT_NE(b.identity().version.find("evil\\x1b]0;title\\x07agent"), std::string::npos) << b.identity().version;
+  EXPECT_EQ(b.identity().version.find('\x1b'), std::string::npos);
+}
+
 TEST(AgentBinding, HelloOkWithoutPortsFailsTheHandshake) {
   FakeAgent portless([](const ap::Message& m) -> std::optional<ap::Message> { return hello_ok(m.seq, "portless", {"stev"}, {}); });
   AgentBinding a("127.0.0.1", portless.port(), kToken);

@@ -164,7 +164,7 @@ TEST(LockstepBackend, UnknownBackendIsRefusedAtOpen) {
 TEST(LockstepBackend, SessionSaysVirtualClock) {
   LockstepBackend b("reference");
   ASSERT_EQ(b.open(), "");
-  Session s(b, SessionConfig{ap::testing::kTestToken, "mrc-dut-agent test"});
+  Session s(b, SessionConfig{ap::testing::kTestToken, "mrc-dut-agent test", {}});
   std::vector<std::uint8_t> out;
   s.on_bytes(ap::encode(ap::testing::hello_msg(1)), out, 0);
   ap::Message m;

@@ -135,29 +135,73 @@ TEST(AgentServer, IdleTimeoutAfterHello) {
   EXPECT_NE(err.text.find("idle_timeout=300 ms"), std::string::npos) << err.text;
 }
 
-TEST(AgentServer, MaxClientsRefusesTheNextOne) {
+TEST(AgentServer, MaxClientsRefusesTheNextHello) {
   ServerConfig cfg = LiveServer::base_config();
   cfg.max_clients = 1;
   LiveServer s(cfg);
   {
+    // A connection that never authenticates holds no slot: the real client is served beside it.
+    auto silent = s.connect();
     auto first = s.connect();
     ASSERT_TRUE(first->call(hello_msg(1)).has_value());
     auto second = s.connect();
-    const auto r = second->read(3s);
+    const auto r = second->call(hello_msg(1));
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(std::get<ap::Error>(r->body).code, ErrorCode::kTooManyClients);
+    EXPECT_NE(std::get<ap::Error>(r->body).text.find("--max-clients 1 reached"), std::string::npos);
     EXPECT_EQ(r->flags, ap::kFlagClosing);
     EXPECT_TRUE(second->closes_within(2s));
     ASSERT_TRUE(first->call(ap::Message{0, 2, ap::Bye{}}).has_value());
-    EXPECT_TRUE(first->closes_within(2s));
+    // BYE gave the slot back before its reply: the next client is served at once, every time.
+    for (int i = 0; i < 20; ++i) {
+      auto next = s.connect();
+      const auto ok = next->call(hello_msg(1));
+      ASSERT_TRUE(ok.has_value());
+      ASSERT_TRUE(std::holds_alternative<ap::HelloOk>(ok->body)) << "try " << i;
+      ASSERT_TRUE(next->call(ap::Message{0, 2, ap::Bye{}}).has_value());
+    }
   }
-  // Once the first is gone, a new client is served (the server notices the close within a turn).
+}
+
+TEST(AgentServer, ConnectionsWaitingForHelloAreBounded) {
+  ServerConfig cfg = LiveServer::base_config();
+  cfg.max_clients = 1;
+  LiveServer s(cfg);
+  std::vector<std::unique_ptr<Client>> waiting;
+  for (int i = 0; i < 16; ++i) waiting.push_back(s.connect());
+  auto one_more = s.connect();
+  const auto r = one_more->read(3s);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(std::get<ap::Error>(r->body).code, ErrorCode::kTooManyClients);
+  EXPECT_NE(std::get<ap::Error>(r->body).text.find("16 connections are already waiting to send HELLO"), std::string::npos);
+  waiting.clear();  // they close; a client with the token is served again
   bool served = false;
   for (int i = 0; i < 50 && !served; ++i) {
     served = s.hello_works();
     if (!served) std::this_thread::sleep_for(20ms);
   }
   EXPECT_TRUE(served);
+}
+
+TEST(AgentServer, AClientThatDoesNotReadIsCutOffAtMaxOutputBytes) {
+  ServerConfig cfg = LiveServer::base_config();
+  cfg.max_output_bytes = 1u << 20;
+  LiveServer s(cfg);
+  auto c = s.connect();
+  ASSERT_TRUE(c->call(hello_msg(1)).has_value());
+  // QUERY_STATE replies, never read, until the kernel's buffers and the agent's 1 MiB are full.
+  std::vector<std::uint8_t> burst;
+  for (std::uint32_t seq = 2; seq < 200002; ++seq) {
+    const auto f = ap::encode(ap::Message{0, seq, ap::QueryState{}});
+    burst.insert(burst.end(), f.begin(), f.end());
+  }
+  (void)c->send_bytes(burst);  // may fail once the agent has cut the connection
+  bool cut = false;
+  for (int i = 0; i < 100 && !cut; ++i) {
+    cut = s.server->stats().closed >= 1;
+    if (!cut) std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(cut) << "the agent kept a client that reads nothing";
 }
 
 TEST(AgentServer, HalfMegabyteMessagesBothWays) {

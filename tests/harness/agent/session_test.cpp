@@ -19,7 +19,7 @@ using ap::testing::kTestToken;
 struct Rig {
   MemoryWire wire;
   ReferenceBackend backend{ReferenceOptions{}, std::make_unique<MemoryFrameIo>(wire, 0, std::vector<std::uint8_t>{1, 2})};
-  Session session{backend, SessionConfig{kTestToken, "mrc-dut-agent test"}};
+  Session session{backend, SessionConfig{kTestToken, "mrc-dut-agent test", {}}};
   std::vector<std::uint8_t> out;
 
   // Feeds bytes; returns the reply frames they produced.
@@ -202,7 +202,7 @@ class V1OnlyBackend final : public Backend {
 
 TEST(AgentSession, Version2RequestsDefaultToUnsupported) {
   V1OnlyBackend backend;
-  Session session(backend, SessionConfig{kTestToken, "mrc-dut-agent test"});
+  Session session(backend, SessionConfig{kTestToken, "mrc-dut-agent test", {}});
   std::vector<std::uint8_t> out;
   session.on_bytes(ap::encode(ap::testing::hello_msg(1)), out, 0);
   const std::vector<std::pair<const char*, ap::Body>> requests = {
