@@ -107,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool hello_first = (control & 0x40) != 0;
   const bool eof = (control & 0x80) != 0;
   StubBackend backend;
-  mrc::agent::Session session(backend, {"fuzz", "mrc-dut-agent fuzz"});
+  mrc::agent::Session session(backend, {"fuzz", "mrc-dut-agent fuzz", {}});
   std::vector<std::uint8_t> out;
   if (hello_first) {
     session.on_bytes(ap::encode(ap::Message{0, 0, ap::Hello{ap::kProtocolVersion, "fuzz", "fuzzer"}}), out, 0);
