@@ -281,9 +281,11 @@ struct mrc_dut_plugin {
   void (*advance)(mrc_dut *dut, uint64_t now_ns);
   /* The next frame the model transmits: written into buf (MRC_DUT_MAX_FRAME bytes), its length
    * into *len and its 1-based egress port into *port; returns 1, or 0 when none waits. The fabric
-   * calls it until it returns 0 after frame_in, advance and every call that may queue a frame
-   * (apply, post_write, set_port_up, ep_op, ...), at the time of that call: a frame left queued
-   * waits for the next of those, so a model sends what it queued within the call that queued it.
+   * calls it after frame_in, advance and every call that may queue a frame (apply, post_write,
+   * set_port_up, ep_op, ...), at the time of that call, and keeps calling while this host's NIC
+   * queue has room (host_tx_window_bytes, 64 KiB by default) until it returns 0. A frame not
+   * taken then waits for the next of those calls, so a model builds a frame when it is taken
+   * (with the state it has then) and never hands over more than the queue takes.
    * A length over MRC_DUT_MAX_FRAME breaks the model: the fabric takes nothing more from it and
    * the harness's next call is a binding ERROR naming frame_out and the length. */
   int (*frame_out)(mrc_dut *dut, uint8_t *buf, size_t *len, uint8_t *port);
