@@ -86,7 +86,7 @@ constexpr std::array kQpKeys{
     KeySpec{.name = "mpr_dest", .kind = VK::kUInt, .umin = 1, .umax = 255},
     KeySpec{.name = "max_wimm", .kind = VK::kUInt, .umax = 0xFFFF},
     KeySpec{.name = "max_wimm_dest", .kind = VK::kUInt, .umax = 0xFFFF},
-    KeySpec{.name = "timeout", .kind = VK::kUInt, .umax = 24, .help = "1.024 us x 2^timeout"},
+    KeySpec{.name = "timeout", .kind = VK::kUInt, .umax = kMaxQpTimeout, .help = "1.024 us x 2^timeout"},
     KeySpec{.name = "first_psn", .kind = VK::kUInt, .umax = 0xFFFFFF, .help = "starting PSN of every QP (24 bits)"},
     KeySpec{.name = "retry", .kind = VK::kMap, .schema = &kRetrySchema},
     KeySpec{.name = "caps", .kind = VK::kList, .names = kQpCapNames, .item = VK::kEnum, .scalar_as_list = true},
@@ -98,7 +98,7 @@ constexpr std::array kDeviceKeys{
             .scalar_as_list = true, .help = "DUT capabilities turned off for this case"},
     KeySpec{.name = "event_queue_depth", .kind = VK::kUInt, .umin = 1, .umax = 1u << 20,
             .help = "EV events the DUT holds before it drops"},
-    KeySpec{.name = "event_poll_ns", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000'000,
+    KeySpec{.name = "event_poll_ns", .kind = VK::kTime, .umin = 1, .umax = 1'000'000'000,
             .help = "how often the harness reads EV events"},
 };
 constexpr Schema kDeviceSchema{"device", kDeviceKeys};
@@ -305,7 +305,7 @@ CaseConfig build_config(const YAML::Node& root, Validator& v) {
       if (const auto cap = parse_enum<Capability>(kCapabilityNames, name)) c.device.caps_off.push_back(*cap);
     }
     c.device.event_queue_depth = read_uint_as<std::uint32_t>(*d, "event_queue_depth").value_or(0);
-    c.device.event_poll_ns = read_uint(*d, "event_poll_ns").value_or(0);
+    c.device.event_poll_ns = read_time(*d, "event_poll_ns", v).value_or(0);
   }
   if (const auto d = find_key(*cfg, "dscp"); d && d->IsMap()) {
     c.dscp.trimmable = read_uint_as<std::uint8_t>(*d, "trimmable");

@@ -38,8 +38,24 @@ constexpr std::array kCaseKeys{
     KeySpec{.name = "checks", .kind = VK::kCustom, .required = true},
     KeySpec{.name = "timeout_s", .kind = VK::kUInt, .umin = 1, .umax = 3600},
     KeySpec{.name = "seed", .kind = VK::kUInt},
+    KeySpec{.name = "timing", .kind = VK::kEnum, .names = kTimingNames,
+            .help = "scales: every time that follows the ACK timeout is written in T, so a slow wire may raise it"},
 };
 constexpr Schema kCaseSchema{"case", kCaseKeys};
+
+// What T stands for while the file is validated: config.qp.timeout as written (the default when
+// absent or invalid; validation reports the latter), or the runner's rescaled exponent.
+TimeUnits time_units_of(const YAML::Node& root, const LoadOptions& opt) {
+  TimeUnits u;
+  u.timeout = QpConfig{}.timeout;
+  if (const auto cfg = find_key(root, "config"); cfg && cfg->IsMap()) {
+    if (const auto qp = find_key(*cfg, "qp"); qp && qp->IsMap()) {
+      if (const auto t = read_uint_as<std::uint8_t>(*qp, "timeout"); t && *t <= kMaxQpTimeout) u.timeout = *t;
+    }
+  }
+  if (opt.timeout) u.timeout = *opt.timeout;
+  return u;
+}
 
 std::vector<std::string_view> stimulus_kind_names() {
   std::vector<std::string_view> out;
@@ -148,7 +164,7 @@ std::filesystem::path clauses_file_for(const std::filesystem::path& file, const 
 }
 
 LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* clauses,
-                          const std::filesystem::path& fallback_clauses) {
+                          const std::filesystem::path& fallback_clauses, const LoadOptions& opt = {}) {
   LoadResult r;
   const std::string display = file.string();
   if (load_guarded(display, r.diagnostics, [&] {
@@ -177,7 +193,14 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
       found = std::move(cl.index);
       clauses = &found;
     }
+    if (opt.timeout && *opt.timeout > kMaxQpTimeout) {
+      r.diagnostics.add(display, {}, "config.qp.timeout",
+                        "cannot load with timeout " + std::to_string(*opt.timeout) + " (at most " +
+                            std::to_string(kMaxQpTimeout) + ")");
+      return;
+    }
     Validator v(display, r.diagnostics);
+    v.set_time_units(time_units_of(*doc, opt));
     if (!v.map(*doc, kCaseSchema, "", loc_of(*doc)) && !doc->IsMap()) return;
     const YAML::Node& root = *doc;
     Case c;
@@ -202,6 +225,8 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     c.seed = read_uint(root, "seed").value_or(1);
     c.testbed = detail::build_testbed(root, file.parent_path(), v);
     c.config = detail::build_config(root, v);
+    c.config.qp.timeout = v.time_units().timeout;
+    c.timing_scales = read_string(root, "timing").value_or("fixed") == "scales";
     c.stimulus = build_stimulus(root, v);
     c.checks = build_checks(root, v);
     detail::check_case_rules(root, c, file, *clauses, v);
@@ -297,8 +322,13 @@ LoadResult load_case(const std::filesystem::path& file, const std::filesystem::p
   return load_case_impl(file, nullptr, fallback_clauses);
 }
 
-LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses) {
-  return load_case_impl(file, &clauses, {});
+LoadResult load_case(const std::filesystem::path& file, const std::filesystem::path& fallback_clauses,
+                     const LoadOptions& opt) {
+  return load_case_impl(file, nullptr, fallback_clauses, opt);
+}
+
+LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses, const LoadOptions& opt) {
+  return load_case_impl(file, &clauses, {}, opt);
 }
 
 bool CaseFilter::matches(const Case& c) const {

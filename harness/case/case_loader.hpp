@@ -35,8 +35,16 @@ std::optional<CaseId> parse_case_id(std::string_view id);
 // to three folders above it, else against `fallback_clauses` (the suite's own; an error naming
 // what was tried when there is neither). A YAML error in the case is reported first.
 LoadResult load_case(const std::filesystem::path& file, const std::filesystem::path& fallback_clauses = {});
+// How a case is loaded other than as written.
+struct LoadOptions {
+  // config.qp.timeout replaced by this exponent, and every time written in T evaluated with it
+  // (the runner's rescaling of a `timing: scales` case on a slow wire, and replay of such a run).
+  std::optional<std::uint8_t> timeout;
+};
+LoadResult load_case(const std::filesystem::path& file, const std::filesystem::path& fallback_clauses,
+                     const LoadOptions& opt);
 // Loads one case against a given requirement index.
-LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses);
+LoadResult load_case(const std::filesystem::path& file, const ClauseIndex& clauses, const LoadOptions& opt = {});
 
 struct CaseFilter {
   std::vector<std::string> include_tags;  // keep cases carrying any of these (empty: keep all)

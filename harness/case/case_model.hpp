@@ -441,6 +441,10 @@ struct Case {
   std::vector<Check> checks;
   std::uint32_t timeout_s = 30;
   std::uint64_t seed = 1;
+  // `timing: scales`: every time in the case that follows the ACK timeout is written in T, so a
+  // runner may raise config.qp.timeout where the wire's round trip is too long for it
+  // (LoadOptions::timeout). Else (`fixed`, the default) the times stand as written.
+  bool timing_scales = false;
 
   bool has_tag(std::string_view tag) const;
   bool requires_cap(Capability c) const;

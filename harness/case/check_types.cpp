@@ -96,11 +96,11 @@ CheckParams build_distribution(const YAML::Node& b, const std::string&, Validato
 // ------------------------------------------------------------------ timing
 constexpr std::array kTimingKeys{
     KeySpec{.name = "metric", .kind = VK::kEnum, .required = true, .names = kTimingMetricNames},
-    KeySpec{.name = "bound_ns", .kind = VK::kUInt, .required = true, .umin = 1},
-    KeySpec{.name = "min_ns", .kind = VK::kUInt, .help = "lower bound (hold-downs, timeouts)"},
+    KeySpec{.name = "bound_ns", .kind = VK::kTime, .required = true, .umin = 1},
+    KeySpec{.name = "min_ns", .kind = VK::kTime, .help = "lower bound (hold-downs, timeouts)"},
     KeySpec{.name = "trials", .kind = VK::kUInt, .umin = 1, .umax = 10000},
     KeySpec{.name = "percentile", .kind = VK::kNumber, .dmin = 0, .dmax = 100, .dmin_open = true},
-    KeySpec{.name = "window_ns", .kind = VK::kUInt, .umin = 100, .umax = 1'000'000'000,
+    KeySpec{.name = "window_ns", .kind = VK::kTime, .umin = 100, .umax = 1'000'000'000,
             .help = "throughput_recovered: rate window (default 20000)"},
     KeySpec{.name = "recovered_pct", .kind = VK::kNumber, .dmin = 0, .dmax = 100, .dmin_open = true,
             .help = "throughput_recovered: share of the pre-fault rate (default 90)"},
@@ -110,14 +110,14 @@ constexpr Schema kTimingSchema{"timing check", kTimingKeys, {}, &kCommonSchema};
 CheckParams build_timing(const YAML::Node& b, const std::string& path, Validator& v) {
   TimingCheck t;
   t.metric = read_enum<TimingMetric>(b, "metric", kTimingMetricNames).value_or(TimingMetric::kStopUsingFailed);
-  t.bound_ns = read_uint(b, "bound_ns").value_or(0);
-  t.min_ns = read_uint(b, "min_ns");
+  t.bound_ns = read_time(b, "bound_ns", v).value_or(0);
+  t.min_ns = read_time(b, "min_ns", v);
   t.trials = read_uint_as<std::uint32_t>(b, "trials").value_or(1);
   t.percentile = read_number(b, "percentile").value_or(100);
   if (t.min_ns && t.bound_ns && *t.min_ns > t.bound_ns) {
     v.error(key_loc(b, "min_ns"), join_path(path, "min_ns"), "min_ns is larger than bound_ns");
   }
-  t.window_ns = read_uint(b, "window_ns").value_or(t.window_ns);
+  t.window_ns = read_time(b, "window_ns", v).value_or(t.window_ns);
   t.recovered_pct = read_number(b, "recovered_pct").value_or(t.recovered_pct);
   if (t.metric != TimingMetric::kThroughputRecovered) {
     for (const char* k : {"window_ns", "recovered_pct"}) {
@@ -133,20 +133,20 @@ CheckParams build_timing(const YAML::Node& b, const std::string& path, Validator
 constexpr std::array<KeySpec, 0> kNone{};
 constexpr Schema kNoParams{"this invariant takes no params", kNone};
 // The feedback-trigger invariants answer "at once"; a slow DUT or capture point may widen that.
-constexpr std::array kDelayParams{KeySpec{.name = "max_delay_ns", .kind = VK::kUInt, .umin = 1,
+constexpr std::array kDelayParams{KeySpec{.name = "max_delay_ns", .kind = VK::kTime, .umin = 1,
                                           .help = "how soon the answer must come (default 20000)"}};
 constexpr Schema kDelaySchema{"feedback trigger params", kDelayParams};
 constexpr std::array kTsReflectParams{
     KeySpec{.name = "exact", .kind = VK::kUInt, .umax = 1,
             .help = "1: no service time may be added (a QP without SVC_TIME); default 0: up to the time held"}};
 constexpr Schema kTsReflectSchema{"ts_reflected params", kTsReflectParams};
-constexpr std::array kGraceParams{KeySpec{.name = "grace_ns", .kind = VK::kUInt}};
+constexpr std::array kGraceParams{KeySpec{.name = "grace_ns", .kind = VK::kTime}};
 constexpr Schema kGraceSchema{"no_data_on_failed_ev params", kGraceParams};
 // A frame that was already queued in the DUT's port when the state changed is not the "next
 // packet": `grace_ns` (default 0) forgives frames leaving that soon after the change.
 constexpr Schema kStateGraceSchema{"no_denied_ev / no_assumed_bad_ev params", kGraceParams};
 constexpr std::array kSackExactParams{
-    KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
+    KeySpec{.name = "grace_ns", .kind = VK::kTime, .umax = 1'000'000'000,
             .help = "a PSN that arrived this long before a feedback frame must have its bit (default 1000)"}};
 constexpr Schema kSackExactSchema{"sack_exact params", kSackExactParams};
 constexpr std::array kRetryExceededParams{
@@ -154,11 +154,11 @@ constexpr std::array kRetryExceededParams{
             .help = "with no feedback, the PSN that ran out was sent exactly this often: 1 + retry.linear + retry.exp"}};
 constexpr Schema kRetryExceededSchema{"retry_exceeded params", kRetryExceededParams};
 constexpr std::array kTrimRetxParams{
-    KeySpec{.name = "within_ns", .kind = VK::kUInt, .required = true, .umin = 1,
+    KeySpec{.name = "within_ns", .kind = VK::kTime, .required = true, .umin = 1,
             .help = "how soon after a NACK TRIMMED the trimmed PSN must be resent: well below the ACK timeout"}};
 constexpr Schema kTrimRetxSchema{"trim_retx_prompt params", kTrimRetxParams};
 constexpr std::array kReactionParams{
-    KeySpec{.name = "reaction_ns", .kind = VK::kUInt,
+    KeySpec{.name = "reaction_ns", .kind = VK::kTime,
             .help = "frames the DUT sends sooner than this after the frame that changes what it may do are not judged"}};
 constexpr Schema kSkipSchema{"skip_after_congestion params", kReactionParams};
 constexpr Schema kPeerPortSchema{"peer_port_status params", kReactionParams};
@@ -170,7 +170,7 @@ constexpr std::array kDscpParams{
     KeySpec{.name = "probe", .kind = VK::kUInt, .umax = 63, .help = "endpoint requests' DSCP (judged only when given)"},
 };
 constexpr Schema kDscpSchema{"dscp_marking params", kDscpParams};
-constexpr std::array kCwndParams{KeySpec{.name = "within_ns", .kind = VK::kUInt, .umin = 1}};
+constexpr std::array kCwndParams{KeySpec{.name = "within_ns", .kind = VK::kTime, .umin = 1}};
 constexpr Schema kCwndSchema{"cwnd_decreases params", kCwndParams};
 // requester_window / mpr_window / wimm_limit: an explicit limit instead of the configured one.
 constexpr std::array kOutstandingParams{KeySpec{.name = "max_outstanding", .kind = VK::kUInt, .umin = 1,
@@ -190,17 +190,17 @@ constexpr std::array kInflightParams{
 };
 constexpr Schema kInflightSchema{"inflight_bounds params", kInflightParams};
 constexpr std::array kNoMdParams{
-    KeySpec{.name = "target_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "the configured target_delay"},
-    KeySpec{.name = "window_ns", .kind = VK::kUInt, .umin = 1, .help = "judging window (default 20000)"},
+    KeySpec{.name = "target_ns", .kind = VK::kTime, .required = true, .umin = 1, .help = "the configured target_delay"},
+    KeySpec{.name = "window_ns", .kind = VK::kTime, .umin = 1, .help = "judging window (default 20000)"},
     KeySpec{.name = "min_pct", .kind = VK::kUInt, .umin = 1, .umax = 100,
             .help = "bytes in flight kept, % of the pre-mark flight (default 75)"},
-    KeySpec{.name = "from_ns", .kind = VK::kUInt, .umin = 1,
+    KeySpec{.name = "from_ns", .kind = VK::kTime, .umin = 1,
             .help = "judge from this time, against the most in flight in the window before it"},
 };
 constexpr Schema kNoMdSchema{"no_md_below_target params", kNoMdParams};
 constexpr std::array kMdBoundedParams{
-    KeySpec{.name = "base_rtt_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "the configured base_rtt"},
-    KeySpec{.name = "react_ns", .kind = VK::kUInt, .umin = 1,
+    KeySpec{.name = "base_rtt_ns", .kind = VK::kTime, .required = true, .umin = 1, .help = "the configured base_rtt"},
+    KeySpec{.name = "react_ns", .kind = VK::kTime, .umin = 1,
             .help = "how soon the DUT refills its window after feedback (default 5000)"},
     KeySpec{.name = "max_md_pct", .kind = VK::kUInt, .umax = 99,
             .help = "the most one decrease may take, % of the window (default 50: max_md_jump)"},
@@ -209,17 +209,17 @@ constexpr std::array kMdBoundedParams{
 constexpr Schema kMdBoundedSchema{"md_bounded params", kMdBoundedParams};
 constexpr std::array kQuickAdaptParams{
     KeySpec{.name = "max_cwnd", .kind = VK::kUInt, .required = true, .umin = 1, .help = "MaxWnd, bytes"},
-    KeySpec{.name = "epoch_ns", .kind = VK::kUInt, .required = true, .umin = 1, .help = "base_rtt + target_delay"},
+    KeySpec{.name = "epoch_ns", .kind = VK::kTime, .required = true, .umin = 1, .help = "base_rtt + target_delay"},
     KeySpec{.name = "qa_gate", .kind = VK::kUInt, .umax = 31, .help = "default 3"},
-    KeySpec{.name = "within_ns", .kind = VK::kUInt, .umin = 1, .help = "reaction time (default 100000)"},
+    KeySpec{.name = "within_ns", .kind = VK::kTime, .umin = 1, .help = "reaction time (default 100000)"},
     KeySpec{.name = "mtu", .kind = VK::kUInt, .umin = 256, .umax = 4096, .help = "default 4096"},
     KeySpec{.name = "slack_pct", .kind = VK::kUInt, .umax = 1000, .help = "allowance over (and under) the achieved bytes (default 10)"},
-    KeySpec{.name = "min_epoch_ns", .kind = VK::kUInt, .umin = 1,
+    KeySpec{.name = "min_epoch_ns", .kind = VK::kTime, .umin = 1,
             .help = "the shortest epoch the DUT can have; given, the window must not fall below the achieved bytes, nor fall at all after a full epoch"},
-    KeySpec{.name = "react_ns", .kind = VK::kUInt, .help = "time to refill to the new window (default min_epoch_ns)"},
+    KeySpec{.name = "react_ns", .kind = VK::kTime, .help = "time to refill to the new window (default min_epoch_ns)"},
 };
 constexpr Schema kQuickAdaptSchema{"quick_adapt params", kQuickAdaptParams};
-constexpr std::array kReqIdParams{KeySpec{.name = "in_flight_ns", .kind = VK::kUInt, .umin = 1,
+constexpr std::array kReqIdParams{KeySpec{.name = "in_flight_ns", .kind = VK::kTime, .umin = 1,
                                           .help = "how long an unanswered request may still draw a response (default 100000)"}};
 constexpr Schema kReqIdSchema{"req_id_not_reused params", kReqIdParams};
 
@@ -319,7 +319,13 @@ CheckParams build_invariant(const YAML::Node& b, const std::string& path, Valida
   const auto p = find_key(b, "params");
   if (!inv || !p) return c;
   if (v.map(*p, *inv->params, join_path(path, "params"), key_loc(b, "params"))) {
-    for (auto it = p->begin(); it != p->end(); ++it) c.params.emplace_back(it->first.Scalar(), it->second.Scalar());
+    // A time is kept evaluated, so the checks read nanoseconds whatever the file wrote.
+    for (auto it = p->begin(); it != p->end(); ++it) {
+      const std::string& key = it->first.Scalar();
+      const KeySpec* spec = inv->params->find(key);
+      const auto t = spec != nullptr && spec->kind == VK::kTime ? read_time(*p, key, v) : std::nullopt;
+      c.params.emplace_back(key, t ? std::to_string(*t) : it->second.Scalar());
+    }
   }
   return c;
 }

@@ -40,6 +40,7 @@ std::string kind_words(const KeySpec& spec) {
   switch (spec.kind) {
     case ValueKind::kBool: return "true or false";
     case ValueKind::kUInt: return "an unsigned integer";
+    case ValueKind::kTime: return "a time: ns, or an expression such as 3 T + 20 us";
     case ValueKind::kNumber: return "a number";
     case ValueKind::kString: return "a string";
     case ValueKind::kEnum: return "one of " + join_words(spec.names);
@@ -320,6 +321,20 @@ bool Validator::scalar(const YAML::Node& node, const KeySpec& spec, const std::s
       const auto v = plain ? parse_uint(text) : std::nullopt;
       if (!v) return wrong();
       return check_uint(*v);
+    }
+    case ValueKind::kTime: {
+      const TimeValue t = parse_time(text, units_);
+      if (!t.ns) {
+        error(at, path, "expected " + kind_words(spec) + ", got " + describe(node) + ": " + t.error);
+        return false;
+      }
+      if (*t.ns < spec.umin || *t.ns > spec.umax) {
+        error(at, path, "value " + text + (text == std::to_string(*t.ns) ? "" : " (" + std::to_string(*t.ns) + " ns)") +
+                            " is out of range [" + std::to_string(spec.umin) + ", " + std::to_string(spec.umax) + "] ns" +
+                            limit_words(spec));
+        return false;
+      }
+      return true;
     }
     case ValueKind::kNumber: {
       const auto v = plain ? parse_number(text) : std::nullopt;

@@ -22,12 +22,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include "harness/case/diagnostics.hpp"
+#include "harness/case/time_expr.hpp"
 
 namespace mrc::harness {
 
 enum class ValueKind : std::uint8_t {
   kBool,        // true / false
   kUInt,        // unsigned integer (decimal, 0x.., 0b.., 0o..; '_' separators) in [umin, umax]
+  kTime,        // a time in [umin, umax] ns: an integer (ns) or an expression such as `3 T + 20 us`
+                // (time_expr.hpp), evaluated with the Validator's time units
   kNumber,      // real number in [dmin, dmax] (ends exclusive when dmin_open / dmax_open)
   kString,      // non-empty scalar
   kEnum,        // one word of `names`
@@ -98,6 +101,9 @@ class Validator {
 
   void error(SourceLoc loc, std::string path, std::string message);
   const std::string& file() const { return file_; }
+  // What T stands for in this file's time expressions (set before the first map() call).
+  void set_time_units(const TimeUnits& u) { units_ = u; }
+  const TimeUnits& time_units() const { return units_; }
   std::size_t errors() const { return errors_; }
 
  private:
@@ -108,6 +114,7 @@ class Validator {
 
   std::string file_;
   Diagnostics& out_;
+  TimeUnits units_;
   std::size_t errors_ = 0;
   int depth_ = 0;
   std::size_t nodes_ = 0;
@@ -132,6 +139,9 @@ std::optional<bool> read_bool(const YAML::Node& map, std::string_view key);
 std::optional<std::string> read_string(const YAML::Node& map, std::string_view key);
 std::vector<std::string> read_string_list(const YAML::Node& map, std::string_view key);
 std::vector<std::uint64_t> read_uint_list(const YAML::Node& map, std::string_view key);
+// A kTime value in ns, evaluated with the validator's units; a list of them.
+std::optional<std::uint64_t> read_time(const YAML::Node& map, std::string_view key, const Validator& v);
+std::vector<std::uint64_t> read_time_list(const YAML::Node& map, std::string_view key, const Validator& v);
 std::optional<std::vector<std::uint8_t>> read_hex(const YAML::Node& map, std::string_view key);
 
 template <typename T>

@@ -100,6 +100,23 @@ std::optional<std::uint64_t> read_uint(const YAML::Node& map, std::string_view k
   return parse_uint(n->Scalar());
 }
 
+std::optional<std::uint64_t> read_time(const YAML::Node& map, std::string_view key, const Validator& v) {
+  const auto n = find_key(map, key);
+  if (!n || !n->IsScalar()) return std::nullopt;
+  return parse_time(n->Scalar(), v.time_units()).ns;
+}
+
+std::vector<std::uint64_t> read_time_list(const YAML::Node& map, std::string_view key, const Validator& v) {
+  std::vector<std::uint64_t> out;
+  const auto n = find_key(map, key);
+  if (!n || !n->IsSequence()) return out;
+  for (auto it = n->begin(); it != n->end(); ++it) {
+    if (!it->IsScalar()) continue;
+    if (const auto t = parse_time(it->Scalar(), v.time_units()).ns) out.push_back(*t);
+  }
+  return out;
+}
+
 std::optional<double> read_number(const YAML::Node& map, std::string_view key) {
   const auto n = find_key(map, key);
   if (!n || !is_plain_scalar(*n)) return std::nullopt;

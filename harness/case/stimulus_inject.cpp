@@ -141,7 +141,7 @@ constexpr std::array kFrameGroups{KeyGroup{kDqpnOrXor, false}};
 constexpr Schema kFrameSchema{"frame", kFrameKeys, kFrameGroups};
 
 constexpr std::array kInjectKeys{
-    KeySpec{.name = "at_ns", .kind = VK::kUInt, .required = true},
+    KeySpec{.name = "at_ns", .kind = VK::kTime, .required = true},
     KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
     KeySpec{.name = "frame", .kind = VK::kMap, .required = true, .schema = &kFrameSchema},
 };
@@ -241,7 +241,7 @@ void build_feedback(const YAML::Node& f, FrameSpec& fr, const std::string& path,
 
 StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v) {
   InjectStep s;
-  s.at_ns = read_uint(b, "at_ns").value_or(0);
+  s.at_ns = read_time(b, "at_ns", v).value_or(0);
   s.port = read_uint_as<std::uint32_t>(b, "port").value_or(1);
   const YAML::Node f = find_key(b, "frame").value_or(YAML::Node{});
   FrameSpec& fr = s.frame;

@@ -26,11 +26,11 @@ constexpr std::array kTrafficKeys{
     KeySpec{.name = "with_imm", .kind = VK::kBool},
     KeySpec{.name = "window", .kind = VK::kUInt, .umin = 1, .umax = 65535, .help = "writes in flight"},
     KeySpec{.name = "rate_gbps", .kind = VK::kNumber, .dmin = 0, .dmax = 1600, .dmin_open = true},
-    KeySpec{.name = "start_ns", .kind = VK::kUInt},
+    KeySpec{.name = "start_ns", .kind = VK::kTime},
 };
 constexpr Schema kTrafficSchema{"traffic step", kTrafficKeys, kTrafficGroups};
 
-StepBody build_traffic(const YAML::Node& b, const std::string&, Validator&) {
+StepBody build_traffic(const YAML::Node& b, const std::string&, Validator& v) {
   TrafficStep t;
   t.qp = read_uint_as<std::uint32_t>(b, "qp").value_or(0);
   t.writes = read_uint_as<std::uint32_t>(b, "writes").value_or(1);
@@ -38,34 +38,34 @@ StepBody build_traffic(const YAML::Node& b, const std::string&, Validator&) {
   t.with_imm = read_bool(b, "with_imm").value_or(false);
   t.window = read_uint_as<std::uint32_t>(b, "window");
   t.rate_gbps = read_number(b, "rate_gbps");
-  t.start_ns = read_uint(b, "start_ns").value_or(0);
+  t.start_ns = read_time(b, "start_ns", v).value_or(0);
   return t;
 }
 
 // ------------------------------------------------------------------ expect
 constexpr std::array kExpectKeys{
-    KeySpec{.name = "within_ns", .kind = VK::kUInt, .required = true, .umin = 1},
-    KeySpec{.name = "tolerance_ns", .kind = VK::kUInt},
+    KeySpec{.name = "within_ns", .kind = VK::kTime, .required = true, .umin = 1},
+    KeySpec{.name = "tolerance_ns", .kind = VK::kTime},
     KeySpec{.name = "tolerance_pct", .kind = VK::kNumber, .dmin = 0, .dmax = 100},
     KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
     KeySpec{.name = "match", .kind = VK::kFieldMap, .required = true},
     KeySpec{.name = "absent", .kind = VK::kBool, .help = "no matching frame may appear"},
     KeySpec{.name = "count", .kind = VK::kUInt, .umin = 1, .umax = 1'000'000},
-    KeySpec{.name = "grace_ns", .kind = VK::kUInt, .umax = 1'000'000'000,
+    KeySpec{.name = "grace_ns", .kind = VK::kTime, .umax = 1'000'000'000,
             .help = "with absent: frames already queued may still leave this long after the previous step"},
 };
 constexpr Schema kExpectSchema{"expect step", kExpectKeys};
 
 StepBody build_expect(const YAML::Node& b, const std::string& path, Validator& v) {
   ExpectStep e;
-  e.within_ns = read_uint(b, "within_ns").value_or(0);
-  e.tolerance_ns = read_uint(b, "tolerance_ns").value_or(0);
+  e.within_ns = read_time(b, "within_ns", v).value_or(0);
+  e.tolerance_ns = read_time(b, "tolerance_ns", v).value_or(0);
   e.tolerance_pct = read_number(b, "tolerance_pct").value_or(0);
   e.port = read_uint_as<std::uint32_t>(b, "port");
   e.match = build_matches(find_key(b, "match").value_or(YAML::Node{}));
   e.absent = read_bool(b, "absent").value_or(false);
   e.count = read_uint_as<std::uint32_t>(b, "count").value_or(1);
-  e.grace_ns = read_uint(b, "grace_ns").value_or(0);
+  e.grace_ns = read_time(b, "grace_ns", v).value_or(0);
   if (e.absent && find_key(b, "count")) {
     v.error(key_loc(b, "count"), path, "'count' has no meaning with 'absent: true'");
   }
@@ -87,7 +87,7 @@ constexpr std::array kSelectKeys{
     KeySpec{.name = "opcode", .kind = VK::kUIntOrName, .umax = 255, .names = kOpcodeSpellings,
             .help = "BTH opcode, by name (probe, sack, write_only, ...) or number"},
     KeySpec{.name = "rtx", .kind = VK::kBool, .help = "data packets with BTH.RTX set (true) or clear (false)"},
-    KeySpec{.name = "time_window", .kind = VK::kList, .item = VK::kUInt, .min_items = 2, .max_items = 2},
+    KeySpec{.name = "time_window", .kind = VK::kList, .item = VK::kTime, .min_items = 2, .max_items = 2},
     KeySpec{.name = "probability", .kind = VK::kNumber, .dmin = 0, .dmax = 1, .dmin_open = true},
     KeySpec{.name = "link", .kind = VK::kString, .help = "testbed link name"},
 };
@@ -96,7 +96,7 @@ constexpr Schema kSelectSchema{"select", kSelectKeys};
 constexpr std::array kImpairKeys{
     KeySpec{.name = "kind", .kind = VK::kEnum, .required = true, .names = kImpairKindNames},
     KeySpec{.name = "select", .kind = VK::kMap, .schema = &kSelectSchema},
-    KeySpec{.name = "at_ns", .kind = VK::kUInt},
+    KeySpec{.name = "at_ns", .kind = VK::kTime},
     KeySpec{.name = "params", .kind = VK::kCustom, .help = "keys depend on kind"},
 };
 constexpr Schema kImpairSchema{"impair step", kImpairKeys};
@@ -107,7 +107,7 @@ constexpr std::array kTrimParams{KeySpec{.name = "bytes", .kind = VK::kUInt, .um
 constexpr Schema kTrimSchema{"trim params", kTrimParams};
 constexpr std::array kReorderParams{
     KeySpec{.name = "depth", .kind = VK::kUInt, .required = true, .umin = 1, .umax = 4096},
-    KeySpec{.name = "delay_ns", .kind = VK::kUInt},
+    KeySpec{.name = "delay_ns", .kind = VK::kTime},
 };
 constexpr Schema kReorderSchema{"reorder params", kReorderParams};
 constexpr std::array kDuplicateParams{KeySpec{.name = "copies", .kind = VK::kUInt, .umin = 1, .umax = 16}};
@@ -118,8 +118,8 @@ constexpr std::array kCorruptParams{
 };
 constexpr Schema kCorruptSchema{"corrupt params", kCorruptParams};
 constexpr std::array kDelayParams{
-    KeySpec{.name = "delay_ns", .kind = VK::kUInt, .required = true, .umin = 1},
-    KeySpec{.name = "jitter_ns", .kind = VK::kUInt},
+    KeySpec{.name = "delay_ns", .kind = VK::kTime, .required = true, .umin = 1},
+    KeySpec{.name = "jitter_ns", .kind = VK::kTime},
 };
 constexpr Schema kDelaySchema{"delay params", kDelayParams};
 constexpr std::array kSwitchParams{KeySpec{.name = "switch", .kind = VK::kString, .required = true}};
@@ -146,7 +146,7 @@ StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v
   ImpairStep s;
   const auto kind = read_enum<ImpairKind>(b, "kind", kImpairKindNames);
   s.kind = kind.value_or(ImpairKind::kDrop);
-  s.at_ns = read_uint(b, "at_ns").value_or(0);
+  s.at_ns = read_time(b, "at_ns", v).value_or(0);
   const auto sel = find_key(b, "select");
   if (sel) {
     ImpairSelect& x = s.select;
@@ -159,7 +159,7 @@ StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v
     }
     if (find_key(*sel, "opcode")) x.opcode = opcode_of(*sel);
     x.rtx = read_bool(*sel, "rtx");
-    const auto tw = read_uint_list(*sel, "time_window");
+    const auto tw = read_time_list(*sel, "time_window", v);
     if (tw.size() == 2) {
       x.time_window = std::pair{tw[0], tw[1]};
       if (tw[0] >= tw[1]) v.error(key_loc(*sel, "time_window"), path + ".select.time_window", "window start must be before its end");
@@ -174,8 +174,8 @@ StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v
       ImpairParams& q = s.params;
       q.bytes = read_uint_as<std::uint32_t>(*p, "bytes");
       q.depth = read_uint_as<std::uint32_t>(*p, "depth");
-      q.delay_ns = read_uint(*p, "delay_ns");
-      q.jitter_ns = read_uint(*p, "jitter_ns");
+      q.delay_ns = read_time(*p, "delay_ns", v);
+      q.jitter_ns = read_time(*p, "jitter_ns", v);
       q.copies = read_uint_as<std::uint32_t>(*p, "copies");
       q.offset = read_uint_as<std::uint32_t>(*p, "offset");
       q.xor_mask = read_uint_as<std::uint8_t>(*p, "xor_mask");
@@ -198,7 +198,7 @@ StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v
 
 // ------------------------------------------------------------------ control
 constexpr std::array kControlKeys{
-    KeySpec{.name = "at_ns", .kind = VK::kUInt, .required = true},
+    KeySpec{.name = "at_ns", .kind = VK::kTime, .required = true},
     KeySpec{.name = "op", .kind = VK::kEnum, .required = true, .names = kControlOpNames},
     KeySpec{.name = "ev", .kind = VK::kUInt, .umax = k32, .help = "EV index"},
     KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
@@ -213,7 +213,7 @@ constexpr Schema kControlSchema{"control step", kControlKeys};
 
 StepBody build_control(const YAML::Node& b, const std::string& path, Validator& v) {
   ControlStep c;
-  c.at_ns = read_uint(b, "at_ns").value_or(0);
+  c.at_ns = read_time(b, "at_ns", v).value_or(0);
   const auto op = read_enum<ControlOp>(b, "op", kControlOpNames);
   c.op = op.value_or(ControlOp::kDenyEv);
   c.ev = read_uint_as<std::uint32_t>(b, "ev");

@@ -50,6 +50,10 @@ inline constexpr std::array<std::string_view, 4> kBasisNames{"published", "spec"
 // The DUT's role in a case.
 enum class Role : std::uint8_t { kRequester, kResponder, kBoth };
 inline constexpr std::array<std::string_view, 3> kRoleNames{"requester", "responder", "both"};
+// `timing`: whether the runner may raise the case's ACK timeout (Case::timing_scales).
+inline constexpr std::array<std::string_view, 2> kTimingNames{"fixed", "scales"};
+// config.qp.timeout: T = 1.024 us x 2^timeout (W15) up to 2^24 (17.2 s).
+inline constexpr std::uint8_t kMaxQpTimeout = 24;
 
 // DUT capabilities a case may require; a DUT that does not declare one makes the case
 // UNSUPPORTED instead of FAIL. Named after the host API's device and control-plane caps.

@@ -38,8 +38,10 @@ CaseResult case_header(const harness::Case& c, const std::filesystem::path& suit
   return r;
 }
 
-CaseResult judge_case(const harness::Case& c, const SessionResult& s, const std::filesystem::path& suite_root,
+CaseResult judge_case(const harness::Case& as_written, const SessionResult& s, const std::filesystem::path& suite_root,
                       std::uint64_t seed) {
+  // A case the runner rescaled for a slow wire is judged with the bounds it ran with.
+  const harness::Case& c = s.rescaled ? *s.rescaled : as_written;
   CaseResult r = case_header(c, suite_root, seed);
   r.sim_time_ns = s.sim_time_ns;
   r.timing_budget = s.ctx.timing_budget;

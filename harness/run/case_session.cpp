@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <ctime>
 #include <utility>
 
 #include "harness/run/bridge_trust.hpp"
@@ -10,6 +9,7 @@
 #include "harness/run/injected_write.hpp"
 #include "harness/run/interrupt.hpp"
 #include "harness/run/session_state.hpp"
+#include "harness/run/testbed_timer.hpp"
 #include "harness/run/wire_fit.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
@@ -25,30 +25,6 @@ namespace stim = harness::stim;
 constexpr std::uint64_t kBufferBudget = 64ull << 20;  // traffic slots per side
 constexpr std::uint64_t kMinBuffer = 64ull << 10;     // room for scripted frames' default RETH
 constexpr std::uint64_t kInitialRecvs = 256;
-
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// Adds the wall time spent inside the testbed (simulator work: building it, delivering injected
-// frames, running the clock) to the session's counters. Only the steady clock is read per step (a
-// vDSO call); the thread CPU clock is a system call, so run_session() reads it once at each end
-// and splits the session's CPU time by the testbed's share of its wall time.
-class TestbedTimer {
- public:
-  explicit TestbedTimer(SessionResult& r) : r_(r), wall0_(std::chrono::steady_clock::now()) {}
-  ~TestbedTimer() {
-    r_.testbed_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
-  }
-  TestbedTimer(const TestbedTimer&) = delete;
-  TestbedTimer& operator=(const TestbedTimer&) = delete;
-
- private:
-  SessionResult& r_;
-  std::chrono::steady_clock::time_point wall0_;
-};
 
 std::string port_name(int port) { return "p" + std::to_string(port); }
 
@@ -107,7 +83,15 @@ bool Session::setup() {
   if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
   if (s_.real_time()) {
     const auto facts = s_.tb->network_facts(kDutHost, kPeerHost, c.config.qp.mtu);
-    const std::string misfit = wire_misfit(c, WireFacts{facts.base_rtt_ns, facts.line_rate_bps, s_.o.virtual_limit_ns});
+    const WireFacts wire{facts.base_rtt_ns, facts.line_rate_bps, s_.o.virtual_limit_ns, s_.tb->timing_budget().ns};
+    if (WireRescale r = rescale_for_wire(c, wire, s_.o.fallback_clauses); !r.error.empty()) {
+      return s_.fail(Verdict::kError, r.error);
+    } else if (r.rescaled) {
+      s_.case_run = std::move(*r.rescaled);
+      s_.rescaled = true;
+      s_.result.notes.push_back(std::move(r.note));
+    }
+    const std::string misfit = wire_misfit(c, wire);
     if (!misfit.empty()) return s_.fail(Verdict::kUnsupported, "cannot run on this wire: " + misfit);
   }
 
@@ -291,6 +275,11 @@ bool Session::post_due(std::uint64_t now) {
       s_.writes.push_back(harness::WriteRecord{w->wr_id, now, w->length, w->with_imm, false,
                                                p.requester == &s_.dut, w->imm});
       s_.write_dst.push_back(w->dst_offset);
+      // An expect on the traffic counts from when its first write could leave (an agent's post
+      // takes real time; nothing is late on virtual time).
+      if (const std::uint64_t took = s_.tb->clock_now(); !std::exchange(p.started, true) && took > now) {
+        s_.result.ctx.late_steps.emplace_back(p.prog.step().start_ns, took);
+      }
       if (st.ok()) {
         p.prog.posted(*w, now);
       } else {
@@ -348,6 +337,11 @@ bool Session::poll(std::uint64_t now) {
     polled_.clear();
     s_.activity(side == &s_.dut ? "dut.poll_completions" : "peer.poll_completions");
     side->poll_completions(polled_, now);
+    // An external DUT's reply took real time: what it reports happened before the reply, so it
+    // carries the clock's time after the call, never the earlier loop time (a DUT's frames sent
+    // before its completion must not look later than it). The same time on virtual time.
+    const std::uint64_t replied = std::max(now, s_.tb->clock_now());
+    for (auto& c : polled_) c.at_ns = std::max(c.at_ns, replied);
     for (const auto& c : polled_) {
       if (side == &s_.dut) s_.result.ctx.dut.completions.push_back(c);
       if (!on_completion(*side, c)) return false;
@@ -366,6 +360,10 @@ void Session::poll_ev_events(std::uint64_t now, bool last) {
   s_.activity("dut.poll_ev_events");
   const std::size_t events = s_.result.ctx.dut.ev_events.size();
   s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
+  const std::uint64_t replied = std::max(now, s_.tb->clock_now());  // as in poll()
+  for (std::size_t i = events; i < s_.result.ctx.dut.ev_events.size(); ++i) {
+    s_.result.ctx.dut.ev_events[i].at_ns = std::max(s_.result.ctx.dut.ev_events[i].at_ns, replied);
+  }
   handed_ += s_.result.ctx.dut.ev_events.size() - events;
 }
 
@@ -489,6 +487,10 @@ SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harn
   SessionState s(c, dut, peer, o);
   Session session(s);
   if (session.setup() && session.play()) collect(s);
+  if (s.rescaled) {
+    s.result.wire_timeout = s.case_run.config.qp.timeout;
+    s.result.rescaled = std::move(s.case_run);
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const double cpu = thread_cpu_s() - cpu0;
   s.result.testbed_cpu_s = wall > 0 ? cpu * std::min(1.0, s.result.testbed_wall_s / wall) : 0;

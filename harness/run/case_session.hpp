@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "harness/case/case_model.hpp"
@@ -42,6 +43,9 @@ struct SessionOptions {
   // (a test's, a real-time one) brings its own timing budget, which the checks then apply.
   std::function<std::unique_ptr<harness::Testbed>(const harness::TestbedRequest&, std::uint64_t seed, std::string* error)>
       make_testbed;
+  // clauses.yaml for a case file with none above it, when the case is loaded again with a raised
+  // ACK timeout (a `timing: scales` case on a slow wire).
+  std::filesystem::path fallback_clauses;
 };
 
 struct SessionResult {
@@ -52,6 +56,10 @@ struct SessionResult {
   harness::CheckContext ctx;
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
+  // The case as it ran when the runner raised its ACK timeout for the wire (config.qp.timeout and
+  // every time written in T re-evaluated): its checks are the ones to judge with.
+  std::optional<harness::Case> rescaled;
+  std::optional<std::uint8_t> wire_timeout;  // its config.qp.timeout (also read back by replay)
   // How a real-time bridge broke what it declared (lag over its budget, lost frames); "" when it
   // kept to it or there is none. A FAIL of such a run is INCONCLUSIVE (case_result.cpp).
   std::string wire_overrun;

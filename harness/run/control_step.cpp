@@ -54,8 +54,9 @@ bool run_control_step(SessionState& s, std::size_t step, std::uint64_t at) {
       break;
     case harness::ControlOp::kReplaceEv: st = d.replace_ev(ev_replacement(ctl.replace.value_or(harness::ReplaceEvOp{}))); break;
   }
-  // The same as `now` on virtual time; later by the request's round trip for an agent on a wire.
-  const std::uint64_t returned = std::max(now, s.tb->now());
+  // The same as `now` on virtual time; later by the request's round trip for an agent on a wire
+  // (the clock's time: the fabric may trail it).
+  const std::uint64_t returned = std::max(now, s.tb->clock_now());
   s.result.ctx.late_steps.emplace_back(at, returned);
   if (st.code == harness::DutStatus::Code::kUnimplemented || st.code == harness::DutStatus::Code::kFailed) {
     return s.fail(Verdict::kError, "stimulus[" + std::to_string(step) + "] control " +

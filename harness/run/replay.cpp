@@ -203,7 +203,11 @@ ReplayReport replay_bundle(std::string_view bytes, const ReplayOptions& o) {
       skip("no " + context + " beside its evidence (a run by an mrc-conform without replay)");
       continue;
     }
-    harness::LoadResult loaded = harness::load_case(tree.locate(case_path), clauses.index);
+    SessionResult s;
+    std::vector<std::vector<std::uint32_t>> icrc_bad;
+    if (std::string e = parse_case_context(*member[context], context, s, icrc_bad); !e.empty()) throw ReplayRefused(e);
+    // A case the run rescaled for its wire is judged with the ACK timeout it ran with.
+    harness::LoadResult loaded = harness::load_case(tree.locate(case_path), clauses.index, harness::LoadOptions{s.wire_timeout});
     if (!loaded.ok()) throw ReplayRefused("case " + out.id + ": " + case_path + " does not load:\n" + loaded.diagnostics.to_string());
     harness::Case& c = *loaded.value;
     std::string golden_differs;
@@ -215,9 +219,6 @@ ReplayReport replay_bundle(std::string_view bytes, const ReplayOptions& o) {
       skip("its golden " + golden_differs + " differs from this suite's tree");
       continue;
     }
-    SessionResult s;
-    std::vector<std::vector<std::uint32_t>> icrc_bad;
-    if (std::string e = parse_case_context(*member[context], context, s, icrc_bad); !e.empty()) throw ReplayRefused(e);
     if (s.ctx.case_id != out.id) throw ReplayRefused(context + ": /case: '" + s.ctx.case_id + "', not " + out.id);
     if (s.status != Verdict::kPass) {
       skip("the run ended before its checks (" + std::string(harness::to_string(s.status)) + ": " + s.message + ")");

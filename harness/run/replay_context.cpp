@@ -168,6 +168,8 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
                   {"sim_time_ns", s.sim_time_ns},
                   {"notes", s.notes},
                   {"wire_overrun", s.wire_overrun}};
+  // The ACK timeout exponent the runner raised the case to for a slow wire: replay loads it so.
+  if (s.wire_timeout) j["session"]["qp_timeout"] = *s.wire_timeout;
   j["traffic_start_ns"] = c.traffic_start_ns;
   j["end_ns"] = c.end_ns;
   Json taps = Json::array();
@@ -297,6 +299,7 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
     s.sim_time_ns = ses.at("sim_time_ns").u64();
     s.notes = list<std::string>(ses.at("notes"), [](const In& x) { return x.str(); });
     s.wire_overrun = ses.at("wire_overrun").str();
+    if (ses.has("qp_timeout")) s.wire_timeout = ses.at("qp_timeout").uint<std::uint8_t>();
     c.traffic_start_ns = r.at("traffic_start_ns").u64();
     c.end_ns = r.at("end_ns").u64();
     std::vector<std::vector<std::uint32_t>> bad;

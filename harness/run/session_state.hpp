@@ -28,6 +28,7 @@ struct ProgramRun {
   harness::DutBinding* requester = nullptr;
   harness::DutBinding* responder = nullptr;
   const harness::DutLocal* responder_local = nullptr;
+  bool started = false;  // its first write was posted (late_steps has when it took effect)
 };
 
 // A testbed fault the stimulus scheduled, with what it hit (for affected_evs).
@@ -48,7 +49,11 @@ struct RecvNeed {
 };
 
 struct SessionState {
-  const harness::Case& c;
+  // The case as it runs: a copy of the caller's, replaced when the runner raises its ACK timeout
+  // for a slow wire (rescale_for_wire); `c` always names it.
+  harness::Case case_run;
+  const harness::Case& c = case_run;
+  bool rescaled = false;
   harness::DutBinding& dut;
   harness::DutBinding& peer;  // the harness's side of every exchange (default: the reference)
   const SessionOptions& o;
@@ -88,7 +93,7 @@ struct SessionState {
   bool hit_virtual_limit = false;
 
   SessionState(const harness::Case& cs, harness::DutBinding& d, harness::DutBinding& p, const SessionOptions& opt)
-      : c(cs), dut(d), peer(p), o(opt) {}
+      : case_run(cs), dut(d), peer(p), o(opt) {}
 
   // The seed of the written data and injected payload patterns. A golden pins the payload bytes
   // it was generated with (`mrc-conform golden` runs a case with its own `seed`, the seed

@@ -4,6 +4,11 @@
 #include <cstdio>
 #include <variant>
 
+#include "harness/case/case_loader.hpp"
+#include "harness/case/time_expr.hpp"
+#include "harness/case/vocabulary.hpp"
+#include "harness/stimulus/timeline.hpp"
+
 namespace mrc::run {
 namespace {
 
@@ -29,16 +34,24 @@ std::uint64_t write_bytes(const harness::StimulusStep& s) {
   return t ? static_cast<std::uint64_t>(t->writes) * t->size : 0;
 }
 
-std::string ack_timer_misfit(const harness::Case& c, const WireFacts& w) {
+// W15 (host API) T = 1.024 us x 2^timeout
+std::uint64_t t_ns(std::uint8_t timeout) { return harness::TimeUnits{timeout}.t_ns(); }
+
+bool timer_matters(const harness::Case& c) {
   const bool traffic = std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& s) {
     return std::holds_alternative<harness::TrafficStep>(s.body);
   });
-  // W15 (host API) T = 1.024 us x 2^timeout
-  const std::uint64_t ack_timeout_ns = std::uint64_t{1024} << c.config.qp.timeout;
-  if (!traffic || c.config.qp.count == 0 || ack_timeout_ns >= 2 * w.base_rtt_ns) return "";
+  return traffic && c.config.qp.count != 0;
+}
+
+std::string ack_timer_misfit(const harness::Case& c, const WireFacts& w) {
+  const std::uint64_t ack_timeout_ns = t_ns(c.config.qp.timeout);
+  if (!timer_matters(c) || ack_timeout_ns >= 2 * w.base_rtt_ns) return "";
   return "the case's ACK timeout (config.qp.timeout " + std::to_string(c.config.qp.timeout) + ": " + us(ack_timeout_ns) +
          ") is shorter than two round trips across this wire (2 x " + us(w.base_rtt_ns) +
-         " base RTT, fabric and real-time bridge): the DUT would time out packets still crossing the bridge";
+         " base RTT, fabric and real-time bridge): the DUT would time out packets still crossing the bridge" +
+         (c.timing_scales ? std::string()
+                          : ", and its times are fixed (no `timing: scales`: a bound it judges is not written in T)");
 }
 
 // An expect right after a traffic step times that traffic: its window must hold the time the
@@ -83,6 +96,19 @@ std::string golden_misfit(const harness::Case& c) {
   return "";
 }
 
+// On a wire the testbed's clock is the wall clock: a timeline longer than the case's wall-clock
+// bound (timeout_s) cannot finish there.
+std::string horizon_misfit(const harness::Case& c) {
+  const std::uint64_t horizon = harness::stim::plan_timeline(c).horizon_ns;
+  const std::uint64_t bound = std::uint64_t{c.timeout_s} * 1'000'000'000ull;
+  if (horizon < bound) return "";
+  char b[200];
+  std::snprintf(b, sizeof b, "its timeline runs %.1f s, which on this wire is %.1f s of real time: past the case's "
+                "wall-clock bound of %u s (timeout_s)", static_cast<double>(horizon) / 1e9,
+                static_cast<double>(horizon) / 1e9, c.timeout_s);
+  return b;
+}
+
 std::string volume_misfit(const harness::Case& c, const WireFacts& w) {
   if (w.rate_bps == 0 || w.time_limit_ns == 0) return "";
   std::uint64_t bytes = 0;
@@ -98,9 +124,37 @@ std::string volume_misfit(const harness::Case& c, const WireFacts& w) {
 
 }  // namespace
 
+std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w) {
+  if (!c.timing_scales || !timer_matters(c) || t_ns(c.config.qp.timeout) >= 2 * w.base_rtt_ns) return std::nullopt;
+  const std::uint64_t need = 2 * std::max(w.base_rtt_ns, w.budget_ns);
+  for (std::uint8_t k = c.config.qp.timeout; k <= harness::kMaxQpTimeout; ++k) {
+    if (t_ns(k) >= need) return k;
+  }
+  return std::nullopt;
+}
+
+WireRescale rescale_for_wire(const harness::Case& c, const WireFacts& w, const std::filesystem::path& fallback_clauses) {
+  WireRescale r;
+  const std::optional<std::uint8_t> k = wire_timeout(c, w);
+  if (!k) return r;
+  harness::LoadResult again = harness::load_case(c.file, fallback_clauses, harness::LoadOptions{*k});
+  if (!again.ok()) {
+    r.error = "loading " + c.file.string() + " again with config.qp.timeout " + std::to_string(*k) +
+              " for this wire failed:\n" + again.diagnostics.to_string();
+    return r;
+  }
+  const std::uint8_t from = c.config.qp.timeout;
+  r.note = "timing scaled to this wire: config.qp.timeout " + std::to_string(from) + " -> " + std::to_string(*k) +
+           " (T " + us(t_ns(from)) + " -> " + us(t_ns(*k)) + ", at least two round trips of " + us(w.base_rtt_ns) +
+           " and twice the bridge's timing budget of " + us(w.budget_ns) +
+           "); every time the case writes in T grew with it, those in absolute units stayed";
+  r.rescaled = std::move(again.value);
+  return r;
+}
+
 std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
   for (std::string why : {ack_timer_misfit(c, w), expect_misfit(c, w), impairment_misfit(c, w), golden_misfit(c),
-                          volume_misfit(c, w)}) {
+                          horizon_misfit(c), volume_misfit(c, w)}) {
     if (!why.empty()) return why + "; it runs in-process (--testbed mini) or on a faster lab wire";
   }
   return "";

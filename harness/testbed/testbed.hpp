@@ -101,6 +101,10 @@ class Testbed {
   virtual void wake(int host) = 0;
 
   virtual std::uint64_t now() const = 0;
+  // The testbed time of the clock itself: on a fabric paced to real time, where the wall clock
+  // stands (the fabric's now() trails it by up to its pacing wait); now() on virtual time. What an
+  // external DUT reports in a reply came before this.
+  virtual std::uint64_t clock_now() const { return now(); }
   // Runs the clock up to `t_ns` (or until nothing is pending). Bounded by construction.
   virtual RunStop run_until(std::uint64_t t_ns) = 0;
   // When the last run_until() changed nothing (no frame moved, no timer fired) and nothing was

@@ -66,6 +66,10 @@ harness::WireHost* PacedRun::host(std::uint32_t host) const {
   return nullptr;
 }
 
+std::uint64_t PacedRun::clock_now() const {
+  return clock_started_ ? std::max(clock_.now(), sim_.now()) : sim_.now();
+}
+
 std::string PacedRun::error() const { return failed_ ? error_ : std::string(); }
 
 void PacedRun::start() {

@@ -54,6 +54,9 @@ class PacedRun {
   void release();
   void hold();
 
+  // The testbed time of CLOCK_MONOTONIC now (never behind the fabric); the fabric's time before
+  // the clock starts.
+  std::uint64_t clock_now() const;
   std::string error() const;
   harness::WireHost* host(std::uint32_t host) const;
   // How late the fabric's thread reached the times it waited for (the pacing jitter).

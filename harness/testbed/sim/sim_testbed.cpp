@@ -44,6 +44,7 @@ class SimTestbed final : public Testbed {
   void wake(int host) override { sim_->notify(static_cast<std::uint32_t>(host)); }
 
   std::uint64_t now() const override { return sim_->now(); }
+  std::uint64_t clock_now() const override { return paced_ && paced_->active() ? paced_->clock_now() : now(); }
   std::uint64_t quiet_until() const override {
     if ((paced_ && paced_->active()) || sim_->last_run_dispatched()) return now();
     return sim_->next_event_time();

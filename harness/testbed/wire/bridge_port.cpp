@@ -4,7 +4,10 @@
 //
 // Timestamps: each frame keeps its kernel capture time, mapped onto the paced testbed's clock at
 // receive(); the fabric takes it at that time (next_deadline() is the oldest frame's), or at once
-// when the fabric's clock already passed it, which rx_entry counts.
+// when the fabric's clock already passed it, which rx_entry counts. receive() reads the ports one
+// after another, so a port read later may hold older frames: each frame is put in its place by
+// time among the frames not yet taken (a late reader must not make one port's frames look later
+// than another's), and only a frame older than the last one the fabric took is moved up to it.
 #include <poll.h>
 
 #include <algorithm>
@@ -21,8 +24,11 @@ class BridgePort final : public WireHost {
  public:
   BridgePort(std::vector<std::unique_ptr<wire::PcapPort>> pcaps, std::vector<std::uint8_t> ports, int ring)
       : pcaps_(std::move(pcaps)), ports_(std::move(ports)), slots_(static_cast<std::size_t>(ring)),
-        data_(static_cast<std::size_t>(ring) * ::mrc::wire::kMaxFrameLen), pfds_(pcaps_.size()) {
+        data_(static_cast<std::size_t>(ring) * ::mrc::wire::kMaxFrameLen), free_(static_cast<std::size_t>(ring)),
+        pfds_(pcaps_.size()) {
     for (std::size_t i = 0; i < ports_.size(); ++i) up_[ports_[i]] = true;
+    for (std::size_t i = 0; i < free_.size(); ++i) free_[i] = static_cast<std::uint32_t>(free_.size() - 1 - i);
+    free_count_ = free_.size();
   }
 
   // ---- WireHost ----
@@ -90,11 +96,13 @@ class BridgePort final : public WireHost {
   void advance(std::uint64_t now_ns) override { now_ = std::max(now_, now_ns); }
   bool poll_frame(transport::TxFrame& out) override {
     while (count_ > 0) {
-      Slot& s = slots_[head_];
+      const Slot s = slots_[head_];
       if (s.ts > now_) return false;
-      const std::uint8_t* bytes = data_.data() + head_ * ::mrc::wire::kMaxFrameLen;
+      const std::uint8_t* bytes = data_.data() + std::size_t{s.buf} * ::mrc::wire::kMaxFrameLen;
       head_ = (head_ + 1) % slots_.size();
       --count_;
+      free_[free_count_++] = s.buf;  // its bytes are copied out below, before anything is received
+      taken_ts_ = s.ts;
       if (!up_[s.port]) continue;  // a port taken down by a fault receives nothing
       out.port = s.port;
       out.len = s.len;
@@ -121,6 +129,7 @@ class BridgePort final : public WireHost {
   static constexpr int kBatch = 256;  // per port per receive(): one port cannot starve the others
   struct Slot {
     std::uint64_t ts = 0;
+    std::uint32_t buf = 0;  // which frame buffer of data_ holds the bytes
     std::uint16_t len = 0;
     std::uint8_t port = 0;
   };
@@ -139,18 +148,24 @@ class BridgePort final : public WireHost {
       ++fig_.rx_oversize;
       return;
     }
-    if (count_ == slots_.size()) {
+    if (count_ == slots_.size() || free_count_ == 0) {
       ++fig_.rx_overflow;
       return;
     }
     const std::int64_t t = static_cast<std::int64_t>(kernel_ts) - rx_offset_;
-    // Frames stay in arrival order: a timestamp older than the queue's tail (another port's frame
-    // read earlier) takes the tail's time, so the fabric never sees time run backwards.
-    std::uint64_t ts = t < 0 ? 0 : static_cast<std::uint64_t>(t);
-    if (count_ > 0) ts = std::max(ts, slots_[(head_ + count_ - 1) % slots_.size()].ts);
-    const std::size_t at = (head_ + count_) % slots_.size();
-    slots_[at] = Slot{ts, static_cast<std::uint16_t>(b.size()), rx_port_};
-    std::memcpy(data_.data() + at * ::mrc::wire::kMaxFrameLen, b.data(), b.size());
+    // The fabric never sees time run backwards: a frame older than the last one it took enters
+    // at that frame's time.
+    const std::uint64_t ts = std::max(t < 0 ? std::uint64_t{0} : static_cast<std::uint64_t>(t), taken_ts_);
+    const std::uint32_t buf = free_[--free_count_];
+    std::memcpy(data_.data() + std::size_t{buf} * ::mrc::wire::kMaxFrameLen, b.data(), b.size());
+    // In time order among the frames waiting (a port read after another may hold older frames);
+    // equal times keep their arrival order.
+    std::size_t at = count_;
+    while (at > 0 && slots_[(head_ + at - 1) % slots_.size()].ts > ts) {
+      slots_[(head_ + at) % slots_.size()] = slots_[(head_ + at - 1) % slots_.size()];
+      --at;
+    }
+    slots_[(head_ + at) % slots_.size()] = Slot{ts, buf, static_cast<std::uint16_t>(b.size()), rx_port_};
     ++count_;
   }
 
@@ -159,6 +174,9 @@ class BridgePort final : public WireHost {
   std::array<bool, 256> up_{};
   std::vector<Slot> slots_;
   std::vector<std::uint8_t> data_;
+  std::vector<std::uint32_t> free_;  // frame buffers of data_ no waiting frame holds (a stack)
+  std::size_t free_count_ = 0;
+  std::uint64_t taken_ts_ = 0;       // the time of the last frame the fabric took
   std::vector<pollfd> pfds_;  // one per port, reused by receive()
   std::size_t head_ = 0;
   std::size_t count_ = 0;

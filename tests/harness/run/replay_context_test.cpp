@@ -16,6 +16,7 @@ SessionResult full_session() {
   s.sim_time_ns = 123456789;
   s.notes = {"virtual time limit reached", "bridge \"x\""};
   s.wire_overrun = "lag 3 us over the budget";
+  s.wire_timeout = 10;  // a `timing: scales` case the runner rescaled for its wire
   harness::CheckContext& c = s.ctx;
   c.case_id = "spray-v-001";
   c.traffic_start_ns = 1000;
@@ -78,6 +79,7 @@ TEST(ReplayContext, EveryFieldRoundTrips) {
   EXPECT_EQ(r.sim_time_ns, s.sim_time_ns);
   EXPECT_EQ(r.notes, s.notes);
   EXPECT_EQ(r.wire_overrun, s.wire_overrun);
+  EXPECT_EQ(r.wire_timeout, std::optional<std::uint8_t>(10));
   const harness::CheckContext& a = s.ctx;
   const harness::CheckContext& b = r.ctx;
   EXPECT_EQ(b.case_id, a.case_id);

@@ -30,6 +30,40 @@ TEST(WireFit, AnAckTimeoutShorterThanTwoRoundTripsDoesNotFitAndSaysWhy) {
   EXPECT_NE(why.find("--testbed mini"), std::string::npos) << why;
 }
 
+TEST(WireFit, AFixedCaseKeepsItsTimeoutAndSaysItsTimesAreFixed) {
+  const harness::Case c = with_traffic(6, 1, 4096);
+  EXPECT_EQ(wire_timeout(c, kNetns), std::nullopt);
+  EXPECT_NE(wire_misfit(c, kNetns).find("its times are fixed"), std::string::npos);
+}
+
+TEST(WireFit, AScalingCaseGetsTheSmallestTimeoutOverTwoRoundTripsAndTwiceTheBudget) {
+  harness::Case c = with_traffic(6, 1, 4096);
+  c.timing_scales = true;
+  WireFacts w = kNetns;
+  EXPECT_EQ(wire_timeout(c, w), 7);  // no budget declared: 131 us >= 2 x 55.4 us
+  w.budget_ns = 500'000;
+  EXPECT_EQ(wire_timeout(c, w), 10);  // 1.049 ms >= 2 x 500 us; 2^9 (524 us) is not
+  c.config.qp.timeout = 12;
+  EXPECT_EQ(wire_timeout(c, w), std::nullopt);  // its own T fits
+  c.config.qp.timeout = 6;
+  w.base_rtt_ns = 20'000'000'000;  // no exponent up to 24 (17.2 s) fits 40 s
+  EXPECT_EQ(wire_timeout(c, w), std::nullopt);
+}
+
+TEST(WireFit, ATimelineLongerThanTheWallClockBoundDoesNotFit) {
+  harness::Case c = with_traffic(12, 1, 4096);
+  harness::ExpectStep e;
+  e.within_ns = 40'000'000'000;  // 40 s of expected silence: 40 s of real time on a wire
+  e.absent = true;
+  c.stimulus.push_back(harness::StimulusStep{{}, e});
+  c.timeout_s = 30;
+  const std::string why = wire_misfit(c, kNetns);
+  EXPECT_NE(why.find("its timeline runs 40.0 s"), std::string::npos) << why;
+  EXPECT_NE(why.find("wall-clock bound of 30 s (timeout_s)"), std::string::npos) << why;
+  c.timeout_s = 60;
+  EXPECT_EQ(wire_misfit(c, kNetns), "");
+}
+
 TEST(WireFit, TheDefaultAckTimeoutFitsTheNetnsBridge) {
   // 1.024 us x 2^8 = 262 us >= 110.8 us; and 2^7 = 131 us too.
   EXPECT_EQ(wire_misfit(with_traffic(8, 16, 65536), kNetns), "");

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -72,7 +73,7 @@ class TempOut {
 // always cover: a case whose wire verdict differs is run again (up to kAttempts in all), and at
 // least kMinAgreeing of the listed cases must agree. Every disagreement is printed either way.
 constexpr int kAttempts = 3;
-constexpr std::size_t kMinAgreeing = 40;
+constexpr std::size_t kMinAgreeing = 52;
 
 TEST(WireEquivalence, SameVerdictAsInProcess) {
   MRC_SKIP_UNLESS_NETNS();
@@ -104,6 +105,22 @@ TEST(WireEquivalence, SameVerdictAsInProcess) {
   const std::size_t agreeing = ids.size() - left.size();
   RecordProperty("same_verdict", static_cast<int>(agreeing));
   EXPECT_GE(agreeing, kMinAgreeing) << agreeing << " of " << ids.size() << " listed cases agree";
+}
+
+// A `timing: scales` case whose ACK timeout is under two round trips of the bridge runs with a
+// raised one, says so, and keeps it in its evidence context for replay.
+TEST(WireEquivalence, AScalingCaseRunsWithARaisedTimeoutAndSaysSo) {
+  MRC_SKIP_UNLESS_NETNS();
+  TempOut out;
+  const Outcome wire = run({"evctl-v-005"}, "netns", "agent:reference", out / "wire");
+  ASSERT_EQ(wire.cases.size(), 1u) << wire.err;
+  const harness::CaseResult& r = wire.cases.at("evctl-v-005");
+  EXPECT_NE(r.verdict, harness::Verdict::kUnsupported) << r.message;
+  EXPECT_NE(r.verdict, harness::Verdict::kFail) << r.message;
+  EXPECT_NE(r.message.find("timing scaled to this wire: config.qp.timeout 6 -> 10"), std::string::npos) << r.message;
+  std::ifstream ctx(out / "wire" / "evidence" / "evctl-v-005.context.json");
+  const std::string text((std::istreambuf_iterator<char>(ctx)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"qp_timeout\":10"), std::string::npos) << text.substr(0, 400);
 }
 
 // A check that FAILed but was withheld because the bridge's lag passed its budget, with no frame
