@@ -277,7 +277,7 @@ bool Session::post_due(std::uint64_t now) {
       s_.write_dst.push_back(w->dst_offset);
       // An expect on the traffic counts from when its first write could leave (an agent's post
       // takes real time; nothing is late on virtual time).
-      if (const std::uint64_t took = s_.tb->clock_now(); !std::exchange(p.started, true) && took > now) {
+      if (const std::uint64_t took = std::exchange(p.started, true) ? 0 : s_.tb->clock_now(); took > now) {
         s_.result.ctx.late_steps.emplace_back(p.prog.step().start_ns, took);
       }
       if (st.ok()) {
