@@ -226,9 +226,12 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     c.testbed = detail::build_testbed(root, file.parent_path(), v);
     c.config = detail::build_config(root, v);
     c.config.qp.timeout = v.time_units().timeout;
-    c.timing_scales = read_string(root, "timing").value_or("fixed") == "scales";
     c.stimulus = build_stimulus(root, v);
     c.checks = build_checks(root, v);
+    // A case that writes no time at all has nothing a raised timeout could invalidate (counted
+    // once the steps and checks, validated as they are built, have been read).
+    const std::optional<std::string> timing = read_string(root, "timing");
+    c.timing_scales = timing ? *timing == "scales" : v.times_seen() == 0;
     detail::check_case_rules(root, c, file, *clauses, v);
     c.basis = case_basis(c.clauses, *clauses);
     for (Check& chk : c.checks) chk.level = proven_level(chk.clauses.empty() ? c.clauses : chk.clauses, *clauses, c.level);

@@ -443,7 +443,8 @@ struct Case {
   std::uint64_t seed = 1;
   // `timing: scales`: every time in the case that follows the ACK timeout is written in T, so a
   // runner may raise config.qp.timeout where the wire's round trip is too long for it
-  // (LoadOptions::timeout). Else (`fixed`, the default) the times stand as written.
+  // (LoadOptions::timeout). Else (`fixed`) the times stand as written. Without the key, a case
+  // that writes no time at all scales (nothing in it follows T) and any other is fixed.
   bool timing_scales = false;
 
   bool has_tag(std::string_view tag) const;

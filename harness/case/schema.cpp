@@ -323,6 +323,7 @@ bool Validator::scalar(const YAML::Node& node, const KeySpec& spec, const std::s
       return check_uint(*v);
     }
     case ValueKind::kTime: {
+      ++times_seen_;
       const TimeValue t = parse_time(text, units_);
       if (!t.ns) {
         error(at, path, "expected " + kind_words(spec) + ", got " + describe(node) + ": " + t.error);

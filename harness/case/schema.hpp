@@ -104,6 +104,8 @@ class Validator {
   // What T stands for in this file's time expressions (set before the first map() call).
   void set_time_units(const TimeUnits& u) { units_ = u; }
   const TimeUnits& time_units() const { return units_; }
+  // How many time values (ValueKind::kTime) the file writes: none means nothing in it is timed.
+  std::size_t times_seen() const { return times_seen_; }
   std::size_t errors() const { return errors_; }
 
  private:
@@ -115,6 +117,7 @@ class Validator {
   std::string file_;
   Diagnostics& out_;
   TimeUnits units_;
+  std::size_t times_seen_ = 0;
   std::size_t errors_ = 0;
   int depth_ = 0;
   std::size_t nodes_ = 0;

@@ -124,8 +124,8 @@ std::string volume_misfit(const harness::Case& c, const WireFacts& w) {
 }  // namespace
 
 std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w) {
-  if (!c.timing_scales || !timer_matters(c) || t_ns(c.config.qp.timeout) >= 2 * w.base_rtt_ns) return std::nullopt;
   const std::uint64_t need = 2 * std::max(w.base_rtt_ns, w.budget_ns);
+  if (!c.timing_scales || !timer_matters(c) || t_ns(c.config.qp.timeout) >= need) return std::nullopt;
   for (std::uint8_t k = c.config.qp.timeout; k <= harness::kMaxQpTimeout; ++k) {
     if (t_ns(k) >= need) return k;
   }

@@ -41,12 +41,13 @@ struct WireFacts {
 // "" when the case fits; else one line: what in the case does not fit, the figures, where it runs.
 std::string wire_misfit(const harness::Case& c, const WireFacts& w);
 
-// The ACK timeout exponent a `timing: scales` case runs with on this wire, when its own T is under
-// two round trips (the timer limit above): the smallest one whose T is at least two round trips
-// and twice the bridge's timing budget. The budget is what a time measured across the bridge may
-// be off by (an agent's call, the bridge's lag): a timer of twice that keeps the order of the
-// DUT's timer events and the harness's view of them. nullopt when the case's own T fits, its
-// times are fixed, or no exponent up to kMaxQpTimeout fits.
+// The ACK timeout exponent a case that scales (Case::timing_scales: `timing: scales`, or no time
+// written at all) runs with on this wire, when its own T is under two round trips or twice the
+// bridge's timing budget: the smallest one whose T is at least both. The budget is what a time
+// measured across the bridge may be off by (an agent's call, the bridge's lag): a timer of twice
+// that keeps the order of the DUT's timer events and the harness's view of them, and a DUT whose
+// acknowledgements wait that long behind a busy bridge does not retransmit what was delivered.
+// nullopt when the case's own T fits, its times are fixed, or no exponent up to kMaxQpTimeout fits.
 std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w);
 
 // The case as it runs on this wire: loaded again from its file with wire_timeout()'s exponent, so

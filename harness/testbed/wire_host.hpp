@@ -93,17 +93,33 @@ class WireHost : public FramePort {
   // Moves every waiting frame into the host's queue, stamped on the testbed's clock. Returns how
   // many, or -1 when a port failed (error() says which and why).
   virtual int receive() = 0;
+  // Hands the kernel every frame on_frame() queued since the last call (a transmit ring sends in
+  // batches); the paced fabric calls it once per turn, after running the fabric's events. -1 when
+  // a port failed (error() says why).
+  virtual int flush() { return 0; }
   virtual const std::string& error() const = 0;
   virtual const BridgeFigures& figures() = 0;  // kernel drops refreshed at the call
 };
 
 struct WireHostOptions {
   int ring_frames = 4096;                   // frames queued between the kernel and the fabric
-  int kernel_buffer_bytes = 8 << 20;        // per interface capture ring
+  // Frames of the largest size each interface's capture ring holds between two reads
+  // (wire/pcap_port.hpp burst_options). 0: libpcap's defaults (65535-byte snapshot, 8 MiB: 128
+  // frames). 0 by default, by measurement: on a 2-core machine a larger ring lets through bursts
+  // the simulated fabric cannot run in real time, and more cases end "fell behind real time"
+  // than end "lost frames" with the small one (bench/README.md); a faster testbed may set it.
+  int capture_burst_frames = 0;
+  // Slots of each interface's transmit ring (wire/tx_ring.hpp): frames to the interface are sent
+  // in batches, one system call per fabric turn (at once while the fabric runs late). 0: one send
+  // per frame (libpcap's inject). 0 by default, by measurement: on the 2-core netns run of the
+  // whole library the ring ended fewer cases PASS (85 against 97 to 103; bench/README.md), the
+  // per-frame send's pacing being what keeps the DUT from outrunning the fabric there.
+  int tx_ring_frames = 0;
 };
 
 // Opens one raw port per binding (libpcap, immediate mode, inbound only, nanosecond timestamps
-// where offered). Null and *error on failure, naming the interface.
+// where offered; a transmit ring each when tx_ring_frames is set). Null and *error on failure,
+// naming the interface.
 std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports, const WireHostOptions& opt,
                                          std::string* error);
 

@@ -141,6 +141,7 @@ void PacedRun::fabric_loop() {
       }
       sim_.run_until(wall);
     }
+    flush_all();  // what the fabric's events handed the bridged hosts leaves in one batch each
     aim = std::min(sim_.idle() ? UINT64_MAX : sim_.next_event_time(), wall + kMaxWaitNs);
     lock.unlock();
     wait_for(aim);
@@ -172,8 +173,13 @@ bool PacedRun::run_until(std::uint64_t t_ns) {
   return !failed_;
 }
 
+void PacedRun::flush_all() {
+  for (auto& [h, w] : hosts_) w->flush();
+}
+
 void PacedRun::release() {
   if (!holder_locked_ || !thread_.joinable()) return;
+  flush_all();  // anything the holder's own actions queued for an interface
   holder_locked_ = false;
   mu_.unlock();
   wake_fabric();

@@ -69,6 +69,7 @@ class PacedRun {
   void start();
   void fabric_loop();
   bool receive_all();
+  void flush_all();
   void wait_for(std::uint64_t aim);
   bool ready(const timespec& wait);
   void wake_fabric();

@@ -1,19 +1,24 @@
 // The real-time bridge's host side (wire_host.hpp): one libpcap port per plane, a fixed ring of
 // received frames between the kernel and the fabric (no allocation per frame), frames from the
-// fabric injected the moment they reach the host.
+// fabric queued on each interface's transmit ring (wire/tx_ring.hpp) the moment they reach the
+// host and handed to the kernel in one batch per fabric turn (flush()), or, without a ring, each
+// injected at once.
 //
 // Timestamps: each frame keeps its kernel capture time, mapped onto the paced testbed's clock at
 // receive(); the fabric takes it at that time (next_deadline() is the oldest frame's), or at once
 // when the fabric's clock already passed it, which rx_entry counts. receive() reads the ports one
-// after another, so a port read later may hold older frames: each frame is put in its place by
-// time among the frames not yet taken (a late reader must not make one port's frames look later
-// than another's), and only a frame older than the last one the fabric took is moved up to it.
+// after another, so a port read later may hold older frames: each port keeps its frames in a queue
+// of its own (in capture order, as the kernel gives them) and the fabric always takes the oldest
+// head among the ports (a late reader must not make one port's frames look later than another's;
+// a merge of the ports' queues, not an insertion into one sorted queue, whose cost grew with the
+// square of a burst). Only a frame older than the last one the fabric took is moved up to it.
 #include <poll.h>
 
 #include <algorithm>
 #include <cstring>
 
 #include "harness/testbed/wire/pcap_port.hpp"
+#include "harness/testbed/wire/tx_ring.hpp"
 #include "harness/testbed/wire_host.hpp"
 #include "reference/transport/qp_types.hpp"
 
@@ -22,13 +27,18 @@ namespace {
 
 class BridgePort final : public WireHost {
  public:
-  BridgePort(std::vector<std::unique_ptr<wire::PcapPort>> pcaps, std::vector<std::uint8_t> ports, int ring)
-      : pcaps_(std::move(pcaps)), ports_(std::move(ports)), slots_(static_cast<std::size_t>(ring)),
+  BridgePort(std::vector<std::unique_ptr<wire::PcapPort>> pcaps, std::vector<std::unique_ptr<wire::TxRing>> tx,
+             std::vector<std::uint8_t> ports, int ring)
+      : pcaps_(std::move(pcaps)), tx_(std::move(tx)), ports_(std::move(ports)), queues_(ports_.size()),
         data_(static_cast<std::size_t>(ring) * ::mrc::wire::kMaxFrameLen), free_(static_cast<std::size_t>(ring)),
         pfds_(pcaps_.size()) {
     for (std::size_t i = 0; i < ports_.size(); ++i) up_[ports_[i]] = true;
+    for (PortQueue& q : queues_) q.ring.resize(static_cast<std::size_t>(ring));
     for (std::size_t i = 0; i < free_.size(); ++i) free_[i] = static_cast<std::uint32_t>(free_.size() - 1 - i);
     free_count_ = free_.size();
+    std::size_t tx_slots = 0;
+    for (const auto& t : tx_) tx_slots += t ? static_cast<std::size_t>(kTxLagSamples) : 0;
+    queued_ts_.reserve(tx_slots);
   }
 
   // ---- WireHost ----
@@ -56,11 +66,11 @@ class BridgePort final : public WireHost {
     int total = 0;
     for (std::size_t i = 0; i < pcaps_.size(); ++i) {
       if ((pfds_[i].revents & (POLLIN | POLLERR | POLLHUP)) == 0) continue;
-      rx_port_ = ports_[i];
+      rx_index_ = i;
       rx_offset_ = offset;
       const int n = pcaps_[i]->receive(
-          [](void* ctx, std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t) {
-            static_cast<BridgePort*>(ctx)->enqueue(ts, b);
+          [](void* ctx, std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t origlen) {
+            static_cast<BridgePort*>(ctx)->enqueue(ts, b, origlen);
           },
           this, kBatch);
       if (n < 0) return fail(pcaps_[i]->last_error());
@@ -83,24 +93,51 @@ class BridgePort final : public WireHost {
       ++fig_.tx_port_down;
       return;
     }
-    if (!pcaps_[static_cast<std::size_t>(i)]->inject(frame).empty()) {
+    const auto at = static_cast<std::size_t>(i);
+    if (tx_[at]) {
+      if (!tx_[at]->queue(frame).empty()) {
+        ++fig_.tx_errors;
+        return;
+      }
+      ++fig_.tx_frames;
+      // Its lag is taken when the batch goes (flush()); past the samples kept, at once.
+      if (queued_ts_.size() < queued_ts_.capacity()) {
+        queued_ts_.push_back(now_ns);
+      } else {
+        add_lag(now_ns);
+      }
+      // The batch waits for the end of the fabric's turn only while the fabric keeps time: a
+      // fabric running late (a long turn catching up) sends at once, and a batch has a cap.
+      if (tx_[at]->pending() >= kMaxTxBatch || (clock_ != nullptr && clock_->now() > now_ns + kLateNs)) flush();
+      return;
+    }
+    if (!pcaps_[at]->inject(frame).empty()) {
       ++fig_.tx_errors;
       return;
     }
     ++fig_.tx_frames;
-    if (clock_ != nullptr) {
-      const std::uint64_t wall = clock_->now();
-      fig_.tx_lag.add(wall > now_ns ? wall - now_ns : 0);
+    add_lag(now_ns);
+  }
+  int flush() override {
+    for (const auto& t : tx_) {
+      if (!t || t->pending() == 0) continue;
+      const std::size_t n = t->pending();
+      if (!t->flush().empty()) fig_.tx_errors += n;  // counted like a refused injection
     }
+    for (const std::uint64_t ts : queued_ts_) add_lag(ts);
+    queued_ts_.clear();
+    return 0;
   }
   void advance(std::uint64_t now_ns) override { now_ = std::max(now_, now_ns); }
   bool poll_frame(transport::TxFrame& out) override {
-    while (count_ > 0) {
-      const Slot s = slots_[head_];
-      if (s.ts > now_) return false;
+    while (true) {
+      const int i = oldest();
+      if (i < 0 || queues_[static_cast<std::size_t>(i)].front().ts > now_) return false;
+      PortQueue& q = queues_[static_cast<std::size_t>(i)];
+      const Slot s = q.front();
       const std::uint8_t* bytes = data_.data() + std::size_t{s.buf} * ::mrc::wire::kMaxFrameLen;
-      head_ = (head_ + 1) % slots_.size();
-      --count_;
+      q.head = (q.head + 1) % q.ring.size();
+      --q.count;
       free_[free_count_++] = s.buf;  // its bytes are copied out below, before anything is received
       taken_ts_ = s.ts;
       if (!up_[s.port]) continue;  // a port taken down by a fault receives nothing
@@ -111,13 +148,15 @@ class BridgePort final : public WireHost {
       ++fig_.rx_frames;
       return true;
     }
-    return false;
   }
   // A frame already due is not a deadline: it waits for room in the host's NIC queue, and the
   // fabric serves the host again when a transmission ends (a deadline in the past would make the
   // fabric re-arm the host's timer every nanosecond).
   std::uint64_t next_deadline() const override {
-    return count_ > 0 && slots_[head_].ts > now_ ? slots_[head_].ts : UINT64_MAX;
+    const int i = oldest();
+    if (i < 0) return UINT64_MAX;
+    const std::uint64_t ts = queues_[static_cast<std::size_t>(i)].front().ts;
+    return ts > now_ ? ts : UINT64_MAX;
   }
   int set_port_up(std::uint8_t port, bool up) override {
     if (index_of(port) < 0) return 22;  // EINVAL: not a bridged port
@@ -127,13 +166,40 @@ class BridgePort final : public WireHost {
 
  private:
   static constexpr int kBatch = 256;  // per port per receive(): one port cannot starve the others
+  static constexpr int kTxLagSamples = 512;     // per ring: frames whose lag waits for the flush
+  static constexpr std::size_t kMaxTxBatch = 64;  // frames per interface per send()
+  static constexpr std::uint64_t kLateNs = 10'000;  // a frame this late is sent at once
   struct Slot {
     std::uint64_t ts = 0;
     std::uint32_t buf = 0;  // which frame buffer of data_ holds the bytes
     std::uint16_t len = 0;
     std::uint8_t port = 0;
   };
+  // One port's frames not yet taken, oldest first.
+  struct PortQueue {
+    std::vector<Slot> ring;
+    std::size_t head = 0;
+    std::size_t count = 0;
+    std::uint64_t last_ts = 0;  // the newest frame queued: the queue stays in time order
+    const Slot& front() const { return ring[head]; }
+  };
+  // The queue whose oldest frame is the oldest of all (the first port on equal times), or -1.
+  int oldest() const {
+    int best = -1;
+    for (std::size_t i = 0; i < queues_.size(); ++i) {
+      const PortQueue& q = queues_[i];
+      if (q.count > 0 && (best < 0 || q.front().ts < queues_[static_cast<std::size_t>(best)].front().ts)) {
+        best = static_cast<int>(i);
+      }
+    }
+    return best;
+  }
 
+  void add_lag(std::uint64_t fabric_ns) {
+    if (clock_ == nullptr) return;
+    const std::uint64_t wall = clock_->now();
+    fig_.tx_lag.add(wall > fabric_ns ? wall - fabric_ns : 0);
+  }
   int fail(std::string e) {
     error_ = std::move(e);
     return -1;
@@ -143,46 +209,43 @@ class BridgePort final : public WireHost {
     return it == ports_.end() ? -1 : static_cast<int>(it - ports_.begin());
   }
 
-  void enqueue(std::uint64_t kernel_ts, std::span<const std::uint8_t> b) {
-    if (b.size() > ::mrc::wire::kMaxFrameLen || b.size() < ::mrc::wire::kEthLen) {
+  void enqueue(std::uint64_t kernel_ts, std::span<const std::uint8_t> b, std::uint32_t origlen) {
+    // The capture keeps kMaxFrameLen bytes: a longer frame arrives truncated.
+    if (origlen > b.size() || b.size() > ::mrc::wire::kMaxFrameLen || b.size() < ::mrc::wire::kEthLen) {
       ++fig_.rx_oversize;
       return;
     }
-    if (count_ == slots_.size() || free_count_ == 0) {
+    PortQueue& q = queues_[rx_index_];
+    if (q.count == q.ring.size() || free_count_ == 0) {
       ++fig_.rx_overflow;
       return;
     }
     const std::int64_t t = static_cast<std::int64_t>(kernel_ts) - rx_offset_;
     // The fabric never sees time run backwards: a frame older than the last one it took enters
-    // at that frame's time.
-    const std::uint64_t ts = std::max(t < 0 ? std::uint64_t{0} : static_cast<std::uint64_t>(t), taken_ts_);
+    // at that frame's time (and one older than its port's last, at that one's).
+    const std::uint64_t ts =
+        std::max({t < 0 ? std::uint64_t{0} : static_cast<std::uint64_t>(t), taken_ts_, q.last_ts});
     const std::uint32_t buf = free_[--free_count_];
     std::memcpy(data_.data() + std::size_t{buf} * ::mrc::wire::kMaxFrameLen, b.data(), b.size());
-    // In time order among the frames waiting (a port read after another may hold older frames);
-    // equal times keep their arrival order.
-    std::size_t at = count_;
-    while (at > 0 && slots_[(head_ + at - 1) % slots_.size()].ts > ts) {
-      slots_[(head_ + at) % slots_.size()] = slots_[(head_ + at - 1) % slots_.size()];
-      --at;
-    }
-    slots_[(head_ + at) % slots_.size()] = Slot{ts, buf, static_cast<std::uint16_t>(b.size()), rx_port_};
-    ++count_;
+    q.ring[(q.head + q.count) % q.ring.size()] = Slot{ts, buf, static_cast<std::uint16_t>(b.size()), ports_[rx_index_]};
+    ++q.count;
+    q.last_ts = ts;
   }
 
   std::vector<std::unique_ptr<wire::PcapPort>> pcaps_;
+  std::vector<std::unique_ptr<wire::TxRing>> tx_;  // per port, null: inject frame by frame
+  std::vector<std::uint64_t> queued_ts_;  // fabric times of the frames queued since the last flush
   std::vector<std::uint8_t> ports_;
   std::array<bool, 256> up_{};
-  std::vector<Slot> slots_;
+  std::vector<PortQueue> queues_;  // one per port, in ports_ order
   std::vector<std::uint8_t> data_;
   std::vector<std::uint32_t> free_;  // frame buffers of data_ no waiting frame holds (a stack)
   std::size_t free_count_ = 0;
   std::uint64_t taken_ts_ = 0;       // the time of the last frame the fabric took
   std::vector<pollfd> pfds_;  // one per port, reused by receive()
-  std::size_t head_ = 0;
-  std::size_t count_ = 0;
   std::uint64_t now_ = 0;
   const PacedClock* clock_ = nullptr;
-  std::uint8_t rx_port_ = 0;
+  std::size_t rx_index_ = 0;  // the port receive() is reading
   std::int64_t rx_offset_ = 0;
   BridgeFigures fig_;
   std::string error_;
@@ -199,23 +262,31 @@ std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports,
   if (ports.empty()) return fail("no interface to bridge");
   if (opt.ring_frames < 1) return fail("the bridge's ring needs at least one frame");
   std::vector<std::unique_ptr<wire::PcapPort>> pcaps;
+  std::vector<std::unique_ptr<wire::TxRing>> rings;
   std::vector<std::uint8_t> numbers;
   for (const WirePortBinding& b : ports) {
     if (b.port < 1) return fail("port 0 for interface " + b.ifname + " (ports are 1-based planes)");
     if (std::find(numbers.begin(), numbers.end(), b.port) != numbers.end()) {
       return fail("port p" + std::to_string(b.port) + " is bound twice");
     }
-    wire::PcapPortOptions po;
-    po.buffer_bytes = opt.kernel_buffer_bytes;
+    const wire::PcapPortOptions po = opt.capture_burst_frames > 0
+                                         ? wire::burst_options(::mrc::wire::kMaxFrameLen, opt.capture_burst_frames)
+                                         : wire::PcapPortOptions{};
     std::string why;
     auto p = wire::PcapPort::open(b.ifname, po, &why);
     if (!p) return fail("port p" + std::to_string(b.port) + ": " + why);
     // Frames that waited in the ring before the bridge existed belong to nobody's run.
     p->receive([](std::uint64_t, std::span<const std::uint8_t>, std::uint32_t) {}, 1 << 20);
+    std::unique_ptr<wire::TxRing> ring;
+    if (opt.tx_ring_frames > 0) {
+      ring = wire::TxRing::open(b.ifname, opt.tx_ring_frames, ::mrc::wire::kMaxFrameLen, &why);
+      if (!ring) return fail("port p" + std::to_string(b.port) + ": " + why);
+    }
     pcaps.push_back(std::move(p));
+    rings.push_back(std::move(ring));
     numbers.push_back(b.port);
   }
-  return std::make_unique<BridgePort>(std::move(pcaps), std::move(numbers), opt.ring_frames);
+  return std::make_unique<BridgePort>(std::move(pcaps), std::move(rings), std::move(numbers), opt.ring_frames);
 }
 
 }  // namespace mrc::harness

@@ -25,6 +25,13 @@ struct PcapPortOptions {
   bool inbound_only = true;    // PCAP_D_IN: do not see what we inject
 };
 
+// Options for a port that must hold a burst of `burst` frames of up to `max_frame` bytes between two
+// reads. libpcap sizes each slot of its capture ring from the snapshot length, so with the default
+// 65535 an 8 MB ring holds 128 frames and a burst past that is dropped in the kernel: here the
+// snapshot is the largest frame expected (a longer one arrives truncated, caplen < origlen, and
+// is the reader's to refuse) and the ring is sized for the burst.
+PcapPortOptions burst_options(std::size_t max_frame, int burst);
+
 // Called once per received frame. `bytes` is valid only during the call.
 using FrameCallback = void (*)(void* ctx, std::uint64_t ts_ns, std::span<const std::uint8_t> bytes,
                                std::uint32_t origlen);

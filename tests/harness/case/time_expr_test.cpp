@@ -89,12 +89,17 @@ TEST(TimeExpr, LoaderEvaluatesAndRescales) {
   EXPECT_EQ(std::get<ExpectStep>(s.stimulus.at(2).body).grace_ns, 2000u);
 }
 
-TEST(TimeExpr, FixedIsTheDefault) {
+TEST(TimeExpr, WithoutTheKeyACaseScalesOnlyWhenItWritesNoTime) {
   const auto dir = scratch_dir();
-  const auto file = write_file(dir / "spray-v-001.yaml", minimal_case("spray-v-001"));
-  const LoadResult r = load_case(file, project_clauses());
-  ASSERT_TRUE(r.ok()) << r.diagnostics.to_string();
-  EXPECT_FALSE(r.value->timing_scales);
+  const auto load = [&](const std::string& name, const std::string& extra) {
+    const LoadResult r = load_case(write_file(dir / (name + ".yaml"), minimal_case(name, extra)), project_clauses());
+    EXPECT_TRUE(r.ok()) << r.diagnostics.to_string();
+    return r.ok() && r.value->timing_scales;
+  };
+  EXPECT_TRUE(load("spray-v-001", ""));  // nothing timed: a raised timeout changes nothing it judges
+  EXPECT_FALSE(load("spray-v-002", "  - {type: timing, name: f, metric: stop_using_failed, bound_ns: 500000}\n"));
+  EXPECT_FALSE(load("spray-v-003", "timing: fixed\n"));
+  EXPECT_TRUE(load("spray-v-004", "timing: scales\n"));
 }
 
 }  // namespace

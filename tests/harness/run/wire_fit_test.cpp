@@ -43,6 +43,8 @@ TEST(WireFit, AScalingCaseGetsTheSmallestTimeoutOverTwoRoundTripsAndTwiceTheBudg
   EXPECT_EQ(wire_timeout(c, w), 7);  // no budget declared: 131 us >= 2 x 55.4 us
   w.budget_ns = 500'000;
   EXPECT_EQ(wire_timeout(c, w), 10);  // 1.049 ms >= 2 x 500 us; 2^9 (524 us) is not
+  c.config.qp.timeout = 8;  // 262 us: two round trips, but under twice the budget
+  EXPECT_EQ(wire_timeout(c, w), 10);
   c.config.qp.timeout = 12;
   EXPECT_EQ(wire_timeout(c, w), std::nullopt);  // its own T fits
   c.config.qp.timeout = 6;
