@@ -1,8 +1,8 @@
 // The real-time bridge's host side (wire_host.hpp): one libpcap port per plane, a fixed ring of
 // received frames between the kernel and the fabric (no allocation per frame), frames from the
-// fabric queued on each interface's transmit ring (wire/tx_ring.hpp) the moment they reach the
-// host and handed to the kernel in one batch per fabric turn (flush()), or, without a ring, each
-// injected at once.
+// fabric injected the moment they reach the host, or, with a transmit ring each (an option, off by
+// default: wire_host.hpp says why), queued on it and handed to the kernel in one batch per fabric
+// turn (flush()).
 //
 // Timestamps: each frame keeps its kernel capture time, mapped onto the paced testbed's clock at
 // receive(); the fabric takes it at that time (next_deadline() is the oldest frame's), or at once
@@ -210,7 +210,7 @@ class BridgePort final : public WireHost {
   }
 
   void enqueue(std::uint64_t kernel_ts, std::span<const std::uint8_t> b, std::uint32_t origlen) {
-    // The capture keeps kMaxFrameLen bytes: a longer frame arrives truncated.
+    // A frame longer than the capture's snapshot length arrives truncated (caplen < origlen).
     if (origlen > b.size() || b.size() > ::mrc::wire::kMaxFrameLen || b.size() < ::mrc::wire::kEthLen) {
       ++fig_.rx_oversize;
       return;
