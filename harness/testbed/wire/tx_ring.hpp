@@ -28,7 +28,7 @@ struct TxRingFigures {
   std::uint64_t frames = 0;       // handed to the kernel
   std::uint64_t flushes = 0;      // send() calls that carried queued frames
   std::uint64_t slot_busy = 0;    // frames sent past the ring because their slot was in flight
-  std::uint64_t rejected = 0;     // frames the kernel refused (malformed, too long)
+  std::uint64_t rejected = 0;     // frames refused by queue() for not fitting a slot
 };
 
 class TxRing {
@@ -52,7 +52,6 @@ class TxRing {
   TxRing() = default;
   std::uint8_t* slot(std::size_t i) const { return ring_ + i * slot_bytes_; }
   std::string send_now(std::span<const std::uint8_t> frame);
-  void count_returned();
 
   std::string name_;
   int fd_ = -1;
