@@ -29,17 +29,38 @@ std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget
   return "";
 }
 
+std::string pause_note(const harness::LatencyHistogram& pauses) {
+  if (pauses.count() == 0) return "";
+  return "the simulated fabric paused " + std::to_string(pauses.count()) + " time(s), longest " + us(pauses.max()) +
+         ": this machine left it that far behind real time, and its clock stood still rather than run the gap at once "
+         "(to the DUT, network delay)";
+}
+
+std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t lag_p99_ns, std::uint64_t budget_ns) {
+  if (pauses.count() == 0 || pauses.max() + lag_p99_ns <= budget_ns) return "";
+  return "the simulated fabric's clock stood still for up to " + us(pauses.max()) + " (this machine left it behind), " +
+         "which with the bridge's lag (p99 " + us(lag_p99_ns) + ") passes its declared timing budget of " + us(budget_ns) +
+         ": a time measured across them may be off by that much";
+}
+
 std::string real_time_lost(std::uint64_t behind_ns, const harness::BridgeFigures* dut, const harness::BridgeFigures* peer) {
   const std::string limit = " (limit " + std::to_string(kMaxBehindNs / 1'000'000) + " ms): this machine cannot carry the "
                             "case's traffic across the real-time bridge as it happens, so nothing measured would be "
                             "real-time";
+  // What crossed the bridge so far, so the reader sees whether the case's own traffic or a storm
+  // of retransmissions and probes outran this machine.
+  std::string figures;
+  for (const auto& [b, who] : {std::pair{dut, "DUT"}, std::pair{peer, "peer"}}) {
+    if (b != nullptr) figures += "; " + bridge_note(*b, who);
+  }
   if (behind_ns > kMaxBehindNs) {
-    return "the simulated fabric fell " + std::to_string(behind_ns / 1'000'000) + " ms behind real time" + limit;
+    return "the simulated fabric fell " + std::to_string(behind_ns / 1'000'000) + " ms behind real time" + limit +
+           figures;
   }
   for (const auto& [b, who] : {std::pair{dut, "DUT"}, std::pair{peer, "peer"}}) {
     if (b != nullptr && b->tx_lag.max() > kMaxBehindNs) {
       return "the real-time bridge's queue towards the " + std::string(who) + " reached " +
-             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit;
+             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit + figures;
     }
   }
   return "";

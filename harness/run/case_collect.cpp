@@ -184,11 +184,17 @@ void collect(SessionState& s) {
 
   // What the bridge added (a certifier reads whether the declared budget covered it), and whether
   // it kept to its budget.
+  std::uint64_t lag_p99 = 0;
   for (const auto& [host, who] : {std::pair{kDutHost, "DUT"}, std::pair{kPeerHost, "peer"}}) {
     if (const harness::BridgeFigures* b = s.tb->bridge_figures(host)) {
       s.result.notes.push_back(bridge_note(*b, who));
       if (s.result.wire_overrun.empty()) s.result.wire_overrun = bridge_overrun(*b, s.tb->timing_budget().ns, who);
+      lag_p99 = std::max({lag_p99, b->tx_lag.quantile(0.99), b->rx_entry.quantile(0.99)});
     }
+  }
+  if (const harness::LatencyHistogram* pauses = s.tb->pacing_pauses(); pauses != nullptr && pauses->count() > 0) {
+    s.result.notes.push_back(pause_note(*pauses));
+    if (s.result.wire_overrun.empty()) s.result.wire_overrun = pause_overrun(*pauses, lag_p99, s.tb->timing_budget().ns);
   }
 
   if (s.hit_virtual_limit) {

@@ -101,4 +101,14 @@ bool setup_impairments(SessionState& s) {
   return true;
 }
 
+void traffic_left_late(SessionState& s, std::uint64_t start_ns, std::uint64_t took) {
+  s.result.ctx.late_steps.emplace_back(start_ns, took);
+  if (!s.impair) return;
+  if (const std::size_t moved = s.impair->follow_late_traffic(start_ns, took - start_ns); moved > 0) {
+    s.result.notes.push_back(std::to_string(moved) + " impairment rule(s) timed from the traffic step at " +
+                             std::to_string(start_ns) + " ns moved with it: its first write returned " +
+                             std::to_string(took - start_ns) + " ns late (a post to the DUT takes real time)");
+  }
+}
+
 }  // namespace mrc::run

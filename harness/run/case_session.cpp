@@ -1,7 +1,6 @@
 #include "harness/run/case_session.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <utility>
 
 #include "harness/run/bridge_trust.hpp"
@@ -249,8 +248,9 @@ bool Session::post_due(std::uint64_t now) {
     while (auto w = p.prog.next(now)) {
       s_.activity(p.requester == &s_.dut ? "dut.post_write" : "peer.post_write");
       // Made in place when the requester's buffer is in this process, else copied in.
-      if (const std::span<std::uint8_t> in_place = p.requester->overwrite_local(w->src_offset, w->length);
-          in_place.size() == w->length && w->length > 0) {
+      if (w->index < p.prefilled) {  // made before the clock started (prefill_traffic)
+      } else if (const std::span<std::uint8_t> in_place = p.requester->overwrite_local(w->src_offset, w->length);
+                 in_place.size() == w->length && w->length > 0) {
         stim::fill_write_data(s_.payload_seed(), p.prog.program(), w->index, in_place);
       } else {
         s_.scratch.resize(w->length);
@@ -275,10 +275,8 @@ bool Session::post_due(std::uint64_t now) {
       s_.writes.push_back(harness::WriteRecord{w->wr_id, now, w->length, w->with_imm, false,
                                                p.requester == &s_.dut, w->imm});
       s_.write_dst.push_back(w->dst_offset);
-      // An expect on the traffic counts from when its first write could leave (an agent's post
-      // takes real time; nothing is late on virtual time).
       if (const std::uint64_t took = std::exchange(p.started, true) ? 0 : s_.tb->clock_now(); took > now) {
-        s_.result.ctx.late_steps.emplace_back(p.prog.step().start_ns, took);
+        traffic_left_late(s_, p.prog.step().start_ns, took);
       }
       if (st.ok()) {
         p.prog.posted(*w, now);
@@ -371,6 +369,7 @@ bool Session::play() {
   for (RecvNeed& r : s_.recvs) {
     if (!post_recvs(r, kInitialRecvs)) return false;
   }
+  prefill_traffic(s_);
   s_.tb->start_clock();
   const std::uint64_t horizon = s_.timeline.horizon_ns;
   const std::uint64_t limit = horizon + s_.o.virtual_limit_ns;

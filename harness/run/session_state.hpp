@@ -29,6 +29,7 @@ struct ProgramRun {
   harness::DutBinding* responder = nullptr;
   const harness::DutLocal* responder_local = nullptr;
   bool started = false;  // its first write was posted (late_steps has when it took effect)
+  std::uint64_t prefilled = 0;  // writes [0, prefilled) have their data in place already
 };
 
 // A testbed fault the stimulus scheduled, with what it hit (for affected_evs).
@@ -123,6 +124,15 @@ struct SessionState {
 // case_impair.cpp: the impair steps -> impairment hook and scheduled faults. False = s.result
 // holds the ERROR.
 bool setup_impairments(SessionState& s);
+
+// case_traffic.cpp: makes the data of each program's first writes (one per slot) before the
+// testbed's clock starts, so a real-time fabric is not held for it while the case runs.
+void prefill_traffic(SessionState& s);
+
+// case_impair.cpp: a traffic step that started at `start_ns` had its first write return at `took`
+// (an external DUT's post takes real time): an expect on it counts from then (late_steps), and
+// impairment rules timed from it follow it (ImpairmentProgram::follow_late_traffic, noted).
+void traffic_left_late(SessionState& s, std::uint64_t start_ns, std::uint64_t took);
 
 // case_collect.cpp: taps, faults, observations, expects -> result.ctx.
 void collect(SessionState& s);

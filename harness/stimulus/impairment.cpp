@@ -69,6 +69,25 @@ void ImpairmentProgram::bind_link(std::size_t rule, std::uint32_t link_id) {
   if (rule < rule_state_.size()) rule_state_[rule].link_id = link_id;
 }
 
+std::size_t ImpairmentProgram::follow_late_traffic(std::uint64_t start_ns, std::uint64_t late_ns) {
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < rule_state_.size(); ++i) {
+    Rule& r = rule_state_[i];
+    auto& window = r.info.select.time_window;
+    const bool timed = r.info.at_ns > 0 || window.has_value();
+    if (r.followed || !timed || r.info.at_ns < start_ns || (window && window->first < start_ns)) continue;
+    if (r.info.at_ns > start_ns) r.info.at_ns += late_ns;
+    if (window) {
+      if (window->first > start_ns) window->first += late_ns;
+      window->second += late_ns;
+    }
+    r.followed = true;
+    rules_[i] = r.info;
+    ++moved;
+  }
+  return moved;
+}
+
 double ImpairmentProgram::uniform(Rule& r) {
   return static_cast<double>(splitmix(r.rng) >> 11) * 0x1.0p-53;
 }

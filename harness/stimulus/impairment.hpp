@@ -84,6 +84,15 @@ class ImpairmentProgram {
 
   Decision decide(const PacketInfo& p);
 
+  // A traffic step that started at `start_ns` had its first write return `late_ns` after that (an
+  // external DUT's post takes real time on a real-time testbed; nothing is late on virtual time).
+  // Rules timed from that step follow it, once each: a time at the step's start stays (the traffic
+  // starts with the call, its first packets may leave during it) and a window from there closes
+  // `late_ns` later; a time into the traffic (after the start) moves by `late_ns`. Without this a
+  // window meant for the first packets closes before they leave, and the case judges a DUT that
+  // was never impaired. Returns how many rules moved.
+  std::size_t follow_late_traffic(std::uint64_t start_ns, std::uint64_t late_ns);
+
   const std::vector<RuleInfo>& rules() const { return rules_; }
   const std::vector<FaultPlan>& faults() const { return faults_; }
   // Packets each rule acted on.
@@ -96,6 +105,7 @@ class ImpairmentProgram {
     std::optional<std::uint32_t> link_id;
     std::uint64_t rng = 0;
     std::uint64_t matched = 0;  // reorder: selected packets seen
+    bool followed = false;      // moved by follow_late_traffic() already
   };
   bool selects(Rule& r, const PacketInfo& p, bool& decoded);
   double uniform(Rule& r);

@@ -54,11 +54,15 @@ std::uint64_t TrafficProgram::post_time(std::uint64_t index) const {
 std::optional<PlannedWrite> TrafficProgram::next(std::uint64_t now_ns) const {
   if (next_index_ >= step_.writes || in_flight_ >= window_) return std::nullopt;
   if (post_time(next_index_) > now_ns) return std::nullopt;
-  const std::uint64_t slot = next_index_ % slot_owner_.size();
-  if (slot_owner_[slot] != kFree) return std::nullopt;
+  if (slot_owner_[next_index_ % slot_owner_.size()] != kFree) return std::nullopt;
+  return planned(next_index_);
+}
+
+PlannedWrite TrafficProgram::planned(std::uint64_t index) const {
+  const std::uint64_t slot = index % slot_owner_.size();
   PlannedWrite w;
-  w.index = next_index_;
-  w.wr_id = (std::uint64_t{program_} << 32) | (next_index_ + 1);
+  w.index = index;
+  w.wr_id = (std::uint64_t{program_} << 32) | (index + 1);
   w.src_offset = layout_.src_offset + slot * step_.size;
   w.dst_offset = layout_.dst_offset + slot * step_.size;
   w.length = static_cast<std::uint32_t>(step_.size);

@@ -51,6 +51,10 @@ class TrafficProgram {
   // caller posts it and then calls posted().
   std::optional<PlannedWrite> next(std::uint64_t now_ns) const;
   void posted(const PlannedWrite& w, std::uint64_t now_ns);
+  // Write `index` as next() gives it when its time comes (its slot, offsets, wr_id).
+  PlannedWrite planned(std::uint64_t index) const;
+  std::uint32_t slots() const { return static_cast<std::uint32_t>(slot_owner_.size()); }
+  std::uint64_t writes() const { return step_.writes; }
   // A post the DUT refused: the write counts as finished (failed) so the program moves on.
   void refused(const PlannedWrite& w);
   // A requester completion for one of this program's writes (returns false for other wr_ids).

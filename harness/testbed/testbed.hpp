@@ -205,6 +205,9 @@ class Testbed {
   // The most the paced fabric has trailed real time, ns (0 on virtual time): past a few budgets
   // the machine could not run this case's traffic in real time.
   virtual std::uint64_t pacing_behind_ns() const { return 0; }
+  // How long the paced fabric's clock stood still at each pause, where the machine left it too far
+  // behind to catch up in one turn (sim/paced_run.hpp); null on virtual time.
+  virtual const LatencyHistogram* pacing_pauses() const { return nullptr; }
   // The bridge's figures for a bound host (null when the host is not bound).
   virtual const BridgeFigures* bridge_figures(int host) {
     (void)host;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -34,7 +35,9 @@ struct WirePortBinding {
 // mono_minus_testbed_ns. Kernel capture timestamps are CLOCK_REALTIME; realtime_minus_testbed()
 // maps them (read at each receive, so a clock step between cases does not skew frames).
 struct PacedClock {
-  std::int64_t mono_minus_testbed_ns = 0;
+  // Atomic: the fabric's thread moves it when the fabric pauses (sim/paced_run.hpp) while the
+  // runner's thread reads the clock.
+  std::atomic<std::int64_t> mono_minus_testbed_ns{0};
   std::uint64_t now() const;                     // testbed time of CLOCK_MONOTONIC now
   std::int64_t realtime_minus_testbed() const;   // CLOCK_REALTIME - testbed time, now
 };

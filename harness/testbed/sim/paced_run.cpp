@@ -17,6 +17,10 @@ namespace {
 constexpr std::uint64_t kMaxWaitNs = 1'000'000;  // re-read the interfaces at least every 1 ms
 constexpr std::uint64_t kSpinNs = 40'000;        // the last stretch of a wait is spun, not slept
 constexpr std::uint64_t kMinYieldNs = 20'000;    // the runner's shortest wait
+// The most of a gap behind the clock one fabric turn runs; the rest is a pause (paced_run.hpp).
+// Above this machine's usual wake-up lateness (tens of microseconds), far below any ACK timeout
+// a case runs with across the bridge (at least twice its timing budget, run/wire_fit.hpp).
+constexpr std::uint64_t kMaxCatchUpNs = 100'000;
 
 timespec to_timespec(std::uint64_t ns) {
   return timespec{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
@@ -67,7 +71,27 @@ harness::WireHost* PacedRun::host(std::uint32_t host) const {
 }
 
 std::uint64_t PacedRun::clock_now() const {
-  return clock_started_ ? std::max(clock_.now(), sim_.now()) : sim_.now();
+  if (!clock_started_) return sim_.now();
+  // While the runner holds the fabric its time stands still (paced_run.hpp): what the runner does
+  // in one hold (posts that build frames, a dozen of them) happens at one time, which a pause can
+  // keep from the in-process peer's timers. The time moves on at the next hold.
+  const std::uint64_t t = holder_locked_ ? std::max(held_at_, sim_.now()) : std::max(clock_.now(), sim_.now());
+  std::uint64_t seen = observed_.load();
+  while (seen < t && !observed_.compare_exchange_weak(seen, t)) {
+  }
+  return std::max(t, seen);
+}
+
+void PacedRun::pause_if_behind() {
+  // Behind means past an event that was due: a fabric with nothing due until later lost nothing by
+  // sleeping (the frames that woke it enter at their capture times, unpaused).
+  if (sim_.idle()) return;
+  const std::uint64_t due = std::max(sim_.next_event_time(), sim_.now());
+  const std::uint64_t wall = clock_.now();
+  const std::uint64_t floor = std::max(due + kMaxCatchUpNs, observed_.load());
+  if (wall <= floor) return;
+  clock_.mono_minus_testbed_ns += static_cast<std::int64_t>(wall - floor);
+  pauses_.add(wall - floor);
 }
 
 std::string PacedRun::error() const { return failed_ ? error_ : std::string(); }
@@ -129,12 +153,14 @@ void PacedRun::fabric_loop() {
     while (runner_waiting_.load() && !stop_) std::this_thread::yield();
     std::unique_lock<std::mutex> lock(mu_);
     if (stop_) break;
+    if (const std::uint64_t woke = clock_.now(); aim != 0 && woke >= aim) {  // how late the wait ended
+      wake_lateness_.add(woke - aim);
+    }
+    aim = 0;
+    // Before reading the interfaces, so frames captured during a pause enter when it ends.
+    pause_if_behind();
     if (!receive_all()) break;
     const std::uint64_t wall = clock_.now();
-    if (aim != 0 && wall >= aim) {  // how late the wait for `aim` ended
-      wake_lateness_.add(wall - aim);
-      aim = 0;
-    }
     if (wall > sim_.now()) {
       if (wall - sim_.now() > max_behind_ns_.load(std::memory_order_relaxed)) {
         max_behind_ns_.store(wall - sim_.now(), std::memory_order_relaxed);
@@ -191,6 +217,16 @@ void PacedRun::hold() {
   mu_.lock();
   runner_waiting_ = false;
   holder_locked_ = true;
+  if (!clock_started_) return;
+  // Before the runner reads the clock: once read, a pause may not take that time back.
+  pause_if_behind();
+  // The fabric slept through a stretch with nothing due: it stands where it last ran, behind the
+  // clock. Moved to the clock (running nothing), so what the runner does now (a post, an
+  // injection) happens at the time it is done, not in the past, which the fabric would then have
+  // to catch up on at once.
+  const std::uint64_t wall = clock_.now();
+  if (wall > sim_.now() && (sim_.idle() || sim_.next_event_time() > wall)) sim_.run_until(wall);
+  held_at_ = wall;
 }
 
 }  // namespace mrc::sim

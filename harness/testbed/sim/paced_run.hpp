@@ -13,6 +13,19 @@
 // touch the fabric runs (release() / hold(): an agent's request over its socket). So the fabric
 // keeps time while the runner talks to an external DUT, and everything else the runner does (the
 // peer endpoint, injections, taps) sees a fabric that stands still.
+//
+// A fabric turn that starts more than kMaxCatchUpNs behind the clock does not run the whole gap
+// at once: the clock stands still for the rest (a pause, counted in pauses()). Why: a small VM at
+// times leaves the fabric's thread asleep for milliseconds (a late wake-up), and a turn whose
+// frames go into a veth the DUT's agent captures takes 40 to 300 us per 4 KiB frame there. Running
+// such a gap in one turn would fire every timer of the in-process peer in it (its ACK
+// timeout, its probe timeouts) before the DUT had the frames that same turn hands it; a peer that
+// retransmits and probes what the DUT had no chance to answer starts a storm no DUT caused. To
+// the DUT a pause is network delay; to a time measured on the fabric it is an error of up to its
+// length, which the runner weighs against the bridge's timing budget like the bridge's own lag.
+// For the same reason the clock stands still while the runner holds the fabric (clock_now() is
+// the time it took it), so the runner's own work (posts that build and checksum frames) is not a
+// gap the fabric must run at once.
 #pragma once
 
 #include <poll.h>
@@ -54,8 +67,8 @@ class PacedRun {
   void release();
   void hold();
 
-  // The testbed time of CLOCK_MONOTONIC now (never behind the fabric); the fabric's time before
-  // the clock starts.
+  // The testbed time of CLOCK_MONOTONIC now (never behind the fabric), or while the caller holds
+  // the fabric the time it took it; the fabric's time before the clock starts.
   std::uint64_t clock_now() const;
   std::string error() const;
   harness::WireHost* host(std::uint32_t host) const;
@@ -64,6 +77,8 @@ class PacedRun {
   // The most the simulated fabric has trailed the clock, ns: a fabric with more events than the
   // machine can run in real time falls behind and no figure of the run is real-time any more.
   std::uint64_t max_behind_ns() const { return max_behind_ns_.load(std::memory_order_relaxed); }
+  // How long the clock stood still at each pause (read with the fabric held).
+  const harness::LatencyHistogram& pauses() const { return pauses_; }
 
  private:
   void start();
@@ -73,6 +88,7 @@ class PacedRun {
   void wait_for(std::uint64_t aim);
   bool ready(const timespec& wait);
   void wake_fabric();
+  void pause_if_behind();
 
   Simulator& sim_;
   harness::PacedClock clock_;
@@ -80,6 +96,11 @@ class PacedRun {
   std::vector<pollfd> fds_;  // every bound interface, then wake_fd_
   int wake_fd_ = -1;         // eventfd: the holder released the fabric with new work in it
   harness::LatencyHistogram wake_lateness_;
+  harness::LatencyHistogram pauses_;
+  // The latest clock time the runner was given (clock_now()): a pause never moves the clock back
+  // past it, so every time the runner reads stays monotonic.
+  mutable std::atomic<std::uint64_t> observed_{0};
+  std::uint64_t held_at_ = 0;  // the clock when the runner last took the fabric (its thread only)
   std::mutex mu_;            // the fabric: held by the runner's thread unless released
   bool holder_locked_ = false;
   // The runner waits for the fabric: the fabric's thread lets it have the mutex before taking it

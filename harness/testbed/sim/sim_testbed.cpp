@@ -74,6 +74,9 @@ class SimTestbed final : public Testbed {
     return paced_ && paced_->active() ? &paced_->wake_lateness() : nullptr;
   }
   std::uint64_t pacing_behind_ns() const override { return paced_ && paced_->active() ? paced_->max_behind_ns() : 0; }
+  const LatencyHistogram* pacing_pauses() const override {
+    return paced_ && paced_->active() ? &paced_->pauses() : nullptr;
+  }
   std::string run_error() const override { return paced_ ? paced_->error() : std::string(); }
   void release_fabric() override {
     if (paced_) paced_->release();

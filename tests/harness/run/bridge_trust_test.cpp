@@ -42,6 +42,30 @@ TEST(BridgeTrust, ARunStopsBeingRealTimeWhenTheFabricOrAQueueFallsBehind) {
   EXPECT_NE(queue.find("queue towards the peer reached 60 ms"), std::string::npos) << queue;
 }
 
+TEST(BridgeTrust, APauseLongerThanTheBudgetIsNamedAndShorterOnesOnlyNoted) {
+  harness::LatencyHistogram pauses;
+  EXPECT_EQ(pause_note(pauses), "");
+  EXPECT_EQ(pause_overrun(pauses, 0, 500'000), "");
+  pauses.add(120'000);
+  pauses.add(300'000);
+  EXPECT_EQ(pause_overrun(pauses, 150'000, 500'000), "");
+  const std::string note = pause_note(pauses);
+  EXPECT_NE(note.find("paused 2 time(s), longest 300.0 us"), std::string::npos) << note;
+  // The pause and the bridge's lag add up past the budget.
+  const std::string with_lag = pause_overrun(pauses, 250'000, 500'000);
+  EXPECT_NE(with_lag.find("stood still for up to 300.0 us"), std::string::npos) << with_lag;
+  EXPECT_NE(with_lag.find("with the bridge's lag (p99 250.0 us) passes its declared timing budget of 500.0 us"),
+            std::string::npos) << with_lag;
+  pauses.add(2'400'000);
+  EXPECT_NE(pause_overrun(pauses, 0, 500'000).find("stood still for up to 2400.0 us"), std::string::npos);
+}
+
+TEST(BridgeTrust, ARunStoppedForFallingBehindSaysWhatCrossedTheBridge) {
+  const harness::BridgeFigures some = lagging(100'000, 1'000, 7);
+  const std::string lost = real_time_lost(kMaxBehindNs + 1'000'000, &some, nullptr);
+  EXPECT_NE(lost.find("; real-time bridge: 7 frames to the DUT"), std::string::npos) << lost;
+}
+
 TEST(BridgeTrust, TheNoteSaysWhatTheBridgeAddedEachWay) {
   const std::string note = bridge_note(lagging(50'000, 3'000, 10), "DUT");
   EXPECT_EQ(note.find("real-time bridge: 10 frames to the DUT (lag p50 50."), 0u) << note;

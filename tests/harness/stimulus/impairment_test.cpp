@@ -81,6 +81,43 @@ TEST(Impairment, DropSelectsByEvPsnRangeAndTime) {
 
 // `opcode` picks any packet with that BTH opcode (here the reliability probes a timer case drops
 // with its data, W9); `rtx` picks data packets by BTH.RTX, so a trim can spare the resend.
+// A traffic step whose first write returned late (an external DUT's post takes real time): rules
+// timed from it follow it once; a window at its start closes later, a time into it moves.
+TEST(Impairment, RulesTimedFromALateTrafficStepFollowIt) {
+  ImpairStep first;  // the first packets: [0, 1 ms)
+  first.kind = ImpairKind::kDrop;
+  first.select.psn_range = std::make_pair(0u, 0u);
+  first.select.time_window = std::make_pair(std::uint64_t{0}, std::uint64_t{1'000'000});
+  ImpairStep into = first;  // from 100 us into the traffic on
+  into.select.time_window.reset();
+  into.select.psn_range = std::make_pair(5u, 5u);
+  into.at_ns = 100'000;
+  ImpairStep untimed = first;
+  untimed.select.time_window.reset();
+  untimed.select.psn_range = std::make_pair(9u, 9u);
+  auto p = program({first, into, untimed});
+  Frames f;
+  EXPECT_EQ(p.follow_late_traffic(0, 3'000'000), 2u);
+  EXPECT_EQ(p.rules()[0].select.time_window, std::make_pair(std::uint64_t{0}, std::uint64_t{4'000'000}));
+  EXPECT_EQ(p.rules()[1].at_ns, 3'100'000u);
+  EXPECT_EQ(p.rules()[2].at_ns, 0u);
+  EXPECT_EQ(p.decide(at(f.data(0, 0), 2'500'000)).kind, Decision::Kind::kDrop);  // the late first packet
+  EXPECT_EQ(p.decide(at(f.data(0, 5), 2'500'000)).kind, Decision::Kind::kPass);  // not 100 us into it yet
+  EXPECT_EQ(p.decide(at(f.data(0, 5), 3'200'000)).kind, Decision::Kind::kDrop);
+  EXPECT_EQ(p.decide(at(f.data(0, 9), 10)).kind, Decision::Kind::kDrop);
+  EXPECT_EQ(p.follow_late_traffic(0, 3'000'000), 0u) << "each rule follows once";
+  EXPECT_EQ(p.follow_late_traffic(0, 0), 0u);
+}
+
+TEST(Impairment, ARuleTimedBeforeALaterTrafficStepStays) {
+  ImpairStep early;
+  early.kind = ImpairKind::kDrop;
+  early.select.time_window = std::make_pair(std::uint64_t{0}, std::uint64_t{1'000'000});
+  auto p = program({early});
+  EXPECT_EQ(p.follow_late_traffic(500'000, 3'000'000), 0u);
+  EXPECT_EQ(p.rules()[0].select.time_window, std::make_pair(std::uint64_t{0}, std::uint64_t{1'000'000}));
+}
+
 TEST(Impairment, SelectsByOpcodeAndByRtx) {
   ImpairStep probes;
   probes.kind = ImpairKind::kDrop;

@@ -35,6 +35,31 @@ TEST(Traffic, ClosedLoopKeepsAtMostWindowWritesInFlight) {
   EXPECT_EQ(TrafficProgram::program_of(w->wr_id), 0u);
 }
 
+// planned(i) is write i as next() gives it when its time comes: what the runner makes before the
+// clock starts (run/case_traffic.cpp) is what it posts.
+TEST(Traffic, APlannedWriteIsTheOneNextGivesLater) {
+  const TrafficStep s = closed(10, 4096, 3);
+  std::vector<TrafficLayout> l;
+  layout_traffic({&s}, 1 << 20, l);
+  TrafficProgram p(s, 2, l[0]);
+  EXPECT_EQ(p.slots(), 6u);  // 2 x window
+  EXPECT_EQ(p.writes(), 10u);
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    const PlannedWrite want = p.planned(i);
+    auto w = p.next(0);
+    while (!w) {  // complete the oldest write in flight until write i may go
+      ASSERT_TRUE(p.completed((std::uint64_t{2} << 32) | (i - 2), true));
+      w = p.next(0);
+    }
+    EXPECT_EQ(w->index, want.index);
+    EXPECT_EQ(w->wr_id, want.wr_id);
+    EXPECT_EQ(w->src_offset, want.src_offset);
+    EXPECT_EQ(w->dst_offset, want.dst_offset);
+    EXPECT_EQ(w->length, want.length);
+    p.posted(*w, 0);
+  }
+}
+
 TEST(Traffic, SlotsAreReusedOnlyAfterTheirWriteCompleted) {
   const TrafficStep s = closed(6, 1000, 4);
   TrafficLayout l;
