@@ -365,6 +365,7 @@ TestbedSpec build_testbed(const YAML::Node& root, const std::filesystem::path& c
     return t;
   }
   const SourceLoc at = key_loc(root, "testbed");
+  t.loc = loc_of(*n);
   if (n->IsScalar()) {
     const std::string s = n->Scalar();
     const bool path_like = s.find('/') != std::string::npos || s.ends_with(".yaml");

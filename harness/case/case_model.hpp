@@ -31,6 +31,7 @@ struct TestbedSpec {
   std::optional<std::uint32_t> trim_bytes;  // switch trim size (W13, default 256)
   // Testbed-layer knobs the case layer does not interpret (validated by the testbed loader).
   std::vector<std::pair<std::string, std::string>> overrides;
+  SourceLoc loc;  // where the case names its testbed (the `testbed` value); 0:0 when it names none
 };
 
 // ---------------------------------------------------------------- config

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "harness/case/catalog_map.hpp"
+#include "harness/case/diagnostics.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/staged_out.hpp"
 #include "harness/dut/binding_factory.hpp"
@@ -34,7 +35,10 @@ std::optional<std::vector<std::string_view>> choose_defects(const std::string& s
   const bool all = names.size() == 1 && names.front() == "all";
   for (const auto& n : names) {
     if (!all && !ref::defect_by_name(n)) {
-      err << "error: --defects: unknown defect '" << n << "'; known defects:";
+      std::vector<std::string> known;
+      for (const auto& item : catalog) known.emplace_back(item.name);
+      err << "error: --defects: unknown defect '" << n << "'" << harness::did_you_mean(harness::closest_match(n, known))
+          << "; known defects:";
       for (const auto& d : catalog) err << ' ' << d.name;
       err << '\n';
       return std::nullopt;

@@ -14,6 +14,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/dut/reference_binding.hpp"
 #include "harness/report/file_digest.hpp"
+#include "harness/report/report.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/case_select.hpp"
@@ -45,19 +46,22 @@ Manifest read_manifest(const fs::path& file) {
   return m;
 }
 
+// Every file golden writes goes through here: staged in FILE.tmp, synced, renamed over FILE. On a
+// full disk or an I/O error the previous FILE stays as it was and the error names the file.
+std::string replace_file(const fs::path& file, std::string_view bytes) {
+  try {
+    harness::write_file_atomically(file, bytes);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 std::string write_manifest(const fs::path& file, const Manifest& m) {
   std::ostringstream s;
   s << "# Golden pcaps: sha256  path  seed  generator-version. Written by `mrc-conform golden`; never edit.\n";
   for (const auto& [path, line] : m) s << line << '\n';
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << s.str();
-    if (!out) return "cannot write " + tmp.string();
-  }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  return ec ? "cannot replace " + file.string() + ": " + ec.message() : "";
+  return replace_file(file, s.str());
 }
 
 }  // namespace
@@ -114,8 +118,8 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
       }
       std::error_code ec;
       fs::create_directories(file.parent_path(), ec);
-      if (std::string e = harness::write_pcapng(file, merged); !e.empty()) {
-        err << "error: " << e << '\n';
+      if (std::string e = replace_file(file, bytes); !e.empty()) {
+        err << "error: " << e << " (the golden on disk and its manifest line are unchanged)\n";
         rc = kExitHarness;
         continue;
       }
@@ -142,11 +146,13 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (written > 0) {
     if (std::string e = write_manifest(manifest_file, manifest); !e.empty()) {
-      err << "error: " << e << '\n';
+      err << "error: " << e << " (the previous manifest is unchanged; " << written
+          << " golden(s) written do not match it: run golden again once there is room)\n";
       return kExitHarness;
     }
   }
   out << written << " golden(s) written, manifest " << manifest_file.string() << '\n';
+  if (rc != kExitPass) out << "NOT all goldens were written: see the errors above\n";
   return rc;
 }
 

@@ -1,6 +1,8 @@
 // `mrc-conform merge DIR... -o OUT` (commands.hpp): the shards of one sharded command checked and
 // merged (harness/report/merge_reports.hpp), the merged report written the way the command itself
 // writes it (staged in OUT.partial, harness/report/report_folder.hpp), run's evidence files copied.
+#include <fstream>
+#include <iterator>
 #include <ostream>
 
 #include "harness/cli/commands.hpp"
@@ -51,6 +53,19 @@ Merged merge(const std::vector<ShardFolder>& shards, const std::string& command_
   Merged m;
   if (kind == "run") {
     auto results = read_all<harness::RunResult>(shards, "results.json", harness::read_results_json);
+    // A shard whose report names evidence it does not hold would make a merged report that does.
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+      for (const harness::CaseResult& c : results[i].cases) {
+        for (const std::string& e : c.evidence_files) {
+          std::error_code ec;
+          if (!fs::is_regular_file(shards[i].dir / e, ec)) {
+            throw harness::ReportError(shards[i].dir.string() + "/results.json: case " + c.id + " names evidence " + e +
+                                       ", which is not in " + shards[i].dir.string() +
+                                       ": that shard's report is incomplete; run the shard again");
+          }
+        }
+      }
+    }
     const harness::RunResult r = harness::merge_run_results(shards, std::move(results), command_line);
     m.files = {{std::string(harness::kResultsJsonName), harness::render_results_json(r)},
                {std::string(harness::kJunitXmlName), harness::render_junit_xml(r)},
@@ -103,8 +118,17 @@ std::string copy_evidence(const std::vector<fs::path>& from, const fs::path& sta
     fs::create_directories(stage / "evidence", ec);
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const fs::path to = stage / "evidence" / entry.path().filename();
-      fs::copy(entry.path(), to, fs::copy_options::recursive, ec);
-      if (ec) return "copying " + entry.path().string() + " to " + to.string() + ": " + ec.message();
+      if (!entry.is_regular_file()) return entry.path().string() + ": not a regular file: a report's evidence holds files only";
+      // Read and written whole (write_file_atomically: staged, synced, every write checked), so a
+      // full disk is named as such, not as the I/O error a kernel copy reports.
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!in.good() && !in.eof()) return "reading " + entry.path().string() + ": cannot read";
+      try {
+        harness::write_file_atomically(to, bytes);
+      } catch (const std::exception& e) {
+        return "copying " + entry.path().string() + ": " + e.what();
+      }
     }
     if (ec) return "reading " + dir.string() + ": " + ec.message();
   }
@@ -133,11 +157,15 @@ int run_merge(const MergeOptions& o, std::ostream& out, std::ostream& err) {
   auto folder = open_out(o.out, err);
   if (!folder) return kExitBadInput;
   try {
-    for (const auto& [name, content] : m.files) harness::write_file_atomically(folder->staging / name, content);
+    // Evidence first, reports last: a report is written only over the evidence it names.
     if (std::string e = copy_evidence(m.evidence_from, folder->staging); !e.empty()) throw harness::ReportError(e);
+    for (const auto& [name, content] : m.files) harness::write_file_atomically(folder->staging / name, content);
   } catch (const std::exception& e) {
-    err << "error: writing the merged report: " << e.what() << '\n';
-    place_out(*folder, false, err);
+    // Nothing half made is left to read as a report (a full disk, an I/O error): the shards still
+    // hold everything, and the merge can be made again once the cause is mended.
+    harness::discard_staged(*folder);
+    err << "error: writing the merged report: " << e.what() << "\nnothing written to " << o.out.string()
+        << " (the shards are unchanged: merge again once there is room)\n";
     return kExitHarness;
   }
   const fs::path dir = place_out(*folder, m.complete, err);

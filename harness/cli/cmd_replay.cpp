@@ -49,6 +49,7 @@ int run_replay(const ReplayCliOptions& o, std::ostream& out, std::ostream& err) 
   }
   for (const auto& p : rep.check.problems) out << p << " (its cases are not re-judged)\n";
   for (const auto& n : rep.check.notes) out << n << "\n";
+  for (const std::string& line : harness::summary_lines(rep.check.summary)) out << "recorded " << line << "\n";
   out << "replaying " << rep.cases.size() << " case(s) of DUT " << rep.dut << " (testbed " << rep.testbed << ", seed " << rep.seed
       << ") with the checks of this build\n";
   for (const run::ReplayedCase& c : rep.cases) {

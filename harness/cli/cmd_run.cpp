@@ -5,6 +5,7 @@
 #include <chrono>
 #include <tuple>
 
+#include "harness/case/diagnostics.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/run_inputs.hpp"
 #include "harness/run/exit_codes.hpp"
@@ -52,8 +53,9 @@ int run_cases(run::RunOptions o, const RunTextOptions& text, std::ostream& out, 
   if (!text.profile.empty()) {
     const auto profile = harness::conformance_profile_from_string(text.profile);
     if (!profile) {
-      err << "error: --profile '" << text.profile
-          << "' is not a profile: full (every MUST case counts toward conformance), spec (only MUST cases of "
+      const std::vector<std::string> profiles{"full", "spec", "published"};
+      err << "error: --profile '" << text.profile << "'"
+          << harness::did_you_mean(harness::closest_match(text.profile, profiles)) << " is not a profile: full (every MUST case counts toward conformance), spec (only MUST cases of "
              "published or spec basis) or published (only MUST cases of published basis); a failed MUST case the "
              "profile does not count is an advisory\n";
       return run::kExitBadInput;

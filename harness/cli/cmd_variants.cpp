@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "harness/case/catalog_map.hpp"
+#include "harness/case/diagnostics.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/staged_out.hpp"
 #include "harness/dut/binding_factory.hpp"
@@ -37,7 +38,10 @@ std::optional<std::vector<run::VariantSpec>> choose_variants(const std::string& 
   }
   for (const auto& n : names) {
     if (!all && !ref::variant_by_name(n)) {
-      err << "error: --variants: unknown variant '" << n << "'; known variants:";
+      std::vector<std::string> known;
+      for (const auto& item : catalog) known.emplace_back(item.name);
+      err << "error: --variants: unknown variant '" << n << "'" << harness::did_you_mean(harness::closest_match(n, known))
+          << "; known variants:";
       for (const auto& v : catalog) err << ' ' << v.name;
       err << '\n';
       return std::nullopt;

@@ -61,6 +61,7 @@ int run_verify(const VerifyCliOptions& o, std::ostream& out, std::ostream& err) 
   if (check.problems.empty()) {
     for (const auto& n : check.notes) out << n << "\n";
     out << "bundle OK: " << check.files << " files, " << check.cases << " cases, signed by " << check.fingerprint << "\n";
+    for (const std::string& line : harness::summary_lines(check.summary)) out << "  " << line << "\n";
     return run::kExitPass;
   }
   out << "bundle NOT OK: " << check.problems.size() << " problem" << (check.problems.size() == 1 ? "" : "s") << "\n";

@@ -105,8 +105,12 @@ struct ListOptions {
   std::vector<std::string> cases;  // files or folders; empty = <suite>/cases
   std::vector<std::string> tags;   // any-of
   std::vector<std::string> exclude_tags;
+  bool defects = false;   // the reference's defect catalog instead of cases
+  bool variants = false;  // the reference's conformant variants instead of cases
+  bool json = false;      // a JSON array instead of lines
 };
-// One line per case: id, level, behaviour, tags, clauses. Loader errors go to `err` (exit 2).
+// One line per case: id, level, behaviour, title, tags, clauses (or the defect / variant catalog,
+// or JSON). Loader errors go to `err` (exit 2).
 int run_list(const ListOptions& o, std::ostream& out, std::ostream& err);
 
 struct DiffCliOptions {

@@ -60,6 +60,7 @@ YAML::Node required(const YAML::Node& map, const char* key, const char* what) {
 void check_keys(const YAML::Node& map, std::initializer_list<const char*> allowed, const char* what) {
   if (!map.IsMap()) fail_at(map, std::string(what) + " must be a mapping");
   for (const auto& kv : map) {
+    if (!kv.first.IsScalar()) fail_at(kv.first, std::string("a key of ") + what + " must be a word, not a list or a map");
     const std::string key = kv.first.Scalar();
     bool ok = false;
     for (const char* a : allowed) ok |= key == a;
@@ -255,6 +256,7 @@ int expand_file(const YAML::Node& root, std::ostream& out) {
     if (!fields_n || !fields_n.IsSequence()) fail_at(root, "missing 'fields' list");
     for (const auto& f : fields_n) {
       check_keys(f, {"width", "init_val", "min_val", "max_val", "mask"}, "field");
+      (void)required(f, "width", "field");  // a field without a width is no field (the API's 1..32 bits)
       ea.fields.push_back({u32(f, "width", 0), u32(f, "init_val", 0), u32(f, "min_val", 0),
                            u32(f, "max_val", 0), u32(f, "mask", 0)});
     }

@@ -4,11 +4,13 @@
 // codes: 0 pass (run: conformant, advisories allowed), 1 FAIL (run: not conformant, or any FAIL
 // with --strict; diff: different), 2 bad input, 3 harness error.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <tuple>
 
+#include "harness/case/diagnostics.hpp"
 #include "harness/case/limits.hpp"
 #include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
@@ -73,7 +75,7 @@ void add_suite_run_options(CLI::App* cmd, mrc::run::RunOptions& o, std::string& 
          "virtual time), real (an agent on real interfaces) or auto (default: what the agent says)")
       ->check(CLI::IsMember({"auto", "real", "virtual"}));
   cmd->add_flag("--wall-clock", o.wall_clock, "put wall-clock times into the reports (not byte-reproducible)");
-  cmd->add_flag("!--no-progress", o.progress, "no progress lines on stderr");
+  cmd->add_flag_callback("--no-progress", [&p = o.progress] { p = false; }, "no progress lines on stderr");
 }
 
 // --shard, --shard-count and --shard-costs as typed, for run, campaign, variants and falsefail:
@@ -112,6 +114,27 @@ void refuse_negative_unsigned(CLI::App& app) {
 }
 
 }  // namespace
+
+// "unknown option --tgas (did you mean --tags?)" for the first word after the subcommand that
+// looks like an option and is none of its options; "" when no such word or no close option.
+std::string option_hint(CLI::App& app, int argc, char** argv) {
+  CLI::App* sub = nullptr;
+  for (CLI::App* s : app.get_subcommands()) sub = s;
+  if (sub == nullptr) return "";
+  std::vector<std::string> names;
+  for (const CLI::Option* o : sub->get_options()) {
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+  }
+  for (int i = 2; i < argc; ++i) {
+    std::string word = argv[i];
+    if (!word.starts_with("--")) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
+    const std::string best = mrc::harness::closest_match(word, names);
+    return "unknown option " + word + " for `" + sub->get_name() + "`" + mrc::harness::did_you_mean(best);
+  }
+  return "";
+}
 
 int main(int argc, char** argv) {
   CLI::App app{"mrc-conform: conformance and interoperability suite for MRC (OCP MRC 1.0)"};
@@ -202,11 +225,15 @@ int main(int argc, char** argv) {
                          "file holding the DUT agent's token (default: $MRC_AGENT_TOKEN)");
 
   mrc::cli::ListOptions list;
-  auto* list_cmd = app.add_subcommand("list", "list cases: id, level, behaviour, tags, clauses");
+  auto* list_cmd = app.add_subcommand("list", "list cases (id, level, behaviour, title, tags, clauses), or the reference's defects or variants");
   list_cmd->add_option("--cases", list.cases, "case files, folders or case ids (default: the suite's cases/)");
   list_cmd->add_option("--clauses", clauses_file, kClausesHelp);
   list_cmd->add_option("--tags", list.tags, "only cases carrying any of these tags (comma list)");
   list_cmd->add_option("--exclude-tags", list.exclude_tags, "skip cases carrying any of these tags");
+  list_cmd->add_flag("--defects", list.defects, "list the reference's defects (--dut reference:<defect>) and what each breaks");
+  list_cmd->add_flag("--variants", list.variants,
+                     "list the reference's conformant variants (--dut reference:<variant>) and the choice each makes");
+  list_cmd->add_flag("--json", list.json, "print a JSON array instead of lines");
 
   mrc::cli::GoldenOptions golden;
   golden.generator = std::string("mrc-conform/") + MRC_VERSION;
@@ -275,7 +302,7 @@ int main(int argc, char** argv) {
                          "run's by construction; this checks it: a difference is a reach error, exit 1)");
   campaign_cmd->add_option("--testbed", campaign.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
-  campaign_cmd->add_flag("!--no-progress", campaign.progress, "no per-run progress line on stderr");
+  campaign_cmd->add_flag_callback("--no-progress", [&p = campaign.progress] { p = false; }, "no per-run progress line on stderr");
   ShardText campaign_shard;
   add_shard_options(campaign_cmd, campaign_shard);
 
@@ -298,7 +325,7 @@ int main(int argc, char** argv) {
   variants_cmd->add_option("--jobs,-j", variants.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
   variants_cmd->add_option("--testbed", variants.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   variants_cmd->add_flag("--wall-clock", variants.wall_clock, "put the wall time into the reports (not byte-reproducible)");
-  variants_cmd->add_flag("!--no-progress", variants.progress, "no per-run progress line on stderr");
+  variants_cmd->add_flag_callback("--no-progress", [&p = variants.progress] { p = false; }, "no per-run progress line on stderr");
   ShardText variants_shard;
   add_shard_options(variants_cmd, variants_shard);
 
@@ -326,7 +353,7 @@ int main(int argc, char** argv) {
   falsefail_cmd->add_option("--testbed", falsefail.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   falsefail_cmd->add_option("--dut", falsefail.dut, "binding measured (a defective reference shows the rate exceeding alpha)")
       ->capture_default_str();
-  falsefail_cmd->add_flag("!--no-progress", falsefail.progress, "no progress lines on stderr");
+  falsefail_cmd->add_flag_callback("--no-progress", [&p = falsefail.progress] { p = false; }, "no progress lines on stderr");
   ShardText falsefail_shard;
   add_shard_options(falsefail_cmd, falsefail_shard);
 
@@ -383,13 +410,24 @@ int main(int argc, char** argv) {
       if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known) {
-      std::cerr << "error: unknown subcommand '" << argv[1] << "' (subcommands: " << names << ")\n";
+      std::vector<std::string> words;
+      for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) words.push_back(sub->get_name());
+      std::cerr << "error: unknown subcommand '" << argv[1] << "'"
+                << mrc::harness::did_you_mean(mrc::harness::closest_match(argv[1], words)) << " (subcommands: " << names
+                << ")\n";
       return mrc::run::kExitBadInput;
     }
   }
   refuse_negative_unsigned(app);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    // A misspelt option: name the closest one of the subcommand it was given to.
+    if (const std::string hint = option_hint(app, argc, argv); !hint.empty()) {
+      std::cerr << "error: " << hint << "\nRun with --help for more information.\n";
+      return mrc::run::kExitBadInput;
+    }
+    return app.exit(e) == 0 ? 0 : mrc::run::kExitBadInput;
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : mrc::run::kExitBadInput;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -68,7 +69,23 @@ struct BundleMade {
 // that does not parse).
 BundleMade make_bundle(const BundleRequest& r);
 
+// What a bundle certifies, from its signed manifest and its results.json (meaningful when the
+// check found no problem): for the certifier, more than "bundle OK".
+struct BundleSummary {
+  std::string dut;           // as the run named it ("agent:10.0.0.2:7471", "reference")
+  std::string dut_version;   // the DUT's own identity (an agent's HELLO string); "" before schema 1.5
+  std::string suite_version, git_hash, wire, profile;
+  std::optional<bool> conformant;  // results.json's verdict; unset when it says none
+  bool interrupted = false;
+  std::map<std::string, std::size_t> verdicts;  // "PASS" -> cases
+  std::string started_at, ended_at;             // "" when the run recorded no times
+};
+// The summary as lines: "DUT ...", "suite ...", "conformant: yes (profile full)", "cases: ...",
+// "run: START to END".
+std::vector<std::string> summary_lines(const BundleSummary& s);
+
 struct BundleCheck {
+  BundleSummary summary;
   std::vector<std::string> problems;  // one line each; empty: the bundle is OK
   std::vector<std::string> notes;     // what was not checked, said once
   std::size_t files = 0;

@@ -106,6 +106,7 @@ Json run_json(const RunResult& run, const Json& raw) {
   j["git_hash"] = m.git_hash;
   j["wire"] = m.wire;
   j["dut"] = m.dut;
+  j["dut_version"] = m.dut_version;
   j["dut_capabilities"] = m.dut_capabilities;
   if (m.peer) j["peer"] = *m.peer;
   j["testbed"] = m.testbed;
@@ -198,6 +199,14 @@ BundleMade make_bundle(const BundleRequest& r) {
     j["seed"] = c.seed;
     j["verdict"] = std::string(to_string(c.verdict));
     j["evidence"] = c.evidence_files;
+    // A report that names evidence it does not hold certifies a verdict nobody can look at.
+    for (const std::string& e : c.evidence_files) {
+      if (!std::any_of(files.begin(), files.end(), [&](const TarMember& m) { return m.name == e; })) {
+        throw BundleInputError(results.string() + ": case " + c.id + " names evidence " + e + ", which is not in " +
+                               r.report_dir.string() + ": the report is incomplete (a file was removed or never "
+                               "written); run the suite again");
+      }
+    }
     const std::string context = case_context_member(c.id);
     if (std::any_of(files.begin(), files.end(), [&](const TarMember& m) { return m.name == context; })) j["context"] = context;
     if (c.expectation != ExpectationOutcome::kNone) {

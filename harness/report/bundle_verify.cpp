@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 
 #include "harness/report/bundle.hpp"
 #include "harness/report/bundle_suite.hpp"
@@ -55,7 +56,57 @@ void check_tree_file(const BundleSuiteTree& tree, const std::string& path, const
   }
 }
 
+std::string string_at(const Json& m, const char* ptr) {
+  const Json::json_pointer p(ptr);
+  return m.contains(p) && m.at(p).is_string() ? m.at(p).get<std::string>() : std::string();
+}
+
+// The summary from the signed manifest, conformance from the bundle's results.json (whose bytes
+// the manifest pins).
+void fill_summary(const Json& m, const std::map<std::string, const TarMember*>& members, BundleSummary& s) {
+  s.dut = string_at(m, "/run/dut");
+  s.dut_version = string_at(m, "/run/dut_version");
+  s.suite_version = string_at(m, "/run/suite_version");
+  s.git_hash = string_at(m, "/run/git_hash");
+  s.wire = string_at(m, "/run/wire");
+  s.profile = string_at(m, "/run/profile");
+  s.started_at = string_at(m, "/run/wall_clock/started_at");
+  s.ended_at = string_at(m, "/run/wall_clock/ended_at");
+  const Json::json_pointer interrupted("/run/interrupted");
+  s.interrupted = m.contains(interrupted) && m.at(interrupted).is_boolean() && m.at(interrupted).get<bool>();
+  if (const Json::json_pointer cases("/cases"); m.contains(cases) && m.at(cases).is_array()) {
+    for (const Json& c : m.at(cases)) {
+      if (c.is_object() && c.contains("verdict") && c["verdict"].is_string()) ++s.verdicts[c["verdict"].get<std::string>()];
+    }
+  }
+  if (const auto it = members.find("results.json"); it != members.end()) {
+    const Json r = Json::parse(it->second->data, nullptr, false);
+    if (r.is_object() && r.contains("conformant") && r["conformant"].is_boolean()) s.conformant = r["conformant"].get<bool>();
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> summary_lines(const BundleSummary& s) {
+  std::vector<std::string> out;
+  out.push_back("DUT: " + s.dut + (s.dut_version.empty() ? " (its own identity not recorded: a run before results 1.5)"
+                                                         : " (" + s.dut_version + ")"));
+  out.push_back("suite: " + s.suite_version + " (git " + s.git_hash + "), wire " + s.wire);
+  out.push_back(std::string("conformant: ") + (!s.conformant ? "not recorded" : *s.conformant ? "yes" : "no") +
+                " (profile " + s.profile + ")" + (s.interrupted ? ", the run was interrupted: partial" : ""));
+  std::string counts;
+  std::size_t total = 0;
+  for (const char* v : {"PASS", "FAIL", "UNSUPPORTED", "INCONCLUSIVE", "ERROR"}) {
+    const auto it = s.verdicts.find(v);
+    const std::size_t n = it == s.verdicts.end() ? 0 : it->second;
+    total += n;
+    counts += std::string(counts.empty() ? "" : ", ") + std::to_string(n) + " " + v;
+  }
+  out.push_back("cases: " + std::to_string(total) + ": " + counts);
+  out.push_back(s.started_at.empty() ? "run: times not recorded (the run was not started with --wall-clock)"
+                                     : "run: " + s.started_at + " to " + (s.ended_at.empty() ? "?" : s.ended_at));
+  return out;
+}
 
 BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519PublicKey>& pubkey, const fs::path& cases_dir) {
   std::vector<TarMember> members;
@@ -121,7 +172,13 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
 
   // Members against the manifest's file list: missing, extra, changed.
   std::map<std::string, const TarMember*> by_name;
-  for (std::size_t i = 1; i + 1 < members.size(); ++i) by_name[members[i].name] = &members[i];
+  std::set<std::string> held;  // member names, for the cases' evidence below
+  std::map<std::string, const TarMember*> by_name_all;
+  for (std::size_t i = 1; i + 1 < members.size(); ++i) {
+    by_name[members[i].name] = &members[i];
+    by_name_all[members[i].name] = &members[i];
+    held.insert(members[i].name);
+  }
   const Json& files = need_array(m, "/files");
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string at = "/files/" + std::to_string(i);
@@ -151,10 +208,20 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
   const Json& cases = need_array(m, "/cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string at = "/cases/" + std::to_string(i);
-    check_tree_file(tree, need_string(m, at + "/file"), need_string(m, at + "/file_sha256"), "case " + need_string(m, at + "/id"),
-                    origin, out);
+    const std::string& id = need_string(m, at + "/id");
+    check_tree_file(tree, need_string(m, at + "/file"), need_string(m, at + "/file_sha256"), "case " + id, origin, out);
+    // Evidence the case names must be in the bundle: a bundle of an incomplete report (made
+    // before `bundle` refused one) certifies a verdict whose evidence nobody can open.
+    if (const Json::json_pointer ev(at + "/evidence"); m.contains(ev) && m.at(ev).is_array()) {
+      for (const Json& e : m.at(ev)) {
+        if (e.is_string() && !held.contains(e.get<std::string>())) {
+          out.problems.push_back(e.get<std::string>() + " (evidence of case " + id + "): named by the case, not in the bundle");
+        }
+      }
+    }
   }
   out.cases = cases.size();
+  fill_summary(m, by_name_all, out.summary);
   const Json& goldens = need_array(m, "/suite/goldens");
   for (std::size_t i = 0; i < goldens.size(); ++i) {
     const std::string at = "/suite/goldens/" + std::to_string(i);

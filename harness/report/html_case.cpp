@@ -37,10 +37,11 @@ void meta_row(std::string& out, std::string_view name, const std::string& value_
   out += "<dt>" + std::string(name) + "</dt><dd>" + value_html + "</dd>";
 }
 
-std::string codes(const std::vector<std::string>& items) {
-  if (items.empty()) return std::string(kDash);
+// Each requirement id links to its row (and text) in the coverage matrix.
+std::string requirement_links(const std::vector<std::string>& ids) {
+  if (ids.empty()) return std::string(kDash);
   std::string out;
-  for (const auto& s : items) out += "<code>" + html_escape(s) + "</code> ";
+  for (const auto& s : ids) out += "<a href=\"#req-" + html_escape(s) + "\"><code>" + html_escape(s) + "</code></a> ";
   out.pop_back();
   return out;
 }
@@ -71,16 +72,28 @@ void metrics_table(std::string& out, const CheckResult& ch) {
   out += "</tbody></table>";
 }
 
+// A line to paste in a shell in the report folder: `wireshark -r FILE -Y FILTER`, each word quoted
+// for the shell; "" when the row names no file or filter.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+std::string wireshark_command(const Evidence& e) {
+  if (e.pcap.empty() || e.display_filter.empty()) return "";
+  return "<br><code class=\"cmd\">" + html_escape("wireshark -r " + shell_quote(e.pcap) + " -Y " + shell_quote(e.display_filter)) +
+         "</code>";
+}
+
 void evidence_table(std::string& out, const CheckResult& ch) {
   if (ch.evidence.empty()) return;
-  out += "<table class=\"evidence\"><thead><tr><th>pcap</th><th>packet</th><th>time</th><th>field</th>"
+  out += "<table class=\"evidence\"><thead><tr><th>pcap</th><th>frame</th><th>time</th><th>field</th>"
          "<th>expected</th><th>observed</th><th>display filter</th><th>note</th></tr></thead><tbody>";
   for (const auto& e : ch.evidence) {
     out += "<tr><td>" + file_link(e.pcap) + "</td>";
     if (e.packet_index >= 0) {
-      // Wireshark numbers frames from 1; the evidence index is 0-based.
-      out += "<td class=\"num\">" + std::to_string(e.packet_index) + " <span class=\"dim\">(frame " +
-             std::to_string(e.packet_index + 1) + ")</span></td>";
+      // One numbering everywhere: Wireshark's frame number (the 0-based index + 1).
+      out += "<td class=\"num\">" + std::to_string(e.packet_index + 1) + "</td>";
       out += "<td class=\"num\">" + html_escape(format_duration_ns(static_cast<double>(e.ts_ns))) + "</td>";
     } else {
       out += "<td>" + std::string(kDash) + "</td><td>" + std::string(kDash) + "</td>";
@@ -88,7 +101,7 @@ void evidence_table(std::string& out, const CheckResult& ch) {
     out += "<td>" + code_or_dash(e.field) + "</td>";
     out += "<td class=\"expected\">" + code_or_dash(e.expected) + "</td>";
     out += "<td class=\"observed\">" + code_or_dash(e.observed) + "</td>";
-    out += "<td>" + code_or_dash(e.display_filter, "filter") + "</td>";
+    out += "<td>" + code_or_dash(e.display_filter, "filter") + wireshark_command(e) + "</td>";
     out += "<td>" + html_escape(e.note) + "</td></tr>";
   }
   out += "</tbody></table>";
@@ -125,7 +138,7 @@ void render_case(std::string& out, const CaseResult& c, const CaseConformance& o
     out += "</p>\n";
   }
   out += "<dl class=\"case-meta\">";
-  meta_row(out, "Clauses", codes(c.clauses));
+  meta_row(out, "Clauses", requirement_links(c.clauses));
   meta_row(out, "Level", html_escape(c.level));
   meta_row(out, "Basis", std::string(to_string(c.basis)) + " <span class=\"dim\">(" + std::string(basis_meaning(c.basis)) +
                              ")</span>");

@@ -50,6 +50,16 @@ void outcome_table(std::string& out, const RunOutcome& o);
 std::string case_badge(const CaseResult& c, const CaseConformance& o);
 std::string outcome_tag(const CaseConformance& o);
 
+// html_findings.cpp: the failures-first list at the top of the page (id "findings": MUST
+// failures, then advisories, then INCONCLUSIVE and ERROR cases with their reasons, MUST first, each
+// linking to its case and leading with its first field-level finding), the rank the case index
+// sorts by (failures first), and the offline filter of the case index (verdict, area, tag,
+// requirement; an inline script over the rows' data-* attributes).
+void findings_list(std::string& out, const RunResult& run, const Anchors& anchors);
+int failure_rank(const CaseResult& c, const CaseConformance& o);
+void case_filter(std::string& out, const RunResult& run);
+void case_filter_script(std::string& out);  // emitted after the case index table
+
 // Joins escaped items with ", "; "—" when empty.
 std::string join_escaped(const std::vector<std::string>& items);
 

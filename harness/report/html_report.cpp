@@ -1,7 +1,11 @@
-// index.html: one self-contained page (inline CSS and SVG, no script, no external URL) that
-// opens offline from the report folder. Sections, in order: run header with the conformance panel
-// and summary counts, conformance by level and basis, per-area table, requirement coverage matrix,
-// edge audit, case index, one section per case.
+// index.html: one self-contained page (inline CSS and SVG, one small inline script for the case
+// filter, no external URL) that opens offline from the report folder. Sections, in order: run
+// header with the conformance panel and summary counts, findings (failures first), conformance by
+// level and basis, per-area table, requirement coverage matrix (a row per requirement, id
+// "req-<ID>", which every case's clause ids link to), edge audit, case index (failures first,
+// filterable), one section per case.
+#include <algorithm>
+
 #include "harness/report/html_edges.hpp"
 #include "harness/report/html_parts.hpp"
 #include "harness/report/report.hpp"
@@ -72,6 +76,7 @@ void header(std::string& out, const RunResult& run, const RunOutcome& outcome, c
   const int code = exit_code(run);
   out += "<p class=\"run-status\">Run: <strong class=\"" + std::string(code == 0 ? "ok" : "bad") + "\">" +
          html_escape(exit_text(code)) + "</strong>";
+  if (code != 0) out += " <span class=\"exit-why\">(" + html_escape(exit_reason(run).substr(8)) + ")</span>";
   if (all.expected > 0) out += " &middot; " + std::to_string(all.expected) + " expected (known) result(s)";
   out += " &middot; MUST coverage " + percent_phrase(cov.must_covered, cov.must, cov.must_covered_percent()) + "</p>\n";
   out += "<dl class=\"run-meta\">";
@@ -133,7 +138,7 @@ void coverage_table(std::string& out, const CoverageMatrix& m, const html::Ancho
     const auto& req = *row.requirement;
     std::string cls = row.is_must() ? "req req-must" : "req";
     if (!row.covered()) cls += row.is_must() ? " uncovered uncovered-must" : " uncovered";
-    out += "<tr class=\"" + cls + "\"><td class=\"req-id\"><code>" + html_escape(req.id) + "</code></td><td>" +
+    out += "<tr class=\"" + cls + "\" id=\"req-" + html_escape(req.id) + "\"><td class=\"req-id\"><code>" + html_escape(req.id) + "</code></td><td>" +
            html_escape(req.level) + "</td><td class=\"basis basis-" + std::string(to_string(req.basis)) + "\">" +
            std::string(to_string(req.basis)) + "</td><td class=\"req-text\">" + html_escape(req.text);
     if (!req.source.empty()) out += "<br><span class=\"dim\">" + html_escape(req.source) + "</span>";
@@ -153,14 +158,29 @@ void coverage_table(std::string& out, const CoverageMatrix& m, const html::Ancho
   out += "</tbody></table></section>\n";
 }
 
+// Failures first (html::failure_rank), run order within a rank; each row carries what the filter
+// reads (data-verdict, -area, -tags, -clauses: space-separated words).
 void case_index(std::string& out, const RunResult& run, const html::Anchors& anchors) {
+  html::case_filter(out, run);
   out += "<table class=\"case-index\"><thead><tr><th>case</th><th>area</th><th>level</th><th>basis</th><th>verdict</th>"
          "<th>title / message</th></tr></thead><tbody>\n";
-  for (std::size_t i = 0; i < run.cases.size(); ++i) {
+  std::vector<std::size_t> order(run.cases.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return html::failure_rank(run.cases[a], case_conformance(run.cases[a], run.profile)) <
+           html::failure_rank(run.cases[b], case_conformance(run.cases[b], run.profile));
+  });
+  auto words = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& w : v) s += (s.empty() ? "" : " ") + w;
+    return html_escape(s);
+  };
+  for (const std::size_t i : order) {
     const auto& c = run.cases[i];
     const CaseConformance o = case_conformance(c, run.profile);
     const std::string row_class = o.non_conformance ? " class=\"non-conformance\"" : o.advisory ? " class=\"advisory\"" : "";
-    out += "<tr" + row_class + "><td><a class=\"case-id\" href=\"#" + anchors.of_index(i) + "\">" + html_escape(c.id) +
+    out += "<tr" + row_class + " data-verdict=\"" + std::string(to_string(c.verdict)) + "\" data-area=\"" +
+           html_escape(c.area) + "\" data-tags=\"" + words(c.tags) + "\" data-clauses=\"" + words(c.clauses) + "\"><td><a class=\"case-id\" href=\"#" + anchors.of_index(i) + "\">" + html_escape(c.id) +
            "</a></td><td>" + html_escape(c.area) + "</td><td>" + html_escape(c.level) + "</td><td>" +
            std::string(to_string(c.basis)) + "</td><td>" + html::case_badge(c, o) + html::outcome_tag(o);
     if (c.expectation != ExpectationOutcome::kNone) {
@@ -171,6 +191,7 @@ void case_index(std::string& out, const RunResult& run, const html::Anchors& anc
     out += "</td></tr>\n";
   }
   out += "</tbody></table>\n";
+  html::case_filter_script(out);
 }
 
 }  // namespace
@@ -189,8 +210,9 @@ std::string render_html(const RunResult& run) {
   out += html::stylesheet();
   out += "</style>\n</head>\n<body>\n";
   header(out, run, outcome, coverage.summary);
-  out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#outcome\">Conformance</a><a href=\"#areas\">Areas</a>"
+  out += "<nav class=\"toc\"><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a><a href=\"#outcome\">Conformance</a><a href=\"#areas\">Areas</a>"
          "<a href=\"#coverage\">Coverage</a><a href=\"#cases\">Cases</a></nav>\n<main>\n";
+  html::findings_list(out, run, anchors);
   html::outcome_table(out, outcome);
   areas_table(out, run);
   coverage_table(out, coverage, anchors);

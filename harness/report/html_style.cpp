@@ -80,6 +80,9 @@ table.coverage tr.uncovered-must td:first-child { box-shadow: inset 4px 0 0 var(
 .coverage-summary { margin: 4px 0; }
 .warn { color: #82071e; background: #ffebe9; border: 1px solid #ffcecb; border-radius: 6px; padding: 6px 10px; }
 table.case-index { width: 100%; }
+form.case-filter { margin: 0.5em 0; } form.case-filter label { margin-right: 1em; }
+#findings ol { margin: 0.3em 0 0.8em; padding-left: 1.6em; } #findings li { margin: 0.2em 0; overflow-wrap: anywhere; }
+#findings h3 { margin: 0.6em 0 0.2em; font-size: 1em; }
 table.case-index td.message { color: var(--dim); }
 table.case-index tr.non-conformance td:first-child { box-shadow: inset 4px 0 0 var(--fail); }
 table.case-index tr.advisory td:first-child { box-shadow: inset 4px 0 0 var(--advisory); }

@@ -7,6 +7,8 @@
 //   FAIL, does not count       -> <failure type="advisory" message="[advisory] ...">
 //   FAIL, counts but expected  -> <failure type="expected"> (an accepted expectation)
 //   ERROR                      -> <error type="ERROR">
+//   INCONCLUSIVE, counts       -> <failure type="not-judged" message="INCONCLUSIVE: ..."> (a MUST
+//                                 case the profile judges, left unjudged: the run is not conformant)
 //   UNSUPPORTED / INCONCLUSIVE -> <skipped message="UNSUPPORTED: ..."> / "INCONCLUSIVE: ..."
 //   PASS, expectation stale    -> <failure type="unexpected-pass"> (the entry must be removed)
 //   PASS, expectation expired  -> <error type="expired-expectation">
@@ -16,7 +18,15 @@
 // count, are advisories). An advisory stays a <failure>, not a <skipped>: CI dashboards fold
 // skipped tests away, and a SHOULD the DUT misses is something its developers must see; the type
 // attribute and the `conformant` property of every <testsuite> say what the run means for
-// conformance, for a CI that gates on that instead.
+// conformance, for a CI that gates on that instead. For the same reason a counted MUST case left
+// INCONCLUSIVE is a <failure type="not-judged">: a dashboard that hides skipped tests would show a
+// green run that is not conformant.
+//
+// Every message puts the finding first: the requirement, the field expected against observed, and
+// the evidence file and Wireshark frame number, then the check and its full message; a CI log that
+// shows one line shows what broke. Every <testcase> has a time: its wall-clock time with
+// --wall-clock, else the testbed time it ran for (deterministic, so the file stays byte-identical
+// for the same seed).
 //
 // A run that ended early (RunResult::interrupt_reason) says so in every <testsuite>'s properties
 // (interrupt_reason, not_run: how many cases did not run), and its cases that did not run form one
@@ -24,6 +34,7 @@
 // that reads only JUnit then counts them instead of seeing a smaller, green run.
 #include <map>
 
+#include "harness/report/case_finding.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/run_outcome.hpp"
 #include "harness/report/run_summary.hpp"
@@ -34,12 +45,13 @@ namespace {
 
 enum class Outcome { kPassed, kFailure, kError, kSkipped };
 
-Outcome outcome_of(const CaseResult& c) {
+Outcome outcome_of(const CaseResult& c, ConformanceProfile profile) {
   switch (c.verdict) {
     case Verdict::kFail: return Outcome::kFailure;
     case Verdict::kError: return Outcome::kError;
-    case Verdict::kUnsupported:
-    case Verdict::kInconclusive: return Outcome::kSkipped;
+    case Verdict::kUnsupported: return Outcome::kSkipped;
+    case Verdict::kInconclusive:
+      return case_conformance(c, profile).not_judged ? Outcome::kFailure : Outcome::kSkipped;
     case Verdict::kPass: break;
   }
   if (c.expectation == ExpectationOutcome::kUnexpectedPass) return Outcome::kFailure;
@@ -47,21 +59,22 @@ Outcome outcome_of(const CaseResult& c) {
   return Outcome::kPassed;
 }
 
+// A case's time in ms: wall-clock when recorded, else the testbed time it ran for.
+double case_ms(const CaseResult& c) { return c.wall_ms ? *c.wall_ms : static_cast<double>(c.sim_time_ns) / 1e6; }
+
 struct Tally {
   std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
-  double wall_ms = 0;
-  bool has_wall = false;
-  void add(const CaseResult& c) {
+  double ms = 0;
+  bool testbed_time = false;  // some case's time is its testbed time (microseconds matter then)
+  void add(const CaseResult& c, ConformanceProfile profile) {
     ++tests;
-    switch (outcome_of(c)) {
+    ms += case_ms(c);
+    testbed_time = testbed_time || !c.wall_ms;
+    switch (outcome_of(c, profile)) {
       case Outcome::kFailure: ++failures; break;
       case Outcome::kError: ++errors; break;
       case Outcome::kSkipped: ++skipped; break;
       case Outcome::kPassed: break;
-    }
-    if (c.wall_ms) {
-      wall_ms += *c.wall_ms;
-      has_wall = true;
     }
   }
 };
@@ -75,7 +88,8 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
   return out;
 }
 
-std::string seconds_attr(double ms) { return format_fixed(ms / 1000.0, 3); }
+// Seconds: milliseconds of a wall clock, nanoseconds' worth (6 places) of a testbed time.
+std::string seconds_attr(double ms, bool testbed_time) { return format_fixed(ms / 1000.0, testbed_time ? 6 : 3); }
 
 void counts_attrs(std::string& out, const Tally& t) {
   out += " tests=\"" + std::to_string(t.tests) + "\" failures=\"" + std::to_string(t.failures) + "\" errors=\"" +
@@ -91,7 +105,7 @@ void property(std::string& out, std::string_view indent, std::string_view name, 
 std::string evidence_line(const Evidence& e) {
   std::string s = "    evidence: ";
   s += e.pcap.empty() ? "(no pcap)" : e.pcap;
-  if (e.packet_index >= 0) s += " packet #" + std::to_string(e.packet_index);
+  if (e.packet_index >= 0) s += " frame " + std::to_string(e.packet_index + 1);  // Wireshark's number
   if (e.ts_ns != 0) s += " at " + std::to_string(e.ts_ns) + " ns";
   if (!e.field.empty()) s += "; field " + e.field;
   if (!e.expected.empty() || !e.observed.empty()) s += "; expected " + e.expected + ", observed " + e.observed;
@@ -134,14 +148,18 @@ void outcome_element(std::string& out, const CaseResult& c, ConformanceProfile p
   const CaseConformance o = case_conformance(c, profile);
   const std::string note = expectation_note(c) + (o.advisory ? "[advisory] " : "");
   auto element = [&](std::string_view tag, std::string_view type, const std::string& message, Verdict wanted) {
-    out += "      <" + std::string(tag) + " message=\"" + xml_attr(note + message) + "\"";
+    // Only a FAIL has a finding to lead with: an INCONCLUSIVE check's rows are what it withheld.
+    const std::string first = wanted == Verdict::kFail ? case_finding(c, wanted, /*with_requirements=*/true) : std::string();
+    out += "      <" + std::string(tag) + " message=\"" + xml_attr(note + (first.empty() ? "" : first + "; ") + message) + "\"";
     if (!type.empty()) out += " type=\"" + xml_attr(type) + "\"";
     out += ">" + xml_text(outcome_body(c, wanted)) + "</" + std::string(tag) + ">\n";
   };
-  switch (outcome_of(c)) {
+  switch (outcome_of(c, profile)) {
     case Outcome::kPassed: return;
     case Outcome::kFailure:
-      if (c.verdict == Verdict::kFail) {
+      if (c.verdict == Verdict::kInconclusive) {
+        element("failure", "not-judged", "INCONCLUSIVE: " + c.message, Verdict::kInconclusive);
+      } else if (c.verdict == Verdict::kFail) {
         element("failure", o.non_conformance ? "non-conformance" : o.advisory ? "advisory" : "expected", c.message,
                 Verdict::kFail);
       } else {
@@ -164,8 +182,7 @@ void outcome_element(std::string& out, const CaseResult& c, ConformanceProfile p
 void testcase(std::string& out, const CaseResult& c, const RunResult& run, const std::string& classname) {
   const RunMetadata& meta = run.meta;
   out += "    <testcase classname=\"" + xml_attr(classname) + "\" name=\"" + xml_attr(c.id) + "\"";
-  if (c.wall_ms) out += " time=\"" + seconds_attr(*c.wall_ms) + "\"";
-  out += ">\n      <properties>\n";
+  out += " time=\"" + seconds_attr(case_ms(c), !c.wall_ms) + "\">\n      <properties>\n";
   constexpr std::string_view ind = "        ";
   for (const auto& cl : c.clauses) property(out, ind, "clause", cl);
   property(out, ind, "level", c.level);
@@ -201,7 +218,7 @@ std::string render_junit_xml(const RunResult& run) {
   for (const auto& c : run.cases) by_area[c.area.empty() ? "none" : c.area].push_back(&c);
 
   Tally all;
-  for (const auto& c : run.cases) all.add(c);
+  for (const auto& c : run.cases) all.add(c, run.profile);
   all.tests += run.not_run.size();
   all.skipped += run.not_run.size();
   const RunOutcome outcome = run_outcome(run);
@@ -231,16 +248,16 @@ std::string render_junit_xml(const RunResult& run) {
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mrc-conform\"";
   counts_attrs(out, all);
-  if (run.meta.wall_seconds) out += " time=\"" + seconds_attr(*run.meta.wall_seconds * 1000.0) + "\"";
-  out += ">\n";
+  out += " time=\"" +
+         (run.meta.wall_seconds ? seconds_attr(*run.meta.wall_seconds * 1000.0, false) : seconds_attr(all.ms, all.testbed_time)) +
+         "\">\n";
   for (const auto& [area, cases] : by_area) {
     Tally t;
-    for (const auto* c : cases) t.add(*c);
+    for (const auto* c : cases) t.add(*c, run.profile);
     const std::string classname = "mrc." + area;
     out += "  <testsuite name=\"" + xml_attr(classname) + "\"";
     counts_attrs(out, t);
-    if (t.has_wall) out += " time=\"" + seconds_attr(t.wall_ms) + "\"";
-    out += ">\n    <properties>\n";
+    out += " time=\"" + seconds_attr(t.ms, t.testbed_time) + "\">\n    <properties>\n";
     suite_properties(out);
     out += "    </properties>\n";
     for (const auto* c : cases) testcase(out, *c, run, classname);
@@ -251,13 +268,14 @@ std::string render_junit_xml(const RunResult& run) {
     t.tests = t.skipped = run.not_run.size();
     out += "  <testsuite name=\"" + std::string(kNotRunSuite) + "\"";
     counts_attrs(out, t);
+    out += " time=\"0.000000\"";
     out += ">\n    <properties>\n";
     suite_properties(out);
     out += "    </properties>\n";
     const std::string skipped = "not run: " + (run.interrupt_reason.empty() ? "interrupted" : run.interrupt_reason);
     for (const auto& id : run.not_run) {
       out += "    <testcase classname=\"" + std::string(kNotRunSuite) + "\" name=\"" + xml_attr(id) +
-             "\">\n      <skipped message=\"" + xml_attr(skipped) + "\"/>\n    </testcase>\n";
+             "\" time=\"0.000000\">\n      <skipped message=\"" + xml_attr(skipped) + "\"/>\n    </testcase>\n";
     }
     out += "  </testsuite>\n";
   }

@@ -161,6 +161,11 @@ StagedFolder stage_report_folder(const fs::path& out, std::string* why) {
   if (target == target.root_path() || target.filename().empty()) return fail("cannot take a report: give a folder below /");
   std::error_code ec;
   if (fs::exists(target, ec) && !fs::is_directory(target, ec)) return fail("exists and is not a folder");
+  // The lock first: everything below reads or removes what another run may be writing.
+  fs::create_directories(target.parent_path(), ec);
+  std::string held;
+  std::shared_ptr<FolderLock> lock = FolderLock::take(target, &held);
+  if (!lock) return fail(held);
   if (fs::is_directory(target, ec)) {
     if (std::string other = foreign_entry(target); !other.empty()) {
       return fail("holds " + other + ", which is not part of a report; give an empty folder or one a previous run "
@@ -168,6 +173,7 @@ StagedFolder stage_report_folder(const fs::path& out, std::string* why) {
     }
   }
   f.target = target;
+  f.lock = std::move(lock);
   f.staging = with_suffix(target, kStagingSuffix);
   f.had_previous = holds_something(target);
   for (const fs::path& stale : {f.staging, with_suffix(target, kOldSuffix)}) {
@@ -205,6 +211,7 @@ Placement place_staged(StagedFolder& f, bool complete) {
   if (f.registered) unregister_entry(f);
   f.registered = false;
   end_report_write();
+  if (f.lock) f.lock->release();
   return p;
 }
 
@@ -213,6 +220,7 @@ void discard_staged(StagedFolder& f) {
   f.registered = false;
   std::error_code ec;
   if (!f.staging.empty()) fs::remove_all(f.staging, ec);
+  if (f.lock) f.lock->release();
 }
 
 bool begin_report_write(const fs::path* tmp) noexcept {

@@ -6,13 +6,20 @@
 // left in `<out>.partial`. A stale `<out>.partial` or `<out>.old` from a killed earlier run is
 // removed when the next one starts.
 //
+// One command at a time writes a report folder: stage_report_folder() takes `<out>.lock`
+// (folder_lock.hpp) before it touches anything, and refuses a folder another run is writing,
+// naming that run; place_staged() and discard_staged() let go.
+//
 // A second Ctrl-C ends the process at once; place_staged_from_signal_handler() does, with system
 // calls alone, what placing a partial report would (and removes a report's .tmp being written),
 // so even then no report file is missing.
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
+
+#include "harness/report/folder_lock.hpp"
 
 namespace mrc::harness {
 
@@ -24,9 +31,10 @@ struct StagedFolder {
   std::filesystem::path staging;  // where they are written: <target>.partial
   bool had_previous = false;      // target held something when the run started
   bool registered = false;        // known to the signal handler (until place_staged)
+  std::shared_ptr<FolderLock> lock;  // held from staging until placed or discarded
 };
 
-// Refuses an <out> that is a file, or a folder holding anything but report files (results.json,
+// Refuses an <out> another run is writing (its lock held: "in use by another run (pid ...)"), an <out> that is a file, or a folder holding anything but report files (results.json,
 // junit.xml, index.html, evidence/, the campaign/variants/falsefail/interop files, pairs/): a
 // complete run replaces the folder whole, which must never take a user's files with it.
 // Removes a stale <out>.partial and <out>.old, creates <out>.partial and checks it takes a file.

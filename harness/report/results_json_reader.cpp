@@ -172,6 +172,7 @@ RunMetadata read_meta(Reader r, bool v1_4) {
     if (m.wire.empty()) r.fail(r.child("wire"), "the wire revision the run was judged on, never empty");
   }
   m.dut = r.str("dut");
+  if (r.has("dut_version")) m.dut_version = r.str("dut_version");  // since 1.5
   m.dut_capabilities = r.strings("dut_capabilities");
   if (r.has("peer")) m.peer = r.str("peer");
   m.testbed = r.str("testbed");
@@ -195,7 +196,7 @@ struct Version {
 Basis read_basis(Reader& r, Version version) {
   const Basis b = r.enumeration<Basis>("basis", kBasisNames);
   if (!version.v1_4 && b != Basis::kPublished && b != Basis::kModel) {
-    r.fail(r.child("basis"), "the bases spec and spec-single need schema " + std::string(kResultsSchemaId));
+    r.fail(r.child("basis"), "the bases spec and spec-single need schema " + std::string(kResultsSchemaId14));
   }
   return b;
 }
@@ -339,14 +340,14 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId && schema != kResultsSchemaId13 && schema != kResultsSchemaId12 &&
-      schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId14 && schema != kResultsSchemaId13 &&
+      schema != kResultsSchemaId12 && schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
     top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
                             std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) + "\", \"" +
-                            std::string(kResultsSchemaId13) + "\" and \"" + std::string(kResultsSchemaId) +
-                            "\", the file says \"" + schema + "\"");
+                            std::string(kResultsSchemaId13) + "\", \"" + std::string(kResultsSchemaId14) + "\" and \"" +
+                            std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
   }
-  const bool v1_4 = schema == kResultsSchemaId;
+  const bool v1_4 = schema == kResultsSchemaId || schema == kResultsSchemaId14;
   const bool v1_3 = v1_4 || schema == kResultsSchemaId13;
   const Version version{.v1_1 = schema != kResultsSchemaId10,
                         .v1_2 = v1_3 || schema == kResultsSchemaId12,
@@ -365,7 +366,7 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
     (void)top.boolean("conformant");  // derived
     run.profile = top.enumeration<ConformanceProfile>("profile", kConformanceProfileNames);
     if (!v1_4 && run.profile == ConformanceProfile::kSpec) {
-      top.fail(top.child("profile"), "the profile spec needs schema " + std::string(kResultsSchemaId));
+      top.fail(top.child("profile"), "the profile spec needs schema " + std::string(kResultsSchemaId14));
     }
     run.strict = top.boolean("strict");
   }

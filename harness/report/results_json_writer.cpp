@@ -47,6 +47,7 @@ Json meta_json(const RunMetadata& m) {
   j["git_hash"] = m.git_hash;
   j["wire"] = m.wire;
   j["dut"] = m.dut;
+  j["dut_version"] = m.dut_version;
   j["dut_capabilities"] = strings(m.dut_capabilities);
   if (m.peer) j["peer"] = *m.peer;
   j["testbed"] = m.testbed;
@@ -227,8 +228,8 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
 }  // namespace
 
 std::string_view results_schema_id(const RunResult&) {
-  // The oldest version the file conforms to: every file carries the 1.4 fields (meta.wire, and
-  // the four bases in outcome), so every file names 1.4.
+  // The oldest version the file conforms to: every file carries the 1.5 field meta.dut_version
+  // (and 1.4's meta.wire and four bases), so every file names 1.5.
   return kResultsSchemaId;
 }
 

@@ -103,4 +103,49 @@ int exit_code(const RunResult& run) {
   return fail ? 1 : 0;
 }
 
+namespace {
+
+// "2 case(s) ERROR (a, b)" with at most five ids named.
+std::string cases_phrase(const std::vector<std::string>& ids, const std::string& what) {
+  std::string s = std::to_string(ids.size()) + " " + what + " (";
+  for (std::size_t i = 0; i < ids.size() && i < 5; ++i) s += (i ? ", " : "") + ids[i];
+  if (ids.size() > 5) s += ", and " + std::to_string(ids.size() - 5) + " more";
+  return s + ")";
+}
+
+}  // namespace
+
+std::string exit_reason(const RunResult& run) {
+  std::vector<std::string> errors, expired, inconclusive, unexpected, strict_fails;
+  for (const auto& c : run.cases) {
+    if (c.expectation == ExpectationOutcome::kExpected) continue;
+    if (c.expectation == ExpectationOutcome::kExpired) expired.push_back(c.id);
+    if (c.expectation == ExpectationOutcome::kUnexpectedPass) unexpected.push_back(c.id);
+    if (c.verdict == Verdict::kError) errors.push_back(c.id);
+    if (c.verdict == Verdict::kInconclusive) inconclusive.push_back(c.id);
+    if (c.verdict == Verdict::kFail && run.strict) strict_fails.push_back(c.id);
+  }
+  std::vector<std::string> why;
+  if (run.interrupted) why.push_back("interrupted" + (run.interrupt_reason.empty() ? "" : " (" + run.interrupt_reason + ")"));
+  if (!errors.empty()) why.push_back(cases_phrase(errors, "case(s) ERROR"));
+  if (!expired.empty()) why.push_back(cases_phrase(expired, "expectation(s) expired"));
+  const RunOutcome o = run_outcome(run);
+  if (!o.conformant) {
+    std::string parts;
+    if (o.must_failures.total() > 0) parts = std::to_string(o.must_failures.total()) + " MUST failure(s)";
+    if (o.must_not_judged.total() > 0) {
+      parts += (parts.empty() ? "" : ", ") + std::to_string(o.must_not_judged.total()) + " MUST case(s) not judged";
+    }
+    if (!parts.empty()) why.push_back("not conformant (" + parts + ")");  // else: interrupted, said above
+  }
+  if (!inconclusive.empty()) why.push_back(cases_phrase(inconclusive, "case(s) INCONCLUSIVE"));
+  if (!unexpected.empty()) why.push_back(cases_phrase(unexpected, "unexpected pass(es), stale expectation(s)"));
+  if (!strict_fails.empty()) why.push_back(cases_phrase(strict_fails, "FAIL(s) under --strict"));
+  const int code = exit_code(run);
+  std::string line = "exit " + std::to_string(code) + ": ";
+  if (why.empty()) return line + "conformant, nothing INCONCLUSIVE or unexpected";
+  for (std::size_t i = 0; i < why.size(); ++i) line += (i ? "; " : "") + why[i];
+  return line;
+}
+
 }  // namespace mrc::harness

@@ -89,4 +89,10 @@ std::string basis_split(const BasisCounts& b);
 // under --strict any FAIL; else 0. Advisories alone exit 0: that is what --strict turns off.
 int exit_code(const RunResult& run);
 
+// exit_code() and why, in one line a person acts on: "exit 3: 2 case(s) ERROR (failover-v-016,
+// spray-v-012)", "exit 1: not conformant (17 MUST failures), 15 case(s) INCONCLUSIVE (...)",
+// "exit 0: conformant". Every cause that applies is named, those of exit 3 first; a list of case
+// ids names the first five and counts the rest.
+std::string exit_reason(const RunResult& run);
+
 }  // namespace mrc::harness

@@ -102,6 +102,37 @@ void collect_faults(SessionState& s, std::uint64_t end_ns) {
                    [](const harness::FaultEvent& a, const harness::FaultEvent& b) { return a.at_ns < b.at_ns; });
 }
 
+// "stimulus[2] drop selecting ev 5, from 50000 ns" for each per-packet rule that acted on no packet.
+std::vector<std::string> idle_rules(const SessionState& s) {
+  std::vector<std::string> out;
+  if (!s.impair) return out;
+  const auto& rules = s.impair->rules();
+  for (std::size_t r = 0; r < rules.size(); ++r) {
+    if (s.impair->hits()[r] != 0) continue;
+    const harness::ImpairSelect& sel = rules[r].select;
+    std::string what;
+    auto add = [&what](const std::string& part) { what += (what.empty() ? "" : ", ") + part; };
+    if (!sel.evs.empty()) {
+      std::string evs;
+      for (std::uint32_t e : sel.evs) evs += (evs.empty() ? "" : " ") + std::to_string(e);
+      add("ev " + evs);
+    }
+    if (sel.plane) add("plane " + std::to_string(*sel.plane));
+    if (sel.opcode) add("opcode " + std::to_string(*sel.opcode));
+    if (sel.psn_range) add("psn " + std::to_string(sel.psn_range->first) + ".." + std::to_string(sel.psn_range->second));
+    if (sel.rtx) add(*sel.rtx ? "retransmissions" : "first transmissions");
+    if (!sel.link.empty()) add("link " + sel.link);
+    if (sel.time_window) {
+      add("in [" + std::to_string(sel.time_window->first) + ", " + std::to_string(sel.time_window->second) + ") ns");
+    } else if (rules[r].at_ns > 0) {
+      add("from " + std::to_string(rules[r].at_ns) + " ns");
+    }
+    out.push_back("stimulus[" + std::to_string(rules[r].step) + "] " + std::string(harness::to_string(rules[r].kind)) +
+                  " selecting " + (what.empty() ? "any packet" : what));
+  }
+  return out;
+}
+
 // The EVs a golden's choice class accepts (verdict/ev_choice.hpp): the DUT's EV array less the
 // EVs denied before traffic that no control step allows again. An EV denied or allowed mid-run is
 // the no_denied_ev invariant's to judge, with its grace time.
@@ -144,6 +175,7 @@ void collect(SessionState& s) {
   }
   s.activity("collect.faults");
   collect_faults(s, end);
+  ctx.idle_impairments = idle_rules(s);
 
   s.activity("dut.ev_table");
   harness::DutObservations& d = ctx.dut;

@@ -45,7 +45,9 @@ std::string describe(const harness::TapCapture& t) {
   return d;
 }
 
-// "<key> packet <N>" -> "<file> packet <frame index>" in a message, for every tap's key.
+// "<key> packet <N>" (a check's tap-local 0-based index) -> "<file> frame <F>" in a message, for
+// every tap's key: F is the Wireshark frame number in the case's evidence file (index + 1), the
+// number every evidence row and display filter uses too.
 void map_message(std::string& msg, const std::string& key, const std::string& file, const std::vector<std::uint32_t>& frame) {
   const std::string pat = key + " packet ";
   for (std::size_t at = msg.find(pat); at != std::string::npos; at = msg.find(pat, at)) {
@@ -57,7 +59,7 @@ void map_message(std::string& msg, const std::string& key, const std::string& fi
       continue;
     }
     end = static_cast<std::size_t>(r.ptr - msg.data());
-    const std::string with = file + " packet " + std::to_string(frame[n]);
+    const std::string with = file + " frame " + std::to_string(std::uint64_t{frame[n]} + 1);
     msg.replace(at, end - at, with);
     at += with.size();
   }

@@ -3,6 +3,7 @@
 #include <ostream>
 #include <set>
 
+#include "harness/case/diagnostics.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 
@@ -29,6 +30,21 @@ std::string no_selection_reason(const std::vector<harness::Case>& cases, const s
   return m;
 }
 
+// "--tags spraing: no case carries it (did you mean spraying?)" for every given tag no loaded case
+// carries: a typo in a tag list otherwise narrows or empties a run without a word.
+std::string unknown_tags(const std::vector<harness::Case>& cases, const std::vector<std::string>& given, const char* option,
+                         const char* prefix) {
+  std::set<std::string> known;
+  for (const auto& c : cases) known.insert(c.tags.begin(), c.tags.end());
+  const std::vector<std::string> all(known.begin(), known.end());
+  std::string out;
+  for (const std::string& t : split_lists(given)) {
+    if (known.contains(t)) continue;
+    out += std::string(prefix) + option + " " + t + ": no case carries it" + harness::did_you_mean(harness::closest_match(t, all)) + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 CaseSelection select_cases(const std::vector<std::string>& inputs, const std::vector<std::string>& tags,
@@ -42,9 +58,13 @@ CaseSelection select_cases(const std::vector<std::string>& inputs, const std::ve
     if (filter.matches(c)) s.cases.push_back(&c);
   }
   if (s.cases.empty()) {
-    err << "error: no case selected: " << no_selection_reason(s.suite.set.cases, tags, exclude_tags) << '\n';
+    err << unknown_tags(s.suite.set.cases, tags, "--tags", "error: ")
+        << unknown_tags(s.suite.set.cases, exclude_tags, "--exclude-tags", "error: ")
+        << "error: no case selected: " << no_selection_reason(s.suite.set.cases, tags, exclude_tags) << '\n';
     return s;
   }
+  err << unknown_tags(s.suite.set.cases, tags, "--tags", "warning: ")
+      << unknown_tags(s.suite.set.cases, exclude_tags, "--exclude-tags", "warning: ");
   std::string why;
   if (!harness::make_sim_testbed(testbed_request(harness::TestbedSpec{}, testbed), 1, &why)) {
     err << "error: --testbed " << testbed << ": " << why << '\n';

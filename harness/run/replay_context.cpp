@@ -276,6 +276,8 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
   Json late = Json::array();
   for (const auto& [at, took] : c.late_steps) late.push_back(Json::array({at, took}));
   j["late_steps"] = std::move(late);
+  // Written only when a rule never acted, so every other context file stays as it was.
+  if (!c.idle_impairments.empty()) j["idle_impairments"] = c.idle_impairments;
   return j.dump() + "\n";  // compact: a full run's context files are 3.2 MB so, 4.6 MB indented
 }
 
@@ -415,6 +417,9 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
       if (x.size() != 2) x.fail("expected [scheduled_ns, took_effect_ns]");
       return std::pair<std::uint64_t, std::uint64_t>{x.at(std::size_t{0}).u64(), x.at(std::size_t{1}).u64()};
     });
+    if (r.has("idle_impairments")) {
+      c.idle_impairments = list<std::string>(r.at("idle_impairments"), [](const In& x) { return x.str(); });
+    }
     out = std::move(s);
     cut_bad = std::move(bad);
   } catch (const BadContext& e) {

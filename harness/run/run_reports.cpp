@@ -108,6 +108,7 @@ std::string write_final_reports(harness::RunResult& run, const std::filesystem::
 
 void print_run_end(const harness::RunResult& final_run, const ReportsPlaced& placed, std::ostream& out) {
   out << harness::conformance_line(harness::run_outcome(final_run)) << '\n';
+  out << harness::exit_reason(final_run) << '\n';
   if (!final_run.evidence.keep.empty()) {
     out << "evidence: " << final_run.evidence.files << " files, " << std::fixed << std::setprecision(1)
         << static_cast<double>(final_run.evidence.bytes) / 1e6 << std::defaultfloat << " MB (--evidence "

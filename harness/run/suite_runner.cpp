@@ -130,27 +130,6 @@ void count_evidence(harness::RunResult& run, const std::filesystem::path& folder
 
 }  // namespace
 
-// A missing file is bad input before the run, not a case ERROR in the middle of it. (`golden`
-// itself writes missing goldens, so the loader cannot refuse them.)
-std::string missing_inputs(const std::vector<const harness::Case*>& cases, const std::filesystem::path& root) {
-  std::string out;
-  auto where = [](const harness::Case& c, harness::SourceLoc at) {
-    return c.file.string() + ':' + std::to_string(at.line) + ':' + std::to_string(at.column) + ": ";
-  };
-  for (const harness::Case* c : cases) {
-    for (std::size_t i = 0; i < c->checks.size(); ++i) {
-      const auto* g = std::get_if<harness::GoldenCheck>(&c->checks[i].params);
-      if (g == nullptr || std::filesystem::exists(root / g->pcap)) continue;
-      out += where(*c, c->checks[i].loc) + "checks[" + std::to_string(i) + "].pcap: golden " + g->pcap.string() +
-             " does not exist under " + root.string() + " (`mrc-conform golden` writes it)\n";
-    }
-    if (!c->testbed.file.empty() && !std::filesystem::exists(c->testbed.file)) {
-      out += where(*c, c->id_loc) + "testbed.file: " + c->testbed.file.string() + " does not exist\n";
-    }
-  }
-  return out;
-}
-
 int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_result) {
   const auto run_start = Clock::now();
   // ---- inputs: binding, cases, testbed, expectations (all before any case runs) ----
@@ -336,6 +315,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
       auto probe = factory();
       const harness::DutIdentity id = probe->identity();
       run.meta.dut = id.name;
+      run.meta.dut_version = id.version;
       run.meta.dut_capabilities = probe->capabilities();
     }
     if (peer_factory) run.meta.peer = peer_factory()->identity().name;

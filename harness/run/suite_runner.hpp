@@ -88,8 +88,11 @@ struct RunOptions {
 int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness::RunResult* final_run = nullptr);
 
 // A check run_suite makes before any case runs, shared with `interop`, which makes it once for
-// all its pairs: files the selected cases name that are not there (golden pcaps, testbed YAMLs),
-// one `file:line:col: key: message` line each ("" when none). (Whether --out can take the reports
+// all its pairs (run_preflight.cpp): files the selected cases name that are not there (golden
+// pcaps), and each testbed a case names built once as its run would build it (a testbed file that
+// is a folder, not YAML, not a testbed; overrides the fabric refuses), one `file:line:col: key:
+// message` line each ("" when none). A bad testbed is bad input before the run, never a case
+// ERROR that replaces the previous report. (Whether --out can take the reports
 // is harness/report/report_folder.hpp's stage_report_folder.)
 std::string missing_inputs(const std::vector<const harness::Case*>& cases, const std::filesystem::path& root);
 

@@ -85,6 +85,13 @@ struct CheckContext {
   // out late. An expect anchored on that time gets the difference added to its window. Empty on
   // the simulated fabric (a call takes no testbed time, injections are exact).
   std::vector<std::pair<std::uint64_t, std::uint64_t>> late_steps;
+
+  // ---- appended by the runner: per-packet impairment rules that never acted on a packet, each
+  // "stimulus[N] KIND selecting WHAT" (a rule acts when a packet it selects passes; a DUT that
+  // never sends what it selects, an EV it never uses, is never impaired). A check that finds no
+  // fault to judge says so instead of calling the harness broken.
+  std::vector<std::string> idle_impairments;
 };
+
 
 }  // namespace mrc::harness

@@ -26,6 +26,13 @@ std::string shown(const FieldMatch& m) {
   return to_string(m.value);
 }
 
+// "dut.p1.tx.pcapng packet 178 (dut.p1.tx)": the tap's evidence key and tap-local index, which the
+// runner rewrites to the case's evidence file and its Wireshark frame number (case_evidence.cpp).
+std::string tap_frame(const TapCapture& tap, std::size_t index) {
+  const std::string key = tap.pcap.empty() ? tap.name : tap.pcap;
+  return key + " packet " + std::to_string(index) + " (" + tap.name + ")";
+}
+
 std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor, const TimingBudget& b,
                      bool two_crossings) {
   std::string d = "stimulus[" + std::to_string(step) + "] expect";
@@ -143,6 +150,8 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     std::uint32_t found = 0;
     std::size_t best_score = 0;
     std::string best_miss;
+    const TapCapture* best_tap = nullptr;  // the closest candidate: the evidence row points at it
+    std::size_t best_index = 0;
     for (const Candidate& cd : cands) {
       // A frame an earlier expect consumed is accounted for: it neither satisfies a later expect
       // nor breaks a later absent one (an absent window anchored on a match starts at that frame).
@@ -156,8 +165,7 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
           r.tap = tap.name;
           r.packet_index = static_cast<std::int64_t>(cd.index);
           r.matched_at_ns = cd.ts;
-          r.mismatch = "frame #" + std::to_string(cd.index) + " on " + tap.name + " at " + std::to_string(cd.ts) +
-                       " ns matches, but no such frame may be sent";
+          r.mismatch = tap_frame(tap, cd.index) + " at " + std::to_string(cd.ts) + " ns matches, but no such frame may be sent";
           break;
         }
         used.insert({cd.tap, cd.index});
@@ -167,14 +175,19 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
         if (found >= e.count) break;
       } else if (best_miss.empty() || s.matched > best_score) {
         best_score = s.matched;
-        best_miss = "closest: frame #" + std::to_string(cd.index) + " on " + tap.name + " at " +
-                    std::to_string(cd.ts) + " ns: " + s.first_miss;
+        best_miss = "closest: " + tap_frame(tap, cd.index) + " at " + std::to_string(cd.ts) + " ns: " + s.first_miss;
+        best_tap = &tap;
+        best_index = cd.index;
       }
     }
     if (e.absent) {
       r.matched = found == 0;
     } else {
       r.matched = found >= e.count;
+      if (!r.matched && found == 0 && best_tap != nullptr) {
+        r.tap = best_tap->name;
+        r.packet_index = static_cast<std::int64_t>(best_index);
+      }
       if (!r.matched) {
         r.mismatch = (found > 0 ? "matched " + std::to_string(found) + " of " + std::to_string(e.count) + " frames; " : "") +
                      (cands.empty() ? "the DUT sent nothing in the window [" + std::to_string(r.window_start_ns) + ", " +

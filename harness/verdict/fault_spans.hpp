@@ -10,14 +10,33 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/observe/observations.hpp"
+#include "harness/verdict/check_context.hpp"
+#include "harness/verdict/verdict.hpp"
 
 namespace mrc::harness {
 
 inline constexpr std::uint64_t kNeverRestored = std::numeric_limits<std::uint64_t>::max();
+
+// The judgement of a check that found no failure to judge. When an impairment rule never acted
+// (CheckContext::idle_impairments) the DUT never sent what it selects, an EV it never used: that
+// is the DUT's doing, and nothing failed, so INCONCLUSIVE naming the rule. Otherwise a fault the
+// case scheduled went unrecorded: the harness's, ERROR. `what` opens the message.
+struct NoFaultVerdict {
+  Verdict verdict = Verdict::kError;
+  std::string message;
+};
+inline NoFaultVerdict no_fault_verdict(const CheckContext& ctx, const std::string& what) {
+  if (ctx.idle_impairments.empty()) return {Verdict::kError, what};
+  std::string rules;
+  for (const std::string& r : ctx.idle_impairments) rules += (rules.empty() ? "" : "; ") + r;
+  return {Verdict::kInconclusive, what + ": the impairment never acted, the DUT sent nothing it selects (" + rules +
+                                      "): nothing failed, nothing to judge"};
+}
 
 // link_up, switch_up, port_up: the target works again from at_ns on.
 inline bool is_recovery(const FaultEvent& f) {

@@ -97,11 +97,17 @@ void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict,
   }
 }
 
+// A generated profile may hold one EV value twice, on different ports (two draws that collide):
+// the packet is placed right when any EV of that value is on its port.
 void check_port(Run& r, const PacketRec& p, const EvRecord& rec) {
-  if (p.port != 0 && rec.port != 0 && p.port != rec.port) {
-    r.violation(p, "port", std::to_string(rec.port) + " (the port of " + ev_label(r.ctx, p.ev) + ")",
-                std::to_string(p.port));
+  if (p.port == 0 || rec.port == 0 || p.port == rec.port) return;
+  std::string ports;
+  for (const EvRecord& e : r.ctx.dut.evs) {
+    if (e.echo != p.ev) continue;
+    if (e.port == 0 || e.port == p.port) return;
+    ports += (ports.empty() ? "" : " or ") + std::to_string(e.port);
   }
+  r.violation(p, "port", ports + " (the port of " + ev_label(r.ctx, p.ev) + ")", std::to_string(p.port));
 }
 
 bool require_mode(Run& r, int mode, const char* name) {
@@ -139,7 +145,8 @@ void no_data_on_failed_ev(Run& r) {
     if (!is_recovery(f) && !f.affected_evs.empty()) failures.push_back(&f);
   }
   if (failures.empty()) {
-    return r.stop(Verdict::kError, "no fault event with affected EVs was recorded: nothing failed, nothing to judge");
+    const NoFaultVerdict v = no_fault_verdict(r.ctx, "no fault event with affected EVs was recorded");
+    return r.stop(v.verdict, v.verdict == Verdict::kError ? v.message + ": nothing failed, nothing to judge" : v.message);
   }
   r.judged_what = "data packets from the DUT after a fault";
   const std::uint64_t grace = r.within(declared, "grace_ns " + std::to_string(declared) + " ns");

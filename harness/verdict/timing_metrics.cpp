@@ -172,8 +172,10 @@ Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bo
   Measurement m;
   const auto trials = failure_trials(ctx, t);
   if (trials.empty()) {
-    m.early = Verdict::kError;
-    m.message = "no fault event was recorded: the case's impairment never happened, nothing to time";
+    const NoFaultVerdict v = no_fault_verdict(ctx, "no fault event was recorded");
+    m.early = v.verdict;
+    m.message = v.verdict == Verdict::kError ? v.message + ": the case's impairment never happened, nothing to time"
+                                             : v.message;
     return m;
   }
   const auto prev = previous_transmissions(t);

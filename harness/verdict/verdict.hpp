@@ -113,6 +113,9 @@ struct RunMetadata {
   // results.json older than schema 1.4, which did not record it.
   std::string wire;
   std::string dut;                  // e.g. "reference" or "reference:spray-single-ev"
+  // The DUT's own word on what it is (DutIdentity::version): an agent's HELLO string and protocol
+  // version, a plugin's version; what a certifier reads as the device certified. Since 1.5.
+  std::string dut_version;
   std::vector<std::string> dut_capabilities;
   // The harness's side (testbed host 1) when it is not the default in-process reference
   // (`run --peer`, an interop pair), e.g. "reference:sack-off-by-one"; absent otherwise.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -230,7 +231,63 @@ TEST_F(BundleTest, MissingAndAddedMembersAreNamed) {
   const BundleCheck c = verify(write_tar(members));
   EXPECT_EQ(joined(c),
             "evidence/spray-v-001/dut.p1.tx.pcapng: in the manifest, missing from the bundle\n"
-            "evidence/extra.pcapng: in the bundle, not in the manifest (added)\n");
+            "evidence/extra.pcapng: in the bundle, not in the manifest (added)\n"
+            "evidence/spray-v-001/dut.p1.tx.pcapng (evidence of case spray-v-001): named by the case, not in the "
+            "bundle\n");
+}
+
+// A report whose results name evidence that is not on disk (deleted, never written) certifies a
+// verdict nobody can look at: bundle refuses it, and a signed bundle without it (one made before
+// bundle refused, or by hand) does not verify, the evidence and its case named.
+TEST_F(BundleTest, EvidenceTheResultsNameMustBeThere) {
+  const std::string good = make_bundle(request()).bytes;
+  fs::remove(report() / "evidence/spray-v-020/dut.p1.tx.pcapng");
+  try {
+    (void)make_bundle(request());
+    ADD_FAILURE() << "a report without its evidence was bundled";
+  } catch (const BundleInputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case spray-v-020 names evidence evidence/spray-v-020/dut.p1.tx.pcapng, which is "
+                                         "not in " + report().string() + ": the report is incomplete"),
+              std::string::npos)
+        << e.what();
+  }
+  auto members = read_tar(good);
+  members.erase(std::remove_if(members.begin(), members.end(),
+                               [](const TarMember& m) { return m.name == "evidence/spray-v-020/dut.p1.tx.pcapng"; }),
+                members.end());
+  auto manifest = nlohmann::ordered_json::parse(members.front().data);
+  auto& files = manifest["files"];
+  for (auto it = files.begin(); it != files.end(); ++it) {
+    if ((*it)["path"] == "evidence/spray-v-020/dut.p1.tx.pcapng") {
+      files.erase(it);
+      break;
+    }
+  }
+  members.front().data = manifest.dump(2) + "\n";
+  members.back().data = to_hex(sign_with_key_file(root_ / "signer.key", members.front().data)) + "\n";
+  const BundleCheck c = verify(write_tar(members));
+  EXPECT_EQ(joined(c), "evidence/spray-v-020/dut.p1.tx.pcapng (evidence of case spray-v-020): named by the case, not in "
+                       "the bundle\n");
+}
+
+// What verify prints for the certifier: the DUT's identity, the suite and wire, the conformance and
+// the counts, the run's times; read from the signed manifest and the bundle's results.json.
+TEST_F(BundleTest, TheSummarySaysWhatWasCertified) {
+  run_.meta.dut = "agent:10.0.0.2:7471";
+  run_.meta.dut_version = "acme-nic-fw 4.2 (mrc-dut-agent), protocol version 5";
+  run_.cases[1].verdict = Verdict::kFail;
+  run_.meta.started_at = "2026-11-30T07:00:00Z";
+  run_.meta.wall_seconds = 65.0;
+  write_report();
+  const BundleCheck c = verify(make_bundle(request()).bytes);
+  ASSERT_TRUE(c.problems.empty()) << joined(c);
+  std::string text;
+  for (const std::string& l : summary_lines(c.summary)) text += l + "\n";
+  EXPECT_EQ(text, "DUT: agent:10.0.0.2:7471 (acme-nic-fw 4.2 (mrc-dut-agent), protocol version 5)\n"
+                  "suite: 0.1.0 (git abc1234), wire " + std::string(wire::kWireRevision) + "\n"
+                  "conformant: no (profile full)\n"
+                  "cases: 2: 1 PASS, 1 FAIL, 0 UNSUPPORTED, 0 INCONCLUSIVE, 0 ERROR\n"
+                  "run: 2026-11-30T07:00:00Z to 2026-11-30T07:01:05Z\n");
 }
 
 TEST_F(BundleTest, AnotherKeyIsNamed) {

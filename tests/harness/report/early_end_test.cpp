@@ -25,7 +25,7 @@ RunResult stopped_run() {
 TEST(EarlyEnd, ResultsJsonCarriesTheReasonAndTheCasesNotRun) {
   const RunResult run = stopped_run();
   const std::string text = render_results_json(run);
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.4\",\n  \"interrupted\": true,\n"
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.5\",\n  \"interrupted\": true,\n"
                        "  \"interrupt_reason\": \"disk full: ",
                        0),
             0u)
@@ -42,7 +42,7 @@ TEST(EarlyEnd, ResultsJsonCarriesTheReasonAndTheCasesNotRun) {
 
 TEST(EarlyEnd, ACompleteRunSaysNoReasonAndNothingNotRun) {
   const std::string text = render_results_json(test::sample_run());
-  EXPECT_NE(text.find("\"schema\": \"mrc-conform/results/1.4\""), std::string::npos);
+  EXPECT_NE(text.find("\"schema\": \"mrc-conform/results/1.5\""), std::string::npos);
   EXPECT_NE(text.find("\"interrupt_reason\": \"\""), std::string::npos);
   EXPECT_NE(text.find("\"not_run\": []"), std::string::npos);
   EXPECT_EQ(text.find("evidence_error"), std::string::npos);
@@ -69,10 +69,10 @@ TEST(EarlyEnd, JunitListsEachCaseNotRunAsSkippedAndStaysValid) {
   const std::string xml = render_junit_xml(run);
   EXPECT_NE(xml.find("<property name=\"interrupt_reason\" value=\"disk full: /mnt/r.partial/"), std::string::npos);
   EXPECT_NE(xml.find("<property name=\"not_run\" value=\"3\"/>"), std::string::npos);
-  EXPECT_NE(xml.find("<testsuite name=\"mrc.not-run\" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"3\">"),
+  EXPECT_NE(xml.find("<testsuite name=\"mrc.not-run\" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"3\" time=\"0.000000\">"),
             std::string::npos)
       << xml;
-  EXPECT_NE(xml.find("<testcase classname=\"mrc.not-run\" name=\"reorder-v-002\">\n      <skipped message=\"not run: "
+  EXPECT_NE(xml.find("<testcase classname=\"mrc.not-run\" name=\"reorder-v-002\" time=\"0.000000\">\n      <skipped message=\"not run: "
                      "disk full: "),
             std::string::npos);
   EXPECT_NE(xml.find("name=\"a&lt;b&amp;&quot;c&quot;\""), std::string::npos);

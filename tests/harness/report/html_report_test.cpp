@@ -1,5 +1,5 @@
 // index.html structure: summary, areas, coverage matrix (uncovered MUST highlighted), case
-// anchors, checks with metrics/evidence/charts; self-contained (no script, no external URL);
+// anchors, checks with metrics/evidence/charts; self-contained (one inline script, no external URL);
 // hostile text escaped; deterministic.
 #include <gtest/gtest.h>
 
@@ -70,8 +70,8 @@ TEST(HtmlReport, CoverageMatrixShowsCasesVerdictsAndUncoveredMust) {
   EXPECT_NE(html.find("<p class=\"warn\" id=\"uncovered-must\">MUST requirements without any case: "
                       "<code>EVCTL-DENIED-NOT-USED</code></p>"),
             std::string::npos);
-  EXPECT_EQ(count_of(html, "<tr class=\"req req-must uncovered uncovered-must\">"), 1u);
-  EXPECT_EQ(count_of(html, "<tr class=\"req uncovered\">"), 1u);  // the uncovered MAY is not highlighted
+  EXPECT_EQ(count_of(html, "<tr class=\"req req-must uncovered uncovered-must\" id=\"req-EVCTL-DENIED-NOT-USED\">"), 1u);
+  EXPECT_EQ(count_of(html, "<tr class=\"req uncovered\" id=\"req-"), 1u);  // the uncovered MAY is not highlighted
   const auto row = html.find("<code>SPRAY-PER-PACKET-EV</code></td><td>MUST</td>");
   ASSERT_NE(row, std::string::npos);
   const std::string tr = html.substr(row, html.find("</tr>", row) - row);
@@ -110,11 +110,12 @@ TEST(HtmlReport, HeaderSaysConformantAndCountsFailuresApartFromAdvisories) {
             std::string::npos);
   EXPECT_LT(html.find("id=\"conformance\""), html.find("<div class=\"counts\">"));  // above the verdict counts
   // The case index: the advisory in its own colour and words, apart from the non-conformance.
-  EXPECT_NE(html.find("<tr class=\"non-conformance\"><td><a class=\"case-id\" href=\"#case-spray-v-002\">spray-v-002</a>"
+  EXPECT_NE(html.find("<tr class=\"non-conformance\" data-verdict=\"FAIL\" data-area=\"spray\" data-tags=\"\" "
+                      "data-clauses=\"SPRAY-PER-PACKET-EV\"><td><a class=\"case-id\" href=\"#case-spray-v-002\">spray-v-002</a>"
                       "</td><td>spray</td><td>MUST</td><td>published</td><td><span class=\"badge v-fail\">FAIL</span> "
                       "<span class=\"tag non-conformance\">non-conformance</span>"),
             std::string::npos);
-  EXPECT_NE(html.find("<tr class=\"advisory\"><td><a class=\"case-id\" href=\"#case-reorder-v-016\">reorder-v-016</a>"
+  EXPECT_NE(html.find("\"><td><a class=\"case-id\" href=\"#case-reorder-v-016\">reorder-v-016</a>"
                       "</td><td>reorder</td><td>SHOULD</td><td>model</td><td><span class=\"badge v-advisory\">FAIL</span> "
                       "<span class=\"tag advisory\">advisory</span>"),
             std::string::npos);
@@ -157,7 +158,8 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
   const auto start = html.find("<article class=\"case case-fail\" id=\"case-spray-v-002\">");
   ASSERT_NE(start, std::string::npos);
   const std::string art = html.substr(start, html.find("</article>", start) - start);
-  EXPECT_NE(art.find("<dt>Clauses</dt><dd><code>SPRAY-PER-PACKET-EV</code></dd>"), std::string::npos);
+  EXPECT_NE(art.find("<dt>Clauses</dt><dd><a href=\"#req-SPRAY-PER-PACKET-EV\"><code>SPRAY-PER-PACKET-EV</code></a></dd>"),
+            std::string::npos);
   EXPECT_NE(art.find("<dt>Level</dt><dd>MUST</dd><dt>Basis</dt><dd>published <span class=\"dim\">(published sources "
                      "only: host API, standards, the MRC paper)</span></dd><dt>Behaviour</dt><dd>valid</dd>"),
             std::string::npos);
@@ -168,12 +170,15 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
   EXPECT_NE(art.find("<code>bound</code></td><td class=\"num\">inf</td>"), std::string::npos);
   EXPECT_NE(art.find("<code>gap_ns</code></td><td class=\"num\">1234567 <span class=\"dim\">(1.235 ms)</span>"),
             std::string::npos);
-  // Evidence: relative pcap link, packet index and Wireshark frame, field, expected/observed, filter.
+  // Evidence: relative pcap link, the Wireshark frame number (one numbering), field,
+  // expected/observed, filter and the command that opens the file at that frame.
   EXPECT_NE(art.find("<td><a class=\"file\" href=\"evidence/spray-v-002/dut0.pcapng\">evidence/spray-v-002/dut0.pcapng"
-                     "</a></td><td class=\"num\">41 <span class=\"dim\">(frame 42)</span></td>"),
+                     "</a></td><td class=\"num\">42</td>"),
             std::string::npos);
   EXPECT_NE(art.find("<td><code>udp.sport</code></td><td class=\"expected\"><code>49152..65535 (hashed EV)</code></td>"
-                     "<td class=\"observed\"><code>4791</code></td><td><code class=\"filter\">frame.number == 42</code>"),
+                     "<td class=\"observed\"><code>4791</code></td><td><code class=\"filter\">frame.number == 42</code>"
+                     "<br><code class=\"cmd\">wireshark -r &#39;evidence/spray-v-002/dut0.pcapng&#39; -Y &#39;frame.number == "
+                     "42&#39;</code>"),
             std::string::npos);
   EXPECT_NE(art.find("href=\"evidence/spray-v-002/tap%201.pcapng\""), std::string::npos);  // encoded space
   EXPECT_NE(art.find("<figure class=\"chart\"><svg class=\"chart chart-bars\""), std::string::npos);
@@ -198,7 +203,7 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
   RunResult run = test::sample_run();
   const std::string plain = render_html(run);
   EXPECT_EQ(plain.find("Timing budget"), std::string::npos);
-  EXPECT_NE(plain.find("(schema mrc-conform/results/1.4)"), std::string::npos);
+  EXPECT_NE(plain.find("(schema mrc-conform/results/1.5)"), std::string::npos);
   EXPECT_NE(plain.find("<dt>Wire</dt><dd>mrc-1.0 spec-derived, model rev 2</dd>"), std::string::npos);
   run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
   const std::string html = render_html(run);
@@ -214,13 +219,22 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
 
 }
 
-TEST(HtmlReport, IsSelfContainedWithNoScriptAndNoExternalUrl) {
+TEST(HtmlReport, IsSelfContainedWithOneInlineScriptAndNoExternalUrl) {
   const std::string html = render_html(test::sample_run());
+  // The one script is the case filter's, inline, and reaches nothing outside the page.
+  ASSERT_EQ(count_of(html, "<script"), 1u);
+  const std::size_t script = html.find("<script>");
+  ASSERT_NE(script, std::string::npos);
+  const std::string code = html.substr(script, html.find("</script>", script) - script);
+  for (const char* banned : {"http", "fetch", "XMLHttpRequest", "import", "src", "eval", "innerHTML"}) {
+    EXPECT_EQ(code.find(banned), std::string::npos) << banned;
+  }
+  const std::string rest = html.substr(0, script) + html.substr(html.find("</script>", script));
   for (const char* banned : {"<script", "<link", "<iframe", "<img", "<object", "<embed", "src=", "url(", "@import",
                              "href=\"javascript:", "xmlns", "http://", "//fonts"}) {
     // The only "http" text is the expectation link, shown as text.
     if (std::string_view(banned) == "http://") continue;
-    EXPECT_EQ(html.find(banned), std::string::npos) << banned;
+    EXPECT_EQ(rest.find(banned), std::string::npos) << banned;
   }
   std::size_t links = 0;
   const std::string attr = "href=\"";
@@ -263,7 +277,7 @@ TEST(HtmlReport, PartialRunShowsABanner) {
 TEST(HtmlReport, HostileTextIsEscapedEverywhere) {
   const RunResult run = test::hostile_run();
   const std::string html = render_html(run);
-  EXPECT_EQ(count_of(html, "<script"), 0u);
+  EXPECT_EQ(count_of(html, "<script"), 1u);  // the filter's own, no hostile text's
   EXPECT_EQ(html.find("</svg><script>"), std::string::npos);
   EXPECT_EQ(html.find("<b>"), std::string::npos);  // from the evidence field name
   EXPECT_EQ(html.find("<tag>"), std::string::npos);
@@ -293,7 +307,7 @@ TEST(HtmlReport, DuplicateAndOddCaseIdsGetDistinctAnchors) {
   EXPECT_NE(html.find("id=\"case-a_b-2\""), std::string::npos);
   EXPECT_NE(html.find("id=\"case-a_b-3\""), std::string::npos);
   EXPECT_NE(html.find("id=\"case-x___script_\""), std::string::npos);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(count_of(html, "<script"), 1u);  // the filter's own
 }
 
 TEST(HtmlReport, EmptyRunStillRenders) {
@@ -307,6 +321,45 @@ TEST(HtmlReport, SameRunGivesByteIdenticalText) {
   EXPECT_EQ(render_html(test::sample_run()), render_html(test::sample_run()));
   EXPECT_EQ(render_html(test::hostile_run()), render_html(test::hostile_run()));
   EXPECT_EQ(render_html(test::sample_run_with_wall_clock()), render_html(test::sample_run_with_wall_clock()));
+}
+
+// The reader of a failing report starts at the top: MUST failures, then advisories, then cases
+// not judged, each linking to its case with its first finding; the case index lists failures
+// first, each row carrying what the offline filter selects by; clause ids link to their text.
+TEST(HtmlReport, FailuresComeFirstAndLinkToTheirCase) {
+  const RunResult run = test::sample_run();
+  const std::string html = render_html(run);
+  const std::size_t findings = html.find("<section id=\"findings\">");
+  ASSERT_NE(findings, std::string::npos);
+  EXPECT_LT(findings, html.find("<section id=\"outcome\""));
+  const std::size_t must = html.find("id=\"findings-must\"", findings);
+  const std::size_t adv = html.find("id=\"findings-advisories\"", findings);
+  const std::size_t unjudged = html.find("id=\"findings-unjudged\"", findings);
+  ASSERT_NE(must, std::string::npos);
+  ASSERT_NE(unjudged, std::string::npos);
+  if (adv != std::string::npos) {
+    EXPECT_LT(must, adv);
+  }
+  EXPECT_LT(must, unjudged);
+  const std::string first = html.substr(must, html.find("</ol>", must) - must);
+  EXPECT_NE(first.find("<a href=\"#case-spray-v-002\"><code>spray-v-002</code></a>"), std::string::npos) << first;
+  EXPECT_NE(first.find("udp.sport expected 49152..65535 (hashed EV), observed 4791 (evidence/spray-v-002/dut0.pcapng frame 42)"),
+            std::string::npos)
+      << first;
+  // The index: the first row is a failure, not the first case of the run (a PASS).
+  const std::size_t index = html.find("<table class=\"case-index\">");
+  ASSERT_NE(index, std::string::npos);
+  const std::size_t row = html.find("<tr", html.find("<tbody>", index));
+  EXPECT_EQ(html.substr(row, 60).find("data-verdict=\"PASS\""), std::string::npos) << html.substr(row, 200);
+  EXPECT_NE(html.find("data-verdict=\"FAIL\" data-area=\"spray\""), std::string::npos);
+  EXPECT_NE(html.find("<form class=\"case-filter\" id=\"case-filter\""), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#req-SPRAY-PER-PACKET-EV\"><code>SPRAY-PER-PACKET-EV</code></a>"), std::string::npos);
+}
+
+TEST(HtmlReport, ACleanRunSaysNothingFailed) {
+  RunResult run;
+  run.cases.push_back(test::make_case("spray-v-001", "spray", Verdict::kPass));
+  EXPECT_NE(render_html(run).find("id=\"no-findings\">Nothing failed and nothing was left unjudged."), std::string::npos);
 }
 
 }  // namespace

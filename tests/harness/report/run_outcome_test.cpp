@@ -232,6 +232,29 @@ TEST(RunOutcome, ExpectationsAndInterruptionKeepTheirExitStatus) {
   EXPECT_EQ(exit_code(RunResult{}), 0);
 }
 
+// The run line under the headline says which cases make the exit status, those of exit 3 first,
+// so "exit 3" never reads as a harness failure when a DUT was judged.
+TEST(RunOutcome, TheExitReasonNamesTheCasesBehindTheStatus) {
+  EXPECT_EQ(exit_reason(run_of({make_case("spray-v-001", "spray", Verdict::kPass)})),
+            "exit 0: conformant, nothing INCONCLUSIVE or unexpected");
+  CaseResult expired = make_case("spray-v-052", "spray", Verdict::kFail, "SHOULD");
+  expired.expectation = ExpectationOutcome::kExpired;
+  EXPECT_EQ(exit_reason(run_of({make_case("failover-v-016", "failover", Verdict::kError, "SHOULD"), expired,
+                                make_case("spray-v-012", "spray", Verdict::kInconclusive)})),
+            "exit 3: 1 case(s) ERROR (failover-v-016); 1 expectation(s) expired (spray-v-052); not conformant (1 MUST "
+            "case(s) not judged); 1 case(s) INCONCLUSIVE (spray-v-012)");
+  std::vector<CaseResult> many;
+  for (int i = 1; i <= 7; ++i) many.push_back(make_case("spray-v-00" + std::to_string(i), "spray", Verdict::kFail));
+  EXPECT_EQ(exit_reason(run_of(many)), "exit 1: not conformant (7 MUST failure(s))");
+  EXPECT_EQ(exit_reason(run_of(many, ConformanceProfile::kFull, /*strict=*/true)),
+            "exit 1: not conformant (7 MUST failure(s)); 7 FAIL(s) under --strict (spray-v-001, spray-v-002, spray-v-003, "
+            "spray-v-004, spray-v-005, and 2 more)");
+  RunResult interrupted = run_of({make_case("spray-v-001", "spray", Verdict::kPass)});
+  interrupted.interrupted = true;
+  interrupted.interrupt_reason = "SIGINT";
+  EXPECT_EQ(exit_reason(interrupted).rfind("exit 3: interrupted (SIGINT)", 0), 0u) << exit_reason(interrupted);
+}
+
 TEST(RunOutcome, CellsCountEveryVerdictByLevelAndBasis) {
   CaseResult expected = make_case("spray-v-050", "spray", Verdict::kFail, "SHOULD");
   expected.expectation = ExpectationOutcome::kExpected;

@@ -91,7 +91,7 @@ TEST(CaseEvidence, ReferencesPointAtTheSameFrameInTheCaseFile) {
   EXPECT_EQ(e.pcap, "evidence/spray-v-901.pcapng");
   EXPECT_EQ(e.packet_index, 4);
   EXPECT_EQ(e.display_filter, "frame.number == 5 && mrc.bth.psn == 9");
-  EXPECT_EQ(f.r.checks[0].message, "EV 3 twice (evidence/spray-v-901.pcapng packet 4)");
+  EXPECT_EQ(f.r.checks[0].message, "EV 3 twice (evidence/spray-v-901.pcapng frame 5)");  // Wireshark's number
   const harness::Evidence& g = f.r.checks[0].evidence[1];
   EXPECT_EQ(g.pcap, "pcaps/spray/spray-v-901.pcapng");
   EXPECT_EQ(g.packet_index, 2);

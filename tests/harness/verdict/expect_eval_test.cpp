@@ -156,5 +156,24 @@ TEST(ExpectEval, AnAbsentExpectAnchoredOnAMatchJudgesOnlyWhatFollowsIt) {
   EXPECT_FALSE(evaluate_expects(plan, s.ctx)[1].matched);
 }
 
+// An unmatched expect points at its closest candidate like every other check's evidence: the
+// tap's evidence key and index (the runner makes them the evidence file's Wireshark frame), a
+// display filter, and the same reference in the message, never a tap-local "frame #".
+TEST(ExpectEval, AnUnmatchedExpectsEvidenceRowPointsAtItsClosestCandidate) {
+  ExpectRun e(false, 11 * kUs);
+  e.step.match = {FieldMatch{"bth.psn", std::uint64_t{8}, {}}};  // the DUT sent PSN 7 instead
+  const CheckResult r = e.judge();
+  ASSERT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_EQ(r.evidence.size(), 1u);
+  const TapCapture& tap = e.s.tx(1);
+  EXPECT_EQ(r.evidence[0].pcap, tap.pcap);
+  EXPECT_EQ(r.evidence[0].packet_index, 0);
+  EXPECT_EQ(r.evidence[0].display_filter, "frame.number == 1");
+  EXPECT_EQ(r.evidence[0].note, "closest candidate");
+  EXPECT_NE(r.message.find("closest: " + tap.pcap + " packet 0 (" + tap.name + ") at 11000 ns"), std::string::npos)
+      << r.message;
+  EXPECT_EQ(r.message.find("frame #"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace mrc::harness

@@ -185,6 +185,31 @@ TEST(EvInvariants, NoDataOnFailedEvAfterGrace) {
   EXPECT_EQ(run_invariant(inv("no_data_on_failed_ev", {{"grace_ns", "x"}}), s.ctx).verdict, Verdict::kError);
   s.ctx.faults.clear();
   EXPECT_EQ(run_invariant(grace, s.ctx).verdict, Verdict::kError);
+  // No fault because the rule never acted: the DUT never sent on the EV it drops. That is the
+  // DUT's doing and nothing failed: INCONCLUSIVE, the rule named; never the harness's ERROR.
+  s.ctx.idle_impairments = {"stimulus[1] drop selecting ev 5, from 50000 ns"};
+  const auto idle = run_invariant(grace, s.ctx);
+  EXPECT_EQ(idle.verdict, Verdict::kInconclusive);
+  EXPECT_NE(idle.message.find("the impairment never acted, the DUT sent nothing it selects (stimulus[1] drop selecting "
+                              "ev 5, from 50000 ns): nothing failed, nothing to judge"),
+            std::string::npos)
+      << idle.message;
+}
+
+// A generated profile may draw one value for EVs on different planes: a packet carrying it is
+// placed right on the port of any of them, and wrong only on a port none of them has.
+TEST(EvInvariants, StevPlacementAcceptsAValueDrawnTwiceOnEitherOfItsPorts) {
+  Scenario s;
+  s.ctx.dut.evs = {EvRecord{0, 1, ev_value(1), kGood}, EvRecord{1, 2, ev_value(2), kGood}, EvRecord{2, 3, ev_value(1), kGood}};
+  send_on(s, 10 * kUs, 1, 1, 1);
+  send_on(s, 11 * kUs, 2, 1, 3);
+  const auto placement = inv("stev_placement");
+  EXPECT_EQ(run_invariant(placement, s.finish()).verdict, Verdict::kPass);
+  send_on(s, 12 * kUs, 3, 1, 2);
+  const auto r = run_invariant(placement, s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  ASSERT_FALSE(r.evidence.empty());
+  EXPECT_EQ(r.evidence[0].expected.rfind("1 or 3 (the port of", 0), 0u) << r.evidence[0].expected;
 }
 
 TEST(EvInvariants, RetransmissionOnADifferentEv) {
