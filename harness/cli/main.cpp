@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("--mask", diff.masks, "fields to ignore (comma list; e.g. udp.sport,icrc,ts)");
   namespace lim = mrc::harness::limits;
   diff_cmd->add_option("--window", diff.window, "equivalence window in packets (spray reordering)")
-      ->check(CLI::Range(1u, mrc::harness::kMaxStreamDiffWindow, "1 .. kMaxStreamDiffWindow (harness/verdict/diff_stream.hpp)"))
+      ->check(CLI::Range(1u, mrc::harness::kMaxStreamDiffWindow, "1 .. " + std::to_string(mrc::harness::kMaxStreamDiffWindow)))
       ->capture_default_str();
   diff_cmd->add_option("--tolerance-ns", diff.tolerance_ns, "timestamp tolerance, ns")->capture_default_str();
   // CLI::Range lets NaN through (every comparison with it is false): this check does not.

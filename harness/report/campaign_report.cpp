@@ -159,7 +159,7 @@ std::string render_campaign_html(const CampaignResult& r) {
   for (const auto& d : r.defects) {
     out += "<tr class=\"" + std::string(d.caught ? "caught" : "survivor") + "\"><td class=\"req-id\"><code>" +
            html_escape(d.defect.name) + "</code></td><td><span class=\"kill " + (d.caught ? "caught\">CAUGHT" : "survived\">SURVIVED") +
-           "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + html::join_escaped(d.defect.violates) +
+           "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + html::join_nobr(d.defect.violates) +
            "</td><td class=\"num\">" + std::to_string(d.cases_run.size()) + "</td><td class=\"num\">" +
            std::to_string(d.unreached.size()) + "</td><td>";
     html_outcomes(out, d.killers, true);

@@ -46,6 +46,15 @@ std::string Anchors::of_id(std::string_view id) const {
   return it == by_id_.end() ? std::string() : it->second;
 }
 
+std::string join_nobr(const std::vector<std::string>& items) {
+  if (items.empty()) return join_escaped(items);
+  std::string out;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    out += (k ? ", " : "") + std::string("<span class=\"nobr\">") + html_escape(items[k]) + "</span>";
+  }
+  return out;
+}
+
 std::string join_escaped(const std::vector<std::string>& items) {
   if (items.empty()) return "\xE2\x80\x94";
   std::string out;

@@ -3,7 +3,10 @@
 // and requirement (case_filter). Both work from the file alone: no network, no external script;
 // without script every row stays visible.
 #include <algorithm>
+#include <cstdint>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "harness/report/case_finding.hpp"
 #include "harness/report/html_parts.hpp"
@@ -102,6 +105,46 @@ void case_filter_script(std::string& out) {
          "r.style.display=ok?'':'none';if(ok)n++;});"
          "document.getElementById('case-filter-count').textContent=n+' of '+rows.length+' cases';}"
          "s.forEach(function(x){x.addEventListener('change',apply);});apply();})();</script>\n";
+}
+
+void bridge_health(std::string& out, const RunResult& run) {
+  std::uint64_t to = 0, from = 0, lost = 0, budget = 0, worst = 0;
+  std::size_t bridged = 0;
+  std::string worst_case;
+  std::vector<std::string> lossy, over;
+  for (const auto& c : run.cases) {
+    if (!c.bridge) continue;
+    ++bridged;
+    const BridgeStats& b = *c.bridge;
+    to += b.to_dut;
+    from += b.from_dut;
+    lost += b.lost;
+    budget = std::max(budget, c.timing_budget.ns);
+    const std::uint64_t lag = std::max(b.lag_p99_ns, b.entry_p99_ns);
+    if (worst_case.empty() || lag > worst) {
+      worst = lag;
+      worst_case = c.id;
+    }
+    if (b.lost > 0) lossy.push_back(c.id);
+    if (c.timing_budget.ns > 0 && lag > c.timing_budget.ns) over.push_back(c.id);
+  }
+  if (bridged == 0) return;
+  auto ids = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size() && i < 5; ++i) s += (i ? ", " : "") + v[i];
+    if (v.size() > 5) s += ", and " + std::to_string(v.size() - 5) + " more";
+    return s;
+  };
+  const bool healthy = lost == 0 && over.empty();
+  out += "<p class=\"bridge-health " + std::string(healthy ? "ok" : "bad") + "\" id=\"bridge-health\">Real-time bridge over " +
+         std::to_string(bridged) + " case(s): " + std::to_string(to) + " frames to the DUT, " + std::to_string(from) +
+         " from it, " + std::to_string(lost) + " lost" +
+         (lossy.empty() ? std::string() : " (in " + std::to_string(lossy.size()) + " case(s): " + html_escape(ids(lossy)) + ")") +
+         "; worst added lag p99 " + html_escape(format_duration_ns(static_cast<double>(worst))) + " (" +
+         html_escape(worst_case) + ") against a timing budget of " +
+         html_escape(format_duration_ns(static_cast<double>(budget))) +
+         (over.empty() ? std::string("") : ", passed in " + std::to_string(over.size()) + " case(s): " + html_escape(ids(over))) +
+         "</p>\n";
 }
 
 }  // namespace mrc::harness::html

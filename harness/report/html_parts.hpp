@@ -59,7 +59,15 @@ void findings_list(std::string& out, const RunResult& run, const Anchors& anchor
 int failure_rank(const CaseResult& c, const CaseConformance& o);
 void case_filter(std::string& out, const RunResult& run);
 void case_filter_script(std::string& out);  // emitted after the case index table
+// A run whose DUT sat behind a real-time bridge (cases with CaseResult::bridge): one line at the
+// top (id "bridge-health") summing what the bridge carried and lost over the run and its worst
+// added lag against the declared timing budget, naming the cases that lost frames or passed it;
+// nothing for a run on the simulated fabric.
+void bridge_health(std::string& out, const RunResult& run);
 
+// Joins escaped items with ", "; "—" when empty. join_nobr keeps each item whole on a line
+// (requirement ids never break at their hyphens; the list breaks between them).
+std::string join_nobr(const std::vector<std::string>& items);
 // Joins escaped items with ", "; "—" when empty.
 std::string join_escaped(const std::vector<std::string>& items);
 

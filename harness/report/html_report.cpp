@@ -79,6 +79,7 @@ void header(std::string& out, const RunResult& run, const RunOutcome& outcome, c
   if (code != 0) out += " <span class=\"exit-why\">(" + html_escape(exit_reason(run).substr(8)) + ")</span>";
   if (all.expected > 0) out += " &middot; " + std::to_string(all.expected) + " expected (known) result(s)";
   out += " &middot; MUST coverage " + percent_phrase(cov.must_covered, cov.must, cov.must_covered_percent()) + "</p>\n";
+  html::bridge_health(out, run);
   out += "<dl class=\"run-meta\">";
   meta_row(out, "DUT capabilities", html::join_escaped(m.dut_capabilities));
   meta_row(out, "Seed", std::to_string(m.seed));

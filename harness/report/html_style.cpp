@@ -59,6 +59,7 @@ header.top code { background: rgba(255,255,255,.12); color: #fff; }
 .conformance .part .split { display: block; font-size: 12px; color: #9198a1; }
 .run-status { margin: 4px 0 12px; font-size: 15px; }
 .run-status strong.ok { color: #4ac26b; } .run-status strong.bad { color: #ff8182; }
+.bridge-health { margin: 4px 0; } .bridge-health.bad { color: #ff8182; } .bridge-health.ok { color: #4ac26b; }
 dl.run-meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; font-size: 13px; }
 dl.run-meta dt { color: #9198a1; } dl.run-meta dd { margin: 0; word-break: break-word; }
 nav.toc { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid var(--line);
@@ -66,7 +67,8 @@ nav.toc { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom:
 nav.toc a { margin-right: 18px; }
 main { padding: 0 32px 40px; max-width: 1400px; }
 table { border-collapse: collapse; margin: 8px 0 12px; }
-th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+.nobr, td.req-id code { white-space: nowrap; overflow-wrap: normal; }
 th { background: var(--soft); font-weight: 600; font-size: 13px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.zero { color: #b0b8c0; }

@@ -316,6 +316,17 @@ CaseResult read_case(Reader& r, Version version) {
     b.finish();
     if (c.timing_budget.ns == 0) b.fail(b.child("ns"), "a timing budget is written only when it is not zero");
   }
+  if (r.has("bridge")) {  // since 1.5
+    Reader b = r.object("bridge");
+    BridgeStats& s = c.bridge.emplace();
+    s.to_dut = b.u64("to_dut");
+    s.from_dut = b.u64("from_dut");
+    s.lost = b.u64("lost");
+    s.lag_p99_ns = b.u64("lag_p99_ns");
+    s.lag_max_ns = b.u64("lag_max_ns");
+    s.entry_p99_ns = b.u64("entry_p99_ns");
+    b.finish();
+  }
   if (r.has("wall_ms")) c.wall_ms = r.real("wall_ms");
   c.evidence_files = r.strings("evidence_files");
   if (r.has("evidence_error")) {

@@ -216,6 +216,16 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
     b["source"] = c.timing_budget.source;
     j["timing_budget"] = std::move(b);
   }
+  if (c.bridge) {  // schema 1.5, a DUT behind a real-time bridge only
+    Json b;
+    b["to_dut"] = c.bridge->to_dut;
+    b["from_dut"] = c.bridge->from_dut;
+    b["lost"] = c.bridge->lost;
+    b["lag_p99_ns"] = c.bridge->lag_p99_ns;
+    b["lag_max_ns"] = c.bridge->lag_max_ns;
+    b["entry_p99_ns"] = c.bridge->entry_p99_ns;
+    j["bridge"] = std::move(b);
+  }
   if (c.wall_ms) j["wall_ms"] = real(*c.wall_ms);
   j["evidence_files"] = strings(c.evidence_files);
   if (!c.evidence_error.empty()) j["evidence_error"] = c.evidence_error;  // schema 1.3

@@ -17,6 +17,17 @@ std::string bridge_note(const harness::BridgeFigures& b, const std::string& who)
          std::to_string(b.tx_errors) + " not sent";
 }
 
+harness::BridgeStats bridge_stats(const harness::BridgeFigures& b) {
+  harness::BridgeStats s;
+  s.to_dut = b.tx_frames;
+  s.from_dut = b.rx_frames;
+  s.lost = b.kernel_drops + b.rx_overflow + b.tx_errors;
+  s.lag_p99_ns = b.tx_lag.quantile(0.99);
+  s.lag_max_ns = b.tx_lag.max();
+  s.entry_p99_ns = b.rx_entry.quantile(0.99);
+  return s;
+}
+
 std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who) {
   const std::uint64_t lost = b.kernel_drops + b.rx_overflow + b.tx_errors;
   if (lost > 0) return "the real-time bridge lost " + std::to_string(lost) + " frame(s) to or from the " + who;

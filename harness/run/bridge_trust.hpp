@@ -8,6 +8,7 @@
 #include <string>
 
 #include "harness/testbed/wire_host.hpp"
+#include "harness/verdict/verdict.hpp"
 
 namespace mrc::run {
 
@@ -17,6 +18,8 @@ inline constexpr std::uint64_t kMaxBehindNs = 50'000'000;
 
 // "real-time bridge: N frames to the DUT (lag p50 .., p99 .., max ..), M from it (...), ..."
 std::string bridge_note(const harness::BridgeFigures& b, const std::string& who);
+// The same figures as the case result keeps them (results.json "bridge").
+harness::BridgeStats bridge_stats(const harness::BridgeFigures& b);
 
 // Why the bridge did not keep to its budget ("" when it did): lost frames, or a p99 lag either way
 // over the budget. Such a run changed what the DUT saw.

@@ -4,6 +4,7 @@
 
 #include "harness/dut/binding_factory.hpp"
 #include "harness/run/campaign.hpp"
+#include "harness/run/progress_count.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::run {
@@ -33,12 +34,13 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
   for (const harness::Case* c : cases) result.cases.push_back(c->id);
   const auto& defects = plan.defects;
 
-  std::size_t finished = 0;
-  auto progress = [&](std::size_t total, const std::string& label, const CaseResult& r, double wall_s) {
+  // One count for both phases: the defect runs join it once the baseline says which are needed.
+  ProgressCount count(cases.size(), plan.pool.jobs);
+  auto progress = [&](const std::string& label, const CaseResult& r, double wall_s) {
+    const std::string at = count.next(wall_s);
     if (!plan.progress) return;
-    ++finished;
-    *plan.progress << '[' << finished << '/' << total << "] " << label << ' ' << r.id << ' '
-                   << harness::to_string(r.verdict) << ' ' << format_seconds(wall_s) << '\n'
+    *plan.progress << at << label << ' ' << r.id << ' ' << harness::to_string(r.verdict) << ' ' << format_seconds(wall_s)
+                   << count.eta() << '\n'
                    << std::flush;
   };
 
@@ -49,7 +51,7 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
   std::vector<CaseTask> tasks;
   for (std::size_t i = 0; i < cases.size(); ++i) tasks.push_back(CaseTask{cases[i], cases[i]->seed, nullptr, &reads[i]});
   const auto baseline = run_case_tasks(tasks, suite_root, plan.pool, clean, [&](std::size_t, const CaseResult& r, double w) {
-    progress(tasks.size(), "baseline", r, w);
+    progress("baseline", r, w);
   });
   std::vector<std::size_t> usable;  // indexes into cases
   std::vector<const harness::Case*> unusable;
@@ -97,12 +99,12 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
       if (p.task) labels[*p.task] = defects[k].name;
     }
   }
-  finished = 0;
+  count.add_total(result.interrupted ? 0 : tasks.size());
   result.runs_skipped = 0;
   const auto runs = result.interrupted ? std::vector<std::optional<CaseResult>>(tasks.size())
                                        : run_case_tasks(tasks, suite_root, plan.pool, clean,
                                                         [&](std::size_t i, const CaseResult& r, double w) {
-                                                          progress(tasks.size(), labels[i], r, w);
+                                                          progress(labels[i], r, w);
                                                         });
   for (std::size_t k = 0; k < defects.size(); ++k) {
     std::vector<CaseResult> results;

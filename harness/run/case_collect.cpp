@@ -220,6 +220,7 @@ void collect(SessionState& s) {
   for (const auto& [host, who] : {std::pair{kDutHost, "DUT"}, std::pair{kPeerHost, "peer"}}) {
     if (const harness::BridgeFigures* b = s.tb->bridge_figures(host)) {
       s.result.notes.push_back(bridge_note(*b, who));
+      if (host == kDutHost) s.result.bridge = bridge_stats(*b);
       if (s.result.wire_overrun.empty()) s.result.wire_overrun = bridge_overrun(*b, s.tb->timing_budget().ns, who);
       lag_p99 = std::max({lag_p99, b->tx_lag.quantile(0.99), b->rx_entry.quantile(0.99)});
     }

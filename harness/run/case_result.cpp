@@ -45,6 +45,7 @@ CaseResult judge_case(const harness::Case& as_written, const SessionResult& s, c
   CaseResult r = case_header(c, suite_root, seed);
   r.sim_time_ns = s.sim_time_ns;
   r.timing_budget = s.ctx.timing_budget;
+  r.bridge = s.bridge;
   if (s.status != Verdict::kPass) {
     r.verdict = s.status;
     r.message = s.message;

@@ -51,6 +51,11 @@ struct Put {
     if (v) f64(*v, field);
   }
   template <class T, class Each>
+  void optional_of(const std::optional<T>& v, std::string_view, Each each) {
+    w.boolean(v.has_value());
+    if (v) each(*v);
+  }
+  template <class T, class Each>
   void list(const std::vector<T>& v, std::size_t, std::string_view field, Each each) {
     if (!w.count(v.size(), kMaxList, field)) return;
     for (const T& item : v) each(item);
@@ -83,6 +88,10 @@ struct Get {
   }
   void optional(std::optional<double>& v, std::string_view field) {
     if (r.boolean(field)) f64(v.emplace(), field);
+  }
+  template <class T, class Each>
+  void optional_of(std::optional<T>& v, std::string_view field, Each each) {
+    if (r.boolean(field)) each(v.emplace());
   }
   template <class T, class Each>
   void list(std::vector<T>& v, std::size_t min_entry, std::string_view field, Each each) {
@@ -168,6 +177,14 @@ void visit_case(A& a, R& c) {
   a.u64(c.sim_time_ns, "sim_time_ns");
   a.u64(c.timing_budget.ns, "timing_budget.ns");
   a.str(c.timing_budget.source, "timing_budget.source");
+  a.optional_of(c.bridge, "bridge", [&](auto& b) {
+    a.u64(b.to_dut, "bridge.to_dut");
+    a.u64(b.from_dut, "bridge.from_dut");
+    a.u64(b.lost, "bridge.lost");
+    a.u64(b.lag_p99_ns, "bridge.lag_p99_ns");
+    a.u64(b.lag_max_ns, "bridge.lag_max_ns");
+    a.u64(b.entry_p99_ns, "bridge.entry_p99_ns");
+  });
   a.optional(c.wall_ms, "wall_ms");
   a.enumeration(c.expectation, harness::ExpectationOutcome::kExpired, "expectation");
   a.str(c.expectation_reason, "expectation_reason");

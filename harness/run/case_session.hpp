@@ -56,6 +56,7 @@ struct SessionResult {
   harness::CheckContext ctx;
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
+  std::optional<harness::BridgeStats> bridge;  // a real-time bridge's figures for the DUT's side
   // The case as it ran when the runner raised its ACK timeout for the wire (config.qp.timeout and
   // every time written in T re-evaluated): its checks are the ones to judge with.
   std::optional<harness::Case> rescaled;

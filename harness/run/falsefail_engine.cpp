@@ -4,6 +4,7 @@
 
 #include "harness/dut/binding_factory.hpp"
 #include "harness/run/falsefail.hpp"
+#include "harness/run/progress_count.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::run {
@@ -14,18 +15,18 @@ harness::FalsefailResult measure_falsefail(std::span<const harness::Case* const>
   for (const harness::Case* c : cases) {
     for (std::uint32_t s = 0; s < plan.seeds; ++s) tasks.push_back(CaseTask{c, plan.first_seed + s, nullptr});
   }
-  std::size_t finished = 0;
+  ProgressCount count(tasks.size(), plan.pool.jobs);
   const BindingFactory factory = [spec = plan.dut] { return harness::make_binding(spec, nullptr); };
   const auto runs = run_case_tasks(tasks, suite_root, plan.pool, factory,
                                    [&](std::size_t, const harness::CaseResult& r, double wall_s) {
-                                     ++finished;
+                                     const std::string at = count.next(wall_s);
                                      if (!plan.progress || (r.verdict == harness::Verdict::kPass &&
-                                                            finished % 50 != 0 && finished != tasks.size())) {
+                                                            count.done() % 50 != 0 && count.done() != tasks.size())) {
                                        return;
                                      }
-                                     *plan.progress << '[' << finished << '/' << tasks.size() << "] " << r.id
-                                                    << " seed " << r.seed << ' ' << harness::to_string(r.verdict) << ' '
-                                                    << format_seconds(wall_s) << '\n'
+                                     *plan.progress << at << r.id << " seed " << r.seed << ' '
+                                                    << harness::to_string(r.verdict) << ' ' << format_seconds(wall_s)
+                                                    << count.eta() << '\n'
                                                     << std::flush;
                                    });
 

@@ -8,6 +8,7 @@
 #include "harness/report/text_escape.hpp"
 #include "harness/run/case_pool.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/progress_count.hpp"
 #include "harness/run/suite_loader.hpp"
 
 namespace mrc::run {
@@ -44,6 +45,7 @@ InteropRun run_interop_matrix(const InteropPlan& plan, const std::vector<std::st
   r.command_line = base.command_line;
 
   const std::size_t n = plan.impls.size();
+  ProgressCount count(n * n, 1);  // pairs run one after the other
   for (std::size_t k = 0; k < n * n && !interrupt_flag().load(); ++k) {
     const std::size_t row = k / n;
     const std::size_t col = k % n;
@@ -74,11 +76,12 @@ InteropRun run_interop_matrix(const InteropPlan& plan, const std::vector<std::st
     c.interrupted = run.interrupted;
     if (base.wall_clock) c.wall_seconds = wall_s;
     r.cells.push_back(c);
+    const std::string at = count.next(wall_s);
     if (plan.progress) {  // one write, so a reader never sees half a line
       const auto worst = c.worst();
-      *plan.progress << ('[' + std::to_string(k + 1) + '/' + std::to_string(n * n) + "] DUT " + c.dut + " x peer " +
-                         c.peer + ": " + (worst ? std::string(harness::to_string(*worst)) : "no case ran") + " (" +
-                         c.counts.text() + ") " + format_seconds(wall_s) + (c.interrupted ? " interrupted" : "") + '\n')
+      *plan.progress << (at + "DUT " + c.dut + " x peer " + c.peer + ": " +
+                         (worst ? std::string(harness::to_string(*worst)) : "no case ran") + " (" + c.counts.text() + ") " +
+                         format_seconds(wall_s) + (c.interrupted ? " interrupted" : "") + count.eta() + '\n')
                      << std::flush;
     }
     if (plan.on_pair_done) plan.on_pair_done(r.cells.back());

@@ -4,6 +4,7 @@
 
 #include "harness/dut/binding_factory.hpp"
 #include "harness/run/campaign.hpp"
+#include "harness/run/progress_count.hpp"
 #include "harness/run/suite_runner.hpp"
 
 namespace mrc::run {
@@ -78,16 +79,15 @@ harness::VariantsResult run_variants(std::span<const harness::Case* const> cases
       }
     }
   }
-  std::size_t finished = 0;
+  ProgressCount count(tasks.size(), plan.pool.jobs);
   const BindingFactory clean = [] { return harness::make_binding("reference", nullptr); };
   const auto runs = run_case_tasks(tasks, suite_root, plan.pool, clean,
                                    [&](std::size_t i, const CaseResult& r, double wall_s) {
+                                     const std::string at = count.next(wall_s);
                                      if (!plan.progress) return;
-                                     ++finished;
-                                     *plan.progress << '[' << finished << '/' << tasks.size() << "] "
-                                                    << result.runs[run_of[i]].name << ' ' << r.id << ' '
+                                     *plan.progress << at << result.runs[run_of[i]].name << ' ' << r.id << ' '
                                                     << harness::to_string(r.verdict) << ' ' << format_seconds(wall_s)
-                                                    << '\n'
+                                                    << count.eta() << '\n'
                                                     << std::flush;
                                    });
   for (std::size_t i = 0; i < tasks.size(); ++i) {

@@ -75,6 +75,20 @@ enum class ExpectationOutcome : std::uint8_t {
   kExpired,         // the entry's expiry date has passed: reported as an error
 };
 
+// What a real-time bridge carried for one case (a DUT on real interfaces; absent on the simulated
+// fabric): frames between the fabric and the DUT's interfaces each way, those lost (capture rings,
+// the bridge's queue, refused sends), and what it added: the lag towards the DUT (p99, max) and
+// the entry delay from it (p99). The report sums them into its bridge-health line. Since 1.5.
+struct BridgeStats {
+  std::uint64_t to_dut = 0;
+  std::uint64_t from_dut = 0;
+  std::uint64_t lost = 0;
+  std::uint64_t lag_p99_ns = 0;
+  std::uint64_t lag_max_ns = 0;
+  std::uint64_t entry_p99_ns = 0;
+  bool operator==(const BridgeStats&) const = default;
+};
+
 struct CaseResult {
   std::string id;
   std::string title;
@@ -97,6 +111,7 @@ struct CaseResult {
   std::string evidence_error;  // "" or "<file>: <strerror>" when evidence could not be written
   std::uint64_t sim_time_ns = 0;     // virtual time the case ran for
   TimingBudget timing_budget;        // what the case's testbed declared (timing_budget.hpp); 0 on the sim
+  std::optional<BridgeStats> bridge;  // what the real-time bridge carried to and from the DUT
   std::optional<double> wall_ms;     // only with --wall-clock (breaks byte-identical reports)
   ExpectationOutcome expectation = ExpectationOutcome::kNone;
   std::string expectation_reason;

@@ -362,5 +362,27 @@ TEST(HtmlReport, ACleanRunSaysNothingFailed) {
   EXPECT_NE(render_html(run).find("id=\"no-findings\">Nothing failed and nothing was left unjudged."), std::string::npos);
 }
 
+// A run over a real-time bridge says at the top what the bridge carried and lost and its worst
+// lag against the budget, naming the cases; a run on the simulated fabric says nothing of it.
+TEST(HtmlReport, ABridgedRunSaysAtTheTopWhatTheBridgeCarriedAndLost) {
+  EXPECT_EQ(render_html(test::sample_run()).find("id=\"bridge-health\""), std::string::npos);
+  RunResult run = test::sample_run();
+  run.cases[0].timing_budget = TimingBudget{500'000, "real-time bridge (--testbed netns)"};
+  run.cases[0].bridge = BridgeStats{1000, 800, 0, 120'000, 400'000, 90'000};
+  run.cases[1].timing_budget = run.cases[0].timing_budget;
+  run.cases[1].bridge = BridgeStats{2000, 1500, 7, 650'000, 2'000'000, 100'000};
+  const std::string html = render_html(run);
+  const std::size_t at = html.find("<p class=\"bridge-health bad\" id=\"bridge-health\">");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_LT(at, html.find("<section id=\"findings\">"));
+  const std::string line = html.substr(at, html.find("</p>", at) - at);
+  EXPECT_NE(line.find("Real-time bridge over 2 case(s): 3000 frames to the DUT, 2300 from it, 7 lost (in 1 case(s): "
+                      "spray-v-002); worst added lag p99 "),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("(spray-v-002) against a timing budget of "), std::string::npos) << line;
+  EXPECT_NE(line.find("passed in 1 case(s): spray-v-002"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace mrc::harness

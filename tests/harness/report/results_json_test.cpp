@@ -368,7 +368,22 @@ void as_older_schema(nlohmann::json& j, const char* schema) {
 RunResult budgeted_run() {
   RunResult run = sample_run();
   run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
+  run.cases[1].bridge = BridgeStats{1200, 900, 3, 250'000, 1'500'000, 120'000};
   return run;
+}
+
+// What the bridge carried is written for a bridged case only (schema 1.5), reads back whole and
+// passes the schema.
+TEST(ResultsJson, BridgeFiguresAreWrittenForABridgedCaseOnly) {
+  EXPECT_EQ(render_results_json(sample_run()).find("\"bridge\""), std::string::npos);
+  const std::string text = render_results_json(budgeted_run());
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_FALSE(j["cases"][0].contains("bridge"));
+  EXPECT_EQ(j["cases"][1]["bridge"]["lost"], 3);
+  EXPECT_EQ(j["cases"][1]["bridge"]["lag_max_ns"], 1'500'000);
+  EXPECT_EQ(parse_results_json(text).cases[1].bridge, budgeted_run().cases[1].bridge);
+  const auto v = validate_json(load_schema(), j);
+  EXPECT_TRUE(v.empty()) << violations_text(v);
 }
 
 TEST(ResultsJson, TimingBudgetIsWrittenOnlyWhenNonZero) {

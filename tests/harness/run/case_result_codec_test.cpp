@@ -22,7 +22,7 @@ using harness::Verdict;
 // size changes, encode the new field (visit_* in case_result_codec.cpp), set it in full_result(),
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(CaseResult) == 544 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
+static_assert(sizeof(CaseResult) == 600 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
                   sizeof(Chart) == 200,
               "a field was added to the verdict model: see the comment above");
 #endif
@@ -49,6 +49,7 @@ CaseResult full_result() {
   r.sim_time_ns = 123456789;
   r.wall_ms = 41.25;
   r.timing_budget = harness::TimingBudget{200'000, "real-time bridge (--testbed netns)"};
+  r.bridge = harness::BridgeStats{1200, 900, 3, 250'000, 1'500'000, 120'000};
   r.expectation = ExpectationOutcome::kUnexpectedOther;
   r.expectation_reason = "vendor quirk";
   r.expectation_link = "https://example.invalid/bug/1";
@@ -106,7 +107,8 @@ TEST(CaseResultCodec, EveryFieldSurvivesARoundTrip) {
 TEST(CaseResultCodec, TheComparisonSeesEachKindOfChange) {
   // A round trip that dropped any of these would be caught by EveryFieldSurvivesARoundTrip.
   const CaseResult base = full_result();
-  std::vector<CaseResult> changed(6, base);
+  std::vector<CaseResult> changed(7, base);
+  changed[6].bridge->lost = 4;
   changed[0].wall_ms.reset();
   changed[1].checks[0].charts[1].markers.pop_back();
   changed[2].checks[0].evidence[0].note = "other";
