@@ -2,6 +2,7 @@
 // bundle (harness/report/bundle.hpp).
 #include <ostream>
 
+#include "harness/cli/byte_progress.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/report/bundle.hpp"
 #include "harness/report/report.hpp"
@@ -46,6 +47,8 @@ int run_bundle(const BundleCliOptions& o, std::ostream& out, std::ostream& err) 
   r.git_hash = o.git_hash;
   harness::BundleMade made;
   try {
+    ByteProgress progress(err, "bundle: hashing", stderr_is_terminal());
+    r.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     made = harness::make_bundle(r);
   } catch (const harness::BundleInputError& e) {
     err << "error: bundle: " << e.what() << "\n";

@@ -17,9 +17,11 @@
 #include "harness/run/campaign_engine.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
+#include "harness/run/run_reports.hpp"
 #include "harness/run/shard_plan.hpp"
 #include "harness/run/suite_loader.hpp"
 #include "reference/defects.hpp"
+#include "reference/wire/wire_revision.hpp"
 
 namespace mrc::cli {
 namespace {
@@ -109,6 +111,11 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
     err << "error: --min-kill-rate must lie in [0, 1]\n";
     return kExitBadInput;
   }
+  const std::optional<run::KeptKills> keep_kills = run::kept_kills_from(o.kill_runs);
+  if (!keep_kills) {
+    err << "error: --kill-runs takes first, all or none, not '" << o.kill_runs << "'\n";
+    return kExitBadInput;
+  }
   const auto chosen = choose_defects(o.defects, err);
   if (!chosen) return kExitBadInput;
   for (const auto name : *chosen) {
@@ -148,6 +155,23 @@ int run_campaign(const CampaignOptions& o, std::ostream& out, std::ostream& err)
   plan.dut = o.dut;
   plan.pool.testbed = o.testbed;
   plan.pool.write_evidence = false;
+  // The runs that killed a defect keep their report and evidence under <out>/kills/<defect>/: the
+  // evidence of a FAIL, headers only unless a check reads payload (as `run --evidence failures`).
+  plan.pool.evidence.keep = run::EvidenceKeep::kFailures;
+  plan.kill_runs = folder->staging / "kills";
+  plan.keep_kills = *keep_kills;
+  plan.err = &err;
+  {
+    harness::RunResult& k = plan.kill_report;
+    const auto space = o.build.find(' ');
+    k.meta.suite_version = o.build.substr(0, space);
+    k.meta.git_hash = space == std::string::npos ? "" : o.build.substr(space + 1);
+    k.meta.wire = std::string(wire::kWireRevision);
+    k.meta.testbed = o.testbed;
+    k.requirements = run::suite_coverage(sel.suite);
+    k.evidence.keep = std::string(run::to_string(plan.pool.evidence.keep));
+    k.evidence.snaplen = run::snaplen_spelling(plan.pool.evidence);
+  }
   plan.pool.jobs = o.jobs;
   plan.pool.watchdog_grace_s = o.watchdog_grace_s;
   plan.progress = o.progress ? &err : nullptr;

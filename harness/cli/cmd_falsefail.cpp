@@ -7,6 +7,7 @@
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/falsefail_report.hpp"
 #include "harness/report/report.hpp"
+#include "harness/run/binding_hint.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/shard_plan.hpp"
@@ -33,7 +34,7 @@ int run_falsefail(const FalsefailOptions& o, std::ostream& out, std::ostream& er
   {
     std::string why;
     if (!harness::valid_binding_spec(o.dut, &why)) {
-      err << "error: " << why << '\n';
+      err << "error: " << run::with_binding_hint(why) << '\n';
       return kExitBadInput;
     }
   }

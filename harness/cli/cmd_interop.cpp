@@ -14,6 +14,7 @@
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/interop_report.hpp"
 #include "harness/report/report.hpp"
+#include "harness/run/binding_hint.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/interop_engine.hpp"
@@ -34,7 +35,9 @@ using run::kExitHarness;
 // A spec as make_binding or --testbed netns takes it: agent:reference[:defects] is an agent the
 // netns testbed starts, valid when reference[:defects] is.
 bool valid_impl(const std::string& spec, std::string* why, const harness::BindingOptions& options) {
-  return harness::valid_binding_spec(run::started_agent_backend(spec).value_or(spec), why, options);
+  const bool ok = harness::valid_binding_spec(run::started_agent_backend(spec).value_or(spec), why, options);
+  if (!ok && why) *why = run::with_binding_hint(*why);
+  return ok;
 }
 
 std::optional<std::vector<std::string>> parse_impls(const std::vector<std::string>& typed,

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <ostream>
 
+#include "harness/cli/byte_progress.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/staged_out.hpp"
 #include "harness/report/campaign_report.hpp"
@@ -28,6 +29,7 @@ using run::kExitHarness;
 struct Merged {
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<fs::path> evidence_from;
+  std::vector<fs::path> kills_from;  // campaign: each shard's kills/ (the kept killing runs)
   bool complete = true;
   int exit_code = 0;
   std::string summary;  // for `out`
@@ -83,6 +85,20 @@ Merged merge(const std::vector<ShardFolder>& shards, const std::string& command_
                 harness::conformance_line(harness::run_outcome(r)) + "\n";
   } else if (kind == "campaign") {
     auto results = read_all<harness::CampaignResult>(shards, "campaign.json", harness::read_campaign_json);
+    // A shard whose campaign.json names a kept killing run it does not hold is incomplete.
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+      for (const harness::DefectOutcome& d : results[i].defects) {
+        if (d.kept_runs.empty()) continue;
+        const fs::path report = shards[i].dir / "kills" / d.defect.name / harness::kHtmlReportName;
+        std::error_code ec;
+        if (!fs::is_regular_file(report, ec)) {
+          throw harness::ReportError(shards[i].dir.string() + "/campaign.json: defect " + d.defect.name +
+                                     " names kept killing runs, but " + report.string() +
+                                     " is missing: that shard's report is incomplete; run the shard again");
+        }
+      }
+      m.kills_from.push_back(shards[i].dir / "kills");
+    }
     const harness::CampaignResult r = harness::merge_campaign_results(shards, std::move(results));
     m.files = {{"campaign.json", harness::render_campaign_json(r)}, {"campaign.html", harness::render_campaign_html(r)}};
     m.complete = !r.interrupted;
@@ -109,9 +125,69 @@ Merged merge(const std::vector<ShardFolder>& shards, const std::string& command_
   return m;
 }
 
+// Copies a whole file, read and written whole (write_file_atomically: staged, synced, every write
+// checked), so a full disk is named as such, not as the I/O error a kernel copy reports.
+// The bytes a merge copies, for its progress line (byte_progress.hpp).
+struct CopyCount {
+  ByteProgress& bar;
+  std::uint64_t total = 0;
+  std::uint64_t done = 0;
+};
+
+std::string copy_file_checked(const fs::path& from, const fs::path& to, CopyCount& count) {
+  std::ifstream in(from, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return "reading " + from.string() + ": cannot read";
+  try {
+    harness::write_file_atomically(to, bytes);
+  } catch (const std::exception& e) {
+    return "copying " + from.string() + ": " + e.what();
+  }
+  count.done += bytes.size();
+  count.bar.update(count.done, count.total);
+  return "";
+}
+
+// The bytes of the regular files under each folder (what the copies below will move).
+std::uint64_t bytes_under(const std::vector<fs::path>& dirs) {
+  std::uint64_t n = 0;
+  std::error_code ec;
+  for (const fs::path& dir : dirs) {
+    if (!fs::is_directory(dir, ec)) continue;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (it->is_regular_file(ec)) n += it->file_size(ec);
+    }
+  }
+  return n;
+}
+
+// Copies each shard's kills/ (a folder per defect: a report and its evidence) into <stage>/kills
+// (a defect runs whole in one shard, so two shards never share a folder). "" or the error.
+std::string copy_kills(const std::vector<fs::path>& from, const fs::path& stage, CopyCount& count) {
+  std::error_code ec;
+  for (const fs::path& dir : from) {
+    if (!fs::is_directory(dir, ec)) continue;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      const fs::path to = stage / "kills" / fs::relative(it->path(), dir);
+      if (it->is_symlink()) return it->path().string() + ": a link: kept killing runs hold files and folders only";
+      if (it->is_directory()) {
+        fs::create_directories(to, ec);
+        if (ec) return "creating " + to.string() + ": " + ec.message();
+        continue;
+      }
+      if (!it->is_regular_file()) return it->path().string() + ": not a regular file";
+      if (std::string e = copy_file_checked(it->path(), to, count); !e.empty()) return e;
+    }
+    if (ec) return "reading " + dir.string() + ": " + ec.message();
+  }
+  return "";
+}
+
 // Copies each shard's evidence/ into <stage>/evidence (the cases of different shards never share a
 // file name: each case is in one shard). "" or the error.
-std::string copy_evidence(const std::vector<fs::path>& from, const fs::path& stage) {
+std::string copy_evidence(const std::vector<fs::path>& from, const fs::path& stage, CopyCount& count) {
   std::error_code ec;
   for (const fs::path& dir : from) {
     if (!fs::is_directory(dir, ec)) continue;
@@ -119,16 +195,7 @@ std::string copy_evidence(const std::vector<fs::path>& from, const fs::path& sta
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const fs::path to = stage / "evidence" / entry.path().filename();
       if (!entry.is_regular_file()) return entry.path().string() + ": not a regular file: a report's evidence holds files only";
-      // Read and written whole (write_file_atomically: staged, synced, every write checked), so a
-      // full disk is named as such, not as the I/O error a kernel copy reports.
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (!in.good() && !in.eof()) return "reading " + entry.path().string() + ": cannot read";
-      try {
-        harness::write_file_atomically(to, bytes);
-      } catch (const std::exception& e) {
-        return "copying " + entry.path().string() + ": " + e.what();
-      }
+      if (std::string e = copy_file_checked(entry.path(), to, count); !e.empty()) return e;
     }
     if (ec) return "reading " + dir.string() + ": " + ec.message();
   }
@@ -158,7 +225,10 @@ int run_merge(const MergeOptions& o, std::ostream& out, std::ostream& err) {
   if (!folder) return kExitBadInput;
   try {
     // Evidence first, reports last: a report is written only over the evidence it names.
-    if (std::string e = copy_evidence(m.evidence_from, folder->staging); !e.empty()) throw harness::ReportError(e);
+    ByteProgress bar(err, "merge: copying evidence", stderr_is_terminal());
+    CopyCount count{bar, bytes_under(m.evidence_from) + bytes_under(m.kills_from)};
+    if (std::string e = copy_evidence(m.evidence_from, folder->staging, count); !e.empty()) throw harness::ReportError(e);
+    if (std::string e = copy_kills(m.kills_from, folder->staging, count); !e.empty()) throw harness::ReportError(e);
     for (const auto& [name, content] : m.files) harness::write_file_atomically(folder->staging / name, content);
   } catch (const std::exception& e) {
     // Nothing half made is left to read as a report (a full disk, an I/O error): the shards still

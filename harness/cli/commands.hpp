@@ -156,6 +156,7 @@ struct CampaignOptions {
   double min_kill_rate = 0.9;
   bool relevant_only = false;      // per defect, only the cases whose clauses it violates
   bool run_all = false;            // also the runs a defect leaves unreached (CampaignPlan::run_all)
+  std::string kill_runs = "first";  // which killing runs <out>/kills/ keeps: first, all, none (run::KeptKills)
   std::string testbed = "mini";
   bool wall_clock = false;         // put the wall time into campaign.json/html
   bool progress = true;            // a line per finished case run on `err`

@@ -300,6 +300,7 @@ int main(int argc, char** argv) {
   campaign_cmd->add_flag("--run-all", campaign.run_all,
                          "also run each case with the defects its clean run never reached (their result is the clean "
                          "run's by construction; this checks it: a difference is a reach error, exit 1)");
+  campaign_cmd->add_option("--kill-runs", campaign.kill_runs, "killing runs kept with report and evidence in <out>/kills/<defect>/: first (per defect), all or none")->check(CLI::IsMember({"first", "all", "none"}))->capture_default_str();
   campaign_cmd->add_option("--testbed", campaign.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
   campaign_cmd->add_flag("--wall-clock", campaign.wall_clock, "put the wall time into the reports (not byte-reproducible)");
   campaign_cmd->add_flag_callback("--no-progress", [&p = campaign.progress] { p = false; }, "no per-run progress line on stderr");

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -54,6 +55,8 @@ struct BundleRequest {
   std::filesystem::path exclude;                    // a file not to pack (the bundle being written)
   std::string suite_version;                        // of the bundling binary
   std::string git_hash;
+  // Called as each member is hashed, with the bytes done and the total: the CLI's progress line.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct BundleMade {

@@ -246,8 +246,12 @@ BundleMade make_bundle(const BundleRequest& r) {
                         {"fingerprint", fingerprint}};
   manifest["run"] = run_json(run, raw.is_object() ? raw : Json::object());
   Json file_list = Json::array();
+  std::uint64_t total = 0, done = 0;
+  for (const TarMember& m : files) total += m.data.size();
   for (const TarMember& m : files) {
     file_list.push_back({{"path", m.name}, {"size", m.data.size()}, {"sha256", sha256_hex(m.data)}});
+    done += m.data.size();
+    if (r.progress) r.progress(done, total);
   }
   manifest["files"] = std::move(file_list);
   manifest["expectations"] = r.expectations ? Json(std::string(kBundleExpectationsName)) : Json(nullptr);

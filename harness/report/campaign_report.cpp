@@ -52,13 +52,22 @@ std::string joined_ids(const std::vector<CaseOutcome>& os) {
   return s;
 }
 
-void html_outcomes(std::string& out, const std::vector<CaseOutcome>& os, bool with_checks) {
+// `kept`: the killing runs whose report and evidence are kept under kills/<defect>/; each links
+// to its case section there (findings with Wireshark frame numbers, evidence rows, charts; the
+// fragment is html::Anchors' for a case id that is once in its run).
+void html_outcomes(std::string& out, const std::vector<CaseOutcome>& os, bool with_checks,
+                   const DefectOutcome* kept = nullptr) {
   if (os.empty()) {
     out += "<span class=\"dim\">none</span>";
     return;
   }
   for (const auto& o : os) {
     out += "<div class=\"covering\"><code>" + html_escape(o.id) + "</code> " + html::badge(o.verdict);
+    if (kept && std::find(kept->kept_runs.begin(), kept->kept_runs.end(), o.id) != kept->kept_runs.end()) {
+      const std::string folder = "kills/" + kept->defect.name + "/";
+      out += " <a class=\"kill-run\" href=\"" + html_escape(folder + "index.html#case-" + safe_name(o.id, '_')) +
+             "\">the killing run: findings and evidence</a>";
+    }
     if (with_checks) {
       for (const auto& c : o.checks) {
         out += "<br><span class=\"dim\">" + html_escape(c.name) + ":</span> " + html_escape(c.message);
@@ -108,6 +117,7 @@ std::string render_campaign_json(const CampaignResult& r) {
     dj["collateral"] = std::move(collateral);
     dj["baseline_excluded"] = strings(d.baseline_excluded);
     dj["unreached"] = strings(d.unreached);
+    dj["kept_runs"] = strings(d.kept_runs);
     if (!d.reach_errors.empty()) dj["reach_errors"] = strings(d.reach_errors);
     defects.push_back(std::move(dj));
   }
@@ -162,7 +172,7 @@ std::string render_campaign_html(const CampaignResult& r) {
            "</span></td><td>" + html_escape(d.defect.symptom) + "</td><td>" + html::join_nobr(d.defect.violates) +
            "</td><td class=\"num\">" + std::to_string(d.cases_run.size()) + "</td><td class=\"num\">" +
            std::to_string(d.unreached.size()) + "</td><td>";
-    html_outcomes(out, d.killers, true);
+    html_outcomes(out, d.killers, true, &d);
     out += "</td><td>";
     html_outcomes(out, d.collateral, false);
     if (!d.baseline_excluded.empty()) {

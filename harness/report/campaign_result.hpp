@@ -54,6 +54,9 @@ struct DefectOutcome {
   // each. Each is a switch the endpoint acted on without its read being logged: the default
   // campaign, which takes the clean result for them, would be wrong there.
   std::vector<std::string> reach_errors;
+  // The killing case runs kept under kills/<defect>/ (a run report and their evidence), in suite
+  // order; empty when none was kept (campaign --kill-runs none, or not caught).
+  std::vector<std::string> kept_runs;
 };
 
 struct CampaignResult {

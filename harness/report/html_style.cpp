@@ -143,6 +143,12 @@ svg.chart .series { fill: none; stroke-width: 1.6; }
 svg.chart .point { stroke: #fff; stroke-width: 1; }
 svg.chart .marker { stroke: var(--fail); stroke-width: 1.4; stroke-dasharray: 5 3; }
 svg.chart .marker-label { font-size: 10px; fill: var(--fail); }
+svg.chart .point.hollow { fill: #fff; stroke-width: 1.6; }
+svg.chart .limit { stroke: var(--fail); stroke-width: 1.6; stroke-dasharray: 6 3; }
+svg.chart .limit-label { font-size: 10px; fill: var(--fail); }
+svg.chart .row { stroke: #d0d7de; stroke-width: 1; }
+svg.chart .group-sep { stroke: #afb8c1; stroke-width: 1; stroke-dasharray: 2 2; }
+svg.chart .cell { fill: #0969da; }
 footer { padding: 16px 32px 28px; color: var(--dim); font-size: 12px; border-top: 1px solid var(--line); }
 @media print {
   nav.toc { display: none; }

@@ -127,6 +127,7 @@ CampaignResult read_campaign_json(const std::filesystem::path& file) {
     o.baseline_excluded = get<std::vector<std::string>>(d, dj, at, "baseline_excluded");
     o.unreached = get<std::vector<std::string>>(d, dj, at, "unreached");
     if (dj.contains("reach_errors")) o.reach_errors = get<std::vector<std::string>>(d, dj, at, "reach_errors");
+    if (dj.contains("kept_runs")) o.kept_runs = get<std::vector<std::string>>(d, dj, at, "kept_runs");
     r.defects.push_back(std::move(o));
   }
   return r;

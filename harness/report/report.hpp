@@ -21,9 +21,12 @@ namespace mrc::harness {
 // why (interrupt_reason) and what did not run (not_run); 1.4 names the wire revision (meta.wire)
 // and splits bases four ways (published, spec, spec-single, model; profile spec), and every file
 // carries both; 1.5 names the DUT's own identity (meta.dut_version: an agent's HELLO string and
-// protocol version, a plugin's or the reference's version), and every file carries it, so every
-// file the writer makes names 1.5. The reader accepts every id of its major up to its own minor.
-inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.5";   // this version
+// protocol version, a plugin's or the reference's version), and every file carries it; 1.6 adds
+// the chart kinds latency, events and raster and a chart's limits and groups, which every chart
+// carries, so every file the writer makes names 1.6. The reader accepts every id of its major up
+// to its own minor.
+inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.6";   // this version
+inline constexpr std::string_view kResultsSchemaId15 = "mrc-conform/results/1.5"; // + dut_version, bridge
 inline constexpr std::string_view kResultsSchemaId14 = "mrc-conform/results/1.4"; // + wire, four bases
 inline constexpr std::string_view kResultsSchemaId13 = "mrc-conform/results/1.3"; // + evidence, early end
 inline constexpr std::string_view kResultsSchemaId12 = "mrc-conform/results/1.2"; // + conformance

@@ -242,7 +242,7 @@ Chart read_chart(Reader& r) {
   Chart c;
   const auto kind = r.str("kind");
   const auto k = chart_kind_from_string(kind);
-  if (!k) r.fail(r.child("kind"), "expected \"bars\" or \"timeline\", got \"" + kind + "\"");
+  if (!k) r.fail(r.child("kind"), "expected bars, timeline, latency, events or raster, got \"" + kind + "\"");
   c.kind = *k;
   c.title = r.str("title");
   c.x_label = r.str("x_label");
@@ -251,6 +251,8 @@ Chart read_chart(Reader& r) {
   c.values = r.reals("values");
   c.expected = r.reals("expected");
   c.markers = r.reals("markers");
+  if (r.has("limits")) c.limits = r.reals("limits");  // since 1.6
+  if (r.has("groups")) c.groups = r.strings("groups");
   return c;
 }
 
@@ -351,14 +353,15 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId && schema != kResultsSchemaId14 && schema != kResultsSchemaId13 &&
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId15 && schema != kResultsSchemaId14 && schema != kResultsSchemaId13 &&
       schema != kResultsSchemaId12 && schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
     top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
                             std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) + "\", \"" +
-                            std::string(kResultsSchemaId13) + "\", \"" + std::string(kResultsSchemaId14) + "\" and \"" +
+                            std::string(kResultsSchemaId13) + "\", \"" + std::string(kResultsSchemaId14) + "\", \"" +
+                            std::string(kResultsSchemaId15) + "\" and \"" +
                             std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
   }
-  const bool v1_4 = schema == kResultsSchemaId || schema == kResultsSchemaId14;
+  const bool v1_4 = schema == kResultsSchemaId || schema == kResultsSchemaId15 || schema == kResultsSchemaId14;
   const bool v1_3 = v1_4 || schema == kResultsSchemaId13;
   const Version version{.v1_1 = schema != kResultsSchemaId10,
                         .v1_2 = v1_3 || schema == kResultsSchemaId12,

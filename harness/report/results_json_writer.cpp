@@ -167,6 +167,8 @@ Json chart_json(const Chart& c) {
   j["values"] = reals(c.values);
   j["expected"] = reals(c.expected);
   j["markers"] = reals(c.markers);
+  j["limits"] = reals(c.limits);
+  j["groups"] = strings(c.groups);
   return j;
 }
 

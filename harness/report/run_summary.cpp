@@ -1,5 +1,7 @@
 #include "harness/report/run_summary.hpp"
 
+#include <array>
+
 #include <map>
 #include <unordered_map>
 
@@ -113,11 +115,16 @@ std::optional<ExpectationOutcome> expectation_outcome_from_string(std::string_vi
   return std::nullopt;
 }
 
-std::string_view chart_kind_name(Chart::Kind k) { return k == Chart::Kind::kTimeline ? "timeline" : "bars"; }
+namespace {
+constexpr std::array<std::string_view, 5> kChartKindNames{"bars", "timeline", "latency", "events", "raster"};
+}  // namespace
+
+std::string_view chart_kind_name(Chart::Kind k) { return kChartKindNames[static_cast<std::size_t>(k)]; }
 
 std::optional<Chart::Kind> chart_kind_from_string(std::string_view s) {
-  if (s == "bars") return Chart::Kind::kBars;
-  if (s == "timeline") return Chart::Kind::kTimeline;
+  for (std::size_t i = 0; i < kChartKindNames.size(); ++i) {
+    if (kChartKindNames[i] == s) return static_cast<Chart::Kind>(i);
+  }
   return std::nullopt;
 }
 

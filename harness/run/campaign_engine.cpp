@@ -80,6 +80,11 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
     bool unreached = false;
   };
   std::vector<std::vector<Pair>> per_defect(defects.size());
+  // A defect run's evidence is written (for a FAIL, by the pool's options) into the defect's
+  // folder of kept kills; keep_kill_runs() then keeps the killers' and removes the rest.
+  const bool keeping = !plan.kill_runs.empty() && plan.keep_kills != KeptKills::kNone;
+  std::vector<std::filesystem::path> kill_dirs;
+  for (const auto& d : defects) kill_dirs.push_back(keeping ? plan.kill_runs / d.name : std::filesystem::path());
   tasks.clear();
   for (std::size_t k = 0; k < defects.size(); ++k) {
     const std::optional<ref::Defect> id = ref::defect_by_name(defects[k].name);
@@ -88,7 +93,7 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
       Pair p{i, std::nullopt, id && reads[i] && !reads[i]->has(*id)};
       if (!p.unreached || plan.run_all) {
         p.task = tasks.size();
-        tasks.push_back(CaseTask{cases[i], cases[i]->seed, &factories[k]});
+        tasks.push_back(CaseTask{cases[i], cases[i]->seed, &factories[k], nullptr, keeping ? &kill_dirs[k] : nullptr});
       }
       per_defect[k].push_back(p);
     }
@@ -136,6 +141,11 @@ harness::CampaignResult run_defect_campaign(std::span<const harness::Case* const
     d.reach_errors = std::move(reach_errors);
     for (const harness::Case* c : unusable) {
       if (case_is_relevant(*c, d.defect)) d.baseline_excluded.push_back(c->id);
+    }
+    if (keeping) {
+      const std::string e = keep_kill_runs(plan.keep_kills, d, results, plan.kill_report,
+                                           harness::spec_with_names(plan.dut, defects[k].name), kill_dirs[k]);
+      if (!e.empty() && plan.err) *plan.err << "warning: " << e << '\n';
     }
     result.defects.push_back(std::move(d));
   }

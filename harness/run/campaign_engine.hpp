@@ -12,6 +12,7 @@
 
 #include "harness/case/case_model.hpp"
 #include "harness/report/campaign_result.hpp"
+#include "harness/run/campaign_kills.hpp"
 #include "harness/run/case_pool.hpp"
 
 namespace mrc::run {
@@ -29,8 +30,14 @@ struct CampaignPlan {
   // catalog by name (binding_factory.hpp spec_with_names). Only the in-process reference tells
   // which switches a run read, so through a plugin every pair is run.
   std::string dut = "reference";
-  PoolOptions pool;                // testbed, jobs, watchdog; evidence is not written
+  PoolOptions pool;                // testbed, jobs, watchdog, evidence options; the pool writes none
+  // Where the runs that killed a defect are kept (campaign_kills.hpp): <kill_runs>/<defect>/.
+  // Empty, or keep_kills kNone: nothing is kept and no defect run writes evidence.
+  std::filesystem::path kill_runs;
+  KeptKills keep_kills = KeptKills::kFirst;
+  harness::RunResult kill_report;  // each kept report's meta and requirements (meta.dut set per defect)
   std::ostream* progress = nullptr;  // a line per finished case run when set
+  std::ostream* err = nullptr;       // warnings (a kept kill that could not be written) when set
 };
 
 // Fills cases, baseline_problems, defects, relevant_only, testbed and interrupted; the caller

@@ -65,7 +65,9 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   job->c = c;
   job->opts.testbed = o.testbed;
   job->opts.seed = t.seed;
-  job->opts.out_dir = o.out;
+  const std::filesystem::path& out = t.evidence_out ? *t.evidence_out : o.out;
+  const bool write_evidence = t.evidence_out || o.write_evidence;
+  job->opts.out_dir = out;
   job->opts.golden_dir = root.empty() ? std::filesystem::path("pcaps") : root / "pcaps";
   job->opts.virtual_limit_ns = o.virtual_limit_ns;
   job->opts.deadline = start + std::chrono::seconds(c.timeout_s);
@@ -84,9 +86,9 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
     wall_s = 0;
     return r;
   }
-  if (o.write_evidence) {  // a file from an earlier run must not pass for this one's
+  if (write_evidence) {  // a file from an earlier run must not pass for this one's
     std::error_code ec;
-    std::filesystem::remove(o.out / case_evidence_path(c.id), ec);
+    std::filesystem::remove(out / case_evidence_path(c.id), ec);
   }
 
   std::thread worker([job] {
@@ -150,7 +152,7 @@ CaseResult run_case_task(const CaseTask& t, const std::filesystem::path& root, c
   }
   if (t.defects_read) *t.defects_read = job->defects_read;
   CaseResult r = judge_case(c, job->result, root, t.seed);
-  keep_evidence(r, c, job->result, o.out, o.write_evidence, o.evidence);
+  keep_evidence(r, c, job->result, out, write_evidence, o.evidence);
   // Judged and written: the next case's taps reuse these arenas (capture_pool.hpp).
   for (harness::TapCapture& tap : job->result.ctx.taps) harness::capture_pool::recycle(std::move(tap.capture));
   return r;

@@ -42,6 +42,10 @@ struct CaseTask {
   // When set, receives the DUT binding's defects_read() after a session that ran to its end in
   // this process (the campaign's baseline); left nullopt otherwise.
   std::optional<ref::DefectSet>* defects_read = nullptr;
+  // When set, this task's evidence goes under this folder (<evidence_out>/evidence/<case id>.*)
+  // with the pool's EvidenceOptions, even in a pool that writes none: the campaign keeps the runs
+  // that killed a defect.
+  const std::filesystem::path* evidence_out = nullptr;
 };
 
 // How a case runs in a child process (`mrc-conform run --isolate`, case_child.hpp). The child is

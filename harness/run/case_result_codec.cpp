@@ -135,7 +135,7 @@ void visit_evidence(A& a, E& e) {
 
 template <class A, class C>
 void visit_chart(A& a, C& c) {
-  a.enumeration(c.kind, Chart::Kind::kTimeline, "chart.kind");
+  a.enumeration(c.kind, Chart::Kind::kRaster, "chart.kind");
   a.str(c.title, "chart.title");
   a.str(c.x_label, "chart.x_label");
   a.str(c.y_label, "chart.y_label");
@@ -143,6 +143,8 @@ void visit_chart(A& a, C& c) {
   visit_doubles(a, c.values, "chart.values");
   visit_doubles(a, c.expected, "chart.expected");
   visit_doubles(a, c.markers, "chart.markers");
+  visit_doubles(a, c.limits, "chart.limits");
+  visit_strings(a, c.groups, "chart.groups");
 }
 
 template <class A, class C>

@@ -2,6 +2,7 @@
 // agent of --testbed netns, or the lab file's interfaces and the user's agent), then runs the
 // checks of doctor_checks.hpp in order. Problems with the request itself (options, the lab file)
 // are bad input and nothing runs; problems of the set-up are findings.
+#include "harness/run/binding_hint.hpp"
 #include "harness/run/doctor.hpp"
 
 #include <algorithm>
@@ -72,7 +73,9 @@ DoctorOutcome run_doctor(const DoctorRequest& r, const std::function<void(const 
       return bad("doctor --testbed " + r.testbed + " checks the agent beside the DUT: give --dut agent:HOST:PORT");
     }
     std::string why;
-    if (!harness::valid_binding_spec(dut, &why, harness::BindingOptions{r.agent_token, {}, {}, "--dut"})) return bad(why);
+    if (!harness::valid_binding_spec(dut, &why, harness::BindingOptions{r.agent_token, {}, {}, "--dut"})) {
+      return bad(with_binding_hint(why));
+    }
   }
 
   doctor::Findings f(out.findings, on_finding);

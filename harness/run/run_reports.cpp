@@ -147,4 +147,21 @@ void print_early_end(const harness::RunResult& final_run, const harness::StagedF
   }
 }
 
+std::vector<harness::RequirementRef> suite_coverage(const LoadedSuite& all) {
+  std::vector<harness::RequirementRef> out;
+  for (const harness::Clause& cl : all.clauses.all()) {
+    harness::RequirementRef r;
+    r.id = cl.id;
+    r.text = cl.text;
+    r.level = std::string(harness::to_string(cl.level));
+    r.source = cl.source;
+    r.basis = cl.basis;
+    for (const auto& c : all.set.cases) {
+      if (std::find(c.clauses.begin(), c.clauses.end(), cl.id) != c.clauses.end()) r.cases.push_back(c.id);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace mrc::run

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/report/report_folder.hpp"
+#include "harness/run/suite_loader.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace mrc::run {
@@ -31,6 +32,10 @@ void drop_report_reserve(const std::filesystem::path& dir);
 harness::RunResult run_snapshot(const harness::RunResult& base,
                                 const std::vector<std::optional<harness::CaseResult>>& results,
                                 const std::vector<std::string>& selected_ids, bool final);
+
+// Every requirement of the suite with the cases of its library that cover it: a report's
+// coverage matrix.
+std::vector<harness::RequirementRef> suite_coverage(const LoadedSuite& all);
 
 // Writes the final report set into `dir`. When a file cannot be written, the files there are
 // removed (none may claim a complete run, and the snapshot's room is freed), `run` becomes

@@ -16,6 +16,7 @@
 #include "harness/case/expectations.hpp"
 #include "harness/dut/agent_wire_text.hpp"
 #include "harness/dut/binding_factory.hpp"
+#include "harness/run/binding_hint.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
@@ -72,23 +73,6 @@ harness::Date system_today() {
   std::tm tm{};
   gmtime_r(&t, &tm);
   return harness::Date{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
-}
-
-std::vector<harness::RequirementRef> coverage(const LoadedSuite& all) {
-  std::vector<harness::RequirementRef> out;
-  for (const harness::Clause& cl : all.clauses.all()) {
-    harness::RequirementRef r;
-    r.id = cl.id;
-    r.text = cl.text;
-    r.level = std::string(harness::to_string(cl.level));
-    r.source = cl.source;
-    r.basis = cl.basis;
-    for (const auto& c : all.set.cases) {
-      if (std::find(c.clauses.begin(), c.clauses.end(), cl.id) != c.clauses.end()) r.cases.push_back(c.id);
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
 }
 
 // The suite's edge audit (cases/edges.yaml) as report rows, checked against the whole case
@@ -171,7 +155,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
       binding_options.agent_wire = wire->dut().wire;
     }
     if (!harness::valid_binding_spec(spec, &why, binding_options)) {
-      err << "error: " << why << '\n';
+      err << "error: " << with_binding_hint(why) << '\n';
       return kExitBadInput;
     }
     factory = [spec, binding_options] { return harness::make_binding(spec, nullptr, binding_options); };
@@ -194,7 +178,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
       peer_options.agent_wire = wire->peer()->wire;
     }
     if (!harness::valid_binding_spec(spec, &why, peer_options)) {
-      err << "error: " << why << '\n';
+      err << "error: " << with_binding_hint(why) << '\n';
       return kExitBadInput;
     }
     peer_factory = [spec, peer_options] { return harness::make_binding(spec, nullptr, peer_options); };
@@ -332,7 +316,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err, harness
       s << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
       run.meta.started_at = s.str();
     }
-    run.requirements = coverage(all);
+    run.requirements = suite_coverage(all);
     run.evidence.keep = std::string(to_string(o.evidence.keep));
     run.evidence.snaplen = snaplen_spelling(o.evidence);
     run.profile = o.profile;

@@ -16,6 +16,7 @@ constexpr std::uint32_t kEvGood = 1u << 0;  // host-API EV state bit GOOD
 
 struct Category {
   std::uint32_t key = 0;  // EV echo identity, or port number
+  std::uint8_t port = 0;  // the EV's port (its plane)
   std::string label;
   std::uint64_t count = 0;
   const PacketRec* first = nullptr;
@@ -29,12 +30,12 @@ std::vector<Category> categories(const DistributionCheck& spec, const CheckConte
   for (const EvRecord& e : ctx.dut.evs) {
     if (e.denied || !(e.state & kEvGood)) continue;
     if (spec.over == DistributionOver::kEv) {
-      out.push_back(Category{e.echo, "ev " + hex(e.echo) + " (index " + std::to_string(e.index) + ", port " +
-                                         std::to_string(e.port) + ")"});
+      out.push_back(Category{e.echo, e.port, "ev " + hex(e.echo) + " (index " + std::to_string(e.index) + ", port " +
+                                                 std::to_string(e.port) + ")"});
       continue;
     }
     const bool seen = std::any_of(out.begin(), out.end(), [&](const Category& c) { return c.key == e.port; });
-    if (!seen) out.push_back(Category{e.port, std::string(over_name(spec.over)) + " " + std::to_string(e.port)});
+    if (!seen) out.push_back(Category{e.port, e.port, std::string(over_name(spec.over)) + " " + std::to_string(e.port)});
   }
   std::sort(out.begin(), out.end(), [](const Category& a, const Category& b) { return a.key < b.key; });
   return out;
@@ -127,10 +128,22 @@ CheckResult run_distribution(const DistributionCheck& spec, const CheckContext& 
   chart.title = "data packets per " + std::string(over_name(spec.over)) + ": observed vs uniform";
   chart.x_label = std::string(over_name(spec.over));
   chart.y_label = "packets";
-  for (std::size_t i = 0; i < cats.size(); ++i) {
+  // Per EV the bars stand by plane, the busiest first within each, so at 256 EVs a starved EV
+  // or a plane out of step shows as a step in the profile; the tooltips keep each EV's name.
+  std::vector<std::size_t> order(cats.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const bool by_plane = spec.over == DistributionOver::kEv;
+  if (by_plane) {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      if (cats[a].port != cats[b].port) return cats[a].port < cats[b].port;
+      return cats[a].count > cats[b].count;
+    });
+  }
+  for (std::size_t i : order) {
     chart.labels.push_back(cats[i].label);
     chart.values.push_back(static_cast<double>(cats[i].count));
     chart.expected.push_back(static_cast<double>(g.n) * expected[i]);
+    if (by_plane) chart.groups.push_back("plane " + std::to_string(cats[i].port));
   }
   r.charts.push_back(std::move(chart));
 

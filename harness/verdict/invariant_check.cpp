@@ -1,8 +1,10 @@
 // The `invariant` check: the registry of named invariants (invariants_*.cpp) and how their
 // findings become a verdict.
+#include <algorithm>
 #include <array>
 
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/ev_raster.hpp"
 #include "harness/verdict/invariants.hpp"
 
 namespace mrc::harness {
@@ -75,6 +77,26 @@ constexpr std::array kDefs{
     Def{"req_id_not_reused", N::kBoth, inv::req_id_not_reused},
 };
 
+// The EV rules: a FAIL of one carries the raster of which EV the DUT used when (ev_raster.hpp).
+constexpr std::array<std::string_view, 10> kEvRules{
+    "no_denied_ev",       "no_assumed_bad_ev", "no_data_on_failed_ev", "retx_different_ev",
+    "consecutive_evs_differ", "per_packet_ev_variation", "ev_min_active", "probe_on_tested_ev",
+    "congestion_not_bad", "skip_after_congestion"};
+
+constexpr bool ev_rules_defined() {
+  for (auto rule : kEvRules) {
+    bool found = false;
+    for (const auto& d : kDefs) found = found || d.name == rule;
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(ev_rules_defined(), "every EV rule names an invariant of kDefs");
+
+bool is_ev_rule(std::string_view name) {
+  return std::find(kEvRules.begin(), kEvRules.end(), name) != kEvRules.end();
+}
+
 constexpr auto make_names() {
   std::array<std::string_view, kDefs.size()> out{};
   for (std::size_t i = 0; i < kDefs.size(); ++i) out[i] = kDefs[i].name;
@@ -131,6 +153,7 @@ CheckResult run_invariant(const InvariantCheck& spec, const CheckContext& ctx) {
       if (!e.pcap.empty()) msg += " (" + e.pcap + " packet " + std::to_string(e.packet_index) + ")";
     }
     if (!reports_malformed) note_decode_issues(ctx, t, r);
+    if (is_ev_rule(spec.name) && shared) r.charts.push_back(ev_use_raster(ctx, t));
     conclude(r, Verdict::kFail, msg + budget);
     return r;
   }

@@ -16,6 +16,7 @@
 
 #include "harness/verdict/check_support.hpp"
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/failover_timeline.hpp"
 #include "harness/verdict/timing_budget.hpp"
 #include "harness/verdict/timing_metrics.hpp"
 
@@ -86,21 +87,21 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
     r.metrics["value_ns"] = v_best;
   }
 
+  // The duration of every trial against the bound judged, on one time unit; and for a failover
+  // metric, each trial's steps from its fault.
   Chart chart;
-  chart.kind = Chart::Kind::kTimeline;
-  chart.title = metric + " per trial (markers: faults and fault + bound)";
-  chart.x_label = "trial start, ns";
-  chart.y_label = metric + ", ns";
-  for (std::size_t i = 0; i < m.samples.size(); ++i) {
-    chart.labels.push_back("trial " + std::to_string(i + 1) + (m.samples[i].censored ? " (censored)" : ""));
-    chart.values.push_back(static_cast<double>(m.samples[i].start_ns));
-    chart.expected.push_back(m.samples[i].ns);
+  chart.kind = Chart::Kind::kLatency;
+  chart.title = metric + " per trial against its bound";
+  chart.x_label = "trial start";
+  chart.y_label = metric;
+  for (const auto& s : m.samples) {
+    chart.labels.emplace_back(s.censored ? "censored trial (at least)" : "trial");
+    chart.values.push_back(static_cast<double>(s.start_ns));
+    chart.expected.push_back(s.ns);
   }
-  for (auto f : m.fault_times) {
-    chart.markers.push_back(static_cast<double>(f));
-    chart.markers.push_back(static_cast<double>(f) + bound);
-  }
+  chart.limits.push_back(bound);
   r.charts.push_back(std::move(chart));
+  if (is_failover_metric(spec.metric)) r.charts.push_back(failover_timeline(spec.metric, ctx, t, bound));
 
   // Evidence: the slowest trials first, each with the packet that ends its span.
   std::vector<std::size_t> order(m.samples.size());

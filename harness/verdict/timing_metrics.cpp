@@ -12,34 +12,12 @@ namespace {
 
 constexpr std::uint32_t kEvAssumedBad = 1u << 1;  // host-API EV state bit
 
-struct Trial {
-  const FaultEvent* fault;
-  std::uint64_t start;
-  std::uint64_t end;
-};
+using Trial = FailureTrial;
 
 std::uint64_t run_end(const CheckContext& ctx, const Trace& t) {
   std::uint64_t end = ctx.end_ns;
   if (!t.packets.empty()) end = std::max(end, t.packets.back().ts_ns + 1);
   return end;
-}
-
-std::vector<Trial> failure_trials(const CheckContext& ctx, const Trace& t) {
-  std::vector<const FaultEvent*> f;
-  for (const auto& e : ctx.faults) {
-    if (is_failure(e)) f.push_back(&e);
-  }
-  std::stable_sort(f.begin(), f.end(), [](auto* a, auto* b) { return a->at_ns < b->at_ns; });
-  std::vector<Trial> out;
-  const std::uint64_t end = run_end(ctx, t);
-  for (std::size_t i = 0; i < f.size(); ++i) {
-    // A trial lasts until the next failure, or until its target comes back up (a recovery is
-    // never a failure of its own: a link that flaps gives one trial per down).
-    std::uint64_t next = i + 1 < f.size() ? f[i + 1]->at_ns : end;
-    next = std::min(next, restored_at(ctx.faults, *f[i]));
-    out.push_back(Trial{f[i], f[i]->at_ns, std::max(next, f[i]->at_ns)});
-  }
-  return out;
 }
 
 std::size_t first_at(const Trace& t, std::uint64_t ts) {
@@ -181,7 +159,6 @@ Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bo
   const auto prev = previous_transmissions(t);
   const TrialEnv env{t, prev, 2 * std::max<std::size_t>(ctx.dut.evs.size(), 1), params};
   for (const Trial& tr : trials) {
-    m.fault_times.push_back(tr.start);
     if (need_affected && tr.fault->affected_evs.empty()) {
       m.early = Verdict::kError;
       m.message = "fault " + tr.fault->kind + " on " + tr.fault->target + " at " + std::to_string(tr.start) +
@@ -381,7 +358,6 @@ Measurement ev_reuse_delay(const CheckContext& ctx, const Trace& t) {
   for (const EvEventRecord& ev : ctx.dut.ev_events) {
     if (!(ev.state & kEvAssumedBad)) continue;
     ++events;
-    m.fault_times.push_back(ev.at_ns);
     const EvRecord* rec = nullptr;
     for (const auto& e : ctx.dut.evs) {
       if (e.index == ev.ev_index) rec = &e;
@@ -437,6 +413,24 @@ Measurement measure(TimingMetric m, const CheckContext& ctx, const Trace& t, con
   bad.early = Verdict::kError;
   bad.message = "unknown timing metric";
   return bad;
+}
+
+std::vector<FailureTrial> failure_trials(const CheckContext& ctx, const Trace& t) {
+  std::vector<const FaultEvent*> f;
+  for (const auto& e : ctx.faults) {
+    if (is_failure(e)) f.push_back(&e);
+  }
+  std::stable_sort(f.begin(), f.end(), [](auto* a, auto* b) { return a->at_ns < b->at_ns; });
+  std::vector<FailureTrial> out;
+  const std::uint64_t end = run_end(ctx, t);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    // A trial lasts until the next failure, or until its target comes back up (a recovery is
+    // never a failure of its own: a link that flaps gives one trial per down).
+    std::uint64_t next = i + 1 < f.size() ? f[i + 1]->at_ns : end;
+    next = std::min(next, restored_at(ctx.faults, *f[i]));
+    out.push_back(FailureTrial{f[i], f[i]->at_ns, std::max(next, f[i]->at_ns)});
+  }
+  return out;
 }
 
 }  // namespace mrc::harness::timing

@@ -33,9 +33,17 @@ struct Sample {
   const char* what = "";        // what the anchor packet is
 };
 
+// One trial of a failover metric: a failure event, from its time until the next failure or
+// until its target comes back up.
+struct FailureTrial {
+  const FaultEvent* fault = nullptr;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+};
+std::vector<FailureTrial> failure_trials(const CheckContext& ctx, const Trace& t);
+
 struct Measurement {
   std::vector<Sample> samples;
-  std::vector<std::uint64_t> fault_times;  // chart markers
   Verdict early = Verdict::kPass;          // kError / kInconclusive: nothing to judge
   std::string message;                     // why, when early is set
   std::size_t skipped = 0;                 // trials that gave no sample

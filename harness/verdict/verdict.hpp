@@ -42,16 +42,31 @@ struct Evidence {
   bool operator==(const Evidence&) const = default;
 };
 
-// Data for a chart in the HTML report (bar chart of a distribution, or a timeline).
+// Data for a chart in the HTML report. What the vectors hold depends on the kind:
+// - kBars: a distribution. labels = category names, values = observed, expected = expected
+//   count per category, groups = the group of each category (its plane; empty: none).
+// - kTimeline: numbers over time. labels = series name per point, values = x (ns),
+//   expected = y, markers = vertical lines (ns).
+// - kLatency: a duration per trial against its bound, one unit on both axes. labels = series
+//   per point (trials, censored trials), values = x (trial start, ns), expected = y (the
+//   duration, ns), limits = horizontal lines on the value axis (the bound judged, ns).
+// - kEvents: a timeline of events per trial, relative to its fault (a failover timeline).
+//   labels = event name per point, values = x (ns since the fault), expected = the row (trial,
+//   0-based).
+// - kRaster: use over time per row (an EV). labels = row names, groups = each row's group (its
+//   plane); values = x (ns, the start of a time bin), expected = the row the point is in;
+//   markers = vertical lines (fault times, ns).
 struct Chart {
-  enum class Kind : std::uint8_t { kBars, kTimeline } kind = Kind::kBars;
+  enum class Kind : std::uint8_t { kBars, kTimeline, kLatency, kEvents, kRaster } kind = Kind::kBars;
   std::string title;
   std::string x_label;
   std::string y_label;
-  std::vector<std::string> labels;   // bars: category names; timeline: series names per point
-  std::vector<double> values;        // bars: observed; timeline: x (ns) per point
-  std::vector<double> expected;      // bars: expected count per category; timeline: y per point
-  std::vector<double> markers;       // timeline: vertical markers (fault times, bounds), ns
+  std::vector<std::string> labels;
+  std::vector<double> values;
+  std::vector<double> expected;
+  std::vector<double> markers;
+  std::vector<double> limits;
+  std::vector<std::string> groups;
   bool operator==(const Chart&) const = default;
 };
 

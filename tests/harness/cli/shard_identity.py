@@ -51,6 +51,24 @@ def normalise(name, text):
     return text
 
 
+def compare_tree(label, single, merged, tree):
+    """Every file under single/tree is in merged/tree with the same bytes, and no other."""
+    def files(root):
+        out = []
+        for d, _, names in os.walk(os.path.join(root, tree)):
+            out += [os.path.relpath(os.path.join(d, n), root) for n in names]
+        return sorted(out)
+    fa, fb = files(single), files(merged)
+    if fa != fb:
+        failures.append(f"{label}: {tree}/ holds different files: {fa} vs {fb}")
+        return
+    if not fa:
+        failures.append(f"{label}: no {tree}/ to compare")
+    for rel in fa:
+        if not filecmp.cmp(os.path.join(single, rel), os.path.join(merged, rel), shallow=False):
+            failures.append(f"{label}: {rel} differs from the single run's")
+
+
 def compare(label, single, merged, files, evidence=False):
     for name in files:
         a = os.path.join(single, name)
@@ -83,7 +101,7 @@ def shard_how(via, k, n):
     return ["--shard", f"{k}/{n}"], {}
 
 
-def identity(tmp, label, args, files, counts, rc, evidence=False, via="flag", shard_args=()):
+def identity(tmp, label, args, files, counts, rc, evidence=False, via="flag", shard_args=(), trees=()):
     single = os.path.join(tmp, label, "single")
     call(args + ["--no-progress", "--out", single], expect=rc)
     for n in counts:
@@ -109,6 +127,8 @@ def identity(tmp, label, args, files, counts, rc, evidence=False, via="flag", sh
         if p.returncode != single_rc:
             failures.append(f"{label}: merge of {n} exited {p.returncode}, the single run {single_rc}")
         compare(f"{label} in {n} shards", single, merged, files, evidence)
+        for tree in trees:
+            compare_tree(f"{label} in {n} shards", single, merged, tree)
         if n > 1:
             gone = call(["merge"] + dirs[1:] + ["-o", merged + "-missing"], expect=[2])
             if f"shard 0/{n} missing" not in gone.stderr:
@@ -133,7 +153,7 @@ with tempfile.TemporaryDirectory(prefix="shard-identity-") as tmp:
         identity(tmp, "run-full", ["run"] + base + ["--evidence", "none", "--jobs", "2"], RUN_FILES, [2], [0])
     identity(tmp, "campaign", ["campaign"] + base + ["--tags", "smoke", "--defects",
                                                      "spray-single-ev,use-denied-ev,sack-off-by-one,wrong-icrc"],
-             ["campaign.json", "campaign.html"], [2, 3], [1], via="slurm")
+             ["campaign.json", "campaign.html"], [2, 3], [1], via="slurm", trees=["kills"])
     identity(tmp, "variants", ["variants"] + base + ["--tags", "smoke", "--variants", "reverse-rotation,sack-eager,timers-fast"],
              ["variants.json", "variants.html"], [2, 3], [0], via="k8s")
     identity(tmp, "falsefail", ["falsefail"] + base + ["--tags", "spraying", "--seeds", "3"],

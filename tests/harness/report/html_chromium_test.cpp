@@ -5,7 +5,9 @@
 
 #include <cstdint>
 
+#include "harness/report/html_parts.hpp"
 #include "harness/report/report.hpp"
+#include "harness/report/svg_chart.hpp"
 #include "tests/harness/report/report_test_support.hpp"
 
 namespace mrc::harness {
@@ -118,6 +120,70 @@ TEST_F(HtmlInChromium, FailingReportTopAndEvidenceRowScreenshots) {
   EXPECT_LT(findings, dom.output.find("<section id=\"outcome\">"));
   EXPECT_NE(dom.output.find("<code class=\"cmd\">wireshark -r 'evidence/spray-v-002/dut0.pcapng' -Y 'frame.number == 42'</code>"),
             std::string::npos);
+}
+
+// Every kind of chart the report draws, in a page with the report's stylesheet, opened by the
+// browser: a script measures each label's box after layout and names any that leaves its chart
+// or overlaps another label, and a screenshot of the page is kept (build/screenshots/charts.png)
+// for a reader: a timing chart with its dashed bound, a failover timeline per trial, the EV
+// raster and the per-EV histogram at 256 EVs grouped by plane.
+TEST_F(HtmlInChromium, ChartsKeepEveryLabelInsideAndApart) {
+  Chart long_title = test::plane_bars({2480, 2533, 2491, 2496});
+  long_title.title = "data packets per plane observed against a uniform spread over every eligible plane of the "
+                     "profile, with the expected share of each marked";
+  Chart many = test::plane_bars({});
+  many.labels.clear();
+  many.expected.clear();
+  for (int i = 0; i < 40; ++i) {
+    many.labels.push_back("ev 0x" + std::to_string(1000 + i) + " (index " + std::to_string(i) + ", port 3)");
+    many.values.push_back(100 + i % 7);
+  }
+  const std::vector<Chart> charts{test::plane_bars({2480, 2533, 2491, 2496}), long_title, many,
+                                  test::failover_timeline(), test::latency_chart(), test::failover_events(),
+                                  test::ev_raster_256(), test::ev_histogram_256()};
+  std::string page = "<!doctype html><html><head><meta charset=\"utf-8\"><style>" + std::string(html::stylesheet()) +
+                     "</style></head><body><main style=\"max-width:1240px\">";
+  for (const Chart& c : charts) page += "<figure class=\"chart\">" + render_svg_chart(c) + "</figure>";
+  page += R"(</main><pre id="labels"></pre><script>
+const bad = [];
+document.querySelectorAll('svg.chart').forEach((svg, si) => {
+  const frame = svg.getBoundingClientRect();
+  const boxes = [];
+  svg.querySelectorAll('text').forEach(t => {
+    const b = t.getBoundingClientRect();
+    if (b.width === 0) return;
+    const name = 'chart ' + si + ' "' + t.textContent + '"';
+    if (b.left < frame.left - 0.5 || b.right > frame.right + 0.5 || b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5)
+      bad.push(name + ' leaves its chart');
+    for (const o of boxes) {
+      const w = Math.min(b.right, o.b.right) - Math.max(b.left, o.b.left);
+      const h = Math.min(b.bottom, o.b.bottom) - Math.max(b.top, o.b.top);
+      if (w > 1 && h > 1) bad.push(name + ' overlaps ' + o.name);
+    }
+    boxes.push({b, name});
+  });
+});
+document.getElementById('labels').textContent = 'labels: ' + bad.length + ' bad' + (bad.length ? '\n' + bad.join('\n') : '') + '\nend';
+</script></body></html>)";
+  const auto html = dir_ / "charts.html";
+  test::write_file(html, page);
+  const auto dom = chromium("--window-size=1280,1000 --dump-dom " + shell_quote("file://" + html.string()));
+  ASSERT_EQ(dom.status, 0) << dom.output.substr(0, 2000);
+  const std::size_t at = dom.output.find("labels: ");
+  ASSERT_NE(at, std::string::npos) << "the measuring script did not run";
+  EXPECT_EQ(dom.output.substr(at, dom.output.find("end", at) - at), "labels: 0 bad\n");
+
+  const std::filesystem::path keep = std::filesystem::path(MRC_BINARY_DIR) / "screenshots";
+  std::filesystem::create_directories(keep);
+  const auto png = keep / "charts.png";
+  std::filesystem::remove(png);
+  const auto shot = chromium("--hide-scrollbars --window-size=1280,3600 --screenshot=" + shell_quote(png.string()) + " " +
+                             shell_quote("file://" + html.string()));
+  ASSERT_EQ(shot.status, 0) << shot.output.substr(0, 2000);
+  const std::string bytes = test::read_file(png);
+  ASSERT_GT(bytes.size(), 24u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_GT(bytes.size(), 60u * 1024) << "charts.png suspiciously small: " << bytes.size() << " bytes";
 }
 
 }  // namespace

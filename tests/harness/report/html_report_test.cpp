@@ -164,7 +164,7 @@ TEST(HtmlReport, CaseSectionShowsChecksMetricsEvidenceAndCharts) {
                      "only: host API, standards, the MRC paper)</span></dd><dt>Behaviour</dt><dd>valid</dd>"),
             std::string::npos);
   EXPECT_NE(art.find("distribution/ev: 1 of 16 EVs carried 100% of packets (p &lt; 1e-300)"), std::string::npos);
-  EXPECT_EQ(count_of(art, "<section class=\"check "), 2u);
+  EXPECT_EQ(count_of(art, "<section class=\"check "), 3u);
   // Metrics, including the non-finite ones and a duration shown readably.
   EXPECT_NE(art.find("<code>p_undefined</code></td><td class=\"num\">NaN</td>"), std::string::npos);
   EXPECT_NE(art.find("<code>bound</code></td><td class=\"num\">inf</td>"), std::string::npos);
@@ -203,7 +203,7 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
   RunResult run = test::sample_run();
   const std::string plain = render_html(run);
   EXPECT_EQ(plain.find("Timing budget"), std::string::npos);
-  EXPECT_NE(plain.find("(schema mrc-conform/results/1.5)"), std::string::npos);
+  EXPECT_NE(plain.find("(schema mrc-conform/results/1.6)"), std::string::npos);
   EXPECT_NE(plain.find("<dt>Wire</dt><dd>mrc-1.0 spec-derived, model rev 2</dd>"), std::string::npos);
   run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
   const std::string html = render_html(run);

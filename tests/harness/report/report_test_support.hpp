@@ -53,6 +53,90 @@ inline Chart failover_timeline() {
   return c;
 }
 
+// A timing check's chart: the duration per trial (one censored) against the bound judged.
+inline Chart latency_chart() {
+  Chart c;
+  c.kind = Chart::Kind::kLatency;
+  c.title = "stop_using_failed per trial against its bound";
+  c.x_label = "trial start";
+  c.y_label = "stop_using_failed";
+  const double starts[4] = {1.5e6, 3.5e6, 5.5e6, 7.5e6}, took[4] = {420e3, 655e3, 1210e3, 980e3};
+  for (int i = 0; i < 4; ++i) {
+    c.labels.emplace_back(i == 3 ? "censored trial (at least)" : "trial");
+    c.values.push_back(starts[i]);
+    c.expected.push_back(took[i]);
+  }
+  c.limits = {1e6};
+  return c;
+}
+
+// A failover timeline of three trials: the third retransmits late, past its bound.
+inline Chart failover_events() {
+  Chart c;
+  c.kind = Chart::Kind::kEvents;
+  c.title = "failover timeline per trial, from its fault";
+  c.x_label = "time since the fault";
+  c.y_label = "trial";
+  auto add = [&](double row, const char* what, double at) {
+    c.labels.emplace_back(what);
+    c.values.push_back(at);
+    c.expected.push_back(row);
+  };
+  for (int row = 0; row < 3; ++row) {
+    const double late = row == 2 ? 2.5 : 1.0;
+    add(row, "fault", 0);
+    add(row, "first loss on a failed EV", 12e3);
+    add(row, "last data on a failed EV", 150e3 * late);
+    add(row, "first retransmission on a healthy EV", 420e3 * late);
+    add(row, "failed EV reported ASSUMED_BAD", 400e3 * late);
+    add(row, "bound (from the span's start)", 12e3 + 1e6 / 1.4);
+  }
+  return c;
+}
+
+// The EV raster of a failing EV rule at 256 EVs over 8 planes: EV 0x2a keeps carrying data
+// after the fault at 2 ms.
+inline Chart ev_raster_256() {
+  Chart c;
+  c.kind = Chart::Kind::kRaster;
+  c.title = "data packets per EV over time (a cell: the EV carried data in that interval)";
+  c.x_label = "time";
+  c.y_label = "EV, by plane";
+  for (int ev = 0; ev < 256; ++ev) {
+    c.labels.push_back("ev 0x" + std::to_string(ev));
+    c.groups.push_back("plane " + std::to_string(ev / 32 + 1));
+  }
+  for (int ev = 0; ev < 256; ++ev) {
+    for (int bin = 0; bin < 16; ++bin) {
+      const bool failed_plane = ev / 32 == 1;
+      if (failed_plane && bin >= 8 && ev != 42) continue;  // the plane failed at bin 8
+      if ((ev + bin) % 3 == 0) continue;
+      c.values.push_back(250e3 * bin);
+      c.expected.push_back(ev);
+    }
+  }
+  c.markers = {2e6};
+  return c;
+}
+
+// A per-EV histogram at 256 EVs, grouped by plane and busiest first within each plane.
+inline Chart ev_histogram_256() {
+  Chart c;
+  c.kind = Chart::Kind::kBars;
+  c.title = "data packets per ev: observed vs uniform";
+  c.x_label = "ev";
+  c.y_label = "packets";
+  for (int plane = 0; plane < 8; ++plane) {
+    for (int k = 0; k < 32; ++k) {
+      c.labels.push_back("ev 0x" + std::to_string(plane * 32 + k) + " (port " + std::to_string(plane + 1) + ")");
+      c.values.push_back(plane == 3 ? 40.0 - k / 4 : 64.0 - k / 8);
+      c.expected.push_back(60);
+      c.groups.push_back("plane " + std::to_string(plane + 1));
+    }
+  }
+  return c;
+}
+
 inline Evidence ev(std::string pcap, std::int64_t index, std::string field, std::string expected,
                    std::string observed, std::string note = {}) {
   Evidence e;
@@ -81,7 +165,7 @@ inline CaseResult make_case(std::string id, std::string area, Verdict v, std::st
   return c;
 }
 
-// Every verdict, every expectation outcome, both chart kinds, evidence with and without a packet,
+// Every verdict, every expectation outcome, every chart kind, evidence with and without a packet,
 // NaN/inf metrics, markup and control characters in text, and a coverage matrix with an
 // uncovered MUST, an uncovered MAY and a covering case that is not in the run.
 inline RunResult sample_run() {
@@ -125,7 +209,12 @@ inline RunResult sample_run() {
     Chart bars = plane_bars({10000, 0, 0, 0});
     bars.title = "Packets per EV";
     ch.charts.push_back(bars);
+    ch.charts.push_back(ev_histogram_256());
     fail.checks.push_back(ch);
+    CheckResult rule{"invariant", "invariant/no_data_on_failed_ev", Verdict::kFail,
+                     "no_data_on_failed_ev: 9 violations in 3812 data packets", {}, {}, {}};
+    rule.charts.push_back(ev_raster_256());
+    fail.checks.push_back(rule);
     fail.checks.push_back({"golden", "golden/headers", Verdict::kPass, "headers match the golden", {}, {}, {}});
   }
   fail.evidence_files = {"evidence/spray-v-002/dut0.pcapng", "evidence/spray-v-002/tap 1.pcapng"};
@@ -143,6 +232,8 @@ inline RunResult sample_run() {
     ch.metrics = {{"failover_ns", 700000}, {"bound_ns", 1000000}, {"late_packets", 1}};
     ch.evidence.push_back(ev("evidence/failover-v-001/tap0.pcapng", 1201, "mrc.ev", "not 3 after t=1.5 ms", "3"));
     ch.charts.push_back(failover_timeline());
+    ch.charts.push_back(latency_chart());
+    ch.charts.push_back(failover_events());
     known.checks.push_back(ch);
   }
   r.cases.push_back(known);

@@ -63,7 +63,7 @@ TEST(ResultsJson, SameRunGivesByteIdenticalText) {
 
 TEST(ResultsJson, KeysComeInTheDocumentedOrder) {
   const std::string text = render_results_json(sample_run());
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.5\",\n  \"interrupted\": false,\n  \"interrupt_reason\": \"\",\n  \"not_run\": [],\n  \"conformant\": false,\n"
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.6\",\n  \"interrupted\": false,\n  \"interrupt_reason\": \"\",\n  \"not_run\": [],\n  \"conformant\": false,\n"
                        "  \"profile\": \"full\",\n  \"strict\": false,\n  \"meta\": {",
                        0),
             0u)
@@ -345,7 +345,7 @@ TEST(ResultsJsonReader, RefusesBadInputWithThePlace) {
   expect_read_error(mutated([](auto& j) { j["cases"][0]["expectation"]["outcome"] = "xfail"; }),
                     "/cases/0/expectation/outcome: expected one of none, expected");
   expect_read_error(mutated([](auto& j) { j["cases"][2]["checks"][0]["charts"][0]["kind"] = "pie"; }),
-                    "/cases/2/checks/0/charts/0/kind: expected \"bars\" or \"timeline\"");
+                    "/cases/2/checks/0/charts/0/kind: expected bars, timeline, latency, events or raster, got \"pie\"");
   expect_read_error(mutated([](auto& j) { j["meta"]["vendor"] = "x"; }), "/meta/vendor: unknown field");
   expect_read_error(mutated([](auto& j) { j.erase("summary"); }), "/: missing required field \"summary\"");
   expect_read_error(mutated([](auto& j) { j["coverage"]["matrix"][0]["cases"] = "x"; }),
@@ -419,10 +419,10 @@ TEST(ResultsJsonReader, TimingBudgetNeedsSchema11AndANonZeroValue) {
                     "/cases/1/timing_budget: missing required field \"source\"");
   expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["by"] = "x"; }),
                     "/cases/1/timing_budget/by: unknown field");
-  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.6"; }),
+  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.7"; }),
                     "this reader understands \"mrc-conform/results/1\", \"mrc-conform/results/1.1\", "
-                    "\"mrc-conform/results/1.2\", \"mrc-conform/results/1.3\", \"mrc-conform/results/1.4\" and "
-                    "\"mrc-conform/results/1.5\", the file says \"mrc-conform/results/1.6\"");
+                    "\"mrc-conform/results/1.2\", \"mrc-conform/results/1.3\", \"mrc-conform/results/1.4\", "
+                    "\"mrc-conform/results/1.5\" and \"mrc-conform/results/1.6\", the file says \"mrc-conform/results/1.7\"");
 }
 
 TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {

@@ -31,8 +31,13 @@ struct Fixture {
     std::ostringstream err;
     sel = select_cases({(suite.path() / "cases").string()}, {}, {}, "mini", err);
   }
-  CampaignResult run(bool run_all, bool hide_reads) const {
+  CampaignResult run(bool run_all, bool hide_reads, const std::filesystem::path& kills = {},
+                     KeptKills keep = KeptKills::kFirst) const {
     CampaignPlan plan;
+    plan.kill_runs = kills;
+    plan.keep_kills = keep;
+    plan.pool.evidence.keep = EvidenceKeep::kFailures;
+    plan.kill_report.meta.testbed = "mini";
     // spray-single-ev is read by every sending requester; drop-encapsulated only by a host that
     // receives an SRv6-encapsulated WRITE, which neither case sends.
     plan.defects = {CampaignDefect{"spray-single-ev", "", {"SPRAY-PER-PACKET-EV"}},
@@ -90,6 +95,43 @@ TEST(CampaignUnreached, RunAllCatchesABaselineThatHidesItsReads) {
   EXPECT_NE(text.find("REACH ERROR spray-single-ev: spray-v-001: the defect's run"), std::string::npos) << text;
   EXPECT_NE(harness::render_campaign_json(all).find("\"reach_errors\""), std::string::npos);
   EXPECT_NE(harness::render_campaign_html(all).find("id=\"reach-errors\""), std::string::npos);
+}
+
+// The run that killed a defect is kept beside the campaign: its report (the case section the
+// campaign page links to) and its evidence; a defect nothing killed leaves no folder; the
+// campaign's verdicts are the same with or without them.
+TEST(CampaignKills, TheKillingRunIsKeptWithItsReportAndEvidence) {
+  const Fixture f;
+  ASSERT_TRUE(f.sel.ok);
+  const std::filesystem::path kills = f.suite.path() / "out" / "kills";
+  const CampaignResult r = f.run(false, false, kills);
+  ASSERT_EQ(r.defects.size(), 2u);
+  ASSERT_TRUE(r.defects[0].caught);
+  EXPECT_EQ(r.defects[0].kept_runs, (std::vector<std::string>{"spray-v-001"}));
+  const std::filesystem::path dir = kills / "spray-single-ev";
+  const std::string html = slurp(dir / "index.html");
+  EXPECT_NE(html.find("id=\"case-spray-v-001\""), std::string::npos);
+  EXPECT_NE(html.find("reference:spray-single-ev"), std::string::npos) << "the report names the defect's DUT";
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "results.json"));
+  EXPECT_GT(std::filesystem::file_size(dir / "evidence" / "spray-v-001.pcapng"), 1000u);
+  // Nothing else of that defect's runs is left, and the survivor has no folder.
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "evidence")) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 2u);  // the pcapng and the context replay reads
+  EXPECT_FALSE(std::filesystem::exists(kills / "drop-encapsulated"));
+  EXPECT_TRUE(r.defects[1].kept_runs.empty());
+  // The campaign page links the kill to the kept case section.
+  EXPECT_NE(harness::render_campaign_html(r).find("href=\"kills/spray-single-ev/index.html#case-spray-v-001\""),
+            std::string::npos);
+
+  // --kill-runs none: no folder, no link, the same verdicts.
+  const std::filesystem::path none = f.suite.path() / "none" / "kills";
+  const CampaignResult n = f.run(false, false, none, KeptKills::kNone);
+  EXPECT_FALSE(std::filesystem::exists(none));
+  EXPECT_TRUE(n.defects[0].kept_runs.empty());
+  EXPECT_EQ(harness::render_campaign_html(n).find("class=\"kill-run\""), std::string::npos);
+  EXPECT_EQ(n.defects[0].killers.size(), r.defects[0].killers.size());
+  EXPECT_EQ(n.caught(), r.caught());
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ using harness::Verdict;
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
 static_assert(sizeof(CaseResult) == 600 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
-                  sizeof(Chart) == 200,
+                  sizeof(Chart) == 248,
               "a field was added to the verdict model: see the comment above");
 #endif
 
@@ -79,8 +79,10 @@ CaseResult full_result() {
   bars.values = {10, 12.5};
   bars.expected = {11.25, 11.25};
   bars.markers = {1};
+  bars.limits = {2.5};
+  bars.groups = {"plane 1", "plane 2"};
   Chart timeline = bars;
-  timeline.kind = Chart::Kind::kTimeline;
+  timeline.kind = Chart::Kind::kRaster;  // the last kind: the codec's range check admits it
   timeline.markers = {std::numeric_limits<double>::infinity(), 3e9};
   c.charts = {bars, timeline};
   CheckResult other;
@@ -99,7 +101,7 @@ TEST(CaseResultCodec, EveryFieldSurvivesARoundTrip) {
   ASSERT_TRUE(d.ok()) << d.error;
   EXPECT_EQ(d.result, r);  // defaulted operator==: every member of every nested struct
   // Spot checks that the comparison itself looks at what it should.
-  EXPECT_EQ(d.result.checks.at(0).charts.at(1).kind, Chart::Kind::kTimeline);
+  EXPECT_EQ(d.result.checks.at(0).charts.at(1).kind, Chart::Kind::kRaster);
   EXPECT_TRUE(std::signbit(d.result.checks.at(0).metrics.at("effect_size")));
   EXPECT_EQ(d.result.title.size(), r.title.size());
 }

@@ -3,6 +3,8 @@
 // packets, and the bar chart and metrics the report shows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <random>
 
 #include "harness/verdict/checks.hpp"
@@ -61,6 +63,40 @@ TEST(DistributionCheck, OneEvWithThreeTimesItsShareFails) {
   EXPECT_EQ(r.evidence[0].pcap, "dut.p2.tx.pcapng");  // EV 5 leaves on port 2
   EXPECT_GE(r.evidence[0].packet_index, 0);
   EXPECT_NE(r.evidence[0].display_filter.find("frame.number =="), std::string::npos);
+}
+
+// At 256 EVs a histogram in EV order is a comb; the chart stands the bars by plane, busiest
+// first within each, and names each bar's plane, so the over-used EV leads its plane's group.
+TEST(DistributionCheck, EvHistogramIsGroupedByPlaneAndSortedWithin) {
+  Scenario s(4, 8);
+  std::mt19937_64 rng(7);
+  std::uint32_t psn = 0;
+  for (std::uint64_t k = 0; k < 4000; ++k) {
+    const std::uint64_t u = rng() % 10;  // EV 5 gets 3/10
+    const std::uint32_t ev = u < 3 ? 5 : static_cast<std::uint32_t>(u < 8 ? u - 3 : u - 2);
+    Data d;
+    d.psn = psn++;
+    s.dut_sends(k * 100, d, ev);
+  }
+  const auto r = run_distribution(over(DistributionOver::kEv), s.finish());
+  ASSERT_EQ(r.charts.size(), 1u);
+  const Chart& c = r.charts[0];
+  ASSERT_EQ(c.groups.size(), 8u);
+  ASSERT_EQ(c.labels.size(), 8u);
+  EXPECT_TRUE(std::is_sorted(c.groups.begin(), c.groups.end())) << "bars grouped by plane";
+  for (std::size_t i = 0; i + 1 < c.groups.size(); ++i) {
+    if (c.groups[i] == c.groups[i + 1]) {
+      EXPECT_GE(c.values[i], c.values[i + 1]) << "busiest first within a plane";
+    }
+  }
+  const auto top = std::max_element(c.values.begin(), c.values.end()) - c.values.begin();
+  EXPECT_NE(c.labels[static_cast<std::size_t>(top)].find("index 5"), std::string::npos);
+  EXPECT_EQ(c.groups[static_cast<std::size_t>(top)], "plane 2");
+  EXPECT_TRUE(top == 0 || c.groups[static_cast<std::size_t>(top) - 1] != "plane 2") << "it leads its plane";
+
+  const auto plane = run_distribution(over(DistributionOver::kPlane), s.finish());
+  ASSERT_EQ(plane.charts.size(), 1u);
+  EXPECT_TRUE(plane.charts[0].groups.empty());  // a bar per plane needs no groups
 }
 
 TEST(DistributionCheck, SprayingOnOnePlaneFailsThePlaneTest) {

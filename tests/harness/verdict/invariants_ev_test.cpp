@@ -2,6 +2,9 @@
 // clean one, and is INCONCLUSIVE or ERROR when the run or context gives it nothing to judge.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "harness/verdict/check_support.hpp"
 #include "harness/verdict/checks.hpp"
 #include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
@@ -51,6 +54,35 @@ TEST(EvInvariants, NoDeniedEv) {
   // Nothing denied: nothing to judge.
   s.ctx.dut.evs[2].denied = false;
   EXPECT_EQ(run_invariant(inv("no_denied_ev"), s.ctx).verdict, Verdict::kInconclusive);
+}
+
+// A failing EV rule draws which EV carried data when: a row per EV of the profile by plane, a
+// cell where the denied EV was used; a passing one draws nothing (reports stay small).
+TEST(EvInvariants, AFailingEvRuleCarriesTheEvUseRaster) {
+  Scenario s(4, 8);
+  s.ctx.dut.evs[2].denied = true;
+  for (std::uint32_t k = 0; k < 16; ++k) send_on(s, k * 100, k, k % 8 == 2 ? 3 : k % 8);
+  EXPECT_TRUE(run_invariant(inv("no_denied_ev"), s.finish()).charts.empty());
+  send_on(s, 5000, 99, 2);
+  const auto r = run_invariant(inv("no_denied_ev"), s.finish());
+  ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;
+  ASSERT_EQ(r.charts.size(), 1u);
+  const Chart& c = r.charts[0];
+  EXPECT_EQ(c.kind, Chart::Kind::kRaster);
+  ASSERT_EQ(c.labels.size(), 8u);
+  ASSERT_EQ(c.groups.size(), 8u);
+  EXPECT_TRUE(std::is_sorted(c.groups.begin(), c.groups.end()));
+  std::size_t row = c.labels.size();
+  for (std::size_t i = 0; i < c.labels.size(); ++i) {
+    if (c.labels[i] == "ev " + hex(s.ctx.dut.evs[2].echo)) row = i;
+  }
+  ASSERT_LT(row, c.labels.size()) << "the denied EV has a row";
+  // Its one use, at 5 us, is the last cell of its row.
+  bool used_late = false;
+  for (std::size_t i = 0; i < c.values.size(); ++i) {
+    if (c.expected[i] == static_cast<double>(row) && c.values[i] > 4000) used_late = true;
+  }
+  EXPECT_TRUE(used_late);
 }
 
 TEST(EvInvariants, NoDeniedEvJudgesReliabilityProbesToo) {

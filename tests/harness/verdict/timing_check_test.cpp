@@ -73,9 +73,24 @@ TEST(TimingCheck, StopUsingFailedPassesAndFailsAgainstTheBound) {
   EXPECT_LT(r.metrics.at("max_ns"), 3.0 * kUs);
   EXPECT_EQ(r.metrics.at("timestamp_error_ns"), 0);
   EXPECT_NE(r.message.find("error budget 0 ns"), std::string::npos) << r.message;
-  ASSERT_EQ(r.charts.size(), 1u);
-  EXPECT_EQ(r.charts[0].kind, Chart::Kind::kTimeline);
-  EXPECT_EQ(r.charts[0].markers.size(), 2u);  // fault and fault + bound
+  // The duration per trial against the bound, and the trial's failover steps from its fault.
+  ASSERT_EQ(r.charts.size(), 2u);
+  EXPECT_EQ(r.charts[0].kind, Chart::Kind::kLatency);
+  EXPECT_EQ(r.charts[0].limits, std::vector<double>{10.0 * kUs});
+  ASSERT_EQ(r.charts[0].expected.size(), 1u);
+  EXPECT_EQ(r.charts[0].expected[0], r.metrics.at("max_ns"));
+  const Chart& steps = r.charts[1];
+  EXPECT_EQ(steps.kind, Chart::Kind::kEvents);
+  auto at = [&](const std::string& what) {
+    for (std::size_t i = 0; i < steps.labels.size(); ++i) {
+      if (steps.labels[i] == what) return steps.values[i];
+    }
+    return -1.0;
+  };
+  EXPECT_EQ(at("fault"), 0);
+  EXPECT_EQ(at("last data on a failed EV"), r.metrics.at("max_ns"));
+  EXPECT_EQ(at("bound (from the span's start)"), 10.0 * kUs);
+  for (double row : steps.expected) EXPECT_EQ(row, 0) << "one fault, one trial's row";
 
   r = run_timing(spec(TimingMetric::kStopUsingFailed, 2 * kUs), s.ctx);
   ASSERT_EQ(r.verdict, Verdict::kFail) << r.message;

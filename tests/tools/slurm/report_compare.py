@@ -45,10 +45,18 @@ def _first_byte_difference(a, b):
     return min(len(a), len(b))
 
 
+def _files_under(root):
+    """Every file under root, as a path relative to it (a campaign keeps its kills in folders)."""
+    out = []
+    for d, _, names in os.walk(root):
+        out += [os.path.relpath(os.path.join(d, n), root) for n in names]
+    return sorted(out)
+
+
 def compare_folders(single_dir, merged_dir):
     """[] when both folders hold the same files with the same bytes, else what differs."""
     problems = []
-    single_files, merged_files = sorted(os.listdir(single_dir)), sorted(os.listdir(merged_dir))
+    single_files, merged_files = _files_under(single_dir), _files_under(merged_dir)
     if single_files != merged_files:
         problems.append(f"files: single-process {single_files}, merged {merged_files}")
     for name in sorted(set(single_files) & set(merged_files)):
