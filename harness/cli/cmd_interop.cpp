@@ -14,7 +14,7 @@
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/interop_report.hpp"
 #include "harness/report/report.hpp"
-#include "harness/run/binding_hint.hpp"
+#include "harness/run/spelling_hints.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/interop_engine.hpp"

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "harness/case/diagnostics.hpp"
+#include "harness/run/spelling_hints.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 
@@ -67,7 +68,7 @@ CaseSelection select_cases(const std::vector<std::string>& inputs, const std::ve
       << unknown_tags(s.suite.set.cases, exclude_tags, "--exclude-tags", "warning: ");
   std::string why;
   if (!harness::make_sim_testbed(testbed_request(harness::TestbedSpec{}, testbed), 1, &why)) {
-    err << "error: --testbed " << testbed << ": " << why << '\n';
+    err << "error: --testbed " << testbed << ": " << with_preset_hint(why) << '\n';
     return s;
   }
   s.ok = true;

@@ -2,7 +2,7 @@
 // agent of --testbed netns, or the lab file's interfaces and the user's agent), then runs the
 // checks of doctor_checks.hpp in order. Problems with the request itself (options, the lab file)
 // are bad input and nothing runs; problems of the set-up are findings.
-#include "harness/run/binding_hint.hpp"
+#include "harness/run/spelling_hints.hpp"
 #include "harness/run/doctor.hpp"
 
 #include <algorithm>

@@ -16,7 +16,7 @@
 #include "harness/case/expectations.hpp"
 #include "harness/dut/agent_wire_text.hpp"
 #include "harness/dut/binding_factory.hpp"
-#include "harness/run/binding_hint.hpp"
+#include "harness/run/spelling_hints.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/report/report.hpp"
