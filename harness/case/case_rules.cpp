@@ -31,10 +31,18 @@ SourceLoc item_key_loc(const YAML::Node& root, std::string_view list, std::size_
   return find_key(item, key) ? key_loc(item, key) : loc_of(item);
 }
 
+// A port or plane the case names past the testbed's plane count.
+struct PortOver {
+  std::uint32_t port = 0;
+  SourceLoc at;
+  std::string path;
+};
+
 struct Refs {
   const Case& c;
   std::size_t ev_count;  // 0 = unknown
   std::optional<std::uint32_t> planes;
+  std::vector<PortOver>* over;  // collected, reported once at testbed.planes (report_ports_over)
 };
 
 void check_ev_index(const Refs& r, std::uint32_t ev, SourceLoc at, const std::string& path, Validator& v) {
@@ -43,10 +51,23 @@ void check_ev_index(const Refs& r, std::uint32_t ev, SourceLoc at, const std::st
   }
 }
 
-void check_port(const Refs& r, std::uint32_t port, SourceLoc at, const std::string& path, Validator& v) {
-  if (r.planes && port > *r.planes) {
-    v.error(at, path, "port/plane " + std::to_string(port) + " exceeds the testbed's " + std::to_string(*r.planes) + " planes");
-  }
+void check_port(const Refs& r, std::uint32_t port, SourceLoc at, const std::string& path, Validator&) {
+  if (r.planes && port > *r.planes) r.over->push_back(PortOver{port, at, path});
+}
+
+// One error for every port past the plane count, at its cause (testbed.planes), naming the
+// first use and the highest port: a plane count one too low is one line, not one per EV.
+void report_ports_over(const YAML::Node& root, const Refs& r, Validator& v) {
+  if (r.over->empty()) return;
+  const PortOver& first = r.over->front();
+  std::uint32_t highest = 0;
+  for (const PortOver& o : *r.over) highest = std::max(highest, o.port);
+  const auto tb = find_key(root, "testbed");
+  const SourceLoc at = tb && find_key(*tb, "planes") ? key_loc(*tb, "planes") : first.at;
+  std::string msg = "the testbed has " + std::to_string(*r.planes) + " planes, but the case names port/plane " +
+                    std::to_string(first.port) + " at " + first.path + " (line " + std::to_string(first.at.line) + ")";
+  if (r.over->size() > 1) msg += " and " + std::to_string(r.over->size() - 1) + " more up to " + std::to_string(highest);
+  v.error(at, "testbed.planes", msg + ": give planes: " + std::to_string(highest) + " or more, or name lower ports");
 }
 
 void check_step_refs(const YAML::Node& root, const Refs& r, Validator& v) {
@@ -255,7 +276,8 @@ void check_case_rules(const YAML::Node& root, const Case& c, const std::filesyst
   }
   check_requires(root, c, v);
   std::size_t ev_count = c.config.ev_profile ? c.config.ev_profile->ev_count() : 0;
-  Refs refs{c, ev_count, c.testbed.planes};
+  std::vector<PortOver> over;
+  Refs refs{c, ev_count, c.testbed.planes, &over};
   check_step_refs(root, refs, v);
   if (c.config.ev_profile && c.testbed.planes) {
     const auto evs = find_key(*find_key(*find_key(root, "config"), "ev_profile"), "evs");
@@ -265,6 +287,7 @@ void check_case_rules(const YAML::Node& root, const Case& c, const std::filesyst
                  index_path("config.ev_profile.evs", i) + ".port", v);
     }
   }
+  report_ports_over(root, refs, v);
   check_checks(root, c, v);
   check_case_budget(c, v);
 }

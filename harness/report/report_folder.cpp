@@ -97,7 +97,7 @@ bool report_entry(const std::string& name) {
   static const std::set<std::string, std::less<>> kNames{
       "results.json", "junit.xml",     "index.html",     "evidence",       "campaign.json", "campaign.html",
       "variants.json", "variants.html", "falsefail.json", "interop.json",  "pairs",         ".reserve",
-      "shard.json"};
+      "shard.json",   "kills"};
   return kNames.contains(name) || name.ends_with(".tmp");
 }
 

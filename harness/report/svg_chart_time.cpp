@@ -142,7 +142,8 @@ std::string render_latency(const Chart& c) {
   auto py = [&](double ns) { return ay.map(ns / unit.scale, cv.y1(), cv.y0()); };
   for (std::size_t k = 0; k < limits.size(); ++k) {
     const double y = py(limits[k]);
-    const std::string label = "bound " + in_unit(limits[k], unit);
+    // The first limit is the upper bound judged; a second one its lower bound (timing min_ns).
+    const std::string label = std::string(k == 0 ? "bound " : "not before ") + in_unit(limits[k], unit);
     out += "<line class=\"limit\" x1=\"" + num(cv.x0()) + "\" y1=\"" + num(y) + "\" x2=\"" + num(cv.x1()) +
            "\" y2=\"" + num(y) + "\"><title>" + html_escape(label) + "</title></line>";
     text(out, cv.x1() - 4, y - 4, "limit-label", "end", label);

@@ -38,7 +38,7 @@ std::string keep_kill_runs(KeptKills keep, harness::DefectOutcome& d, std::span<
   // The command that makes these runs again (each case at its own seed): the same in a shard and
   // in the whole campaign, so merged kills are the single run's to the byte.
   run.meta.command_line = "mrc-conform run --dut " + dut + " --testbed " + base.meta.testbed + " --evidence failures --cases ";
-  for (std::size_t i = 0; i < ids.size(); ++i) run.meta.command_line += (i ? "," : "") + ids[i];
+  for (std::size_t i = 0; i < ids.size(); ++i) run.meta.command_line += (i ? " " : "") + ids[i];
   std::error_code ec;
   for (const harness::CaseResult& r : results) {
     if (std::find(ids.begin(), ids.end(), r.id) != ids.end()) {

@@ -1,11 +1,11 @@
 #include "harness/run/spelling_hints.hpp"
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/case/diagnostics.hpp"
-#include "harness/testbed/sim/topology.hpp"
 #include "reference/defects.hpp"
 #include "reference/variants.hpp"
 
@@ -35,10 +35,22 @@ std::string with_binding_hint(std::string why) {
 }
 
 std::string with_preset_hint(std::string why) {
-  // The simulator's words (harness/testbed/sim/sim_testbed.cpp).
-  const std::vector<std::string> presets = sim::preset_names();
-  const std::vector<std::string_view> names(presets.begin(), presets.end());
-  return hint_after(std::move(why), "unknown testbed preset '", names);
+  // The simulator's words (harness/testbed/sim/sim_testbed.cpp), which list the presets it
+  // knows: "unknown testbed preset 'minni' (known: mini, rack, pod)".
+  constexpr std::string_view kKnown = "(known: ";
+  const auto k = why.find(kKnown);
+  if (k == std::string::npos) return why;
+  const auto end = why.find(')', k);
+  std::vector<std::string_view> names;
+  std::string_view list = std::string_view(why).substr(k + kKnown.size(), end - k - kKnown.size());
+  while (!list.empty()) {
+    const auto comma = list.find(", ");
+    names.push_back(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
+  }
+  const std::vector<std::string> copies(names.begin(), names.end());  // `why` changes below
+  const std::vector<std::string_view> views(copies.begin(), copies.end());
+  return hint_after(std::move(why), "unknown testbed preset '", views);
 }
 
 }  // namespace mrc::run

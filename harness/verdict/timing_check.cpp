@@ -100,6 +100,7 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
     chart.expected.push_back(s.ns);
   }
   chart.limits.push_back(bound);
+  if (spec.min_ns) chart.limits.push_back(static_cast<double>(widen_lower(*spec.min_ns, tb)));  // "not before"
   r.charts.push_back(std::move(chart));
   if (is_failover_metric(spec.metric)) r.charts.push_back(failover_timeline(spec.metric, ctx, t, bound));
 
