@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/json_schema_subset.hpp"
 #include "harness/report/report.hpp"
 #include "tests/harness/report/report_test_support.hpp"
 
@@ -34,7 +33,7 @@ TEST(EarlyEnd, ResultsJsonCarriesTheReasonAndTheCasesNotRun) {
   EXPECT_EQ(j["not_run"], nlohmann::json::parse(R"(["reorder-v-002", "failover-v-001", "a<b&\"c\""])"));
   EXPECT_EQ(j["cases"][0]["evidence_error"], run.cases[0].evidence_error);
   EXPECT_FALSE(j["cases"][1].contains("evidence_error"));
-  const auto v = validate_json(test::load_schema("harness/report/results.schema.json"), j);
+  const auto v = test::validate_json(test::load_schema("harness/report/results.schema.json"), j);
   EXPECT_TRUE(v.empty()) << test::violations_text(v);
   test::expect_same_run(run, parse_results_json(text));
   EXPECT_EQ(render_results_json(parse_results_json(text)), text);

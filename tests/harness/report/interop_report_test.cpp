@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/report/interop_report.hpp"
-#include "harness/report/json_schema_subset.hpp"
 #include "tests/harness/report/report_test_support.hpp"
 
 namespace mrc::harness {
@@ -55,7 +54,7 @@ InteropResult sample() {
 
 TEST(InteropJson, ValidatesAgainstItsSchemaInEveryShape) {
   const auto schema = load_schema();
-  EXPECT_TRUE(unsupported_keywords(schema).empty());
+  for (const auto& v : test::validate_json(schema, nlohmann::json::object())) EXPECT_NE(v.pointer, "(schema)") << v.message;
   InteropResult interrupted = sample();
   interrupted.cells.resize(1);
   interrupted.interrupted = true;
@@ -67,13 +66,13 @@ TEST(InteropJson, ValidatesAgainstItsSchemaInEveryShape) {
   InteropResult empty_cell = sample();
   empty_cell.cells[3].counts = VerdictCounts{};
   for (const InteropResult& r : {sample(), interrupted, timed, unseeded, empty_cell, InteropResult{}}) {
-    const auto v = validate_json(schema, nlohmann::json::parse(render_interop_json(r)));
+    const auto v = test::validate_json(schema, nlohmann::json::parse(render_interop_json(r)));
     EXPECT_TRUE(v.empty()) << test::violations_text(v);
   }
   auto drifted = nlohmann::json::parse(render_interop_json(sample()));
   drifted["cells"][0].erase("worst");
   drifted["cells"][1]["counts"]["PASS"] = "2";
-  EXPECT_EQ(validate_json(schema, drifted).size(), 2u);
+  EXPECT_EQ(test::validate_json(schema, drifted).size(), 2u);
 }
 
 TEST(InteropJson, CellsCarryPairCountsLinksAndTheExitCode) {

