@@ -1,117 +1,55 @@
 #include "harness/verdict/gof_stats.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/non_central_chi_squared.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <limits>
 
 namespace mrc::harness::stats {
 namespace {
 
-constexpr double kEps = 1e-15;
-constexpr double kTiny = 1e-300;
-constexpr int kMaxIter = 100000;  // bounded: the series/fraction converge in O(sqrt(a)) steps
-
-double log_gamma(double a) {
-  int sign = 0;
-  return ::lgamma_r(a, &sign);  // lgamma_r: no shared signgam, safe in parallel checks
-}
-
-// exp(-x + a ln x - ln Gamma(a)): the common prefactor of both expansions.
-double prefactor(double a, double x) { return std::exp(-x + a * std::log(x) - log_gamma(a)); }
-
-// P(a, x) by its power series; converges fast for x < a + 1.
-double p_series(double a, double x) {
-  double ap = a;
-  double del = 1.0 / a;
-  double sum = del;
-  for (int n = 0; n < kMaxIter; ++n) {
-    ap += 1;
-    del *= x / ap;
-    sum += del;
-    if (std::fabs(del) < std::fabs(sum) * kEps) break;
-  }
-  return sum * prefactor(a, x);
-}
-
-// Q(a, x) by its continued fraction (modified Lentz); converges fast for x >= a + 1.
-double q_fraction(double a, double x) {
-  double b = x + 1 - a;
-  double c = 1 / kTiny;
-  double d = 1 / b;
-  double h = d;
-  for (int i = 1; i < kMaxIter; ++i) {
-    const double an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (std::fabs(d) < kTiny) d = kTiny;
-    c = b + an / c;
-    if (std::fabs(c) < kTiny) c = kTiny;
-    d = 1 / d;
-    const double del = d * c;
-    h *= del;
-    if (std::fabs(del - 1) < kEps) break;
-  }
-  return prefactor(a, x) * h;
-}
-
-double log_poisson(double mu, double j) { return -mu + j * std::log(mu) - log_gamma(j + 1); }
+namespace bm = boost::math;
+// Out-of-domain arguments give NaN (the checks test for it) instead of an exception; the
+// arithmetic stays in double, so every platform computes the same numbers.
+using Policy = bm::policies::policy<bm::policies::domain_error<bm::policies::ignore_error>,
+                                    bm::policies::overflow_error<bm::policies::ignore_error>,
+                                    bm::policies::evaluation_error<bm::policies::ignore_error>,
+                                    bm::policies::promote_double<false>>;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
 
 double gamma_p(double a, double x) {
-  if (!(a > 0) || std::isnan(x)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(a > 0) || std::isnan(x)) return kNaN;
   if (x <= 0) return 0;
   if (std::isinf(x)) return 1;
-  return x < a + 1 ? p_series(a, x) : 1 - q_fraction(a, x);
+  return bm::gamma_p(a, x, Policy());
 }
 
 double gamma_q(double a, double x) {
-  if (!(a > 0) || std::isnan(x)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(a > 0) || std::isnan(x)) return kNaN;
   if (x <= 0) return 1;
   if (std::isinf(x)) return 0;
-  return x < a + 1 ? 1 - p_series(a, x) : q_fraction(a, x);
+  return bm::gamma_q(a, x, Policy());
 }
 
 double chi2_cdf(double x, double df) { return gamma_p(df / 2, x / 2); }
 double chi2_sf(double x, double df) { return gamma_q(df / 2, x / 2); }
 
 double chi2_quantile(double p, double df) {
-  if (!(p > 0 && p < 1) || !(df > 0)) return std::numeric_limits<double>::quiet_NaN();
-  // Solve in the tail that keeps precision: the upper tail for p > 0.5.
-  const bool upper = p > 0.5;
-  const double target = upper ? 1 - p : p;
-  auto tail = [&](double x) { return upper ? chi2_sf(x, df) : chi2_cdf(x, df); };
-  // tail(x) is decreasing (upper) or increasing (lower) in x; bracket, then bisect.
-  double lo = 0;
-  double hi = std::max(df, 1.0);
-  for (int i = 0; i < 2000 && (upper ? tail(hi) > target : tail(hi) < target); ++i) hi *= 2;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    const bool below = upper ? tail(mid) > target : tail(mid) < target;
-    (below ? lo : hi) = mid;
-    if (hi - lo <= 1e-13 * hi) break;
-  }
-  return 0.5 * (lo + hi);
+  if (!(p > 0 && p < 1) || !(df > 0)) return kNaN;
+  const bm::chi_squared_distribution<double, Policy> d(df);
+  // The upper tail keeps precision for p close to 1 (the critical value of 1 - alpha).
+  return p > 0.5 ? bm::quantile(bm::complement(d, 1 - p)) : bm::quantile(d, p);
 }
 
 double ncx2_cdf(double x, double df, double lambda) {
   if (lambda <= 0) return chi2_cdf(x, df);
   if (x <= 0) return 0;
-  const double mu = lambda / 2;
-  const double j0 = std::floor(mu);
-  double sum = 0;
-  // From the mode upward: weights fall and chi2_cdf(x, df + 2j) falls, so stop on a tiny weight.
-  for (double j = j0; j < j0 + 1e7; j += 1) {
-    const double w = std::exp(log_poisson(mu, j));
-    sum += w * chi2_cdf(x, df + 2 * j);
-    if (w < 1e-17 && j > mu) break;
-  }
-  for (double j = j0 - 1; j >= 0; j -= 1) {
-    const double w = std::exp(log_poisson(mu, j));
-    sum += w * chi2_cdf(x, df + 2 * j);
-    if (w < 1e-17) break;
-  }
-  return std::clamp(sum, 0.0, 1.0);
+  const bm::non_central_chi_squared_distribution<double, Policy> d(df, lambda);
+  return std::clamp(bm::cdf(d, x), 0.0, 1.0);
 }
 
 double gof_power(double w, double df, double alpha, std::uint64_t n) {

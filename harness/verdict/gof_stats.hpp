@@ -1,10 +1,10 @@
 // Goodness-of-fit statistics for the spraying verdicts (anchors G6: statistics, not tolerances).
 //
-// Implemented here rather than taken from a library so the numbers are reproducible everywhere
-// and testable against published tables: the regularized incomplete gamma function (series and
-// Lentz continued fraction), the chi-square and noncentral chi-square distributions (Poisson
-// mixture), the power of a chi-square goodness-of-fit test for Cohen's effect size w, and the
-// smallest sample that reaches a declared power.
+// The distributions are Boost.Math's (Debian libboost-math-dev, header-only, in double
+// throughout: reproducible everywhere, tested against published tables): the regularized
+// incomplete gamma function, the chi-square and noncentral chi-square distributions. Here: the
+// power of a chi-square goodness-of-fit test for Cohen's effect size w, and the smallest sample
+// that reaches a declared power.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +21,7 @@ double chi2_cdf(double x, double df);
 double chi2_sf(double x, double df);            // upper tail: the p-value of a statistic x
 double chi2_quantile(double p, double df);      // x with chi2_cdf(x) = p, p in (0, 1)
 
-// Noncentral chi-square with noncentrality lambda: sum over j of Poisson(j; lambda/2) *
-// chi2_cdf(x, df + 2j), summed outward from the Poisson mode until the weights vanish.
+// Noncentral chi-square with noncentrality lambda.
 double ncx2_cdf(double x, double df, double lambda);
 
 // Power of the goodness-of-fit test (chi-square or G, same asymptotics) with df degrees of
