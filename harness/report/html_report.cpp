@@ -76,7 +76,7 @@ void header(std::string& out, const RunResult& run, const RunOutcome& outcome, c
   const int code = exit_code(run);
   out += "<p class=\"run-status\">Run: <strong class=\"" + std::string(code == 0 ? "ok" : "bad") + "\">" +
          html_escape(exit_text(code)) + "</strong>";
-  if (code != 0) out += " <span class=\"exit-why\">(" + html_escape(exit_reason(run).substr(8)) + ")</span>";
+  if (code != 0) out += " <span class=\"exit-why\">(" + html_escape(exit_causes(run)) + ")</span>";
   if (all.expected > 0) out += " &middot; " + std::to_string(all.expected) + " expected (known) result(s)";
   out += " &middot; MUST coverage " + percent_phrase(cov.must_covered, cov.must, cov.must_covered_percent()) + "</p>\n";
   html::bridge_health(out, run);

@@ -115,7 +115,7 @@ std::string cases_phrase(const std::vector<std::string>& ids, const std::string&
 
 }  // namespace
 
-std::string exit_reason(const RunResult& run) {
+std::string exit_causes(const RunResult& run) {
   std::vector<std::string> errors, expired, inconclusive, unexpected, strict_fails;
   for (const auto& c : run.cases) {
     if (c.expectation == ExpectationOutcome::kExpected) continue;
@@ -141,11 +141,14 @@ std::string exit_reason(const RunResult& run) {
   if (!inconclusive.empty()) why.push_back(cases_phrase(inconclusive, "case(s) INCONCLUSIVE"));
   if (!unexpected.empty()) why.push_back(cases_phrase(unexpected, "unexpected pass(es), stale expectation(s)"));
   if (!strict_fails.empty()) why.push_back(cases_phrase(strict_fails, "FAIL(s) under --strict"));
-  const int code = exit_code(run);
-  std::string line = "exit " + std::to_string(code) + ": ";
-  if (why.empty()) return line + "conformant, nothing INCONCLUSIVE or unexpected";
+  if (why.empty()) return "conformant, nothing INCONCLUSIVE or unexpected";
+  std::string line;
   for (std::size_t i = 0; i < why.size(); ++i) line += (i ? "; " : "") + why[i];
   return line;
+}
+
+std::string exit_reason(const RunResult& run) {
+  return "exit " + std::to_string(exit_code(run)) + ": " + exit_causes(run);
 }
 
 }  // namespace mrc::harness

@@ -94,5 +94,7 @@ int exit_code(const RunResult& run);
 // "exit 0: conformant". Every cause that applies is named, those of exit 3 first; a list of case
 // ids names the first five and counts the rest.
 std::string exit_reason(const RunResult& run);
+// The causes alone (exit_reason without its "exit N: "), for a page that shows the status apart.
+std::string exit_causes(const RunResult& run);
 
 }  // namespace mrc::harness

@@ -1,5 +1,6 @@
 #include "harness/run/case_select.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <set>
 
@@ -33,15 +34,19 @@ std::string no_selection_reason(const std::vector<harness::Case>& cases, const s
 
 // "--tags spraing: no case carries it (did you mean spraying?)" for every given tag no loaded case
 // carries: a typo in a tag list otherwise narrows or empties a run without a word.
-std::string unknown_tags(const std::vector<harness::Case>& cases, const std::vector<std::string>& given, const char* option,
-                         const char* prefix) {
+// Every tag of the suite's cases, sorted, each once.
+std::vector<std::string> known_tags(const std::vector<harness::Case>& cases) {
   std::set<std::string> known;
   for (const auto& c : cases) known.insert(c.tags.begin(), c.tags.end());
-  const std::vector<std::string> all(known.begin(), known.end());
+  return {known.begin(), known.end()};
+}
+
+std::string unknown_tags(const std::vector<std::string>& known, const std::vector<std::string>& given, const char* option,
+                         const char* prefix) {
   std::string out;
   for (const std::string& t : split_lists(given)) {
-    if (known.contains(t)) continue;
-    out += std::string(prefix) + option + " " + t + ": no case carries it" + harness::did_you_mean(harness::closest_match(t, all)) + "\n";
+    if (std::binary_search(known.begin(), known.end(), t)) continue;
+    out += std::string(prefix) + option + " " + t + ": no case carries it" + harness::did_you_mean(harness::closest_match(t, known)) + "\n";
   }
   return out;
 }
@@ -58,14 +63,14 @@ CaseSelection select_cases(const std::vector<std::string>& inputs, const std::ve
   for (const auto& c : s.suite.set.cases) {
     if (filter.matches(c)) s.cases.push_back(&c);
   }
+  const std::vector<std::string> known = known_tags(s.suite.set.cases);
   if (s.cases.empty()) {
-    err << unknown_tags(s.suite.set.cases, tags, "--tags", "error: ")
-        << unknown_tags(s.suite.set.cases, exclude_tags, "--exclude-tags", "error: ")
+    err << unknown_tags(known, tags, "--tags", "error: ")
+        << unknown_tags(known, exclude_tags, "--exclude-tags", "error: ")
         << "error: no case selected: " << no_selection_reason(s.suite.set.cases, tags, exclude_tags) << '\n';
     return s;
   }
-  err << unknown_tags(s.suite.set.cases, tags, "--tags", "warning: ")
-      << unknown_tags(s.suite.set.cases, exclude_tags, "--exclude-tags", "warning: ");
+  err << unknown_tags(known, tags, "--tags", "warning: ") << unknown_tags(known, exclude_tags, "--exclude-tags", "warning: ");
   std::string why;
   if (!harness::make_sim_testbed(testbed_request(harness::TestbedSpec{}, testbed), 1, &why)) {
     err << "error: --testbed " << testbed << ": " << with_preset_hint(why) << '\n';
