@@ -23,12 +23,18 @@
 
 namespace mrc::harness::test {
 
-inline Chart plane_bars(std::vector<double> observed) {
+// A chart of `kind` with its title and axis labels, no data yet.
+inline Chart chart_head(Chart::Kind kind, std::string title, std::string x_label, std::string y_label) {
   Chart c;
-  c.kind = Chart::Kind::kBars;
-  c.title = "Packets per plane";
-  c.x_label = "plane";
-  c.y_label = "packets";
+  c.kind = kind;
+  c.title = std::move(title);
+  c.x_label = std::move(x_label);
+  c.y_label = std::move(y_label);
+  return c;
+}
+
+inline Chart plane_bars(std::vector<double> observed) {
+  Chart c = chart_head(Chart::Kind::kBars, "Packets per plane", "plane", "packets");
   c.labels = {"plane 0", "plane 1", "plane 2", "plane 3"};
   c.values = std::move(observed);
   c.expected = {2500, 2500, 2500, 2500};
@@ -36,11 +42,8 @@ inline Chart plane_bars(std::vector<double> observed) {
 }
 
 inline Chart failover_timeline() {
-  Chart c;
-  c.kind = Chart::Kind::kTimeline;
-  c.title = "Delivered packets per EV around the link fault";
-  c.x_label = "virtual time";
-  c.y_label = "packets per 100 us";
+  Chart c = chart_head(Chart::Kind::kTimeline, "Delivered packets per EV around the link fault", "virtual time",
+                       "packets per 100 us");
   for (int i = 0; i < 30; ++i) {
     const double t = 100000.0 * i;
     c.labels.push_back("ev 3");
@@ -56,11 +59,7 @@ inline Chart failover_timeline() {
 
 // A timing check's chart: the duration per trial (one censored) against the bound judged.
 inline Chart latency_chart() {
-  Chart c;
-  c.kind = Chart::Kind::kLatency;
-  c.title = "stop_using_failed per trial against its bound";
-  c.x_label = "trial start";
-  c.y_label = "stop_using_failed";
+  Chart c = chart_head(Chart::Kind::kLatency, "stop_using_failed per trial against its bound", "trial start", "stop_using_failed");
   const double starts[4] = {1.5e6, 3.5e6, 5.5e6, 7.5e6}, took[4] = {420e3, 655e3, 1210e3, 980e3};
   for (int i = 0; i < 4; ++i) {
     c.labels.emplace_back(i == 3 ? "censored trial (at least)" : "trial");
@@ -73,11 +72,7 @@ inline Chart latency_chart() {
 
 // A failover timeline of three trials: the third retransmits late, past its bound.
 inline Chart failover_events() {
-  Chart c;
-  c.kind = Chart::Kind::kEvents;
-  c.title = "failover timeline per trial, from its fault";
-  c.x_label = "time since the fault";
-  c.y_label = "trial";
+  Chart c = chart_head(Chart::Kind::kEvents, "failover timeline per trial, from its fault", "time since the fault", "trial");
   auto add = [&](double row, const char* what, double at) {
     c.labels.emplace_back(what);
     c.values.push_back(at);
@@ -98,11 +93,8 @@ inline Chart failover_events() {
 // The EV raster of a failing EV rule at 256 EVs over 8 planes: EV 0x2a keeps carrying data
 // after the fault at 2 ms.
 inline Chart ev_raster_256() {
-  Chart c;
-  c.kind = Chart::Kind::kRaster;
-  c.title = "data packets per EV over time (a cell: the EV carried data in that interval)";
-  c.x_label = "time";
-  c.y_label = "EV, by plane";
+  Chart c = chart_head(Chart::Kind::kRaster, "data packets per EV over time (a cell: the EV carried data in that interval)",
+                       "time", "EV, by plane");
   for (int ev = 0; ev < 256; ++ev) {
     c.labels.push_back("ev 0x" + std::to_string(ev));
     c.groups.push_back("plane " + std::to_string(ev / 32 + 1));
@@ -122,11 +114,7 @@ inline Chart ev_raster_256() {
 
 // A per-EV histogram at 256 EVs, grouped by plane and busiest first within each plane.
 inline Chart ev_histogram_256() {
-  Chart c;
-  c.kind = Chart::Kind::kBars;
-  c.title = "data packets per ev: observed vs uniform";
-  c.x_label = "ev";
-  c.y_label = "packets";
+  Chart c = chart_head(Chart::Kind::kBars, "data packets per ev: observed vs uniform", "ev", "packets");
   for (int plane = 0; plane < 8; ++plane) {
     for (int k = 0; k < 32; ++k) {
       c.labels.push_back("ev 0x" + std::to_string(plane * 32 + k) + " (port " + std::to_string(plane + 1) + ")");
