@@ -108,11 +108,22 @@ TEST(WireEquivalence, SameVerdictAsInProcess) {
 }
 
 // A `timing: scales` case whose ACK timeout is under two round trips of the bridge runs with a
-// raised one, says so, and keeps it in its evidence context for replay.
+// raised one, says so, and keeps it in its evidence context for replay. A run this machine could
+// not carry in real time (the bridge's queue towards the DUT past its limit: the case ends
+// INCONCLUSIVE before it is judged, as it should) is made again, at most kAttempts times in all,
+// as SameVerdictAsInProcess does: it says nothing about the scaling.
 TEST(WireEquivalence, AScalingCaseRunsWithARaisedTimeoutAndSaysSo) {
   MRC_SKIP_UNLESS_NETNS();
   TempOut out;
-  const Outcome wire = run({"evctl-v-005"}, "netns", "agent:reference", out / "wire");
+  Outcome wire;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    wire = run({"evctl-v-005"}, "netns", "agent:reference", out / "wire");
+    if (wire.cases.size() != 1u) break;
+    if (wire.cases.at("evctl-v-005").message.find("the real-time bridge's queue towards the DUT reached") ==
+        std::string::npos) {
+      break;
+    }
+  }
   ASSERT_EQ(wire.cases.size(), 1u) << wire.err;
   const harness::CaseResult& r = wire.cases.at("evctl-v-005");
   EXPECT_NE(r.verdict, harness::Verdict::kUnsupported) << r.message;
