@@ -1,4 +1,4 @@
-// A pcapng file already in memory (a certification bundle's member, harness/run/replay.hpp), read
+// A pcapng file already in memory (a certification bundle's member, harness/certify/replay.hpp), read
 // as read_capture_file() reads a file (pcapng.hpp). Apart from pcapng.hpp so that the many files
 // that include it do not depend on this one's callers.
 #pragma once

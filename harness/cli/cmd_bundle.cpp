@@ -1,10 +1,10 @@
 // `mrc-conform bundle REPORT_DIR -o FILE --key KEY`: a report folder as a signed certification
-// bundle (harness/report/bundle.hpp).
+// bundle (harness/certify/bundle.hpp).
 #include <ostream>
 
+#include "harness/certify/bundle.hpp"
 #include "harness/cli/byte_progress.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/bundle.hpp"
 #include "harness/report/report.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/suite_loader.hpp"

@@ -1,6 +1,6 @@
 // `mrc-conform campaign`: proves the selected cases bite (design.md §4). Chooses the defects of
 // the reference's catalog, gives each its requirement ids from the suite's cases/defects.yaml,
-// runs the campaign (harness/run/campaign_engine.hpp) and writes campaign.json / campaign.html.
+// runs the campaign (harness/studies/campaign_engine.hpp) and writes campaign.json / campaign.html.
 // No evidence pcaps and no run reports are written per defect run.
 #include <algorithm>
 #include <chrono>
@@ -13,13 +13,13 @@
 #include "harness/dut/binding_factory.hpp"
 #include "harness/report/campaign_report.hpp"
 #include "harness/report/report.hpp"
-#include "harness/run/campaign.hpp"
-#include "harness/run/campaign_engine.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/run_reports.hpp"
 #include "harness/run/shard_plan.hpp"
 #include "harness/run/suite_loader.hpp"
+#include "harness/studies/campaign.hpp"
+#include "harness/studies/campaign_engine.hpp"
 #include "reference/defects.hpp"
 #include "reference/wire/wire_revision.hpp"
 

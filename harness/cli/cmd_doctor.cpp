@@ -1,10 +1,10 @@
 // `mrc-conform doctor`: what is wrong with a real-wire set-up, one line per finding
-// (harness/run/doctor.hpp has the checks), printed as each is made so a slow wait shows where it is.
+// (harness/lab/doctor.hpp has the checks), printed as each is made so a slow wait shows where it is.
 #include <ostream>
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/run_inputs.hpp"
-#include "harness/run/doctor.hpp"
+#include "harness/lab/doctor.hpp"
 #include "harness/run/exit_codes.hpp"
 
 namespace mrc::cli {

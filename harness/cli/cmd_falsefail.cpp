@@ -1,18 +1,18 @@
 // `mrc-conform falsefail`: every selected case with a distribution check, once per seed, on the
-// chosen binding (harness/run/falsefail_engine.hpp); prints the table and writes falsefail.json.
+// chosen binding (harness/studies/falsefail_engine.hpp); prints the table and writes falsefail.json.
 #include <ostream>
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/staged_out.hpp"
 #include "harness/dut/binding_factory.hpp"
+#include "harness/lab/spelling_hints.hpp"
 #include "harness/report/falsefail_report.hpp"
 #include "harness/report/report.hpp"
-#include "harness/run/spelling_hints.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/shard_plan.hpp"
-#include "harness/run/falsefail.hpp"
-#include "harness/run/falsefail_engine.hpp"
+#include "harness/studies/falsefail.hpp"
+#include "harness/studies/falsefail_engine.hpp"
 
 namespace mrc::cli {
 

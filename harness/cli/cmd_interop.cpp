@@ -9,17 +9,17 @@
 #include <set>
 
 #include "harness/cli/commands.hpp"
-#include "harness/cli/staged_out.hpp"
 #include "harness/cli/run_inputs.hpp"
+#include "harness/cli/staged_out.hpp"
 #include "harness/dut/binding_factory.hpp"
+#include "harness/lab/spelling_hints.hpp"
+#include "harness/lab/wire_testbed.hpp"
 #include "harness/report/interop_report.hpp"
 #include "harness/report/report.hpp"
-#include "harness/run/spelling_hints.hpp"
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
-#include "harness/run/interop_engine.hpp"
 #include "harness/run/suite_loader.hpp"
-#include "harness/run/wire_testbed.hpp"
+#include "harness/studies/interop_engine.hpp"
 
 namespace mrc::cli {
 namespace {

@@ -1,8 +1,8 @@
 // `mrc-conform keygen -o KEY [--force]`: the signing key of certification bundles.
 #include <ostream>
 
+#include "harness/certify/bundle_crypto.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/bundle_crypto.hpp"
 #include "harness/run/exit_codes.hpp"
 
 namespace mrc::cli {

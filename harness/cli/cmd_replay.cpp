@@ -1,14 +1,14 @@
 // `mrc-conform replay FILE [--pubkey K] [--cases DIR]`: a certification bundle verified, then every
-// case re-judged from its evidence with this build's checks (harness/run/replay.hpp).
+// case re-judged from its evidence with this build's checks (harness/certify/replay.hpp).
 #include <optional>
 #include <ostream>
 
 #include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/bundle.hpp"
-#include "harness/report/tar_archive.hpp"
+#include "harness/certify/bundle.hpp"
+#include "harness/certify/tar_archive.hpp"
 #include "harness/run/exit_codes.hpp"
-#include "harness/run/replay.hpp"
+#include "harness/certify/replay.hpp"
 
 namespace mrc::cli {
 

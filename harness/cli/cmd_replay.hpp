@@ -18,7 +18,7 @@ struct ReplayCliOptions {
   std::string pubkey;              // --pubkey K, as for `verify`
   std::string cases;               // --cases DIR, as for `verify`
 };
-// `replay` (harness/run/replay.hpp): verifies the bundle, re-judges every case from its evidence
+// `replay` (harness/certify/replay.hpp): verifies the bundle, re-judges every case from its evidence
 // with this build's checks, prints one line per case whose verdict changed (`CASE: OLD -> NEW:
 // <first differing check>: <its message>`), one per case not re-judged with the reason, and
 // `replay: N re-judged, M unchanged, K changed, J not re-judged`. Exit 0 every re-judged verdict

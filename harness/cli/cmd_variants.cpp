@@ -1,7 +1,7 @@
 // `mrc-conform variants`: proves a conformant DUT that chooses differently is never failed
 // (design.md §4). Chooses variants of the reference's catalog, gives each the requirement ids that
 // leave its choice open from the suite's cases/variants.yaml, runs the family
-// (harness/run/variants_engine.hpp) and writes variants.json / variants.html. No evidence pcaps.
+// (harness/studies/variants_engine.hpp) and writes variants.json / variants.html. No evidence pcaps.
 #include <algorithm>
 #include <chrono>
 #include <ostream>
@@ -16,7 +16,7 @@
 #include "harness/run/case_select.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/run/shard_plan.hpp"
-#include "harness/run/variants_engine.hpp"
+#include "harness/studies/variants_engine.hpp"
 #include "reference/variants.hpp"
 
 namespace mrc::cli {

@@ -1,12 +1,12 @@
 // `mrc-conform verify FILE [--pubkey K] [--cases DIR]`: a certification bundle checked against its
-// manifest, its signature and this suite's tree (harness/report/bundle.hpp).
+// manifest, its signature and this suite's tree (harness/certify/bundle.hpp).
 #include <fstream>
 #include <optional>
 #include <ostream>
 
+#include "harness/certify/bundle.hpp"
 #include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/bundle.hpp"
 #include "harness/run/exit_codes.hpp"
 
 namespace mrc::cli {

@@ -52,7 +52,7 @@ struct InteropOptions {
   std::vector<std::string> impls;  // --impls as typed: comma lists of binding specs (--dut spellings)
   std::string seed_text;           // --seed as typed, as for `run`
   std::string agent_token_file;    // --agent-token-file, as for `run`
-  // Tests: called after each pair (harness/run/interop_engine.hpp).
+  // Tests: called after each pair (harness/studies/interop_engine.hpp).
   std::function<void(const harness::InteropCell&)> on_pair_done;
 };
 // `interop`: the selected cases for every ordered pair of `impls` (row = the DUT, judged; column =
@@ -95,7 +95,7 @@ struct DoctorCliOptions {
   std::string agent_token_file;    // --agent-token-file, as for `run`
   std::filesystem::path agent_binary;  // tests: the agent --testbed netns starts (default: beside us)
 };
-// `doctor` (cmd_doctor.cpp, harness/run/doctor.hpp): checks a real-wire set-up and prints one line
+// `doctor` (cmd_doctor.cpp, harness/lab/doctor.hpp): checks a real-wire set-up and prints one line
 // per finding on `out` as it is made (`ok   ...`, `WARN ...: ...`, `FAIL ...: what to do`), then a
 // summary. Exit 0 healthy (warnings allowed), 1 any FAIL, 2 bad input (options, an unreadable
 // lab file or token file: the reason on `err`, nothing checked).
@@ -168,7 +168,7 @@ struct CampaignOptions {
   std::string build = "0.0.0 unknown";  // suite version and git hash (the shard fingerprint)
   std::string command_line;             // of this process (the shard record)
 };
-// The defect campaign (harness/run/campaign_engine.hpp): a baseline run on `reference`, then the
+// The defect campaign (harness/studies/campaign_engine.hpp): a baseline run on `reference`, then the
 // selected cases against `reference:<defect>` for each chosen defect of the catalog, attributed
 // through the suite's cases/defects.yaml; writes campaign.json and campaign.html into `out` and a
 // line per defect to `out` stream. Exit 0 kill rate >= minimum and baseline clean, 1 otherwise,
@@ -196,7 +196,7 @@ struct FalsefailOptions {
   std::string build = "0.0.0 unknown";  // suite version and git hash (the shard fingerprint)
   std::string command_line;             // of this process (the shard record)
 };
-// False-fail rate of the statistical cases (harness/run/falsefail.hpp): every case with a
+// False-fail rate of the statistical cases (harness/studies/falsefail.hpp): every case with a
 // distribution check, once per seed; falsefail.json into `out` and a table on `out` stream. Exit 0
 // every case and check consistent with its declared alpha, 1 otherwise (or any run ERROR), 2 bad
 // input, 3 harness error.
@@ -222,7 +222,7 @@ struct VariantsOptions {
   std::string build = "0.0.0 unknown";  // suite version and git hash (the shard fingerprint)
   std::string command_line;             // of this process (the shard record)
 };
-// The conformant-variant family (harness/run/variants_engine.hpp): the selected cases against the
+// The conformant-variant family (harness/studies/variants_engine.hpp): the selected cases against the
 // default reference and `reference:<variant>` for each chosen catalog variant, each variant cited
 // with the requirements of the suite's cases/variants.yaml; writes variants.json and variants.html
 // into `out` and a summary whose last line is `N variants, M false fails`. Exit 0 no MUST case
@@ -243,7 +243,7 @@ struct MergeOptions {
 // campaign, variants, falsefail: theirs), so a CI can gate on it.
 int run_merge(const MergeOptions& o, std::ostream& out, std::ostream& err);
 
-// The certification bundle (harness/report/bundle.hpp; README.md, "Certify").
+// The certification bundle (harness/certify/bundle.hpp; README.md, "Certify").
 struct KeygenOptions {
   std::filesystem::path out;       // -o KEY: the private key; KEY.pub beside it
   bool force = false;              // overwrite an existing KEY / KEY.pub

@@ -366,7 +366,7 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("DIR", merge.dirs, "the shards' --out folders, one per shard")->required();
   merge_cmd->add_option("-o,--out", merge.out, "the merged report folder")->required();
 
-  // The certification bundle: keygen, bundle, verify (harness/report/bundle.hpp).
+  // The certification bundle: keygen, bundle, verify (harness/certify/bundle.hpp).
   mrc::cli::KeygenOptions keygen;
   auto* keygen_cmd = app.add_subcommand("keygen", "make an Ed25519 key pair for signing bundles (KEY, KEY.pub)");
   keygen_cmd->add_option("-o,--out", keygen.out, "private key file (PKCS#8 PEM, mode 0600); the public key goes to KEY.pub")

@@ -1,5 +1,5 @@
 // What an interop matrix (`mrc-conform interop`) produced: filled by the interop engine
-// (harness/run/interop_engine.hpp), read by the renderers (interop_report.hpp).
+// (harness/studies/interop_engine.hpp), read by the renderers (interop_report.hpp).
 //
 // Every ordered pair of implementations is one cell: the row's implementation is the DUT (testbed
 // host 0), the one judged; the column's is the peer it meets through the fabric (host 1). The

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "harness/case/diagnostics.hpp"
-#include "harness/run/spelling_hints.hpp"
+#include "harness/lab/spelling_hints.hpp"
 #include "harness/run/case_setup.hpp"
 #include "harness/testbed/testbed.hpp"
 

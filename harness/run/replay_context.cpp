@@ -8,10 +8,9 @@
 #include <optional>
 #include <stdexcept>
 
-#include "harness/report/bundle.hpp"
+#include "harness/verdict/verdict.hpp"
 #include "reference/wire/frame.hpp"
 #include "reference/wire/icrc.hpp"
-#include "harness/verdict/verdict.hpp"
 
 namespace mrc::run {
 namespace {
@@ -156,7 +155,7 @@ void restore_cut_frame(std::span<const std::uint8_t> cut, std::uint32_t origlen,
   wire::icrc_write(buf.data() + end, icrc_bad ? ~icrc : icrc);
 }
 
-std::string case_context_path(const std::string& case_id) { return harness::case_context_member(case_id); }
+std::string case_context_path(const std::string& case_id) { return "evidence/" + case_id + ".context.json"; }
 
 std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
   const harness::CheckContext& c = s.ctx;

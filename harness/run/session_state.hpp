@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "harness/dut/dut_binding.hpp"
 #include "harness/run/case_session.hpp"
 #include "harness/run/case_setup.hpp"
-#include "harness/dut/dut_binding.hpp"
 #include "harness/stimulus/frame_builder.hpp"
 #include "harness/stimulus/impairment.hpp"
 #include "harness/stimulus/timeline.hpp"
@@ -19,8 +19,8 @@
 
 namespace mrc::run {
 
-inline constexpr int kDutHost = 0;
-inline constexpr int kPeerHost = 1;
+using harness::kDutHost;
+using harness::kPeerHost;
 
 // A traffic program and the two sides it runs between.
 struct ProgramRun {

@@ -31,6 +31,11 @@
 
 namespace mrc::harness {
 
+// The hosts of a conformance run: the DUT on testbed host 0, the harness's own side (the peer, the
+// other end of every QP) on host 1. The runner and the wire testbed that starts agents share it.
+inline constexpr int kDutHost = 0;
+inline constexpr int kPeerHost = 1;
+
 struct HostAddress {
   wire::Ipv6Addr gid{};
   wire::MacAddr mac{};

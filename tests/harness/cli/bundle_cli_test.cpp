@@ -1,7 +1,7 @@
 // keygen, bundle and verify on a real report of two cases (one with a golden) run in-process:
 // verify says OK on the fresh bundle and names what is wrong after each tamper.
+#include "harness/certify/bundle_crypto.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/bundle_crypto.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {

@@ -2,7 +2,7 @@
 // temporary suites (a caught defect, a survivor, a baseline failure, an unknown defect name,
 // byte-identical reports).
 #include "harness/cli/commands.hpp"
-#include "harness/run/campaign.hpp"
+#include "harness/studies/campaign.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {

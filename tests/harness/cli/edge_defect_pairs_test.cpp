@@ -5,7 +5,7 @@
 // after; `ctest -L campaign` runs the whole library against the whole catalog).
 #include "harness/case/case_loader.hpp"
 #include "harness/case/catalog_map.hpp"
-#include "harness/run/campaign.hpp"
+#include "harness/studies/campaign.hpp"
 #include "reference/defects.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
@@ -72,7 +72,7 @@ TEST_P(EdgeDefectPair, FailsOnItsDefectNamingARequirementItViolates) {
   const harness::CaseResult* c = r.find(s.id);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->verdict, harness::Verdict::kFail) << c->message;
-  // Caught as the campaign counts it (run/campaign.hpp): a FAILing check proving one of the
+  // Caught as the campaign counts it (studies/campaign.hpp): a FAILing check proving one of the
   // defect's requirements.
   const harness::LoadResult loaded = harness::load_case(case_file(s.id));
   ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.to_string();

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "harness/cli/commands.hpp"
-#include "harness/run/falsefail.hpp"
+#include "harness/studies/falsefail.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {

@@ -3,10 +3,10 @@
 // evidence and its context hold everything the checks read); a results.json edited to PASS and
 // re-signed verifies but replays to FAIL, exit 1; a folder, a bundle without evidence and a cut
 // bundle are exit 2.
+#include "harness/certify/bundle_crypto.hpp"
+#include "harness/certify/replay.hpp"
 #include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/bundle_crypto.hpp"
-#include "harness/run/replay.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {

@@ -3,7 +3,7 @@
 // FAILs the variant that NACKs at once, the report names the requirement that leaves it open,
 // byte-identical reports, bad input).
 #include "harness/cli/commands.hpp"
-#include "harness/run/variants_engine.hpp"
+#include "harness/studies/variants_engine.hpp"
 #include "tests/harness/cli/cli_test_support.hpp"
 
 namespace mrc::run::testing {

@@ -8,7 +8,7 @@
 
 #include <set>
 
-#include "harness/run/doctor_checks.hpp"
+#include "harness/lab/doctor_checks.hpp"
 #include "tests/harness/wirelab/doctor_lab.hpp"
 
 namespace mrc::wirelab::testing {
