@@ -8,6 +8,8 @@
 #include <system_error>
 
 #include "harness/agentproto/token_file.hpp"
+#include "harness/case/diagnostics.hpp"
+#include "harness/cli/commands.hpp"
 
 namespace mrc::cli {
 
@@ -30,6 +32,33 @@ std::string seed_error(const std::string& text, std::uint64_t& seed) {
   if (ec != std::errc{} || end != digits.data() + digits.size()) return "is not a number (decimal, 0x hex or 0 octal)";
   seed = v;
   return "";
+}
+
+std::string agent_timeout_problem(const std::string& text, std::chrono::milliseconds* ms) {
+  if (text.empty()) return {};
+  const std::string range = "1 .. " + std::to_string(kMaxAgentTimeoutMs) + " ms (1 h, the longest a case may run)";
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, v);
+  if (r.ptr != end || (r.ec != std::errc{} && r.ec != std::errc::result_out_of_range)) {
+    return "'" + text + "' is not a whole number of milliseconds; give " + range;
+  }
+  if (r.ec != std::errc{} || v == 0 || v > kMaxAgentTimeoutMs) return text + " is out of range: " + range;
+  if (ms != nullptr) *ms = std::chrono::milliseconds(v);
+  return {};
+}
+
+std::string profile_problem(const std::string& text, harness::ConformanceProfile* out) {
+  const auto profile = harness::conformance_profile_from_string(text);
+  if (!profile) {
+    const std::vector<std::string> profiles{"full", "spec", "published"};
+    return "'" + text + "'" + harness::did_you_mean(harness::closest_match(text, profiles)) +
+           " is not a profile: full (every MUST case counts toward conformance), spec (only MUST cases of "
+           "published or spec basis) or published (only MUST cases of published basis); a failed MUST case the "
+           "profile does not count is an advisory";
+  }
+  if (out != nullptr) *out = *profile;
+  return {};
 }
 
 bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err) {

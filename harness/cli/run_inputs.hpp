@@ -2,12 +2,14 @@
 // agent token (--agent-token-file, else $MRC_AGENT_TOKEN).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 
 #include "harness/run/shard.hpp"
 #include "harness/run/suite_runner.hpp"
+#include "harness/verdict/verdict.hpp"
 
 namespace mrc::cli {
 
@@ -21,6 +23,11 @@ bool resolve_seed_and_token(run::RunOptions& o, const std::string& seed_text, co
 // ("is negative; ...", "is out of range; ...", "is not a number ..."), `seed` unchanged. --seed and
 // falsefail's --first-seed both read seeds this way.
 std::string seed_error(const std::string& text, std::uint64_t& seed);
+// An agent timeout as typed (--agent-connect-timeout-ms, --agent-call-timeout-ms): "" when
+// empty (absent; *ms untouched) or good (*ms set when given), else why not, without the option.
+std::string agent_timeout_problem(const std::string& text, std::chrono::milliseconds* ms);
+// --profile as typed: "" and *out set (when given), or why not (with the closest profile).
+std::string profile_problem(const std::string& text, harness::ConformanceProfile* out);
 // The agent token alone, the same way (`doctor`): `token` from the file's first line, else
 // $MRC_AGENT_TOKEN; an unreadable file is printed to `err` and returns false.
 bool resolve_agent_token(const std::string& agent_token_file, std::string& token, std::ostream& err);
