@@ -1,8 +1,6 @@
 // `mrc-conform merge DIR... -o OUT` (commands.hpp): the shards of one sharded command checked and
 // merged (harness/report/merge_reports.hpp), the merged report written the way the command itself
 // writes it (staged in OUT.partial, harness/report/report_folder.hpp), run's evidence files copied.
-#include <fstream>
-#include <iterator>
 #include <ostream>
 
 #include "harness/cli/byte_progress.hpp"
@@ -125,8 +123,6 @@ Merged merge(const std::vector<ShardFolder>& shards, const std::string& command_
   return m;
 }
 
-// Copies a whole file, read and written whole (write_file_atomically: staged, synced, every write
-// checked), so a full disk is named as such, not as the I/O error a kernel copy reports.
 // The bytes a merge copies, for its progress line (byte_progress.hpp).
 struct CopyCount {
   ByteProgress& bar;
@@ -134,17 +130,17 @@ struct CopyCount {
   std::uint64_t done = 0;
 };
 
+// Copies one file a chunk at a time through copy_file_atomically (staged, synced, every write
+// checked), so a full disk is named as such, not as the I/O error a kernel copy reports.
 std::string copy_file_checked(const fs::path& from, const fs::path& to, CopyCount& count) {
-  std::ifstream in(from, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) return "reading " + from.string() + ": cannot read";
   try {
-    harness::write_file_atomically(to, bytes);
+    harness::copy_file_atomically(from, to, [&count](std::uint64_t n) {
+      count.done += n;
+      count.bar.update(count.done, count.total);
+    });
   } catch (const std::exception& e) {
     return "copying " + from.string() + ": " + e.what();
   }
-  count.done += bytes.size();
-  count.bar.update(count.done, count.total);
   return "";
 }
 

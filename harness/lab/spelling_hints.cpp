@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/case/diagnostics.hpp"
+#include "harness/testbed/testbed.hpp"
 #include "reference/defects.hpp"
 #include "reference/variants.hpp"
 
@@ -35,22 +36,10 @@ std::string with_binding_hint(std::string why) {
 }
 
 std::string with_preset_hint(std::string why) {
-  // The simulator's words (harness/testbed/sim/sim_testbed.cpp), which list the presets it
-  // knows: "unknown testbed preset 'minni' (known: mini, rack, pod)".
-  constexpr std::string_view kKnown = "(known: ";
-  const auto k = why.find(kKnown);
-  if (k == std::string::npos) return why;
-  const auto end = why.find(')', k);
-  std::vector<std::string_view> names;
-  std::string_view list = std::string_view(why).substr(k + kKnown.size(), end - k - kKnown.size());
-  while (!list.empty()) {
-    const auto comma = list.find(", ");
-    names.push_back(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
-  }
-  const std::vector<std::string> copies(names.begin(), names.end());  // `why` changes below
-  const std::vector<std::string_view> views(copies.begin(), copies.end());
-  return hint_after(std::move(why), "unknown testbed preset '", views);
+  const std::vector<std::string> presets = harness::testbed_preset_names();
+  const std::vector<std::string_view> names(presets.begin(), presets.end());
+  // The simulator's words (harness/testbed/sim/sim_testbed.cpp).
+  return hint_after(std::move(why), "unknown testbed preset '", names);
 }
 
 }  // namespace mrc::run

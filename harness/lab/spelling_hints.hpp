@@ -1,8 +1,8 @@
 // Did-you-mean for words the lower layers refuse without knowing the suite's spelling help
 // (harness/case/diagnostics.hpp): a defect or variant in a reference binding (`--dut
 // reference:keep-faild-ev`, named by the binding factory in harness/dut/) and a testbed preset
-// (`--testbed minni`, named by the simulator with the presets it knows). The runner adds the
-// closest name.
+// (`--testbed minni`, named by the simulator; its presets from testbed_preset_names). The runner
+// and doctor add the closest name.
 #pragma once
 
 #include <string>

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -77,5 +78,9 @@ ReportFiles write_partial(RunResult run, const std::filesystem::path& out_dir);
 
 // Writes `content` to `path` through `path.tmp` + rename. Throws ReportError.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+// Copies `from` to `to` the same way, a chunk at a time (never the whole file in memory);
+// `copied` hears the bytes of each chunk. Throws ReportError naming the file at fault.
+void copy_file_atomically(const std::filesystem::path& from, const std::filesystem::path& to,
+                          const std::function<void(std::uint64_t)>& copied = {});
 
 }  // namespace mrc::harness

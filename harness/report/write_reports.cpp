@@ -6,6 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <string_view>
+#include <vector>
 #include <system_error>
 
 #include "harness/report/report.hpp"
@@ -18,28 +21,37 @@ namespace {
   throw ReportError(path.string() + ": " + std::string(what) + ": " + std::strerror(err));
 }
 
-// Writes all of `content` to a new file and fsyncs it; removes the file again on failure.
-void write_and_sync(const std::filesystem::path& path, std::string_view content) {
+// Writes every chunk `next` gives (false: no more) to a new file and fsyncs it; removes the file
+// again on failure, also when `next` throws.
+void write_and_sync(const std::filesystem::path& path, const std::function<bool(std::string_view&)>& next) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) io_fail(path, "cannot create", errno);
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(path.c_str());
-      io_fail(path, "write failed", err);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int err = errno;
+  const auto fail = [&](std::string_view what, int err) {
     ::close(fd);
     ::unlink(path.c_str());
-    io_fail(path, "fsync failed", err);
+    io_fail(path, what, err);
+  };
+  try {
+    std::string_view chunk;
+    while (next(chunk)) {
+      std::size_t done = 0;
+      while (done < chunk.size()) {
+        const ssize_t n = ::write(fd, chunk.data() + done, chunk.size() - done);
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          fail("write failed", errno);
+        }
+        done += static_cast<std::size_t>(n);
+      }
+    }
+  } catch (const ReportError&) {
+    throw;
+  } catch (...) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    throw;
   }
+  if (::fsync(fd) != 0) fail("fsync failed", errno);
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(path.c_str());
@@ -47,15 +59,14 @@ void write_and_sync(const std::filesystem::path& path, std::string_view content)
   }
 }
 
-}  // namespace
-
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+// The bracket every file of a report folder is written in: `<path>.tmp`, then rename.
+void write_through_tmp(const std::filesystem::path& path, const std::function<bool(std::string_view&)>& next) {
   std::filesystem::path tmp = path;
   tmp += ".tmp";
   // A second Ctrl-C waits for this write, or removes its .tmp (report_folder.hpp).
   if (!begin_report_write(&tmp)) throw ReportError(path.string() + ": not written: the process is being stopped");
   try {
-    write_and_sync(tmp, content);
+    write_and_sync(tmp, next);
   } catch (...) {
     end_report_write();
     throw;
@@ -67,6 +78,43 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     ::unlink(tmp.c_str());
     io_fail(path, "cannot rename " + tmp.filename().string() + " into place", err);
   }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  bool given = false;
+  write_through_tmp(path, [&](std::string_view& chunk) {
+    if (given) return false;
+    chunk = content;
+    given = true;
+    return true;
+  });
+}
+
+void copy_file_atomically(const std::filesystem::path& from, const std::filesystem::path& to,
+                          const std::function<void(std::uint64_t)>& copied) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) io_fail(from, "cannot read", errno);
+  // A chunk at a time: an evidence file can be hundreds of MB.
+  std::vector<char> buf(1 << 20);
+  try {
+    write_through_tmp(to, [&](std::string_view& chunk) {
+      for (;;) {
+        const ssize_t n = ::read(in, buf.data(), buf.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) io_fail(from, "cannot read", errno);
+        if (n == 0) return false;
+        chunk = std::string_view(buf.data(), static_cast<std::size_t>(n));
+        if (copied) copied(static_cast<std::uint64_t>(n));
+        return true;
+      }
+    });
+  } catch (...) {
+    ::close(in);
+    throw;
+  }
+  ::close(in);
 }
 
 ReportFiles write_reports(const RunResult& run, const std::filesystem::path& out_dir) {

@@ -246,5 +246,8 @@ struct TestbedRequest {
 // The built-in simulated testbed (defined in testbed/sim/, so nothing outside testbed/ includes
 // the simulator's headers). Returns null and sets *error when it cannot be built.
 std::unique_ptr<Testbed> make_sim_testbed(const TestbedRequest& request, std::uint64_t seed, std::string* error);
+// The names of the simulator's presets ("mini", "rack", "pod"), for the did-you-mean of a
+// misspelt one (harness/lab/spelling_hints.hpp).
+std::vector<std::string> testbed_preset_names();
 
 }  // namespace mrc::harness

@@ -1,5 +1,8 @@
 // The studies (harness/studies/): campaign, variants, falsefail; and merge, which puts the shards
 // of any of them (or of a run) back together.
+#include <filesystem>
+#include <string>
+
 #include "harness/cli/app/command_line.hpp"
 #include "harness/cli/app/option_checks.hpp"
 
@@ -7,8 +10,28 @@ namespace mrc::cli {
 
 namespace {
 
-constexpr const char* kTestbedHelp = "testbed preset or YAML for cases that name none";
-constexpr const char* kWallClockHelp = "put the wall time into the reports (not byte-reproducible)";
+// Where a study writes, how wide and on what it runs, and how it reports progress: the same
+// options for every study. `wall_clock` null: the study has no --wall-clock.
+struct StudyRunText {
+  std::filesystem::path* out;
+  const char* out_help;
+  unsigned* jobs;
+  std::string* testbed;
+  bool* wall_clock;
+  bool* progress;
+  ShardText* shard;
+};
+
+void add_study_run_options(CLI::App* cmd, const StudyRunText& t) {
+  cmd->add_option("--out", *t.out, t.out_help)->capture_default_str();
+  cmd->add_option("--jobs,-j", *t.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--testbed", *t.testbed, "testbed preset or YAML for cases that name none")->capture_default_str();
+  if (t.wall_clock != nullptr) {
+    cmd->add_flag("--wall-clock", *t.wall_clock, "put the wall time into the reports (not byte-reproducible)");
+  }
+  cmd->add_flag_callback("--no-progress", [p = t.progress] { *p = false; }, "no per-run progress line on stderr");
+  add_shard_options(cmd, *t.shard);
+}
 
 void declare_campaign(CommandLine& cl) {
   CampaignOptions& o = cl.campaign;
@@ -20,8 +43,8 @@ void declare_campaign(CommandLine& cl) {
                   "reference, or plugin:PATH serving the reference's defect catalog by name in its arguments (the "
                   "reference plugin); runs in this process")
       ->capture_default_str();
-  cmd->add_option("--out", o.out, "report folder (campaign.json, campaign.html)")->capture_default_str();
-  cmd->add_option("--jobs,-j", o.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  add_study_run_options(cmd, {&o.out, "report folder (campaign.json, campaign.html)", &o.jobs, &o.testbed, &o.wall_clock,
+                              &o.progress, &cl.campaign_shard});
   cmd->add_option("--min-kill-rate", o.min_kill_rate, "exit 1 below this share of defects caught")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
@@ -33,10 +56,6 @@ void declare_campaign(CommandLine& cl) {
                   "killing runs kept with report and evidence in <out>/kills/<defect>/: first (per defect), all or none")
       ->check(CLI::IsMember({"first", "all", "none"}))
       ->capture_default_str();
-  cmd->add_option("--testbed", o.testbed, kTestbedHelp)->capture_default_str();
-  cmd->add_flag("--wall-clock", o.wall_clock, kWallClockHelp);
-  cmd->add_flag_callback("--no-progress", [&p = o.progress] { p = false; }, "no per-run progress line on stderr");
-  add_shard_options(cmd, cl.campaign_shard);
 }
 
 void declare_variants(CommandLine& cl) {
@@ -52,12 +71,8 @@ void declare_variants(CommandLine& cl) {
   cmd->add_option("--seeds", o.seeds, "runs per case and variant (its seed, seed+1, ...)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 10000u));
-  cmd->add_option("--out", o.out, "report folder (variants.json, variants.html)")->capture_default_str();
-  cmd->add_option("--jobs,-j", o.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
-  cmd->add_option("--testbed", o.testbed, kTestbedHelp)->capture_default_str();
-  cmd->add_flag("--wall-clock", o.wall_clock, kWallClockHelp);
-  cmd->add_flag_callback("--no-progress", [&p = o.progress] { p = false; }, "no per-run progress line on stderr");
-  add_shard_options(cmd, cl.variants_shard);
+  add_study_run_options(cmd, {&o.out, "report folder (variants.json, variants.html)", &o.jobs, &o.testbed, &o.wall_clock,
+                              &o.progress, &cl.variants_shard});
 }
 
 void declare_falsefail(CommandLine& cl) {
@@ -70,13 +85,10 @@ void declare_falsefail(CommandLine& cl) {
       ->check(CLI::Range(1u, 1000000u));
   // Checked as text first: CLI11 alone would wrap -1 to 2^64-1.
   cmd->add_option("--first-seed", o.first_seed, "first seed")->capture_default_str()->check(seed_check());
-  cmd->add_option("--out", o.out, "report folder (falsefail.json)")->capture_default_str();
-  cmd->add_option("--jobs,-j", o.jobs, "case runs in parallel")->capture_default_str()->check(CLI::Range(1, 256));
-  cmd->add_option("--testbed", o.testbed, kTestbedHelp)->capture_default_str();
   cmd->add_option("--dut", o.dut, "binding measured (a defective reference shows the rate exceeding alpha)")
       ->capture_default_str();
-  cmd->add_flag_callback("--no-progress", [&p = o.progress] { p = false; }, "no progress lines on stderr");
-  add_shard_options(cmd, cl.falsefail_shard);
+  add_study_run_options(cmd, {&o.out, "report folder (falsefail.json)", &o.jobs, &o.testbed, nullptr, &o.progress,
+                              &cl.falsefail_shard});
 }
 
 }  // namespace

@@ -335,6 +335,8 @@ class SimTestbed final : public Testbed {
 
 }  // namespace
 
+std::vector<std::string> testbed_preset_names() { return sim::preset_names(); }
+
 std::unique_ptr<Testbed> make_sim_testbed(const TestbedRequest& spec, std::uint64_t seed, std::string* error) {
   auto fail = [&](std::string m) -> std::unique_ptr<Testbed> {
     if (error) *error = std::move(m);

@@ -95,5 +95,31 @@ TEST_F(WriteReports, WriteFileAtomicallyReplacesContent) {
   EXPECT_FALSE(std::filesystem::exists(dir_ / "f.txt.tmp"));
 }
 
+// A copy runs a chunk at a time (1 MiB): 3.5 chunks arrive whole and in order, the progress hears
+// every byte, no .tmp is left; a source that is not there is named, and nothing is written.
+TEST_F(WriteReports, CopyFileAtomicallyStreamsInChunksAndNamesAMissingSource) {
+  std::string big(3 * (1 << 20) + (1 << 19), '\0');
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 131 % 251);
+  write_file_atomically(dir_ / "from.bin", big);
+  std::uint64_t heard = 0;
+  int calls = 0;
+  copy_file_atomically(dir_ / "from.bin", dir_ / "to.bin", [&](std::uint64_t n) {
+    heard += n;
+    ++calls;
+  });
+  EXPECT_EQ(test::read_file(dir_ / "to.bin"), big);
+  EXPECT_EQ(heard, big.size());
+  EXPECT_GE(calls, 4);
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "to.bin.tmp"));
+  try {
+    copy_file_atomically(dir_ / "nothing.bin", dir_ / "copy.bin");
+    FAIL() << "a missing source was copied";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing.bin: cannot read"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "copy.bin"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "copy.bin.tmp"));
+}
+
 }  // namespace
 }  // namespace mrc::harness
