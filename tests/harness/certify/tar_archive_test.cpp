@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace mrc::harness {
@@ -132,6 +134,28 @@ TEST(TarArchive, DuplicatesLinksAndTrailingBytes) {
   EXPECT_NE(error_of("hello, this is a text file\n").find("truncated"), std::string::npos);
   EXPECT_EQ(error_of(std::string(512, 'A')), "no ustar header at offset 0 (wrong magic)");
   EXPECT_TRUE(read_tar(write_tar({})).empty());
+}
+
+// The members of testdata/old_writer.tar, the fixture this writer made: the bytes a bundle of
+// these members has always had, for the reader and writer that come after it to be held to.
+std::vector<TarMember> fixture_members() {
+  std::string pattern(1500, '\0');
+  for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<char>((i * 31 + 7) & 0xFF);
+  return {{"manifest.json", "{\"schema\": \"fixture\"}\n"},
+          {"empty.txt", ""},
+          {"evidence/a.pcapng", pattern},
+          {"exactly.bin", std::string(512, '\x01')},
+          {std::string(120, 'd') + "/" + std::string(90, 'f'), "long name, one place to split\n"},
+          {"evidence/" + std::string(60, 'a') + "/" + std::string(60, 'b') + "/c.pcapng", "long name, two places to split\n"},
+          {"manifest.sig", "00ff\n"}};
+}
+
+TEST(TarArchive, WritesTheFixtureByteForByte) {
+  std::ifstream in(std::string(MRC_SOURCE_DIR) + "/tests/harness/certify/testdata/old_writer.tar", std::ios::binary);
+  ASSERT_TRUE(in);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  EXPECT_EQ(write_tar(fixture_members()), bytes.str());
 }
 
 }  // namespace
