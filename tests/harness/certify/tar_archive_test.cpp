@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -22,7 +24,18 @@ using testing::write_members;
 
 fs::path testdata(const char* name) { return fs::path(MRC_SOURCE_DIR) / "tests/harness/certify/testdata" / name; }
 
-fs::path scratch(const std::string& name) { return fs::path(::testing::TempDir()) / ("mrc-tar-test-" + name); }
+// A folder per process (ctest runs each test in its own, two at a time), removed at its end.
+fs::path scratch(const std::string& name) {
+  static const struct Folder {
+    fs::path path = fs::path(::testing::TempDir()) / ("mrc-tar-test-" + std::to_string(::getpid()));
+    Folder() { fs::create_directories(path); }
+    ~Folder() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } folder;
+  return folder.path / name;
+}
 
 // The members of both fixtures: old_writer.tar (the hand-written writer's bytes, made at commit
 // 8dc68f8 before it was removed) and writer.tar (this writer's).
