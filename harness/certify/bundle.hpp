@@ -32,11 +32,17 @@ inline constexpr std::string_view kBundleExpectationsName = "inputs/expectations
 // replayed by this suite, which judges on reference/wire/wire_revision.hpp's; empty when it can.
 // A verdict means something only on the wire it was judged on.
 std::string wire_revision_problem(std::string_view recorded);
-// A bundle is read whole: one over this is refused before reading (a full run is a few MiB).
+// A bundle is streamed from its file, never held whole; one over this is refused before reading.
 inline constexpr std::uint64_t kMaxBundleBytes = 4ULL << 30;
 
 // Bad input for bundle or verify (exit 2): what() names the file, member or option at fault.
 class BundleInputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The bundle file could not be written (exit 3): what() names it and the system's reason.
+class BundleWriteError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -47,7 +53,9 @@ struct BundleRequest {
   std::filesystem::path cases_dir;                  // the suite's cases/ (goldens: its parent's pcaps/)
   std::optional<std::filesystem::path> expectations;  // the run's expectation file, if it used one
   bool allow_partial = false;                       // bundle an interrupted report anyway
-  std::filesystem::path exclude;                    // a file not to pack (the bundle being written)
+  // The bundle file: written as OUT.tmp, synced and renamed over OUT. Neither is packed when it is
+  // inside the report folder.
+  std::filesystem::path out;
   std::string suite_version;                        // of the bundling binary
   std::string git_hash;
   // Called as each member is hashed, with the bytes done and the total: the CLI's progress line.
@@ -55,16 +63,18 @@ struct BundleRequest {
 };
 
 struct BundleMade {
-  std::string bytes;         // the archive
+  std::uint64_t bytes = 0;   // the size of the bundle file
   std::size_t files = 0;     // members besides manifest.json and manifest.sig
   std::size_t cases = 0;
   std::string fingerprint;   // the signer's key
 };
 
-// Reads the report folder and the suite tree and makes the bundle. Throws BundleInputError (no
-// results.json, an interrupted report without allow_partial, a case file, clauses.yaml or golden
-// not found under cases_dir, a file that cannot be read), KeyError, ReportError (a results.json
-// that does not parse).
+// Reads the report folder and the suite tree, hashes every file (streaming), then writes the bundle
+// to r.out, each member streamed from its file. Nothing is written before every input is found
+// good. Throws BundleInputError (no results.json, an interrupted report without allow_partial, a
+// case file, clauses.yaml or golden not found under cases_dir, a file that cannot be read or that
+// changed between hashing and writing), KeyError, ReportError (a results.json that does not
+// parse), BundleWriteError (r.out cannot be written; nothing is left of it).
 BundleMade make_bundle(const BundleRequest& r);
 
 // What a bundle certifies, from its signed manifest and its results.json (meaningful when the
@@ -95,12 +105,21 @@ struct BundleCheck {
   std::vector<std::string> suite_mismatches;
 };
 
-// Checks an archive against its manifest, the signature (with `pubkey`: must be that key; without:
-// the key the manifest names), and every case file, clauses.yaml and golden the manifest names
-// against the suite tree at `cases_dir`. Throws BundleInputError when `bytes` is not a readable
-// bundle (TarError's reason, no manifest first or signature last, a manifest that is not the
-// schema's JSON).
-BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519PublicKey>& pubkey,
-                          const std::filesystem::path& cases_dir);
+// What verify's pass over the archive keeps for replay: the members it read into memory, and
+// each member's SHA-256 as it streamed.
+struct BundleHeld {
+  std::string manifest;                        // manifest.json's bytes
+  std::optional<std::string> results;          // results.json's, when the bundle holds one
+  std::map<std::string, std::string> sha256;   // member name -> hex SHA-256 of its data
+};
+
+// Checks the bundle file against its manifest, the signature (with `pubkey`: must be that key;
+// without: the key the manifest names), and every case file, clauses.yaml and golden the manifest
+// names against the suite tree at `cases_dir`. The archive is streamed once: each member hashed as
+// it is read; only manifest.json, manifest.sig and results.json are held in memory. Throws
+// BundleInputError when `file` is not a readable bundle (TarError's reason, no manifest first or
+// signature last, a manifest that is not the schema's JSON). `held`, when given, is filled.
+BundleCheck verify_bundle(const std::filesystem::path& file, const std::optional<Ed25519PublicKey>& pubkey,
+                          const std::filesystem::path& cases_dir, BundleHeld* held = nullptr);
 
 }  // namespace mrc::harness

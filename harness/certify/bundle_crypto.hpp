@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX, kept out of this header
+
 namespace mrc::harness {
 
 // A key file missing, unreadable, not PEM, not Ed25519, or not writable: what() names the file.
@@ -41,5 +43,20 @@ std::string to_hex(std::string_view bytes);
 std::string from_hex(std::string_view hex);
 // Lower-case hex SHA-256 of bytes in memory (file_digest.hpp does files).
 std::string sha256_hex(std::string_view bytes);
+
+// SHA-256 of bytes given piece by piece: a bundle member hashed as it streams.
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  void update(std::string_view bytes);
+  // Lower-case hex of everything given; the object is spent.
+  std::string hex();
+
+ private:
+  ::evp_md_ctx_st* ctx_;
+};
 
 }  // namespace mrc::harness

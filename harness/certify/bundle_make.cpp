@@ -1,5 +1,6 @@
 // make_bundle (bundle.hpp): the report folder, the run's inputs and the suite tree into a signed
-// archive.
+// archive. Two passes over the files: hashing (the manifest needs every size and SHA-256 before
+// its first byte is written), then writing (bundle_write.hpp), neither holding a file whole.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "harness/case/case_loader.hpp"
 #include "harness/certify/bundle.hpp"
 #include "harness/certify/bundle_suite.hpp"
+#include "harness/certify/bundle_write.hpp"
 #include "harness/certify/tar_archive.hpp"
 #include "harness/report/file_digest.hpp"
 #include "harness/report/report.hpp"
@@ -27,7 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-std::string read_member_file(const fs::path& p, std::uint64_t limit) {
+std::uint64_t member_size(const fs::path& p, std::uint64_t limit) {
   std::error_code ec;
   const std::uintmax_t size = fs::file_size(p, ec);
   if (ec) throw BundleInputError(p.string() + ": cannot read: " + ec.message());
@@ -35,6 +37,12 @@ std::string read_member_file(const fs::path& p, std::uint64_t limit) {
     throw BundleInputError(p.string() + ": " + std::to_string(size) + " bytes, over the bundle's limit of " +
                            std::to_string(limit) + " per file");
   }
+  return size;
+}
+
+// A small file read whole (results.json, which the manifest quotes from).
+std::string read_member_file(const fs::path& p, std::uint64_t limit) {
+  const std::uint64_t size = member_size(p, limit);
   std::ifstream in(p, std::ios::binary);
   std::string data(size, '\0');
   if (!in.read(data.data(), static_cast<std::streamsize>(size))) throw BundleInputError(p.string() + ": cannot read");
@@ -45,11 +53,15 @@ bool hidden(const fs::path& rel) {
   return std::any_of(rel.begin(), rel.end(), [](const fs::path& part) { return part.string().starts_with('.'); });
 }
 
-// Every file of the report folder but dotfiles (and what is inside dot-folders), by relative path.
-std::vector<TarMember> report_members(const BundleRequest& r) {
-  std::vector<TarMember> out;
+// Every file of the report folder but dotfiles (and what is inside dot-folders) and the bundle
+// being written, by relative path, with its size; not yet read.
+std::vector<BundleFile> report_members(const BundleRequest& r) {
+  std::vector<BundleFile> out;
   std::error_code ec;
-  const fs::path exclude = r.exclude.empty() ? fs::path{} : fs::weakly_canonical(r.exclude, ec);
+  fs::path tmp = r.out;
+  tmp += ".tmp";
+  const fs::path exclude = r.out.empty() ? fs::path{} : fs::weakly_canonical(r.out, ec);
+  const fs::path exclude_tmp = r.out.empty() ? fs::path{} : fs::weakly_canonical(tmp, ec);
   const TarLimits limits;
   for (auto it = fs::recursive_directory_iterator(r.report_dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
@@ -63,18 +75,45 @@ std::vector<TarMember> report_members(const BundleRequest& r) {
     if (!fs::is_regular_file(st)) {
       throw BundleInputError(it->path().string() + ": not a regular file (a link or a device): a report folder holds files only");
     }
-    if (!exclude.empty() && fs::weakly_canonical(it->path(), ec) == exclude) continue;
+    if (!exclude.empty()) {
+      const fs::path here = fs::weakly_canonical(it->path(), ec);
+      if (here == exclude || here == exclude_tmp) continue;
+    }
     const std::string name = rel.generic_string();
     if (const std::string why = tar_name_problem(name); !why.empty()) {
       throw BundleInputError(it->path().string() + ": cannot be a bundle member: " + why);
     }
-    out.push_back({name, read_member_file(it->path(), limits.max_member_bytes)});
+    out.push_back({name, it->path(), member_size(it->path(), limits.max_member_bytes), ""});
     if (out.size() > limits.max_members - 2) {
       throw BundleInputError(r.report_dir.string() + ": more than " + std::to_string(limits.max_members - 2) + " files");
     }
   }
   if (ec) throw BundleInputError(r.report_dir.string() + ": cannot list: " + ec.message());
   return out;
+}
+
+// The first pass over one file: its SHA-256 and size as read, in chunks, `done` advanced with
+// each for the progress line.
+void hash_member(BundleFile& f, std::vector<char>& buf, std::uint64_t& done, const BundleRequest& r, std::uint64_t total) {
+  std::ifstream in(f.path, std::ios::binary);
+  if (!in) throw BundleInputError(f.path.string() + ": cannot read");
+  Sha256 sha;
+  std::uint64_t size = 0;
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    sha.update({buf.data(), got});
+    size += got;
+    done += got;
+    if (r.progress && got > 0) r.progress(std::min(done, total), total);
+  }
+  if (in.bad()) throw BundleInputError(f.path.string() + ": cannot read");
+  if (size > TarLimits{}.max_member_bytes) {
+    throw BundleInputError(f.path.string() + ": grew past the bundle's limit of " + std::to_string(TarLimits{}.max_member_bytes) +
+                           " per file while it was hashed");
+  }
+  f.size = size;
+  f.sha256 = sha.hex();
 }
 
 std::string file_sha256_or_throw(const fs::path& p, const std::string& what) {
@@ -147,6 +186,7 @@ std::string wire_revision_problem(std::string_view recorded) {
 }
 
 BundleMade make_bundle(const BundleRequest& r) {
+  if (r.out.empty()) throw BundleInputError("no bundle file to write (-o)");
   std::error_code ec;
   if (!fs::is_directory(r.report_dir, ec)) throw BundleInputError(r.report_dir.string() + ": not a folder");
   const fs::path results = r.report_dir / kResultsJsonName;
@@ -171,18 +211,18 @@ BundleMade make_bundle(const BundleRequest& r) {
                            ": a partial run certifies nothing; run again, or give --allow-partial to bundle it as it is");
   }
 
-  std::vector<TarMember> files = report_members(r);
+  std::vector<BundleFile> files = report_members(r);
   if (r.expectations) {
     const std::string name(kBundleExpectationsName);
-    if (std::any_of(files.begin(), files.end(), [&](const TarMember& m) { return m.name == name; })) {
+    if (std::any_of(files.begin(), files.end(), [&](const BundleFile& m) { return m.name == name; })) {
       throw BundleInputError(r.report_dir.string() + ": holds " + name + ", the name the expectation file takes in a bundle");
     }
     if (!fs::is_regular_file(*r.expectations, ec)) {
       throw BundleInputError(r.expectations->string() + ": --expectations: no such file");
     }
-    files.push_back({name, read_member_file(*r.expectations, TarLimits{}.max_member_bytes)});
+    files.push_back({name, *r.expectations, member_size(*r.expectations, TarLimits{}.max_member_bytes), ""});
   }
-  std::sort(files.begin(), files.end(), [](const TarMember& a, const TarMember& b) { return a.name < b.name; });
+  std::sort(files.begin(), files.end(), [](const BundleFile& a, const BundleFile& b) { return a.name < b.name; });
 
   const BundleSuiteTree tree(r.cases_dir);
   const std::string clauses_sha = file_sha256_or_throw(tree.clauses(), "clauses.yaml");
@@ -202,14 +242,14 @@ BundleMade make_bundle(const BundleRequest& r) {
     j["evidence"] = c.evidence_files;
     // A report that names evidence it does not hold certifies a verdict nobody can look at.
     for (const std::string& e : c.evidence_files) {
-      if (!std::any_of(files.begin(), files.end(), [&](const TarMember& m) { return m.name == e; })) {
+      if (!std::any_of(files.begin(), files.end(), [&](const BundleFile& m) { return m.name == e; })) {
         throw BundleInputError(results.string() + ": case " + c.id + " names evidence " + e + ", which is not in " +
                                r.report_dir.string() + ": the report is incomplete (a file was removed or never "
                                "written); run the suite again");
       }
     }
     const std::string context = run::case_context_path(c.id);
-    if (std::any_of(files.begin(), files.end(), [&](const TarMember& m) { return m.name == context; })) j["context"] = context;
+    if (std::any_of(files.begin(), files.end(), [&](const BundleFile& m) { return m.name == context; })) j["context"] = context;
     if (c.expectation != ExpectationOutcome::kNone) {
       j["expectation"] = {{"outcome", std::string(expectation_outcome_name(c.expectation))},
                           {"reason", c.expectation_reason},
@@ -248,11 +288,11 @@ BundleMade make_bundle(const BundleRequest& r) {
   manifest["run"] = run_json(run, raw.is_object() ? raw : Json::object());
   Json file_list = Json::array();
   std::uint64_t total = 0, done = 0;
-  for (const TarMember& m : files) total += m.data.size();
-  for (const TarMember& m : files) {
-    file_list.push_back({{"path", m.name}, {"size", m.data.size()}, {"sha256", sha256_hex(m.data)}});
-    done += m.data.size();
-    if (r.progress) r.progress(done, total);
+  for (const BundleFile& m : files) total += m.size;
+  std::vector<char> buf(1 << 20);
+  for (BundleFile& m : files) {
+    hash_member(m, buf, done, r, total);
+    file_list.push_back({{"path", m.name}, {"size", m.size}, {"sha256", m.sha256}});
   }
   manifest["files"] = std::move(file_list);
   manifest["expectations"] = r.expectations ? Json(std::string(kBundleExpectationsName)) : Json(nullptr);
@@ -260,16 +300,12 @@ BundleMade make_bundle(const BundleRequest& r) {
   manifest["suite"] = {{"clauses", {{"path", "cases/clauses.yaml"}, {"sha256", clauses_sha}}}, {"goldens", std::move(golden_list)}};
   const std::string manifest_text = manifest.dump(2) + "\n";
 
-  std::vector<TarMember> members;
-  members.reserve(files.size() + 2);
-  members.push_back({std::string(kBundleManifestName), manifest_text});
-  for (auto& m : files) members.push_back(std::move(m));
-  members.push_back({std::string(kBundleSignatureName), to_hex(sign_with_key_file(r.key, manifest_text)) + "\n"});
+  const std::string signature = to_hex(sign_with_key_file(r.key, manifest_text)) + "\n";
   BundleMade made;
-  made.files = members.size() - 2;
+  made.files = files.size();
   made.cases = run.cases.size();
   made.fingerprint = fingerprint;
-  made.bytes = write_tar(members);
+  made.bytes = write_bundle_file(r.out, manifest_text, files, signature);
   return made;
 }
 

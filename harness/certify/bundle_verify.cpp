@@ -1,4 +1,7 @@
 // verify_bundle (bundle.hpp): archive, manifest, signature and suite tree, one problem per line.
+// The archive is read once, front to back (tar_archive.hpp): each member hashed as it streams,
+// only the manifest, the signature and results.json kept; then the manifest is held against what
+// was read.
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -8,6 +11,7 @@
 #include "harness/certify/bundle_suite.hpp"
 #include "harness/certify/tar_archive.hpp"
 #include "harness/report/file_digest.hpp"
+#include "harness/report/report.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -29,6 +33,49 @@ const std::string& need_string(const Json& m, const std::string& ptr) {
 }
 const Json& need_array(const Json& m, const std::string& ptr) {
   return need(m, ptr, [](const Json& v) { return v.is_array(); }, "an array");
+}
+
+// A member as the pass over the archive saw it.
+struct ReadMember {
+  std::string name;
+  std::uint64_t size = 0;
+  std::string sha256;
+};
+
+struct ReadBundle {
+  std::vector<ReadMember> members;  // archive order
+  std::string manifest;             // the first member's data, when it is manifest.json
+  std::string signature;            // manifest.sig's first bytes (a signature is 129)
+  std::optional<std::string> results;
+};
+
+// More than any signature file: what is past it is not read into memory.
+constexpr std::size_t kMaxSignatureBytes = 4096;
+
+ReadBundle read_members(const fs::path& file) {
+  ReadBundle out;
+  try {
+    TarReader reader(file, TarLimits{.max_archive_bytes = kMaxBundleBytes});
+    while (const std::optional<TarMemberInfo> m = reader.next()) {
+      const bool manifest = out.members.empty() && m->name == kBundleManifestName;
+      const bool signature = m->name == kBundleSignatureName;
+      const bool results = m->name == kResultsJsonName;
+      std::string kept;
+      Sha256 sha;
+      reader.read_data([&](std::string_view chunk) {
+        sha.update(chunk);
+        if (manifest || results) kept.append(chunk);
+        if (signature && kept.size() < kMaxSignatureBytes) kept.append(chunk.substr(0, kMaxSignatureBytes - kept.size()));
+      });
+      if (manifest) out.manifest = std::move(kept);
+      else if (signature) out.signature = std::move(kept);
+      else if (results) out.results = std::move(kept);
+      out.members.push_back({m->name, m->size, sha.hex()});
+    }
+  } catch (const TarError& e) {
+    throw BundleInputError(std::string("not a readable bundle: ") + e.what());
+  }
+  return out;
 }
 
 struct Origin {
@@ -63,7 +110,7 @@ std::string string_at(const Json& m, const char* ptr) {
 
 // The summary from the signed manifest, conformance from the bundle's results.json (whose bytes
 // the manifest pins).
-void fill_summary(const Json& m, const std::map<std::string, const TarMember*>& members, BundleSummary& s) {
+void fill_summary(const Json& m, const std::optional<std::string>& results, BundleSummary& s) {
   s.dut = string_at(m, "/run/dut");
   s.dut_version = string_at(m, "/run/dut_version");
   s.suite_version = string_at(m, "/run/suite_version");
@@ -79,8 +126,8 @@ void fill_summary(const Json& m, const std::map<std::string, const TarMember*>& 
       if (c.is_object() && c.contains("verdict") && c["verdict"].is_string()) ++s.verdicts[c["verdict"].get<std::string>()];
     }
   }
-  if (const auto it = members.find("results.json"); it != members.end()) {
-    const Json r = Json::parse(it->second->data, nullptr, false);
+  if (results) {
+    const Json r = Json::parse(*results, nullptr, false);
     if (r.is_object() && r.contains("conformant") && r["conformant"].is_boolean()) s.conformant = r["conformant"].get<bool>();
   }
 }
@@ -108,19 +155,16 @@ std::vector<std::string> summary_lines(const BundleSummary& s) {
   return out;
 }
 
-BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519PublicKey>& pubkey, const fs::path& cases_dir) {
-  std::vector<TarMember> members;
-  try {
-    members = read_tar(bytes);
-  } catch (const TarError& e) {
-    throw BundleInputError(std::string("not a readable bundle: ") + e.what());
-  }
+BundleCheck verify_bundle(const fs::path& file, const std::optional<Ed25519PublicKey>& pubkey, const fs::path& cases_dir,
+                          BundleHeld* held) {
+  ReadBundle read = read_members(file);
+  const std::vector<ReadMember>& members = read.members;
   if (members.size() < 2 || members.front().name != kBundleManifestName || members.back().name != kBundleSignatureName) {
     throw BundleInputError("not a bundle: the archive must hold " + std::string(kBundleManifestName) + " first and " +
                            std::string(kBundleSignatureName) + " last (it holds " + std::to_string(members.size()) +
                            " member(s)" + (members.empty() ? std::string() : ", first '" + members.front().name + "'") + ")");
   }
-  const std::string& manifest_text = members.front().data;
+  const std::string& manifest_text = read.manifest;
   const Json m = Json::parse(manifest_text, nullptr, false);
   if (m.is_discarded() || !m.is_object()) throw BundleInputError(std::string(kBundleManifestName) + ": not JSON");
   if (need_string(m, "/schema") != kBundleSchemaId) {
@@ -152,7 +196,7 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
     out.problems.push_back(std::string(kBundleSignatureName) + ": the manifest names signer key " + key_fingerprint(named) +
                            ", not the --pubkey key " + out.fingerprint);
   }
-  std::string sig_text = members.back().data;
+  std::string sig_text = read.signature;
   if (!sig_text.empty() && sig_text.back() == '\n') sig_text.pop_back();
   std::string sig;
   try {
@@ -171,13 +215,11 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
   }
 
   // Members against the manifest's file list: missing, extra, changed.
-  std::map<std::string, const TarMember*> by_name;
-  std::set<std::string> held;  // member names, for the cases' evidence below
-  std::map<std::string, const TarMember*> by_name_all;
+  std::map<std::string, const ReadMember*> by_name;
+  std::set<std::string> in_bundle;  // member names, for the cases' evidence below
   for (std::size_t i = 1; i + 1 < members.size(); ++i) {
     by_name[members[i].name] = &members[i];
-    by_name_all[members[i].name] = &members[i];
-    held.insert(members[i].name);
+    in_bundle.insert(members[i].name);
   }
   const Json& files = need_array(m, "/files");
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -190,12 +232,12 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
       out.problems.push_back(path + ": in the manifest, missing from the bundle");
       continue;
     }
-    const TarMember& member = *it->second;
+    const ReadMember& member = *it->second;
     by_name.erase(it);
-    if (member.data.size() != size.get<std::uint64_t>()) {
-      out.problems.push_back(path + ": changed: " + std::to_string(member.data.size()) + " bytes, the manifest says " +
+    if (member.size != size.get<std::uint64_t>()) {
+      out.problems.push_back(path + ": changed: " + std::to_string(member.size) + " bytes, the manifest says " +
                              std::to_string(size.get<std::uint64_t>()));
-    } else if (sha256_hex(member.data) != sha) {
+    } else if (member.sha256 != sha) {
       out.problems.push_back(path + ": changed: its sha256 differs from the manifest's");
     }
   }
@@ -214,18 +256,24 @@ BundleCheck verify_bundle(std::string_view bytes, const std::optional<Ed25519Pub
     // before `bundle` refused one) certifies a verdict whose evidence nobody can open.
     if (const Json::json_pointer ev(at + "/evidence"); m.contains(ev) && m.at(ev).is_array()) {
       for (const Json& e : m.at(ev)) {
-        if (e.is_string() && !held.contains(e.get<std::string>())) {
+        if (e.is_string() && !in_bundle.contains(e.get<std::string>())) {
           out.problems.push_back(e.get<std::string>() + " (evidence of case " + id + "): named by the case, not in the bundle");
         }
       }
     }
   }
   out.cases = cases.size();
-  fill_summary(m, by_name_all, out.summary);
+  fill_summary(m, in_bundle.contains(std::string(kResultsJsonName)) ? read.results : std::nullopt, out.summary);
   const Json& goldens = need_array(m, "/suite/goldens");
   for (std::size_t i = 0; i < goldens.size(); ++i) {
     const std::string at = "/suite/goldens/" + std::to_string(i);
     check_tree_file(tree, need_string(m, at + "/path"), need_string(m, at + "/sha256"), "golden", origin, out);
+  }
+  if (held) {
+    held->manifest = std::move(read.manifest);
+    held->results = std::move(read.results);
+    held->sha256.clear();
+    for (const ReadMember& r : members) held->sha256[r.name] = r.sha256;
   }
   return out;
 }

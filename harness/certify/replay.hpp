@@ -66,9 +66,11 @@ class ReplayRefused : public harness::BundleInputError {
   using harness::BundleInputError::BundleInputError;
 };
 
-// Throws harness::BundleInputError (unreadable bundle, verify's wording), ReplayRefused (verify
-// found problems other than suite mismatches: they are listed in what(), one per line; or a
-// member replay needs is damaged).
-ReplayReport replay_bundle(std::string_view bytes, const ReplayOptions& o);
+// Reads the bundle file twice, streaming: verify's pass, then one for the evidence and context of
+// the cases to re-judge (each case's two members in memory while it is judged). Throws
+// harness::BundleInputError (unreadable bundle, verify's wording), ReplayRefused (verify found
+// problems other than suite mismatches: they are listed in what(), one per line; or a member
+// replay needs is damaged, or changed between the passes).
+ReplayReport replay_bundle(const std::filesystem::path& file, const ReplayOptions& o);
 
 }  // namespace mrc::run

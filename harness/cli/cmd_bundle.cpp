@@ -42,7 +42,7 @@ int run_bundle(const BundleCliOptions& o, std::ostream& out, std::ostream& err) 
   }
   if (!o.expectations.empty()) r.expectations = fs::path(o.expectations);
   r.allow_partial = o.allow_partial;
-  r.exclude = o.out;
+  r.out = o.out;
   r.suite_version = o.suite_version;
   r.git_hash = o.git_hash;
   harness::BundleMade made;
@@ -59,14 +59,11 @@ int run_bundle(const BundleCliOptions& o, std::ostream& out, std::ostream& err) 
   } catch (const harness::ReportError& e) {
     err << "error: bundle: " << e.what() << "\n";
     return run::kExitBadInput;
-  }
-  try {
-    harness::write_file_atomically(o.out, made.bytes);
-  } catch (const harness::ReportError& e) {
+  } catch (const harness::BundleWriteError& e) {
     err << "error: bundle: " << e.what() << "\n";
     return run::kExitHarness;
   }
-  out << "bundle " << o.out.string() << ": " << made.files << " files, " << made.cases << " cases, " << made.bytes.size()
+  out << "bundle " << o.out.string() << ": " << made.files << " files, " << made.cases << " cases, " << made.bytes
       << " bytes, signed by " << made.fingerprint << "\n";
   return run::kExitPass;
 }

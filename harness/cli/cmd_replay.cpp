@@ -6,7 +6,6 @@
 #include "harness/cli/cmd_replay.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/certify/bundle.hpp"
-#include "harness/certify/tar_archive.hpp"
 #include "harness/run/exit_codes.hpp"
 #include "harness/certify/replay.hpp"
 
@@ -29,22 +28,18 @@ int run_replay(const ReplayCliOptions& o, std::ostream& out, std::ostream& err) 
     err << "error: replay: no --cases given and no cases/clauses.yaml found from the working directory\n";
     return run::kExitBadInput;
   }
-  std::string bytes;
-  if (std::string e = read_bundle_file(o.bundle, bytes); !e.empty()) {
+  if (std::string e = check_bundle_file(o.bundle); !e.empty()) {
     err << "error: replay: " << e << "\n";
     return run::kExitBadInput;
   }
   run::ReplayReport rep;
   try {
-    rep = run::replay_bundle(bytes, ro);
+    rep = run::replay_bundle(o.bundle, ro);
   } catch (const run::ReplayRefused& e) {
     err << "error: replay: " << o.bundle.string() << ": refused:\n" << e.what() << "\n";
     return run::kExitBadInput;
   } catch (const harness::BundleInputError& e) {
     err << "error: replay: " << o.bundle.string() << ": " << e.what() << "\n";
-    return run::kExitBadInput;
-  } catch (const harness::TarError& e) {
-    err << "error: replay: " << o.bundle.string() << ": not a readable bundle: " << e.what() << "\n";
     return run::kExitBadInput;
   }
   for (const auto& p : rep.check.problems) out << p << " (its cases are not re-judged)\n";

@@ -1,4 +1,4 @@
-// `replay` and the bundle file reading it shares with `verify` (cmd_verify.cpp). Apart from
+// `replay` and the bundle file check it shares with `verify` (cmd_verify.cpp). Apart from
 // commands.hpp, which every subcommand and its tests include, so adding replay rebuilt none of
 // them; main.cpp and the replay tests include it.
 #pragma once
@@ -9,9 +9,10 @@
 
 namespace mrc::cli {
 
-// A bundle file read whole for verify and replay: "" and `bytes` set, else the message for the
-// user (no such file, a folder, empty, over kMaxBundleBytes, unreadable), naming the file.
-std::string read_bundle_file(const std::filesystem::path& path, std::string& bytes);
+// A bundle file for verify and replay, looked at before it is read (streamed, by verify_bundle):
+// "", else the message for the user (no such file, a folder, empty, over kMaxBundleBytes), naming
+// the file.
+std::string check_bundle_file(const std::filesystem::path& path);
 
 struct ReplayCliOptions {
   std::filesystem::path bundle;

@@ -1,6 +1,5 @@
 // `mrc-conform verify FILE [--pubkey K] [--cases DIR]`: a certification bundle checked against its
 // manifest, its signature and this suite's tree (harness/certify/bundle.hpp).
-#include <fstream>
 #include <optional>
 #include <ostream>
 
@@ -13,7 +12,7 @@ namespace mrc::cli {
 
 namespace fs = std::filesystem;
 
-std::string read_bundle_file(const fs::path& path, std::string& bytes) {
+std::string check_bundle_file(const fs::path& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return path.string() + ": a folder, not a bundle file (give the FILE `bundle -o` wrote)";
   if (!fs::is_regular_file(path, ec)) return path.string() + ": no such file";
@@ -23,9 +22,6 @@ std::string read_bundle_file(const fs::path& path, std::string& bytes) {
     return path.string() + ": " + std::to_string(size) + " bytes, over the limit of " + std::to_string(harness::kMaxBundleBytes);
   }
   if (size == 0) return path.string() + ": empty file, not a bundle";
-  bytes.assign(size, '\0');
-  std::ifstream in(path, std::ios::binary);
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return path.string() + ": cannot read";
   return {};
 }
 
@@ -44,14 +40,13 @@ int run_verify(const VerifyCliOptions& o, std::ostream& out, std::ostream& err) 
     err << "error: verify: no --cases given and no cases/clauses.yaml found from the working directory\n";
     return run::kExitBadInput;
   }
-  std::string bytes;
-  if (std::string e = read_bundle_file(o.bundle, bytes); !e.empty()) {
+  if (std::string e = check_bundle_file(o.bundle); !e.empty()) {
     err << "error: verify: " << e << "\n";
     return run::kExitBadInput;
   }
   harness::BundleCheck check;
   try {
-    check = harness::verify_bundle(bytes, pubkey, cases);
+    check = harness::verify_bundle(o.bundle, pubkey, cases);
   } catch (const harness::BundleInputError& e) {
     err << "error: verify: " << o.bundle.string() << ": " << e.what() << "\n";
     out << "bundle NOT OK: unreadable\n";

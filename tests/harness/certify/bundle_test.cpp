@@ -6,11 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "harness/certify/tar_archive.hpp"
 #include "harness/report/file_digest.hpp"
+#include "tests/harness/certify/tar_test_support.hpp"
 #include "harness/report/report.hpp"
 #include "reference/wire/wire_revision.hpp"
 
@@ -18,6 +21,7 @@ namespace mrc::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Member;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -86,11 +90,27 @@ class BundleTest : public ::testing::Test {
     r.cases_dir = suite() / "cases";
     r.suite_version = "0.1.0";
     r.git_hash = "abc1234";
+    r.out = root_ / "bundle.mrcb";
     return r;
   }
+  // The bytes of the bundle file `r` makes.
+  static std::string bundle_bytes(const BundleRequest& r) {
+    make_bundle(r);
+    return testing::file_bytes(r.out);
+  }
+  std::vector<Member> members_of(const std::string& bytes) const {
+    testing::put_file(root_ / "members.mrcb", bytes);
+    return testing::read_members(root_ / "members.mrcb");
+  }
+  std::string tar_of(const std::vector<Member>& members) const {
+    testing::write_members(root_ / "written.mrcb", members);
+    return testing::file_bytes(root_ / "written.mrcb");
+  }
   Ed25519PublicKey pub(const char* key) const { return read_public_key_file(root_ / (std::string(key) + ".pub")); }
-  BundleCheck verify(std::string_view bytes, const char* key = "signer.key") const {
-    return verify_bundle(bytes, pub(key), suite() / "cases");
+  // verify_bundle on a bundle file holding `bytes`.
+  BundleCheck verify(const std::string& bytes, const char* key = "signer.key") const {
+    testing::put_file(root_ / "verify.mrcb", bytes);
+    return verify_bundle(root_ / "verify.mrcb", pub(key), suite() / "cases");
   }
   static std::string joined(const BundleCheck& c) {
     std::string s;
@@ -106,13 +126,16 @@ TEST_F(BundleTest, AFreshBundleVerifiesAndPinsWhatTheRunUsed) {
   const BundleMade made = make_bundle(request());
   EXPECT_EQ(made.cases, 2u);
   EXPECT_EQ(made.files, 5u);  // results.json, junit.xml, index.html, two evidence files; no .lock
-  const BundleCheck ok = verify(made.bytes);
+  const std::string bytes = testing::file_bytes(request().out);
+  EXPECT_EQ(made.bytes, bytes.size());
+  EXPECT_FALSE(fs::exists(root_ / "bundle.mrcb.tmp"));
+  const BundleCheck ok = verify(bytes);
   EXPECT_TRUE(ok.problems.empty()) << joined(ok);
   EXPECT_EQ(ok.fingerprint, key_fingerprint(pub("signer.key")));
   EXPECT_EQ(ok.files, 5u);
   EXPECT_EQ(ok.cases, 2u);
 
-  const auto members = read_tar(made.bytes);
+  const auto members = members_of(bytes);
   ASSERT_GE(members.size(), 3u);
   EXPECT_EQ(members.front().name, "manifest.json");
   EXPECT_EQ(members.back().name, "manifest.sig");
@@ -138,20 +161,20 @@ TEST_F(BundleTest, AFreshBundleVerifiesAndPinsWhatTheRunUsed) {
 }
 
 TEST_F(BundleTest, SameReportAndKeySameBytes) {
-  EXPECT_EQ(make_bundle(request()).bytes, make_bundle(request()).bytes);
+  EXPECT_EQ(bundle_bytes(request()), bundle_bytes(request()));
 }
 
 TEST_F(BundleTest, WallClockTimesAreCarriedWhenTheRunRecordedThem) {
   run_.meta.started_at = "2026-11-25T01:00:00Z";
   run_.meta.wall_seconds = 61.4;
   write_report();
-  const auto m = nlohmann::json::parse(read_tar(make_bundle(request()).bytes).front().data);
+  const auto m = nlohmann::json::parse(members_of(bundle_bytes(request())).front().data);
   EXPECT_EQ(m["run"]["wall_clock"]["started_at"], "2026-11-25T01:00:00Z");
   EXPECT_EQ(m["run"]["wall_clock"]["ended_at"], "2026-11-25T01:01:01Z");
 }
 
 TEST_F(BundleTest, OneChangedEvidenceByteIsNamed) {
-  std::string bytes = make_bundle(request()).bytes;
+  std::string bytes = bundle_bytes(request());
   const auto at = bytes.find("EVIDENCE-OF-spray-v-020");
   ASSERT_NE(at, std::string::npos);
   bytes[at + 30] ^= 0x01;
@@ -161,9 +184,9 @@ TEST_F(BundleTest, OneChangedEvidenceByteIsNamed) {
 }
 
 TEST_F(BundleTest, AChangedResultIsNamedAndAForgedManifestBreaksTheSignature) {
-  const std::string good = make_bundle(request()).bytes;
-  auto members = read_tar(good);
-  auto find = [&](const std::string& name) -> TarMember& {
+  const std::string good = bundle_bytes(request());
+  auto members = members_of(good);
+  auto find = [&](const std::string& name) -> Member& {
     for (auto& m : members) {
       if (m.name == name) return m;
     }
@@ -173,7 +196,7 @@ TEST_F(BundleTest, AChangedResultIsNamedAndAForgedManifestBreaksTheSignature) {
   const auto pass = results.find("\"PASS\"");
   ASSERT_NE(pass, std::string::npos);
   results.replace(pass, 6, "\"FAIL\"");
-  const BundleCheck c = verify(write_tar(members));
+  const BundleCheck c = verify(tar_of(members));
   ASSERT_EQ(c.problems.size(), 1u) << joined(c);
   EXPECT_EQ(c.problems[0], "results.json: changed: its sha256 differs from the manifest's");
 
@@ -183,7 +206,7 @@ TEST_F(BundleTest, AChangedResultIsNamedAndAForgedManifestBreaksTheSignature) {
     if (f["path"] == "results.json") f["sha256"] = sha256_hex(results);
   }
   members.front().data = manifest.dump(2) + "\n";
-  const BundleCheck forged = verify(write_tar(members));
+  const BundleCheck forged = verify(tar_of(members));
   ASSERT_EQ(forged.problems.size(), 1u) << joined(forged);
   EXPECT_NE(forged.problems[0].find("manifest.sig: the signature does not verify with key"), std::string::npos);
 }
@@ -191,9 +214,9 @@ TEST_F(BundleTest, AChangedResultIsNamedAndAForgedManifestBreaksTheSignature) {
 // A verdict holds on the wire it was judged on: a run of another wire revision, or one from before
 // the revision was recorded, is not bundled, and a bundle of one does not verify.
 TEST_F(BundleTest, AnotherWireRevisionIsRefused) {
-  const std::string good = make_bundle(request()).bytes;
+  const std::string good = bundle_bytes(request());
   for (const std::string other : {"mrc-1.0 spec-derived, model rev 99", ""}) {
-    auto members = read_tar(good);
+    auto members = members_of(good);
     auto manifest = nlohmann::ordered_json::parse(members.front().data);
     if (other.empty()) {
       manifest["run"].erase("wire");
@@ -202,7 +225,7 @@ TEST_F(BundleTest, AnotherWireRevisionIsRefused) {
     }
     members.front().data = manifest.dump(2) + "\n";
     members.back().data = to_hex(sign_with_key_file(root_ / "signer.key", members.front().data)) + "\n";
-    const BundleCheck c = verify(write_tar(members));
+    const BundleCheck c = verify(tar_of(members));
     ASSERT_EQ(c.problems.size(), 1u) << joined(c);
     EXPECT_EQ(c.problems[0].rfind("manifest.json: /run/wire: ", 0), 0u) << c.problems[0];
     EXPECT_NE(c.problems[0].find("this suite judges on wire revision \"" + std::string(wire::kWireRevision) + "\""),
@@ -225,10 +248,10 @@ TEST_F(BundleTest, AnotherWireRevisionIsRefused) {
 }
 
 TEST_F(BundleTest, MissingAndAddedMembersAreNamed) {
-  auto members = read_tar(make_bundle(request()).bytes);
+  auto members = members_of(bundle_bytes(request()));
   members.erase(members.begin() + 1);  // evidence/spray-v-001/...
-  members.insert(members.end() - 1, TarMember{"evidence/extra.pcapng", "x"});
-  const BundleCheck c = verify(write_tar(members));
+  members.insert(members.end() - 1, Member{"evidence/extra.pcapng", "x"});
+  const BundleCheck c = verify(tar_of(members));
   EXPECT_EQ(joined(c),
             "evidence/spray-v-001/dut.p1.tx.pcapng: in the manifest, missing from the bundle\n"
             "evidence/extra.pcapng: in the bundle, not in the manifest (added)\n"
@@ -240,7 +263,7 @@ TEST_F(BundleTest, MissingAndAddedMembersAreNamed) {
 // verdict nobody can look at: bundle refuses it, and a signed bundle without it (one made before
 // bundle refused, or by hand) does not verify, the evidence and its case named.
 TEST_F(BundleTest, EvidenceTheResultsNameMustBeThere) {
-  const std::string good = make_bundle(request()).bytes;
+  const std::string good = bundle_bytes(request());
   fs::remove(report() / "evidence/spray-v-020/dut.p1.tx.pcapng");
   try {
     (void)make_bundle(request());
@@ -251,9 +274,9 @@ TEST_F(BundleTest, EvidenceTheResultsNameMustBeThere) {
               std::string::npos)
         << e.what();
   }
-  auto members = read_tar(good);
+  auto members = members_of(good);
   members.erase(std::remove_if(members.begin(), members.end(),
-                               [](const TarMember& m) { return m.name == "evidence/spray-v-020/dut.p1.tx.pcapng"; }),
+                               [](const Member& m) { return m.name == "evidence/spray-v-020/dut.p1.tx.pcapng"; }),
                 members.end());
   auto manifest = nlohmann::ordered_json::parse(members.front().data);
   auto& files = manifest["files"];
@@ -265,7 +288,7 @@ TEST_F(BundleTest, EvidenceTheResultsNameMustBeThere) {
   }
   members.front().data = manifest.dump(2) + "\n";
   members.back().data = to_hex(sign_with_key_file(root_ / "signer.key", members.front().data)) + "\n";
-  const BundleCheck c = verify(write_tar(members));
+  const BundleCheck c = verify(tar_of(members));
   EXPECT_EQ(joined(c), "evidence/spray-v-020/dut.p1.tx.pcapng (evidence of case spray-v-020): named by the case, not in "
                        "the bundle\n");
 }
@@ -279,7 +302,7 @@ TEST_F(BundleTest, TheSummarySaysWhatWasCertified) {
   run_.meta.started_at = "2026-11-30T07:00:00Z";
   run_.meta.wall_seconds = 65.0;
   write_report();
-  const BundleCheck c = verify(make_bundle(request()).bytes);
+  const BundleCheck c = verify(bundle_bytes(request()));
   ASSERT_TRUE(c.problems.empty()) << joined(c);
   std::string text;
   for (const std::string& l : summary_lines(c.summary)) text += l + "\n";
@@ -291,7 +314,7 @@ TEST_F(BundleTest, TheSummarySaysWhatWasCertified) {
 }
 
 TEST_F(BundleTest, AnotherKeyIsNamed) {
-  const std::string bytes = make_bundle(request()).bytes;
+  const std::string bytes = bundle_bytes(request());
   const BundleCheck wrong = verify(bytes, "other.key");
   ASSERT_FALSE(wrong.problems.empty());
   EXPECT_NE(wrong.problems[0].find("the manifest names signer key " + key_fingerprint(pub("signer.key")) +
@@ -301,17 +324,18 @@ TEST_F(BundleTest, AnotherKeyIsNamed) {
   // Signed by the other key, checked against ours.
   BundleRequest r = request();
   r.key = root_ / "other.key";
-  EXPECT_FALSE(verify(make_bundle(r).bytes).problems.empty());
+  EXPECT_FALSE(verify(bundle_bytes(r)).problems.empty());
   // No --pubkey: valid, but the signer is only named.
-  const BundleCheck unpinned = verify_bundle(bytes, std::nullopt, suite() / "cases");
+  testing::put_file(root_ / "unpinned.mrcb", bytes);
+  const BundleCheck unpinned = verify_bundle(root_ / "unpinned.mrcb", std::nullopt, suite() / "cases");
   EXPECT_TRUE(unpinned.problems.empty()) << joined(unpinned);
   ASSERT_EQ(unpinned.notes.size(), 1u);
   EXPECT_EQ(unpinned.notes[0], "signature valid for key " + key_fingerprint(pub("signer.key")) + "; give --pubkey to check the signer");
 }
 
 TEST_F(BundleTest, TruncatedBundlesAreUnreadable) {
-  const std::string bytes = make_bundle(request()).bytes;
-  const auto members = read_tar(bytes);
+  const std::string bytes = bundle_bytes(request());
+  const auto members = members_of(bytes);
   const std::size_t manifest_blocks = (members.front().data.size() + 511) / 512;
   const std::size_t sig_header = bytes.size() - 1024 - 512 - 512;  // the signature is one block of data
   for (const std::size_t cut : {std::size_t{100}, std::size_t{512 + 200}, (1 + manifest_blocks) * 512 + 300, sig_header,
@@ -326,7 +350,7 @@ TEST_F(BundleTest, TruncatedBundlesAreUnreadable) {
 }
 
 TEST_F(BundleTest, ACaseFileOrGoldenOfAnotherSuiteIsNamed) {
-  const std::string bytes = make_bundle(request()).bytes;
+  const std::string bytes = bundle_bytes(request());
   std::ofstream(suite() / "cases/spray/spray-v-020.yaml", std::ios::app) << "# edited\n";
   fs::remove(suite() / "pcaps/spray/spray-v-020.pcapng");
   const BundleCheck c = verify(bytes);
@@ -352,7 +376,7 @@ TEST_F(BundleTest, PartialReportsAndMissingInputsAreRefused) {
       << message(request());
   BundleRequest partial = request();
   partial.allow_partial = true;
-  EXPECT_EQ(nlohmann::json::parse(read_tar(make_bundle(partial).bytes).front().data)["run"]["interrupted"], true);
+  EXPECT_EQ(nlohmann::json::parse(members_of(bundle_bytes(partial)).front().data)["run"]["interrupted"], true);
 
   BundleRequest no_report = request();
   no_report.report_dir = root_;
@@ -369,8 +393,8 @@ TEST_F(BundleTest, TheExpectationFileTravelsWithTheRun) {
   std::ofstream(root_ / "dut.expect.yaml") << "- case: spray-v-001\n  verdict: FAIL\n";
   BundleRequest r = request();
   r.expectations = root_ / "dut.expect.yaml";
-  const std::string bytes = make_bundle(r).bytes;
-  const auto members = read_tar(bytes);
+  const std::string bytes = bundle_bytes(r);
+  const auto members = members_of(bytes);
   const auto m = nlohmann::json::parse(members.front().data);
   EXPECT_EQ(m["expectations"], "inputs/expectations.yaml");
   bool found = false;
@@ -379,11 +403,84 @@ TEST_F(BundleTest, TheExpectationFileTravelsWithTheRun) {
   EXPECT_TRUE(verify(bytes).problems.empty());
 }
 
+// The bundle file appears whole or not at all: a file that changes between the hashing pass and the
+// writing pass (the manifest would not match it) and an output folder that does not exist leave
+// neither the bundle nor its .tmp.
+TEST_F(BundleTest, AFileChangedWhileBundlingOrAnUnwritableOutputLeavesNoFile) {
+  BundleRequest r = request();
+  bool changed = false;
+  r.progress = [&](std::uint64_t done, std::uint64_t total) {
+    if (done < total || changed) return;
+    std::ofstream(report() / "evidence/spray-v-020/dut.p1.tx.pcapng", std::ios::app) << "late frame";
+    changed = true;
+  };
+  try {
+    make_bundle(r);
+    ADD_FAILURE() << "a file that changed after it was hashed was bundled";
+  } catch (const BundleInputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dut.p1.tx.pcapng: changed while it was being bundled (now longer than when it was "
+                                         "hashed)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(changed);
+  EXPECT_FALSE(fs::exists(r.out));
+  EXPECT_FALSE(fs::exists(root_ / "bundle.mrcb.tmp"));
+
+  BundleRequest nowhere = request();
+  nowhere.out = root_ / "no-such-folder" / "b.mrcb";
+  EXPECT_THROW(make_bundle(nowhere), BundleWriteError);
+  EXPECT_FALSE(fs::exists(root_ / "no-such-folder"));
+}
+
+// A bundle written into the report folder it packs: neither it nor a .tmp left by an earlier
+// attempt becomes a member.
+TEST_F(BundleTest, TheBundleAndItsTmpInsideTheReportAreNotPacked) {
+  std::ofstream(report() / "b.mrcb.tmp") << "left by a killed bundle";
+  BundleRequest r = request();
+  r.out = report() / "b.mrcb";
+  EXPECT_EQ(make_bundle(r).files, 5u);
+  EXPECT_EQ(make_bundle(r).files, 5u);  // again, over the first
+  for (const auto& m : testing::read_members(r.out)) EXPECT_FALSE(m.name.starts_with("b.mrcb")) << m.name;
+}
+
+// A bundle as the hand-written ustar writer (until commit 8dc68f8) wrote it: its headers end their
+// numbers with NUL and leave devmajor/devminor empty (tar_archive_test.cpp pins the fixture of that
+// writer). Rewritten to that form, a fresh bundle still verifies: verify reads the bundles made
+// before libarchive.
+TEST_F(BundleTest, ABundleInTheHandWrittenWritersFormVerifies) {
+  const std::string now = bundle_bytes(request());
+  std::string old = now;
+  std::size_t off = 0;
+  for (const Member& m : members_of(now)) {
+    char* h = old.data() + off;
+    auto octal = [&](std::size_t at, std::size_t len, std::uint64_t v) {
+      std::snprintf(h + at, len, "%0*llo", static_cast<int>(len - 1), static_cast<unsigned long long>(v));
+    };
+    octal(100, 8, 0644);
+    octal(108, 8, 0);
+    octal(116, 8, 0);
+    octal(124, 12, m.data.size());
+    octal(136, 12, 0);
+    std::memset(h + 329, 0, 16);  // devmajor, devminor
+    unsigned sum = 0;
+    for (std::size_t i = 0; i < 512; ++i) sum += (i >= 148 && i < 156) ? ' ' : static_cast<unsigned char>(h[i]);
+    std::snprintf(h + 148, 7, "%06o", sum);
+    h[155] = ' ';
+    off += 512 + (m.data.size() + 511) / 512 * 512;
+  }
+  ASSERT_NE(old, now);
+  EXPECT_EQ(std::string(old.data() + 100, 8), std::string("0000644\0", 8));
+  const BundleCheck c = verify(old);
+  EXPECT_TRUE(c.problems.empty()) << joined(c);
+  EXPECT_EQ(c.files, 5u);
+}
+
 TEST_F(BundleTest, ArchivesThatAreNoBundleAreUnreadable) {
-  EXPECT_THROW(verify(write_tar(std::vector<TarMember>{{"a.txt", "x"}})), BundleInputError);
+  EXPECT_THROW(verify(tar_of(std::vector<Member>{{"a.txt", "x"}})), BundleInputError);
   EXPECT_THROW(verify("just text\n"), BundleInputError);
   EXPECT_THROW(verify(""), BundleInputError);
-  EXPECT_THROW(verify(write_tar(std::vector<TarMember>{{"manifest.json", "not json"}, {"manifest.sig", "00"}})),
+  EXPECT_THROW(verify(tar_of(std::vector<Member>{{"manifest.json", "not json"}, {"manifest.sig", "00"}})),
                BundleInputError);
 }
 

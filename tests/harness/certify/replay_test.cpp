@@ -36,22 +36,25 @@ class Replay : public ::testing::Test {
     const SuiteRun r = run(o);
     ASSERT_TRUE(r.has_result) << r.err;
   }
-  static std::string bundle(const std::string& report) {
+  // The bundle file of a report folder.
+  static fs::path bundle(const std::string& report) {
     harness::BundleRequest b;
     b.report_dir = path(report);
     b.key = path("k");
     b.cases_dir = source_dir() / "cases";
     b.suite_version = "0.9.0";
     b.git_hash = "feedbee";
-    return harness::make_bundle(b).bytes;
+    b.out = path(report + ".mrcb");
+    harness::make_bundle(b);
+    return b.out;
   }
-  static ReplayReport replay(const std::string& bytes, const fs::path& cases = source_dir() / "cases",
+  static ReplayReport replay(const fs::path& file, const fs::path& cases = source_dir() / "cases",
                              std::function<void(harness::Case&)> adjust = {}) {
     ReplayOptions o;
     o.pubkey = harness::read_public_key_file(path("k.pub"));
     o.cases_dir = cases;
     o.adjust_case = std::move(adjust);
-    return replay_bundle(bytes, o);
+    return replay_bundle(file, o);
   }
   static const ReplayedCase& find(const ReplayReport& r, const std::string& id) {
     for (const auto& c : r.cases) {
@@ -67,9 +70,9 @@ TEST_F(Replay, AFreshBundleReJudgesToTheRecordedResultsCheckForCheck) {
   run_into("fresh");
   // Every case keeps a context file beside its pcapng, and the manifest names it.
   for (const auto& id : kCases) EXPECT_TRUE(fs::exists(path("fresh") / case_context_path(id))) << id;
-  const std::string bytes = bundle("fresh");
-  EXPECT_NE(bytes.find("\"context\": \"evidence/spray-v-020.context.json\""), std::string::npos);
-  const ReplayReport r = replay(bytes);
+  const fs::path file = bundle("fresh");
+  EXPECT_NE(slurp(file).find("\"context\": \"evidence/spray-v-020.context.json\""), std::string::npos);
+  const ReplayReport r = replay(file);
   EXPECT_TRUE(r.check.problems.empty());
   EXPECT_EQ(r.dut, "reference");
   ASSERT_EQ(r.cases.size(), kCases.size());
@@ -151,7 +154,7 @@ TEST_F(Replay, AFrameTakenOutOfTheEvidenceAndReSignedChangesTheVerdict) {
 
 TEST_F(Replay, ACaseFileOfAnotherSuiteVersionIsNotReJudgedAndNamed) {
   run_into("suite");
-  const std::string bytes = bundle("suite");
+  const fs::path bytes = bundle("suite");
   const fs::path suite = path("tree");
   fs::create_directories(suite);
   fs::copy(source_dir() / "cases", suite / "cases", fs::copy_options::recursive);
@@ -190,13 +193,14 @@ TEST_F(Replay, EvidenceKeptForFailuresOnlyOrCutShortIsNotReJudgedWithItsReason) 
 
 TEST_F(Replay, ATamperedBundleIsRefusedWithVerifysMessage) {
   run_into("tamper");
-  std::string bytes = bundle("tamper");
+  std::string bytes = slurp(bundle("tamper"));
   const std::string needle = "\"verdict\": \"PASS\"";
   const std::size_t at = bytes.rfind(needle);  // in results.json (after the manifest)
   ASSERT_NE(at, std::string::npos);
   bytes.replace(at, needle.size(), "\"verdict\": \"FAIL\"");
+  std::ofstream(path("tampered.mrcb"), std::ios::binary) << bytes;
   try {
-    replay(bytes);
+    replay(path("tampered.mrcb"));
     FAIL() << "a tampered bundle was replayed";
   } catch (const ReplayRefused& e) {
     EXPECT_NE(std::string(e.what()).find("results.json: changed: its sha256 differs from the manifest's\n"), std::string::npos)

@@ -102,7 +102,7 @@ TEST_F(ReplayCli, TheWholeLibraryReplaysToEveryRecordedVerdict) {
     ReplayOptions ro;
     ro.pubkey = harness::read_public_key_file(path("k.pub"));
     ro.cases_dir = source_dir() / "cases";
-    const ReplayReport rep = replay_bundle(slurp(path(name + ".mrcb")), ro);
+    const ReplayReport rep = replay_bundle(path(name + ".mrcb"), ro);
     for (const ReplayedCase& c : rep.cases) {
       if (c.status == ReplayStatus::kNotRejudged) continue;
       const harness::CaseResult* was = r.find(c.id);
