@@ -192,35 +192,6 @@ std::string from_hex(std::string_view hex) {
   return out;
 }
 
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), md, &n, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 failed: " + openssl_error());
-  }
-  return to_hex(std::string_view(reinterpret_cast<const char*>(md), n));
-}
-
-Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
-  if (ctx_ == nullptr || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1) {
-    EVP_MD_CTX_free(ctx_);
-    throw std::runtime_error("SHA-256 failed: " + openssl_error());
-  }
-}
-
-Sha256::~Sha256() { EVP_MD_CTX_free(ctx_); }
-
-void Sha256::update(std::string_view bytes) {
-  if (EVP_DigestUpdate(ctx_, bytes.data(), bytes.size()) != 1) throw std::runtime_error("SHA-256 failed: " + openssl_error());
-}
-
-std::string Sha256::hex() {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  if (EVP_DigestFinal_ex(ctx_, md, &n) != 1) throw std::runtime_error("SHA-256 failed: " + openssl_error());
-  return to_hex(std::string_view(reinterpret_cast<const char*>(md), n));
-}
-
 std::string key_fingerprint(const Ed25519PublicKey& pub) {
   return sha256_hex(std::string_view(reinterpret_cast<const char*>(pub.data()), pub.size())).substr(0, 32);
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX, kept out of this header
+#include "harness/report/file_digest.hpp"  // sha256_hex, Sha256
 
 namespace mrc::harness {
 
@@ -41,22 +41,4 @@ std::string key_fingerprint(const Ed25519PublicKey& pub);
 std::string to_hex(std::string_view bytes);
 // Lower-case hex back to bytes; nullopt-free: throws std::invalid_argument on a bad digit or length.
 std::string from_hex(std::string_view hex);
-// Lower-case hex SHA-256 of bytes in memory (file_digest.hpp does files).
-std::string sha256_hex(std::string_view bytes);
-
-// SHA-256 of bytes given piece by piece: a bundle member hashed as it streams.
-class Sha256 {
- public:
-  Sha256();
-  ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-  void update(std::string_view bytes);
-  // Lower-case hex of everything given; the object is spent.
-  std::string hex();
-
- private:
-  ::evp_md_ctx_st* ctx_;
-};
-
 }  // namespace mrc::harness

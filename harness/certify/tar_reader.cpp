@@ -18,6 +18,7 @@ namespace mrc::harness {
 namespace {
 
 constexpr std::uint64_t kBlock = 512;
+constexpr std::uint64_t kTypeFlagAt = 156;  // the ustar header's typeflag byte
 constexpr std::size_t kReadBlock = 64 * 1024;  // what libarchive reads from the file at a time
 constexpr std::size_t kChunk = 1 << 20;        // what read_data hands out at a time
 
@@ -123,6 +124,16 @@ std::optional<TarMemberInfo> TarReader::next() {
   // Plain ustar is one header block per member: anything libarchive read past is not plain.
   if (m.offset != next_offset_) throw TarError(who + ": expected at " + at(next_offset_) + ", not plain ustar");
   if (const std::string why = not_regular(e); !why.empty()) throw TarError(who + ": not a regular file: " + why);
+  // libarchive reads a type flag it does not know ('7' contiguous file, 'Z', any letter) as a
+  // regular file; a bundle's members are typed '0' (or NUL, as older writers did). The flag is
+  // byte 156 of the header block.
+  char flag = 0;
+  if (::pread(fd_, &flag, 1, static_cast<off_t>(m.offset + kTypeFlagAt)) != 1) {
+    throw TarError(who + ": cannot read its header again: " + std::strerror(errno));
+  }
+  if (flag != '0' && flag != '\0') {
+    throw TarError(who + ": not a regular file: type flag '" + std::string(1, flag) + "' (a bundle holds type '0' only)");
+  }
   if (const std::string why = tar_name_problem(m.name); !why.empty()) throw TarError(who + ": " + why);
   const la_int64_t size = archive_entry_size(e);
   if (size < 0) throw TarError(who + ": no size");

@@ -33,16 +33,23 @@ void add_study_run_options(CLI::App* cmd, const StudyRunText& t) {
   add_shard_options(cmd, *t.shard);
 }
 
+// Which entries of one of the reference's catalogs a study runs (--defects, --variants), and the
+// binding that serves them by name.
+void add_catalog_options(CLI::App* cmd, const std::string& option, std::string& names, const std::string& entry,
+                         std::string& dut, const std::string& catalog) {
+  cmd->add_option(option, names, "all, or a comma list of " + entry + " names")->capture_default_str();
+  cmd->add_option("--dut", dut,
+                  "reference, or plugin:PATH serving the reference's " + catalog +
+                      " by name in its arguments (the reference plugin); runs in this process")
+      ->capture_default_str();
+}
+
 void declare_campaign(CommandLine& cl) {
   CampaignOptions& o = cl.campaign;
   auto* cmd = cl.campaign_cmd =
       cl.app.add_subcommand("campaign", "run the cases against every catalog defect of the reference; report the kill rate");
   add_case_selection(cmd, {&o.cases, &cl.clauses_file, &o.tags, &o.exclude_tags});
-  cmd->add_option("--defects", o.defects, "all, or a comma list of defect names")->capture_default_str();
-  cmd->add_option("--dut", o.dut,
-                  "reference, or plugin:PATH serving the reference's defect catalog by name in its arguments (the "
-                  "reference plugin); runs in this process")
-      ->capture_default_str();
+  add_catalog_options(cmd, "--defects", o.defects, "defect", o.dut, "defect catalog");
   add_study_run_options(cmd, {&o.out, "report folder (campaign.json, campaign.html)", &o.jobs, &o.testbed, &o.wall_clock,
                               &o.progress, &cl.campaign_shard});
   cmd->add_option("--min-kill-rate", o.min_kill_rate, "exit 1 below this share of defects caught")
@@ -63,11 +70,7 @@ void declare_variants(CommandLine& cl) {
   auto* cmd = cl.variants_cmd =
       cl.app.add_subcommand("variants", "run the cases against every conformant variant of the reference; count false fails");
   add_case_selection(cmd, {&o.cases, &cl.clauses_file, &o.tags, &o.exclude_tags});
-  cmd->add_option("--variants", o.variants, "all, or a comma list of variant names")->capture_default_str();
-  cmd->add_option("--dut", o.dut,
-                  "reference, or plugin:PATH serving the reference's variants by name in its arguments (the reference "
-                  "plugin); runs in this process")
-      ->capture_default_str();
+  add_catalog_options(cmd, "--variants", o.variants, "variant", o.dut, "variants");
   cmd->add_option("--seeds", o.seeds, "runs per case and variant (its seed, seed+1, ...)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 10000u));
