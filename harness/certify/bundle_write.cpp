@@ -1,9 +1,6 @@
 // write_bundle_file (bundle_write.hpp): the second pass of `bundle`, from the files to the archive.
 #include "harness/certify/bundle_write.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -11,7 +8,8 @@
 #include "harness/certify/bundle.hpp"
 #include "harness/certify/bundle_crypto.hpp"
 #include "harness/certify/tar_archive.hpp"
-#include "harness/report/report_folder.hpp"
+#include "harness/report/atomic_file.hpp"
+#include "harness/report/report.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -64,34 +62,12 @@ std::uint64_t write_bundle_file(const fs::path& out, std::string_view manifest, 
                                 std::string_view signature) {
   fs::path tmp = out;
   tmp += ".tmp";
-  // As write_file_atomically: a stop signal during the write removes the .tmp (report_folder.hpp).
-  if (!begin_report_write(&tmp)) throw BundleWriteError(out.string() + ": not written: the process is being stopped");
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    const int err = errno;
-    end_report_write();
-    throw BundleWriteError(tmp.string() + ": cannot create: " + std::strerror(err));
-  }
   std::uint64_t size = 0;
+  // The report folder's bracket (atomic_file.hpp): FILE.tmp, synced, renamed; removed on failure.
   try {
-    size = write_archive(fd, tmp, manifest, files, signature);
-    if (::fsync(fd) != 0) throw BundleWriteError(tmp.string() + ": fsync failed: " + std::strerror(errno));
-  } catch (...) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    end_report_write();
-    throw;
-  }
-  const int closed = ::close(fd);
-  const int close_err = errno;
-  const int renamed = closed == 0 ? ::rename(tmp.c_str(), out.c_str()) : -1;
-  const int rename_err = errno;
-  end_report_write();
-  if (closed != 0 || renamed != 0) {
-    ::unlink(tmp.c_str());
-    throw BundleWriteError(out.string() + ": " + (closed != 0 ? "close failed: " + std::string(std::strerror(close_err))
-                                                               : "cannot rename " + tmp.filename().string() +
-                                                                     " into place: " + std::strerror(rename_err)));
+    write_through_tmp(out, [&](int fd) { size = write_archive(fd, tmp, manifest, files, signature); });
+  } catch (const ReportError& e) {
+    throw BundleWriteError(e.what());
   }
   return size;
 }

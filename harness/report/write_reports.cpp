@@ -8,9 +8,10 @@
 #include <cstring>
 #include <functional>
 #include <string_view>
-#include <vector>
 #include <system_error>
+#include <vector>
 
+#include "harness/report/atomic_file.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/report_folder.hpp"
 
@@ -21,75 +22,60 @@ namespace {
   throw ReportError(path.string() + ": " + std::string(what) + ": " + std::strerror(err));
 }
 
-// Writes every chunk `next` gives (false: no more) to a new file and fsyncs it; removes the file
-// again on failure, also when `next` throws.
-void write_and_sync(const std::filesystem::path& path, const std::function<bool(std::string_view&)>& next) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) io_fail(path, "cannot create", errno);
-  const auto fail = [&](std::string_view what, int err) {
-    ::close(fd);
-    ::unlink(path.c_str());
-    io_fail(path, what, err);
-  };
-  try {
-    std::string_view chunk;
-    while (next(chunk)) {
-      std::size_t done = 0;
-      while (done < chunk.size()) {
-        const ssize_t n = ::write(fd, chunk.data() + done, chunk.size() - done);
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          fail("write failed", errno);
-        }
-        done += static_cast<std::size_t>(n);
-      }
+// Writes all of `chunk` to `fd`; `path` names it in the error.
+void write_all(int fd, const std::filesystem::path& path, std::string_view chunk) {
+  std::size_t done = 0;
+  while (done < chunk.size()) {
+    const ssize_t n = ::write(fd, chunk.data() + done, chunk.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      io_fail(path, "write failed", errno);
     }
-  } catch (const ReportError&) {
-    throw;
-  } catch (...) {
-    ::close(fd);
-    ::unlink(path.c_str());
-    throw;
-  }
-  if (::fsync(fd) != 0) fail("fsync failed", errno);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(path.c_str());
-    io_fail(path, "close failed", err);
-  }
-}
-
-// The bracket every file of a report folder is written in: `<path>.tmp`, then rename.
-void write_through_tmp(const std::filesystem::path& path, const std::function<bool(std::string_view&)>& next) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  // A second Ctrl-C waits for this write, or removes its .tmp (report_folder.hpp).
-  if (!begin_report_write(&tmp)) throw ReportError(path.string() + ": not written: the process is being stopped");
-  try {
-    write_and_sync(tmp, next);
-  } catch (...) {
-    end_report_write();
-    throw;
-  }
-  const int renamed = ::rename(tmp.c_str(), path.c_str());
-  const int err = errno;
-  end_report_write();
-  if (renamed != 0) {
-    ::unlink(tmp.c_str());
-    io_fail(path, "cannot rename " + tmp.filename().string() + " into place", err);
+    done += static_cast<std::size_t>(n);
   }
 }
 
 }  // namespace
 
+void write_through_tmp(const std::filesystem::path& path, const std::function<void(int fd)>& fill) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  // A second Ctrl-C waits for this write, or removes its .tmp (report_folder.hpp).
+  if (!begin_report_write(&tmp)) throw ReportError(path.string() + ": not written: the process is being stopped");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    end_report_write();
+    io_fail(tmp, "cannot create", err);
+  }
+  try {
+    fill(fd);
+    if (::fsync(fd) != 0) io_fail(tmp, "fsync failed", errno);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    end_report_write();
+    throw;
+  }
+  const int closed = ::close(fd);
+  const int close_err = errno;
+  const int renamed = closed == 0 ? ::rename(tmp.c_str(), path.c_str()) : -1;
+  const int rename_err = errno;
+  end_report_write();
+  if (closed != 0) {
+    ::unlink(tmp.c_str());
+    io_fail(tmp, "close failed", close_err);
+  }
+  if (renamed != 0) {
+    ::unlink(tmp.c_str());
+    io_fail(path, "cannot rename " + tmp.filename().string() + " into place", rename_err);
+  }
+}
+
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
-  bool given = false;
-  write_through_tmp(path, [&](std::string_view& chunk) {
-    if (given) return false;
-    chunk = content;
-    given = true;
-    return true;
-  });
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  write_through_tmp(path, [&](int fd) { write_all(fd, tmp, content); });
 }
 
 void copy_file_atomically(const std::filesystem::path& from, const std::filesystem::path& to,
@@ -98,16 +84,17 @@ void copy_file_atomically(const std::filesystem::path& from, const std::filesyst
   if (in < 0) io_fail(from, "cannot read", errno);
   // A chunk at a time: an evidence file can be hundreds of MB.
   std::vector<char> buf(1 << 20);
+  std::filesystem::path tmp = to;
+  tmp += ".tmp";
   try {
-    write_through_tmp(to, [&](std::string_view& chunk) {
+    write_through_tmp(to, [&](int fd) {
       for (;;) {
         const ssize_t n = ::read(in, buf.data(), buf.size());
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) io_fail(from, "cannot read", errno);
-        if (n == 0) return false;
-        chunk = std::string_view(buf.data(), static_cast<std::size_t>(n));
+        if (n == 0) return;
+        write_all(fd, tmp, std::string_view(buf.data(), static_cast<std::size_t>(n)));
         if (copied) copied(static_cast<std::uint64_t>(n));
-        return true;
       }
     });
   } catch (...) {
