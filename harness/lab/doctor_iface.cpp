@@ -123,10 +123,12 @@ std::vector<OpenPort> check_interfaces(const std::vector<harness::WirePortBindin
       continue;
     }
     f.ok("capture opens on " + b.ifname);
+    const std::string stamps = "; receive timestamps: " + pcap->timestamp_source() + ", of those offered: " +
+                               pcap->timestamp_types();
     if (pcap->ns_timestamps()) {
-      f.ok("nanosecond timestamps on " + b.ifname);
+      f.ok("nanosecond timestamps on " + b.ifname + stamps);
     } else {
-      f.warn(b.ifname + " offers microsecond timestamps only",
+      f.warn(b.ifname + " offers microsecond timestamps only" + stamps,
              "times measured on plane " + std::to_string(b.port) +
                  " are 1 us coarse; a libpcap and kernel with nanosecond precision remove that");
     }

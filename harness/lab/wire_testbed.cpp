@@ -211,7 +211,7 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
                           &why);
     if (!a.process) return "cannot start " + bin.string() + ": " + why;
     // The agent stands in for a NIC, which has silicon of its own; here it shares the cores with
-    // the paced fabric, whose thread spins before its deadlines. Ahead of it in the scheduler's
+    // the paced fabric, whose thread wakes for each of its deadlines. Ahead of it in the scheduler's
     // queue, the agent answers a frame in microseconds rather than after the fabric's time slice.
     // (Best effort: without CAP_SYS_NICE it keeps the default.)
     (void)setpriority(PRIO_PROCESS, static_cast<id_t>(a.process->pid()), kAgentNice);

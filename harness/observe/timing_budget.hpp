@@ -15,6 +15,11 @@ namespace mrc::harness {
 struct TimingBudget {
   std::uint64_t ns = 0;
   std::string source;  // who declared it, e.g. "real-time bridge (testbed netns)"
+  // What the bridge forwards, bit/s (0: not a bridge, or no rate declared). A frame crossing it
+  // waits for the frames queued before it, so a burst the DUT sends at once reaches the fabric's
+  // taps spread over the burst's length at this rate: a golden's packet times are paced at it
+  // before they are compared (golden_check.cpp, the field class `bridged`).
+  std::uint64_t rate_bps = 0;
   bool operator==(const TimingBudget&) const = default;
 };
 

@@ -24,9 +24,11 @@ namespace mrc::harness {
 // carries both; 1.5 names the DUT's own identity (meta.dut_version: an agent's HELLO string and
 // protocol version, a plugin's or the reference's version), and every file carries it; 1.6 adds
 // the chart kinds latency, events and raster and a chart's limits and groups, which every chart
-// carries, so every file the writer makes names 1.6. The reader accepts every id of its major up
-// to its own minor.
-inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.6";   // this version
+// carries; 1.7 adds a timing budget's rate_bps (the bridge's forwarding rate, which a golden's
+// packet times are paced at), and every file the writer makes names 1.7. The reader accepts every
+// id of its major up to its own minor.
+inline constexpr std::string_view kResultsSchemaId = "mrc-conform/results/1.7";   // this version
+inline constexpr std::string_view kResultsSchemaId16 = "mrc-conform/results/1.6"; // + chart kinds, limits
 inline constexpr std::string_view kResultsSchemaId15 = "mrc-conform/results/1.5"; // + dut_version, bridge
 inline constexpr std::string_view kResultsSchemaId14 = "mrc-conform/results/1.4"; // + wire, four bases
 inline constexpr std::string_view kResultsSchemaId13 = "mrc-conform/results/1.3"; // + evidence, early end

@@ -315,6 +315,7 @@ CaseResult read_case(Reader& r, Version version) {
     Reader b = r.object("timing_budget");
     c.timing_budget.ns = b.u64("ns");
     c.timing_budget.source = b.str("source");
+    if (b.has("rate_bps")) c.timing_budget.rate_bps = b.u64("rate_bps");  // since 1.7
     b.finish();
     if (c.timing_budget.ns == 0) b.fail(b.child("ns"), "a timing budget is written only when it is not zero");
   }
@@ -353,15 +354,16 @@ RunResult parse_results_json(std::string_view text, std::string_view origin) {
   }
   Reader top(j, "", origin);
   const auto schema = top.str("schema");
-  if (schema != kResultsSchemaId && schema != kResultsSchemaId15 && schema != kResultsSchemaId14 && schema != kResultsSchemaId13 &&
+  if (schema != kResultsSchemaId && schema != kResultsSchemaId16 && schema != kResultsSchemaId15 && schema != kResultsSchemaId14 && schema != kResultsSchemaId13 &&
       schema != kResultsSchemaId12 && schema != kResultsSchemaId11 && schema != kResultsSchemaId10) {
     top.fail("/schema", "this reader understands \"" + std::string(kResultsSchemaId10) + "\", \"" +
                             std::string(kResultsSchemaId11) + "\", \"" + std::string(kResultsSchemaId12) + "\", \"" +
                             std::string(kResultsSchemaId13) + "\", \"" + std::string(kResultsSchemaId14) + "\", \"" +
-                            std::string(kResultsSchemaId15) + "\" and \"" +
+                            std::string(kResultsSchemaId15) + "\", \"" + std::string(kResultsSchemaId16) + "\" and \"" +
                             std::string(kResultsSchemaId) + "\", the file says \"" + schema + "\"");
   }
-  const bool v1_4 = schema == kResultsSchemaId || schema == kResultsSchemaId15 || schema == kResultsSchemaId14;
+  const bool v1_4 = schema == kResultsSchemaId || schema == kResultsSchemaId16 || schema == kResultsSchemaId15 ||
+                    schema == kResultsSchemaId14;
   const bool v1_3 = v1_4 || schema == kResultsSchemaId13;
   const Version version{.v1_1 = schema != kResultsSchemaId10,
                         .v1_2 = v1_3 || schema == kResultsSchemaId12,

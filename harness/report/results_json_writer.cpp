@@ -216,6 +216,7 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
     Json b;
     b["ns"] = c.timing_budget.ns;
     b["source"] = c.timing_budget.source;
+    if (c.timing_budget.rate_bps != 0) b["rate_bps"] = c.timing_budget.rate_bps;  // schema 1.7
     j["timing_budget"] = std::move(b);
   }
   if (c.bridge) {  // schema 1.5, a DUT behind a real-time bridge only
@@ -240,8 +241,9 @@ Json case_json(const CaseResult& c, ConformanceProfile profile) {
 }  // namespace
 
 std::string_view results_schema_id(const RunResult&) {
-  // The oldest version the file conforms to: every file carries the 1.5 field meta.dut_version
-  // (and 1.4's meta.wire and four bases), so every file names 1.5.
+  // The oldest version the file conforms to: every file carries 1.6's chart fields (and 1.5's
+  // meta.dut_version, 1.4's meta.wire and four bases); 1.7's timing_budget.rate_bps only comes
+  // with a bridge, but one id for every file keeps a reader's refusal the same for any run.
   return kResultsSchemaId;
 }
 

@@ -1,5 +1,6 @@
 #include "harness/run/bridge_trust.hpp"
 
+#include <cstdio>
 #include <utility>
 
 namespace mrc::run {
@@ -75,6 +76,22 @@ std::string real_time_lost(std::uint64_t behind_ns, const harness::BridgeFigures
     }
   }
   return "";
+}
+
+std::string wall_clock_short(std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point deadline,
+                             std::chrono::steady_clock::time_point now, std::uint64_t testbed_ns) {
+  if (deadline <= start || now < start + (deadline - start) / 3 * 2) return "";  // no overflow at max()
+  const auto ns = [](auto d) { return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()); };
+  const std::uint64_t used = ns(now - start);
+  const std::uint64_t paused = used > testbed_ns ? used - testbed_ns : 0;
+  char b[320];
+  std::snprintf(b, sizeof b,
+                "the case used two thirds of its wall-clock bound (%.1f s of %.1f s, timeout_s) in %.3f s of testbed "
+                "time: this machine could not run it in real time (the simulated fabric's clock stood still for %.1f s "
+                "of it), and the rest of the bound is for collecting and judging what it captured",
+                static_cast<double>(used) / 1e9, static_cast<double>(ns(deadline - start)) / 1e9,
+                static_cast<double>(testbed_ns) / 1e9, static_cast<double>(paused) / 1e9);
+  return b;
 }
 
 }  // namespace mrc::run

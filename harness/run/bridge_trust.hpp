@@ -4,6 +4,7 @@
 // stops as INCONCLUSIVE, case_session.cpp). Pure functions of the bridge's figures.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -37,5 +38,14 @@ std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t
 // Why the run stopped being real-time ("" while it is): the fabric `behind_ns` behind the clock,
 // or a bridge queue (dut / peer: null when not bridged) deeper than kMaxBehindNs.
 std::string real_time_lost(std::uint64_t behind_ns, const harness::BridgeFigures* dut, const harness::BridgeFigures* peer);
+
+// Why a case on a real-time testbed stops short of its wall-clock bound ("" while it may go on): past
+// two thirds of the time from `start` to `deadline` (the case's timeout_s), the rest is what its
+// collection and checks need, and a case that got that far ran slower than real time: the
+// fabric's clock stood still for most of it (pauses: the wall time used less `testbed_ns`, the
+// testbed time it advanced). Without this such a case ran out of its bound while its huge
+// captures were judged, and was killed as an ERROR of the harness.
+std::string wall_clock_short(std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point deadline,
+                             std::chrono::steady_clock::time_point now, std::uint64_t testbed_ns);
 
 }  // namespace mrc::run

@@ -179,6 +179,7 @@ void visit_case(A& a, R& c) {
   a.u64(c.sim_time_ns, "sim_time_ns");
   a.u64(c.timing_budget.ns, "timing_budget.ns");
   a.str(c.timing_budget.source, "timing_budget.source");
+  a.u64(c.timing_budget.rate_bps, "timing_budget.rate_bps");
   a.optional_of(c.bridge, "bridge", [&](auto& b) {
     a.u64(b.to_dut, "bridge.to_dut");
     a.u64(b.from_dut, "bridge.from_dut");

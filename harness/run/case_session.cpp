@@ -1,6 +1,7 @@
 #include "harness/run/case_session.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "harness/run/bridge_trust.hpp"
@@ -81,8 +82,7 @@ bool Session::setup() {
   }
   if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
   if (s_.real_time()) {
-    const auto facts = s_.tb->network_facts(kDutHost, kPeerHost, c.config.qp.mtu);
-    const WireFacts wire{facts.base_rtt_ns, facts.line_rate_bps, s_.o.virtual_limit_ns, s_.tb->timing_budget().ns};
+    const WireFacts wire = wire_facts(*s_.tb, c, kDutHost, kPeerHost, s_.o.virtual_limit_ns);
     if (WireRescale r = rescale_for_wire(c, wire, s_.o.fallback_clauses); !r.error.empty()) {
       return s_.fail(Verdict::kError, r.error);
     } else if (r.rescaled) {
@@ -371,6 +371,7 @@ bool Session::play() {
   }
   prefill_traffic(s_);
   s_.tb->start_clock();
+  const std::pair clock0{std::chrono::steady_clock::now(), s_.tb->now()};  // wall and testbed time
   const std::uint64_t horizon = s_.timeline.horizon_ns;
   const std::uint64_t limit = horizon + s_.o.virtual_limit_ns;
   std::size_t next_control = 0;
@@ -378,18 +379,18 @@ bool Session::play() {
   bool draining = false;
   std::uint64_t drain_until = 0;
   while (true) {
-    // A stopped run gives the case kInterruptGrace to end on its own (interrupt.hpp).
     if (interrupt_grace_flag().load()) return s_.fail(Verdict::kError, interrupted_case_message());
     if (std::chrono::steady_clock::now() > s_.o.deadline) {
       return s_.fail(Verdict::kError, "wall-clock bound of " + std::to_string(s_.c.timeout_s) +
                                           " s exceeded at virtual t=" + std::to_string(s_.tb->now()) + " ns");
     }
     // Read with the fabric held (the runner holds it between run_until() calls).
-    if (std::string lost = real_time_lost(s_.tb->pacing_behind_ns(), s_.tb->bridge_figures(kDutHost),
-                                          s_.tb->bridge_figures(kPeerHost));
-        !lost.empty()) {
-      return s_.fail(Verdict::kInconclusive, lost);
+    std::string lost =
+        real_time_lost(s_.tb->pacing_behind_ns(), s_.tb->bridge_figures(kDutHost), s_.tb->bridge_figures(kPeerHost));
+    if (lost.empty() && s_.real_time()) {
+      lost = wall_clock_short(clock0.first, s_.o.deadline, std::chrono::steady_clock::now(), s_.tb->now() - clock0.second);
     }
+    if (!lost.empty()) return s_.fail(Verdict::kInconclusive, lost);
     const std::uint64_t now = s_.tb->now();
     const std::uint64_t handed_before = handed_;
     while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {

@@ -272,6 +272,8 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
                                {"trimmed_lasthop", q.trimmed_lasthop}, {"control", q.control}};
   }
   j["timing_budget"] = {{"ns", c.timing_budget.ns}, {"source", c.timing_budget.source}};
+  // Only a bridge's, so every other context file stays as it was: the golden check paces at it.
+  if (c.timing_budget.rate_bps != 0) j["timing_budget"]["rate_bps"] = c.timing_budget.rate_bps;
   Json late = Json::array();
   for (const auto& [at, took] : c.late_steps) late.push_back(Json::array({at, took}));
   j["late_steps"] = std::move(late);
@@ -412,6 +414,7 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
     c.dut_ev_mode = static_cast<wire::EvFmtMode>(mode);
     c.timing_budget.ns = r.at("timing_budget").at("ns").u64();
     c.timing_budget.source = r.at("timing_budget").at("source").str();
+    if (r.at("timing_budget").has("rate_bps")) c.timing_budget.rate_bps = r.at("timing_budget").at("rate_bps").u64();
     c.late_steps = list<std::pair<std::uint64_t, std::uint64_t>>(r.at("late_steps"), [](const In& x) {
       if (x.size() != 2) x.fail("expected [scheduled_ns, took_effect_ns]");
       return std::pair<std::uint64_t, std::uint64_t>{x.at(std::size_t{0}).u64(), x.at(std::size_t{1}).u64()};

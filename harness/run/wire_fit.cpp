@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <variant>
 
 #include "harness/case/case_loader.hpp"
@@ -22,11 +23,15 @@ std::string us(std::uint64_t ns) {
 double transfer_ns(std::uint64_t bytes, const WireFacts& w) {
   return static_cast<double>(bytes) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);
 }
+std::string rate(const WireFacts& w) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.2f Gb/s", static_cast<double>(w.rate_bps) / 1e9);
+  return b;
+}
 std::string transfer(std::uint64_t bytes, const WireFacts& w) {
   char b[160];
-  std::snprintf(b, sizeof b, "%.1f MB, %.2f ms at the bridge's %.2f Gb/s", static_cast<double>(bytes) / 1e6,
-                transfer_ns(bytes, w) / 1e6, static_cast<double>(w.rate_bps) / 1e9);
-  return b;
+  std::snprintf(b, sizeof b, "%.1f MB, %.2f ms", static_cast<double>(bytes) / 1e6, transfer_ns(bytes, w) / 1e6);
+  return b + (" at the bridge's " + rate(w));
 }
 
 std::uint64_t write_bytes(const harness::StimulusStep& s) {
@@ -42,6 +47,62 @@ bool timer_matters(const harness::Case& c) {
     return std::holds_alternative<harness::TrafficStep>(s.body);
   });
   return traffic && c.config.qp.count != 0;
+}
+
+// A case that times how soon the DUT leaves a path whose failure it must detect (a remote link,
+// a switch, a black hole or drops: not its own port going down, which it knows at once), by the
+// metrics and the invariant that time it.
+bool times_failure_detection(const harness::Case& c) {
+  using M = harness::TimingMetric;
+  using K = harness::ImpairKind;
+  const bool detected = std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& s) {
+    const auto* imp = std::get_if<harness::ImpairStep>(&s.body);
+    return imp != nullptr && (imp->kind == K::kLinkDown || imp->kind == K::kSwitchDown || imp->kind == K::kBlackhole ||
+                              imp->kind == K::kDrop);
+  });
+  return detected && std::any_of(c.checks.begin(), c.checks.end(), [](const harness::Check& k) {
+    if (const auto* t = std::get_if<harness::TimingCheck>(&k.params)) {
+      return t->metric == M::kStopUsingFailed || t->metric == M::kFirstRetxOtherPath ||
+             t->metric == M::kThroughputRecovered;
+    }
+    const auto* i = std::get_if<harness::InvariantCheck>(&k.params);
+    return i != nullptr && i->name == "no_data_on_failed_ev";
+  });
+}
+
+// One packet on each of the DUT's EVs at the bridge's rate (0 when the case times no failure
+// detection): before that the DUT cannot know the last of the paths a failure took is gone.
+// A data packet is the case's MTU of payload and about 100 bytes of headers (Ethernet, IPv6, UDP,
+// BTH, METH, RETH, ICRC).
+std::uint64_t ev_cycle_ns(const harness::Case& c, const WireFacts& w) {
+  if (w.rate_bps == 0 || w.dut_evs == 0 || !times_failure_detection(c)) return 0;
+  const double frame_bits = (static_cast<double>(c.config.qp.mtu) + 100.0) * 8.0;
+  return static_cast<std::uint64_t>(static_cast<double>(w.dut_evs) * frame_bits * 1e9 / static_cast<double>(w.rate_bps));
+}
+
+// A bound on failure detection (a fault metric's, no_data_on_failed_ev's grace) shorter than the
+// EV cycle.
+std::string detection_misfit(const harness::Case& c, const WireFacts& w) {
+  const std::uint64_t cycle = ev_cycle_ns(c, w);
+  if (cycle == 0) return "";
+  for (const harness::Check& k : c.checks) {
+    std::uint64_t bound = 0;
+    std::string what;
+    if (const auto* t = std::get_if<harness::TimingCheck>(&k.params)) {
+      bound = t->bound_ns;
+      what = "its timing check " + k.name;
+    } else if (const auto* i = std::get_if<harness::InvariantCheck>(&k.params); i && i->name == "no_data_on_failed_ev") {
+      for (const auto& [key, value] : i->params) {
+        if (key == "grace_ns") bound = std::strtoull(value.c_str(), nullptr, 10);
+      }
+      what = "its no_data_on_failed_ev grace";
+    }
+    if (bound == 0 || bound >= cycle) continue;
+    return what + " bounds failure detection by " + us(bound) + ", but one packet on each of the DUT's " +
+           std::to_string(w.dut_evs) + " EVs takes " + us(cycle) + " at the bridge's " + rate(w) + " (a DUT learns a path failed only from a packet it sends on it)" +
+           (c.timing_scales ? std::string() : ", and its times are fixed (no `timing: scales`)");
+  }
+  return "";
 }
 
 std::string ack_timer_misfit(const harness::Case& c, const WireFacts& w) {
@@ -85,17 +146,6 @@ std::string impairment_misfit(const harness::Case& c, const WireFacts& w) {
   return "";
 }
 
-std::string golden_misfit(const harness::Case& c) {
-  for (const harness::Check& chk : c.checks) {
-    const auto* g = std::get_if<harness::GoldenCheck>(&chk.params);
-    if (g == nullptr || std::find(g->masks.begin(), g->masks.end(), "ts") != g->masks.end()) continue;
-    return "its golden (" + g->pcap.string() + ") pins packet times taken on the simulated fabric within " +
-           us(g->tolerance_ns) + "; across the bridge the DUT is paced by the bridge's rate and delay, so those " +
-           "times cannot hold";
-  }
-  return "";
-}
-
 // On a wire the testbed's clock is the wall clock: a timeline longer than the case's wall-clock
 // bound (timeout_s) cannot finish there.
 std::string horizon_misfit(const harness::Case& c) {
@@ -123,8 +173,21 @@ std::string volume_misfit(const harness::Case& c, const WireFacts& w) {
 
 }  // namespace
 
+WireFacts wire_facts(const harness::Testbed& tb, const harness::Case& c, int dut_host, int peer_host,
+                     std::uint64_t time_limit_ns) {
+  const auto facts = tb.network_facts(dut_host, peer_host, c.config.qp.mtu);
+  WireFacts w{facts.base_rtt_ns, facts.line_rate_bps, time_limit_ns, tb.timing_budget().ns};
+  // The DUT's EVs: its profile's, else the testbed's default set (as many in every format mode).
+  w.dut_evs = c.config.ev_profile ? static_cast<std::uint32_t>(c.config.ev_profile->ev_count()) : 0;
+  if (w.dut_evs == 0) {
+    w.dut_evs = static_cast<std::uint32_t>(tb.default_evs(wire::EvFmtMode::kStev, dut_host, peer_host).evs.size());
+  }
+  return w;
+}
+
 std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w) {
-  const std::uint64_t need = 2 * std::max(w.base_rtt_ns, w.budget_ns);
+  const std::uint64_t cycle = ev_cycle_ns(c, w);
+  const std::uint64_t need = 2 * std::max(w.base_rtt_ns, w.budget_ns) + cycle;
   if (!c.timing_scales || !timer_matters(c) || t_ns(c.config.qp.timeout) >= need) return std::nullopt;
   for (std::uint8_t k = c.config.qp.timeout; k <= harness::kMaxQpTimeout; ++k) {
     if (t_ns(k) >= need) return k;
@@ -146,13 +209,17 @@ WireRescale rescale_for_wire(const harness::Case& c, const WireFacts& w, const s
   r.note = "timing scaled to this wire: config.qp.timeout " + std::to_string(from) + " -> " + std::to_string(*k) +
            " (T " + us(t_ns(from)) + " -> " + us(t_ns(*k)) + ", at least two round trips of " + us(w.base_rtt_ns) +
            " and twice the bridge's timing budget of " + us(w.budget_ns) +
+           (ev_cycle_ns(c, w) == 0 ? std::string()
+                                   : ", plus one packet on each of the DUT's " + std::to_string(w.dut_evs) +
+                                         " EVs at the bridge's rate, " + us(ev_cycle_ns(c, w)) +
+                                         ", as the case times failure detection") +
            "); every time the case writes in T grew with it, those in absolute units stayed";
   r.rescaled = std::move(again.value);
   return r;
 }
 
 std::string wire_misfit(const harness::Case& c, const WireFacts& w) {
-  for (std::string why : {ack_timer_misfit(c, w), expect_misfit(c, w), impairment_misfit(c, w), golden_misfit(c),
+  for (std::string why : {ack_timer_misfit(c, w), expect_misfit(c, w), impairment_misfit(c, w), detection_misfit(c, w),
                           horizon_misfit(c), volume_misfit(c, w)}) {
     if (!why.empty()) return why + "; it runs in-process (--testbed mini) or on a faster lab wire";
   }

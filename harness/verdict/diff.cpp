@@ -150,7 +150,7 @@ class Differ {
     }
     constexpr diffing::SlotBits ts_bit = diffing::kTsBit;
     const bool same =
-        diffing::rows_agree(ra, rb, [this](std::uint64_t ta, std::uint64_t tb) { return ts_within(ta, tb); });
+        diffing::rows_agree(ra, rb, [&](std::uint64_t ta, std::uint64_t tb) { return diffing::ts_within(opt_, i, ta, tb); });
     if (same && rb.ev_bad == 0) return;  // the common case: no decoding, no per-field work
     diffing::SlotBits d = 0;
     if (!same) {  // decode both again into full rows to name the fields
@@ -159,7 +159,7 @@ class Differ {
       diffing::SlotBits neq = 0;
       for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= diffing::SlotBits{sa_[s] != sb_[s]} << s;
       d = (pa ^ pb) | (neq & pa & pb & ~ts_bit);
-      if ((pa & pb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
+      if ((pa & pb & ts_bit) && !diffing::ts_within(opt_, i, ra.ts, rb.ts)) d |= ts_bit;
     }
     if (d == 0 && rb.ev_bad == 0) return;
     ++r_.differing_pairs;
@@ -170,12 +170,6 @@ class Differ {
       d &= d - 1;
       record(DiffKind::kField, static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), s);
     }
-  }
-
-  bool ts_within(std::uint64_t ta, std::uint64_t tb) const {
-    const double delta = std::fabs(static_cast<double>(tb) - static_cast<double>(ta));
-    const double allowed = static_cast<double>(opt_.tolerance_ns) + opt_.tolerance_pct / 100.0 * static_cast<double>(ta);
-    return delta <= allowed;
   }
 
   const Capture& ca_;
@@ -268,13 +262,14 @@ Difference format_difference(DiffKind kind, int slot, const PacketView& pa, cons
       // compared with A's, exactly, and is reported so.
       FieldClass cls = field_class(id, va.decoded && va.f.encapsulated);
       if (cls == FieldClass::kChoice) cls = FieldClass::kExact;
+      if (cls == FieldClass::kBounded && !opt.early_ns_a.empty()) cls = FieldClass::kBridged;  // paced A times
       out.field = std::string(field_name(id));
       out.field_class = std::string(to_string(cls));
       out.expected = describe_value(va, pa, slot, opt, masks, norm_a);
       out.observed = describe_value(vb, pb, slot, opt, masks, norm_b);
-      out.message = cls == FieldClass::kBounded
+      out.message = cls == FieldClass::kBounded || cls == FieldClass::kBridged
                         ? out.field + " " + out.observed + " is outside the tolerance of the expected " + out.expected +
-                              " (bounded)"
+                              " (" + out.field_class + ")"
                         : out.field + " differs (" + out.field_class + "): expected " + out.expected + ", observed " +
                               out.observed;
       break;

@@ -50,6 +50,11 @@ struct DiffOptions {
   std::uint32_t window = 1;          // equivalence window, packets (1 = strict order)
   std::uint64_t tolerance_ns = 0;    // |ts_b - ts_a| <= tolerance_ns + tolerance_pct% of ts_a
   double tolerance_pct = 0;          //   (timestamps relative to each capture's first packet)
+  // Per packet of A (by index): how much earlier than A's time B's may come on top of the
+  // tolerance, ns. The golden check across a real-time bridge gives A's times paced at the
+  // bridge's rate (field class `bridged`, field_class.hpp) and here how far the pacing moved
+  // each, so B may come as early as the golden's own time. Empty: the tolerance both ways.
+  std::vector<std::uint64_t> early_ns_a;
   bool normalize = true;
   // Pair by identity, not position (above); leftovers then pair positionally inside `window`.
   bool match_identity = false;

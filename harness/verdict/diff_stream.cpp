@@ -330,7 +330,7 @@ class StreamDiffer {
     }
     constexpr diffing::SlotBits ts_bit = diffing::kTsBit;
     const bool same =
-        diffing::rows_agree(ra, rb, [this](std::uint64_t ta, std::uint64_t tb) { return ts_within(ta, tb); });
+        diffing::rows_agree(ra, rb, [&](std::uint64_t ta, std::uint64_t tb) { return diffing::ts_within(opt_, i, ta, tb); });
     if (same && rb.ev_bad == 0) return;  // the common case: no decoding, no per-field work
     diffing::SlotBits d = 0;
     if (!same) {  // read both again and decode them into full rows to name the fields
@@ -348,7 +348,7 @@ class StreamDiffer {
       diffing::SlotBits neq = 0;
       for (std::size_t s = 0; s < diffing::kSlots; ++s) neq |= diffing::SlotBits{full_a_[s] != full_b_[s]} << s;
       d = (fa ^ fb) | (neq & fa & fb & ~ts_bit);
-      if ((fa & fb & ts_bit) && !ts_within(ra.ts, rb.ts)) d |= ts_bit;
+      if ((fa & fb & ts_bit) && !diffing::ts_within(opt_, i, ra.ts, rb.ts)) d |= ts_bit;
     }
     if (d == 0 && rb.ev_bad == 0) return;
     ++r_.differing_pairs;
@@ -359,12 +359,6 @@ class StreamDiffer {
       d &= d - 1;
       record(DiffKind::kField, i, j, s);
     }
-  }
-
-  bool ts_within(std::uint64_t ta, std::uint64_t tb) const {
-    const double delta = std::fabs(static_cast<double>(tb) - static_cast<double>(ta));
-    const double allowed = static_cast<double>(opt_.tolerance_ns) + opt_.tolerance_pct / 100.0 * static_cast<double>(ta);
-    return delta <= allowed;
   }
 
  public:

@@ -90,6 +90,16 @@ inline constexpr SlotBits kTrigBit = slot_bit(static_cast<int>(FieldId::kSethAck
 inline constexpr SlotBits kVaBit = slot_bit(static_cast<int>(FieldId::kRethVa));
 inline constexpr SlotBits kTsBit = slot_bit(kTsSlot);
 
+// Whether B's time `tb` of a pair is within the diff's tolerance of A's `ta` (packet `ia` of A):
+// |tb - ta| <= tolerance_ns + tolerance_pct% of ta, and B may come earlier by early_ns_a[ia] more
+// (the golden's own time, before the bridge's pacing moved it: DiffOptions::early_ns_a).
+inline bool ts_within(const DiffOptions& o, std::uint64_t ia, std::uint64_t ta, std::uint64_t tb) {
+  const double allowed = static_cast<double>(o.tolerance_ns) + o.tolerance_pct / 100.0 * static_cast<double>(ta);
+  if (tb >= ta) return static_cast<double>(tb - ta) <= allowed;
+  const double early = ia < o.early_ns_a.size() ? static_cast<double>(o.early_ns_a[ia]) : 0.0;
+  return static_cast<double>(ta - tb) <= allowed + early;
+}
+
 // The quick test both diff paths (diff.cpp, diff_stream.cpp) run on a matched pair before
 // decoding it again: the same fields present, the same hash, the same kept values, and the
 // timestamps within `ts_ok` (the diff's tolerance).

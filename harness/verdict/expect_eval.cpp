@@ -49,7 +49,7 @@ std::string describe(const ExpectStep& e, std::size_t step, std::uint64_t anchor
        std::to_string(anchor) + " ns";
   if (two_crossings) d += " (the budget twice: the injected frame crosses to the DUT and its answer back)";
   if (e.absent && e.grace_ns > 0) {
-    d += ", after a grace of " + std::to_string(e.grace_ns) + " ns for frames already queued";
+    d += ", after a grace of " + std::to_string(e.grace_ns) + " ns" + plus_budget(b) + " for frames already queued";
   }
   return d;
 }
@@ -128,10 +128,14 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     const TimingBudget upper{two_crossings ? 2 * b.ns : b.ns, b.source};
     const std::uint64_t deadline = stim::expect_deadline(e, anchor);
     r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline + call_ns, upper);
-    if (e.absent) r.window_start_ns = std::min(anchor + e.grace_ns, r.window_end_ns);
+    // An absent frame's window opens once the step has surely taken effect (its call returned)
+    // and the frames the DUT sent before it had their grace, each crossing the bridge within the
+    // budget: a frame seen at the tap left the DUT up to the budget earlier.
+    if (e.absent) r.window_start_ns = std::min(widen_upper(anchor + call_ns + e.grace_ns, b), r.window_end_ns);
     r.description = describe(e, plan.step, anchor, b, two_crossings);
-    if (call_ns > 0 && !e.absent) {
-      r.description += " (+ " + std::to_string(call_ns) + " ns: the step at t=" + std::to_string(anchor) +
+    if (call_ns > 0) {
+      r.description += std::string(e.absent ? " (its window opens " : " (+ ") + std::to_string(call_ns) +
+                       " ns" + (e.absent ? " later" : "") + ": the step at t=" + std::to_string(anchor) +
                        " ns took effect that much later, a control call over the wire)";
     }
 

@@ -15,15 +15,26 @@
 //   golden's.
 // - bounded: a measured time (the capture timestamp) within the check's tolerance of the golden's,
 //   widened by the testbed's timing budget (timing_budget.hpp).
+// - bridged: the same time measured across a real-time bridge that declares its rate
+//   (TimingBudget::rate_bps). Times count from the first packet of their message (the RETH on
+//   every data packet names it, W4): when a message starts follows the host's post, which across
+//   an agent is a round trip of the harness's own. The bridge forwards one frame after another at
+//   its rate, so a burst the golden shows at once reaches the taps spread out: the golden's times
+//   are first paced at the rate (bridged_times below), then the DUT's must be within the
+//   tolerance and budget after the later of the paced and the golden's own time and before the
+//   earlier. Never pinned to the simulated fabric's times; order and contents stay as the classes
+//   above say.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "harness/verdict/field_access.hpp"
 
 namespace mrc::harness {
 
-enum class FieldClass : std::uint8_t { kExact, kChoice, kBounded };
+enum class FieldClass : std::uint8_t { kExact, kChoice, kBounded, kBridged };
 
 // `encapsulated`: the frame is SRv6-encapsulated, so ip.dst is the outer DA, the EV's uSID
 // container (a path, W1), not an address. Inline: the diff asks it per field per packet.
@@ -69,6 +80,12 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
       return FieldClass::kExact;
   }
 }
-std::string_view to_string(FieldClass c);  // "exact", "choice", "bounded"
+std::string_view to_string(FieldClass c);  // "exact", "choice", "bounded", "bridged"
+
+// The `bridged` class's expected times: `ts_ns` (a capture's times, in order) paced at `rate_bps`
+// for frames of `bytes` bytes; `moved_ns[i]` gets how far pacing moved packet i later. Both spans
+// have ts_ns's size.
+void bridged_times(std::span<const std::uint64_t> ts_ns, std::span<const std::uint32_t> bytes, std::uint64_t rate_bps,
+                   std::span<std::uint64_t> paced_ns, std::span<std::uint64_t> moved_ns);
 
 }  // namespace mrc::harness

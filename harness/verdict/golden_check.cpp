@@ -4,13 +4,17 @@
 // the EV-carrying fields must be the expansion of one eligible EV of the DUT (the DUT's choice,
 // ev_choice.hpp), and timestamps must be within the tolerance.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <span>
+#include <vector>
 
 #include "harness/capture/pcapng.hpp"
 #include "harness/verdict/check_support.hpp"
 #include "harness/verdict/checks.hpp"
 #include "harness/verdict/diff.hpp"
 #include "harness/verdict/ev_choice.hpp"
+#include "harness/verdict/field_class.hpp"
 #include "harness/verdict/timing_budget.hpp"
 #include "reference/wire/frame.hpp"
 #include "reference/wire/mrc_headers.hpp"
@@ -73,6 +77,79 @@ Capture without_probes(const Capture& in, std::vector<TapRef>* origin, std::size
   return out;
 }
 
+// The field class `bridged` (field_class.hpp), step 1: each packet's time from the first packet of
+// its message. W4: the RETH on every data packet names its whole message (QP, VA, length); a
+// packet without one counts from the last message's start. When a message starts follows the
+// host's post, which across an agent is a round trip of the harness's own; how the message's
+// packets follow each other is the DUT's.
+std::vector<std::uint64_t> from_message_start(const Capture& c, std::span<const std::uint64_t> ts) {
+  struct Start {
+    std::uint32_t qp;
+    std::uint64_t va;
+    std::uint32_t length;
+    std::uint64_t at;
+  };
+  std::vector<Start> starts;  // a golden holds a few messages
+  std::vector<std::uint64_t> out(ts.size());
+  std::uint64_t last = ts.empty() ? 0 : ts[0];
+  wire::DecodeOptions o;
+  o.verify_icrc = false;
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    wire::DecodedFrame f;
+    if (wire::decode_frame(c.bytes(i), f, o).ok() && f.has_reth) {
+      auto it = std::find_if(starts.begin(), starts.end(), [&](const Start& s) {
+        return s.qp == f.bth.dest_qp && s.va == f.reth.va && s.length == f.reth.dma_length;
+      });
+      if (it == starts.end()) it = starts.insert(starts.end(), Start{f.bth.dest_qp, f.reth.va, f.reth.dma_length, ts[i]});
+      last = it->at;
+    }
+    out[i] = ts[i] >= last ? ts[i] - last : 0;
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> times_of(const Capture& c) {
+  std::vector<std::uint64_t> ts(c.size());
+  for (std::size_t i = 0; i < c.size(); ++i) ts[i] = c.packet(i).ts_ns;
+  return ts;
+}
+
+Capture with_times(const Capture& in, std::span<const std::uint64_t> ts) {
+  Capture out(in.tap());
+  out.reserve(in.size(), in.stored_bytes());
+  for (std::size_t i = 0; i < in.size(); ++i) out.add(ts[i], in.bytes(i), in.packet(i).origlen);
+  out.integrity() = in.integrity();
+  return out;
+}
+
+// Step 2, the golden: its times paced at the bridge's rate (a frame waits for those queued before
+// it), both its own and the paced ones taken from their message's start; a DUT packet is judged
+// within the tolerance after the later of the two and before the earlier, `early` holding how far
+// apart they are.
+Capture bridged_golden(const Capture& golden, std::uint64_t rate_bps, std::vector<std::uint64_t>& early) {
+  const std::size_t n = golden.size();
+  const std::vector<std::uint64_t> own = times_of(golden);
+  std::vector<std::uint32_t> bytes(n);
+  for (std::size_t i = 0; i < n; ++i) bytes[i] = std::max(golden.packet(i).origlen, golden.packet(i).caplen);
+  std::vector<std::uint64_t> paced(n), moved(n);
+  bridged_times(own, bytes, rate_bps, paced, moved);
+  const std::vector<std::uint64_t> a = from_message_start(golden, own);
+  const std::vector<std::uint64_t> e = from_message_start(golden, paced);
+  std::vector<std::uint64_t> expected(n);
+  early.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    expected[i] = std::max(a[i], e[i]);
+    early[i] = expected[i] - std::min(a[i], e[i]);
+  }
+  return with_times(golden, expected);
+}
+
+std::string gbps(std::uint64_t rate_bps) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f Gb/s", static_cast<double>(rate_bps) / 1e9);
+  return b;
+}
+
 }  // namespace
 
 Capture merge_taps(const CheckContext& ctx, TapSide side, std::vector<TapRef>* origin) {
@@ -124,18 +201,29 @@ CheckResult run_golden(const GoldenCheck& spec, const CheckContext& ctx) {
 
   std::vector<TapRef> origin;
   std::size_t probes_observed = 0;
-  const Capture observed = without_probes(merge_taps(ctx, TapSide::kFromDut, &origin), &origin, &probes_observed);
-  const Capture golden = without_probes(golden_all, nullptr, nullptr);
+  Capture observed = without_probes(merge_taps(ctx, TapSide::kFromDut, &origin), &origin, &probes_observed);
+  Capture golden = without_probes(golden_all, nullptr, nullptr);
   DiffOptions opt;
+  const bool ts_compared = std::find(spec.masks.begin(), spec.masks.end(), "ts") == spec.masks.end();
+  // Across a real-time bridge (field class `bridged`) times count from their message's start and
+  // the golden's are paced at the bridge's rate: a burst the golden shows at once reaches the taps
+  // one frame time apart, and the next message waits for the host's post.
+  const bool bridged = ts_compared && ctx.timing_budget.rate_bps != 0;
+  if (bridged) {
+    golden = bridged_golden(golden, ctx.timing_budget.rate_bps, opt.early_ns_a);
+    observed = with_times(observed, from_message_start(observed, times_of(observed)));
+  }
   opt.masks = spec.masks;
   opt.window = spec.window;
   // The timestamp tolerance is a "within N ns" bound on a measured time: the timing budget widens
   // it (when timestamps are compared at all: a `ts` mask turns them off).
-  const bool ts_compared = std::find(spec.masks.begin(), spec.masks.end(), "ts") == spec.masks.end();
-  const std::string budget = ts_compared && ctx.timing_budget.ns != 0
-                                 ? "; timestamp tolerance " + std::to_string(spec.tolerance_ns) + " ns" +
-                                       plus_budget(ctx.timing_budget)
-                                 : "";
+  const std::string budget =
+      (ts_compared && ctx.timing_budget.ns != 0
+           ? "; timestamp tolerance " + std::to_string(spec.tolerance_ns) + " ns" + plus_budget(ctx.timing_budget)
+           : std::string()) +
+      (bridged ? "; the golden's times paced at the bridge's " + gbps(ctx.timing_budget.rate_bps) +
+                     " (bridged: times from the first packet of their message, a frame waiting for those before it; none judged earlier than the golden's own)"
+               : std::string());
   if (ts_compared) note_budget(r, ctx.timing_budget);
   opt.tolerance_ns = ts_compared ? widen_upper(spec.tolerance_ns, ctx.timing_budget) : spec.tolerance_ns;
   opt.tolerance_pct = spec.tolerance_pct;

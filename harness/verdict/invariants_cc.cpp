@@ -296,9 +296,12 @@ void quick_adapt(Run& r) {  // W14
     const InflightEvent& sig = ev[s];
     if (sig.send || !sig.loss_signal || (judged_until != 0 && sig.ts_ns <= judged_until)) continue;
     // Achieved bytes around the signal: an upper bound on any DUT epoch of about epoch_ns that
-    // holds it (the DUT's epoch boundaries are not on the wire).
-    const std::uint64_t lo = sig.ts_ns >= epoch ? sig.ts_ns - epoch : 0;
-    const std::uint64_t hi = sig.ts_ns + 2 * epoch;
+    // holds it (the DUT's epoch boundaries are not on the wire). Across a real-time bridge the
+    // acknowledgements reach the DUT up to the timing budget after the taps saw them, so its epoch
+    // may hold those seen that much earlier or later: the span widens by the budget each way.
+    const std::uint64_t widen = epoch + r.budget().ns;
+    const std::uint64_t lo = sig.ts_ns >= widen ? sig.ts_ns - widen : 0;
+    const std::uint64_t hi = sig.ts_ns + 2 * epoch + r.budget().ns;
     std::uint64_t achieved = 0;
     for (const InflightEvent& e : ev) {
       if (!e.send && e.ts_ns >= lo && e.ts_ns <= hi) achieved += e.acked;

@@ -124,6 +124,7 @@ void skip_after_congestion(Run& r) {
   const std::uint64_t reaction = r.param("reaction_ns", 0);
   if (!single_qp(r)) return;
   const std::uint64_t allow = r.within(reaction, "reaction_ns " + std::to_string(reaction) + " ns");
+  const std::uint64_t crossing = 2 * r.budget().ns;
   r.judged_what = "SKIP_ONCE SACKs and NACK TRIMMED frames to the DUT followed by data they clocked out";
   struct EvSeen {
     const PacketRec* named = nullptr;  // the feedback that may have put it in SKIP, not yet cleared
@@ -150,10 +151,19 @@ void skip_after_congestion(Run& r) {
     // Clocked out by feedback at or after every pending frame: picked after the DUT took them.
     const bool clocked = last_feedback != nullptr && p.ts_ns <= last_feedback->ts_ns + allow;
     if (clocked) {
+      std::size_t deferred = 0;  // pending frames the DUT may not have had yet, kept at the front
       for (const PacketRec* fb : pending) {
         bool elsewhere = false;
         for (std::size_t k = i; k < pk.size() && pk[k].ts_ns == p.ts_ns && !elsewhere; ++k) {
           elsewhere = dut_data(pk[k]) && pk[k].ev != fb->ev_echo;
+        }
+        // Across a real-time bridge the feedback reaches the DUT up to the budget after the taps
+        // saw it, and the DUT's packet reaches them up to the budget after it left: a packet on
+        // the named EV within those two crossings may have been picked before the DUT had the
+        // feedback. It says nothing; the next packet is judged instead (budget 0: none deferred).
+        if (!elsewhere && p.ts_ns < fb->ts_ns + crossing) {
+          pending[deferred++] = fb;
+          continue;
         }
         const bool other_free = std::any_of(evs.begin(), evs.end(), [&](const auto& kv) {
           return kv.first != fb->ev_echo && kv.second.used && !may_skip(kv.second);
@@ -170,7 +180,7 @@ void skip_after_congestion(Run& r) {
                         " put it in SKIP, so the first packet picked after it goes elsewhere",
                     "the first data packet that feedback at or after it clocked out is on that EV");
       }
-      pending.clear();
+      pending.resize(deferred);
     } else {
       unclocked += pending.size();
       pending.clear();
@@ -178,7 +188,9 @@ void skip_after_congestion(Run& r) {
     EvSeen& s = evs[p.ev];
     s.used = true;
     // Clocked data on it after the feedback: it is GOOD again (restored), or never was in SKIP.
-    if (clocked && s.named != nullptr) s.named = nullptr;
+    if (clocked && s.named != nullptr && std::find(pending.begin(), pending.end(), s.named) == pending.end()) {
+      s.named = nullptr;
+    }
   }
   r.r.metrics["not_judged_no_other_ev"] = static_cast<double>(exempt);
   r.r.metrics["not_judged_unclocked"] = static_cast<double>(unclocked);

@@ -165,7 +165,10 @@ void ev_echo_matches(Run& r) {
       continue;
     }
     const PacketRec& d = r.t.packets[at];
-    if (p.ev_echo != d.ev) {
+    // Across a bridge, any copy of the trigger within twice the budget (trigger_index.hpp).
+    const bool echoed = triggers.for_each_trigger(p, r.t.packets, 2 * r.budget().ns,
+                                                  [&](std::uint32_t k) { return r.t.packets[k].ev == p.ev_echo; });
+    if (!echoed) {
       r.violation(p, field, hex(d.ev) + " (EV of " + (probe ? "probe " + std::to_string(d.probe_id) : "PSN " + std::to_string(d.psn)) +
                                 ", " + where(r.ctx, d) + ")",
                   hex(p.ev_echo));

@@ -3,7 +3,7 @@
 //
 // Once a host is bound, the fabric runs on a thread of its own from the first run_until() on: it
 // reads the interfaces, lets every frame enter the fabric at its capture time, runs the fabric's
-// events as their time comes (sleeping, then spinning the last stretch, until the next one or
+// events as their time comes (sleeping until the next one or
 // until a frame arrives) and hands frames to the bridge as they reach a bound host. The testbed's
 // clock is the monotonic clock from that moment, offset so it continues where the simulation
 // stood: set-up calls before it take no testbed time.

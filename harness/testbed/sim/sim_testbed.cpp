@@ -61,7 +61,11 @@ class SimTestbed final : public Testbed {
     }
     if (!paced_) paced_ = std::make_unique<sim::PacedRun>(*sim_);
     if (std::string e = paced_->bind(static_cast<std::uint32_t>(host), std::move(wire)); !e.empty()) return e;
+    const std::uint64_t slowest = budget_.rate_bps == 0 ? declared.rate_bps
+                                  : declared.rate_bps == 0 ? budget_.rate_bps
+                                                           : std::min(budget_.rate_bps, declared.rate_bps);
     if (declared.budget.ns >= budget_.ns) budget_ = declared.budget;
+    budget_.rate_bps = slowest;  // the golden check paces at the slowest bridge
     bridged_.emplace_back(host, declared);
     return "";
   }

@@ -3,6 +3,7 @@
 #include <pcap/pcap.h>
 
 #include <algorithm>
+#include <string>
 
 namespace mrc::harness::wire {
 namespace {
@@ -21,6 +22,23 @@ void on_packet(u_char* user, const pcap_pkthdr* h, const u_char* bytes) {
   const std::uint64_t frac = static_cast<std::uint64_t>(h->ts.tv_usec) * (t->ns ? 1u : 1000u);
   const std::uint64_t ts = static_cast<std::uint64_t>(h->ts.tv_sec) * 1'000'000'000ull + frac;
   t->cb(t->ctx, ts, std::span<const std::uint8_t>(bytes, h->caplen), h->len);
+}
+
+// Hardware receive timestamps when the interface offers them on the system clock (the bridge
+// maps capture times to the testbed's clock through CLOCK_REALTIME), else the kernel's own.
+void choose_timestamps(pcap_t* p, std::string& source, std::string& offered) {
+  int* types = nullptr;
+  const int n = pcap_list_tstamp_types(p, &types);
+  if (n <= 0) return;  // the platform offers only the default, the host's
+  offered.clear();
+  bool adapter = false;
+  for (int i = 0; i < n; ++i) {
+    const char* name = pcap_tstamp_type_val_to_name(types[i]);
+    offered += (offered.empty() ? "" : ", ") + std::string(name != nullptr ? name : "?");
+    adapter = adapter || types[i] == PCAP_TSTAMP_ADAPTER;
+  }
+  pcap_free_tstamp_types(types);
+  if (adapter && pcap_set_tstamp_type(p, PCAP_TSTAMP_ADAPTER) == 0) source = "hardware (adapter)";
 }
 
 }  // namespace
@@ -53,6 +71,7 @@ std::unique_ptr<PcapPort> PcapPort::open(const std::string& ifname, const PcapPo
   pcap_set_immediate_mode(p, 1);
   pcap_set_buffer_size(p, opt.buffer_bytes);
   port->ns_ = pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) == 0;
+  choose_timestamps(p, port->ts_source_, port->ts_types_);
   const int rc = pcap_activate(p);
   if (rc < 0) return fail(std::string("pcap_activate: ") + pcap_statustostr(rc) + " " + pcap_geterr(p));
   if (pcap_datalink(p) != DLT_EN10MB) return fail("not an Ethernet interface");

@@ -47,6 +47,13 @@ class PcapPort {
   const std::string& name() const { return name_; }
   int fd() const { return fd_; }  // readable when frames wait
   bool ns_timestamps() const { return ns_; }
+  // Where the receive timestamps come from: "hardware (adapter)" when the interface offers
+  // timestamps its NIC takes and the kernel converts to the system clock (libpcap's
+  // PCAP_TSTAMP_ADAPTER, chosen then), else "kernel (host)". A NIC clock that is not converted
+  // (adapter_unsynced) is not on the harness's clock and is never chosen.
+  const std::string& timestamp_source() const { return ts_source_; }
+  // Every timestamp type the interface offers, by libpcap's names ("host, adapter_unsynced").
+  const std::string& timestamp_types() const { return ts_types_; }
 
   // Sends one frame. "" or why not.
   std::string inject(std::span<const std::uint8_t> frame);
@@ -76,6 +83,8 @@ class PcapPort {
   void* pcap_ = nullptr;  // pcap_t*, kept opaque so users do not include pcap.h
   int fd_ = -1;
   bool ns_ = false;
+  std::string ts_source_ = "kernel (host)";
+  std::string ts_types_ = "host";
   std::string error_;
 };
 

@@ -122,7 +122,7 @@ TEST(RunnerTimingBudget, TheTestbedsBudgetReachesTheChecksTheResultAndTheReport)
   harness::RunResult run;
   run.cases = {plain.result, bridged.result};
   const std::string json = harness::render_results_json(run);
-  EXPECT_NE(json.find("\"schema\": \"mrc-conform/results/1.6\""), std::string::npos);  // 1.1 brought the budget
+  EXPECT_NE(json.find("\"schema\": \"mrc-conform/results/1.7\""), std::string::npos);  // 1.1 brought the budget
   EXPECT_NE(json.find("\"timing_budget\": {\n        \"ns\": 20000,\n        \"source\": \"test bridge\"\n      }"),
             std::string::npos);
 }

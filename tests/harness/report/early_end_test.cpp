@@ -24,7 +24,7 @@ RunResult stopped_run() {
 TEST(EarlyEnd, ResultsJsonCarriesTheReasonAndTheCasesNotRun) {
   const RunResult run = stopped_run();
   const std::string text = render_results_json(run);
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.6\",\n  \"interrupted\": true,\n"
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.7\",\n  \"interrupted\": true,\n"
                        "  \"interrupt_reason\": \"disk full: ",
                        0),
             0u)
@@ -41,7 +41,7 @@ TEST(EarlyEnd, ResultsJsonCarriesTheReasonAndTheCasesNotRun) {
 
 TEST(EarlyEnd, ACompleteRunSaysNoReasonAndNothingNotRun) {
   const std::string text = render_results_json(test::sample_run());
-  EXPECT_NE(text.find("\"schema\": \"mrc-conform/results/1.6\""), std::string::npos);
+  EXPECT_NE(text.find("\"schema\": \"mrc-conform/results/1.7\""), std::string::npos);
   EXPECT_NE(text.find("\"interrupt_reason\": \"\""), std::string::npos);
   EXPECT_NE(text.find("\"not_run\": []"), std::string::npos);
   EXPECT_EQ(text.find("evidence_error"), std::string::npos);

@@ -203,7 +203,7 @@ TEST(HtmlReport, CasePageShowsTheTimingBudgetOnlyWhenThereIsOne) {
   RunResult run = test::sample_run();
   const std::string plain = render_html(run);
   EXPECT_EQ(plain.find("Timing budget"), std::string::npos);
-  EXPECT_NE(plain.find("(schema mrc-conform/results/1.6)"), std::string::npos);
+  EXPECT_NE(plain.find("(schema mrc-conform/results/1.7)"), std::string::npos);
   EXPECT_NE(plain.find("<dt>Wire</dt><dd>mrc-1.0 spec-derived, model rev 2</dd>"), std::string::npos);
   run.cases[1].timing_budget = TimingBudget{200'000, "real-time bridge (testbed netns)"};
   const std::string html = render_html(run);

@@ -63,7 +63,7 @@ TEST(ResultsJson, SameRunGivesByteIdenticalText) {
 
 TEST(ResultsJson, KeysComeInTheDocumentedOrder) {
   const std::string text = render_results_json(sample_run());
-  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.6\",\n  \"interrupted\": false,\n  \"interrupt_reason\": \"\",\n  \"not_run\": [],\n  \"conformant\": false,\n"
+  EXPECT_EQ(text.rfind("{\n  \"schema\": \"mrc-conform/results/1.7\",\n  \"interrupted\": false,\n  \"interrupt_reason\": \"\",\n  \"not_run\": [],\n  \"conformant\": false,\n"
                        "  \"profile\": \"full\",\n  \"strict\": false,\n  \"meta\": {",
                        0),
             0u)
@@ -382,10 +382,10 @@ TEST(ResultsJsonReader, TimingBudgetNeedsSchema11AndANonZeroValue) {
                     "/cases/1/timing_budget: missing required field \"source\"");
   expect_read_error(with([](auto& j) { j["cases"][1]["timing_budget"]["by"] = "x"; }),
                     "/cases/1/timing_budget/by: unknown field");
-  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.7"; }),
+  expect_read_error(with([](auto& j) { j["schema"] = "mrc-conform/results/1.8"; }),
                     "this reader understands \"mrc-conform/results/1\", \"mrc-conform/results/1.1\", "
                     "\"mrc-conform/results/1.2\", \"mrc-conform/results/1.3\", \"mrc-conform/results/1.4\", "
-                    "\"mrc-conform/results/1.5\" and \"mrc-conform/results/1.6\", the file says \"mrc-conform/results/1.7\"");
+                    "\"mrc-conform/results/1.5\", \"mrc-conform/results/1.6\" and \"mrc-conform/results/1.7\", the file says \"mrc-conform/results/1.8\"");
 }
 
 TEST(ResultsJsonReader, MutatedFilesGiveReportErrorsOnly) {

@@ -22,7 +22,7 @@ using harness::Verdict;
 // size changes, encode the new field (visit_* in case_result_codec.cpp), set it in full_result(),
 // then update the number here. (Sizes of 64-bit libstdc++, the project's platform.)
 #if defined(__GLIBCXX__) && __SIZEOF_POINTER__ == 8
-static_assert(sizeof(CaseResult) == 600 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
+static_assert(sizeof(CaseResult) == 608 && sizeof(CheckResult) == 200 && sizeof(Evidence) == 208 &&
                   sizeof(Chart) == 248,
               "a field was added to the verdict model: see the comment above");
 #endif
@@ -48,7 +48,7 @@ CaseResult full_result() {
   r.evidence_error = "evidence/spray-v-002.pcapng: No space left on device";
   r.sim_time_ns = 123456789;
   r.wall_ms = 41.25;
-  r.timing_budget = harness::TimingBudget{200'000, "real-time bridge (--testbed netns)"};
+  r.timing_budget = harness::TimingBudget{200'000, "real-time bridge (--testbed netns)", 1'000'000'000};
   r.bridge = harness::BridgeStats{1200, 900, 3, 250'000, 1'500'000, 120'000};
   r.expectation = ExpectationOutcome::kUnexpectedOther;
   r.expectation_reason = "vendor quirk";

@@ -63,7 +63,7 @@ SessionResult full_session() {
   c.dut_dscp.trimmable = 20;
   c.dut_dscp.trimmed_lasthop = 23;
   c.dut_dscp.control = 40;
-  c.timing_budget = {.ns = 250000, .source = "real-time bridge (testbed netns)"};
+  c.timing_budget = {.ns = 250000, .source = "real-time bridge (testbed netns)", .rate_bps = 1000000000};
   c.late_steps = {{100, 250}};
   return s;
 }

@@ -4,6 +4,8 @@
 // never ending before it starts; the description and the expect check's message name it.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "harness/verdict/checks.hpp"
 #include "harness/verdict/expect_eval.hpp"
 #include "tests/harness/verdict/budget_test_support.hpp"
@@ -114,6 +116,32 @@ TEST(ExpectEval, AnAbsentFramesGraceLetsQueuedFramesLeaveAndNothingLater) {
   ExpectRun late(true, 11'500);
   late.step.grace_ns = 100;
   EXPECT_EQ(late.judge().verdict, Verdict::kFail);
+}
+
+// Across a bridge an absent frame's window opens once the step it is anchored on surely took
+// effect (its call returned) and the frames queued before it had their grace and the budget to
+// cross: a frame seen at the tap left the DUT up to the budget earlier.
+TEST(ExpectEval, AnAbsentFramesWindowOpensOnceTheCallReturnedAndItsFramesCrossed) {
+  auto run = [](std::uint64_t frame_at) {
+    auto e = std::make_unique<ExpectRun>(true, frame_at);
+    e->step.within_ns = 10 * kUs;
+    e->step.grace_ns = 100;
+    return e;
+  };
+  EXPECT_EQ(run(13 * kUs)->judge().verdict, Verdict::kFail);  // the fabric: 3 us after the step
+  auto wire = run(13 * kUs);
+  wire->s.ctx.late_steps = {{10 * kUs, 12 * kUs}};
+  EXPECT_EQ(wire->judge(bridge(1 * kUs)).verdict, Verdict::kPass);
+  EXPECT_EQ(wire->s.ctx.expects[0].window_start_ns, 13'100u);  // 10 + 2 (call) + 0.1 (grace) + 1 (budget)
+  EXPECT_NE(wire->s.ctx.expects[0].description.find("(its window opens 2000 ns later: the step at t=10000 ns took"),
+            std::string::npos)
+      << wire->s.ctx.expects[0].description;
+  EXPECT_NE(wire->s.ctx.expects[0].description.find("after a grace of 100 ns + 1.000 us timing budget"),
+            std::string::npos)
+      << wire->s.ctx.expects[0].description;
+  auto later = run(15 * kUs);  // 5 us after the step: past the call, the grace and the budget
+  later->s.ctx.late_steps = {{10 * kUs, 12 * kUs}};
+  EXPECT_EQ(later->judge(bridge(1 * kUs)).verdict, Verdict::kFail);
 }
 
 }  // namespace

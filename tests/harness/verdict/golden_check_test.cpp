@@ -5,9 +5,11 @@
 
 #include <filesystem>
 #include <functional>
+#include <vector>
 
 #include "harness/capture/pcapng.hpp"
 #include "harness/verdict/checks.hpp"
+#include "harness/verdict/field_class.hpp"
 #include "tests/harness/verdict/budget_test_support.hpp"
 #include "tests/harness/verdict/verdict_test_support.hpp"
 
@@ -245,6 +247,84 @@ TEST(GoldenCheck, PacketsPairByIdentityNotPosition) {
   ASSERT_EQ(t.verdict, Verdict::kFail) << t.message;
   EXPECT_EQ(t.evidence[0].field, "ts");
   EXPECT_NE(t.message.find("(bounded)"), std::string::npos) << t.message;
+}
+
+// The field class `bridged`: each packet no earlier than the one before it plus that one's bits
+// at the rate; how far that moved each is kept.
+TEST(GoldenCheck, BridgedTimesPaceABurstAtTheRate) {
+  const std::vector<std::uint64_t> ts{0, 0, 0, 10'000, 10'500};
+  const std::vector<std::uint32_t> bytes{125, 125, 125, 250, 125};  // 1 us, 2 us at 1 Gb/s
+  std::vector<std::uint64_t> paced(5), moved(5);
+  bridged_times(ts, bytes, 1'000'000'000, paced, moved);
+  EXPECT_EQ(paced, (std::vector<std::uint64_t>{0, 1000, 2000, 10'000, 12'000}));
+  EXPECT_EQ(moved, (std::vector<std::uint64_t>{0, 1000, 2000, 0, 1500}));
+}
+
+// Two messages of 32 packets (RETH VA 0x4000 and 0x6000, 8 KiB each): the first's packets `gap_ns`
+// apart from 1000 ns, the second's from `second_ns`; the last packet `stall_ns` later.
+Scenario two_messages(std::uint64_t gap_ns, std::uint64_t second_ns, std::uint64_t stall_ns = 0) {
+  Scenario s(4, 8);
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    Data d;
+    d.psn = 500 + k;
+    d.va = k < 32 ? 0x4000 : 0x6000;
+    d.dma_len = 32 * 256;
+    const std::uint64_t at = k < 32 ? 1000 + k * gap_ns : second_ns + (k - 32) * gap_ns;
+    s.dut_sends(at + (k == 63 ? stall_ns : 0), d, k % 8);
+  }
+  s.finish();
+  return s;
+}
+
+// Across a bridge the golden's bursts (packets 100 ns apart) reach the taps one frame time apart,
+// and the second message starts when the host's post across the agent gets there (400 us on):
+// bounded, that FAILs; bridged at the declared rate it PASSes (times from their message's start,
+// paced), and a DUT that stalls inside a message past the paced time by more than the tolerance
+// and budget still FAILs, naming the class.
+TEST(GoldenCheck, AcrossABridgeTimesCountFromTheMessageAndArePacedAtItsRate) {
+  const auto dir = scratch();
+  const Scenario golden = two_messages(100, 5000);
+  const Capture gcap = merge_taps(golden.ctx, TapSide::kFromDut);
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", gcap), "");
+  const std::uint64_t frame_ns = std::uint64_t{gcap.packet(0).origlen} * 8;  // at 1 Gb/s
+  ASSERT_GT(frame_ns, 1000u);
+  auto delivered = [&](std::uint64_t stall_ns) {
+    Scenario s = two_messages(frame_ns, 400'000, stall_ns);
+    s.ctx.golden_dir = dir / "pcaps";
+    s.ctx.timing_budget = testing::bridge(1000);
+    return s;
+  };
+  auto g = golden_spec();
+  g.tolerance_ns = 1000;
+  Scenario s = delivered(0);
+  const auto bounded = run_golden(g, s.ctx);  // no rate declared: the times are only bounded
+  ASSERT_EQ(bounded.verdict, Verdict::kFail) << bounded.message;
+  EXPECT_NE(bounded.message.find("(bounded)"), std::string::npos) << bounded.message;
+  s.ctx.timing_budget.rate_bps = 1'000'000'000;
+  const auto paced = run_golden(g, s.ctx);
+  EXPECT_EQ(paced.verdict, Verdict::kPass) << paced.message;
+  EXPECT_NE(paced.message.find("paced at the bridge's 1.00 Gb/s"), std::string::npos) << paced.message;
+  Scenario late = delivered(5000);  // 5 us past the paced time: beyond 1 us + 1 us budget
+  late.ctx.timing_budget.rate_bps = 1'000'000'000;
+  const auto stalled = run_golden(g, late.ctx);
+  ASSERT_EQ(stalled.verdict, Verdict::kFail) << stalled.message;
+  EXPECT_EQ(stalled.evidence[0].field, "ts");
+  EXPECT_NE(stalled.message.find("(bridged)"), std::string::npos) << stalled.message;
+}
+
+// Bridged times are never judged earlier than the golden's own: a run as fast as the golden
+// (what a bridge faster than it declares delivers) still PASSes.
+TEST(GoldenCheck, AcrossABridgeTheGoldensOwnTimesStillPass) {
+  const auto dir = scratch();
+  Scenario s = two_messages(100, 5000);
+  ASSERT_EQ(write_pcapng(dir / "pcaps/spray/spray-v-001.pcapng", merge_taps(s.ctx, TapSide::kFromDut)), "");
+  s.ctx.golden_dir = dir / "pcaps";
+  s.ctx.timing_budget = testing::bridge(1000);
+  s.ctx.timing_budget.rate_bps = 1'000'000'000;
+  auto g = golden_spec();
+  g.tolerance_ns = 1000;
+  const auto r = run_golden(g, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
 }
 
 }  // namespace

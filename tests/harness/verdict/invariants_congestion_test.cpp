@@ -159,6 +159,35 @@ TEST(CongestionInvariants, SkipAfterCongestionDoesNotJudgePastAnUnclockedSend) {
   EXPECT_EQ(r.metrics.at("not_judged_unclocked"), 1.0);
 }
 
+// Across a real-time bridge of 500 ns, a packet on the EV a CE SACK named within two crossings
+// (1000 ns) of it may have been picked before the DUT had the SACK; the next one is judged.
+TEST(CongestionInvariants, SkipAfterCongestionAcrossABridgeJudgesThePacketAfterTwoCrossings) {
+  auto run = [](std::uint32_t (*ev_of)(std::uint32_t), std::uint64_t budget_ns) {
+    Scenario s(1, 4);
+    Data d;
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      d.psn = k;
+      s.dut_sends(300 * k, d, k);
+    }
+    auto ce = sack(2, 0, 2);
+    ce.ev_echo = ev_value(2);
+    ce.ce = true;
+    s.dut_receives(3000, ce);
+    for (std::uint32_t j = 0; j < 6; ++j) {  // each send clocked out by a SACK at the same instant
+      if (j > 0) s.dut_receives(3000 + 300 * j, sack(3, 0, 3));
+      d.psn = 4 + j;
+      s.dut_sends(3000 + 300 * j, d, ev_of(j));
+    }
+    s.ctx.timing_budget = TimingBudget{budget_ns, "real-time bridge (testbed netns)"};
+    return run_invariant(inv("skip_after_congestion"), s.finish()).verdict;
+  };
+  auto first_on_2 = [](std::uint32_t j) -> std::uint32_t { return j == 0 ? 2 : 3; };
+  auto always_2 = [](std::uint32_t) -> std::uint32_t { return 2; };
+  EXPECT_EQ(run(first_on_2, 0), Verdict::kFail);    // the fabric: the first pick after it is judged
+  EXPECT_EQ(run(first_on_2, 500), Verdict::kPass);  // across the bridge: perhaps picked before
+  EXPECT_EQ(run(always_2, 500), Verdict::kFail);    // still on EV 2 past the two crossings
+}
+
 TEST(CongestionInvariants, SkipAfterCongestionLetsTheOnlyGoodEvCarryData) {
   // Two EVs: the CE SACK names EV 0 while EV 1 may still be in SKIP from an earlier NACK it has
   // carried nothing since, so no other EV is known GOOD and EV 0 may carry the packet.

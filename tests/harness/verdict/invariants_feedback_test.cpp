@@ -236,6 +236,29 @@ TEST(FeedbackInvariants, EvEchoMatches) {
   EXPECT_NE(r.evidence[0].expected.find("probe 9"), std::string::npos) << r.evidence[0].expected;
 }
 
+// Across a real-time bridge which copy of a PSN the DUT answered is not observable: the echo of
+// any copy the taps saw within twice the budget before the latest is accepted there; on the
+// simulated fabric only the latest copy's.
+TEST(FeedbackInvariants, EvEchoOfAnEarlierCopyCountsOnlyAcrossABridge) {
+  auto run = [](std::uint64_t resend_at, std::uint32_t echo_ev, std::uint64_t budget_ns) {
+    Scenario s(4, 8);
+    arrive(s, 0, {10});  // EV 2
+    Data again;
+    again.psn = 10;
+    s.dut_receives(resend_at, again, 5);  // its resend, on EV 5
+    Feedback f = sack(10, 0, 10);
+    f.ev_echo = ev_value(echo_ev);
+    s.dut_sends(resend_at + kUs, f);
+    s.ctx.timing_budget = TimingBudget{budget_ns, "real-time bridge (testbed netns)"};
+    return run_invariant(inv("ev_echo_matches"), s.finish()).verdict;
+  };
+  EXPECT_EQ(run(kUs, 5, 0), Verdict::kPass);       // the latest copy's EV
+  EXPECT_EQ(run(kUs, 2, 0), Verdict::kFail);       // the first copy's: not on the fabric
+  EXPECT_EQ(run(kUs, 2, kUs), Verdict::kPass);     // across a bridge of 1 us: either copy
+  EXPECT_EQ(run(kUs, 3, kUs), Verdict::kFail);     // no copy's EV
+  EXPECT_EQ(run(10 * kUs, 2, kUs), Verdict::kFail);  // the first copy 10 us before: surely overtaken
+}
+
 TEST(FeedbackInvariants, TrimNackPerStub) {
   Scenario s(4, 8);
   arrive(s, 0, {0, 1});

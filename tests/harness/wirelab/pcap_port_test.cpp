@@ -46,6 +46,8 @@ TEST(WirePcapPort, FramesCrossTheVethWithNanosecondTimestamps) {
   auto inner = open_port_in(ns->name(), plane.ns_if, {}, &err);
   ASSERT_NE(inner, nullptr) << err;
   EXPECT_TRUE(host->ns_timestamps());
+  EXPECT_EQ(host->timestamp_source(), "kernel (host)");  // a veth has no NIC clock
+  EXPECT_FALSE(host->timestamp_types().empty());
 
   std::vector<std::vector<std::uint8_t>> sent;
   for (std::size_t len : {60u, 1514u, 9014u}) sent.push_back(test_frame(len, static_cast<std::uint8_t>(len)));

@@ -2,10 +2,10 @@
 // the verdict the in-process reference gets, and catalog defects that FAIL there.
 //
 // Measured on the 2-core machine (full library over netns; README "Test your NIC" has the
-// figures): 26 of the 206 cases say UNSUPPORTED before they start (run/wire_fit.hpp says why: an
-// impairment window finer than a round trip, a golden that pins packet times, ...), and the cases
-// that move tens of thousands of frames make this machine's bridge fall behind real time, which
-// stops them as INCONCLUSIVE. Listed here: the control plane (EV profiles, DENIED, events),
+// figures): 21 of the 207 cases say UNSUPPORTED before they start (run/wire_fit.hpp says why: an
+// impairment window finer than a round trip, an ACK timeout fixed shorter than two, ...), and the
+// cases that move tens of thousands of frames make this machine's bridge fall behind real time,
+// which stops them as INCONCLUSIVE. Listed here: the control plane (EV profiles, DENIED, events),
 // invalid-input injections, endpoint operations and probes, source routing, and the spraying,
 // reordering and reliability cases that move few enough frames to stay inside the declared
 // budget.
@@ -44,14 +44,14 @@ inline constexpr std::array kWireCases = {
     // reordering
     "reorder-o-002", "reorder-v-010", "reorder-v-013", "reorder-v-019",
     // spraying statistics
-    "spray-v-002", "spray-v-003", "spray-v-004", "spray-v-021",  // spray-v-007: often past the budget here
+    "spray-v-002", "spray-v-003", "spray-v-004", "spray-v-021",
     // source routing
     "srcroute-i-002", "srcroute-i-003", "srcroute-v-001", "srcroute-v-003", "srcroute-v-004", "srcroute-v-005",
     "srcroute-v-014", "srcroute-v-018",
     // `timing: scales` cases the runner gives a longer ACK timeout here (2 x the 500 us budget:
     // config.qp.timeout 10), failover timing among them: EV control, failover, retry limits,
     // PSN wrap, spraying around a black hole, a source-routed hold-down
-    "evctl-v-005", "evctl-v-007", "evctl-v-107", "evctl-v-108", "evctl-v-109", "failover-v-010", "failover-v-015",
+    "evctl-v-005", "evctl-v-007", "evctl-v-107", "evctl-v-108", "failover-v-010", "failover-v-015",
     "failover-v-017", "failover-v-018", "failover-v-020", "reliab-v-019", "reliab-v-024", "reliab-v-025",
     "reorder-v-021", "spray-v-012", "spray-v-013", "srcroute-v-021",
     // PASSing in two full runs in a row since the paced fabric pauses its clock instead of running
@@ -66,6 +66,18 @@ inline constexpr std::array kWireCases = {
     "spray-v-030", "spray-v-031", "srcroute-i-001", "srcroute-v-008", "srcroute-v-011", "srcroute-v-013",
     "srcroute-v-017", "srcroute-v-019", "srcroute-v-020", "srcroute-v-022", "failover-v-012", "failover-v-021",
     "failover-v-024", "failover-v-025",
+    // PASSing in three full runs in a row since goldens compare times as the field class `bridged`
+    // (from their message's first packet, paced at the bridge's rate), an absent frame's window
+    // opens once the control call returned and its frames crossed, feedback may echo any copy of
+    // its trigger within twice the budget, QuickAdapt's epoch widens by the budget, and failure
+    // detection gets a T of at least one packet per EV at the bridge's rate (2026-11-30): goldens,
+    // failover timing, spraying statistics, reordering, source routing
+    "spray-v-005", "spray-v-018", "spray-v-020", "srcroute-v-002", "srcroute-v-006", "srcroute-v-007",
+    "failover-v-002", "failover-v-013", "failover-v-014", "evctl-v-001", "reliab-v-007", "reliab-v-017",
+    "reliab-v-020", "reliab-v-154", "reliab-v-160", "reorder-v-001", "reorder-v-004", "reorder-v-005",
+    "reorder-v-007", "reorder-v-009", "reorder-v-011", "reorder-v-015", "reorder-v-020", "reorder-v-025",
+    "reorder-v-026", "reorder-v-027", "spray-v-001", "spray-v-006", "spray-v-007", "spray-v-008", "spray-v-010",
+    "spray-v-015", "spray-v-019", "spray-v-023", "spray-v-032", "srcroute-v-012", "srcroute-v-023",
 };
 
 // Catalog defects (reference/defects.hpp) with a listed case that catches them in-process
