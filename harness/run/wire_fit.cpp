@@ -49,25 +49,36 @@ bool timer_matters(const harness::Case& c) {
   return traffic && c.config.qp.count != 0;
 }
 
+// The bound a check puts on how soon the DUT leaves a failed path (a fault metric's, the
+// no_data_on_failed_ev grace): 0 for any other check, 1 for such a check that writes none.
+std::uint64_t detection_bound(const harness::Check& k) {
+  using M = harness::TimingMetric;
+  if (const auto* t = std::get_if<harness::TimingCheck>(&k.params)) {
+    const bool fault = t->metric == M::kStopUsingFailed || t->metric == M::kFirstRetxOtherPath ||
+                       t->metric == M::kThroughputRecovered;
+    return fault ? std::max<std::uint64_t>(t->bound_ns, 1) : 0;
+  }
+  const auto* i = std::get_if<harness::InvariantCheck>(&k.params);
+  if (i == nullptr || i->name != "no_data_on_failed_ev") return 0;
+  std::uint64_t grace = 1;
+  for (const auto& [key, value] : i->params) {
+    if (key == "grace_ns") grace = std::max<std::uint64_t>(std::strtoull(value.c_str(), nullptr, 10), 1);
+  }
+  return grace;
+}
+
 // A case that times how soon the DUT leaves a path whose failure it must detect (a remote link,
 // a switch, a black hole or drops: not its own port going down, which it knows at once), by the
 // metrics and the invariant that time it.
 bool times_failure_detection(const harness::Case& c) {
-  using M = harness::TimingMetric;
   using K = harness::ImpairKind;
   const bool detected = std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& s) {
     const auto* imp = std::get_if<harness::ImpairStep>(&s.body);
     return imp != nullptr && (imp->kind == K::kLinkDown || imp->kind == K::kSwitchDown || imp->kind == K::kBlackhole ||
                               imp->kind == K::kDrop);
   });
-  return detected && std::any_of(c.checks.begin(), c.checks.end(), [](const harness::Check& k) {
-    if (const auto* t = std::get_if<harness::TimingCheck>(&k.params)) {
-      return t->metric == M::kStopUsingFailed || t->metric == M::kFirstRetxOtherPath ||
-             t->metric == M::kThroughputRecovered;
-    }
-    const auto* i = std::get_if<harness::InvariantCheck>(&k.params);
-    return i != nullptr && i->name == "no_data_on_failed_ev";
-  });
+  return detected && std::any_of(c.checks.begin(), c.checks.end(),
+                                 [](const harness::Check& k) { return detection_bound(k) != 0; });
 }
 
 // One packet on each of the DUT's EVs at the bridge's rate (0 when the case times no failure
@@ -86,20 +97,13 @@ std::string detection_misfit(const harness::Case& c, const WireFacts& w) {
   const std::uint64_t cycle = ev_cycle_ns(c, w);
   if (cycle == 0) return "";
   for (const harness::Check& k : c.checks) {
-    std::uint64_t bound = 0;
-    std::string what;
-    if (const auto* t = std::get_if<harness::TimingCheck>(&k.params)) {
-      bound = t->bound_ns;
-      what = "its timing check " + k.name;
-    } else if (const auto* i = std::get_if<harness::InvariantCheck>(&k.params); i && i->name == "no_data_on_failed_ev") {
-      for (const auto& [key, value] : i->params) {
-        if (key == "grace_ns") bound = std::strtoull(value.c_str(), nullptr, 10);
-      }
-      what = "its no_data_on_failed_ev grace";
-    }
-    if (bound == 0 || bound >= cycle) continue;
+    const std::uint64_t bound = detection_bound(k);
+    if (bound <= 1 || bound >= cycle) continue;
+    const std::string what = std::holds_alternative<harness::TimingCheck>(k.params) ? "its timing check " + k.name
+                                                                                    : "its no_data_on_failed_ev grace";
     return what + " bounds failure detection by " + us(bound) + ", but one packet on each of the DUT's " +
-           std::to_string(w.dut_evs) + " EVs takes " + us(cycle) + " at the bridge's " + rate(w) + " (a DUT learns a path failed only from a packet it sends on it)" +
+           std::to_string(w.dut_evs) + " EVs takes " + us(cycle) + " at the bridge's " + rate(w) +
+           " (a DUT learns a path failed only from a packet it sends on it)" +
            (c.timing_scales ? std::string() : ", and its times are fixed (no `timing: scales`)");
   }
   return "";

@@ -169,6 +169,12 @@ TEST(WireFit, FailureDetectionNeedsOnePacketPerEvAtTheBridgesRate) {
       << why;
   EXPECT_EQ(wire_misfit(detection_case(12, 2'000'000, harness::ImpairKind::kLinkDown), w), "");
   EXPECT_EQ(wire_misfit(detection_case(12, 200'000, harness::ImpairKind::kPortDown), w), "");
+  harness::Case other = detection_case(12, 2'000'000, harness::ImpairKind::kLinkDown);
+  harness::TimingCheck ack;  // a bound on another metric is no detection bound
+  ack.metric = harness::TimingMetric::kAckTimeout;
+  ack.bound_ns = 100'000;
+  other.checks.push_back(harness::Check{{}, "ack", {}, ack, harness::Level::kMust});
+  EXPECT_EQ(wire_misfit(other, w), "");
   harness::Case port = detection_case(6, 200'000, harness::ImpairKind::kPortDown);
   port.timing_scales = true;
   EXPECT_EQ(wire_timeout(port, w), 10);  // twice the budget only
