@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <cstdlib>
 
 #include "harness/verdict/check_support.hpp"

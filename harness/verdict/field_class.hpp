@@ -83,9 +83,8 @@ constexpr FieldClass field_class(FieldId id, bool encapsulated) {
 std::string_view to_string(FieldClass c);  // "exact", "choice", "bounded", "bridged"
 
 // The `bridged` class's expected times: `ts_ns` (a capture's times, in order) paced at `rate_bps`
-// for frames of `bytes` bytes; `moved_ns[i]` gets how far pacing moved packet i later. Both spans
-// have ts_ns's size.
+// for frames of `bytes` bytes, into `paced_ns` (of ts_ns's size).
 void bridged_times(std::span<const std::uint64_t> ts_ns, std::span<const std::uint32_t> bytes, std::uint64_t rate_bps,
-                   std::span<std::uint64_t> paced_ns, std::span<std::uint64_t> moved_ns);
+                   std::span<std::uint64_t> paced_ns);
 
 }  // namespace mrc::harness

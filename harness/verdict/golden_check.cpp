@@ -131,8 +131,8 @@ Capture bridged_golden(const Capture& golden, std::uint64_t rate_bps, std::vecto
   const std::vector<std::uint64_t> own = times_of(golden);
   std::vector<std::uint32_t> bytes(n);
   for (std::size_t i = 0; i < n; ++i) bytes[i] = std::max(golden.packet(i).origlen, golden.packet(i).caplen);
-  std::vector<std::uint64_t> paced(n), moved(n);
-  bridged_times(own, bytes, rate_bps, paced, moved);
+  std::vector<std::uint64_t> paced(n);
+  bridged_times(own, bytes, rate_bps, paced);
   const std::vector<std::uint64_t> a = from_message_start(golden, own);
   const std::vector<std::uint64_t> e = from_message_start(golden, paced);
   std::vector<std::uint64_t> expected(n);

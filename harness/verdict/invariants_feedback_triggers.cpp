@@ -286,24 +286,23 @@ void ts_reflected(Run& r) {
     const std::uint32_t at = triggers.trigger_of(p);
     if (at == FlatIndex::kNone) continue;  // ev_echo_matches reports a trigger that never came
     ++r.judged;
-    // The reflection rule for one copy of the trigger: its timestamp (plus service time) or 0.
-    auto reflects = [&](const PacketRec& d, std::uint64_t& svc_units) {
-      const bool has_ts = d.has_tseth || d.peth_ts;
-      const auto extra = static_cast<std::uint16_t>(p.reflected_ts - d.tx_ts);
+    // The service time the DUT may add for one copy of the trigger, and the reflection rule for it.
+    auto svc_units_for = [&](const PacketRec& d) -> std::uint64_t {
       const std::uint64_t held = p.ts_ns > d.ts_ns ? p.ts_ns - d.ts_ns : 0;
-      svc_units = exact ? 0 : (held + wire::kTimestampUnitNs - 1) / wire::kTimestampUnitNs + 1;
-      return has_ts ? extra <= svc_units : p.reflected_ts == 0;
+      return exact ? 0 : (held + wire::kTimestampUnitNs - 1) / wire::kTimestampUnitNs + 1;
     };
-    std::uint64_t unused = 0;
+    auto reflects = [&](const PacketRec& d) {
+      if (!d.has_tseth && !d.peth_ts) return p.reflected_ts == 0;
+      return static_cast<std::uint16_t>(p.reflected_ts - d.tx_ts) <= svc_units_for(d);
+    };
     // Across a bridge, any copy of the trigger within twice the budget (trigger_index.hpp).
     const bool ok = triggers.for_each_trigger(p, r.t.packets, 2 * r.budget().ns,
-                                              [&](std::uint32_t k) { return reflects(r.t.packets[k], unused); });
+                                              [&](std::uint32_t k) { return reflects(r.t.packets[k]); });
     if (!ok) {
       const PacketRec& d = r.t.packets[at];
       const bool has_ts = d.has_tseth || d.peth_ts;
       const std::uint16_t sent = d.tx_ts;
-      std::uint64_t svc_units = 0;
-      (void)reflects(d, svc_units);
+      const std::uint64_t svc_units = svc_units_for(d);
       const char* field = p.is_sack() ? "cc.tx_timestamp" : "neth.tx_timestamp";
       r.violation(p, field,
                   has_ts ? hex(sent) + (svc_units ? " (+ at most " + std::to_string(svc_units) + " units of service time)" : "") +

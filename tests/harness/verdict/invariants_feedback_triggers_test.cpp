@@ -213,6 +213,22 @@ TEST(FeedbackTriggers, TsReflected) {
   too_much.dut_sends(1000, f);
   EXPECT_EQ(run_invariant(inv("ts_reflected"), too_much.finish()).verdict, Verdict::kFail);
 
+  // Across a real-time bridge the SACK may answer an earlier copy seen within twice the budget:
+  // reflecting the original's timestamp after a resend (0x5678) PASSes there, not on the fabric.
+  auto resent = [&](std::uint64_t budget_ns) {
+    Scenario t = s;
+    Data again = d;
+    again.ts = 0x5678;
+    t.dut_receives(500, again, 3);
+    Feedback g = sack(0, 0, 0);
+    g.ts = 0x1234;
+    t.dut_sends(1000, g);
+    t.ctx.timing_budget = TimingBudget{budget_ns, "real-time bridge (testbed netns)"};
+    return run_invariant(inv("ts_reflected"), t.finish()).verdict;
+  };
+  EXPECT_EQ(resent(0), Verdict::kFail);
+  EXPECT_EQ(resent(1000), Verdict::kPass);
+
   Scenario bare(4, 8);  // the trigger carried no TSETH: 0
   bare.dut_receives(0, Data{}, 0);
   f.ts = 0x55;
