@@ -10,8 +10,11 @@
 //             and the reflector's own wake-up)
 //   wake      how late the paced loop woke for the time it waited for (pacing jitter)
 // Counters are in microseconds. Needs root (network namespaces); skipped otherwise. Each figure is
-// taken with a transmit ring (ring=1: wire/tx_ring.hpp, one send() per batch) and with the default
-// bridge (ring=0: one libpcap inject per frame) in the same run.
+// taken, in the same run, for every combination of three choices (0 is the default bridge's):
+//   ring  1: a transmit ring (wire/tx_ring.hpp, one send() per batch); 0: one libpcap inject per frame
+//   v3    1: reception through a TPACKET_V3 ring (wire/rx_ring.hpp); 0: libpcap's immediate mode
+//   rt    1: the fabric thread at SCHED_FIFO priority 10, awake the last 20 us of each wait (lab file
+//            fabric_priority, fabric_spin_us); 0: default scheduling, asleep
 #include <benchmark/benchmark.h>
 
 #include <arpa/inet.h>
@@ -117,14 +120,18 @@ struct Trial {
 
 // `frames` frames delivered to host 0 every `gap_ns` through a bridge with (ring) or without a
 // transmit ring; each crosses it twice.
-void run_trial(const Reflected& r, std::uint32_t frames, std::uint64_t gap_ns, bool ring, Trial& t) {
+void run_trial(const Reflected& r, std::uint32_t frames, std::uint64_t gap_ns, bool ring, bool v3, bool rt, Trial& t) {
   std::string why;
   auto tb = mrc::harness::make_sim_testbed(mrc::harness::TestbedRequest::named("mini"), 1, &why);
   const mrc::harness::WirePortBinding b{1, r.host_if()};
   mrc::harness::WireHostOptions opt;
   opt.tx_ring_frames = ring ? 512 : 0;  // the default bridge sends frame by frame
+  opt.rx_ring_v3 = v3;                  // the default bridge receives through libpcap (V2)
   auto host = tb ? mrc::harness::open_wire_host(std::span(&b, 1), opt, &why) : nullptr;
-  if (!tb || !host || !tb->bind_wire(0, std::move(host), {}).empty()) {
+  mrc::harness::Testbed::BridgeDeclaration decl;
+  decl.fabric_priority = rt ? 10 : 0;  // the default bridge's fabric thread: default scheduling,
+  decl.fabric_spin_ns = rt ? 20'000 : 0;  // asleep through every wait
+  if (!tb || !host || !tb->bind_wire(0, std::move(host), decl).empty()) {
     t.error = why.empty() ? "bind_wire failed" : why;
     return;
   }
@@ -136,7 +143,10 @@ void run_trial(const Reflected& r, std::uint32_t frames, std::uint64_t gap_ns, b
   for (std::uint32_t i = 0; i < frames; ++i) {
     tb->inject_to(0, 1, probe_frame(src, dst, i), start + i * gap_ns);
   }
-  tb->run_until(start + frames * gap_ns + 2'000'000);
+  if (tb->run_until(start + frames * gap_ns + 2'000'000) == mrc::harness::RunStop::kError) {
+    t.error = tb->run_error();
+    return;
+  }
   const auto* fig = tb->bridge_figures(0);
   t.tx.merge(fig->tx_lag);
   t.wake.merge(*tb->pacing_lateness());
@@ -172,7 +182,7 @@ void BridgeOnVeth(benchmark::State& state) {
   Trial t;
   for (auto _ : state) {
     run_trial(r, static_cast<std::uint32_t>(state.range(0)), static_cast<std::uint64_t>(state.range(1)),
-              state.range(2) != 0, t);
+              state.range(2) != 0, state.range(3) != 0, state.range(4) != 0, t);
     if (!t.error.empty()) {
       state.SkipWithError(t.error.c_str());
       return;
@@ -186,10 +196,8 @@ void BridgeOnVeth(benchmark::State& state) {
 }
 // 50k, 100k and 200k frames/s each way, with and without the transmit ring in the same run.
 BENCHMARK(BridgeOnVeth)
-    ->ArgNames({"frames", "gap_ns", "ring"})
-    ->Args({10000, 20'000, 0})->Args({10000, 20'000, 1})
-    ->Args({10000, 10'000, 0})->Args({10000, 10'000, 1})
-    ->Args({10000, 5'000, 0})->Args({10000, 5'000, 1})
+    ->ArgNames({"frames", "gap_ns", "ring", "v3", "rt"})
+    ->ArgsProduct({{10000}, {20'000, 10'000, 5'000}, {0, 1}, {0, 1}, {0, 1}})
     ->Iterations(3)->Unit(benchmark::kMillisecond);
 
 // The highest rate, each way, at which the bridge loses no frame and adds no lag past the netns
@@ -204,7 +212,8 @@ void BridgeCleanRate(benchmark::State& state) {
     clean = 0;
     for (std::uint64_t fps = 10'000; fps <= 640'000; fps *= 2) {
       Trial t;
-      run_trial(r, static_cast<std::uint32_t>(fps / 10), 1'000'000'000 / fps, state.range(0) != 0, t);  // 100 ms
+      run_trial(r, static_cast<std::uint32_t>(fps / 10), 1'000'000'000 / fps, state.range(0) != 0, state.range(1) != 0,
+                state.range(2) != 0, t);  // 100 ms
       if (!t.error.empty()) {
         state.SkipWithError(t.error.c_str());
         return;
@@ -215,7 +224,11 @@ void BridgeCleanRate(benchmark::State& state) {
   }
   state.counters["clean_fps"] = clean;
 }
-BENCHMARK(BridgeCleanRate)->ArgName("ring")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BridgeCleanRate)
+    ->ArgNames({"ring", "v3", "rt"})
+    ->ArgsProduct({{0, 1}, {0, 1}, {0, 1}})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -15,6 +15,12 @@ std::string us(std::uint64_t ns) {
   return b;
 }
 
+// How the paced fabric's thread is scheduled (lab file fabric_priority, fabric_spin_us).
+std::string scheduling(const harness::Testbed::BridgeDeclaration& d) {
+  std::string s = d.fabric_priority > 0 ? "SCHED_FIFO " + std::to_string(d.fabric_priority) : "default scheduling";
+  return s + (d.fabric_spin_ns > 0 ? ", awake the last " + us(d.fabric_spin_ns) + " of each wait" : ", asleep while it waits");
+}
+
 }  // namespace
 
 void check_pacing(const std::string& fabric, const std::vector<harness::WirePortBinding>& ports,
@@ -48,11 +54,13 @@ void check_pacing(const std::string& fabric, const std::vector<harness::WirePort
   const std::uint64_t budget = declared.budget.ns;
   const std::string figures = what + ": p50 " + us(late->quantile(0.5)) + ", p99 " + us(p99) + ", max " +
                               us(late->max()) + " over " + std::to_string(late->count()) + " wake-ups in " +
-                              std::to_string(run.count()) + " ms (timing budget " + us(budget) + ")";
+                              std::to_string(run.count()) + " ms (timing budget " + us(budget) + "; fabric thread: " +
+                              scheduling(declared) + ")";
   if (p99 > budget / 4) {
     return f.warn(figures, "p99 is over a quarter of the timing budget, so timing checks may judge the machine, not the "
-                           "DUT: run on an idle machine (or pin mrc-conform to a free core with taskset), or declare "
-                           "a larger budget (timing_budget_us in a lab file)");
+                           "DUT: run on an idle machine (or pin mrc-conform to a free core with taskset), give the "
+                           "fabric thread a core (fabric_priority and fabric_spin_us in a lab file, on a machine with a "
+                           "core to spare), or declare a larger budget (timing_budget_us)");
   }
   f.ok(figures);
 }

@@ -146,6 +146,8 @@ std::unique_ptr<WireTestbed> open_wire_testbed(const WireTestbedRequest& r, std:
     }
     w->fabric_ = lab->fabric;
     if (lab->budget_ns) bridge.budget.ns = *lab->budget_ns;
+    bridge.fabric_priority = lab->fabric_priority;
+    bridge.fabric_spin_ns = lab->fabric_spin_ns;
     if (lab->rate_gbps && r.rate_gbps <= 0) bridge.rate_bps = static_cast<std::uint64_t>(*lab->rate_gbps * 1e9);
     w->dut_ = WireSide{r.dut, harness::AgentWire{"", lab->ports, bridge}};
     if (peer_on_wire) w->peer_ = WireSide{r.peer, harness::AgentWire{"", lab->peer_ports, bridge}};

@@ -194,6 +194,13 @@ class Testbed {
     std::uint64_t rate_bps = 0;  // what it forwards, as a bit rate: congestion control's line rate
                                  // towards the host (0: the fabric's own)
     std::uint64_t rtt_ns = 0;    // what its two crossings add to a round trip (NSCC's base RTT)
+    // For a harness machine with a core to spare (both 0 by default; bench/README.md has what they
+    // do on veth): the paced fabric thread's real-time priority (SCHED_FIFO 1..99; refused without
+    // CAP_SYS_NICE, which fails the run and says so), so the kernel does not leave it waiting up
+    // to a millisecond, and how much of each wait it spends awake instead of asleep (a sleeping
+    // thread of a VM wakes about 10 us late).
+    int fabric_priority = 0;
+    std::uint64_t fabric_spin_ns = 0;
   };
   // Binds `host` to real interfaces (the real-time bridge): from then on the testbed runs paced to
   // CLOCK_MONOTONIC, frames from the interfaces enter the fabric at their capture time, timing

@@ -118,10 +118,14 @@ struct WireHostOptions {
   // whole library the ring ended fewer cases PASS (85 against 97 to 103; bench/README.md), the
   // per-frame send's pacing being what keeps the DUT from outrunning the fabric there.
   int tx_ring_frames = 0;
+  // Reception through a TPACKET_V3 ring of the bridge's own (wire/rx_ring.hpp) instead of
+  // libpcap's immediate mode (a TPACKET_V2 ring). Off by default, by measurement: bench/README.md.
+  bool rx_ring_v3 = false;
 };
 
 // Opens one raw port per binding (libpcap, immediate mode, inbound only, nanosecond timestamps
-// where offered; a transmit ring each when tx_ring_frames is set). Null and *error on failure,
+// where offered; a TPACKET_V3 ring instead with rx_ring_v3; a transmit ring each when
+// tx_ring_frames is set). Null and *error on failure,
 // naming the interface.
 std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports, const WireHostOptions& opt,
                                          std::string* error);

@@ -1,5 +1,6 @@
 #include "harness/testbed/sim/paced_run.hpp"
 
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -125,19 +126,37 @@ bool PacedRun::ready(const timespec& wait) {
   return true;
 }
 
-// Sleeps until `aim`, a frame or a wake-up (timer slack 1 ns: fabric_loop). It used to wake 40 us
-// early and spin the rest, since a sleeping thread of a small VM wakes tens of microseconds late;
-// by measurement sleeping does no worse (the whole library over netns on 2 cores: 162 to 167
-// PASS, against 162 to 165 with the spin), and a spinning thread holds a core the DUT's agent and the
-// kernel's packet path need on a small machine.
+// Sleeps until `aim`, a frame or a wake-up (timer slack 1 ns: fabric_loop), the last spin_ns_ of it
+// awake when asked (fabric_spin_us): a sleeping thread of a small VM wakes about 10 us late. By
+// default it sleeps all the way: on the whole library over netns on 2 cores sleeping does no
+// worse (162 to 167 PASS against 162 to 165 with a 40 us spin), and a spinning thread holds a core
+// the DUT's agent and the kernel's packet path need on a small machine (bench/README.md).
 void PacedRun::wait_for(std::uint64_t aim) {
   const std::uint64_t now = clock_.now();
-  if (aim > now) (void)ready(to_timespec(aim - now));
+  if (aim <= now) return;
+  if (aim - now > spin_ns_) {
+    if (ready(to_timespec(aim - now - spin_ns_)) || clock_.now() >= aim) return;
+  }
+  // The rest awake (fabric_spin_us): a frame or a wake-up still ends it at once.
+  const timespec zero{0, 0};
+  while (clock_.now() < aim) {
+    if (ready(zero)) return;
+  }
 }
 
 void PacedRun::fabric_loop() {
   // Sleeps end when asked, not up to 50 us later (a thread's default timer slack).
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (priority_ > 0) {
+    sched_param sp{};
+    sp.sched_priority = priority_;
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
+      error_ = "fabric_priority " + std::to_string(priority_) + ": the kernel refused SCHED_FIFO (" +
+               std::strerror(errno) + "): run as root (CAP_SYS_NICE), or set it to 0";
+      failed_ = true;  // start_clock() stops waiting for the clock; run_until() returns false
+      return;
+    }
+  }
   {
     // The clock starts when this thread first has the fabric, continuing from where the
     // simulation stands, so starting the thread costs the fabric no time.

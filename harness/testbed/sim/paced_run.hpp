@@ -56,6 +56,13 @@ class PacedRun {
   // Attaches `wire` as `host`'s port (before the first run_until()). "" or why not. The first bind
   // makes the calling thread the fabric's holder.
   std::string bind(std::uint32_t host, std::unique_ptr<harness::WireHost> wire);
+  // The fabric thread's SCHED_FIFO priority (0: default scheduling) and how much of each wait it
+  // spends awake, the most asked for by any bind (Testbed::BridgeDeclaration); the priority is
+  // taken when the thread starts, which fails the run (error()) if the kernel refuses it.
+  void ask_realtime(int priority, std::uint64_t spin_ns) {
+    priority_ = std::max(priority_, priority);
+    spin_ns_ = std::max(spin_ns_, spin_ns);
+  }
   bool active() const { return !hosts_.empty(); }
 
   // Lets the fabric run until the clock reaches t_ns (the caller holds the fabric before and
@@ -112,6 +119,8 @@ class PacedRun {
   std::atomic<bool> clock_started_{false};
   std::atomic<bool> failed_{false};
   std::string error_;        // written once, before failed_ is set
+  int priority_ = 0;
+  std::uint64_t spin_ns_ = 0;
 };
 
 }  // namespace mrc::sim

@@ -61,6 +61,7 @@ class SimTestbed final : public Testbed {
     }
     if (!paced_) paced_ = std::make_unique<sim::PacedRun>(*sim_);
     if (std::string e = paced_->bind(static_cast<std::uint32_t>(host), std::move(wire)); !e.empty()) return e;
+    paced_->ask_realtime(declared.fabric_priority, declared.fabric_spin_ns);
     const std::uint64_t slowest = budget_.rate_bps == 0 ? declared.rate_bps
                                   : declared.rate_bps == 0 ? budget_.rate_bps
                                                            : std::min(budget_.rate_bps, declared.rate_bps);

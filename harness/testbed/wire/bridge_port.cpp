@@ -1,4 +1,5 @@
-// The real-time bridge's host side (wire_host.hpp): one libpcap port per plane, a fixed ring of
+// The real-time bridge's host side (wire_host.hpp): one libpcap port per plane (or, when asked,
+// a TPACKET_V3 receive ring of our own: wire/rx_ring.hpp), a fixed ring of
 // received frames between the kernel and the fabric (no allocation per frame), frames from the
 // fabric injected the moment they reach the host, or, with a transmit ring each (an option, off by
 // default: wire_host.hpp says why), queued on it and handed to the kernel in one batch per fabric
@@ -18,6 +19,7 @@
 #include <cstring>
 
 #include "harness/testbed/wire/pcap_port.hpp"
+#include "harness/testbed/wire/rx_ring.hpp"
 #include "harness/testbed/wire/tx_ring.hpp"
 #include "harness/testbed/wire_host.hpp"
 #include "reference/transport/qp_types.hpp"
@@ -25,10 +27,25 @@
 namespace mrc::harness {
 namespace {
 
+// One interface's reception: libpcap's port (a TPACKET_V2 ring in immediate mode) or a
+// TPACKET_V3 ring of our own (wire/rx_ring.hpp), whichever WireHostOptions chose.
+struct RxPort {
+  std::unique_ptr<wire::PcapPort> pcap;
+  std::unique_ptr<wire::RxRing> ring;
+  const std::string& name() const { return pcap ? pcap->name() : ring->name(); }
+  int fd() const { return pcap ? pcap->fd() : ring->fd(); }
+  int receive(wire::FrameCallback cb, void* ctx, int max) {
+    return pcap ? pcap->receive(cb, ctx, max) : ring->receive(cb, ctx, max);
+  }
+  std::uint64_t kernel_drops() const { return pcap ? pcap->kernel_drops() : ring->kernel_drops(); }
+  const std::string& last_error() const { return pcap ? pcap->last_error() : ring->last_error(); }
+  bool send(std::span<const std::uint8_t> frame) { return pcap ? pcap->inject(frame).empty() : ring->send(frame); }
+};
+
 class BridgePort final : public WireHost {
  public:
-  BridgePort(std::vector<std::unique_ptr<wire::PcapPort>> pcaps, std::vector<std::unique_ptr<wire::TxRing>> tx,
-             std::vector<std::uint8_t> ports, int ring)
+  BridgePort(std::vector<RxPort> pcaps, std::vector<std::unique_ptr<wire::TxRing>> tx, std::vector<std::uint8_t> ports,
+             int ring)
       : pcaps_(std::move(pcaps)), tx_(std::move(tx)), ports_(std::move(ports)), queues_(ports_.size()),
         data_(static_cast<std::size_t>(ring) * ::mrc::wire::kMaxFrameLen), free_(static_cast<std::size_t>(ring)),
         pfds_(pcaps_.size()) {
@@ -45,14 +62,14 @@ class BridgePort final : public WireHost {
   std::string describe() const override {
     std::string s;
     for (std::size_t i = 0; i < ports_.size(); ++i) {
-      s += (s.empty() ? "p" : ", p") + std::to_string(ports_[i]) + "=" + pcaps_[i]->name();
+      s += (s.empty() ? "p" : ", p") + std::to_string(ports_[i]) + "=" + pcaps_[i].name();
     }
     return s;
   }
   std::vector<std::uint8_t> ports() const override { return ports_; }
   std::vector<int> fds() const override {
     std::vector<int> out;
-    for (const auto& p : pcaps_) out.push_back(p->fd());
+    for (const auto& p : pcaps_) out.push_back(p.fd());
     return out;
   }
   void start(const PacedClock& clock) override { clock_ = &clock; }
@@ -60,7 +77,7 @@ class BridgePort final : public WireHost {
   int receive() override {
     if (clock_ == nullptr) return fail("receive() before start()");
     // One poll over every port instead of a read attempt on each: most turns find nothing.
-    for (std::size_t i = 0; i < pcaps_.size(); ++i) pfds_[i] = pollfd{pcaps_[i]->fd(), POLLIN, 0};
+    for (std::size_t i = 0; i < pcaps_.size(); ++i) pfds_[i] = pollfd{pcaps_[i].fd(), POLLIN, 0};
     if (poll(pfds_.data(), pfds_.size(), 0) <= 0) return 0;
     const std::int64_t offset = clock_->realtime_minus_testbed();
     int total = 0;
@@ -68,12 +85,12 @@ class BridgePort final : public WireHost {
       if ((pfds_[i].revents & (POLLIN | POLLERR | POLLHUP)) == 0) continue;
       rx_index_ = i;
       rx_offset_ = offset;
-      const int n = pcaps_[i]->receive(
+      const int n = pcaps_[i].receive(
           [](void* ctx, std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t origlen) {
             static_cast<BridgePort*>(ctx)->enqueue(ts, b, origlen);
           },
           this, kBatch);
-      if (n < 0) return fail(pcaps_[i]->last_error());
+      if (n < 0) return fail(pcaps_[i].last_error());
       total += n;
     }
     return total;
@@ -81,7 +98,7 @@ class BridgePort final : public WireHost {
   const std::string& error() const override { return error_; }
   const BridgeFigures& figures() override {
     fig_.kernel_drops = 0;
-    for (const auto& p : pcaps_) fig_.kernel_drops += p->kernel_drops();
+    for (const auto& p : pcaps_) fig_.kernel_drops += p.kernel_drops();
     return fig_;
   }
 
@@ -111,7 +128,7 @@ class BridgePort final : public WireHost {
       if (tx_[at]->pending() >= kMaxTxBatch || (clock_ != nullptr && clock_->now() > now_ns + kLateNs)) flush();
       return;
     }
-    if (!pcaps_[at]->inject(frame).empty()) {
+    if (!inject(at, frame)) {
       ++fig_.tx_errors;
       return;
     }
@@ -200,6 +217,7 @@ class BridgePort final : public WireHost {
     const std::uint64_t wall = clock_->now();
     fig_.tx_lag.add(wall > fabric_ns ? wall - fabric_ns : 0);
   }
+  bool inject(std::size_t at, std::span<const std::uint8_t> frame) { return pcaps_[at].send(frame); }
   int fail(std::string e) {
     error_ = std::move(e);
     return -1;
@@ -232,7 +250,7 @@ class BridgePort final : public WireHost {
     q.last_ts = ts;
   }
 
-  std::vector<std::unique_ptr<wire::PcapPort>> pcaps_;
+  std::vector<RxPort> pcaps_;
   std::vector<std::unique_ptr<wire::TxRing>> tx_;  // per port, null: inject frame by frame
   std::vector<std::uint64_t> queued_ts_;  // fabric times of the frames queued since the last flush
   std::vector<std::uint8_t> ports_;
@@ -261,7 +279,7 @@ std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports,
   };
   if (ports.empty()) return fail("no interface to bridge");
   if (opt.ring_frames < 1) return fail("the bridge's ring needs at least one frame");
-  std::vector<std::unique_ptr<wire::PcapPort>> pcaps;
+  std::vector<RxPort> pcaps;
   std::vector<std::unique_ptr<wire::TxRing>> rings;
   std::vector<std::uint8_t> numbers;
   for (const WirePortBinding& b : ports) {
@@ -273,10 +291,15 @@ std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports,
                                          ? wire::burst_options(::mrc::wire::kMaxFrameLen, opt.capture_burst_frames)
                                          : wire::PcapPortOptions{};
     std::string why;
-    auto p = wire::PcapPort::open(b.ifname, po, &why);
-    if (!p) return fail("port p" + std::to_string(b.port) + ": " + why);
+    RxPort p;
+    if (opt.rx_ring_v3) {
+      p.ring = wire::RxRing::open(b.ifname, wire::RxRingOptions{}, &why);
+    } else {
+      p.pcap = wire::PcapPort::open(b.ifname, po, &why);
+    }
+    if (!p.pcap && !p.ring) return fail("port p" + std::to_string(b.port) + ": " + why);
     // Frames that waited in the ring before the bridge existed belong to nobody's run.
-    p->receive([](std::uint64_t, std::span<const std::uint8_t>, std::uint32_t) {}, 1 << 20);
+    p.receive([](void*, std::uint64_t, std::span<const std::uint8_t>, std::uint32_t) {}, nullptr, 1 << 20);
     std::unique_ptr<wire::TxRing> ring;
     if (opt.tx_ring_frames > 0) {
       ring = wire::TxRing::open(b.ifname, opt.tx_ring_frames, ::mrc::wire::kMaxFrameLen, &why);

@@ -104,13 +104,29 @@ std::optional<LabTestbed> load_lab_testbed(const std::filesystem::path& path, st
       g = std::strtod(s.c_str(), &end);
       if (s.empty() || *end != '\0' || !(g >= 0.001 && g <= 1600)) return fail(at + "expected Gb/s, 0.001 .. 1600");
       out.rate_gbps = g;
+    } else if (key == "fabric_priority") {
+      int p = -1;
+      const std::string s = v.IsScalar() ? v.Scalar() : std::string();
+      const auto [end, err] = std::from_chars(s.data(), s.data() + s.size(), p);
+      if (s.empty() || err != std::errc{} || end != s.data() + s.size() || p < 0 || p > 99) {
+        return fail(at + "expected a SCHED_FIFO priority, 0 .. 99 (0: default scheduling)");
+      }
+      out.fabric_priority = p;
+    } else if (key == "fabric_spin_us") {
+      std::uint64_t us = 0;
+      const std::string s = v.IsScalar() ? v.Scalar() : std::string();
+      const auto [end, err] = std::from_chars(s.data(), s.data() + s.size(), us);
+      if (s.empty() || err != std::errc{} || end != s.data() + s.size() || us > 1000) {
+        return fail(at + "expected microseconds, 0 .. 1000");
+      }
+      out.fabric_spin_ns = us * 1000;
     } else if (key == "ports" || key == "peer_ports") {
       std::string why;
       if (!parse_ports(path, v, "lab." + key, key == "ports" ? out.ports : out.peer_ports, &why)) {
         return fail(why.empty() ? at + "expected a map p1: IFNAME, p2: IFNAME, ..." : why);
       }
     } else {
-      return fail(at + "unknown key (known: fabric, timing_budget_us, rate_gbps, ports, peer_ports)");
+      return fail(at + "unknown key (known: fabric, timing_budget_us, rate_gbps, fabric_priority, fabric_spin_us, ports, peer_ports)");
     }
   }
   if (out.ports.empty()) return fail(path.string() + ":1:1: lab.ports: missing (the interface of each DUT port)");

@@ -98,11 +98,11 @@ class DoctorLab {
   }
   std::string agent_spec() const { return "agent:127.0.0.1:" + std::to_string(agent_port_); }
 
-  // A lab testbed file: lab.ports.p<i+1> = ifnames[i].
-  std::filesystem::path write_lab(const std::vector<std::string>& ifnames) {
+  // A lab testbed file: lab.ports.p<i+1> = ifnames[i], and `keys` (lines under lab:) before them.
+  std::filesystem::path write_lab(const std::vector<std::string>& ifnames, const std::string& keys = "") {
     const std::filesystem::path f = dir_ / "lab.yaml";
     std::ofstream out(f);
-    out << "lab:\n  fabric: mini\n  ports:\n";
+    out << "lab:\n  fabric: mini\n" << keys << "  ports:\n";
     for (std::size_t i = 0; i < ifnames.size(); ++i) out << "    p" << i + 1 << ": " << ifnames[i] << '\n';
     return f;
   }

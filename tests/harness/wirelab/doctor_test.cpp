@@ -36,8 +36,8 @@ class DoctorLabTest : public ::testing::Test {
     for (int n = 1; n <= pairs; ++n) v.push_back(DoctorLab::end(n, 'a'));
     return v;
   }
-  int doctor(const std::vector<std::string>& lab_ports) {
-    return lab_->doctor(lab_->write_lab(lab_ports), lab_->agent_spec(), lab_->token_file());
+  int doctor(const std::vector<std::string>& lab_ports, const std::string& keys = "") {
+    return lab_->doctor(lab_->write_lab(lab_ports, keys), lab_->agent_spec(), lab_->token_file());
   }
   std::unique_ptr<DoctorLab> lab_;
 };
@@ -56,8 +56,16 @@ TEST_F(DoctorLabTest, HealthyLabIsOk) {
   EXPECT_TRUE(has(lab_->out, "ok   plane 2: interface " + DoctorLab::end(2, 'a'))) << lab_->out;
   EXPECT_TRUE(has(lab_->out, "ok   plane 1's interface " + a1 + " reaches agent port 1 only")) << lab_->out;
   EXPECT_TRUE(has(lab_->out, "pacing jitter of the bridge: p50 ")) << lab_->out;
+  EXPECT_TRUE(has(lab_->out, "; fabric thread: default scheduling, asleep while it waits)")) << lab_->out;
   EXPECT_TRUE(has(lab_->out, "doctor: healthy")) << lab_->out;
   EXPECT_FALSE(has(lab_->out, "FAIL")) << lab_->out;
+}
+
+// A lab file that gives the fabric thread a core: the pacing check runs it that way and says so.
+TEST_F(DoctorLabTest, AFabricThreadGivenACoreIsNamedInThePacingCheck) {
+  build(1, 1);
+  EXPECT_EQ(doctor(near_ends(1), "  fabric_priority: 10\n  fabric_spin_us: 20\n"), 0) << lab_->out << lab_->err;
+  EXPECT_TRUE(has(lab_->out, "; fabric thread: SCHED_FIFO 10, awake the last 20.0 us of each wait)")) << lab_->out;
 }
 
 TEST_F(DoctorLabTest, MissingInterface) {

@@ -34,13 +34,16 @@ class SilentWireHost final : public harness::WireHost {
 };
 
 // The mini fabric with host 0 bound to a SilentWireHost (host 1 external), its clock started.
+// With `priority` and `spin_ns`, its thread asks for them (Testbed::BridgeDeclaration).
 struct Paced {
   Simulator sim{testing::mini()};
   PacedRun paced{sim};
   std::string bound;
-  Paced() {
-    testing::make_external(sim, {1}, std::make_shared<std::vector<testing::Received>>());
+  std::shared_ptr<std::vector<testing::Received>> at_host1 = std::make_shared<std::vector<testing::Received>>();
+  explicit Paced(int priority = 0, std::uint64_t spin_ns = 0) {
+    testing::make_external(sim, {1}, at_host1);
     bound = paced.bind(0, std::make_unique<SilentWireHost>());
+    paced.ask_realtime(priority, spin_ns);
     if (bound.empty()) paced.start_clock();
   }
 };
@@ -92,6 +95,31 @@ TEST(PacedRun, TheClockStandsStillWhileTheRunnerHoldsTheFabric) {
   EXPECT_EQ(f.paced.clock_now(), held) << "the clock ran on while the runner held the fabric";
   ASSERT_TRUE(f.paced.run_until(f.sim.now() + 100'000));
   EXPECT_GE(f.paced.clock_now(), held);
+}
+
+// A priority the kernel refuses (SCHED_FIFO has 1 .. 99) fails the run with what was asked and
+// what to do, instead of running with a scheduling the lab file did not ask for.
+TEST(PacedRun, ARealTimePriorityTheKernelRefusesFailsTheRunAndSaysWhy) {
+  Paced f(100);
+  ASSERT_EQ(f.bound, "");
+  EXPECT_FALSE(f.paced.run_until(f.sim.now() + 100'000));
+  EXPECT_NE(f.paced.error().find("fabric_priority 100: the kernel refused SCHED_FIFO"), std::string::npos)
+      << f.paced.error();
+}
+
+// A thread awake through the last 2 ms of its waits still runs nothing before its time, and
+// does run it: a frame host 0 sends 1 ms in reaches host 1 after that, within the run.
+TEST(PacedRun, AFabricAwakeThroughItsWaitsRunsEventsAtTheirTimeNotBefore) {
+  Paced f(0, 2'000'000);
+  ASSERT_EQ(f.bound, "");
+  const auto evs = srv6_evs(f.sim.topology(), 0, 1);
+  const auto frame = testing::frame_for(0, 1, evs.front());
+  const std::uint64_t due = f.sim.now() + 1'000'000;
+  ASSERT_EQ(f.sim.inject(0, 1, wire::Bytes(frame.data(), frame.size()), due), SimError::kOk);
+  ASSERT_TRUE(f.paced.run_until(due + 2'000'000)) << f.paced.error();
+  ASSERT_EQ(f.at_host1->size(), 1u);
+  EXPECT_GE(f.at_host1->front().t, due);
+  EXPECT_GE(f.paced.wake_lateness().count(), 1u);
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ class LabFile : public ::testing::Test {
 TEST_F(LabFile, ReadsEveryKeyAndSortsPortsByNumber) {
   const fs::path p = write(
       "lab:\n  fabric: rack\n  timing_budget_us: 300\n  rate_gbps: 2.5\n  ports: {p2: eth2, p1: eth1}\n"
-      "  peer_ports: {p1: eth5}\n");
+      "  peer_ports: {p1: eth5}\n  fabric_priority: 10\n  fabric_spin_us: 20\n");
   ASSERT_TRUE(looks_like_lab_file(p));
   std::string why;
   const auto lab = load_lab_testbed(p, &why);
@@ -41,6 +41,8 @@ TEST_F(LabFile, ReadsEveryKeyAndSortsPortsByNumber) {
   EXPECT_EQ(lab->fabric, "rack");
   EXPECT_EQ(lab->budget_ns, std::optional<std::uint64_t>(300'000));
   EXPECT_EQ(lab->rate_gbps, std::optional<double>(2.5));
+  EXPECT_EQ(lab->fabric_priority, 10);
+  EXPECT_EQ(lab->fabric_spin_ns, 20'000u);
   ASSERT_EQ(lab->ports.size(), 2u);
   EXPECT_EQ(lab->ports[0].port, 1);
   EXPECT_EQ(lab->ports[0].ifname, "eth1");
@@ -54,6 +56,8 @@ TEST_F(LabFile, PeerPortsAreOptional) {
   ASSERT_TRUE(lab.has_value()) << why;
   EXPECT_TRUE(lab->peer_ports.empty());
   EXPECT_EQ(lab->fabric, "mini");
+  EXPECT_EQ(lab->fabric_priority, 0);  // the fabric thread's default scheduling, asleep while it waits
+  EXPECT_EQ(lab->fabric_spin_ns, 0u);
 }
 
 TEST_F(LabFile, ErrorsNameFileLineAndKey) {
@@ -69,6 +73,8 @@ TEST_F(LabFile, ErrorsNameFileLineAndKey) {
            Bad{"lab:\n  ports: []\n", ":2:3: lab.ports: expected a map p1: IFNAME"},
            Bad{"lab:\n  fabric: mini\n", "lab.ports: missing"},
            Bad{"lab:\n  ports: {p1: eth1}\n  timing_budget_us: lots\n", "lab.timing_budget_us: expected microseconds"},
+           Bad{"lab:\n  ports: {p1: eth1}\n  fabric_priority: 100\n", ":3:3: lab.fabric_priority: expected a SCHED_FIFO priority"},
+           Bad{"lab:\n  ports: {p1: eth1}\n  fabric_spin_us: -1\n", ":3:3: lab.fabric_spin_us: expected microseconds, 0 .. 1000"},
        }) {
     std::string why;
     EXPECT_FALSE(load_lab_testbed(write(b.text), &why).has_value()) << b.text;
