@@ -232,10 +232,10 @@ constexpr std::array kInvariants{
     InvariantType{"sack_exact", &kSackExactSchema,
                   "a SACK bit is set exactly when its PSN arrived: no bit without the PSN, no arrived PSN in range without its bit"},
     InvariantType{"ev_echo_matches", &kNoParams, "feedback echoes the EV of its triggering packet"},
-    InvariantType{"reth_every_packet", &kNoParams, "every data packet carries a RETH: its own address, the message's R_Key and length (W4)"},
-    InvariantType{"meth_every_packet", &kNoParams, "every data packet carries a METH: one msn per message, +1 per message (W4)"},
-    InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC"},
-    InvariantType{"allowed_opcodes", &kNoParams, "only WRITE, WRITE-with-IMM, ACK and endpoint opcodes"},
+    InvariantType{"reth_every_packet", &kNoParams, "every data packet carries a RETH: its own address, the message's R_Key and length (W4)", true},
+    InvariantType{"meth_every_packet", &kNoParams, "every data packet carries a METH: one msn per message, +1 per message (W4)", true},
+    InvariantType{"icrc_valid", &kNoParams, "every frame the DUT sends has a correct ICRC", true},
+    InvariantType{"allowed_opcodes", &kNoParams, "only WRITE, WRITE-with-IMM, ACK and endpoint opcodes", true},
     InvariantType{"requester_window", &kOutstandingSchema, "un-ACKed PSNs never exceed min(mpr, mpr_dest) x 128"},
     InvariantType{"responder_window", &kNoParams, "PSNs beyond the mpr_dest window are neither placed nor acknowledged (dropped, or a NACK PSN_OOR_WINDOW; W12)"},
     InvariantType{"wimm_limit", &kOutstandingSchema, "outstanding WRITE-with-IMM never exceed min(max_wimm, max_wimm_dest)"},
@@ -260,20 +260,20 @@ constexpr std::array kInvariants{
                   "EV event drop counts cover the lost events (exact with precise_drop_count, else a 0/1 flag)"},
     InvariantType{"ev_min_active", &kNoParams, "at least ev_min_active EVs stay in use"},
     InvariantType{"no_data_on_failed_ev", &kGraceSchema, "after a failure, no data on the failed EV past grace_ns"},
-    InvariantType{"no_rnr", &kNoParams, "the DUT never sends an RNR NAK"},
-    InvariantType{"dscp_marking", &kDscpSchema, "data, retransmissions, feedback and probes carry their configured DSCP (W13)"},
-    InvariantType{"ecn_capable", &kNoParams, "data frames are sent ECN-capable, ECT(0) or ECT(1)"},
-    InvariantType{"traffic_classes", &kNoParams, "one Data DSCP for first transmissions, at most one more for retransmissions, one Control DSCP of its own for feedback and endpoint responses"},
+    InvariantType{"no_rnr", &kNoParams, "the DUT never sends an RNR NAK", true},
+    InvariantType{"dscp_marking", &kDscpSchema, "data, retransmissions, feedback and probes carry their configured DSCP (W13)", true},
+    InvariantType{"ecn_capable", &kNoParams, "data frames are sent ECN-capable, ECT(0) or ECT(1)", true},
+    InvariantType{"traffic_classes", &kNoParams, "one Data DSCP for first transmissions, at most one more for retransmissions, one Control DSCP of its own for feedback and endpoint responses", true},
     InvariantType{"trim_retx_prompt", &kTrimRetxSchema, "a PSN a NACK TRIMMED names is resent within within_ns, not on the ACK timeout"},
     InvariantType{"congestion_not_bad", &kNoParams, "an EV named by SACK SKIP_ONCE or NACK TRIMMED raises no ASSUMED_BAD event"},
     InvariantType{"skip_after_congestion", &kSkipSchema,
                   "an EV named by SACK SKIP_ONCE or NACK TRIMMED misses its next turn: the DUT's next data packet is on another EV (W11)"},
     InvariantType{"peer_port_status", &kPeerPortSchema,
                   "no data on a plane whose far port the peer's last port-status update reported down (either mask numbering, W10)"},
-    InvariantType{"pdc_ids", &kNoParams, "SACKs, NACKs and probes carry the two QPNs' low 16 bits as spdcid/dpdcid, either order (W5)"},
-    InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (W2)"},
-    InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0"},
-    InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment, one EV tag per path (W1, W2)"},
+    InvariantType{"pdc_ids", &kNoParams, "SACKs, NACKs and probes carry the two QPNs' low 16 bits as spdcid/dpdcid, either order (W5)", true},
+    InvariantType{"stev_placement", &kNoParams, "STEV: flow label and UDP source port carry the EV (W2)", true},
+    InvariantType{"udp_placement", &kNoParams, "UDP mode: the EV only in the source port, flow label 0", true},
+    InvariantType{"srv6_layout", &kNoParams, "SRv6: DA is the uSID container, SRH single segment, one EV tag per path (W1, W2)", true},
     InvariantType{"retry_exceeded", &kRetryExceededSchema, "when retries run out the QP errors with a retry-exceeded completion and sends nothing more"},
     InvariantType{"cwnd_decreases", &kCwndSchema, "the sending rate drops under ECN and delay within within_ns"},
     InvariantType{"silently_dropped", &kNoParams, "injected invalid frames draw no feedback and are not placed"},
@@ -424,6 +424,15 @@ const CheckType* find_check_type(std::string_view name) {
 const Schema& common_check_schema() { return kCommonSchema; }
 
 std::span<const InvariantType> invariant_types() { return kInvariants; }
+
+bool judges_own_bytes(const Check& c) {
+  if (const auto* f = std::get_if<FieldCheck>(&c.params)) return f->min_count == 0;
+  if (const auto* i = std::get_if<InvariantCheck>(&c.params)) {
+    const InvariantType* t = find_invariant_type(i->name);
+    return t != nullptr && t->own_bytes;
+  }
+  return false;
+}
 
 const InvariantType* find_invariant_type(std::string_view name) {
   for (const auto& i : kInvariants) {

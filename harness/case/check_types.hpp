@@ -32,8 +32,16 @@ struct InvariantType {
   std::string_view name;
   const Schema* params;
   std::string_view help;
+  // It judges the frames the DUT sent by their own bytes (formats, markings, numbering), never by
+  // what the DUT received or when: no late or lost frame can make a conformant DUT fail it.
+  bool own_bytes = false;
 };
 std::span<const InvariantType> invariant_types();
 const InvariantType* find_invariant_type(std::string_view name);
+
+// A check whose FAIL stands when a real-time bridge overran its budget (run/case_result.cpp): an
+// invariant that judges frames by their own bytes, or a field check with no minimum count (a lost
+// frame can shorten a count, never change a field).
+bool judges_own_bytes(const Check& c);
 
 }  // namespace mrc::harness

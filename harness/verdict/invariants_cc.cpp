@@ -136,6 +136,22 @@ void no_md_below_target(Run& r) {  // W14
                                                     : "the DUT sent nothing before the first ECN-marked feedback");
   }
   r.r.metrics["baseline_inflight_bytes"] = static_cast<double>(baseline);
+  // A window measured against one packet in flight tells a window left alone from one cut to its
+  // floor by nothing: between packets it holds 0 bytes either way. That is the baseline on a wire
+  // whose round trip returns the first mark before the second packet of the first flight left (a
+  // real-time bridge at 1 Gb/s; in-process the DUT has its whole first flight out first).
+  std::uint32_t largest = 0;
+  for (const InflightEvent& e : ev) {
+    if (e.send) largest = std::max(largest, r.t.packets[e.packet].payload_len);
+  }
+  if (baseline < 2 * std::uint64_t{largest}) {
+    return r.stop(Verdict::kInconclusive,
+                  "the DUT had " + bytes_str(baseline) + " in flight before " +
+                      (from != 0 ? std::string("from_ns") : std::string("the first ECN-marked feedback")) +
+                      ", less than two of its largest packets (2 x " + bytes_str(largest) +
+                      "): the marks came back before its first flight left, so a window left unchanged cannot be "
+                      "told from one cut");
+  }
   // Windows of w ns from one w after the first mark (time to react), or from from_ns, up to w
   // before the DUT's last new data (after that the application, not the window, limits it).
   r.judged_what = "windows of " + std::to_string(w) + " ns after " + (from != 0 ? "from_ns" : "the first ECN mark");

@@ -143,5 +143,36 @@ TEST(RunnerTimingBudget, AFailInARunWhoseBridgeBrokeItsBudgetIsInconclusiveAndKe
   EXPECT_GE(passed, 1u);
 }
 
+// spray-v-030 (dscp_marking, a check of the DUT's frames by their own bytes) on the catalog's
+// dscp-hardcoded: its FAIL stands when the bridge was late (a wrong DSCP is the DUT's however late
+// its frames were), and is not judged when the bridge lost frames (a resent copy whose first one
+// is missing from the capture looks like a first transmission).
+TEST(RunnerTimingBudget, AFailOfACheckOfTheDutsOwnBytesStandsWhenTheBridgeWasLateNotWhenItLostFrames) {
+  TempSuite suite;
+  const auto loaded = harness::load_case(suite.write_case("spray-v-030", slurp(case_file("spray-v-030"))));
+  ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.to_string();
+  const harness::Case& c = *loaded.value;
+  ref::DefectSet defects;
+  defects.add(ref::Defect::kDscpHardcoded);
+  harness::ReferenceBinding dut(defects);
+  harness::ReferenceBinding peer;
+  SessionOptions so;
+  so.seed = c.seed;
+  so.out_dir = suite.path() / "out";
+  SessionResult s = run_session(c, dut, peer, so);
+  ASSERT_EQ(s.status, harness::Verdict::kPass) << s.message;
+  s.wire_overrun = "the real-time bridge's lag towards the DUT reached p99 600.0 us, over its declared timing budget";
+  s.bridge = harness::BridgeStats{};
+  s.bridge->lost = 0;
+  const harness::CaseResult late = judge_case(c, s, suite.path(), c.seed);
+  EXPECT_EQ(late.verdict, harness::Verdict::kFail) << late.message;
+  EXPECT_NE(late.message.find("dscp_marking"), std::string::npos) << late.message;
+
+  s.bridge->lost = 3;
+  const harness::CaseResult lost = judge_case(c, s, suite.path(), c.seed);
+  EXPECT_EQ(lost.verdict, harness::Verdict::kInconclusive) << lost.message;
+  EXPECT_EQ(lost.message.find("dscp_marking: not judged, the real-time bridge's lag"), 0u) << lost.message;
+}
+
 }  // namespace
 }  // namespace mrc::run::testing

@@ -134,6 +134,25 @@ TEST(NoMdBelowTarget, KeptWindowPassesCollapsedWindowFails) {
   }
 }
 
+// One packet in flight when the first mark comes back (a real-time bridge's round trip is shorter
+// than the first flight takes at its rate): no window can be told from its floor, kept or cut.
+TEST(NoMdBelowTarget, OnePacketInFlightBeforeTheMarksIsInconclusive) {
+  for (bool collapse : {false, true}) {
+    Scenario s(4, 8);
+    Flow f;
+    f.ce = [](std::uint64_t t) { return t >= 1; };  // the first flight's first ACK is marked
+    f.window = [collapse](std::uint64_t t) -> std::size_t { return t == 0 ? 1 : (collapse ? 1 : 8); };
+    run_flow(s, f);
+    s.finish();
+    const auto r = run_invariant(inv("no_md_below_target", {{"target_ns", "10000"}, {"window_ns", "10000"}}), s.ctx);
+    EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+    EXPECT_NE(r.message.find("the DUT had 256 bytes in flight before the first ECN-marked feedback, less than two of "
+                             "its largest packets (2 x 256 bytes)"),
+              std::string::npos)
+        << r.message;
+  }
+}
+
 // from_ns: judged from that moment against the window just before it, so an earlier (legal)
 // shrink is not taken for a decrease below target.
 TEST(NoMdBelowTarget, FromNsJudgesAgainstTheWindowBeforeIt) {
