@@ -32,6 +32,7 @@ struct TestbedSpec {
   // Testbed-layer knobs the case layer does not interpret (validated by the testbed loader).
   std::vector<std::pair<std::string, std::string>> overrides;
   SourceLoc loc;  // where the case names its testbed (the `testbed` value); 0:0 when it names none
+  bool operator==(const TestbedSpec&) const = default;
 };
 
 // ---------------------------------------------------------------- config

@@ -15,6 +15,7 @@ namespace mrc::harness {
 struct SourceLoc {
   int line = 0;
   int column = 0;
+  bool operator==(const SourceLoc&) const = default;
 };
 
 struct Diagnostic {

@@ -45,8 +45,12 @@ std::string missing_inputs(const std::vector<const harness::Case*>& cases, const
     // as its network), seed 1: the same YAML and overrides the run would refuse, refused now.
     const harness::TestbedRequest request = testbed_request(t, "mini", c->config.dscp);
     std::string why;
-    const bool plain_file = !t.file.empty() && !t.planes && !t.hosts && !t.link_gbps && !t.mtu && !t.trim_bytes &&
-                            t.overrides.empty() && !c->config.dscp.any();
+    // A file named with nothing else (every other field as a default TestbedSpec has it) builds
+    // the same testbed in every case that names it: built once.
+    harness::TestbedSpec file_only;
+    file_only.file = t.file;
+    file_only.loc = t.loc;
+    const bool plain_file = !t.file.empty() && t == file_only && !c->config.dscp.any();
     if (!plain_file) {
       (void)harness::make_sim_testbed(request, 1, &why);
     } else if (auto [it, fresh] = built.try_emplace(t.file.string()); fresh) {  // one build per shared file

@@ -17,17 +17,6 @@
 namespace mrc::wirelab::testing {
 namespace {
 
-// A broadcast frame of a local experimental EtherType (no stack takes it) numbered in its payload.
-std::vector<std::uint8_t> numbered(std::uint32_t n, std::size_t len = 128) {
-  std::vector<std::uint8_t> f(len, 0);
-  for (int i = 0; i < 6; ++i) f[static_cast<std::size_t>(i)] = 0xFF;
-  f[6] = 0x02;
-  f[12] = 0x88;
-  f[13] = 0xB5;
-  std::memcpy(f.data() + 14, &n, sizeof n);
-  return f;
-}
-
 struct Got {
   std::vector<std::uint32_t> numbers;
   std::vector<std::uint64_t> ts;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <future>
 #include <memory>
 #include <string>
@@ -59,6 +60,17 @@ inline std::uint64_t mono_ns() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+// A broadcast frame of a local experimental EtherType (no stack takes it) numbered in its payload.
+inline std::vector<std::uint8_t> numbered(std::uint32_t n, std::size_t len = 128) {
+  std::vector<std::uint8_t> f(len, 0);
+  for (std::size_t i = 0; i < 6; ++i) f[i] = 0xFF;
+  f[6] = 0x02;
+  f[12] = 0x88;
+  f[13] = 0xB5;
+  std::memcpy(f.data() + 14, &n, sizeof n);
+  return f;
 }
 
 // A pcap port opened inside namespace `ns` (its socket belongs there for its whole life).
