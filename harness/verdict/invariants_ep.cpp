@@ -30,16 +30,25 @@ void req_id_not_reused(Run& r) {  // the API req_id rule, on the W10 id
   // "Not reused before in_flight_ns": a lower bound, so the timing budget shortens it.
   const std::uint64_t judged = r.not_before(in_flight_ns, "in_flight_ns " + fmt_ns(static_cast<double>(in_flight_ns)));
   std::vector<LastUse> ids(std::size_t{1} << 16);  // one slot per 16-bit req_id
+  // The rule is tested only by a request sent while another is unanswered and within the judged
+  // time: requests answered one before the next (an agent's control calls, each a round trip of
+  // the harness's own, or a timing budget larger than in_flight_ns) leave it untested.
+  std::vector<std::pair<std::uint64_t, std::uint16_t>> open;  // unanswered requests: sent, req_id
+  std::size_t overlapping = 0;
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
     if (!p.has_ep) continue;
     LastUse& u = ids[p.req_id];
     if (!p.from_dut && p.opcode == wire::opcode::kMrcEndpointRsp) {
       u.live = false;  // answered: the id is free again
+      std::erase_if(open, [&](const auto& o) { return o.second == p.req_id; });
       continue;
     }
     if (!p.from_dut || p.opcode != wire::opcode::kMrcEndpointReq) continue;
     ++r.judged;
+    std::erase_if(open, [&](const auto& o) { return p.ts_ns - o.first >= judged; });
+    overlapping += open.empty() ? 0 : 1;
+    open.emplace_back(p.ts_ns, static_cast<std::uint16_t>(p.req_id));
     if (u.live && p.ts_ns - u.sent_ns < judged) {
       const PacketRec& first = r.t.packets[u.packet];
       r.violation(p, "ep.id", "an id no unanswered request of the last " + fmt_ns(static_cast<double>(in_flight_ns)) +
@@ -48,6 +57,14 @@ void req_id_not_reused(Run& r) {  // the API req_id rule, on the W10 id
                   "first use: " + pcap_of(r.ctx.taps[first.tap]) + " packet " + std::to_string(first.index));
     }
     u = LastUse{p.ts_ns, static_cast<std::uint32_t>(i), true};
+  }
+  r.r.metrics["requests_while_another_unanswered"] = static_cast<double>(overlapping);
+  if (r.judged > 0 && overlapping == 0) {
+    r.stop(Verdict::kInconclusive,
+           "nothing to judge: no request from the DUT was sent while another was unanswered within in_flight_ns " +
+               fmt_ns(static_cast<double>(in_flight_ns)) + minus_budget(r.budget()) +
+               " (each was answered before the next: across an agent every control call is a round trip of "
+               "the harness's own)");
   }
 }
 

@@ -62,6 +62,7 @@ TEST(EpInvariants, ReuseWhileOutstandingFails) {
 TEST(EpInvariants, UnansweredIdIsFreeAfterTheInFlightBound) {
   Scenario s(4, 8);
   s.dut_sends(1000, probe(9), 1);
+  s.dut_sends(1000, probe(2), 2);            // alongside: the rule is tested
   s.dut_sends(1000 + 100'000, probe(9), 1);  // never answered, exactly the default bound later
   EXPECT_EQ(run_invariant(req_ids(), s.finish()).verdict, Verdict::kPass);
   // A longer bound from the case makes the same reuse a violation.
@@ -91,17 +92,34 @@ TEST(EpInvariants, NoRequestsIsInconclusiveAndBadParamIsError) {
 }
 
 
+// Requests each answered before the next leave the rule untested, and so does a timing budget past
+// in_flight_ns: nothing to judge, not a PASS (across an agent every control call is a round trip).
+TEST(EpInvariants, RequestsNeverOutstandingTogetherAreInconclusive) {
+  Scenario s(4, 8);
+  s.dut_sends(1000, probe(1), 1);
+  s.raw(2000, false, 1, reply(1));
+  s.dut_sends(5000, probe(1), 2);  // the same id, answered before: legal, and untested
+  s.raw(6000, false, 1, reply(1));
+  const auto r = run_invariant(req_ids(), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  EXPECT_NE(r.message.find("nothing to judge: no request from the DUT was sent while another was unanswered"),
+            std::string::npos)
+      << r.message;
+  EXPECT_EQ(r.metrics.at("requests_while_another_unanswered"), 0.0);
+}
+
 TEST(EpInvariants, TheTimingBudgetShrinksTheInFlightBound) {
   Scenario s(4, 8);
   s.dut_sends(1000, probe(9), 1);
+  s.dut_sends(1000, probe(3), 2);    // alongside: the rule is tested
   s.dut_sends(61'000, probe(9), 1);  // reused unanswered after 60 us: 40 us before in_flight_ns
   s.finish();
   const auto check = req_ids();
   testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 30'000, 40'000,
                                "of the last 100.000 us - 30.000 us timing budget");
-  // Never below zero: a budget past the bound forgives every reuse.
+  // Never below zero: a budget past the bound forgives every reuse, and leaves nothing judged.
   s.ctx.timing_budget = testing::bridge(1'000'000);
-  EXPECT_EQ(run_invariant(check, s.ctx).verdict, Verdict::kPass);
+  EXPECT_EQ(run_invariant(check, s.ctx).verdict, Verdict::kInconclusive);
 }
 
 // Four ports, EV i on port (i % 4) + 1. The peer reports `mask` at 10 us and every port up

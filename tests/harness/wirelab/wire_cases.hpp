@@ -40,7 +40,9 @@ inline constexpr std::array kWireCases = {
     // the testbed does not cable taken down (105), an injection waiting for the control call (106)
     "reliab-v-014", "reliab-v-105", "reliab-v-106",
     // failover: probes of an EV on its own path (control-driven)
-    "failover-v-011", "reliab-v-103", "reliab-v-104", "srcroute-v-015", "srcroute-v-016",
+    // (reliab-v-104 is not listed: across an agent its probes are answered one before the next, so
+    // req_id_not_reused has nothing to judge there)
+    "failover-v-011", "reliab-v-103", "srcroute-v-015", "srcroute-v-016",
     // reordering
     "reorder-o-002", "reorder-v-010", "reorder-v-013", "reorder-v-019",
     // spraying statistics
