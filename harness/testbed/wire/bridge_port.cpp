@@ -28,7 +28,8 @@ namespace mrc::harness {
 namespace {
 
 // One interface's reception: libpcap's port (a TPACKET_V2 ring in immediate mode) or a
-// TPACKET_V3 ring of our own (wire/rx_ring.hpp), whichever WireHostOptions chose.
+// TPACKET_V3 ring of our own (wire/rx_ring.hpp), whichever WireHostOptions chose; without a
+// transmit ring, frames to the interface leave one by one through the same socket (send()).
 struct RxPort {
   std::unique_ptr<wire::PcapPort> pcap;
   std::unique_ptr<wire::RxRing> ring;
@@ -44,11 +45,11 @@ struct RxPort {
 
 class BridgePort final : public WireHost {
  public:
-  BridgePort(std::vector<RxPort> pcaps, std::vector<std::unique_ptr<wire::TxRing>> tx, std::vector<std::uint8_t> ports,
+  BridgePort(std::vector<RxPort> rx, std::vector<std::unique_ptr<wire::TxRing>> tx, std::vector<std::uint8_t> ports,
              int ring)
-      : pcaps_(std::move(pcaps)), tx_(std::move(tx)), ports_(std::move(ports)), queues_(ports_.size()),
+      : rx_(std::move(rx)), tx_(std::move(tx)), ports_(std::move(ports)), queues_(ports_.size()),
         data_(static_cast<std::size_t>(ring) * ::mrc::wire::kMaxFrameLen), free_(static_cast<std::size_t>(ring)),
-        pfds_(pcaps_.size()) {
+        pfds_(rx_.size()) {
     for (std::size_t i = 0; i < ports_.size(); ++i) up_[ports_[i]] = true;
     for (PortQueue& q : queues_) q.ring.resize(static_cast<std::size_t>(ring));
     for (std::size_t i = 0; i < free_.size(); ++i) free_[i] = static_cast<std::uint32_t>(free_.size() - 1 - i);
@@ -62,14 +63,14 @@ class BridgePort final : public WireHost {
   std::string describe() const override {
     std::string s;
     for (std::size_t i = 0; i < ports_.size(); ++i) {
-      s += (s.empty() ? "p" : ", p") + std::to_string(ports_[i]) + "=" + pcaps_[i].name();
+      s += (s.empty() ? "p" : ", p") + std::to_string(ports_[i]) + "=" + rx_[i].name();
     }
     return s;
   }
   std::vector<std::uint8_t> ports() const override { return ports_; }
   std::vector<int> fds() const override {
     std::vector<int> out;
-    for (const auto& p : pcaps_) out.push_back(p.fd());
+    for (const auto& p : rx_) out.push_back(p.fd());
     return out;
   }
   void start(const PacedClock& clock) override { clock_ = &clock; }
@@ -77,20 +78,20 @@ class BridgePort final : public WireHost {
   int receive() override {
     if (clock_ == nullptr) return fail("receive() before start()");
     // One poll over every port instead of a read attempt on each: most turns find nothing.
-    for (std::size_t i = 0; i < pcaps_.size(); ++i) pfds_[i] = pollfd{pcaps_[i].fd(), POLLIN, 0};
+    for (std::size_t i = 0; i < rx_.size(); ++i) pfds_[i] = pollfd{rx_[i].fd(), POLLIN, 0};
     if (poll(pfds_.data(), pfds_.size(), 0) <= 0) return 0;
     const std::int64_t offset = clock_->realtime_minus_testbed();
     int total = 0;
-    for (std::size_t i = 0; i < pcaps_.size(); ++i) {
+    for (std::size_t i = 0; i < rx_.size(); ++i) {
       if ((pfds_[i].revents & (POLLIN | POLLERR | POLLHUP)) == 0) continue;
       rx_index_ = i;
       rx_offset_ = offset;
-      const int n = pcaps_[i].receive(
+      const int n = rx_[i].receive(
           [](void* ctx, std::uint64_t ts, std::span<const std::uint8_t> b, std::uint32_t origlen) {
             static_cast<BridgePort*>(ctx)->enqueue(ts, b, origlen);
           },
           this, kBatch);
-      if (n < 0) return fail(pcaps_[i].last_error());
+      if (n < 0) return fail(rx_[i].last_error());
       total += n;
     }
     return total;
@@ -98,7 +99,7 @@ class BridgePort final : public WireHost {
   const std::string& error() const override { return error_; }
   const BridgeFigures& figures() override {
     fig_.kernel_drops = 0;
-    for (const auto& p : pcaps_) fig_.kernel_drops += p.kernel_drops();
+    for (const auto& p : rx_) fig_.kernel_drops += p.kernel_drops();
     return fig_;
   }
 
@@ -128,7 +129,7 @@ class BridgePort final : public WireHost {
       if (tx_[at]->pending() >= kMaxTxBatch || (clock_ != nullptr && clock_->now() > now_ns + kLateNs)) flush();
       return;
     }
-    if (!inject(at, frame)) {
+    if (!rx_[at].send(frame)) {
       ++fig_.tx_errors;
       return;
     }
@@ -217,7 +218,6 @@ class BridgePort final : public WireHost {
     const std::uint64_t wall = clock_->now();
     fig_.tx_lag.add(wall > fabric_ns ? wall - fabric_ns : 0);
   }
-  bool inject(std::size_t at, std::span<const std::uint8_t> frame) { return pcaps_[at].send(frame); }
   int fail(std::string e) {
     error_ = std::move(e);
     return -1;
@@ -250,7 +250,7 @@ class BridgePort final : public WireHost {
     q.last_ts = ts;
   }
 
-  std::vector<RxPort> pcaps_;
+  std::vector<RxPort> rx_;  // per port, in ports_ order
   std::vector<std::unique_ptr<wire::TxRing>> tx_;  // per port, null: inject frame by frame
   std::vector<std::uint64_t> queued_ts_;  // fabric times of the frames queued since the last flush
   std::vector<std::uint8_t> ports_;
@@ -279,7 +279,7 @@ std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports,
   };
   if (ports.empty()) return fail("no interface to bridge");
   if (opt.ring_frames < 1) return fail("the bridge's ring needs at least one frame");
-  std::vector<RxPort> pcaps;
+  std::vector<RxPort> rx;
   std::vector<std::unique_ptr<wire::TxRing>> rings;
   std::vector<std::uint8_t> numbers;
   for (const WirePortBinding& b : ports) {
@@ -305,11 +305,11 @@ std::unique_ptr<WireHost> open_wire_host(std::span<const WirePortBinding> ports,
       ring = wire::TxRing::open(b.ifname, opt.tx_ring_frames, ::mrc::wire::kMaxFrameLen, &why);
       if (!ring) return fail("port p" + std::to_string(b.port) + ": " + why);
     }
-    pcaps.push_back(std::move(p));
+    rx.push_back(std::move(p));
     rings.push_back(std::move(ring));
     numbers.push_back(b.port);
   }
-  return std::make_unique<BridgePort>(std::move(pcaps), std::move(rings), std::move(numbers), opt.ring_frames);
+  return std::make_unique<BridgePort>(std::move(rx), std::move(rings), std::move(numbers), opt.ring_frames);
 }
 
 }  // namespace mrc::harness

@@ -22,6 +22,7 @@
 #include "harness/testbed/wire/netns.hpp"
 #include "harness/testbed/wire/netns_exec.hpp"
 #include "harness/testbed/wire/pcap_port.hpp"
+#include "harness/testbed/wire/tx_ring.hpp"
 
 namespace mrc::wirelab::testing {
 
@@ -71,6 +72,20 @@ inline std::vector<std::uint8_t> numbered(std::uint32_t n, std::size_t len = 128
   f[13] = 0xB5;
   std::memcpy(f.data() + 14, &n, sizeof n);
   return f;
+}
+
+// A transmit ring on the namespace's end of plane 1's pair (frames of up to 4 KiB), opened inside
+// it: the DUT's side sending bursts at the bridge.
+inline std::unique_ptr<hw::TxRing> tx_ring_in(const hw::Netns& ns, std::string* err) {
+  std::unique_ptr<hw::TxRing> tx;
+  std::thread([&] {
+    if (std::string e = hw::enter_netns(ns.name()); !e.empty()) {
+      *err = e;
+      return;
+    }
+    tx = hw::TxRing::open(ns.planes()[0].ns_if, 256, 4096, err);
+  }).join();
+  return tx;
 }
 
 // A pcap port opened inside namespace `ns` (its socket belongs there for its whole life).
