@@ -43,17 +43,21 @@ constexpr std::array kCaseKeys{
 };
 constexpr Schema kCaseSchema{"case", kCaseKeys};
 
-// What T stands for while the file is validated: config.qp.timeout as written (the default when
-// absent or invalid; validation reports the latter), or the runner's rescaled exponent.
+// What T and F stand for while the file is validated: config.qp.timeout and config.qp.mtu as
+// written (the defaults when absent or invalid; validation reports the latter), or the runner's
+// rescaled exponent and its testbed's rate.
 TimeUnits time_units_of(const YAML::Node& root, const LoadOptions& opt) {
   TimeUnits u;
   u.timeout = QpConfig{}.timeout;
+  u.mtu = QpConfig{}.mtu;
   if (const auto cfg = find_key(root, "config"); cfg && cfg->IsMap()) {
     if (const auto qp = find_key(*cfg, "qp"); qp && qp->IsMap()) {
       if (const auto t = read_uint_as<std::uint8_t>(*qp, "timeout"); t && *t <= kMaxQpTimeout) u.timeout = *t;
+      if (const auto m = read_uint_as<std::uint32_t>(*qp, "mtu"); m && *m >= 256 && *m <= 4096) u.mtu = *m;
     }
   }
   if (opt.timeout) u.timeout = *opt.timeout;
+  if (opt.spray_bps && *opt.spray_bps != 0) u.spray_bps = *opt.spray_bps;
   return u;
 }
 
@@ -232,6 +236,8 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     // once the steps and checks, validated as they are built, have been read).
     const std::optional<std::string> timing = read_string(root, "timing");
     c.timing_scales = timing ? *timing == "scales" : v.times_seen() == 0;
+    c.frame_timed = v.frame_times_seen() != 0;
+    c.spray_bps = v.time_units().spray_bps;
     detail::check_case_rules(root, c, file, *clauses, v);
     c.basis = case_basis(c.clauses, *clauses);
     for (Check& chk : c.checks) chk.level = proven_level(chk.clauses.empty() ? c.clauses : chk.clauses, *clauses, c.level);

@@ -40,6 +40,10 @@ struct LoadOptions {
   // config.qp.timeout replaced by this exponent, and every time written in T evaluated with it
   // (the runner's rescaling of a `timing: scales` case on a slow wire, and replay of such a run).
   std::optional<std::uint8_t> timeout;
+  // The rate the case's QP sprays at on its testbed, bits/s: every time written in F (one data
+  // frame at that rate) evaluated with it instead of kDefaultSprayBps (the runner, on a testbed
+  // whose rate differs; replay of such a run).
+  std::optional<std::uint64_t> spray_bps;
 };
 LoadResult load_case(const std::filesystem::path& file, const std::filesystem::path& fallback_clauses,
                      const LoadOptions& opt);

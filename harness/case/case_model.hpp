@@ -448,6 +448,10 @@ struct Case {
   // (LoadOptions::timeout). Else (`fixed`) the times stand as written. Without the key, a case
   // that writes no time at all scales (nothing in it follows T) and any other is fixed.
   bool timing_scales = false;
+  // Some time is written in F (a data frame at the testbed's rate), evaluated at `spray_bps`: the
+  // runner loads the case again where its testbed sprays at another rate (LoadOptions::spray_bps).
+  bool frame_timed = false;
+  std::uint64_t spray_bps = 0;
 
   bool has_tag(std::string_view tag) const;
   bool requires_cap(Capability c) const;

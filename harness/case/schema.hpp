@@ -106,6 +106,8 @@ class Validator {
   const TimeUnits& time_units() const { return units_; }
   // How many time values (ValueKind::kTime) the file writes: none means nothing in it is timed.
   std::size_t times_seen() const { return times_seen_; }
+  // How many of them are written in F (the frame time at the testbed's rate).
+  std::size_t frame_times_seen() const { return frame_times_seen_; }
   std::size_t errors() const { return errors_; }
 
  private:
@@ -118,6 +120,7 @@ class Validator {
   Diagnostics& out_;
   TimeUnits units_;
   std::size_t times_seen_ = 0;
+  std::size_t frame_times_seen_ = 0;
   std::size_t errors_ = 0;
   int depth_ = 0;
   std::size_t nodes_ = 0;

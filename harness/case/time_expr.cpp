@@ -15,9 +15,10 @@ constexpr double kMaxNs = 4.611686018427387904e18;  // 2^62: far past any case, 
 
 struct Unit {
   std::string_view name;
-  double ns;  // 0: T, taken from the case
+  double ns;  // 0: T or F, taken from the case
 };
-constexpr std::array kUnits{Unit{"ns", 1}, Unit{"us", 1e3}, Unit{"ms", 1e6}, Unit{"s", 1e9}, Unit{"T", 0}};
+constexpr std::array kUnits{Unit{"ns", 1},   Unit{"us", 1e3}, Unit{"ms", 1e6},
+                            Unit{"s", 1e9},  Unit{"T", 0},    Unit{"F", 0}};
 
 bool space(char c) { return c == ' ' || c == '\t'; }
 
@@ -66,7 +67,7 @@ TimeValue fail(std::string why) {
   return v;
 }
 
-std::string unit_words() { return "ns, us, ms, s, or T (the ACK timeout)"; }
+std::string unit_words() { return "ns, us, ms, s, T (the ACK timeout) or F (one data frame at the testbed's rate)"; }
 
 }  // namespace
 
@@ -79,6 +80,7 @@ TimeValue parse_time(std::string_view text, const TimeUnits& u) {
   Reader r(text);
   double total = 0;
   bool uses_t = false;
+  bool uses_f = false;
   int terms = 0;
   while (!r.done()) {
     double sign = 1;
@@ -104,8 +106,10 @@ TimeValue parse_time(std::string_view text, const TimeUnits& u) {
       if (k.name == w) unit = &k;
     }
     if (unit == nullptr) return fail("unknown unit '" + std::string(w) + "' (the units are " + unit_words() + ")");
-    const double per = unit->ns != 0 ? unit->ns : static_cast<double>(u.t_ns());
-    uses_t = uses_t || unit->ns == 0;
+    const bool is_f = unit->name == "F";
+    const double per = unit->ns != 0 ? unit->ns : is_f ? u.f_ns() : static_cast<double>(u.t_ns());
+    uses_t = uses_t || unit->name == "T";
+    uses_f = uses_f || is_f;
     total += sign * n.value_or(1) * per;
     ++terms;
   }
@@ -115,6 +119,7 @@ TimeValue parse_time(std::string_view text, const TimeUnits& u) {
   TimeValue v;
   v.ns = static_cast<std::uint64_t>(std::llround(total));
   v.uses_t = uses_t;
+  v.uses_f = uses_f;
   return v;
 }
 

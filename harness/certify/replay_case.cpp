@@ -113,8 +113,9 @@ void rejudge_case(const ReplaySuite& suite, const harness::CaseResult& was, cons
   SessionResult s;
   std::vector<std::vector<std::uint32_t>> icrc_bad;
   if (std::string e = parse_case_context(ev.context, ev.context_name, s, icrc_bad); !e.empty()) throw ReplayRefused(e);
-  // A case the run rescaled for its wire is judged with the ACK timeout it ran with.
-  harness::LoadResult loaded = harness::load_case(suite.tree.locate(case_path), suite.clauses, harness::LoadOptions{s.wire_timeout});
+  // A case the run rescaled for its testbed is judged with the ACK timeout and frame time it ran with.
+  harness::LoadResult loaded = harness::load_case(suite.tree.locate(case_path), suite.clauses,
+                                                  harness::LoadOptions{s.wire_timeout, s.spray_bps});
   if (!loaded.ok()) throw ReplayRefused("case " + out.id + ": " + case_path + " does not load:\n" + loaded.diagnostics.to_string());
   harness::Case& c = *loaded.value;
   for (const harness::Check& k : c.checks) {

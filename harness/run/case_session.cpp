@@ -10,7 +10,6 @@
 #include "harness/run/interrupt.hpp"
 #include "harness/run/session_state.hpp"
 #include "harness/run/testbed_timer.hpp"
-#include "harness/run/wire_fit.hpp"
 #include "harness/dut/profile_setup.hpp"
 #include "harness/stimulus/payload.hpp"
 #include "reference/wire/ev_placement.hpp"
@@ -81,18 +80,7 @@ bool Session::setup() {
     return false;
   }
   if (!status_ok(s_.peer.attach(*s_.tb, kPeerHost), "peer attach")) return false;
-  if (s_.real_time()) {
-    const WireFacts wire = wire_facts(*s_.tb, c, kDutHost, kPeerHost, s_.o.virtual_limit_ns);
-    if (WireRescale r = rescale_for_wire(c, wire, s_.o.fallback_clauses); !r.error.empty()) {
-      return s_.fail(Verdict::kError, r.error);
-    } else if (r.rescaled) {
-      s_.case_run = std::move(*r.rescaled);
-      s_.rescaled = true;
-      s_.result.notes.push_back(std::move(r.note));
-    }
-    const std::string misfit = wire_misfit(c, wire);
-    if (!misfit.empty()) return s_.fail(Verdict::kUnsupported, "cannot run on this wire: " + misfit);
-  }
+  if (!fit_to_testbed(s_, kDutHost, kPeerHost)) return false;
 
   std::uint64_t buffer_bytes = 0;
   if (!setup_traffic(buffer_bytes)) return false;
@@ -489,6 +477,7 @@ SessionResult run_session(const harness::Case& c, harness::DutBinding& dut, harn
   if (session.setup() && session.play()) collect(s);
   if (s.rescaled) {
     s.result.wire_timeout = s.case_run.config.qp.timeout;
+    if (s.case_run.frame_timed) s.result.spray_bps = s.case_run.spray_bps;
     s.result.rescaled = std::move(s.case_run);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

@@ -57,10 +57,11 @@ struct SessionResult {
   std::uint64_t sim_time_ns = 0;
   std::vector<std::string> notes;           // facts worth a line in the case message
   std::optional<harness::BridgeStats> bridge;  // a real-time bridge's figures for the DUT's side
-  // The case as it ran when the runner raised its ACK timeout for the wire (config.qp.timeout and
-  // every time written in T re-evaluated): its checks are the ones to judge with.
+  // The case as it ran when the runner raised its ACK timeout for the wire or evaluated its times
+  // in F at the testbed's rate (rescale_for_testbed): its checks are the ones to judge with.
   std::optional<harness::Case> rescaled;
   std::optional<std::uint8_t> wire_timeout;  // its config.qp.timeout (also read back by replay)
+  std::optional<std::uint64_t> spray_bps;    // the rate its F was evaluated at (also read back by replay)
   // How a real-time bridge broke what it declared (lag over its budget, lost frames); "" when it
   // kept to it or there is none. A FAIL of such a run is INCONCLUSIVE (case_result.cpp).
   std::string wire_overrun;

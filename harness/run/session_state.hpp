@@ -51,7 +51,7 @@ struct RecvNeed {
 
 struct SessionState {
   // The case as it runs: a copy of the caller's, replaced when the runner raises its ACK timeout
-  // for a slow wire (rescale_for_wire); `c` always names it.
+  // for a slow wire or evaluates its F at its testbed's rate (rescale_for_testbed); `c` always names it.
   harness::Case case_run;
   const harness::Case& c = case_run;
   bool rescaled = false;
@@ -124,6 +124,11 @@ struct SessionState {
 // case_impair.cpp: the impair steps -> impairment hook and scheduled faults. False = s.result
 // holds the ERROR.
 bool setup_impairments(SessionState& s);
+
+// case_fit.cpp: the case as it runs on this testbed (rescale_for_testbed): loaded again with the
+// wire's ACK timeout and the testbed's frame time where they differ from its own (noted), and
+// UNSUPPORTED where a real-time wire cannot carry it (wire_misfit). False = s.result holds the verdict.
+bool fit_to_testbed(SessionState& s, int dut_host, int peer_host);
 
 // case_traffic.cpp: makes the data of each program's first writes (one per slot) before the
 // testbed's clock starts, so a real-time fabric is not held for it while the case runs.

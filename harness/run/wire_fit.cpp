@@ -23,11 +23,12 @@ std::string us(std::uint64_t ns) {
 double transfer_ns(std::uint64_t bytes, const WireFacts& w) {
   return static_cast<double>(bytes) * 8.0 * 1e9 / static_cast<double>(w.rate_bps);
 }
-std::string rate(const WireFacts& w) {
+std::string gbps(std::uint64_t bps) {
   char b[40];
-  std::snprintf(b, sizeof b, "%.2f Gb/s", static_cast<double>(w.rate_bps) / 1e9);
+  std::snprintf(b, sizeof b, "%.2f Gb/s", static_cast<double>(bps) / 1e9);
   return b;
 }
+std::string rate(const WireFacts& w) { return gbps(w.rate_bps); }
 std::string transfer(std::uint64_t bytes, const WireFacts& w) {
   char b[160];
   std::snprintf(b, sizeof b, "%.1f MB, %.2f ms", static_cast<double>(bytes) / 1e6, transfer_ns(bytes, w) / 1e6);
@@ -83,12 +84,11 @@ bool times_failure_detection(const harness::Case& c) {
 
 // One packet on each of the DUT's EVs at the bridge's rate (0 when the case times no failure
 // detection): before that the DUT cannot know the last of the paths a failure took is gone.
-// A data packet is the case's MTU of payload and about 100 bytes of headers (Ethernet, IPv6, UDP,
-// BTH, METH, RETH, ICRC).
+// A data packet is the frame time F at the bridge's rate (time_expr.hpp).
 std::uint64_t ev_cycle_ns(const harness::Case& c, const WireFacts& w) {
   if (w.rate_bps == 0 || w.dut_evs == 0 || !times_failure_detection(c)) return 0;
-  const double frame_bits = (static_cast<double>(c.config.qp.mtu) + 100.0) * 8.0;
-  return static_cast<std::uint64_t>(static_cast<double>(w.dut_evs) * frame_bits * 1e9 / static_cast<double>(w.rate_bps));
+  const harness::TimeUnits at_bridge{c.config.qp.timeout, c.config.qp.mtu, w.rate_bps};
+  return static_cast<std::uint64_t>(static_cast<double>(w.dut_evs) * at_bridge.f_ns());
 }
 
 // A bound on failure detection (a fault metric's, no_data_on_failed_ev's grace) shorter than the
@@ -199,25 +199,59 @@ std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts
   return std::nullopt;
 }
 
-WireRescale rescale_for_wire(const harness::Case& c, const WireFacts& w, const std::filesystem::path& fallback_clauses) {
+namespace {
+
+// "timing scaled to this wire: config.qp.timeout 6 -> 10 (...)" for a case given exponent `k`.
+std::string timeout_note(const harness::Case& c, const WireFacts& w, std::uint8_t k) {
+  const std::uint8_t from = c.config.qp.timeout;
+  return "timing scaled to this wire: config.qp.timeout " + std::to_string(from) + " -> " + std::to_string(k) + " (T " +
+         us(t_ns(from)) + " -> " + us(t_ns(k)) + ", at least two round trips of " + us(w.base_rtt_ns) +
+         " and twice the bridge's timing budget of " + us(w.budget_ns) +
+         (ev_cycle_ns(c, w) == 0 ? std::string()
+                                 : ", plus one packet on each of the DUT's " + std::to_string(w.dut_evs) +
+                                       " EVs at the bridge's rate, " + us(ev_cycle_ns(c, w)) +
+                                       ", as the case times failure detection") +
+         "); every time the case writes in T grew with it, those in absolute units stayed";
+}
+
+std::string frame_note(const harness::Case& c, std::uint64_t spray_bps) {
+  const harness::TimeUnits from{c.config.qp.timeout, c.config.qp.mtu, c.spray_bps};
+  const harness::TimeUnits to{c.config.qp.timeout, c.config.qp.mtu, spray_bps};
+  const auto time = [](double ns) {
+    char t[40];
+    std::snprintf(t, sizeof t, ns < 1000 ? "%.2f ns" : "%.2f us", ns < 1000 ? ns : ns / 1e3);
+    return std::string(t);
+  };
+  char b[160];
+  std::snprintf(b, sizeof b, " (a %.0f-byte data frame at %s, the rate the DUT's QP sprays at here, not %s)",
+                c.config.qp.mtu + harness::kFrameHeaderBytes, gbps(spray_bps).c_str(), gbps(c.spray_bps).c_str());
+  return "frame time F on this testbed: " + time(from.f_ns()) + " -> " + time(to.f_ns()) + b +
+         "; every time the case writes in F " + (spray_bps < c.spray_bps ? "grew" : "shrank") +
+         " with it, so its windows hold as many of the DUT's packets" +
+         (spray_bps < c.spray_bps ? " and it runs longer" : "");
+}
+
+}  // namespace
+
+WireRescale rescale_for_testbed(const harness::Case& c, const WireFacts* wire, std::uint64_t spray_bps,
+                                const std::filesystem::path& fallback_clauses) {
   WireRescale r;
-  const std::optional<std::uint8_t> k = wire_timeout(c, w);
-  if (!k) return r;
-  harness::LoadResult again = harness::load_case(c.file, fallback_clauses, harness::LoadOptions{*k});
+  const std::optional<std::uint8_t> k = wire != nullptr ? wire_timeout(c, *wire) : std::nullopt;
+  const bool refit_f = c.frame_timed && spray_bps != 0 && spray_bps != c.spray_bps;
+  if (!k && !refit_f) return r;
+  harness::LoadOptions opt;
+  opt.timeout = k;
+  if (refit_f) opt.spray_bps = spray_bps;
+  harness::LoadResult again = harness::load_case(c.file, fallback_clauses, opt);
   if (!again.ok()) {
-    r.error = "loading " + c.file.string() + " again with config.qp.timeout " + std::to_string(*k) +
-              " for this wire failed:\n" + again.diagnostics.to_string();
+    r.error = "loading " + c.file.string() + " again" +
+              (k ? " with config.qp.timeout " + std::to_string(*k) : std::string()) +
+              (refit_f ? " with F at " + gbps(spray_bps) : std::string()) + " for this testbed failed:\n" +
+              again.diagnostics.to_string();
     return r;
   }
-  const std::uint8_t from = c.config.qp.timeout;
-  r.note = "timing scaled to this wire: config.qp.timeout " + std::to_string(from) + " -> " + std::to_string(*k) +
-           " (T " + us(t_ns(from)) + " -> " + us(t_ns(*k)) + ", at least two round trips of " + us(w.base_rtt_ns) +
-           " and twice the bridge's timing budget of " + us(w.budget_ns) +
-           (ev_cycle_ns(c, w) == 0 ? std::string()
-                                   : ", plus one packet on each of the DUT's " + std::to_string(w.dut_evs) +
-                                         " EVs at the bridge's rate, " + us(ev_cycle_ns(c, w)) +
-                                         ", as the case times failure detection") +
-           "); every time the case writes in T grew with it, those in absolute units stayed";
+  if (k) r.notes.push_back(timeout_note(c, *wire, *k));
+  if (refit_f) r.notes.push_back(frame_note(c, spray_bps));
   r.rescaled = std::move(again.value);
   return r;
 }

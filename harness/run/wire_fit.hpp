@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/case/case_model.hpp"
 #include "harness/testbed/testbed.hpp"
@@ -66,13 +67,17 @@ std::string wire_misfit(const harness::Case& c, const WireFacts& w);
 // nullopt when the case's own T fits, its times are fixed, or no exponent up to kMaxQpTimeout fits.
 std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w);
 
-// The case as it runs on this wire: loaded again from its file with wire_timeout()'s exponent, so
-// every time written in T follows (nothing when the case needs no rescaling).
+// The case as it runs on this testbed, loaded again from its file: on a real-time wire (`wire`
+// not null) with wire_timeout()'s exponent, so every time written in T follows; and, when it
+// writes a time in F, with F at `spray_bps`, the rate its QP sprays at here (network_facts()'s
+// line rate between DUT and peer), so every time written in F follows. Nothing when neither
+// changes.
 struct WireRescale {
   std::optional<harness::Case> rescaled;
-  std::string note;   // "timing scaled to this wire: config.qp.timeout 6 -> 9 (...)", for the report
-  std::string error;  // the file no longer loads
+  std::vector<std::string> notes;  // "timing scaled to this wire: ...", "frame time F on this testbed: ..."
+  std::string error;               // the file no longer loads
 };
-WireRescale rescale_for_wire(const harness::Case& c, const WireFacts& w, const std::filesystem::path& fallback_clauses);
+WireRescale rescale_for_testbed(const harness::Case& c, const WireFacts* wire, std::uint64_t spray_bps,
+                                const std::filesystem::path& fallback_clauses);
 
 }  // namespace mrc::run

@@ -113,6 +113,12 @@ void first_retx_other_path(const Trial& tr, const TrialEnv& env, Measurement& m)
   m.samples.push_back(sample(first_loss, tr.end, retx_on_failed, "retransmitted only on failed EVs until the trial ended", true));
 }
 
+// The DUT's data rate after the fault, back to `recovered_fraction` of the rate before it: bytes
+// in a window of `window_ns` ending at each data packet. After the fault only data on EVs the fault
+// left working counts (goodput): what the failed path swallows is no throughput. A DUT that keeps
+// spraying onto a dead plane of eight loses an eighth of what it sends, which stalls its window
+// on a fast fabric and, on a path slower than the DUT (a real-time bridge), would not show in
+// its egress rate at all.
 void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) {
   const Trace& t = env.t;
   const std::uint64_t w = std::max<std::uint64_t>(env.params.window_ns, 1);
@@ -124,6 +130,7 @@ void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) 
   if (pre == 0) return skip(m, "no data from the DUT in the " + std::to_string(w) + " ns before the fault at " +
                                    std::to_string(tr.start) + " ns");
   const double need = env.params.recovered_fraction * static_cast<double>(pre);
+  const auto good = [&](const PacketRec& p) { return dut_data(p) && !contains(tr.fault->affected_evs, p.ev); };
   std::uint64_t bytes = 0;
   std::size_t tail = first_at(t, tr.start);
   bool any = false;
@@ -132,17 +139,18 @@ void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) 
     const PacketRec& p = t.packets[i];
     if (!dut_data(p)) continue;
     any = true;
-    bytes += p.wire_len;
+    if (good(p)) bytes += p.wire_len;
     while (t.packets[tail].ts_ns + w <= p.ts_ns) {
-      if (dut_data(t.packets[tail])) bytes -= t.packets[tail].wire_len;
+      if (good(t.packets[tail])) bytes -= t.packets[tail].wire_len;
       ++tail;
     }
     if (p.ts_ns >= tr.start + w && static_cast<double>(bytes) >= need) {
-      return m.samples.push_back(sample(tr.start, p.ts_ns, static_cast<std::int64_t>(i), "end of the first window back at the pre-fault rate"));
+      return m.samples.push_back(sample(tr.start, p.ts_ns, static_cast<std::int64_t>(i),
+                                        "end of the first window back at the pre-fault rate on working EVs"));
     }
   }
   if (!any) return skip(m, "no data from the DUT after the fault at " + std::to_string(tr.start) + " ns");
-  m.samples.push_back(sample(tr.start, tr.end, -1, "rate still below the pre-fault rate when the trial ended", true));
+  m.samples.push_back(sample(tr.start, tr.end, -1, "rate on working EVs still below the pre-fault rate when the trial ended", true));
 }
 
 Measurement fault_metric(const CheckContext& ctx, const Trace& t, TrialFn fn, bool need_affected,

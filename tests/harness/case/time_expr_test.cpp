@@ -41,6 +41,23 @@ TEST(TimeExpr, TermsSumWithUnitsAndT) {
   EXPECT_EQ(parse_time("2 T + 12.928 us", TimeUnits{9}).ns, 2 * (1024u << 9) + 12928u);
 }
 
+TEST(TimeExpr, FrameTimesFollowTheRateAndTheMtu) {
+  // F: a 4096-byte payload and 100 bytes of headers at the built-in fabric's 800 Gb/s, 41.96 ns.
+  const TimeUnits sim{6};
+  EXPECT_DOUBLE_EQ(sim.f_ns(), 4196.0 * 8 / 800.0);
+  EXPECT_EQ(parse_time("100 F", sim).ns, 4196u);
+  EXPECT_TRUE(parse_time("100 F", sim).uses_f);
+  EXPECT_FALSE(parse_time("100 F", sim).uses_t);
+  EXPECT_FALSE(parse_time("2 T + 1 us", sim).uses_f);
+  // Across a 1 Gb/s bridge the same 100 frames take 800 times as long; T and absolute units stay.
+  const TimeUnits wire{6, 4096, 1'000'000'000};
+  EXPECT_EQ(parse_time("100 F", wire).ns, 3'356'800u);
+  EXPECT_EQ(parse_time("T + 100 F + 1 us", wire).ns, 65536u + 3'356'800u + 1000u);
+  // A smaller path MTU, a shorter frame: (1024 + 100) x 8 bits at 800 Gb/s.
+  EXPECT_EQ(parse_time("1000 F", TimeUnits{6, 1024}).ns, 11240u);
+  EXPECT_NE(parse_time("3 f", sim).error.find("F (one data frame at the testbed's rate)"), std::string::npos);
+}
+
 TEST(TimeExpr, MistakesSayWhat) {
   const TimeUnits u{6};
   EXPECT_NE(parse_time("3 T + 20 uS", u).error.find("unknown unit 'uS'"), std::string::npos);
@@ -77,7 +94,7 @@ TEST(TimeExpr, LoaderEvaluatesAndRescales) {
   EXPECT_EQ(std::get<ImpairStep>(c.stimulus.at(1).body).at_ns, 20000u);
   EXPECT_EQ(std::get<ExpectStep>(c.stimulus.at(2).body).within_ns, 3 * 65536u);
 
-  const LoadResult scaled = load_case(file, project_clauses(), LoadOptions{9});
+  const LoadResult scaled = load_case(file, project_clauses(), LoadOptions{.timeout = 9, .spray_bps = std::nullopt});
   ASSERT_TRUE(scaled.ok()) << scaled.diagnostics.to_string();
   const Case& s = *scaled.value;
   const std::uint64_t t9 = 1024u << 9;
@@ -87,6 +104,36 @@ TEST(TimeExpr, LoaderEvaluatesAndRescales) {
   EXPECT_EQ(std::get<ImpairStep>(s.stimulus.at(1).body).at_ns, 20000u);  // absolute: unchanged
   EXPECT_EQ(std::get<ExpectStep>(s.stimulus.at(2).body).within_ns, 3 * t9);
   EXPECT_EQ(std::get<ExpectStep>(s.stimulus.at(2).body).grace_ns, 2000u);
+}
+
+TEST(TimeExpr, LoaderEvaluatesFrameTimesAtTheRateItIsGiven) {
+  const auto dir = scratch_dir();
+  const std::string body =
+      "id: reliab-v-001\ntitle: t\nclauses: [RETX-SELECTIVE]\nlevel: SHOULD\nbehaviour: valid\n"
+      "rationale: r\nrole: requester\ntiming: scales\nconfig:\n  qp: {timeout: 6, mtu: 1024}\nstimulus:\n"
+      "  - traffic: {writes: 20, size: 65536}\n"
+      "  - impair: {kind: drop, select: {probability: 0.1, time_window: [100 F, 2000 F + 1 us]}}\n"
+      "  - expect: {within_ns: 2 T, absent: true, match: {opcode: nack}}\n"
+      "checks:\n  - {type: positive_control}\n";
+  const auto file = write_file(dir / "reliab-v-001.yaml", body);
+  const LoadResult as_written = load_case(file, project_clauses());
+  ASSERT_TRUE(as_written.ok()) << as_written.diagnostics.to_string();
+  EXPECT_TRUE(as_written.value->frame_timed);
+  EXPECT_EQ(as_written.value->spray_bps, kDefaultSprayBps);
+  using Window = std::pair<std::uint64_t, std::uint64_t>;
+  const auto window = [](const Case& c) { return *std::get<ImpairStep>(c.stimulus.at(1).body).select.time_window; };
+  EXPECT_EQ(window(*as_written.value), Window(1124, 22480 + 1000));
+
+  const LoadResult slow = load_case(file, project_clauses(), LoadOptions{.timeout = std::nullopt, .spray_bps = 1'000'000'000});
+  ASSERT_TRUE(slow.ok()) << slow.diagnostics.to_string();
+  EXPECT_EQ(slow.value->spray_bps, 1'000'000'000u);
+  EXPECT_EQ(window(*slow.value), Window(899'200, 17'984'000 + 1000));
+  EXPECT_EQ(std::get<ExpectStep>(slow.value->stimulus.at(2).body).within_ns, 2 * 65536u);  // T: unchanged
+  EXPECT_EQ(slow.value->config.qp.timeout, 6);
+
+  const LoadResult plain = load_case(write_file(dir / "spray-v-001.yaml", minimal_case("spray-v-001")), project_clauses());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain.value->frame_timed);
 }
 
 TEST(TimeExpr, WithoutTheKeyACaseScalesOnlyWhenItWritesNoTime) {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "harness/case/case_loader.hpp"
+#include "harness/case/time_expr.hpp"
+#include "harness/testbed/testbed.hpp"
+#include "tests/harness/case/case_test_support.hpp"
 
 namespace mrc::run {
 namespace {
@@ -130,6 +133,52 @@ TEST(WireFit, SuiteCasesWithShortTimersAreNamed) {
   const auto loaded = harness::load_case(std::filesystem::path(MRC_SOURCE_DIR) / "cases/failover/failover-v-001.yaml");
   ASSERT_TRUE(loaded.value.has_value());
   EXPECT_NE(wire_misfit(*loaded.value, kNetns).find("config.qp.timeout 6"), std::string::npos);
+}
+
+// A case that writes F is loaded again at the rate its QP sprays at on the testbed, on a simulated
+// testbed of other links as across a bridge; its windows hold as many packets and it runs longer.
+TEST(WireFit, TimesInFramesFollowTheTestbedsRate) {
+  const auto dir = harness::testing::scratch_dir();
+  const std::filesystem::path clauses = std::filesystem::path(MRC_SOURCE_DIR) / "cases/clauses.yaml";
+  const auto file = harness::testing::write_file(
+      dir / "reliab-v-001.yaml",
+      "id: reliab-v-001\ntitle: t\nclauses: [RETX-SELECTIVE]\nlevel: SHOULD\nbehaviour: valid\nrationale: r\n"
+      "role: requester\ntiming: scales\nconfig:\n  qp: {timeout: 6}\nstimulus:\n  - traffic: {writes: 20, size: 65536}\n"
+      "  - impair: {kind: drop, select: {probability: 0.1, time_window: [0, 240 F]}}\n"
+      "checks:\n  - {type: positive_control}\n");
+  harness::LoadResult loaded = harness::load_case(file, harness::testing::project_clauses());
+  ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.to_string();
+  const harness::Case& c = *loaded.value;
+  const auto window_end = [](const harness::Case& k) {
+    return std::get<harness::ImpairStep>(k.stimulus.at(1).body).select.time_window->second;
+  };
+  EXPECT_EQ(window_end(c), 10070u);  // 240 x 41.96 ns
+  EXPECT_FALSE(rescale_for_testbed(c, nullptr, harness::kDefaultSprayBps, clauses).rescaled);  // the built-in rate
+
+  const WireRescale half = rescale_for_testbed(c, nullptr, 400'000'000'000, clauses);  // a fabric of 50 Gb/s links
+  ASSERT_TRUE(half.rescaled) << half.error;
+  EXPECT_EQ(window_end(*half.rescaled), 20141u);
+  ASSERT_EQ(half.notes.size(), 1u);
+  EXPECT_NE(half.notes[0].find("frame time F on this testbed: 41.96 ns -> 83.92 ns (a 4196-byte data frame at 400.00 Gb/s"),
+            std::string::npos)
+      << half.notes[0];
+
+  WireFacts w = kNetns;
+  w.budget_ns = 500'000;
+  const WireRescale wire = rescale_for_testbed(c, &w, w.rate_bps, clauses);
+  ASSERT_TRUE(wire.rescaled) << wire.error;
+  EXPECT_EQ(wire.rescaled->config.qp.timeout, 10);
+  EXPECT_EQ(window_end(*wire.rescaled), 8'056'320u);  // 240 frames at 1 Gb/s: 8 ms, over a round trip
+  ASSERT_EQ(wire.notes.size(), 2u);
+  EXPECT_NE(wire.notes[0].find("config.qp.timeout 6 -> 10"), std::string::npos) << wire.notes[0];
+  EXPECT_NE(wire.notes[1].find("-> 33.57 us (a 4196-byte data frame at 1.00 Gb/s"), std::string::npos) << wire.notes[1];
+  EXPECT_EQ(wire_misfit(*wire.rescaled, w), "");
+  harness::Case as_written = c;  // its window as written (given the timeout it fits with): too short
+  as_written.config.qp.timeout = 10;
+  EXPECT_NE(wire_misfit(as_written, w).find("a window of 10.1 us"), std::string::npos) << wire_misfit(as_written, w);
+
+  const harness::Case plain = with_traffic(6, 1, 4096);  // writes no F: nothing to refit
+  EXPECT_FALSE(rescale_for_testbed(plain, nullptr, 1'000'000'000, clauses).rescaled);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include <set>
 
+#include "harness/case/time_expr.hpp"
 #include "harness/testbed/sim/address_plan.hpp"
+#include "harness/testbed/testbed.hpp"
 #include "harness/testbed/sim/simulator.hpp"
 
 namespace mrc::sim {
@@ -22,6 +24,17 @@ TEST(SimTopology, PresetsHaveTheAdvertisedShape) {
   EXPECT_EQ(preset("pod")->hosts, 1024u);
   EXPECT_FALSE(preset("campus"));
   for (const auto& n : preset_names()) EXPECT_EQ(preset(n)->validate(), "") << n;
+}
+
+// A case's frame time F is evaluated at kDefaultSprayBps as it is loaded; the runner loads it
+// again only where the testbed's rate differs, so every preset keeps the rate cases were written at.
+TEST(SimTopology, PresetsSprayAtTheRateCasesAreLoadedAt) {
+  for (const std::string& name : harness::testbed_preset_names()) {
+    std::string error;
+    const auto tb = harness::make_sim_testbed(harness::TestbedRequest::named(name), 1, &error);
+    ASSERT_TRUE(tb) << error;
+    EXPECT_EQ(tb->network_facts(0, 1, 4096).line_rate_bps, harness::kDefaultSprayBps) << name;
+  }
 }
 
 TEST(SimTopology, ValidateNamesTheBadKey) {
