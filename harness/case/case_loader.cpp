@@ -56,6 +56,18 @@ TimeUnits time_units_of(const YAML::Node& root, const LoadOptions& opt) {
       if (const auto m = read_uint_as<std::uint32_t>(*qp, "mtu"); m && *m >= 256 && *m <= 4096) u.mtu = *m;
     }
   }
+  // F follows an open-loop traffic's rate where it is lower than the testbed's (the lowest of them).
+  if (const auto steps = find_key(root, "stimulus"); steps && steps->IsSequence()) {
+    for (const auto& step : *steps) {
+      if (!step.IsMap()) continue;
+      const auto traffic = find_key(step, "traffic");
+      if (!traffic || !traffic->IsMap()) continue;
+      if (const auto g = read_number(*traffic, "rate_gbps"); g && *g > 0 && *g <= 1600) {
+        const auto bps = static_cast<std::uint64_t>(*g * 1e9);
+        u.traffic_bps = u.traffic_bps == 0 ? bps : std::min(u.traffic_bps, bps);
+      }
+    }
+  }
   if (opt.timeout) u.timeout = *opt.timeout;
   if (opt.spray_bps && *opt.spray_bps != 0) u.spray_bps = *opt.spray_bps;
   return u;
@@ -238,6 +250,7 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     c.timing_scales = timing ? *timing == "scales" : v.times_seen() == 0;
     c.frame_timed = v.frame_times_seen() != 0;
     c.spray_bps = v.time_units().spray_bps;
+    c.traffic_bps = v.time_units().traffic_bps;
     detail::check_case_rules(root, c, file, *clauses, v);
     c.basis = case_basis(c.clauses, *clauses);
     for (Check& chk : c.checks) chk.level = proven_level(chk.clauses.empty() ? c.clauses : chk.clauses, *clauses, c.level);

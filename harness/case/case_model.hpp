@@ -452,6 +452,7 @@ struct Case {
   // runner loads the case again where its testbed sprays at another rate (LoadOptions::spray_bps).
   bool frame_timed = false;
   std::uint64_t spray_bps = 0;
+  std::uint64_t traffic_bps = 0;  // its lowest open-loop traffic rate, which F follows when lower
 
   bool has_tag(std::string_view tag) const;
   bool requires_cap(Capability c) const;

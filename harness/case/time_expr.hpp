@@ -4,7 +4,8 @@
 //
 // Units: ns, us, ms, s; T, the case's ACK timeout (1.024 us x 2^config.qp.timeout, W15); and F,
 // the frame time: one of the case's data frames (its path MTU of payload and kFrameHeaderBytes of
-// headers) at the rate its QP sprays at. A bound written in T follows the timer it was derived
+// headers) at the rate its QP sprays at: the testbed's, or the case's open-loop traffic rate
+// (`rate_gbps`) when that is lower. A bound written in T follows the timer it was derived
 // from: when the runner raises the timeout exponent on a slow wire (a case with `timing: scales`),
 // every time written in T grows with it, and the times written in absolute units stay. A time
 // written in F follows the testbed's rate: a window of `24 F` holds about 24 of the DUT's packets
@@ -13,6 +14,7 @@
 // on a slow testbed, where it runs longer.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,8 +34,10 @@ struct TimeUnits {
   std::uint8_t timeout = 8;  // config.qp.timeout: T = 1024 ns << timeout
   std::uint32_t mtu = 4096;  // config.qp.mtu: F's payload
   std::uint64_t spray_bps = kDefaultSprayBps;
+  std::uint64_t traffic_bps = 0;  // the lowest open-loop rate_gbps of the case's traffic (0: none)
   std::uint64_t t_ns() const { return std::uint64_t{1024} << timeout; }
-  double f_ns() const { return (static_cast<double>(mtu) + kFrameHeaderBytes) * 8e9 / static_cast<double>(spray_bps); }
+  std::uint64_t rate_bps() const { return traffic_bps != 0 ? std::min(spray_bps, traffic_bps) : spray_bps; }
+  double f_ns() const { return (static_cast<double>(mtu) + kFrameHeaderBytes) * 8e9 / static_cast<double>(rate_bps()); }
 };
 
 struct TimeValue {

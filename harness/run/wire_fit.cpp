@@ -189,9 +189,24 @@ WireFacts wire_facts(const harness::Testbed& tb, const harness::Case& c, int dut
   return w;
 }
 
+std::uint64_t longest_hold_ns(const harness::Case& c) {
+  std::uint64_t longest = 0;
+  for (const harness::StimulusStep& s : c.stimulus) {
+    const auto* imp = std::get_if<harness::ImpairStep>(&s.body);
+    if (imp == nullptr) continue;
+    if (imp->kind == harness::ImpairKind::kReorder) {
+      // impairment.cpp: a reordered packet is held delay_ns, by default depth x 1 us
+      longest = std::max(longest, imp->params.delay_ns.value_or(std::uint64_t{imp->params.depth.value_or(1)} * 1000));
+    } else if (imp->kind == harness::ImpairKind::kDelay) {
+      longest = std::max(longest, imp->params.delay_ns.value_or(0) + imp->params.jitter_ns.value_or(0));
+    }
+  }
+  return longest;
+}
+
 std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w) {
   const std::uint64_t cycle = ev_cycle_ns(c, w);
-  const std::uint64_t need = 2 * std::max(w.base_rtt_ns, w.budget_ns) + cycle;
+  const std::uint64_t need = 2 * std::max(w.base_rtt_ns, w.budget_ns) + cycle + longest_hold_ns(c);
   if (!c.timing_scales || !timer_matters(c) || t_ns(c.config.qp.timeout) >= need) return std::nullopt;
   for (std::uint8_t k = c.config.qp.timeout; k <= harness::kMaxQpTimeout; ++k) {
     if (t_ns(k) >= need) return k;
@@ -211,24 +226,33 @@ std::string timeout_note(const harness::Case& c, const WireFacts& w, std::uint8_
                                  : ", plus one packet on each of the DUT's " + std::to_string(w.dut_evs) +
                                        " EVs at the bridge's rate, " + us(ev_cycle_ns(c, w)) +
                                        ", as the case times failure detection") +
+         (longest_hold_ns(c) == 0 ? std::string()
+                                  : ", plus the " + us(longest_hold_ns(c)) +
+                                        " the case holds packets back (reorder, delay), so a held packet is not taken for lost") +
          "); every time the case writes in T grew with it, those in absolute units stayed";
 }
 
+// F as the case was loaded, and at this testbed's spray rate (both capped by its traffic's rate).
+harness::TimeUnits frame_units(const harness::Case& c, std::uint64_t spray_bps) {
+  return harness::TimeUnits{c.config.qp.timeout, c.config.qp.mtu, spray_bps, c.traffic_bps};
+}
+
 std::string frame_note(const harness::Case& c, std::uint64_t spray_bps) {
-  const harness::TimeUnits from{c.config.qp.timeout, c.config.qp.mtu, c.spray_bps};
-  const harness::TimeUnits to{c.config.qp.timeout, c.config.qp.mtu, spray_bps};
+  const harness::TimeUnits from = frame_units(c, c.spray_bps);
+  const harness::TimeUnits to = frame_units(c, spray_bps);
   const auto time = [](double ns) {
     char t[40];
     std::snprintf(t, sizeof t, ns < 1000 ? "%.2f ns" : "%.2f us", ns < 1000 ? ns : ns / 1e3);
     return std::string(t);
   };
-  char b[160];
-  std::snprintf(b, sizeof b, " (a %.0f-byte data frame at %s, the rate the DUT's QP sprays at here, not %s)",
-                c.config.qp.mtu + harness::kFrameHeaderBytes, gbps(spray_bps).c_str(), gbps(c.spray_bps).c_str());
+  const bool slower = to.rate_bps() < from.rate_bps();
+  char b[200];
+  std::snprintf(b, sizeof b, " (a %.0f-byte data frame at %s, the rate the DUT's QP sprays at here%s, not %s)",
+                c.config.qp.mtu + harness::kFrameHeaderBytes, gbps(to.rate_bps()).c_str(),
+                c.traffic_bps == to.rate_bps() ? " (its traffic's rate)" : "", gbps(from.rate_bps()).c_str());
   return "frame time F on this testbed: " + time(from.f_ns()) + " -> " + time(to.f_ns()) + b +
-         "; every time the case writes in F " + (spray_bps < c.spray_bps ? "grew" : "shrank") +
-         " with it, so its windows hold as many of the DUT's packets" +
-         (spray_bps < c.spray_bps ? " and it runs longer" : "");
+         "; every time the case writes in F " + (slower ? "grew" : "shrank") +
+         " with it, so its windows hold as many of the DUT's packets" + (slower ? " and it runs longer" : "");
 }
 
 }  // namespace
@@ -236,13 +260,25 @@ std::string frame_note(const harness::Case& c, std::uint64_t spray_bps) {
 WireRescale rescale_for_testbed(const harness::Case& c, const WireFacts* wire, std::uint64_t spray_bps,
                                 const std::filesystem::path& fallback_clauses) {
   WireRescale r;
-  const std::optional<std::uint8_t> k = wire != nullptr ? wire_timeout(c, *wire) : std::nullopt;
-  const bool refit_f = c.frame_timed && spray_bps != 0 && spray_bps != c.spray_bps;
-  if (!k && !refit_f) return r;
+  const bool refit_f =
+      c.frame_timed && spray_bps != 0 && frame_units(c, spray_bps).rate_bps() != frame_units(c, c.spray_bps).rate_bps();
   harness::LoadOptions opt;
-  opt.timeout = k;
   if (refit_f) opt.spray_bps = spray_bps;
-  harness::LoadResult again = harness::load_case(c.file, fallback_clauses, opt);
+  // The timeout fits the case as it runs here: its holds written in F grow with the rate first.
+  std::optional<harness::LoadResult> at_rate;
+  if (refit_f && wire != nullptr) {
+    at_rate = harness::load_case(c.file, fallback_clauses, opt);
+    if (!at_rate->ok()) {
+      r.error = "loading " + c.file.string() + " again with F at " + gbps(spray_bps) + " for this testbed failed:\n" +
+                at_rate->diagnostics.to_string();
+      return r;
+    }
+  }
+  const std::optional<std::uint8_t> k =
+      wire == nullptr ? std::nullopt : wire_timeout(at_rate ? *at_rate->value : c, *wire);
+  if (!k && !refit_f) return r;
+  opt.timeout = k;
+  harness::LoadResult again = k || !at_rate ? harness::load_case(c.file, fallback_clauses, opt) : std::move(*at_rate);
   if (!again.ok()) {
     r.error = "loading " + c.file.string() + " again" +
               (k ? " with config.qp.timeout " + std::to_string(*k) : std::string()) +
@@ -250,7 +286,7 @@ WireRescale rescale_for_testbed(const harness::Case& c, const WireFacts* wire, s
               again.diagnostics.to_string();
     return r;
   }
-  if (k) r.notes.push_back(timeout_note(c, *wire, *k));
+  if (k) r.notes.push_back(timeout_note(at_rate ? *at_rate->value : c, *wire, *k));
   if (refit_f) r.notes.push_back(frame_note(c, spray_bps));
   r.rescaled = std::move(again.value);
   return r;

@@ -64,8 +64,14 @@ std::string wire_misfit(const harness::Case& c, const WireFacts& w);
 // measured across the bridge may be off by (an agent's call, the bridge's lag): a timer of twice
 // that keeps the order of the DUT's timer events and the harness's view of them, and a DUT whose
 // acknowledgements wait that long behind a busy bridge does not retransmit what was delivered.
-// nullopt when the case's own T fits, its times are fixed, or no exponent up to kMaxQpTimeout fits.
+// A case that holds packets back (reorder, delay impairments) needs that hold on top: in the
+// simulator its T is far longer than its holds (a reorder of 3 us against a T of 262 us), and a
+// hold written in F grows on a slow wire. nullopt when the case's own T fits, its times are fixed,
+// or no exponent up to kMaxQpTimeout fits.
 std::optional<std::uint8_t> wire_timeout(const harness::Case& c, const WireFacts& w);
+// The longest a case's impairments hold a packet back (reorder's delay_ns, default depth x 1 us;
+// delay's delay_ns + jitter_ns); 0 when none does.
+std::uint64_t longest_hold_ns(const harness::Case& c);
 
 // The case as it runs on this testbed, loaded again from its file: on a real-time wire (`wire`
 // not null) with wire_timeout()'s exponent, so every time written in T follows; and, when it

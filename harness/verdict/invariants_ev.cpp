@@ -86,9 +86,22 @@ void no_data_in_state(Run& r, std::uint32_t bit, const char* state, bool strict,
   const std::string graced = r.budget_note.empty() ? "" : " (" + r.budget_note + ")";
   const auto spans = intervals_for(r.ctx, bit);
   if (spans.empty()) return r.stop(Verdict::kInconclusive, std::string("no EV was ") + state + " during the run");
-  r.judged_what = probes ? "data packets and reliability probes from the DUT" : "data packets from the DUT";
+  r.judged_what = std::string(probes ? "data packets and reliability probes" : "data packets") +
+                  " from the DUT while an EV was " + state;
+  // Judged: what the DUT sent while some EV had been in the state past the grace. A DUT that sent
+  // nothing then (its traffic over before a deny, on a testbed slower than the case was written
+  // for) had no EV to avoid: nothing to judge, not a PASS.
+  const auto exposed = [&](std::uint64_t ts) {
+    for (const auto& e : spans) {
+      for (const auto& s : e.spans) {
+        if (ts >= s.from + grace && ts < s.to) return true;
+      }
+    }
+    return false;
+  };
   for (const PacketRec& p : r.t.packets) {
     if (!dut_data(p) && !(probes && p.from_dut && p.cls == FrameClass::kProbe)) continue;
+    if (!exposed(p.ts_ns)) continue;
     ++r.judged;
     if (const Interval* s = covering(spans, p.ev, p.ts_ns, strict); s && p.ts_ns >= s->from + grace) {
       r.violation(p, "ev", std::string("an EV that is not ") + state + graced, ev_label(r.ctx, p.ev),

@@ -131,6 +131,20 @@ TEST(TimeExpr, LoaderEvaluatesFrameTimesAtTheRateItIsGiven) {
   EXPECT_EQ(std::get<ExpectStep>(slow.value->stimulus.at(2).body).within_ns, 2 * 65536u);  // T: unchanged
   EXPECT_EQ(slow.value->config.qp.timeout, 6);
 
+  // An open-loop traffic slower than the testbed: F is a frame at its rate, here and on the wire.
+  const std::string paced = std::string(body).replace(body.find("{writes: 20, size: 65536}"), 25,
+                                                      "{writes: 20, size: 65536, rate_gbps: 100}");
+  const auto paced_file = write_file(dir / "reliab-v-002.yaml",
+                                     std::string(paced).replace(paced.find("reliab-v-001"), 12, "reliab-v-002"));
+  const LoadResult at_100 = load_case(paced_file, project_clauses());
+  ASSERT_TRUE(at_100.ok()) << at_100.diagnostics.to_string();
+  EXPECT_EQ(at_100.value->traffic_bps, 100'000'000'000u);
+  EXPECT_EQ(window(*at_100.value), Window(8992, 179840 + 1000));  // 100 F, 2000 F + 1 us at 100 Gb/s
+  const LoadResult paced_slow =
+      load_case(paced_file, project_clauses(), LoadOptions{.timeout = std::nullopt, .spray_bps = 1'000'000'000});
+  ASSERT_TRUE(paced_slow.ok());
+  EXPECT_EQ(window(*paced_slow.value), window(*slow.value));  // the bridge is slower than the traffic
+
   const LoadResult plain = load_case(write_file(dir / "spray-v-001.yaml", minimal_case("spray-v-001")), project_clauses());
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain.value->frame_timed);

@@ -135,6 +135,34 @@ TEST(WireFit, SuiteCasesWithShortTimersAreNamed) {
   EXPECT_NE(wire_misfit(*loaded.value, kNetns).find("config.qp.timeout 6"), std::string::npos);
 }
 
+// A packet the case holds back must not be taken for lost: T covers the longest hold on top of
+// twice the budget (reorder's delay_ns, by default depth x 1 us; delay's delay_ns + jitter_ns).
+TEST(WireFit, TheTimeoutCoversTheLongestHold) {
+  harness::Case c = with_traffic(8, 24, 65536);
+  c.timing_scales = true;
+  WireFacts w = kNetns;
+  w.budget_ns = 500'000;
+  EXPECT_EQ(longest_hold_ns(c), 0u);
+  EXPECT_EQ(wire_timeout(c, w), 10);  // 1.05 ms >= 2 x 500 us
+  harness::ImpairStep reorder;
+  reorder.kind = harness::ImpairKind::kReorder;
+  reorder.params.depth = 2;
+  reorder.params.delay_ns = 2'383'328;  // 71 F at 1 Gb/s
+  c.stimulus.push_back(harness::StimulusStep{{}, reorder});
+  EXPECT_EQ(longest_hold_ns(c), 2'383'328u);
+  EXPECT_EQ(wire_timeout(c, w), 12);  // 4.19 ms >= 1 ms + 2.38 ms; 2^11 (2.1 ms) is not
+  reorder.params.delay_ns.reset();   // the impairment's default: depth x 1 us
+  c.stimulus.back() = harness::StimulusStep{{}, reorder};
+  EXPECT_EQ(longest_hold_ns(c), 2000u);
+  harness::ImpairStep delay;
+  delay.kind = harness::ImpairKind::kDelay;
+  delay.params.delay_ns = 3'000'000;
+  delay.params.jitter_ns = 1'000'000;
+  c.stimulus.push_back(harness::StimulusStep{{}, delay});
+  EXPECT_EQ(longest_hold_ns(c), 4'000'000u);
+  EXPECT_EQ(wire_timeout(c, w), 13);  // 8.4 ms >= 1 ms + 4 ms
+}
+
 // A case that writes F is loaded again at the rate its QP sprays at on the testbed, on a simulated
 // testbed of other links as across a bridge; its windows hold as many packets and it runs longer.
 TEST(WireFit, TimesInFramesFollowTheTestbedsRate) {
