@@ -249,6 +249,7 @@ LoadResult load_case_impl(const std::filesystem::path& file, const ClauseIndex* 
     const std::optional<std::string> timing = read_string(root, "timing");
     c.timing_scales = timing ? *timing == "scales" : v.times_seen() == 0;
     c.frame_timed = v.frame_times_seen() != 0;
+    c.t_timed = v.t_times_seen() != 0;
     c.spray_bps = v.time_units().spray_bps;
     c.traffic_bps = v.time_units().traffic_bps;
     detail::check_case_rules(root, c, file, *clauses, v);

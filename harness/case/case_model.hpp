@@ -451,6 +451,9 @@ struct Case {
   // Some time is written in F (a data frame at the testbed's rate), evaluated at `spray_bps`: the
   // runner loads the case again where its testbed sprays at another rate (LoadOptions::spray_bps).
   bool frame_timed = false;
+  // Some time is written in T: a window the case watches for as long as the DUT's timer, which
+  // must outlast the testbed's crossings even where no traffic of the DUT's runs on that timer.
+  bool t_timed = false;
   std::uint64_t spray_bps = 0;
   std::uint64_t traffic_bps = 0;  // its lowest open-loop traffic rate, which F follows when lower
 

@@ -326,6 +326,7 @@ bool Validator::scalar(const YAML::Node& node, const KeySpec& spec, const std::s
       ++times_seen_;
       const TimeValue t = parse_time(text, units_);
       if (t.uses_f) ++frame_times_seen_;
+      if (t.uses_t) ++t_times_seen_;
       if (!t.ns) {
         error(at, path, "expected " + kind_words(spec) + ", got " + describe(node) + ": " + t.error);
         return false;

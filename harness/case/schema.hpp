@@ -108,6 +108,8 @@ class Validator {
   std::size_t times_seen() const { return times_seen_; }
   // How many of them are written in F (the frame time at the testbed's rate).
   std::size_t frame_times_seen() const { return frame_times_seen_; }
+  // How many of them are written in T (the ACK timeout).
+  std::size_t t_times_seen() const { return t_times_seen_; }
   std::size_t errors() const { return errors_; }
 
  private:
@@ -121,6 +123,7 @@ class Validator {
   TimeUnits units_;
   std::size_t times_seen_ = 0;
   std::size_t frame_times_seen_ = 0;
+  std::size_t t_times_seen_ = 0;
   std::size_t errors_ = 0;
   int depth_ = 0;
   std::size_t nodes_ = 0;

@@ -211,6 +211,9 @@ void collect(SessionState& s) {
       std::find(caps.begin(), caps.end(), "precise_drop_count") != caps.end() &&
       std::find(off.begin(), off.end(), harness::Capability::kPreciseDropCount) == off.end();
 
+  if (const harness::BridgeFigures* b = s.tb->bridge_figures(kDutHost); b != nullptr) {
+    ctx.bridge_lag = {true, b->tx_lag.max(), b->rx_entry.max()};
+  }
   ctx.expects = evaluate_expects(s.timeline, ctx);
   for (auto& r : s.control_records) ctx.expects.push_back(std::move(r));
 

@@ -1,6 +1,9 @@
 // The case's `impair` steps on the testbed: per-packet rules behind the impairment hook (their
 // `select.link` resolved to testbed links) and scheduled faults (link down/up, black-hole of a
 // link or of the DUT's link on a plane, switch down, DUT port down).
+// Also what follows a traffic step that left late: its impairment rules and held injections.
+#include <algorithm>
+
 #include "harness/dut/profile_setup.hpp"
 #include "harness/run/session_state.hpp"
 
@@ -101,13 +104,38 @@ bool setup_impairments(SessionState& s) {
   return true;
 }
 
+// Injections the case times after the traffic step (an ACK while a PSN is outstanding, a
+// port-status update mid-transfer) meant that long after the traffic began: they follow it, as
+// impairment rules do. Those not sent yet move; the rest of the queue is sorted again.
+std::size_t follow_late_traffic(std::vector<SessionState::HeldInject>& held, std::size_t sent, std::uint64_t start_ns,
+                                std::uint64_t late_ns) {
+  std::size_t moved = 0;
+  for (std::size_t i = sent; i < held.size(); ++i) {
+    SessionState::HeldInject& h = held[i];
+    if (h.followed || h.scheduled_ns <= start_ns) continue;
+    h.at_ns += late_ns;
+    h.followed = true;
+    ++moved;
+  }
+  if (moved > 0) {
+    std::stable_sort(held.begin() + static_cast<std::ptrdiff_t>(std::min(sent, held.size())), held.end(),
+                     [](const auto& a, const auto& b) { return a.at_ns < b.at_ns; });
+  }
+  return moved;
+}
+
 void traffic_left_late(SessionState& s, std::uint64_t start_ns, std::uint64_t took) {
   s.result.ctx.late_steps.emplace_back(start_ns, took);
+  const std::string late = " ns moved with it: its first write returned " + std::to_string(took - start_ns) +
+                           " ns late (a post to the DUT takes real time)";
+  if (const std::size_t moved = follow_late_traffic(s.held_injects, s.held_sent, start_ns, took - start_ns); moved > 0) {
+    s.result.notes.push_back(std::to_string(moved) + " injection(s) timed after the traffic step at " +
+                             std::to_string(start_ns) + late);
+  }
   if (!s.impair) return;
   if (const std::size_t moved = s.impair->follow_late_traffic(start_ns, took - start_ns); moved > 0) {
     s.result.notes.push_back(std::to_string(moved) + " impairment rule(s) timed from the traffic step at " +
-                             std::to_string(start_ns) + " ns moved with it: its first write returned " +
-                             std::to_string(took - start_ns) + " ns late (a post to the DUT takes real time)");
+                             std::to_string(start_ns) + late);
   }
 }
 

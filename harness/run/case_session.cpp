@@ -194,8 +194,10 @@ bool Session::setup_injects() {
   const harness::Case& c = s_.c;
   const stim::FrameContext fc = s_.frame_context(/*from_dut=*/false, /*encapsulated=*/false);
   std::uint64_t first_control = UINT64_MAX;
+  std::uint64_t first_traffic = UINT64_MAX;
   for (const harness::StimulusStep& st : c.stimulus) {
     if (const auto* ctl = std::get_if<harness::ControlStep>(&st.body)) first_control = std::min(first_control, ctl->at_ns);
+    if (const auto* t = std::get_if<harness::TrafficStep>(&st.body)) first_traffic = std::min(first_traffic, t->start_ns);
   }
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     const auto* inj = std::get_if<harness::InjectStep>(&c.stimulus[i].body);
@@ -204,8 +206,11 @@ bool Session::setup_injects() {
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
     note_injected_write(s_, f.bytes);
-    if (s_.real_time() && inj->at_ns >= first_control) {
-      s_.held_injects.push_back(SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port)});
+    // On a real-time testbed: after a control call (it takes real time), or after the start of
+    // traffic (its first write may return late, and the injection follows it).
+    if (s_.real_time() && (inj->at_ns >= first_control || (first_traffic != UINT64_MAX && inj->at_ns > first_traffic))) {
+      s_.held_injects.push_back(
+          SessionState::HeldInject{inj->at_ns, i, f.bytes, static_cast<int>(inj->port), inj->at_ns, false});
       continue;
     }
     const TestbedTimer timer(s_.result);
@@ -222,7 +227,7 @@ bool Session::send_held_inject(const SessionState::HeldInject& h) {
   if (std::string e = s_.tb->inject_to(kDutHost, h.port, h.frame, now); !e.empty()) {
     return s_.fail(Verdict::kError, "stimulus[" + std::to_string(h.step) + "]: inject on port " + std::to_string(h.port) + ": " + e);
   }
-  if (now > h.at_ns) s_.result.ctx.late_steps.emplace_back(h.at_ns, now);
+  if (now > h.scheduled_ns) s_.result.ctx.late_steps.emplace_back(h.scheduled_ns, now);
   return true;
 }
 
@@ -363,7 +368,7 @@ bool Session::play() {
   const std::uint64_t horizon = s_.timeline.horizon_ns;
   const std::uint64_t limit = horizon + s_.o.virtual_limit_ns;
   std::size_t next_control = 0;
-  std::size_t next_inject = 0;
+  std::size_t& next_inject = s_.held_sent;  // traffic that leaves late moves the held injections after it
   bool draining = false;
   std::uint64_t drain_until = 0;
   while (true) {

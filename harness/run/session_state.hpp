@@ -71,16 +71,20 @@ struct SessionState {
   std::unique_ptr<harness::stim::ImpairmentProgram> impair;
   std::vector<ScheduledFault> faults;
   std::vector<std::pair<std::uint64_t, std::size_t>> controls;  // (at_ns, step), sorted
-  // On a real-time testbed, injections scheduled after a control step: sent by the runner once
-  // every control before them has returned (an agent's call takes real time), not handed to the
-  // fabric up front. (at_ns, step, frame, port), sorted.
+  // On a real-time testbed, injections scheduled after a control step or after the start of a
+  // traffic step: sent by the runner once every control before them has returned (an agent's
+  // call takes real time), and later by as much as the traffic's first write returned late, not
+  // handed to the fabric up front. Sorted by at_ns; the first held_sent of them are sent.
   struct HeldInject {
-    std::uint64_t at_ns = 0;
+    std::uint64_t at_ns = 0;         // when it goes out
     std::size_t step = 0;
     std::vector<std::uint8_t> frame;
     int port = 1;
+    std::uint64_t scheduled_ns = 0;  // the case's at_ns: expects anchored on it count from there
+    bool followed = false;           // moved with late traffic already (once, as impairment rules)
   };
   std::vector<HeldInject> held_injects;
+  std::size_t held_sent = 0;
   std::vector<harness::ExpectRecord> control_records;           // control steps' expected results
   std::vector<harness::EvRecord> dut_evs;                       // after apply
   std::vector<harness::stim::WireEv> dut_wire_evs;              // on-wire bytes of dut_evs
@@ -136,8 +140,13 @@ void prefill_traffic(SessionState& s);
 
 // case_impair.cpp: a traffic step that started at `start_ns` had its first write return at `took`
 // (an external DUT's post takes real time): an expect on it counts from then (late_steps), and
-// impairment rules timed from it follow it (ImpairmentProgram::follow_late_traffic, noted).
+// impairment rules and held injections timed from it follow it
+// (ImpairmentProgram::follow_late_traffic, noted).
 void traffic_left_late(SessionState& s, std::uint64_t start_ns, std::uint64_t took);
+// The held injections it moves: those not yet sent (from `sent` on) that the case scheduled after
+// start_ns go out late_ns later, each once, and stay in time order. Returns how many moved.
+std::size_t follow_late_traffic(std::vector<SessionState::HeldInject>& held, std::size_t sent, std::uint64_t start_ns,
+                                std::uint64_t late_ns);
 
 // case_collect.cpp: taps, faults, observations, expects -> result.ctx.
 void collect(SessionState& s);

@@ -43,11 +43,13 @@ std::uint64_t write_bytes(const harness::StimulusStep& s) {
 // W15 (host API) T = 1.024 us x 2^timeout
 std::uint64_t t_ns(std::uint8_t timeout) { return harness::TimeUnits{timeout}.t_ns(); }
 
+// T matters on a wire when the DUT's traffic runs on its timer, or when the case times in T what
+// it watches (an injection's absent answer: one T must hold the bridge's two crossings).
 bool timer_matters(const harness::Case& c) {
   const bool traffic = std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& s) {
     return std::holds_alternative<harness::TrafficStep>(s.body);
   });
-  return traffic && c.config.qp.count != 0;
+  return (traffic && c.config.qp.count != 0) || c.t_timed;
 }
 
 // The bound a check puts on how soon the DUT leaves a failed path (a fault metric's, the

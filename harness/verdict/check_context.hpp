@@ -29,6 +29,10 @@ struct ExpectRecord {
   std::uint64_t matched_at_ns = 0;
   std::string mismatch;      // closest candidate and its first differing field, when not matched
   bool control = false;      // a control step's call and the result it expects (not a frame)
+  // False for an absent frame's window that a real-time testbed's crossings left empty (it opens
+  // after the inject reached the DUT and closes a budget early): nothing was judged, and
+  // run_expectations() says so instead of counting it matched.
+  bool judged = true;
 };
 
 // One EV of a side's EV array as it goes on the wire: the expanded bytes (MSB first), the port
@@ -79,6 +83,16 @@ struct CheckContext {
   // timing checks add to an upper bound and take off a lower one (timing_budget.hpp). Zero on
   // the simulated fabric; a test sets it directly to judge a context as a bridge would.
   TimingBudget timing_budget;
+  // What a real-time bridge measured in this run (known false on the simulated fabric): the longest
+  // a frame to the DUT waited between reaching the DUT's host on the fabric's clock and the kernel
+  // taking it (tx lag), and the longest a frame from the DUT entered the fabric after its kernel
+  // capture time (entry delay). The budget is what the bridge promises; these are what it did.
+  struct BridgeLag {
+    bool known = false;
+    std::uint64_t to_dut_max_ns = 0;
+    std::uint64_t from_dut_max_ns = 0;
+  };
+  BridgeLag bridge_lag;
   // Steps that happened later than scheduled: (scheduled time, when it took effect), ns. A
   // control step's call on a real-time testbed takes real time (an agent's request) and what it
   // causes may come at any point of it; an injection held back until such a call returned goes

@@ -2,7 +2,8 @@
 // matched them against the DUT's frames when the run's observations were collected; this turns
 // those records into a verdict. An unmatched expect is a FAIL with its mismatch text (the closest
 // candidate and its first differing field), unless the tap it watched lost packets: then the
-// expect could not be judged (INCONCLUSIVE).
+// expect could not be judged (INCONCLUSIVE). An absent frame's window that a real-time testbed's
+// crossings left empty judged nothing: INCONCLUSIVE when nothing else FAILed, never a PASS.
 #include <algorithm>
 
 #include "harness/verdict/check_support.hpp"
@@ -36,7 +37,14 @@ CheckResult run_expectations(const CheckContext& ctx) {
   }
   Findings findings(r);
   std::size_t matched = 0;
+  const ExpectRecord* unjudged = nullptr;
+  std::size_t unjudged_count = 0;
   for (const ExpectRecord& e : ctx.expects) {
+    if (!e.judged) {
+      if (unjudged == nullptr) unjudged = &e;
+      ++unjudged_count;
+      continue;
+    }
     if (e.matched) {
       ++matched;
       continue;
@@ -59,6 +67,14 @@ CheckResult run_expectations(const CheckContext& ctx) {
     const Evidence& e = r.evidence.front();
     conclude(r, Verdict::kFail, std::to_string(findings.count()) + " of " + std::to_string(ctx.expects.size()) +
                                     " expectations unmatched; first: " + e.expected + ": " + e.observed + budget);
+    return r;
+  }
+  if (unjudged != nullptr) {
+    r.metrics["unjudged"] = static_cast<double>(unjudged_count);
+    conclude(r, Verdict::kInconclusive,
+             std::to_string(unjudged_count) + " of " + std::to_string(ctx.expects.size()) +
+                 " expectations not judged on this testbed, the others matched; first: " + unjudged->description + ": " +
+                 unjudged->mismatch + budget);
     return r;
   }
   conclude(r, Verdict::kPass, "all " + std::to_string(ctx.expects.size()) + " expectations matched" + budget);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "harness/case/field_match.hpp"
+#include "harness/verdict/check_support.hpp"
 #include "harness/verdict/field_access.hpp"
 #include "harness/verdict/timing_budget.hpp"
 #include "reference/wire/frame.hpp"
@@ -130,15 +131,41 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
     r.window_end_ns = e.absent ? std::max(anchor, widen_lower(deadline, b)) : widen_upper(deadline + call_ns, upper);
     // An absent frame's window opens once the step has surely taken effect (its call returned)
     // and the frames the DUT sent before it had their grace, each crossing the bridge within the
-    // budget: a frame seen at the tap left the DUT up to the budget earlier.
-    if (e.absent) r.window_start_ns = std::min(widen_upper(anchor + call_ns + e.grace_ns, b), r.window_end_ns);
+    // budget: a frame seen at the tap left the DUT up to the budget earlier. Anchored on an
+    // injection or on a frame of the DUT's, the bridge measured what it added: the inject reached
+    // the DUT at most the run's largest tx lag after its time, and a frame the DUT sent before it
+    // (or before the frame matched) entered the fabric at most the largest entry delay after it
+    // was captured. The budget still caps them; without this, a window for an answer the DUT gives
+    // at once vanished behind 500 us of budget, and a retry's 0.9 T with it.
+    std::uint64_t opening = b.ns;
+    const CheckContext::BridgeLag& lag = ctx.bridge_lag;
+    if (e.absent && lag.known && (plan.anchored_on_inject || plan.anchored_on_expect)) {
+      opening = std::min(b.ns, (plan.anchored_on_inject ? lag.to_dut_max_ns : 0) + lag.from_dut_max_ns);
+    }
+    if (e.absent) {
+      const std::uint64_t open = anchor + call_ns + e.grace_ns + opening;
+      r.judged = b.ns == 0 || open < r.window_end_ns;
+      r.window_start_ns = std::min(open, r.window_end_ns);
+    }
     r.description = describe(e, plan.step, anchor, b, two_crossings);
+    if (opening < b.ns) {
+      r.description += " (it opens " + fmt_ns(static_cast<double>(opening)) + " after, not a budget after: this run's bridge took " +
+                       (plan.anchored_on_inject ? "frames to the DUT within " + fmt_ns(static_cast<double>(lag.to_dut_max_ns)) + " and " : std::string()) +
+                       "the DUT's into the fabric within " + fmt_ns(static_cast<double>(lag.from_dut_max_ns)) + ")";
+    }
     if (call_ns > 0) {
       r.description += std::string(e.absent ? " (its window opens " : " (+ ") + std::to_string(call_ns) +
                        " ns" + (e.absent ? " later" : "") + ": the step at t=" + std::to_string(anchor) +
                        " ns took effect that much later, a control call over the wire)";
     }
 
+    if (!r.judged) {  // no time left to watch: nothing seen is not nothing sent
+      r.matched = true;
+      r.mismatch = "the window closes (" + std::to_string(r.window_end_ns) + " ns) before it opens: within " +
+                   std::to_string(e.within_ns) + " ns is shorter than the testbed's crossings";
+      out.push_back(std::move(r));
+      continue;
+    }
     std::vector<Candidate> cands;
     for (std::size_t ti = 0; ti < ctx.taps.size(); ++ti) {
       const auto& tap = ctx.taps[ti];

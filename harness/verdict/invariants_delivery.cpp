@@ -211,11 +211,22 @@ void completion_after_all_psns(Run& r) {  // W4, W16
   }
 }
 
+// A limit the DUT never reached was not tested: a DUT that exceeds it must first be at it. Its
+// congestion control or its traffic may keep a conformant DUT below (a 1 Gb/s wire holds a few
+// packets in flight, not 128 PSNs), and then the run judged nothing about the limit.
+static void never_reached(Run& r, std::int64_t most, std::uint64_t limit, const std::string& what) {
+  if (r.findings.count() != 0 || r.judged == 0 || most >= static_cast<std::int64_t>(limit)) return;
+  r.stop(Verdict::kInconclusive, "the limit never bound: the DUT had at most " + std::to_string(most) + " " + what +
+                                     ", the limit is " + std::to_string(limit) +
+                                     " (its congestion control or its traffic kept it below): nothing to judge");
+}
+
 void requester_window(Run& r) {  // W12
   const std::uint64_t n = r.param("max_outstanding", r.ctx.requester_window_psns);
   if (n == 0) return r.stop(Verdict::kError, "the context does not carry the requester window (min(mpr, mpr_dest) x 128)");
   SentSpace s(r.t);
   r.judged_what = "data packets from the DUT";
+  std::int64_t most = 0;
   for (const PacketRec& p : r.t.packets) {
     if (to_dut_feedback(p)) {
       s.feedback(p);
@@ -224,11 +235,13 @@ void requester_window(Run& r) {  // W12
     if (!dut_data(p)) continue;
     ++r.judged;
     const std::int64_t ahead = s.space().offset(p.psn) - s.acked_upto();
+    most = std::max(most, ahead);
     if (ahead > static_cast<std::int64_t>(n)) {
       r.violation(p, "bth.psn", "<= cumulative ACK + " + std::to_string(n) + " (" + std::to_string(s.space().psn_at(s.acked_upto() + static_cast<std::int64_t>(n))) + ")",
                   std::to_string(p.psn) + ", " + std::to_string(ahead) + " PSNs past the cumulative ACK");
     }
   }
+  never_reached(r, most, n, "PSNs past the cumulative ACK");
 }
 
 void wimm_limit(Run& r) {  // W16
@@ -261,6 +274,7 @@ void wimm_limit(Run& r) {  // W16
   std::sort(lasts.begin(), lasts.end());
   outstanding.reserve(limit + 2);
   r.judged_what = "WRITE-with-IMM messages from the DUT";
+  std::int64_t most = 0;
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
     if (to_dut_feedback(p)) {
@@ -285,11 +299,13 @@ void wimm_limit(Run& r) {  // W16
     // Those that started before this one in PSN order, and this one.
     const auto open = static_cast<std::size_t>(
         std::count_if(outstanding.begin(), outstanding.end(), [&](const Open& o) { return o.first <= first; }));
+    most = std::max(most, static_cast<std::int64_t>(open));
     if (open > limit) {
       r.violation(p, "bth.opcode", "<= " + std::to_string(limit) + " WRITE-with-IMM messages outstanding",
                   std::to_string(open) + " outstanding when this message started");
     }
   }
+  never_reached(r, most, limit, "WRITE-with-IMM messages outstanding");
 }
 
 void selective_retx(Run& r) {

@@ -144,6 +144,59 @@ TEST(ExpectEval, AnAbsentFramesWindowOpensOnceTheCallReturnedAndItsFramesCrossed
   EXPECT_EQ(later->judge(bridge(1 * kUs)).verdict, Verdict::kFail);
 }
 
+// A budget longer than an absent frame's window leaves nothing to watch: the expect was not
+// judged (INCONCLUSIVE, naming it), never a PASS for frames nobody looked for, nor a FAIL for a
+// frame that may have left the DUT before the step reached it.
+TEST(ExpectEval, AnAbsentWindowTheBudgetLeavesEmptyIsNotJudged) {
+  ExpectRun fabric(true, 10'500);  // 0.5 us after the anchor, absent within 2 us
+  EXPECT_EQ(fabric.judge().verdict, Verdict::kFail);
+  for (const std::uint64_t at : {std::uint64_t{10'500}, std::uint64_t{50 * kUs}}) {
+    ExpectRun wire(true, at);
+    const CheckResult r = wire.judge(bridge(1'000 * kUs));
+    EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+    EXPECT_FALSE(wire.s.ctx.expects[0].judged);
+    EXPECT_NE(r.message.find("1 of 1 expectations not judged on this testbed"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("within 2000 ns is shorter than the testbed's crossings"), std::string::npos) << r.message;
+  }
+  ExpectRun wide(true, 50 * kUs);  // a window longer than the budget's two ends is judged
+  wide.step.within_ns = 3'000 * kUs;
+  EXPECT_EQ(wide.judge(bridge(1'000 * kUs)).verdict, Verdict::kPass);
+  EXPECT_TRUE(wide.s.ctx.expects[0].judged);
+}
+
+// Anchored on an injection, an absent frame's window opens after what this run's bridge measured
+// (the inject's way to the DUT, the answer's way into the fabric) instead of the whole budget, so
+// an answer the DUT gives at once to a frame it must ignore is seen (accept-truncated on the wire:
+// its feedback 130 us after the inject, before a 500 us budget had passed).
+TEST(ExpectEval, AnAbsentWindowAfterAnInjectOpensAfterTheMeasuredLag) {
+  auto run = [](std::uint64_t frame_at, bool on_inject, bool measured) {
+    auto e = std::make_unique<ExpectRun>(true, frame_at);
+    e->step.within_ns = 1'100 * kUs;
+    e->plan.expects[0].anchored_on_inject = on_inject;
+    if (measured) e->s.ctx.bridge_lag = {true, 57 * kUs, 1 * kUs};
+    return e;
+  };
+  auto answer = run(140 * kUs, true, true);  // 130 us after the inject at 10 us
+  const CheckResult r = answer->judge(bridge(500 * kUs));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(answer->s.ctx.expects[0].window_start_ns, 68 * kUs);  // 10 + 57 + 1
+  EXPECT_EQ(answer->s.ctx.expects[0].window_end_ns, 610 * kUs);   // 10 + 1100 - 500
+  EXPECT_NE(answer->s.ctx.expects[0].description.find(
+                "(it opens 58.000 us after, not a budget after: this run's bridge took frames to the DUT within 57.000 us"),
+            std::string::npos)
+      << answer->s.ctx.expects[0].description;
+  // A frame seen before the measured crossings may have left the DUT before the inject got there.
+  EXPECT_EQ(run(60 * kUs, true, true)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  // Unmeasured, or anchored on something else: the whole budget, as before.
+  EXPECT_EQ(run(140 * kUs, true, false)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  EXPECT_EQ(run(140 * kUs, false, true)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  // A measured lag past the budget: the budget caps it.
+  auto slow = run(600 * kUs, true, false);
+  slow->s.ctx.bridge_lag = {true, 900 * kUs, 1 * kUs};
+  EXPECT_EQ(slow->judge(bridge(500 * kUs)).verdict, Verdict::kFail);
+  EXPECT_EQ(slow->s.ctx.expects[0].window_start_ns, 510 * kUs);
+}
+
 }  // namespace
 }  // namespace mrc::harness
 
@@ -182,6 +235,20 @@ TEST(ExpectEval, AnAbsentExpectAnchoredOnAMatchJudgesOnlyWhatFollowsIt) {
   EXPECT_EQ(records[2].matched_at_ns, 26 * kUs);
   quiet.within_ns = 17 * kUs;  // a retransmission inside the silence breaks it
   EXPECT_FALSE(evaluate_expects(plan, s.ctx)[1].matched);
+  // Across a bridge the silence opens after the entry delay it measured, not after the budget:
+  // the DUT's frames before the match entered the fabric within 1 us of their capture, so the
+  // retransmission 16 us after it breaks a 1.1 ms silence (0.6 ms once the budget's end is off).
+  quiet.within_ns = 1'100 * kUs;
+  s.ctx.timing_budget = testing::bridge(500 * kUs);
+  EXPECT_TRUE(evaluate_expects(plan, s.ctx)[1].matched);  // [510, 610] us: nothing to see
+  s.ctx.bridge_lag = {true, 57 * kUs, 1 * kUs};
+  const auto measured = evaluate_expects(plan, s.ctx);
+  EXPECT_FALSE(measured[1].matched);
+  EXPECT_EQ(measured[1].window_start_ns, 11 * kUs);
+  EXPECT_NE(measured[1].description.find("(it opens 1.000 us after, not a budget after: this run's bridge took the DUT's "
+                                         "into the fabric within 1.000 us)"),
+            std::string::npos)
+      << measured[1].description;
 }
 
 // An unmatched expect points at its closest candidate like every other check's evidence: the

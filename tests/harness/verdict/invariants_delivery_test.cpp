@@ -121,6 +121,32 @@ TEST(DeliveryInvariants, RequesterWindow) {
   EXPECT_EQ(run_invariant(inv("requester_window", {{"max_outstanding", "5"}}), s.ctx).verdict, Verdict::kPass);
 }
 
+// A DUT that never had as much outstanding as the limit (its congestion control kept it below,
+// as on a 1 Gb/s wire) was not tested against it: INCONCLUSIVE, naming how close it came, never
+// a PASS that says the limit holds (exceed-mpr-window and ignore-wimm PASSed so on the wire).
+TEST(DeliveryInvariants, ALimitTheDutNeverReachedIsNotJudged) {
+  Scenario s(4, 8);
+  for (std::uint32_t p = 0; p < 3; ++p) send(s, p * 100, p);
+  s.ctx.requester_window_psns = 4;
+  const auto r = run_invariant(inv("requester_window"), s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive);
+  EXPECT_NE(r.message.find("the limit never bound: the DUT had at most 3 PSNs past the cumulative ACK, the limit is 4"),
+            std::string::npos)
+      << r.message;
+  send(s, 300, 3);  // at the limit: judged, and it holds
+  EXPECT_EQ(run_invariant(inv("requester_window"), s.finish()).verdict, Verdict::kPass);
+
+  Scenario w(4, 8);
+  w.ctx.wimm_limit = 2;
+  send(w, 100, 0, wire::opcode::kMrcWriteOnlyImm);
+  const auto one = run_invariant(inv("wimm_limit"), w.finish());
+  EXPECT_EQ(one.verdict, Verdict::kInconclusive);
+  EXPECT_NE(one.message.find("at most 1 WRITE-with-IMM messages outstanding, the limit is 2"), std::string::npos)
+      << one.message;
+  send(w, 200, 1, wire::opcode::kMrcWriteOnlyImm);
+  EXPECT_EQ(run_invariant(inv("wimm_limit"), w.finish()).verdict, Verdict::kPass);
+}
+
 TEST(DeliveryInvariants, WimmLimit) {
   Scenario s(4, 8);
   s.ctx.wimm_limit = 2;

@@ -35,7 +35,7 @@ inline constexpr std::array kWireCases = {
     "invalid-i-010", "invalid-i-012", "invalid-i-014", "invalid-i-101", "invalid-i-102", "invalid-i-103",
     "invalid-i-104",
     // reliability, endpoint operations, NSCC
-    "reliab-v-008", "reliab-v-009", "reliab-v-101", "reliab-v-102", "reliab-v-107", "reliab-v-109", "reliab-v-150",
+    "reliab-v-008", "reliab-v-101", "reliab-v-102", "reliab-v-107", "reliab-v-109", "reliab-v-150",
     // ... and the ones that prove the wire fixes: frames of all ports in arrival order (014), ports
     // the testbed does not cable taken down (105), an injection waiting for the control call (106)
     "reliab-v-014", "reliab-v-105", "reliab-v-106",
@@ -44,7 +44,7 @@ inline constexpr std::array kWireCases = {
     // req_id_not_reused has nothing to judge there)
     "failover-v-011", "reliab-v-103", "srcroute-v-015", "srcroute-v-016",
     // reordering
-    "reorder-o-002", "reorder-v-010", "reorder-v-013", "reorder-v-019",
+    "reorder-v-010", "reorder-v-013", "reorder-v-019",
     // spraying statistics
     "spray-v-002", "spray-v-003", "spray-v-004", "spray-v-021",
     // source routing
@@ -53,9 +53,9 @@ inline constexpr std::array kWireCases = {
     // `timing: scales` cases the runner gives a longer ACK timeout here (2 x the 500 us budget:
     // config.qp.timeout 10), failover timing among them: EV control, failover, retry limits,
     // PSN wrap, spraying around a black hole, a source-routed hold-down
-    "evctl-v-005", "evctl-v-007", "evctl-v-107", "evctl-v-108", "failover-v-010", "failover-v-015",
+    "evctl-v-005", "evctl-v-107", "evctl-v-108", "failover-v-010", "failover-v-015",
     "failover-v-017", "failover-v-018", "failover-v-020", "reliab-v-019", "reliab-v-024", "reliab-v-025",
-    "reorder-v-021", "spray-v-012", "spray-v-013", "srcroute-v-021",
+    "spray-v-012", "spray-v-013", "srcroute-v-021",
     // PASSing in two full runs in a row since the paced fabric pauses its clock instead of running
     // a gap at once, makes its first writes' data before the clock starts, and moves impairment
     // windows with late traffic (2026-11-30): EV control, invalid input, retransmission, trimming,
@@ -66,7 +66,7 @@ inline constexpr std::array kWireCases = {
     "reliab-v-159", "reorder-o-001", "reorder-v-012", "reorder-v-014", "reorder-v-018", "reorder-v-022",
     "reorder-v-023", "reorder-v-024", "spray-v-014", "spray-v-016", "spray-v-022", "spray-v-024", "spray-v-025",
     "spray-v-030", "spray-v-031", "srcroute-i-001", "srcroute-v-008", "srcroute-v-011", "srcroute-v-013",
-    "srcroute-v-017", "srcroute-v-019", "srcroute-v-020", "srcroute-v-022", "failover-v-012", "failover-v-021",
+    "srcroute-v-017", "srcroute-v-019", "srcroute-v-020", "srcroute-v-022", "failover-v-012", 
     "failover-v-024", "failover-v-025",
     // PASSing in three full runs in a row since goldens compare times as the field class `bridged`
     // (from their message's first packet, paced at the bridge's rate), an absent frame's window
@@ -87,6 +87,10 @@ inline constexpr std::array kWireCases = {
     "evctl-v-006", "invalid-i-015", "reliab-v-004", "reliab-v-005", "reliab-v-006", "reliab-v-011", "reliab-v-012",
     "reliab-v-013", "reliab-v-015", "reliab-v-021", "reliab-v-151", "reorder-v-002", "reorder-v-017", "spray-o-001",
     "spray-v-009", "spray-v-017", "spray-v-027", "spray-v-028",
+    // (Not listed since a check says INCONCLUSIVE where it judged nothing (2026-12-01): reorder-o-002,
+    // reorder-v-021 and reliab-v-009, whose requester window never binds under the DUT's congestion
+    // control at 1 Gb/s; evctl-v-007 and failover-v-021, whose absent windows after a control call
+    // (300 us, 1.5 T) close before the call's return and the budget let them open.)
     // (Not listed since their reorder holds are written in F: reorder-v-001, -004, -005, -009, -011,
     // -020, -025. A hold of 3 us reordered nothing across a bridge that forwards a packet per 33 us;
     // held as many packets long, the reordering is real, and sack_exact's FAILs under the bridge's
@@ -98,7 +102,7 @@ inline constexpr std::array kWireCases = {
 // every defect whose killing case FAILed it in at least two of three netns runs (2026-11-30; a
 // check of the DUT's own bytes FAILs there even when the bridge ran late, case_result.cpp). The
 // rest of the catalog on the wire, and why, is in the README's "Test your NIC".
-inline constexpr std::array<std::pair<const char*, const char*>, 34> kWireDefects = {{
+inline constexpr std::array<std::pair<const char*, const char*>, 35> kWireDefects = {{
     {"accept-invalid-profile", "evctl-i-101"},
     {"ignore-count-limits", "evctl-i-102"},
     {"bad-profile-transition", "evctl-o-103"},
@@ -133,6 +137,7 @@ inline constexpr std::array<std::pair<const char*, const char*>, 34> kWireDefect
     {"retry-one-extra", "reliab-v-007"},
     {"keep-failed-ev", "failover-v-015"},
     {"feedback-data-class", "spray-v-029"},  // its early losses written in F (2026-12-01)
+    {"accept-truncated", "invalid-i-008"},   // its absent window written in T (2026-12-01)
 }};
 
 }  // namespace mrc::wirelab::testing
