@@ -171,7 +171,12 @@ void Endpoint::send_health_probes(Qp& qp) {
     const transport::TxPacket pkt = reliability_probe(qp.qpn, qp.attr.dest_qp_num, qp.next_probe_id++, path_ev, cfg_.dscp.trimmable, now_);
     push_control(pkt);
     ++stats_.probes_sent;
-    health_probes_.push_back(HealthProbe{qp.qpn, pkt.peth.probe_id, *ev, now_ + qp.probe_timeout_ns});
+    // Unanswered after the probe timeout, or twice the round trip the QP last measured if that is
+    // longer: an answer cannot come sooner than a round trip, and a path longer than the timeout
+    // (a real-time bridge adds tens of microseconds, a congested one more) would otherwise fail
+    // every probe and never bring an EV back, probing it forever.
+    const std::uint64_t wait = std::max(qp.probe_timeout_ns, 2 * qp.req->recent_rtt_ns());
+    health_probes_.push_back(HealthProbe{qp.qpn, pkt.peth.probe_id, *ev, now_ + wait});
   }
 }
 

@@ -30,7 +30,8 @@ struct Endpoint::Qp {
   std::optional<cc::NsccConfig> nscc;  // set at INIT when the CC profile runs NSCC
   // EndpointConfig::probe_timeout_ns, raised to two base RTTs when the path is longer than that
   // (a probe timed out before its answer can return fails every time: a real-time bridge adds
-  // tens of microseconds). The reference's W11 timing fixes the probe interval, not this timeout.
+  // tens of microseconds), and per probe to two measured round trips (send_health_probes). The
+  // reference's W11 timing fixes the probe interval, not this timeout.
   std::uint64_t probe_timeout_ns = 0;
   std::unique_ptr<transport::Requester> req;
   std::unique_ptr<transport::Responder> rsp;

@@ -246,10 +246,27 @@ struct FrameSpec {
   std::optional<std::uint32_t> truncate;  // keep only the first N bytes of the frame
 };
 
+struct ImpairSelect {
+  std::vector<std::uint32_t> evs;  // EV indices; empty = any
+  std::optional<std::uint32_t> plane;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> psn_range;  // inclusive
+  std::optional<std::uint8_t> opcode;  // BTH opcode; empty = any
+  std::optional<bool> rtx;             // data packets whose BTH.RTX is this; empty = any packet
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> time_window;  // [start, end) ns
+  double probability = 1.0;
+  std::string link;  // testbed link name; empty = any
+};
+
 struct InjectStep {
   std::uint64_t at_ns = 0;
   std::uint32_t port = 1;  // 1-based DUT port it arrives on
   FrameSpec frame;
+  // Instead of at at_ns: `delay_ns` after the first packet the DUT sends that this selects (at
+  // its first hop; `link` and `probability` are refused). A frame timed by what the DUT did, not
+  // by the clock: an ACK while a lost PSN is outstanding comes at that moment whatever the DUT's
+  // pace (its congestion window at the testbed's rate, an agent's real-time post).
+  std::optional<ImpairSelect> after_packet;
+  std::uint64_t delay_ns = 0;
 };
 
 struct Wildcard {
@@ -274,17 +291,6 @@ struct ExpectStep {  // the DUT must send (or, with `absent`, must not send) a m
   // already queued on the wire when the step took effect (a port going down cannot recall them).
   std::uint64_t grace_ns = 0;
   std::uint32_t count = 1;  // matching frames required
-};
-
-struct ImpairSelect {
-  std::vector<std::uint32_t> evs;  // EV indices; empty = any
-  std::optional<std::uint32_t> plane;
-  std::optional<std::pair<std::uint32_t, std::uint32_t>> psn_range;  // inclusive
-  std::optional<std::uint8_t> opcode;  // BTH opcode; empty = any
-  std::optional<bool> rtx;             // data packets whose BTH.RTX is this; empty = any packet
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> time_window;  // [start, end) ns
-  double probability = 1.0;
-  std::string link;  // testbed link name; empty = any
 };
 
 struct ImpairParams {  // which keys a kind allows: impairment_kinds() in stimulus_kinds.hpp

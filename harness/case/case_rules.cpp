@@ -90,6 +90,14 @@ void check_step_refs(const YAML::Node& root, const Refs& r, Validator& v) {
         v.error(at("opcode"), path + ".frame", "config.qp.count is 0, so a non-endpoint frame needs an explicit 'dqpn'");
       }
       check_port(r, in->port, at("port"), path + ".port", v);
+      if (in->after_packet) {
+        for (std::uint32_t ev : in->after_packet->evs) check_ev_index(r, ev, at("after_packet"), path + ".after_packet.ev", v);
+        // An expect is timed from the step before it; this one's time is the DUT's to set.
+        if (i + 1 < steps.size() && std::holds_alternative<ExpectStep>(steps[i + 1].body)) {
+          v.error(item_key_loc(root, "stimulus", i + 1, "expect"), index_path("stimulus", i + 1) + ".expect",
+                  "an expect cannot follow an inject timed by 'after_packet': its time is known only when the DUT sends that packet");
+        }
+      }
     } else if (const auto* e = std::get_if<ExpectStep>(&b)) {
       if (e->port) check_port(r, *e->port, at("port"), path + ".port", v);
     } else if (const auto* im = std::get_if<ImpairStep>(&b)) {

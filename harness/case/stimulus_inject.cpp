@@ -8,6 +8,7 @@
 #include "harness/case/field_match.hpp"
 #include "harness/case/frame_fields.hpp"
 #include "harness/case/limits.hpp"
+#include "harness/case/stimulus_kinds.hpp"
 
 namespace mrc::harness {
 namespace {
@@ -141,14 +142,19 @@ constexpr std::array kFrameGroups{KeyGroup{kDqpnOrXor, false}};
 constexpr Schema kFrameSchema{"frame", kFrameKeys, kFrameGroups};
 
 constexpr std::array kInjectKeys{
-    KeySpec{.name = "at_ns", .kind = VK::kTime, .required = true},
+    KeySpec{.name = "at_ns", .kind = VK::kTime},
+    KeySpec{.name = "after_packet", .kind = VK::kMap, .schema = &kImpairSelectSchema,
+            .help = "instead of at_ns: sent delay_ns after the first packet of the DUT's this selects"},
+    KeySpec{.name = "delay_ns", .kind = VK::kTime, .help = "with after_packet: the wait after that packet"},
     KeySpec{.name = "port", .kind = VK::kUInt, .umin = 1, .umax = 32},
     KeySpec{.name = "frame", .kind = VK::kMap, .required = true, .schema = &kFrameSchema},
 };
+constexpr std::array<std::string_view, 2> kAtOrAfter{"at_ns", "after_packet"};
+constexpr std::array kInjectGroups{KeyGroup{kAtOrAfter, true}};
 
 }  // namespace
 
-constexpr Schema kInjectSchema{"inject step", kInjectKeys};
+constexpr Schema kInjectSchema{"inject step", kInjectKeys, kInjectGroups};
 
 std::uint8_t opcode_of(const YAML::Node& frame) {
   const auto s = read_string(frame, "opcode");
@@ -243,6 +249,20 @@ StepBody build_inject(const YAML::Node& b, const std::string& path, Validator& v
   InjectStep s;
   s.at_ns = read_time(b, "at_ns", v).value_or(0);
   s.port = read_uint_as<std::uint32_t>(b, "port").value_or(1);
+  if (const auto after = find_key(b, "after_packet")) {
+    s.after_packet = read_select(*after, path + ".after_packet", v);
+    s.delay_ns = read_time(b, "delay_ns", v).value_or(0);
+    // It fires once, on the DUT's own packet at its first hop: a link or a chance would make the
+    // injection depend on where or whether the harness looked.
+    for (const char* key : {"link", "probability"}) {
+      if (find_key(*after, key)) {
+        v.error(key_loc(*after, key), path + ".after_packet." + key,
+                std::string("'") + key + "' cannot time an injection: it follows the first packet the DUT sends that the rest selects");
+      }
+    }
+  } else if (find_key(b, "delay_ns")) {
+    v.error(key_loc(b, "delay_ns"), path + ".delay_ns", "'delay_ns' times an injection after its 'after_packet'; with 'at_ns' leave it out");
+  }
   const YAML::Node f = find_key(b, "frame").value_or(YAML::Node{});
   FrameSpec& fr = s.frame;
   fr.opcode = opcode_of(f);

@@ -91,11 +91,38 @@ constexpr std::array kSelectKeys{
     KeySpec{.name = "probability", .kind = VK::kNumber, .dmin = 0, .dmax = 1, .dmin_open = true},
     KeySpec{.name = "link", .kind = VK::kString, .help = "testbed link name"},
 };
-constexpr Schema kSelectSchema{"select", kSelectKeys};
+
+}  // namespace
+
+// Shared with the inject step's `after_packet` (stimulus_inject.cpp).
+constexpr Schema kImpairSelectSchema{"select", kSelectKeys};
+
+ImpairSelect read_select(const YAML::Node& sel, const std::string& path, Validator& v) {
+  ImpairSelect x;
+  for (auto e : read_uint_list(sel, "ev")) x.evs.push_back(static_cast<std::uint32_t>(e));
+  x.plane = read_uint_as<std::uint32_t>(sel, "plane");
+  const auto psn = read_uint_list(sel, "psn_range");
+  if (psn.size() == 2) {
+    x.psn_range = std::pair{static_cast<std::uint32_t>(psn[0]), static_cast<std::uint32_t>(psn[1])};
+    if (psn[0] > psn[1]) v.error(key_loc(sel, "psn_range"), path + ".psn_range", "first PSN is after the last");
+  }
+  if (find_key(sel, "opcode")) x.opcode = opcode_of(sel);
+  x.rtx = read_bool(sel, "rtx");
+  const auto tw = read_time_list(sel, "time_window", v);
+  if (tw.size() == 2) {
+    x.time_window = std::pair{tw[0], tw[1]};
+    if (tw[0] >= tw[1]) v.error(key_loc(sel, "time_window"), path + ".time_window", "window start must be before its end");
+  }
+  x.probability = read_number(sel, "probability").value_or(1.0);
+  x.link = read_string(sel, "link").value_or("");
+  return x;
+}
+
+namespace {
 
 constexpr std::array kImpairKeys{
     KeySpec{.name = "kind", .kind = VK::kEnum, .required = true, .names = kImpairKindNames},
-    KeySpec{.name = "select", .kind = VK::kMap, .schema = &kSelectSchema},
+    KeySpec{.name = "select", .kind = VK::kMap, .schema = &kImpairSelectSchema},
     KeySpec{.name = "at_ns", .kind = VK::kTime},
     KeySpec{.name = "params", .kind = VK::kCustom, .help = "keys depend on kind"},
 };
@@ -147,26 +174,7 @@ StepBody build_impair(const YAML::Node& b, const std::string& path, Validator& v
   const auto kind = read_enum<ImpairKind>(b, "kind", kImpairKindNames);
   s.kind = kind.value_or(ImpairKind::kDrop);
   s.at_ns = read_time(b, "at_ns", v).value_or(0);
-  const auto sel = find_key(b, "select");
-  if (sel) {
-    ImpairSelect& x = s.select;
-    for (auto e : read_uint_list(*sel, "ev")) x.evs.push_back(static_cast<std::uint32_t>(e));
-    x.plane = read_uint_as<std::uint32_t>(*sel, "plane");
-    const auto psn = read_uint_list(*sel, "psn_range");
-    if (psn.size() == 2) {
-      x.psn_range = std::pair{static_cast<std::uint32_t>(psn[0]), static_cast<std::uint32_t>(psn[1])};
-      if (psn[0] > psn[1]) v.error(key_loc(*sel, "psn_range"), path + ".select.psn_range", "first PSN is after the last");
-    }
-    if (find_key(*sel, "opcode")) x.opcode = opcode_of(*sel);
-    x.rtx = read_bool(*sel, "rtx");
-    const auto tw = read_time_list(*sel, "time_window", v);
-    if (tw.size() == 2) {
-      x.time_window = std::pair{tw[0], tw[1]};
-      if (tw[0] >= tw[1]) v.error(key_loc(*sel, "time_window"), path + ".select.time_window", "window start must be before its end");
-    }
-    x.probability = read_number(*sel, "probability").value_or(1.0);
-    x.link = read_string(*sel, "link").value_or("");
-  }
+  if (const auto sel = find_key(b, "select")) s.select = read_select(*sel, path + ".select", v);
   if (!kind) return s;
   const ImpairmentKind& info = impairment_kind(*kind);
   if (const auto p = find_key(b, "params")) {

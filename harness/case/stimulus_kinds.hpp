@@ -33,6 +33,11 @@ struct ImpairmentKind {
   std::string_view help;
 };
 std::span<const ImpairmentKind> impairment_kinds();
+
+// The packet selection an impairment's `select` (and an inject's `after_packet`) writes; the
+// reader reports a reversed PSN range or time window through `v` under `path`.
+extern const Schema kImpairSelectSchema;
+ImpairSelect read_select(const YAML::Node& sel, const std::string& path, Validator& v);
 const ImpairmentKind& impairment_kind(ImpairKind kind);
 
 }  // namespace mrc::harness

@@ -367,18 +367,23 @@ DutStatus AgentBinding::post_recv(std::uint32_t qp, std::uint64_t wr_id) {
 
 void AgentBinding::poll_once(std::uint64_t now_ns) {
   // The agent's clock is not the testbed's: records carry the harness time of the poll, as the
-  // in-process binding's do. A failure is kept by the client; the next status call reports it.
+  // in-process binding's do, and how long before its reply the agent stamped each (age_ns, on the
+  // agent's clock alone): the runner dates them back by that much from its clock after the reply,
+  // so a completion is not seen as late as the poll that fetched it. A failure is kept by the
+  // client; the next status call reports it.
   ap::Body reply;
   const ap::Poll p{static_cast<std::uint32_t>(ap::limit::kPollItems), static_cast<std::uint32_t>(ap::limit::kPollItems)};
   if (!request("poll", p, &reply).ok()) return;
   const auto& c = std::get<ap::Completions>(reply);
+  auto age = [&c](std::uint64_t stamped) { return c.now_ns > stamped ? c.now_ns - stamped : 0; };
   for (const auto& x : c.completions) {
-    pending_completions_.push_back(
-        CompletionRecord{now_ns, x.wr_id, static_cast<int>(x.status), x.is_send, x.has_imm, x.imm, x.byte_len});
+    pending_completions_.push_back(CompletionRecord{now_ns, x.wr_id, static_cast<int>(x.status), x.is_send, x.has_imm,
+                                                    x.imm, x.byte_len, age(x.at_ns)});
   }
   for (const auto& e : c.events) {
     EvEventRecord r;
     r.at_ns = now_ns;
+    r.age_ns = age(e.at_ns);
     r.ev_index = e.ev_index;
     r.port = e.port;
     r.state = e.state;

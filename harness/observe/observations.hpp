@@ -43,6 +43,10 @@ struct CompletionRecord {
   bool has_imm = false;
   std::uint32_t imm = 0;
   std::uint32_t byte_len = 0;
+  // From the binding to the runner only (never judged, never written): how long before the
+  // binding's reply the DUT reported it, on the DUT's own clock (an agent's stamp), 0 when not
+  // known. The runner dates the record that much before its clock's reading after the reply.
+  std::uint64_t age_ns = 0;
 };
 
 struct EvEventRecord {
@@ -54,6 +58,7 @@ struct EvEventRecord {
   // Written by the harness, not reported by the DUT: when a control step set or cleared DENIED
   // (the controller's flag raises no EV event of its own).
   bool controller_change = false;
+  std::uint64_t age_ns = 0;  // as CompletionRecord::age_ns
 };
 
 // One EV of the DUT's active profile as configured, so checks can map wire identities to EVs.

@@ -56,23 +56,28 @@ std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t
 }
 
 std::string real_time_lost(std::uint64_t behind_ns, const harness::BridgeFigures* dut, const harness::BridgeFigures* peer) {
-  const std::string limit = " (limit " + std::to_string(kMaxBehindNs / 1'000'000) + " ms): this machine cannot carry the "
-                            "case's traffic across the real-time bridge as it happens, so nothing measured would be "
-                            "real-time";
+  const auto limit = [] {
+    return " (limit " + std::to_string(kMaxBehindNs / 1'000'000) + " ms): this machine cannot carry the "
+           "case's traffic across the real-time bridge as it happens, so nothing measured would be real-time";
+  };
   // What crossed the bridge so far, so the reader sees whether the case's own traffic or a storm
-  // of retransmissions and probes outran this machine.
-  std::string figures;
-  for (const auto& [b, who] : {std::pair{dut, "DUT"}, std::pair{peer, "peer"}}) {
-    if (b != nullptr) figures += "; " + bridge_note(*b, who);
-  }
+  // of retransmissions and probes outran this machine. Made only when it is said: the runner asks
+  // every turn of its loop, with the fabric held.
+  const auto figures = [&] {
+    std::string f;
+    for (const auto& [b, who] : {std::pair{dut, "DUT"}, std::pair{peer, "peer"}}) {
+      if (b != nullptr) f += "; " + bridge_note(*b, who);
+    }
+    return f;
+  };
   if (behind_ns > kMaxBehindNs) {
-    return "the simulated fabric fell " + std::to_string(behind_ns / 1'000'000) + " ms behind real time" + limit +
-           figures;
+    return "the simulated fabric fell " + std::to_string(behind_ns / 1'000'000) + " ms behind real time" + limit() +
+           figures();
   }
   for (const auto& [b, who] : {std::pair{dut, "DUT"}, std::pair{peer, "peer"}}) {
     if (b != nullptr && b->tx_lag.max() > kMaxBehindNs) {
       return "the real-time bridge's queue towards the " + std::string(who) + " reached " +
-             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit + figures;
+             std::to_string(b->tx_lag.max() / 1'000'000) + " ms" + limit() + figures();
     }
   }
   return "";

@@ -102,6 +102,28 @@ void collect_faults(SessionState& s, std::uint64_t end_ns) {
                    [](const harness::FaultEvent& a, const harness::FaultEvent& b) { return a.at_ns < b.at_ns; });
 }
 
+// "ev 5, psn 100..100, first transmissions, from 50000 ns": what a selection picks.
+std::string describe_select(const harness::ImpairSelect& sel, std::uint64_t from_ns) {
+  std::string what;
+  auto add = [&what](const std::string& part) { what += (what.empty() ? "" : ", ") + part; };
+  if (!sel.evs.empty()) {
+    std::string evs;
+    for (std::uint32_t e : sel.evs) evs += (evs.empty() ? "" : " ") + std::to_string(e);
+    add("ev " + evs);
+  }
+  if (sel.plane) add("plane " + std::to_string(*sel.plane));
+  if (sel.opcode) add("opcode " + std::to_string(*sel.opcode));
+  if (sel.psn_range) add("psn " + std::to_string(sel.psn_range->first) + ".." + std::to_string(sel.psn_range->second));
+  if (sel.rtx) add(*sel.rtx ? "retransmissions" : "first transmissions");
+  if (!sel.link.empty()) add("link " + sel.link);
+  if (sel.time_window) {
+    add("in [" + std::to_string(sel.time_window->first) + ", " + std::to_string(sel.time_window->second) + ") ns");
+  } else if (from_ns > 0) {
+    add("from " + std::to_string(from_ns) + " ns");
+  }
+  return what.empty() ? "any packet" : what;
+}
+
 // "stimulus[2] drop selecting ev 5, from 50000 ns" for each per-packet rule that acted on no packet.
 std::vector<std::string> idle_rules(const SessionState& s) {
   std::vector<std::string> out;
@@ -109,28 +131,31 @@ std::vector<std::string> idle_rules(const SessionState& s) {
   const auto& rules = s.impair->rules();
   for (std::size_t r = 0; r < rules.size(); ++r) {
     if (s.impair->hits()[r] != 0) continue;
-    const harness::ImpairSelect& sel = rules[r].select;
-    std::string what;
-    auto add = [&what](const std::string& part) { what += (what.empty() ? "" : ", ") + part; };
-    if (!sel.evs.empty()) {
-      std::string evs;
-      for (std::uint32_t e : sel.evs) evs += (evs.empty() ? "" : " ") + std::to_string(e);
-      add("ev " + evs);
-    }
-    if (sel.plane) add("plane " + std::to_string(*sel.plane));
-    if (sel.opcode) add("opcode " + std::to_string(*sel.opcode));
-    if (sel.psn_range) add("psn " + std::to_string(sel.psn_range->first) + ".." + std::to_string(sel.psn_range->second));
-    if (sel.rtx) add(*sel.rtx ? "retransmissions" : "first transmissions");
-    if (!sel.link.empty()) add("link " + sel.link);
-    if (sel.time_window) {
-      add("in [" + std::to_string(sel.time_window->first) + ", " + std::to_string(sel.time_window->second) + ") ns");
-    } else if (rules[r].at_ns > 0) {
-      add("from " + std::to_string(rules[r].at_ns) + " ns");
-    }
     out.push_back("stimulus[" + std::to_string(rules[r].step) + "] " + std::string(harness::to_string(rules[r].kind)) +
-                  " selecting " + (what.empty() ? "any packet" : what));
+                  " selecting " + describe_select(rules[r].select, rules[r].at_ns));
   }
   return out;
+}
+
+// Injections timed by a packet of the DUT's: when each went out (a note), or that it never did
+// (CheckContext::unsent_injects). False when the testbed refused one (s.result: the ERROR).
+bool collect_triggered(SessionState& s) {
+  if (!s.impair) return true;
+  const auto& triggers = s.impair->triggers();
+  for (std::size_t k = 0; k < s.triggered_injects.size() && k < triggers.size(); ++k) {
+    const SessionState::TriggeredInject& t = s.triggered_injects[k];
+    const std::string step = "stimulus[" + std::to_string(t.step) + "]";
+    if (!t.error.empty()) return s.fail(harness::Verdict::kError, step + ": " + t.error);
+    const std::string what = describe_select(triggers[k].select, 0);
+    if (t.sent_at == UINT64_MAX) {
+      s.result.ctx.unsent_injects.push_back(step + ": the DUT sent no packet its after_packet selects (" + what +
+                                            "), so it was never injected");
+      continue;
+    }
+    s.result.notes.push_back(step + " injected at " + std::to_string(t.sent_at) + " ns, after the DUT's packet (" +
+                             what + ") at " + std::to_string(triggers[k].fired_at) + " ns");
+  }
+  return true;
 }
 
 // The EVs a golden's choice class accepts (verdict/ev_choice.hpp): the DUT's EV array less the
@@ -176,6 +201,7 @@ void collect(SessionState& s) {
   s.activity("collect.faults");
   collect_faults(s, end);
   ctx.idle_impairments = idle_rules(s);
+  if (!collect_triggered(s)) return;
 
   s.activity("dut.ev_table");
   harness::DutObservations& d = ctx.dut;

@@ -13,21 +13,41 @@ namespace stim = harness::stim;
 using harness::Verdict;
 
 std::string port_name(int port) { return "p" + std::to_string(port); }
+
+// From inside the fabric (the impairment hook), as the DUT's packet starts onto its first link
+// (`start_ns`; the fabric may have computed that start before its own clock's present): the
+// testbed takes an injection at any time not before its own (the paced fabric's thread holds it
+// already).
+void send_triggered(SessionState& s, std::size_t k, std::uint64_t start_ns) {
+  if (k >= s.triggered_injects.size()) return;
+  SessionState::TriggeredInject& t = s.triggered_injects[k];
+  const std::uint64_t at = std::max(start_ns + t.delay_ns, s.tb->now());
+  if (std::string e = s.tb->inject_to(kDutHost, t.port, t.frame, at); !e.empty()) {
+    t.error = "inject on port " + std::to_string(t.port) + ": " + e;
+    return;
+  }
+  t.sent_at = at;
+}
 std::string fault_kind_name(harness::ImpairKind k) { return std::string(harness::to_string(k)); }
 }  // namespace
 
 bool setup_impairments(SessionState& s) {
   const harness::Case& c = s.c;
   std::vector<std::pair<std::size_t, const harness::ImpairStep*>> steps;
+  std::vector<std::pair<std::size_t, const harness::ImpairSelect*>> triggers;
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     if (const auto* st = std::get_if<harness::ImpairStep>(&c.stimulus[i].body)) steps.emplace_back(i, st);
+    const auto* in = std::get_if<harness::InjectStep>(&c.stimulus[i].body);
+    if (in && in->after_packet) triggers.emplace_back(i, &*in->after_packet);
   }
-  if (steps.empty()) return true;
+  if (steps.empty() && triggers.empty()) return true;
   std::unordered_map<std::uint32_t, std::uint32_t> echo_to_index;
   for (const auto& e : s.dut_evs) echo_to_index.emplace(e.echo, e.index);
   s.impair = std::make_unique<stim::ImpairmentProgram>(steps, harness::wire_mode(s.setups.dut.format_mode),
                                                         std::move(echo_to_index), s.o.seed);
   s.impair->set_dscp(harness::wire_dscp(s.setups.dut.dscp));  // W13 what the run's endpoints send
+  // Their frames are built with the other injections (case_session.cpp), in this order.
+  for (const auto& [step, select] : triggers) s.impair->add_trigger(*select, step, kDutHost);
   const auto& rules = s.impair->rules();
   for (std::size_t r = 0; r < rules.size(); ++r) {
     if (rules[r].select.link.empty()) continue;
@@ -80,8 +100,11 @@ bool setup_impairments(SessionState& s) {
     s.faults.push_back(sf);
   }
   auto* prog = s.impair.get();
-  s.tb->set_impairment_hook([prog](const harness::LinkPacket& p) {
-    const stim::Decision d = prog->decide(stim::PacketInfo{p.now_ns, p.link, p.plane, p.from_host_port, p.bytes, p.len});
+  SessionState* session = &s;
+  s.tb->set_impairment_hook([prog, session](const harness::LinkPacket& p) {
+    const stim::Decision d = prog->decide(
+        stim::PacketInfo{p.now_ns, p.link, p.plane, p.from_host_port, p.bytes, p.len, p.from_host_port ? p.host : -1});
+    for (const std::size_t k : prog->fired()) send_triggered(*session, k, p.now_ns);
     harness::ImpairAction a;
     using DK = stim::Decision::Kind;
     using AK = harness::ImpairAction::Kind;
@@ -122,6 +145,15 @@ std::size_t follow_late_traffic(std::vector<SessionState::HeldInject>& held, std
                      [](const auto& a, const auto& b) { return a.at_ns < b.at_ns; });
   }
   return moved;
+}
+
+bool send_held_inject(SessionState& s, const SessionState::HeldInject& h) {
+  const std::uint64_t now = std::max(h.at_ns, s.tb->now());
+  if (std::string e = s.tb->inject_to(kDutHost, h.port, h.frame, now); !e.empty()) {
+    return s.fail(Verdict::kError, "stimulus[" + std::to_string(h.step) + "]: inject on port " + std::to_string(h.port) + ": " + e);
+  }
+  if (now > h.scheduled_ns) s.result.ctx.late_steps.emplace_back(h.scheduled_ns, now);
+  return true;
 }
 
 void traffic_left_late(SessionState& s, std::uint64_t start_ns, std::uint64_t took) {

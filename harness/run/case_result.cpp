@@ -74,6 +74,16 @@ CaseResult judge_case(const harness::Case& as_written, const SessionResult& s, c
   if (!s.ctx.expects.empty()) {
     judge(c.clauses, [&] { return harness::run_expectations(s.ctx); }, "expect");
   }
+  if (!s.ctx.unsent_injects.empty()) {
+    // The stimulus the case is about never happened: its checks judged a run without it.
+    CheckResult cr;
+    cr.type = "stimulus";
+    cr.name = "stimulus";
+    cr.verdict = Verdict::kInconclusive;
+    for (const std::string& u : s.ctx.unsent_injects) cr.message += (cr.message.empty() ? "" : "; ") + u;
+    cr.message = with_clauses(c.clauses, cr.message + ": nothing the case is about was judged");
+    r.checks.push_back(std::move(cr));
+  }
   if (r.checks.empty()) {
     r.verdict = Verdict::kError;
     r.message = "no check ran";

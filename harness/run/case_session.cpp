@@ -39,7 +39,6 @@ class Session {
   bool setup_traffic(std::uint64_t& buffer_bytes);
   bool setup_injects();
   bool run_control(std::size_t step, std::uint64_t at);
-  bool send_held_inject(const SessionState::HeldInject& h);
   bool post_due(std::uint64_t now);
   bool poll(std::uint64_t now);
   void poll_ev_events(std::uint64_t now, bool last);
@@ -206,6 +205,11 @@ bool Session::setup_injects() {
     const stim::BuiltFrame f = stim::build_frame(inj->frame, fc);
     if (!f.ok()) return s_.fail(Verdict::kError, where + f.error);
     note_injected_write(s_, f.bytes);
+    if (inj->after_packet) {  // sent by the impairment hook when the DUT's packet leaves (case_impair.cpp)
+      s_.triggered_injects.push_back(
+          SessionState::TriggeredInject{i, f.bytes, static_cast<int>(inj->port), inj->delay_ns, UINT64_MAX, ""});
+      continue;
+    }
     // On a real-time testbed: after a control call (it takes real time), or after the start of
     // traffic (its first write may return late, and the injection follows it).
     if (s_.real_time() && (inj->at_ns >= first_control || (first_traffic != UINT64_MAX && inj->at_ns > first_traffic))) {
@@ -218,16 +222,6 @@ bool Session::setup_injects() {
       return s_.fail(Verdict::kError, where + "inject on port " + std::to_string(inj->port) + ": " + e);
     }
   }
-  return true;
-}
-
-bool Session::send_held_inject(const SessionState::HeldInject& h) {
-  ++handed_;
-  const std::uint64_t now = std::max(h.at_ns, s_.tb->now());
-  if (std::string e = s_.tb->inject_to(kDutHost, h.port, h.frame, now); !e.empty()) {
-    return s_.fail(Verdict::kError, "stimulus[" + std::to_string(h.step) + "]: inject on port " + std::to_string(h.port) + ": " + e);
-  }
-  if (now > h.scheduled_ns) s_.result.ctx.late_steps.emplace_back(h.scheduled_ns, now);
   return true;
 }
 
@@ -329,11 +323,13 @@ bool Session::poll(std::uint64_t now) {
     s_.activity(side == &s_.dut ? "dut.poll_completions" : "peer.poll_completions");
     side->poll_completions(polled_, now);
     // An external DUT's reply took real time: what it reports happened before the reply, so it
-    // carries the clock's time after the call, never the earlier loop time (a DUT's frames sent
-    // before its completion must not look later than it). The same time on virtual time.
-    const std::uint64_t replied = std::max(now, s_.tb->clock_now());
-    for (auto& c : polled_) c.at_ns = std::max(c.at_ns, replied);
-    for (const auto& c : polled_) {
+    // carries the clock's time after the call less its age there, never the earlier loop time (a
+    // DUT's frames sent before its completion must not look later than it): date_report().
+    const ReplyClock clock = s_.reply_clock(now);
+    for (auto& c : polled_) {
+      const auto& mine = s_.result.ctx.dut.completions;
+      c.at_ns = date_report(clock.real_time ? c.age_ns : 0, clock, side == &s_.dut && !mine.empty() ? mine.back().at_ns : 0);
+      c.age_ns = 0;
       if (side == &s_.dut) s_.result.ctx.dut.completions.push_back(c);
       if (!on_completion(*side, c)) return false;
     }
@@ -351,9 +347,11 @@ void Session::poll_ev_events(std::uint64_t now, bool last) {
   s_.activity("dut.poll_ev_events");
   const std::size_t events = s_.result.ctx.dut.ev_events.size();
   s_.dut.poll_ev_events(s_.result.ctx.dut.ev_events, now);
-  const std::uint64_t replied = std::max(now, s_.tb->clock_now());  // as in poll()
-  for (std::size_t i = events; i < s_.result.ctx.dut.ev_events.size(); ++i) {
-    s_.result.ctx.dut.ev_events[i].at_ns = std::max(s_.result.ctx.dut.ev_events[i].at_ns, replied);
+  const ReplyClock clock = s_.reply_clock(now);  // as in poll()
+  auto& all = s_.result.ctx.dut.ev_events;
+  for (std::size_t i = events; i < all.size(); ++i) {
+    all[i].at_ns = date_report(clock.real_time ? all[i].age_ns : 0, clock, i > 0 ? all[i - 1].at_ns : 0);
+    all[i].age_ns = 0;
   }
   handed_ += s_.result.ctx.dut.ev_events.size() - events;
 }
@@ -377,9 +375,9 @@ bool Session::play() {
       return s_.fail(Verdict::kError, "wall-clock bound of " + std::to_string(s_.c.timeout_s) +
                                           " s exceeded at virtual t=" + std::to_string(s_.tb->now()) + " ns");
     }
-    // Read with the fabric held (the runner holds it between run_until() calls).
-    std::string lost =
-        real_time_lost(s_.tb->pacing_behind_ns(), s_.tb->bridge_figures(kDutHost), s_.tb->bridge_figures(kPeerHost));
+    // Read with the fabric held (the runner holds it between run_until() calls), without a system call.
+    std::string lost = real_time_lost(s_.tb->pacing_behind_ns(), s_.tb->running_bridge_figures(kDutHost),
+                                      s_.tb->running_bridge_figures(kPeerHost));
     if (lost.empty() && s_.real_time()) {
       lost = wall_clock_short(clock0.first, s_.o.deadline, std::chrono::steady_clock::now(), s_.tb->now() - clock0.second);
     }
@@ -393,7 +391,8 @@ bool Session::play() {
     // Held injections go out once due and once every control scheduled before them has returned.
     while (next_inject < s_.held_injects.size() && s_.held_injects[next_inject].at_ns <= now &&
            (next_control == s_.controls.size() || s_.controls[next_control].first > s_.held_injects[next_inject].at_ns)) {
-      if (!send_held_inject(s_.held_injects[next_inject++])) return false;
+      ++handed_;
+      if (!send_held_inject(s_, s_.held_injects[next_inject++])) return false;
     }
     if (!post_due(now) || !poll(now)) return false;
     const bool traffic_done =

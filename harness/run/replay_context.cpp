@@ -283,6 +283,7 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
   j["late_steps"] = std::move(late);
   // Written only when a rule never acted, so every other context file stays as it was.
   if (!c.idle_impairments.empty()) j["idle_impairments"] = c.idle_impairments;
+  if (!c.unsent_injects.empty()) j["unsent_injects"] = c.unsent_injects;
   return j.dump() + "\n";  // compact: a full run's context files are 3.2 MB so, 4.6 MB indented
 }
 
@@ -427,6 +428,9 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
     });
     if (r.has("idle_impairments")) {
       c.idle_impairments = list<std::string>(r.at("idle_impairments"), [](const In& x) { return x.str(); });
+    }
+    if (r.has("unsent_injects")) {
+      c.unsent_injects = list<std::string>(r.at("unsent_injects"), [](const In& x) { return x.str(); });
     }
     out = std::move(s);
     cut_bad = std::move(bad);

@@ -12,7 +12,17 @@ namespace mrc::run {
 namespace stim = harness::stim;
 
 bool SessionState::real_time() const {
-  return tb->bridge_figures(kDutHost) != nullptr || tb->bridge_figures(kPeerHost) != nullptr;
+  return tb->running_bridge_figures(kDutHost) != nullptr || tb->running_bridge_figures(kPeerHost) != nullptr;
+}
+
+ReplyClock SessionState::reply_clock(std::uint64_t loop_now) const {
+  const std::uint64_t replied = std::max(loop_now, tb->clock_now());
+  return ReplyClock{replied, std::max(replied, tb->wall_now()), real_time()};
+}
+
+std::uint64_t date_report(std::uint64_t age_ns, const ReplyClock& c, std::uint64_t floor) {
+  const std::uint64_t at = std::min(c.replied, c.wall > age_ns ? c.wall - age_ns : 0);
+  return std::max(at, floor);
 }
 
 std::uint64_t SessionState::payload_seed() const {

@@ -49,6 +49,23 @@ struct RecvNeed {
   std::uint64_t posted = 0;
 };
 
+// The testbed's clock after a binding's reply: `replied` the time the runner reads (never before
+// its loop time; it stands still while the runner holds a paced fabric), `wall` the clock itself,
+// which went on meanwhile (Testbed::wall_now).
+struct ReplyClock {
+  std::uint64_t replied = 0;
+  std::uint64_t wall = 0;
+  bool real_time = false;  // an external DUT's ages count only across a real-time bridge
+};
+
+// When something an external DUT reported `age_ns` before its reply happened: the clock after the
+// reply less that age (the agent's stamps are on its own clock; only their difference from its
+// reply crosses over), never later than what the runner reads, nor before `floor` (the previous
+// record, so records stay in order). Always at or after the truth: the wall clock ran at least
+// as long as the age since it (a paced fabric's pause aside, which the timing budget covers). Age
+// 0 gives `replied`, as on virtual time.
+std::uint64_t date_report(std::uint64_t age_ns, const ReplyClock& c, std::uint64_t floor);
+
 struct SessionState {
   // The case as it runs: a copy of the caller's, replaced when the runner raises its ACK timeout
   // for a slow wire or evaluates its F at its testbed's rate (rescale_for_testbed); `c` always names it.
@@ -85,6 +102,17 @@ struct SessionState {
   };
   std::vector<HeldInject> held_injects;
   std::size_t held_sent = 0;
+  // Injections timed by the DUT's own packet (InjectStep::after_packet), in the order of the
+  // impairment program's triggers: the hook sends each when its trigger fires.
+  struct TriggeredInject {
+    std::size_t step = 0;
+    std::vector<std::uint8_t> frame;
+    int port = 1;
+    std::uint64_t delay_ns = 0;
+    std::uint64_t sent_at = UINT64_MAX;  // UINT64_MAX: its packet never came
+    std::string error;                   // the testbed refused it
+  };
+  std::vector<TriggeredInject> triggered_injects;
   std::vector<harness::ExpectRecord> control_records;           // control steps' expected results
   std::vector<harness::EvRecord> dut_evs;                       // after apply
   std::vector<harness::stim::WireEv> dut_wire_evs;              // on-wire bytes of dut_evs
@@ -107,6 +135,7 @@ struct SessionState {
   std::uint64_t payload_seed() const;
   // True when a host of the testbed is bound to real interfaces (the real-time bridge).
   bool real_time() const;
+  ReplyClock reply_clock(std::uint64_t loop_now) const;
 
   void activity(const char* what) const {
     if (o.activity) o.activity->store(what);
@@ -147,6 +176,9 @@ void traffic_left_late(SessionState& s, std::uint64_t start_ns, std::uint64_t to
 // start_ns go out late_ns later, each once, and stay in time order. Returns how many moved.
 std::size_t follow_late_traffic(std::vector<SessionState::HeldInject>& held, std::size_t sent, std::uint64_t start_ns,
                                 std::uint64_t late_ns);
+// A held injection, once due: it goes out now (its time, or the fabric's if that is later, which
+// CheckContext::late_steps then records). False = s.result holds the ERROR.
+bool send_held_inject(SessionState& s, const SessionState::HeldInject& h);
 
 // case_collect.cpp: taps, faults, observations, expects -> result.ctx.
 void collect(SessionState& s);

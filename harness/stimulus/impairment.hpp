@@ -33,6 +33,7 @@ struct PacketInfo {
   bool first_hop = false;  // the packet is leaving its sending host on this link
   const std::uint8_t* bytes = nullptr;
   std::uint16_t len = 0;
+  int from_host = -1;      // at a first hop: the sending host
 };
 
 struct Decision {
@@ -93,6 +94,19 @@ class ImpairmentProgram {
   // was never impaired. Returns how many rules moved.
   std::size_t follow_late_traffic(std::uint64_t start_ns, std::uint64_t late_ns);
 
+  // An injection timed by the DUT's own packet (InjectStep::after_packet): it fires once, on the
+  // first packet `host` sends that `select` picks at its first hop, whatever rule then acts on
+  // that packet. Returns its index in triggers().
+  std::size_t add_trigger(const ImpairSelect& select, std::size_t step, int host);
+  struct Trigger {
+    ImpairSelect select;
+    std::size_t step = 0;
+    std::uint64_t fired_at = UINT64_MAX;  // the packet's time; UINT64_MAX: never fired
+  };
+  const std::vector<Trigger>& triggers() const { return triggers_; }
+  // The triggers the last decide() fired (indices into triggers()).
+  const std::vector<std::size_t>& fired() const { return fired_; }
+
   const std::vector<RuleInfo>& rules() const { return rules_; }
   const std::vector<FaultPlan>& faults() const { return faults_; }
   // Packets each rule acted on.
@@ -114,6 +128,10 @@ class ImpairmentProgram {
   std::vector<RuleInfo> rules_;
   std::vector<FaultPlan> faults_;
   std::vector<std::uint64_t> hits_;
+  std::vector<Rule> trigger_state_;  // a trigger's selection, as a rule's
+  std::vector<Trigger> triggers_;
+  std::vector<std::size_t> fired_;   // capacity: one per trigger (no allocation per packet)
+  int trigger_host_ = -1;
   wire::EvFmtMode mode_;
   std::unordered_map<std::uint32_t, std::uint32_t> ev_index_;
   wire::DscpConfig dscp_config_;

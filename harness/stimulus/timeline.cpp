@@ -21,7 +21,11 @@ Timeline plan_timeline(const Case& c) {
     const StepBody& body = c.stimulus[i].body;
     const bool after_inject = prev_is_inject;
     prev_is_inject = false;
-    if (const auto* s = std::get_if<InjectStep>(&body)) {
+    if (const auto* s = std::get_if<InjectStep>(&body); s && s->after_packet) {
+      // Sent when the DUT's packet appears (the impairment program's trigger): no time to plan
+      // by, so nothing later is timed from it (an expect after it is refused at load).
+      continue;
+    } else if (s) {
       t.actions.push_back({s->at_ns, i});
       prev_time = s->at_ns;
       prev_is_expect = false;

@@ -110,6 +110,10 @@ class Testbed {
   // stands (the fabric's now() trails it by up to its pacing wait); now() on virtual time. What an
   // external DUT reports in a reply came before this.
   virtual std::uint64_t clock_now() const { return now(); }
+  // The paced clock's own reading, which goes on while the runner holds the fabric (clock_now()
+  // stands still then); clock_now() on virtual time. What an external DUT stamped some time before
+  // its reply is dated back from here (run/session_state.hpp, date_report).
+  virtual std::uint64_t wall_now() const { return clock_now(); }
   // Runs the clock up to `t_ns` (or until nothing is pending). Bounded by construction.
   virtual RunStop run_until(std::uint64_t t_ns) = 0;
   // When the last run_until() changed nothing (no frame moved, no timer fired) and nothing was
@@ -225,6 +229,9 @@ class Testbed {
     (void)host;
     return nullptr;
   }
+  // The same without refreshing the kernel's drop count (WireHost::running_figures): what the
+  // runner's loop reads while it holds the fabric.
+  virtual const BridgeFigures* running_bridge_figures(int host) { return bridge_figures(host); }
 };
 
 // Which simulated testbed to build: a preset or a testbed YAML, with a case's overrides. The

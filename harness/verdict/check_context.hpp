@@ -105,6 +105,10 @@ struct CheckContext {
   // never sends what it selects, an EV it never uses, is never impaired). A check that finds no
   // fault to judge says so instead of calling the harness broken.
   std::vector<std::string> idle_impairments;
+  // Injections timed by a packet of the DUT's (`after_packet`) that never went out, each
+  // "stimulus[N]: ...": the DUT never sent that packet, so the case's stimulus never happened and
+  // a PASS judged nothing (case_result.cpp).
+  std::vector<std::string> unsent_injects;
 };
 
 

@@ -168,6 +168,9 @@ class Requester {
   std::uint32_t next_psn() const { return next_psn_; }
   std::uint32_t una_psn() const { return una_psn_; }
   std::size_t queued_wrs() const { return sq_count_; }
+  // The round trip last measured: sending to acknowledging the newest-sent packet acknowledged so
+  // far (0 before the first acknowledgement).
+  std::uint64_t recent_rtt_ns() const { return rack_rtt_ns_; }
   // EV used by the last transmission of `psn`, if the PSN is still tracked.
   std::optional<std::uint16_t> ev_of(std::uint32_t psn) const;
 

@@ -82,6 +82,11 @@ std::uint64_t PacedRun::clock_now() const {
   return std::max(t, seen);
 }
 
+std::uint64_t PacedRun::wall_now() const {
+  const std::uint64_t t = clock_now();
+  return clock_started_ ? std::max(t, clock_.now()) : t;
+}
+
 void PacedRun::pause_if_behind() {
   // Behind means past an event that was due: a fabric with nothing due until later lost nothing by
   // sleeping (the frames that woke it enter at their capture times, unpaused).

@@ -77,6 +77,8 @@ class PacedRun {
   // The testbed time of CLOCK_MONOTONIC now (never behind the fabric), or while the caller holds
   // the fabric the time it took it; the fabric's time before the clock starts.
   std::uint64_t clock_now() const;
+  // The clock itself, running on while the runner holds the fabric (never before clock_now()).
+  std::uint64_t wall_now() const;
   std::string error() const;
   harness::WireHost* host(std::uint32_t host) const;
   // How late the fabric's thread reached the times it waited for (the pacing jitter).

@@ -45,6 +45,7 @@ class SimTestbed final : public Testbed {
 
   std::uint64_t now() const override { return sim_->now(); }
   std::uint64_t clock_now() const override { return paced_ && paced_->active() ? paced_->clock_now() : now(); }
+  std::uint64_t wall_now() const override { return paced_ && paced_->active() ? paced_->wall_now() : now(); }
   std::uint64_t quiet_until() const override {
     if ((paced_ && paced_->active()) || sim_->last_run_dispatched()) return now();
     return sim_->next_event_time();
@@ -73,6 +74,10 @@ class SimTestbed final : public Testbed {
   const BridgeFigures* bridge_figures(int host) override {
     WireHost* w = paced_ ? paced_->host(static_cast<std::uint32_t>(host)) : nullptr;
     return w != nullptr ? &w->figures() : nullptr;
+  }
+  const BridgeFigures* running_bridge_figures(int host) override {
+    WireHost* w = paced_ ? paced_->host(static_cast<std::uint32_t>(host)) : nullptr;
+    return w != nullptr ? &w->running_figures() : nullptr;
   }
   TimingBudget timing_budget() const override { return budget_; }
   const LatencyHistogram* pacing_lateness() const override {

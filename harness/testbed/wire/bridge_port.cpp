@@ -102,6 +102,7 @@ class BridgePort final : public WireHost {
     for (const auto& p : rx_) fig_.kernel_drops += p.kernel_drops();
     return fig_;
   }
+  const BridgeFigures& running_figures() override { return fig_; }
 
   // ---- FramePort ----
   void on_frame(std::uint8_t port, std::span<const std::uint8_t> frame, std::uint64_t now_ns) override {

@@ -62,6 +62,8 @@ constexpr Pair kPairs[] = {
     // NSCC decreases once per base RTT, by at most max_md_jump; QuickAdapt to the achieved bytes, not below, and only when starved
     {"reliab-v-158", "nscc-md-every-mark"},    {"reliab-v-159", "nscc-qa-one-mtu"},
     {"reliab-v-160", "nscc-qa-ungated"},
+    // a ghost ACK or SACK sent as the lost PSN leaves (inject after_packet), whatever the DUT's pace
+    {"invalid-i-013", "honour-ghost-ack"},     {"invalid-i-015", "honour-ghost-ack"},
 };
 
 TEST(CaseDefectPairs, AllPassOnTheReferenceEndpoint) {

@@ -137,6 +137,62 @@ TEST(Impairment, SelectsByOpcodeAndByRtx) {
   EXPECT_EQ(p.hits()[1], 1u);
 }
 
+// An injection timed by the DUT's packet (InjectStep::after_packet): the trigger fires once, on the
+// first packet host 0 sends that it selects, at its first hop, beside whatever rule acts on it.
+TEST(Impairment, ATriggerFiresOnceOnTheFirstPacketItsHostSends) {
+  ImpairStep drop;
+  drop.kind = ImpairKind::kDrop;
+  drop.select.psn_range = std::make_pair(7u, 7u);
+  drop.select.rtx = false;
+  auto p = program({drop});
+  ImpairSelect sel;
+  sel.psn_range = std::make_pair(7u, 7u);
+  sel.rtx = false;
+  EXPECT_EQ(p.add_trigger(sel, 3, /*host=*/0), 0u);
+  Frames f;
+  auto from = [](const std::vector<std::uint8_t>& b, std::uint64_t now, int host, bool first_hop = true) {
+    PacketInfo i = at(b, now, first_hop);
+    i.from_host = host;
+    return i;
+  };
+  EXPECT_EQ(p.decide(from(f.data(0, 6), 10, 0)).kind, Decision::Kind::kPass);
+  EXPECT_TRUE(p.fired().empty());
+  EXPECT_EQ(p.decide(from(f.data(0, 7), 20, 1)).kind, Decision::Kind::kDrop) << "the rule acts on any sender's packet";
+  EXPECT_TRUE(p.fired().empty()) << "host 1 is not the trigger's host";
+  EXPECT_EQ(p.decide(from(f.data(0, 7), 25, 0, /*first_hop=*/false)).kind, Decision::Kind::kPass);
+  EXPECT_TRUE(p.fired().empty()) << "only at the packet's first hop";
+  EXPECT_EQ(p.decide(from(f.data(0, 7), 30, 0)).kind, Decision::Kind::kDrop) << "the trigger decides nothing";
+  ASSERT_EQ(p.fired().size(), 1u);
+  EXPECT_EQ(p.fired()[0], 0u);
+  EXPECT_EQ(p.triggers()[0].fired_at, 30u);
+  EXPECT_EQ(p.triggers()[0].step, 3u);
+  (void)p.decide(from(f.data(0, 8), 40, 0));
+  EXPECT_TRUE(p.fired().empty()) << "fired() holds the last packet's";
+  (void)p.decide(from(f.data(1, 7), 50, 0));
+  EXPECT_TRUE(p.fired().empty()) << "once";
+  EXPECT_EQ(p.triggers()[0].fired_at, 30u);
+}
+
+TEST(Impairment, ATriggerWindowFollowsLateTraffic) {
+  auto p = program({});
+  ImpairSelect sel;
+  sel.opcode = wire::opcode::kMrcProbe;
+  sel.time_window = std::make_pair(std::uint64_t{1000}, std::uint64_t{2000});
+  p.add_trigger(sel, 1, 0);
+  EXPECT_EQ(p.follow_late_traffic(0, 5000), 1u);
+  EXPECT_EQ(p.triggers()[0].select.time_window, std::make_pair(std::uint64_t{6000}, std::uint64_t{7000}));
+  Frames f;
+  const std::vector<std::uint8_t> probe = f.probe(0);  // PacketInfo points into it
+  PacketInfo early = at(probe, 1500);
+  early.from_host = 0;
+  (void)p.decide(early);
+  EXPECT_TRUE(p.fired().empty());
+  PacketInfo late = at(probe, 6500);
+  late.from_host = 0;
+  (void)p.decide(late);
+  EXPECT_EQ(p.fired().size(), 1u);
+}
+
 TEST(Impairment, ProbabilityIsSeededAndAboutRight) {
   ImpairStep s;
   s.kind = ImpairKind::kDrop;

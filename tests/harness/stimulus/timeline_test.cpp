@@ -29,6 +29,28 @@ TEST(Timeline, ActionsAreSortedByTimeThenStepOrder) {
   EXPECT_EQ(t.horizon_ns, 5000u);
 }
 
+// An inject timed by the DUT's packet (after_packet) goes out when that packet leaves: the
+// timeline plans no time for it, and what follows is timed from the step before it.
+TEST(Timeline, AnInjectAfterAPacketIsNotATimedAction) {
+  Case c;
+  InjectStep a;
+  a.at_ns = 1000;
+  c.stimulus.push_back(step(a));
+  InjectStep after;
+  after.after_packet = ImpairSelect{};
+  after.delay_ns = 50'000;
+  c.stimulus.push_back(step(after));
+  ExpectStep e;
+  e.within_ns = 10'000;
+  c.stimulus.push_back(step(e));
+  const Timeline t = plan_timeline(c);
+  ASSERT_EQ(t.actions.size(), 1u);
+  EXPECT_EQ(t.actions[0].step, 0u);
+  ASSERT_EQ(t.expects.size(), 1u);
+  EXPECT_EQ(t.expects[0].anchor_ns, 1000u);
+  EXPECT_FALSE(t.expects[0].anchored_on_inject);
+}
+
 TEST(Timeline, ExpectWindowsAddAbsoluteAndRelativeTolerance) {
   ExpectStep e;
   e.within_ns = 10'000;
