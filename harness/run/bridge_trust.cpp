@@ -32,10 +32,13 @@ harness::BridgeStats bridge_stats(const harness::BridgeFigures& b) {
 std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who) {
   const std::uint64_t lost = b.kernel_drops + b.rx_overflow + b.tx_errors;
   if (lost > 0) return "the real-time bridge lost " + std::to_string(lost) + " frame(s) to or from the " + who;
+  // Any frame past the budget, not only the slowest hundredth: a check bounds each frame's time by
+  // the budget, and the one frame that was later may be the very one it judges (a SACK bit for a
+  // PSN that reached the DUT after the SACK left, a gap between two probes).
   for (const auto& [h, what] : {std::pair{&b.tx_lag, "lag towards"}, std::pair{&b.rx_entry, "entry delay from"}}) {
-    if (h->quantile(0.99) > budget_ns) {
-      return "the real-time bridge's " + std::string(what) + " the " + who + " reached p99 " + us(h->quantile(0.99)) +
-             ", over its declared timing budget of " + us(budget_ns);
+    if (h->max() > budget_ns) {
+      return "the real-time bridge's " + std::string(what) + " the " + who + " reached " + us(h->max()) + " (p99 " +
+             us(h->quantile(0.99)) + "), over its declared timing budget of " + us(budget_ns);
     }
   }
   return "";
@@ -48,10 +51,10 @@ std::string pause_note(const harness::LatencyHistogram& pauses) {
          "(to the DUT, network delay)";
 }
 
-std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t lag_p99_ns, std::uint64_t budget_ns) {
-  if (pauses.count() == 0 || pauses.max() + lag_p99_ns <= budget_ns) return "";
+std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t lag_max_ns, std::uint64_t budget_ns) {
+  if (pauses.count() == 0 || pauses.max() + lag_max_ns <= budget_ns) return "";
   return "the simulated fabric's clock stood still for up to " + us(pauses.max()) + " (this machine left it behind), " +
-         "which with the bridge's lag (p99 " + us(lag_p99_ns) + ") passes its declared timing budget of " + us(budget_ns) +
+         "which with the bridge's lag (up to " + us(lag_max_ns) + ") passes its declared timing budget of " + us(budget_ns) +
          ": a time measured across them may be off by that much";
 }
 

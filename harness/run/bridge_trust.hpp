@@ -22,8 +22,8 @@ std::string bridge_note(const harness::BridgeFigures& b, const std::string& who)
 // The same figures as the case result keeps them (results.json "bridge").
 harness::BridgeStats bridge_stats(const harness::BridgeFigures& b);
 
-// Why the bridge did not keep to its budget ("" when it did): lost frames, or a p99 lag either way
-// over the budget. Such a run changed what the DUT saw.
+// Why the bridge did not keep to its budget ("" when it did): lost frames, or any frame's lag either
+// way over the budget. Such a run changed what the DUT saw.
 std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who);
 
 // "the simulated fabric paused N time(s), longest ..: this machine left it that far behind ..." (""
@@ -32,8 +32,8 @@ std::string pause_note(const harness::LatencyHistogram& pauses);
 
 // Why the fabric's pauses make its times untrustworthy ("" when they do not): a time measured across
 // a pause is short by up to its length, and across the bridge off by up to its lag as well, so the
-// longest pause plus the bridge's worst p99 lag either way (`lag_p99_ns`) must stay within the budget.
-std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t lag_p99_ns, std::uint64_t budget_ns);
+// longest pause plus the bridge's worst lag either way (`lag_max_ns`) must stay within the budget.
+std::string pause_overrun(const harness::LatencyHistogram& pauses, std::uint64_t lag_max_ns, std::uint64_t budget_ns);
 
 // Why the run stopped being real-time ("" while it is): the fabric `behind_ns` behind the clock,
 // or a bridge queue (dut / peer: null when not bridged) deeper than kMaxBehindNs.
