@@ -141,19 +141,19 @@ std::vector<std::string> idle_rules(const SessionState& s) {
 // (CheckContext::unsent_injects). False when the testbed refused one (s.result: the ERROR).
 bool collect_triggered(SessionState& s) {
   if (!s.impair) return true;
-  const auto& triggers = s.impair->triggers();
-  for (std::size_t k = 0; k < s.triggered_injects.size() && k < triggers.size(); ++k) {
+  const stim::ImpairmentProgram& prog = *s.impair;
+  for (std::size_t k = 0; k < s.triggered_injects.size() && k < prog.trigger_count(); ++k) {
     const SessionState::TriggeredInject& t = s.triggered_injects[k];
     const std::string step = "stimulus[" + std::to_string(t.step) + "]";
     if (!t.error.empty()) return s.fail(harness::Verdict::kError, step + ": " + t.error);
-    const std::string what = describe_select(triggers[k].select, 0);
+    const std::string what = describe_select(prog.trigger_select(k), 0);
     if (t.sent_at == UINT64_MAX) {
       s.result.ctx.unsent_injects.push_back(step + ": the DUT sent no packet its after_packet selects (" + what +
                                             "), so it was never injected");
       continue;
     }
     s.result.notes.push_back(step + " injected at " + std::to_string(t.sent_at) + " ns, after the DUT's packet (" +
-                             what + ") at " + std::to_string(triggers[k].fired_at) + " ns");
+                             what + ") at " + std::to_string(prog.trigger_fired_at(k)) + " ns");
   }
   return true;
 }

@@ -13,6 +13,7 @@ namespace stim = harness::stim;
 using harness::Verdict;
 
 std::string port_name(int port) { return "p" + std::to_string(port); }
+std::string fault_kind_name(harness::ImpairKind k) { return std::string(harness::to_string(k)); }
 
 // From inside the fabric (the impairment hook), as the DUT's packet starts onto its first link
 // (`start_ns`; the fabric may have computed that start before its own clock's present): the
@@ -28,7 +29,6 @@ void send_triggered(SessionState& s, std::size_t k, std::uint64_t start_ns) {
   }
   t.sent_at = at;
 }
-std::string fault_kind_name(harness::ImpairKind k) { return std::string(harness::to_string(k)); }
 }  // namespace
 
 bool setup_impairments(SessionState& s) {

@@ -66,10 +66,9 @@ ImpairmentProgram::ImpairmentProgram(const std::vector<std::pair<std::size_t, co
 }
 
 std::size_t ImpairmentProgram::add_trigger(const ImpairSelect& select, std::size_t step, int host) {
-  Rule r;
-  r.info = RuleInfo{ImpairKind::kDrop, 0, select, step};  // the kind is never read: a trigger decides nothing
-  trigger_state_.push_back(r);
-  triggers_.push_back(Trigger{select, step, UINT64_MAX});
+  Trigger t;
+  t.rule.info = RuleInfo{ImpairKind::kDrop, 0, select, step};
+  triggers_.push_back(std::move(t));
   fired_.reserve(triggers_.size());
   trigger_host_ = host;
   return triggers_.size() - 1;
@@ -81,9 +80,9 @@ void ImpairmentProgram::bind_link(std::size_t rule, std::uint32_t link_id) {
 
 std::size_t ImpairmentProgram::follow_late_traffic(std::uint64_t start_ns, std::uint64_t late_ns) {
   std::size_t moved = 0;
-  for (std::size_t i = 0; i < rule_state_.size() + trigger_state_.size(); ++i) {
+  for (std::size_t i = 0; i < rule_state_.size() + triggers_.size(); ++i) {
     const bool trigger = i >= rule_state_.size();
-    Rule& r = trigger ? trigger_state_[i - rule_state_.size()] : rule_state_[i];
+    Rule& r = trigger ? triggers_[i - rule_state_.size()].rule : rule_state_[i];
     auto& window = r.info.select.time_window;
     const bool timed = r.info.at_ns > 0 || window.has_value();
     if (r.followed || !timed || r.info.at_ns < start_ns || (window && window->first < start_ns)) continue;
@@ -93,11 +92,7 @@ std::size_t ImpairmentProgram::follow_late_traffic(std::uint64_t start_ns, std::
       window->second += late_ns;
     }
     r.followed = true;
-    if (trigger) {
-      triggers_[i - rule_state_.size()].select = r.info.select;
-    } else {
-      rules_[i] = r.info;
-    }
+    if (!trigger) rules_[i] = r.info;
     ++moved;
   }
   return moved;
@@ -154,8 +149,8 @@ Decision ImpairmentProgram::decide(const PacketInfo& p) {
   bool decoded = false;
   fired_.clear();
   if (p.first_hop && p.from_host == trigger_host_) {
-    for (std::size_t i = 0; i < trigger_state_.size(); ++i) {
-      if (triggers_[i].fired_at != UINT64_MAX || !selects(trigger_state_[i], p, decoded)) continue;
+    for (std::size_t i = 0; i < triggers_.size(); ++i) {
+      if (triggers_[i].fired_at != UINT64_MAX || !selects(triggers_[i].rule, p, decoded)) continue;
       triggers_[i].fired_at = p.now_ns;
       fired_.push_back(i);
     }

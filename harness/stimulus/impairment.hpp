@@ -96,15 +96,15 @@ class ImpairmentProgram {
 
   // An injection timed by the DUT's own packet (InjectStep::after_packet): it fires once, on the
   // first packet `host` sends that `select` picks at its first hop, whatever rule then acts on
-  // that packet. Returns its index in triggers().
+  // that packet. Returns its index (trigger_select(), trigger_fired_at()).
   std::size_t add_trigger(const ImpairSelect& select, std::size_t step, int host);
-  struct Trigger {
-    ImpairSelect select;
-    std::size_t step = 0;
-    std::uint64_t fired_at = UINT64_MAX;  // the packet's time; UINT64_MAX: never fired
-  };
-  const std::vector<Trigger>& triggers() const { return triggers_; }
-  // The triggers the last decide() fired (indices into triggers()).
+  std::size_t trigger_count() const { return triggers_.size(); }
+  // Its selection as it stands (follow_late_traffic() may have moved its window).
+  const ImpairSelect& trigger_select(std::size_t i) const { return triggers_[i].rule.info.select; }
+  std::size_t trigger_step(std::size_t i) const { return triggers_[i].rule.info.step; }
+  // The time of the packet that fired it; UINT64_MAX: never fired.
+  std::uint64_t trigger_fired_at(std::size_t i) const { return triggers_[i].fired_at; }
+  // The triggers the last decide() fired (their indices).
   const std::vector<std::size_t>& fired() const { return fired_; }
 
   const std::vector<RuleInfo>& rules() const { return rules_; }
@@ -128,7 +128,10 @@ class ImpairmentProgram {
   std::vector<RuleInfo> rules_;
   std::vector<FaultPlan> faults_;
   std::vector<std::uint64_t> hits_;
-  std::vector<Rule> trigger_state_;  // a trigger's selection, as a rule's
+  struct Trigger {
+    Rule rule;  // its selection, matched as a rule's (its kind is never read: a trigger decides nothing)
+    std::uint64_t fired_at = UINT64_MAX;
+  };
   std::vector<Trigger> triggers_;
   std::vector<std::size_t> fired_;   // capacity: one per trigger (no allocation per packet)
   int trigger_host_ = -1;

@@ -152,6 +152,11 @@ CheckResult run_timing(const TimingCheck& spec, const CheckContext& ctx) {
     for (auto k : order) {
       if (m.samples[k].ns > bound) over.add(evidence_for(k, "<= " + bound_text));
     }
+    if (!m.fail_withheld.empty()) {
+      conclude(r, Verdict::kInconclusive,
+               metric + ": " + stats + " exceeds the bound " + bound_text + ", not judged: " + m.fail_withheld);
+      return r;
+    }
     conclude(r, Verdict::kFail, metric + ": " + stats + " exceeds the bound " + bound_text + budget);
     return r;
   }

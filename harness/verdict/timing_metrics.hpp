@@ -48,6 +48,9 @@ struct Measurement {
   std::string message;                     // why, when early is set
   std::size_t skipped = 0;                 // trials that gave no sample
   std::string skip_reason;                 // the first reason
+  // Set when a value past the bound would not be the DUT's to answer for (why): the check then
+  // says INCONCLUSIVE with what it measured instead of FAIL. A value within the bound stands.
+  std::string fail_withheld;
 };
 
 // Which taps a metric reads (feedback to the DUT, or only what the DUT sends).

@@ -164,13 +164,13 @@ TEST(Impairment, ATriggerFiresOnceOnTheFirstPacketItsHostSends) {
   EXPECT_EQ(p.decide(from(f.data(0, 7), 30, 0)).kind, Decision::Kind::kDrop) << "the trigger decides nothing";
   ASSERT_EQ(p.fired().size(), 1u);
   EXPECT_EQ(p.fired()[0], 0u);
-  EXPECT_EQ(p.triggers()[0].fired_at, 30u);
-  EXPECT_EQ(p.triggers()[0].step, 3u);
+  EXPECT_EQ(p.trigger_fired_at(0), 30u);
+  EXPECT_EQ(p.trigger_step(0), 3u);
   (void)p.decide(from(f.data(0, 8), 40, 0));
   EXPECT_TRUE(p.fired().empty()) << "fired() holds the last packet's";
   (void)p.decide(from(f.data(1, 7), 50, 0));
   EXPECT_TRUE(p.fired().empty()) << "once";
-  EXPECT_EQ(p.triggers()[0].fired_at, 30u);
+  EXPECT_EQ(p.trigger_fired_at(0), 30u);
 }
 
 TEST(Impairment, ATriggerWindowFollowsLateTraffic) {
@@ -180,7 +180,7 @@ TEST(Impairment, ATriggerWindowFollowsLateTraffic) {
   sel.time_window = std::make_pair(std::uint64_t{1000}, std::uint64_t{2000});
   p.add_trigger(sel, 1, 0);
   EXPECT_EQ(p.follow_late_traffic(0, 5000), 1u);
-  EXPECT_EQ(p.triggers()[0].select.time_window, std::make_pair(std::uint64_t{6000}, std::uint64_t{7000}));
+  EXPECT_EQ(p.trigger_select(0).time_window, std::make_pair(std::uint64_t{6000}, std::uint64_t{7000}));
   Frames f;
   const std::vector<std::uint8_t> probe = f.probe(0);  // PacketInfo points into it
   PacketInfo early = at(probe, 1500);

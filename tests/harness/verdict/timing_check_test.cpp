@@ -242,6 +242,52 @@ TEST(TimingCheck, ThroughputRecovered) {
   EXPECT_EQ(run_timing(spec(TimingMetric::kThroughputRecovered, 40 * kUs), s.ctx).verdict, Verdict::kFail);
 }
 
+// The span starts when the DUT's traffic met the last failed EV it used (its first data there):
+// when it first sends on a dead EV is its own spraying choice. Here its congestion control slowed
+// after the first loss, and it met the second dead EV 20 us after the fault.
+TEST(TimingCheck, ThroughputRecoveredCountsFromTheLastFailedEvMet) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 100 * kUs, psn, kAll);
+  Data d;
+  d.psn = psn++;
+  s.dut_sends(100 * kUs + 100, d, 1);                    // the first dead EV: lost
+  traffic(s, 101 * kUs, 120 * kUs, psn, kHealthy, 400);  // a quarter of the rate
+  d.psn = psn++;
+  s.dut_sends(120 * kUs, d, 5);                          // the last dead EV it meets
+  traffic(s, 130 * kUs, 250 * kUs, psn, kHealthy);       // full rate again 10 us later
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  s.finish();
+  auto r = run_timing(spec(TimingMetric::kThroughputRecovered, 40 * kUs), s.ctx);
+  ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
+  // From t = 120 us (not the fault's 100 us): back once a 20 us window after 130 us is 90 % full.
+  EXPECT_NEAR(r.metrics.at("max_ns"), 28 * kUs, 1 * kUs);
+  EXPECT_EQ(run_timing(spec(TimingMetric::kThroughputRecovered, 20 * kUs), s.ctx).verdict, Verdict::kFail);
+}
+
+// Across a real-time bridge, a DUT that sent below 90 % of the bridge's rate before the fault was
+// paced by its congestion control: a late recovery is then INCONCLUSIVE, naming both rates; at
+// the bridge's rate it FAILs as before. A recovery within the bound PASSes either way.
+TEST(TimingCheck, ThroughputRecoveredWithholdsAFailOfACongestionPacedDutAcrossABridge) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 100 * kUs, psn, kAll);
+  traffic(s, 130 * kUs, 250 * kUs, psn, kHealthy);
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  s.finish();
+  s.ctx.timing_budget.ns = 1;
+  s.ctx.timing_budget.source = "real-time bridge";
+  s.ctx.timing_budget.rate_bps = 1'000'000'000'000'000;  // far above what the DUT sent
+  auto r = run_timing(spec(TimingMetric::kThroughputRecovered, 40 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  EXPECT_NE(r.message.find("exceeds the bound"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("congestion control"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("Mb/s"), std::string::npos) << r.message;
+  EXPECT_EQ(run_timing(spec(TimingMetric::kThroughputRecovered, 60 * kUs), s.ctx).verdict, Verdict::kPass);
+  s.ctx.timing_budget.rate_bps = 1'000'000;  // the DUT sent at the bridge's rate and more
+  EXPECT_EQ(run_timing(spec(TimingMetric::kThroughputRecovered, 40 * kUs), s.ctx).verdict, Verdict::kFail);
+}
+
 TEST(TimingCheck, AckTimeoutExcludesNackDrivenRetransmissions) {
   Scenario s(4, 8);
   Data d;
