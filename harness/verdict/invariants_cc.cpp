@@ -276,7 +276,10 @@ void quick_adapt(Run& r) {  // W14
     const std::uint64_t keep = a.achieved_lo * keep_pct / 100;
     if (!a.clean || !a.sent || keep <= 2 * mtu) return;
     const std::uint64_t floor = keep - mtu;
-    ++lower_judged;
+    if (lower_judged++ == 0) {  // the first signal's figures, so a PASS shows what it held to
+      r.r.metrics["lower_side_floor_bytes"] = static_cast<double>(floor);
+      r.r.metrics["lower_side_reached_bytes"] = static_cast<double>(a.reached);
+    }
     if (a.reached >= floor) return;
     r.violation(r.t.packets[ev[s].packet], "inflight",
                 ">= " + bytes_str(floor) + " in flight at the DUT's sends " + fmt_ns(static_cast<double>(declared_within)) +
@@ -295,7 +298,11 @@ void quick_adapt(Run& r) {  // W14
     const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
     if (!a.clean || !a.sent || a.achieved_lo < gate || a.before * keep_pct / 100 <= 3 * mtu) return;
     const std::uint64_t floor = a.before * keep_pct / 100 - 2 * mtu;
-    ++full_judged;
+    if (full_judged++ == 0) {  // the first signal's figures, so a PASS shows what it held to
+      r.r.metrics["full_epoch_floor_bytes"] = static_cast<double>(floor);
+      r.r.metrics["full_epoch_reached_bytes"] = static_cast<double>(a.reached);
+      r.r.metrics["full_epoch_achieved_lo_bytes"] = static_cast<double>(a.achieved_lo);
+    }
     if (a.reached >= floor) return;
     r.violation(r.t.packets[ev[s].packet], "inflight",
                 ">= " + bytes_str(floor) + " in flight at the DUT's sends " + fmt_ns(static_cast<double>(declared_within)) +
@@ -306,8 +313,17 @@ void quick_adapt(Run& r) {  // W14
                 "at most " + bytes_str(a.reached),
                 "QuickAdapt fires only in an epoch that achieved less than MaxWnd/2^qa_gate");
   };
+  // The DUT's window visibly came down after the signal: its bytes in flight at its last sends
+  // before within_ns (react_ns) stayed under what was in flight before it, less slack_pct and one
+  // MTU. Only then does "not below the achieved bytes" judge a cut at all.
+  const auto cut_seen = [&](std::size_t s, std::uint64_t before) {
+    const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
+    return a.sent && a.reached + mtu < before * keep_pct / 100;
+  };
   std::uint64_t judged_until = 0;  // one QuickAdapt answers every signal of its epoch
   std::size_t not_starved = 0;
+  std::size_t unseen = 0;  // starved signals whose QuickAdapt the bound could not tell from none
+  std::string unseen_what;
   for (std::size_t s = 0; s < ev.size(); ++s) {
     const InflightEvent& sig = ev[s];
     if (sig.send || !sig.loss_signal || (judged_until != 0 && sig.ts_ns <= judged_until)) continue;
@@ -327,9 +343,23 @@ void quick_adapt(Run& r) {  // W14
       if (min_epoch != 0) judge_full(s);
       continue;
     }
-    ++r.judged;
-    judged_until = sig.ts_ns + within;
     const std::uint64_t bound = std::max(achieved, mtu) * (100 + slack_pct) / 100 + mtu;
+    // Judged only where a window kept as it was breaks the bound: across a real-time bridge the
+    // achieved bytes, widened by the budget each way, can reach what was in flight before the
+    // signal, and then a DUT whose QuickAdapt never fired meets the bound as well as one whose
+    // did (and the lower side below, "not below the achieved bytes", is met by one that never cut).
+    const std::uint64_t before = std::max(span_after(ev, s, epoch, min_epoch, within, react).before, sig.inflight);
+    const bool tells = bound < before;
+    if (!tells && (min_epoch == 0 || !cut_seen(s, before))) {
+      if (unseen++ == 0) {
+        unseen_what = "at the signal at " + std::to_string(sig.ts_ns) + " ns the achieved bytes, " + bytes_str(achieved) +
+                      " over the epochs QuickAdapt can have measured, allow the " + bytes_str(before) +
+                      " in flight before it, and the DUT's window did not come down";
+      }
+      continue;
+    }
+    if (tells) ++r.judged;
+    judged_until = sig.ts_ns + within;
     bool sent = false;
     bool met = false;
     std::uint64_t lowest = ~std::uint64_t{0};
@@ -354,10 +384,15 @@ void quick_adapt(Run& r) {  // W14
     if (min_epoch != 0) judge_lower(s);
   }
   r.r.metrics["signals_not_starved"] = static_cast<double>(not_starved);
+  r.r.metrics["signals_cut_not_seen"] = static_cast<double>(unseen);
   if (min_epoch != 0) {
     r.r.metrics["signals_lower_side_judged"] = static_cast<double>(lower_judged);
     r.r.metrics["signals_full_epoch_judged"] = static_cast<double>(full_judged);
-    r.judged += full_judged;
+    r.judged += full_judged + lower_judged;
+  }
+  if (r.judged == 0 && unseen > 0) {
+    r.stop(Verdict::kInconclusive, "nothing to judge: a window QuickAdapt never cut would meet the bound too (" +
+                                       unseen_what + ", " + std::to_string(unseen) + " such signal(s))");
   }
 }
 

@@ -346,28 +346,51 @@ TEST(QuickAdapt, WithMinEpochAFullEpochKeepsTheWindow) {
 
 // Without min_epoch_ns only the upper side is judged: the one-packet window passes.
 TEST(QuickAdapt, WithoutMinEpochOnlyTheUpperSideIsJudged) {
-  Scenario s = trimmed_at_100us(20 * kUs, 16, 1);
+  Scenario s = trimmed_at_100us(40 * kUs, 32, 1);
   const auto r = run_invariant(
-      inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "11000"}, {"mtu", "256"}, {"within_ns", "50000"}}), s.ctx);
+      inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "5000"}, {"mtu", "256"}, {"within_ns", "50000"}}), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
   EXPECT_EQ(r.metrics.count("signals_lower_side_judged"), 0u);
 }
 
-TEST(QuickAdapt, WithinGrowsByTheTimingBudget) {
-  // A starved trim at 100 us; the DUT cuts its window only at 120 us, so its flight is down to
-  // the bound ~38 us after the trim. The budget widens within_ns 10 us and also the span whose
-  // acknowledgements the DUT's epoch may hold (so the achieved bytes and the bound grow): 6 us of
-  // it is short, 7 us enough. MaxWnd 256 KiB keeps the epoch starved (gate 32 KiB) throughout.
+// A starved trim at 100 us; the DUT cuts its window only at 120 us, so its flight is down to the
+// bound about 58 us after the trim. The budget widens within_ns 50 us and also the span whose
+// acknowledgements the DUT's epoch may hold (so the achieved bytes and the bound grow): 7 us of
+// it is short, 8 us enough. MaxWnd 256 KiB keeps the epoch starved (gate 32 KiB) throughout.
+Scenario cut_at_120us() {
   Scenario s(4, 8);
   Flow f;
-  f.rtt = 20 * kUs;
+  f.rtt = 40 * kUs;
   f.until = 400 * kUs;
   f.trim_at = 100 * kUs;
-  f.window = [](std::uint64_t t) -> std::size_t { return t > 120 * kUs ? 2 : 16; };
+  f.window = [](std::uint64_t t) -> std::size_t { return t > 120 * kUs ? 2 : 32; };
   run_flow(s, f);
   s.finish();
-  const auto check = inv("quick_adapt", {{"max_cwnd", "262144"}, {"epoch_ns", "1000"}, {"mtu", "256"}, {"within_ns", "10000"}});
-  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 6 * kUs, 7 * kUs);
+  return s;
+}
+
+TEST(QuickAdapt, WithinGrowsByTheTimingBudget) {
+  Scenario s = cut_at_120us();
+  const auto check = inv("quick_adapt", {{"max_cwnd", "262144"}, {"epoch_ns", "1000"}, {"mtu", "256"}, {"within_ns", "50000"}});
+  testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(check, c); }, 7 * kUs, 8 * kUs);
+}
+
+// Judged only where a window kept as it was would break the bound. With a budget of 16 us the
+// span whose acknowledgements the DUT's epoch may hold is 35 us of a 40 us round trip: the achieved
+// bytes allow the flight before the trim, so a DUT whose QuickAdapt never fired would pass too.
+TEST(QuickAdapt, ABoundThatACutCannotBeToldFromNoneJudgesNothing) {
+  Scenario s = cut_at_120us();
+  const auto check = inv("quick_adapt", {{"max_cwnd", "262144"}, {"epoch_ns", "1000"}, {"mtu", "256"}, {"within_ns", "50000"}});
+  s.ctx.timing_budget = TimingBudget{16 * kUs, "real-time bridge (testbed netns)"};
+  const auto r = run_invariant(check, s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kInconclusive) << r.message;
+  EXPECT_NE(r.message.find("never cut would meet the bound too"), std::string::npos) << r.message;
+  // A DUT that never cuts: a long epoch hides it, a short one FAILs it.
+  const Scenario flat = trimmed_at_100us(20 * kUs, 16, 16);
+  EXPECT_EQ(run_invariant(inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "11000"}, {"mtu", "256"},
+                                              {"within_ns", "50000"}}), flat.ctx).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(run_invariant(inv("quick_adapt", {{"max_cwnd", "131072"}, {"epoch_ns", "1000"}, {"mtu", "256"},
+                                              {"within_ns", "50000"}}), flat.ctx).verdict, Verdict::kFail);
 }
 
 }  // namespace
