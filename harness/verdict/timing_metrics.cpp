@@ -54,6 +54,28 @@ struct TrialEnv {
 
 using TrialFn = void (*)(const Trial&, const TrialEnv&, Measurement&);
 
+// When the DUT's traffic met the last of the failed EVs it used: its first data packet there after
+// the fault (the trial's start when it used none). A DUT learns a path failed only from a packet
+// it sends on it, and when it first does is its own spraying choice: with a window of hundreds of
+// packets within nanoseconds of the fault; with the two or three packets in flight of a 1 Gb/s
+// bridge, whose congestion control slows after the first loss, a conformant DUT met the last dead
+// EV of four 3.7 ms (1.8 T) after the fault.
+std::uint64_t last_failed_ev_met(const Trial& tr, const Trace& t) {
+  const auto& dead = tr.fault->affected_evs;
+  std::uint64_t met = tr.start;
+  std::vector<bool> seen(dead.size(), false);
+  for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
+    if (!dut_data(t.packets[i])) continue;
+    const auto it = std::find(dead.begin(), dead.end(), t.packets[i].ev);
+    if (it == dead.end() || seen[static_cast<std::size_t>(it - dead.begin())]) continue;
+    seen[static_cast<std::size_t>(it - dead.begin())] = true;
+    met = t.packets[i].ts_ns;
+  }
+  return met;
+}
+
+// From when the DUT's traffic met the last failed EV it used (last_failed_ev_met) to its last data
+// packet on a failed EV.
 void stop_using_failed(const Trial& tr, const TrialEnv& env, Measurement& m) {
   const Trace& t = env.t;
   std::int64_t last_failed = -1;
@@ -75,10 +97,13 @@ void stop_using_failed(const Trial& tr, const TrialEnv& env, Measurement& m) {
   const auto& lp = t.packets[static_cast<std::size_t>(last_failed)];
   // Stopped only if afterwards it sent enough on healthy EVs to have come back round to a failed
   // one (twice the EV count); otherwise the trial ended too soon to tell.
+  const std::uint64_t met = last_failed_ev_met(tr, t);
   if (healthy_after >= env.confirm) {
-    return m.samples.push_back(sample(tr.start, lp.ts_ns, last_failed, "last data packet on a failed EV"));
+    return m.samples.push_back(sample(met, lp.ts_ns, last_failed,
+                                      "last data packet on a failed EV, from the DUT's first data on the last "
+                                      "failed EV it used"));
   }
-  m.samples.push_back(sample(tr.start, tr.end, last_failed, "still sending on a failed EV when the trial ended", true));
+  m.samples.push_back(sample(met, tr.end, last_failed, "still sending on a failed EV when the trial ended", true));
 }
 
 // From the first data packet the fault swallowed (the first on an affected EV at or after the
@@ -120,12 +145,8 @@ void first_retx_other_path(const Trial& tr, const TrialEnv& env, Measurement& m)
 // spraying onto a dead plane of eight loses an eighth of what it sends, which stalls its window
 // on a fast fabric and, on a path slower than the DUT (a real-time bridge), would not show in
 // its egress rate at all.
-// The span starts when the DUT's traffic met the last of the failed EVs it used (its first data
-// packet there after the fault), as first_retx_other_path's starts at the loss: a DUT learns a
-// path failed only from a packet it sends on it, and when it first does is its own spraying
-// choice. With a window of hundreds of packets that is within nanoseconds of the fault; with the
-// three or four packets in flight of a 1 Gb/s bridge, whose congestion control slows after the
-// first loss, a conformant DUT first met the last dead EV 3.7 ms (1.8 T) after the fault.
+// The span starts when the DUT's traffic met the last of the failed EVs it used
+// (last_failed_ev_met), as first_retx_other_path's starts at the loss.
 void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) {
   const Trace& t = env.t;
   const std::uint64_t w = std::max<std::uint64_t>(env.params.window_ns, 1);
@@ -157,15 +178,7 @@ void throughput_recovered(const Trial& tr, const TrialEnv& env, Measurement& m) 
   }
   const auto& dead = tr.fault->affected_evs;
   const auto good = [&](const PacketRec& p) { return dut_data(p) && !contains(dead, p.ev); };
-  std::uint64_t met = tr.start;  // the DUT's first data on the last failed EV it used
-  std::vector<bool> seen(dead.size(), false);
-  for (std::size_t i = first_at(t, tr.start); i < t.packets.size() && t.packets[i].ts_ns < tr.end; ++i) {
-    if (!dut_data(t.packets[i])) continue;
-    const auto it = std::find(dead.begin(), dead.end(), t.packets[i].ev);
-    if (it == dead.end() || seen[static_cast<std::size_t>(it - dead.begin())]) continue;
-    seen[static_cast<std::size_t>(it - dead.begin())] = true;
-    met = t.packets[i].ts_ns;
-  }
+  const std::uint64_t met = last_failed_ev_met(tr, t);
   std::uint64_t bytes = 0;
   std::size_t tail = first_at(t, tr.start);
   bool any = false;

@@ -190,11 +190,12 @@ TEST(EvInvariants, NoDataOnFailedEvTakesARecoveryWithItsEvsAsTheEndOfTheFailure)
   const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
   auto r = run_invariant(grace, s.finish());
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
-  send_on(s, 330 * kUs, 5, 5);  // after the second down: a violation
+  send_on(s, 330 * kUs, 5, 5);  // after the second down: its first loss on EV 5
+  send_on(s, 340 * kUs, 6, 5);  // and EV 5 again, past the grace from that loss: a violation
   r = run_invariant(grace, s.finish());
   EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
   EXPECT_EQ(r.metrics.at("violations"), 1) << r.message;
-  EXPECT_NE(r.message.find("after the link_down at 300000 ns"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("since the link_down at 300000 ns"), std::string::npos) << r.message;
   // A run whose only fault is a recovery has nothing failed to judge.
   s.ctx.faults = {up};
   EXPECT_EQ(run_invariant(grace, s.finish()).verdict, Verdict::kError);
@@ -213,7 +214,7 @@ TEST(EvInvariants, NoDataOnFailedEvAfterGrace) {
   send_on(s, 160 * kUs, 3, 5);  // after the link came back
   const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
   EXPECT_EQ(run_invariant(grace, s.finish()).verdict, Verdict::kPass);
-  send_on(s, 110 * kUs, 4, 5);
+  send_on(s, 110 * kUs, 4, 1);  // EV 1 again, 7 us after its first loss at 103 us
   const auto r = run_invariant(grace, s.finish());
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.metrics.at("violations"), 1);
@@ -383,11 +384,29 @@ TEST(EvInvariants, IncompleteCaptureAndUnknownNames) {
 
 // ---- the timing budget (timing_budget.hpp) grows grace_ns ------------------------------------
 
+// Each failed EV's grace runs from the DUT's first data on it after the fault (its first loss
+// there): a DUT that first uses a dead EV late learnt nothing of it sooner.
+TEST(EvInvariants, NoDataOnFailedEvCountsEachEvFromItsFirstLoss) {
+  Scenario s(4, 8);
+  s.ctx.faults = {testing::link_down(100 * kUs, {ev_value(1), ev_value(5)}, "plane2")};
+  send_on(s, 101 * kUs, 1, 1);  // EV 1's first loss
+  send_on(s, 130 * kUs, 2, 5);  // EV 5's first loss, 30 us after the fault: no violation
+  send_on(s, 134 * kUs, 3, 5);  // within the grace from it
+  const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
+  EXPECT_EQ(run_invariant(grace, s.finish()).verdict, Verdict::kPass);
+  send_on(s, 140 * kUs, 4, 5);  // 10 us after EV 5's first loss
+  const auto r = run_invariant(grace, s.finish());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_EQ(r.metrics.at("violations"), 1) << r.message;
+  EXPECT_NE(r.message.find("its first loss there, at 130000 ns"), std::string::npos) << r.message;
+}
+
 TEST(EvInvariants, NoDataOnFailedEvGraceGrowsByTheTimingBudget) {
   Scenario s(4, 8);
   s.ctx.faults = {testing::link_down(100 * kUs, {ev_value(1), ev_value(5)}, "plane2")};
-  send_on(s, 105 * kUs, 1, 0);
-  send_on(s, 110 * kUs, 2, 5);  // on a failed EV 10 us after the fault: 5 us past grace_ns
+  send_on(s, 101 * kUs, 1, 5);  // the first loss on failed EV 5
+  send_on(s, 105 * kUs, 2, 0);
+  send_on(s, 111 * kUs, 3, 5);  // EV 5 again 10 us after that loss: 5 us past grace_ns
   s.finish();
   const auto grace = inv("no_data_on_failed_ev", {{"grace_ns", "5000"}});
   testing::expect_budget_rules(s.ctx, [&](const CheckContext& c) { return run_invariant(grace, c); }, 3 * kUs, 5 * kUs,

@@ -69,7 +69,8 @@ TEST(TimingCheck, StopUsingFailedPassesAndFailsAgainstTheBound) {
   Scenario s = failover(3 * kUs);
   auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 10 * kUs), s.ctx);
   ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
-  EXPECT_GE(r.metrics.at("max_ns"), 2.5 * kUs);
+  // From the DUT's first data on the last failed EV it used (EV 5, up to 800 ns after the fault).
+  EXPECT_GE(r.metrics.at("max_ns"), 2.0 * kUs);
   EXPECT_LT(r.metrics.at("max_ns"), 3.0 * kUs);
   EXPECT_EQ(r.metrics.at("timestamp_error_ns"), 0);
   EXPECT_NE(r.message.find("error budget 0 ns"), std::string::npos) << r.message;
@@ -88,7 +89,9 @@ TEST(TimingCheck, StopUsingFailedPassesAndFailsAgainstTheBound) {
     return -1.0;
   };
   EXPECT_EQ(at("fault"), 0);
-  EXPECT_EQ(at("last data on a failed EV"), r.metrics.at("max_ns"));
+  // The steps count from the fault; the span from when the DUT met the last failed EV, after it.
+  EXPECT_GE(at("last data on a failed EV"), r.metrics.at("max_ns"));
+  EXPECT_LT(at("last data on a failed EV"), r.metrics.at("max_ns") + 1 * kUs);
   EXPECT_EQ(at("bound (from the span's start)"), 10.0 * kUs);
   for (double row : steps.expected) EXPECT_EQ(row, 0) << "one fault, one trial's row";
 
@@ -98,6 +101,22 @@ TEST(TimingCheck, StopUsingFailedPassesAndFailsAgainstTheBound) {
   EXPECT_EQ(r.evidence[0].pcap, "dut.p2.tx.pcapng");  // the last packet on a failed EV
   EXPECT_GE(r.evidence[0].packet_index, 0);
   EXPECT_NE(r.evidence[0].note.find("last data packet on a failed EV"), std::string::npos);
+}
+
+// A DUT whose traffic met a failed EV only 20 us after the fault (its spraying choice, or its
+// congestion control's pace) is timed from then: it could not have learnt the path failed sooner.
+TEST(TimingCheck, StopUsingFailedCountsFromTheLastFailedEvMet) {
+  Scenario s(4, 8);
+  std::uint32_t psn = 0;
+  traffic(s, 0, 100 * kUs, psn, kAll);
+  traffic(s, 100 * kUs, 120 * kUs, psn, {0, 2, 3, 4, 5, 6, 7});  // EV 1 not used for 20 us
+  traffic(s, 120 * kUs, 123 * kUs, psn, kAll);                   // then met, and left 3 us later
+  traffic(s, 123 * kUs, 200 * kUs, psn, kHealthy);
+  s.ctx.faults.push_back(port2_down(100 * kUs));
+  s.finish();
+  const auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 5 * kUs), s.ctx);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
+  EXPECT_NEAR(r.metrics.at("max_ns"), 3 * kUs, 500);
 }
 
 TEST(TimingCheck, ADutThatNeverStopsFailsOrIsInconclusiveWhenTheTrialIsTooShort) {
@@ -149,8 +168,9 @@ TEST(TimingCheck, PercentileOverRepeatedTrials) {
   const auto r = run_timing(spec(TimingMetric::kStopUsingFailed, 5 * kUs, 3, 100), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_EQ(r.metrics.at("trials"), 3);
-  EXPECT_NEAR(r.metrics.at("p50_ns"), 3 * kUs, 200);
-  EXPECT_NEAR(r.metrics.at("max_ns"), 8 * kUs, 500);  // EVs 1 and 5 recur every 400 ns
+  // EVs 1 and 5 recur every 400 ns; each span starts at the DUT's first data on the later of them.
+  EXPECT_NEAR(r.metrics.at("p50_ns"), 3 * kUs, 1000);
+  EXPECT_NEAR(r.metrics.at("max_ns"), 8 * kUs, 1000);
   EXPECT_EQ(r.evidence.size(), 1u);  // only the trial over the bound
   // Asking for more trials than the case produced is INCONCLUSIVE.
   EXPECT_EQ(run_timing(spec(TimingMetric::kStopUsingFailed, 50 * kUs, 30), s.ctx).verdict, Verdict::kInconclusive);
@@ -179,7 +199,7 @@ TEST(TimingCheck, ARecoveryWithItsEvsEndsATrialAndStartsNone) {
   ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
   EXPECT_EQ(r.metrics.at("trials"), 2);
   EXPECT_EQ(r.metrics.at("censored"), 0);
-  EXPECT_NEAR(r.metrics.at("max_ns"), 6 * kUs, 500);
+  EXPECT_NEAR(r.metrics.at("max_ns"), 6 * kUs, 1000);  // from the DUT's first data on EV 5
   // Both downs are judged: a bound between the two stops fails on the second one.
   r = run_timing(spec(TimingMetric::kStopUsingFailed, 4 * kUs, 2), s.ctx);
   EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
