@@ -312,13 +312,23 @@ void selective_retx(Run& r) {
   SentSpace s(r.t);
   const auto prev = previous_transmissions(r.t);
   r.judged_what = "retransmissions from the DUT";
+  // Across a real-time bridge a feedback frame reaches the DUT up to the timing budget after its
+  // tap stamped it (the DUT's own frames carry their kernel capture times): a retransmission sent
+  // meanwhile was picked before the DUT had that acknowledgement. Feedback counts from then on.
+  const std::uint64_t crossing = r.budget().ns;
+  std::size_t applied = 0;  // feedback frames before this index are applied
+  const auto apply_until = [&](std::size_t end, std::uint64_t ts) {
+    for (; applied < end; ++applied) {
+      const PacketRec& fb = r.t.packets[applied];
+      if (!to_dut_feedback(fb)) continue;
+      if (fb.ts_ns + crossing > ts) return;  // the rest is later still
+      s.feedback(fb);
+    }
+  };
   for (std::size_t i = 0; i < r.t.packets.size(); ++i) {
     const PacketRec& p = r.t.packets[i];
-    if (to_dut_feedback(p)) {
-      s.feedback(p);
-      continue;
-    }
     if (!dut_data(p) || prev[i] == kNoPacket) continue;
+    apply_until(i, p.ts_ns);
     ++r.judged;
     if (s.acked(s.space().offset(p.psn))) {
       r.violation(p, "bth.psn", "a PSN the peer has not acknowledged (cumulatively or by SACK)",
