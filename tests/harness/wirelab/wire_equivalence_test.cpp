@@ -77,7 +77,7 @@ class TempOut {
 // always cover: a case whose wire verdict differs is run again (up to kAttempts in all), and at
 // least kMinAgreeing of the listed cases must agree. Every disagreement is printed either way.
 constexpr int kAttempts = 3;
-constexpr std::size_t kMinAgreeing = 150;  // of 178 listed
+constexpr std::size_t kMinAgreeing = 150;  // of 182 listed
 
 TEST(WireEquivalence, SameVerdictAsInProcess) {
   MRC_SKIP_UNLESS_NETNS();
