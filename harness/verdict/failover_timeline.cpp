@@ -66,7 +66,12 @@ Chart failover_timeline(TimingMetric m, const CheckContext& ctx, const Trace& t,
       add(row, "failed EV reported ASSUMED_BAD", rel(e.at_ns));
       break;
     }
-    const double span_start = m == TimingMetric::kFirstRetxOtherPath && first_loss ? rel(*first_loss) : 0;
+    double span_start = 0;
+    if (m == TimingMetric::kFirstRetxOtherPath && first_loss) span_start = rel(*first_loss);
+    if (m == TimingMetric::kStopUsingFailed || m == TimingMetric::kThroughputRecovered) {
+      span_start = rel(timing::last_failed_ev_met(tr, t));
+      add(row, "last failed EV first used", span_start);
+    }
     add(row, "bound (from the span's start)", span_start + bound_ns);
   }
   return c;

@@ -41,6 +41,10 @@ struct FailureTrial {
   std::uint64_t end = 0;
 };
 std::vector<FailureTrial> failure_trials(const CheckContext& ctx, const Trace& t);
+// When the DUT's traffic met the last of the failed EVs it used: its first data packet there after
+// the trial's fault (the trial's start when it used none). stop_using_failed and
+// throughput_recovered time from it.
+std::uint64_t last_failed_ev_met(const FailureTrial& tr, const Trace& t);
 
 struct Measurement {
   std::vector<Sample> samples;

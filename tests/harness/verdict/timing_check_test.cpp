@@ -92,7 +92,10 @@ TEST(TimingCheck, StopUsingFailedPassesAndFailsAgainstTheBound) {
   // The steps count from the fault; the span from when the DUT met the last failed EV, after it.
   EXPECT_GE(at("last data on a failed EV"), r.metrics.at("max_ns"));
   EXPECT_LT(at("last data on a failed EV"), r.metrics.at("max_ns") + 1 * kUs);
-  EXPECT_EQ(at("bound (from the span's start)"), 10.0 * kUs);
+  // The span, and the bound with it, starts when the DUT first used the last failed EV (EV 5).
+  EXPECT_GT(at("last failed EV first used"), 0);
+  EXPECT_LT(at("last failed EV first used"), 1.0 * kUs);
+  EXPECT_EQ(at("bound (from the span's start)"), at("last failed EV first used") + 10.0 * kUs);
   for (double row : steps.expected) EXPECT_EQ(row, 0) << "one fault, one trial's row";
 
   r = run_timing(spec(TimingMetric::kStopUsingFailed, 2 * kUs), s.ctx);
