@@ -251,13 +251,19 @@ TEST(TimingCheck, FirstRetransmissionOnAnotherPathCountsFromTheFirstLoss) {
   EXPECT_NEAR(r.metrics.at("max_ns"), 5 * kUs, 1);
 }
 
-TEST(TimingCheck, ThroughputRecovered) {
+// Full spraying until a fault at 100 us, silent for 30 us, then back at full rate on healthy EVs.
+Scenario silent_after_fault() {
   Scenario s(4, 8);
   std::uint32_t psn = 0;
   traffic(s, 0, 100 * kUs, psn, kAll);
-  traffic(s, 130 * kUs, 250 * kUs, psn, kHealthy);  // silent for 30 us, then back at full rate
+  traffic(s, 130 * kUs, 250 * kUs, psn, kHealthy);
   s.ctx.faults.push_back(port2_down(100 * kUs));
   s.finish();
+  return s;
+}
+
+TEST(TimingCheck, ThroughputRecovered) {
+  Scenario s = silent_after_fault();
   auto r = run_timing(spec(TimingMetric::kThroughputRecovered, 60 * kUs), s.ctx);
   ASSERT_EQ(r.verdict, Verdict::kPass) << r.message;
   // Back at >= 90% of the pre-fault rate once a 20 us window after t = 130 us is 90% full.
@@ -292,12 +298,7 @@ TEST(TimingCheck, ThroughputRecoveredCountsFromTheLastFailedEvMet) {
 // paced by its congestion control: a late recovery is then INCONCLUSIVE, naming both rates; at
 // the bridge's rate it FAILs as before. A recovery within the bound PASSes either way.
 TEST(TimingCheck, ThroughputRecoveredWithholdsAFailOfACongestionPacedDutAcrossABridge) {
-  Scenario s(4, 8);
-  std::uint32_t psn = 0;
-  traffic(s, 0, 100 * kUs, psn, kAll);
-  traffic(s, 130 * kUs, 250 * kUs, psn, kHealthy);
-  s.ctx.faults.push_back(port2_down(100 * kUs));
-  s.finish();
+  Scenario s = silent_after_fault();
   s.ctx.timing_budget.ns = 1;
   s.ctx.timing_budget.source = "real-time bridge";
   s.ctx.timing_budget.rate_bps = 1'000'000'000'000'000;  // far above what the DUT sent
