@@ -80,7 +80,8 @@ class ReferenceBackend final : public Backend {
   };
   static void on_rx(void* self, std::uint8_t port, std::span<const std::uint8_t> frame);
   void drop_endpoint();  // what RESET and APPLY_CONFIG discard (the restriction outlives APPLY)
-  Outcome find_range(std::uint64_t addr, std::size_t len, std::span<std::uint8_t>& out);
+  // The registered region holding [addr, addr + len): its lkey and the range's offset in it.
+  Outcome find_range(std::uint64_t addr, std::size_t len, std::uint32_t& lkey, std::uint64_t& offset) const;
   std::uint32_t port_mask() const;
   void drain_outputs();
 
