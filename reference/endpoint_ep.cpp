@@ -177,6 +177,7 @@ void Endpoint::send_health_probes(Qp& qp) {
     // every probe and never bring an EV back, probing it forever.
     const std::uint64_t wait = std::max(qp.probe_timeout_ns, 2 * qp.req->recent_rtt_ns());
     health_probes_.push_back(HealthProbe{qp.qpn, pkt.peth.probe_id, *ev, now_ + wait});
+    h.await_probe(*ev, now_ + wait);
   }
 }
 

@@ -89,13 +89,25 @@ CaseResult judge_case(const harness::Case& as_written, const SessionResult& s, c
     r.message = "no check ran";
     return r;
   }
+  const bool none_lost = !s.bridge || s.bridge->lost == 0;
+  if (!s.cut_short.empty()) {
+    // The run stopped early: a PASS judged part of it, and a FAIL may be the bridge's. Only the
+    // FAIL of a check of the DUT's frames by their own bytes stands, as below.
+    for (std::size_t k = 0; k < r.checks.size(); ++k) {
+      CheckResult& cr = r.checks[k];
+      if (cr.verdict != Verdict::kPass && cr.verdict != Verdict::kFail) continue;
+      if (cr.verdict == Verdict::kFail && none_lost && k < c.checks.size() && harness::judges_own_bytes(c.checks[k])) continue;
+      cr.message = "not judged, " + s.cut_short + " (on what it captured, " +
+                   (cr.verdict == Verdict::kPass ? "it passed: " : "the check found: ") + cr.message + ")";
+      cr.verdict = Verdict::kInconclusive;
+    }
+  }
   if (!s.wire_overrun.empty()) {
     // The bridge changed what the DUT saw (late or lost frames): a FAIL may be the bridge's, so it
     // judges nothing. A PASS stands: the DUT met the requirement under worse conditions. So does
     // the FAIL of a check that judges the DUT's frames by their own bytes (a wrong DSCP or layout
     // is the DUT's however late its frames were) while the bridge lost none of them (one missing
     // from the capture would make its resent copy look like a first one, or a message number skip).
-    const bool none_lost = !s.bridge || s.bridge->lost == 0;
     for (std::size_t k = 0; k < r.checks.size(); ++k) {
       CheckResult& cr = r.checks[k];
       if (cr.verdict != Verdict::kFail) continue;

@@ -381,7 +381,10 @@ bool Session::play() {
     if (lost.empty() && s_.real_time()) {
       lost = wall_clock_short(clock0.first, s_.o.deadline, std::chrono::steady_clock::now(), s_.tb->now() - clock0.second);
     }
-    if (!lost.empty()) return s_.fail(Verdict::kInconclusive, lost);
+    if (!lost.empty()) {  // judged on what it captured (SessionResult::cut_short)
+      s_.result.cut_short = std::move(lost);
+      break;
+    }
     const std::uint64_t now = s_.tb->now();
     const std::uint64_t handed_before = handed_;
     while (next_control < s_.controls.size() && s_.controls[next_control].first <= now) {

@@ -65,6 +65,11 @@ struct SessionResult {
   // How a real-time bridge broke what it declared (lag over its budget, lost frames); "" when it
   // kept to it or there is none. A FAIL of such a run is INCONCLUSIVE (case_result.cpp).
   std::string wire_overrun;
+  // Why a real-time run stopped before its end (the bridge's queue or the fabric past the limit
+  // behind real time, two thirds of the wall-clock bound used; bridge_trust.hpp); "" when it ran
+  // to its end. What it captured is judged, and only a check of the DUT's frames by their own
+  // bytes keeps its FAIL (case_result.cpp): a wrong DSCP is the DUT's in any part of a run.
+  std::string cut_short;
   // Wall time spent inside the testbed (building it, injecting, run_until), to measure the
   // harness's own overhead; never written into a report.
   double testbed_wall_s = 0;

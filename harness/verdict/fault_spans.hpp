@@ -16,6 +16,7 @@
 
 #include "harness/observe/observations.hpp"
 #include "harness/verdict/check_context.hpp"
+#include "harness/verdict/trace.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace mrc::harness {
@@ -59,6 +60,25 @@ inline std::uint64_t restored_at(const std::vector<FaultEvent>& faults, const Fa
     if (is_recovery(g) && g.target == f.target && g.at_ns > f.at_ns) t = std::min(t, g.at_ns);
   }
   return t;
+}
+
+// When the DUT's data first met each EV the failure `f` took away (f.affected_evs, in order), at or
+// after `from` and before `until`; kNeverRestored where it did not. A DUT learns a path failed only
+// from a packet it sends on it, and when it next uses an EV is its own spraying choice: in-process
+// within nanoseconds of the fault, across a 1 Gb/s bridge with two or three packets in flight up
+// to 2 T after it. The failover metrics and no_data_on_failed_ev both start their spans here.
+inline std::vector<std::uint64_t> first_data_on_failed_evs(const Trace& t, const FaultEvent& f, std::uint64_t from,
+                                                           std::uint64_t until) {
+  const auto& dead = f.affected_evs;
+  std::vector<std::uint64_t> first(dead.size(), kNeverRestored);
+  for (const PacketRec& p : t.packets) {
+    if (!p.from_dut || !p.is_write_data() || p.ts_ns < from || p.ts_ns >= until) continue;
+    const auto it = std::find(dead.begin(), dead.end(), p.ev);
+    if (it == dead.end()) continue;
+    std::uint64_t& at = first[static_cast<std::size_t>(it - dead.begin())];
+    at = std::min(at, p.ts_ns);
+  }
+  return first;
 }
 
 }  // namespace mrc::harness

@@ -271,8 +271,7 @@ void quick_adapt(Run& r) {  // W14
   // time its bytes in flight must reach the achieved bytes, less slack_pct and one MTU. A signal
   // whose feedback leaves too little to tell one MTU from the achieved bytes, another signal in
   // the span, or no sends at its end, is not judged on this side.
-  const auto judge_lower = [&](std::size_t s) {
-    const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
+  const auto judge_lower = [&](std::size_t s, const SpanAfter& a) {
     const std::uint64_t keep = a.achieved_lo * keep_pct / 100;
     if (!a.clean || !a.sent || keep <= 2 * mtu) return;
     const std::uint64_t floor = keep - mtu;
@@ -294,8 +293,7 @@ void quick_adapt(Run& r) {  // W14
   // more, it does not fire, and the trim or loss takes one packet off the window. In the last
   // react_ns before within_ns the bytes in flight must reach what they were in the epoch before
   // the signal, less slack_pct and two MTUs (the packet taken off, and one not yet refilled).
-  const auto judge_full = [&](std::size_t s) {
-    const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
+  const auto judge_full = [&](std::size_t s, const SpanAfter& a) {
     if (!a.clean || !a.sent || a.achieved_lo < gate || a.before * keep_pct / 100 <= 3 * mtu) return;
     const std::uint64_t floor = a.before * keep_pct / 100 - 2 * mtu;
     if (full_judged++ == 0) {  // the first signal's figures, so a PASS shows what it held to
@@ -316,8 +314,7 @@ void quick_adapt(Run& r) {  // W14
   // The DUT's window visibly came down after the signal: its bytes in flight at its last sends
   // before within_ns (react_ns) stayed under what was in flight before it, less slack_pct and one
   // MTU. Only then does "not below the achieved bytes" judge a cut at all.
-  const auto cut_seen = [&](std::size_t s, std::uint64_t before) {
-    const SpanAfter a = span_after(ev, s, epoch, min_epoch, within, react);
+  const auto cut_seen = [&](const SpanAfter& a, std::uint64_t before) {
     return a.sent && a.reached + mtu < before * keep_pct / 100;
   };
   std::uint64_t judged_until = 0;  // one QuickAdapt answers every signal of its epoch
@@ -327,6 +324,7 @@ void quick_adapt(Run& r) {  // W14
   for (std::size_t s = 0; s < ev.size(); ++s) {
     const InflightEvent& sig = ev[s];
     if (sig.send || !sig.loss_signal || (judged_until != 0 && sig.ts_ns <= judged_until)) continue;
+    const SpanAfter after = span_after(ev, s, epoch, min_epoch, within, react);  // once per signal
     // Achieved bytes around the signal: an upper bound on any DUT epoch of about epoch_ns that
     // holds it (the DUT's epoch boundaries are not on the wire). Across a real-time bridge the
     // acknowledgements reach the DUT up to the timing budget after the taps saw them, so its epoch
@@ -340,7 +338,7 @@ void quick_adapt(Run& r) {  // W14
     }
     if (achieved >= gate) {
       ++not_starved;
-      if (min_epoch != 0) judge_full(s);
+      if (min_epoch != 0) judge_full(s, after);
       continue;
     }
     const std::uint64_t bound = std::max(achieved, mtu) * (100 + slack_pct) / 100 + mtu;
@@ -348,9 +346,9 @@ void quick_adapt(Run& r) {  // W14
     // achieved bytes, widened by the budget each way, can reach what was in flight before the
     // signal, and then a DUT whose QuickAdapt never fired meets the bound as well as one whose
     // did (and the lower side below, "not below the achieved bytes", is met by one that never cut).
-    const std::uint64_t before = std::max(span_after(ev, s, epoch, min_epoch, within, react).before, sig.inflight);
+    const std::uint64_t before = std::max(after.before, sig.inflight);
     const bool tells = bound < before;
-    if (!tells && (min_epoch == 0 || !cut_seen(s, before))) {
+    if (!tells && (min_epoch == 0 || !cut_seen(after, before))) {
       if (unseen++ == 0) {
         unseen_what = "at the signal at " + std::to_string(sig.ts_ns) + " ns the achieved bytes, " + bytes_str(achieved) +
                       " over the epochs QuickAdapt can have measured, allow the " + bytes_str(before) +
@@ -381,7 +379,7 @@ void quick_adapt(Run& r) {  // W14
                   "QuickAdapt should have set the window to the achieved bytes");
       continue;
     }
-    if (min_epoch != 0) judge_lower(s);
+    if (min_epoch != 0) judge_lower(s, after);
   }
   r.r.metrics["signals_not_starved"] = static_cast<double>(not_starved);
   r.r.metrics["signals_cut_not_seen"] = static_cast<double>(unseen);

@@ -166,19 +166,15 @@ void no_data_on_failed_ev(Run& r) {
   for (const FaultEvent* f : failures) {
     const std::uint64_t restored = restored_at(r.ctx.faults, *f);  // a later *_up on its target
     // Each failed EV's grace runs from the DUT's first data packet on it after the fault, the
-    // first one the fault swallowed there: a DUT learns a path failed only from a packet it sends
-    // on it, and when it next uses an EV is its own spraying choice (across a 1 Gb/s bridge, with
-    // two or three packets in flight, a conformant DUT first used some dead EVs 2 T after the
-    // fault). In-process that is within nanoseconds of the fault.
+    // first one the fault swallowed there (first_data_on_failed_evs says why not from the fault).
     const auto& dead = f->affected_evs;
-    std::vector<std::uint64_t> first(dead.size(), UINT64_MAX);
+    const std::vector<std::uint64_t> first = first_data_on_failed_evs(r.t, *f, f->at_ns, restored);
     for (const PacketRec& p : r.t.packets) {
       if (!dut_data(p) || p.ts_ns < f->at_ns || p.ts_ns >= restored) continue;
       ++r.judged;
       const auto it = std::find(dead.begin(), dead.end(), p.ev);
       if (it == dead.end()) continue;
-      std::uint64_t& since = first[static_cast<std::size_t>(it - dead.begin())];
-      if (since == UINT64_MAX) since = p.ts_ns;
+      const std::uint64_t since = first[static_cast<std::size_t>(it - dead.begin())];
       if (p.ts_ns <= since + grace) continue;
       r.violation(p, "ev", "an EV not crossing " + f->target + " later than " + std::to_string(declared) + " ns" +
                                plus_budget(r.budget()) + " after the DUT's first data on it since the " + f->kind +

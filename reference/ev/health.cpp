@@ -73,6 +73,7 @@ void EvHealth::on_probe_result(std::uint16_t ev, bool answered, wire::MpVerdict 
   if (ev >= evs_.size()) return;
   now_seen_ = std::max(now_seen_, now);
   Slot& s = evs_[ev];
+  s.awaiting_until = 0;
   // Only probes sent after the hold-down count (next_probe never issues one earlier).
   if (!s.bad || !s.probed_once) return;
   if (!answered || m == wire::MpVerdict::kAlwaysSkip || m == wire::MpVerdict::kReserved) {
@@ -179,6 +180,10 @@ std::optional<std::uint16_t> EvHealth::next_probe(std::uint64_t now) {
 }
 
 std::uint64_t EvHealth::probe_due(const Slot& s) const {
+  return std::max(schedule_due(s), s.awaiting_until);
+}
+
+std::uint64_t EvHealth::schedule_due(const Slot& s) const {
   const std::uint64_t interval = params_.probe_interval_ns;
   switch (params_.probe_phase) {
     case ProbePhase::kFromFailure:

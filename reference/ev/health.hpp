@@ -110,6 +110,16 @@ class EvHealth {
   void on_always_skip(std::uint16_t ev, std::uint64_t now);   // W11 ALWAYS_SKIP -> ASSUMED_BAD
   // A probe answer: m of the pr = 1 SACK, or no answer (`answered` false) within the probe timeout.
   void on_probe_result(std::uint16_t ev, bool answered, wire::MpVerdict m, std::uint64_t now);
+  // A probe of `ev` went out and is waited for until `until` (its answer or on_probe_result ends
+  // the wait): no next probe of that EV before, whatever probe_interval_ns says (MODEL: W11 one
+  // probe of an EV in flight). Where the wait
+  // is the probe interval (in-process, answers within microseconds) nothing changes; across a
+  // path slower than the interval, each EV keeps one probe in flight, not one per interval: a
+  // 1 Gb/s real-time bridge carries about 100k frames/s, and 32 ASSUMED_BAD EVs probed every
+  // 50 us whatever came back are 640k, a queue that delays every answer past its wait.
+  void await_probe(std::uint16_t ev, std::uint64_t until) {
+    if (ev < evs_.size()) evs_[ev].awaiting_until = until;
+  }
   // The selector's rotation reached a SKIP EV: back to GOOD (S1: W11). False if it was not in SKIP.
   bool restore_skip(std::uint16_t ev);
   // A PSN last sent on `ev` timed out; its on_timeout() report waits for the retransmission (W11).
@@ -169,6 +179,7 @@ class EvHealth {
     bool probe_sent = false;   // any probe since it was marked (ProbePhase::kFromFailure)
     bool probed_once = false;  // a probe sent after the hold-down, so its answer counts
     std::uint32_t probe_ok_run = 0;
+    std::uint64_t awaiting_until = 0;  // await_probe(): no probe before, 0 when none is awaited
     bool skip = false;                // W11 SKIP
     std::uint64_t skip_until = 0;     // with HealthParams::skip_ns
   };
@@ -177,7 +188,8 @@ class EvHealth {
   void mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t now);
   void release_forced(std::uint64_t now);
   void emit(std::uint16_t ev, EvState s);
-  std::uint64_t probe_due(const Slot& s) const;
+  std::uint64_t probe_due(const Slot& s) const;     // the schedule's, or the awaited probe's end
+  std::uint64_t schedule_due(const Slot& s) const;  // by probe_interval_ns and the probe phase
 
   // W11's hold-down and probe count, or none and one under the early-probe-reuse defect: read where
   // an EV fails or recovers, so a run without a failed EV never reaches that defect.

@@ -174,5 +174,43 @@ TEST(RunnerTimingBudget, AFailOfACheckOfTheDutsOwnBytesStandsWhenTheBridgeWasLat
   EXPECT_EQ(lost.message.find("dscp_marking: not judged, the real-time bridge's lag"), 0u) << lost.message;
 }
 
+// A wire run this machine could not carry in real time stops early (SessionResult::cut_short) and
+// is judged on what it captured: spray-v-030's dscp_marking FAIL on dscp-hardcoded stands (the
+// DUT's own bytes), while a check that passed judged only part of the run and is not judged; the
+// clean reference cut short is INCONCLUSIVE, never PASS.
+TEST(RunnerTimingBudget, ARunCutShortKeepsOnlyTheFailOfACheckOfTheDutsOwnBytes) {
+  TempSuite suite;
+  const auto loaded = harness::load_case(suite.write_case("spray-v-030", slurp(case_file("spray-v-030"))));
+  ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.to_string();
+  const harness::Case& c = *loaded.value;
+  const std::string why = "the real-time bridge's queue towards the DUT reached 58 ms (limit 50 ms)";
+  for (const bool defective : {true, false}) {
+    ref::DefectSet defects;
+    if (defective) defects.add(ref::Defect::kDscpHardcoded);
+    harness::ReferenceBinding dut(defects);
+    harness::ReferenceBinding peer;
+    SessionOptions so;
+    so.seed = c.seed;
+    so.out_dir = suite.path() / (defective ? "bad" : "clean");
+    SessionResult s = run_session(c, dut, peer, so);
+    ASSERT_EQ(s.status, harness::Verdict::kPass) << s.message;
+    s.cut_short = why;
+    s.bridge = harness::BridgeStats{};
+    const harness::CaseResult r = judge_case(c, s, suite.path(), c.seed);
+    std::size_t withheld_passes = 0;
+    for (const auto& cr : r.checks) {
+      if (cr.message.find("not judged, " + why + " (on what it captured, it passed: ") == 0) ++withheld_passes;
+      EXPECT_NE(cr.verdict, harness::Verdict::kPass) << cr.name << ": " << cr.message;
+    }
+    EXPECT_GE(withheld_passes, 1u);
+    if (defective) {
+      EXPECT_EQ(r.verdict, harness::Verdict::kFail) << r.message;
+      EXPECT_NE(r.message.find("dscp_marking"), std::string::npos) << r.message;
+    } else {
+      EXPECT_EQ(r.verdict, harness::Verdict::kInconclusive) << r.message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mrc::run::testing

@@ -82,6 +82,28 @@ TEST(EvHealth, HoldDownThenTwoConsecutiveProbes) {
   EXPECT_FALSE(h.next_deadline().has_value());
 }
 
+// A probe awaited longer than the probe interval (a path slower than 50 us: a real-time bridge)
+// holds the EV's next probe until it is answered or its wait ends, so an EV has one probe in
+// flight, not one per interval; a wait no longer than the interval changes nothing.
+TEST(EvHealth, AnAwaitedProbeHoldsTheNextOneUntilItsAnswerOrItsWaitEnds) {
+  EvHealth h(slots(8), HealthParams{});
+  const std::uint64_t t0 = 1'000 * kUs;
+  h.on_timeout(5, t0);
+  ASSERT_EQ(h.next_probe(t0 + 100 * kUs), std::optional<std::uint16_t>(5));
+  h.await_probe(5, t0 + 320 * kUs);  // two round trips of 110 us
+  EXPECT_EQ(h.next_deadline(), t0 + 320 * kUs);
+  EXPECT_FALSE(h.next_probe(t0 + 150 * kUs).has_value()) << "a second probe while the first is awaited";
+  h.on_probe_result(5, true, wire::MpVerdict::kNone, t0 + 210 * kUs);  // answered: the wait ends
+  ASSERT_EQ(h.next_probe(t0 + 210 * kUs), std::optional<std::uint16_t>(5));  // the interval had passed
+  h.await_probe(5, t0 + 430 * kUs);
+  h.on_probe_result(5, false, wire::MpVerdict::kNone, t0 + 430 * kUs);  // unanswered: the wait ends too
+  EXPECT_EQ(h.next_deadline(), t0 + 260 * kUs);
+  ASSERT_EQ(h.next_probe(t0 + 430 * kUs), std::optional<std::uint16_t>(5));
+  h.await_probe(5, t0 + 480 * kUs);  // a wait of one interval: due when the interval says
+  EXPECT_EQ(h.next_deadline(), t0 + 480 * kUs);
+  ASSERT_EQ(h.next_probe(t0 + 480 * kUs), std::optional<std::uint16_t>(5));
+}
+
 TEST(EvHealth, FailedProbeResetsTheRun) {
   EvHealth h(slots(4), HealthParams{});
   h.on_timeout(0, 0);
