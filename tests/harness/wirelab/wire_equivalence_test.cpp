@@ -114,8 +114,8 @@ TEST(WireEquivalence, SameVerdictAsInProcess) {
 // A `timing: scales` case whose ACK timeout is under two round trips of the bridge runs with a
 // raised one, says so, and keeps it in its evidence context for replay; so does a case that writes
 // times in F (frame times), with F at the bridge's rate. A run this machine could not carry in
-// real time (the bridge's queue towards the DUT past its limit: the case ends INCONCLUSIVE before
-// it is judged, as it should) is made again, at most kAttempts times in all, as
+// real time (the bridge's queue towards the DUT past its limit: the case stops there, and no
+// check of the DUT's own bytes here finds a FAIL on what it captured) is made again, at most kAttempts times in all, as
 // SameVerdictAsInProcess does: it says nothing about the scaling.
 TEST(WireEquivalence, AScalingCaseRunsWithARaisedTimeoutAndSaysSo) {
   MRC_SKIP_UNLESS_NETNS();
