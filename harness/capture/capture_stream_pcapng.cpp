@@ -161,7 +161,28 @@ std::string CaptureStream::packet(const std::uint8_t* blk, std::uint32_t type, s
   p.iface = iface;
   p.file_index = index;
   p.offset = pos;
+  p.port_ns = type == kEpb ? port_time(blk, len, data + ((caplen + 3u) & ~3u)) : 0;
   return {};
+}
+
+std::uint64_t CaptureStream::port_time(const std::uint8_t* blk, std::uint32_t len, std::size_t opts) const {
+  constexpr std::size_t kPrefixLen = kPortTimeComment.size();
+  for (std::size_t o = opts; o + 4 <= std::size_t{len} - 4;) {
+    const std::uint16_t code = u16(blk + o);
+    const std::uint16_t olen = u16(blk + o + 2);
+    if (code == kOptEnd || o + 4 + olen > std::size_t{len} - 4) return 0;  // a damaged option list is no port time
+    const auto* v = reinterpret_cast<const char*>(blk + o + 4);
+    if (code == kOptComment && olen > kPrefixLen && std::memcmp(v, kPortTimeComment.data(), kPrefixLen) == 0) {
+      std::uint64_t ns = 0;
+      for (std::size_t i = kPrefixLen; i < olen; ++i) {
+        if (v[i] < '0' || v[i] > '9' || ns > (UINT64_MAX - 9) / 10) return 0;
+        ns = ns * 10 + static_cast<std::uint64_t>(v[i] - '0');
+      }
+      return ns;
+    }
+    o += 4 + ((olen + 3u) & ~3u);
+  }
+  return 0;
 }
 
 }  // namespace mrc::harness

@@ -95,6 +95,11 @@ void put_epb(std::string& s, std::uint32_t iface, const CapturedPacket& p, std::
     put16(s, kOptEpbFlags);
     put16(s, 4);
     put32(s, flags);
+  }
+  if (p.port_ns != 0) {  // only a real-time bridge's frames: the simulator's files stay as they were
+    put_string_option(s, kOptComment, std::string(kPortTimeComment) + std::to_string(p.port_ns));
+  }
+  if (flags != 0 || p.port_ns != 0) {
     put16(s, kOptEnd);
     put16(s, 0);
   }

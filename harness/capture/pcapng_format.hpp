@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace mrc::harness::pcapng_format {
 
@@ -14,10 +15,15 @@ inline constexpr std::uint32_t kEpb = 0x00000006;             // enhanced packet
 inline constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
 
 inline constexpr std::uint16_t kOptEnd = 0;
+inline constexpr std::uint16_t kOptComment = 1;        // any block
 inline constexpr std::uint16_t kOptIfName = 2;         // IDB
 inline constexpr std::uint16_t kOptIfDescription = 3;  // IDB
 inline constexpr std::uint16_t kOptIfTsresol = 9;      // IDB
 inline constexpr std::uint16_t kOptIfTsoffset = 14;    // IDB
 inline constexpr std::uint16_t kOptEpbFlags = 2;       // EPB
+
+// Ours: a packet's port time (CapturedPacket::port_ns) travels as its opt_comment, which Wireshark
+// shows and the reader takes back: this prefix, then the CLOCK_REALTIME ns in decimal.
+inline constexpr std::string_view kPortTimeComment = "mrc.port_ns=";
 
 }  // namespace mrc::harness::pcapng_format

@@ -16,6 +16,7 @@ Timeline plan_timeline(const Case& c) {
   std::uint64_t prev_time = 0;          // fixed anchor from the last timed step
   bool prev_is_expect = false;
   bool prev_is_inject = false;
+  std::uint32_t prev_inject_port = 0;
   std::uint64_t prev_expect_bound = 0;  // latest possible match time of the previous expect
   for (std::size_t i = 0; i < c.stimulus.size(); ++i) {
     const StepBody& body = c.stimulus[i].body;
@@ -30,6 +31,7 @@ Timeline plan_timeline(const Case& c) {
       prev_time = s->at_ns;
       prev_is_expect = false;
       prev_is_inject = true;
+      prev_inject_port = s->port;
     } else if (const auto* s = std::get_if<ControlStep>(&body)) {
       t.actions.push_back({s->at_ns, i});
       prev_time = s->at_ns;
@@ -52,6 +54,7 @@ Timeline plan_timeline(const Case& c) {
       } else {
         p.anchor_ns = prev_time;
         p.anchored_on_inject = after_inject;
+        p.inject_port = after_inject ? prev_inject_port : 0;
       }
       t.expects.push_back(p);
       prev_expect_bound = expect_deadline(*s, anchor_bound);

@@ -30,6 +30,7 @@ struct ExpectPlan {
   // The anchor is an injection: what the expect measures crosses between harness and DUT twice
   // (the injected frame there, the answer back), so a real-time bridge's budget counts twice.
   bool anchored_on_inject = false;
+  std::uint32_t inject_port = 0;  // that injection's DUT port, when anchored_on_inject
 };
 
 struct Timeline {

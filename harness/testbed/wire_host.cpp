@@ -19,6 +19,7 @@ std::int64_t clock_ns(clockid_t id) {
 }  // namespace
 
 std::uint64_t monotonic_ns() { return static_cast<std::uint64_t>(clock_ns(CLOCK_MONOTONIC)); }
+std::uint64_t realtime_ns() { return static_cast<std::uint64_t>(clock_ns(CLOCK_REALTIME)); }
 
 std::string format_gid(const ::mrc::wire::Ipv6Addr& gid) {
   char buf[INET6_ADDRSTRLEN] = {};

@@ -42,6 +42,7 @@ struct PacedClock {
   std::int64_t realtime_minus_testbed() const;   // CLOCK_REALTIME - testbed time, now
 };
 std::uint64_t monotonic_ns();
+std::uint64_t realtime_ns();  // CLOCK_REALTIME, the clock of kernel capture timestamps
 
 // How a host's addresses are written on a command line (mrc-dut-agent --gid / --mac).
 std::string format_gid(const ::mrc::wire::Ipv6Addr& gid);  // "fd6d:7263::1"

@@ -97,6 +97,33 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const TapCapture& tap,
   return s;
 }
 
+// When the frame an absent window is anchored on crossed the DUT's port (its port_ns), or 0 when
+// the testbed did not record it: the injected frame (what the DUT's port took on the inject's
+// port at the time it was sent; the latest of several sent at that instant), or the DUT's frame
+// the previous expect matched.
+std::uint64_t anchor_port_time(const stim::ExpectPlan& plan, const std::vector<ExpectRecord>& done,
+                               const CheckContext& ctx, std::uint64_t sent_ns) {
+  if (plan.anchored_on_expect) {
+    const ExpectRecord& prev = done[plan.prev_expect];
+    if (prev.control || !prev.matched || prev.packet_index < 0 || prev.matched_at_ns == 0) return 0;
+    const TapCapture* t = ctx.tap(prev.tap);
+    const auto i = static_cast<std::size_t>(prev.packet_index);
+    return t != nullptr && t->from_dut && i < t->capture.size() ? t->capture.packet(i).port_ns : 0;
+  }
+  if (!plan.anchored_on_inject) return 0;
+  std::uint64_t port_ns = 0;
+  for (const auto& tap : ctx.taps) {
+    if (tap.from_dut || tap.port != static_cast<int>(plan.inject_port)) continue;
+    for (const CapturedPacket& p : tap.capture.packets()) {
+      if (p.ts_ns > sent_ns) break;
+      if (p.ts_ns < sent_ns) continue;
+      if (p.port_ns == 0) return 0;
+      port_ns = std::max(port_ns, p.port_ns);
+    }
+  }
+  return port_ns;
+}
+
 }  // namespace
 
 std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckContext& ctx) {
@@ -147,8 +174,23 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
       r.judged = b.ns == 0 || open < r.window_end_ns;
       r.window_start_ns = std::min(open, r.window_end_ns);
     }
+    // Better than any bound: the bridge recorded when each frame crossed the DUT's port (port_ns).
+    // A frame of the DUT's then lies in the window when it left the DUT's port from its grace to
+    // within_ns (and tolerances) after the anchor's frame crossed that port: the DUT's own time,
+    // what the simulator's window is, with nothing of the bridge's lag in it. An injection sent
+    // late (call_ns: it followed late traffic) is found at the time it went, and its port time
+    // holds that lateness already. Frames the bridge did not time keep the window above.
+    const std::uint64_t anchor_port = e.absent && b.ns > 0 ? anchor_port_time(plan, out, ctx, anchor + call_ns) : 0;
+    const std::uint64_t port_open = e.grace_ns;
+    const std::uint64_t port_close = deadline - anchor;
+    if (anchor_port != 0) r.judged = port_open < port_close;
     r.description = describe(e, plan.step, anchor, b, two_crossings);
-    if (opening < b.ns) {
+    if (anchor_port != 0) {
+      r.description += " (judged on each frame's own crossing of the DUT's port, from " +
+                       fmt_ns(static_cast<double>(port_open)) + " to " + fmt_ns(static_cast<double>(port_close)) + " after " +
+                       (plan.anchored_on_inject ? "the injected frame reached it" : "the matched frame left it") +
+                       ", as the bridge timed them: each packet's comment in the evidence)";
+    } else if (opening < b.ns) {
       r.description += " (it opens " + fmt_ns(static_cast<double>(opening)) + " after, not a budget after: this run's bridge took " +
                        (plan.anchored_on_inject ? "frames to the DUT within " + fmt_ns(static_cast<double>(lag.to_dut_max_ns)) + " and " : std::string()) +
                        "the DUT's into the fabric within " + fmt_ns(static_cast<double>(lag.from_dut_max_ns)) + ")";
@@ -172,8 +214,11 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
       if (!tap.from_dut) continue;
       if (e.port && tap.port != static_cast<int>(*e.port)) continue;
       for (std::size_t i = 0; i < tap.capture.size(); ++i) {
-        const std::uint64_t ts = tap.capture.packet(i).ts_ns;
-        if (ts >= r.window_start_ns && ts <= r.window_end_ns) cands.push_back({ts, ti, i});
+        const CapturedPacket& p = tap.capture.packet(i);
+        const bool in = anchor_port != 0 && p.port_ns != 0
+                            ? p.ts_ns >= anchor && p.port_ns >= anchor_port + port_open && p.port_ns <= anchor_port + port_close
+                            : p.ts_ns >= r.window_start_ns && p.ts_ns <= r.window_end_ns;
+        if (in) cands.push_back({p.ts_ns, ti, i});
       }
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.ts < b.ts; });
@@ -197,6 +242,10 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
           r.packet_index = static_cast<std::int64_t>(cd.index);
           r.matched_at_ns = cd.ts;
           r.mismatch = tap_frame(tap, cd.index) + " at " + std::to_string(cd.ts) + " ns matches, but no such frame may be sent";
+          if (const std::uint64_t left = tap.capture.packet(cd.index).port_ns; anchor_port != 0 && left != 0) {
+            r.mismatch += " (it left the DUT's port " + fmt_ns(static_cast<double>(left - anchor_port)) + " after " +
+                          (plan.anchored_on_inject ? "the injected frame reached it)" : "the matched frame left it)");
+          }
           break;
         }
         used.insert({cd.tap, cd.index});

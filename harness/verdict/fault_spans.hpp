@@ -71,12 +71,19 @@ inline std::vector<std::uint64_t> first_data_on_failed_evs(const Trace& t, const
                                                            std::uint64_t until) {
   const auto& dead = f.affected_evs;
   std::vector<std::uint64_t> first(dead.size(), kNeverRestored);
-  for (const PacketRec& p : t.packets) {
-    if (!p.from_dut || !p.is_write_data() || p.ts_ns < from || p.ts_ns >= until) continue;
-    const auto it = std::find(dead.begin(), dead.end(), p.ev);
+  std::size_t left = dead.size();
+  // t.packets is in time order: start at `from`, stop at `until` or once every EV was met.
+  auto p = std::lower_bound(t.packets.begin(), t.packets.end(), from,
+                            [](const PacketRec& r, std::uint64_t ts) { return r.ts_ns < ts; });
+  for (; p != t.packets.end() && p->ts_ns < until && left > 0; ++p) {
+    if (!p->from_dut || !p->is_write_data()) continue;
+    const auto it = std::find(dead.begin(), dead.end(), p->ev);
     if (it == dead.end()) continue;
     std::uint64_t& at = first[static_cast<std::size_t>(it - dead.begin())];
-    at = std::min(at, p.ts_ns);
+    if (at == kNeverRestored) {
+      at = p->ts_ns;
+      --left;
+    }
   }
   return first;
 }

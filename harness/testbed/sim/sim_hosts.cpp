@@ -99,30 +99,36 @@ SimError Simulator::inject_to(std::uint32_t host, std::uint8_t port, wire::Bytes
 }
 
 void Simulator::on_deliver(DirId d, PacketId p) {
-  DirState& s = dirs_[d];
-  ++s.c.delivered;
-  if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_, /*any_point=*/true);
-  deliver_to_host(s.to, static_cast<std::uint8_t>(s.to_port), p);
+  ++dirs_[d].c.delivered;
+  deliver_to_host(d, p, /*any_point=*/true);
 }
 
-void Simulator::deliver_to_host(std::uint32_t host, std::uint8_t port, PacketId p) {
-  Host& h = hosts_[host];
+void Simulator::deliver_to_host(DirId d, PacketId p, bool any_point) {
+  const DirState& s = dirs_[d];
+  const auto port = static_cast<std::uint8_t>(s.to_port);
+  Host& h = hosts_[s.to];
   const wire::Bytes bytes(pool_.data(p), pool_.meta(p).len);
   switch (h.kind) {
     case HostKind::kEndpoint:
       ++stats_.delivered;
       h.port->on_frame(port, bytes, now_);
+      // Captured once the host took it, so a bridged host's hand-off to its interface goes on the
+      // taps with it (port_ns); on_frame() reaches no tap, so the captures' order is unchanged.
+      pool_.meta(p).port_ns = h.port->port_time_ns();
+      if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_, any_point);
       pool_.free(p);
-      service(host, false);
+      service(s.to, false);
       return;
     case HostKind::kExternal: {
+      if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_, any_point);
       ++stats_.delivered;
-      const RxFrame rx{now_, host, port, bytes};
+      const RxFrame rx{now_, s.to, port, bytes};
       if (h.rx) h.rx(rx);
       pool_.free(p);
       return;
     }
     case HostKind::kNone:
+      if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_, any_point);
       ++stats_.unattached_rx;
       pool_.free(p);
       return;
@@ -147,6 +153,7 @@ void Simulator::service(std::uint32_t host, bool advance) {
       break;
     }
     pool_.meta(p).len = f.len;
+    pool_.meta(p).port_ns = h.port->port_time_ns();  // a bridged host: when the kernel captured it
     if (f.port < 1 || f.port > topo_.planes()) {
       ++stats_.bad_egress_port;
       pool_.free(p);

@@ -265,11 +265,11 @@ void Simulator::on_arrive(DirId d, PacketId p) {
     return;
   }
   ++s.c.delivered;
-  if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_);
   if (s.to < topo_.hosts()) {
-    deliver_to_host(s.to, static_cast<std::uint8_t>(s.to_port), p);
+    deliver_to_host(d, p, /*any_point=*/false);  // taps there, once the host took it
     return;
   }
+  if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_);
   switch_arrival(d, p);
 }
 

@@ -185,7 +185,9 @@ class Simulator {
 
   // Hosts (sim_hosts.cpp).
   SimError attach(std::uint32_t host, HostKind kind);
-  void deliver_to_host(std::uint32_t host, std::uint8_t port, PacketId p);
+  // Hands p to the host d leads to and captures it on d's taps (every tap of d when any_point,
+  // else those at kArrival).
+  void deliver_to_host(DirId d, PacketId p, bool any_point);
   void service(std::uint32_t host, bool advance);
   void service_all();
   void arm_timer(std::uint32_t host);

@@ -106,6 +106,7 @@ class BridgePort final : public WireHost {
 
   // ---- FramePort ----
   void on_frame(std::uint8_t port, std::span<const std::uint8_t> frame, std::uint64_t now_ns) override {
+    port_ns_ = 0;  // known once the kernel has it (not for a frame queued on a transmit ring)
     const int i = index_of(port);
     if (i < 0) return;
     if (!up_[port]) {
@@ -135,6 +136,7 @@ class BridgePort final : public WireHost {
       return;
     }
     ++fig_.tx_frames;
+    port_ns_ = realtime_ns();
     add_lag(now_ns);
   }
   int flush() override {
@@ -162,6 +164,7 @@ class BridgePort final : public WireHost {
       if (!up_[s.port]) continue;  // a port taken down by a fault receives nothing
       out.port = s.port;
       out.len = s.len;
+      port_ns_ = s.kernel_ts;
       std::memcpy(out.bytes.data(), bytes, s.len);
       fig_.rx_entry.add(now_ - s.ts);
       ++fig_.rx_frames;
@@ -182,6 +185,7 @@ class BridgePort final : public WireHost {
     up_[port] = up;
     return 0;
   }
+  std::uint64_t port_time_ns() const override { return port_ns_; }
 
  private:
   static constexpr int kBatch = 256;  // per port per receive(): one port cannot starve the others
@@ -190,6 +194,7 @@ class BridgePort final : public WireHost {
   static constexpr std::uint64_t kLateNs = 10'000;  // a frame this late is sent at once
   struct Slot {
     std::uint64_t ts = 0;
+    std::uint64_t kernel_ts = 0;  // its kernel capture time as the kernel gave it (CLOCK_REALTIME)
     std::uint32_t buf = 0;  // which frame buffer of data_ holds the bytes
     std::uint16_t len = 0;
     std::uint8_t port = 0;
@@ -246,7 +251,8 @@ class BridgePort final : public WireHost {
         std::max({t < 0 ? std::uint64_t{0} : static_cast<std::uint64_t>(t), taken_ts_, q.last_ts});
     const std::uint32_t buf = free_[--free_count_];
     std::memcpy(data_.data() + std::size_t{buf} * ::mrc::wire::kMaxFrameLen, b.data(), b.size());
-    q.ring[(q.head + q.count) % q.ring.size()] = Slot{ts, buf, static_cast<std::uint16_t>(b.size()), ports_[rx_index_]};
+    q.ring[(q.head + q.count) % q.ring.size()] =
+        Slot{ts, kernel_ts, buf, static_cast<std::uint16_t>(b.size()), ports_[rx_index_]};
     ++q.count;
     q.last_ts = ts;
   }
@@ -266,6 +272,7 @@ class BridgePort final : public WireHost {
   const PacedClock* clock_ = nullptr;
   std::size_t rx_index_ = 0;  // the port receive() is reading
   std::int64_t rx_offset_ = 0;
+  std::uint64_t port_ns_ = 0;  // port_time_ns(): the last frame's crossing of its interface
   BridgeFigures fig_;
   std::string error_;
 };

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "harness/capture/pcapng.hpp"
+#include "harness/capture/pcapng_bytes.hpp"
 
 #include "tests/harness/capture/capture_test_support.hpp"
 
@@ -76,6 +77,41 @@ TEST(MultiPcapng, EveryInterfaceReadsBackByNameWithItsFramePositions) {
   }
   EXPECT_EQ(write_multi_pcapng(scratch("two-again.pcapng"), t.ifaces(), kFullSnaplen), "");
   EXPECT_EQ(multi_pcapng_bytes(t.ifaces(), kFullSnaplen), multi_pcapng_bytes(TwoTaps{}.ifaces(), kFullSnaplen));
+}
+
+// A real-time bridge's frames carry when they crossed the DUT's port (CapturedPacket::port_ns): the
+// evidence keeps it as each packet's comment, which Wireshark shows and the reader takes back, so
+// a replayed bundle judges absent windows as the run did. Frames without one (the simulator's)
+// are written as before, byte for byte.
+TEST(MultiPcapng, APacketsPortTimeTravelsAsItsCommentAndReadsBack) {
+  const TwoTaps plain;
+  TwoTaps timed;
+  timed.tx = Capture("dut.p1.tx");
+  const std::vector<std::uint8_t> frame(80, 0x5A);
+  timed.tx.add(50, frame, 0, 1'764'680'000'123'456'789ull);
+  timed.tx.add(60, frame);  // not timed: no comment
+  const std::string bytes = multi_pcapng_bytes(timed.ifaces(), kFullSnaplen);
+  EXPECT_NE(bytes.find("mrc.port_ns=1764680000123456789"), std::string::npos);
+  std::vector<ReadInterface> back;
+  ASSERT_EQ(read_pcapng_bytes("timed.pcapng", bytes, back), "");
+  ASSERT_EQ(back.size(), 2u);
+  ASSERT_EQ(back[1].capture.size(), 2u);
+  EXPECT_EQ(back[1].capture.packet(0).port_ns, 1'764'680'000'123'456'789ull);
+  EXPECT_EQ(back[1].capture.packet(1).port_ns, 0u);
+  EXPECT_EQ(back[0].capture.packet(0).port_ns, 0u);
+  EXPECT_EQ(multi_pcapng_bytes(plain.ifaces(), kFullSnaplen).find("mrc.port_ns"), std::string::npos);
+  // libpcap reads the commented file as any other.
+  const auto path = scratch("timed.pcapng");
+  write_bytes(path, bytes);
+  char err[PCAP_ERRBUF_SIZE] = {};
+  pcap_t* pc = pcap_open_offline(path.c_str(), err);
+  ASSERT_NE(pc, nullptr) << err;
+  int n = 0;
+  pcap_pkthdr* h = nullptr;
+  const u_char* d = nullptr;
+  while (pcap_next_ex(pc, &h, &d) == 1) ++n;
+  pcap_close(pc);
+  EXPECT_EQ(n, 6);
 }
 
 TEST(MultiPcapng, LibpcapReadsEveryFrameInFileOrder) {

@@ -197,6 +197,55 @@ TEST(ExpectEval, AnAbsentWindowAfterAnInjectOpensAfterTheMeasuredLag) {
   EXPECT_EQ(slow->s.ctx.expects[0].window_start_ns, 510 * kUs);
 }
 
+// Where the bridge timed each frame's crossing of the DUT's port (port_ns), an absent window is
+// judged in the DUT's own time: a frame that left the DUT's port within the window after the
+// injected frame reached it FAILs, whatever the bridge's lag (accept-truncated on a noisy VM: its
+// answer seen at the tap before a 500 us budget, or the run's largest crossings, had passed), and
+// one that left before the inject reached the DUT is not the DUT's answer to it.
+TEST(ExpectEval, AnAbsentWindowJudgesEachFrameByItsOwnCrossingOfTheDutsPort) {
+  constexpr std::uint64_t kWall = 1'764'680'000'000'000'000ull;  // CLOCK_REALTIME, ns
+  auto run = [&](std::uint64_t seen_at, std::int64_t left_after, bool inject_timed, std::uint64_t sent_at = 10 * kUs) {
+    auto e = std::make_unique<ExpectRun>(true, 0);  // its frame replaced below
+    e->s.tx(1).capture = Capture("dut.p1.tx");
+    Data answer;
+    answer.psn = 7;
+    answer.ev = testing::ev_value(0);
+    // The inject left the fabric at 10 us and reached the DUT's port 300 us later (a lagging
+    // bridge); the DUT's frame is seen at the tap at `seen_at`, having left its port
+    // `left_after` after the inject reached it (negative: before).
+    e->s.rx(1).capture.add(sent_at, testing::encode(Data{}), 0, inject_timed ? kWall + 300 * kUs : 0);
+    if (sent_at != 10 * kUs) e->s.ctx.late_steps.emplace_back(10 * kUs, sent_at);  // it followed late traffic
+    e->s.tx(1).capture.add(seen_at, testing::encode(answer), 0,
+                           static_cast<std::uint64_t>(static_cast<std::int64_t>(kWall + 300 * kUs) + left_after));
+    e->s.finish();
+    e->step.within_ns = 1'100 * kUs;
+    e->plan.expects[0].anchored_on_inject = true;
+    e->plan.expects[0].inject_port = 1;
+    e->s.ctx.bridge_lag = {true, 400 * kUs, 400 * kUs};  // the run's largest: past the budget
+    return e;
+  };
+  auto answered = run(450 * kUs, 90'000, true);
+  const CheckResult r = answered->judge(bridge(500 * kUs));
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
+  EXPECT_NE(answered->s.ctx.expects[0].mismatch.find("(it left the DUT's port 90.000 us after the injected frame reached it)"),
+            std::string::npos)
+      << answered->s.ctx.expects[0].mismatch;
+  EXPECT_NE(answered->s.ctx.expects[0].description.find("judged on each frame's own crossing of the DUT's port, from 0 ns "
+                                                        "to 1.100 ms after the injected frame reached it"),
+            std::string::npos)
+      << answered->s.ctx.expects[0].description;
+  // Left the DUT before the inject reached it, or after the window: not an answer in it.
+  EXPECT_EQ(run(300 * kUs, -20'000, true)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  EXPECT_EQ(run(1'500 * kUs, 1'200'000, true)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  // The inject untimed: the window of the budget and the measured lags, which this frame misses.
+  EXPECT_EQ(run(450 * kUs, 90'000, false)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  // An injection sent late is found where it went, and its port time holds the delay: the window
+  // opens when it reached the DUT, not that delay again after.
+  EXPECT_EQ(run(450 * kUs, 90'000, true, 200 * kUs)->judge(bridge(500 * kUs)).verdict, Verdict::kFail);
+  // The simulator (no budget) never looks at port times.
+  EXPECT_EQ(run(1'500 * kUs, 90'000, true)->judge().verdict, Verdict::kPass);
+}
+
 }  // namespace
 }  // namespace mrc::harness
 
