@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/observe/port_time.hpp"
+
 typedef struct pcap pcap_t;
 
 namespace mrc::harness {
@@ -31,7 +33,7 @@ struct StreamPacket {
   std::uint32_t iface = 0;       // interface index in the file
   std::uint64_t file_index = 0;  // frame number - 1
   std::uint64_t offset = 0;      // of the packet's record (fetch())
-  std::uint64_t port_ns = 0;     // its port time (pcapng.hpp kPortTimeComment), 0 when it has none
+  PortTime port;                 // its port time (pcapng_format.hpp kPortTimeComment), if it has one
   std::span<const std::uint8_t> bytes;  // Ethernet; valid until the next call on the reader
 };
 
@@ -89,8 +91,8 @@ class CaptureStream {
   std::string packet(const std::uint8_t* blk, std::uint32_t type, std::uint64_t pos, std::uint32_t len,
                      std::uint64_t index, std::size_t known_ifaces, std::vector<std::uint8_t>& eth,
                      StreamPacket& p) const;
-  // The port time an EPB's options carry from `opts` on (pcapng.hpp kPortTimeComment), else 0.
-  std::uint64_t port_time(const std::uint8_t* blk, std::uint32_t len, std::size_t opts) const;
+  // The port time an EPB's options carry from `opts` on (pcapng_format.hpp kPortTimeComment).
+  PortTime port_time(const std::uint8_t* blk, std::uint32_t len, std::size_t opts) const;
   std::string damaged(std::uint64_t pos, const std::string& why) const;
   std::uint32_t u32(const std::uint8_t* at) const;
   std::uint16_t u16(const std::uint8_t* at) const;

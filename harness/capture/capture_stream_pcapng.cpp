@@ -161,28 +161,44 @@ std::string CaptureStream::packet(const std::uint8_t* blk, std::uint32_t type, s
   p.iface = iface;
   p.file_index = index;
   p.offset = pos;
-  p.port_ns = type == kEpb ? port_time(blk, len, data + ((caplen + 3u) & ~3u)) : 0;
+  p.port = type == kEpb ? port_time(blk, len, data + ((caplen + 3u) & ~3u)) : PortTime{};
   return {};
 }
 
-std::uint64_t CaptureStream::port_time(const std::uint8_t* blk, std::uint32_t len, std::size_t opts) const {
+PortTime CaptureStream::port_time(const std::uint8_t* blk, std::uint32_t len, std::size_t opts) const {
   constexpr std::size_t kPrefixLen = kPortTimeComment.size();
+  // "N" or "N+S", decimal; anything else in the comment is no port time.
+  const auto parse = [](const char* v, std::size_t n, PortTime& out) {
+    std::uint64_t value[2] = {0, 0};
+    std::size_t part = 0;
+    bool digits = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (v[i] == '+' && part == 0 && digits) {
+        part = 1;
+        digits = false;
+        continue;
+      }
+      if (v[i] < '0' || v[i] > '9' || value[part] > (UINT64_MAX - 9) / 10) return false;
+      value[part] = value[part] * 10 + static_cast<std::uint64_t>(v[i] - '0');
+      digits = true;
+    }
+    if (!digits || value[1] > UINT32_MAX) return false;
+    out = {value[0], static_cast<std::uint32_t>(value[1])};
+    return true;
+  };
   for (std::size_t o = opts; o + 4 <= std::size_t{len} - 4;) {
     const std::uint16_t code = u16(blk + o);
     const std::uint16_t olen = u16(blk + o + 2);
-    if (code == kOptEnd || o + 4 + olen > std::size_t{len} - 4) return 0;  // a damaged option list is no port time
+    if (code == kOptEnd || o + 4 + olen > std::size_t{len} - 4) return {};  // a damaged option list is no port time
     const auto* v = reinterpret_cast<const char*>(blk + o + 4);
-    if (code == kOptComment && olen > kPrefixLen && std::memcmp(v, kPortTimeComment.data(), kPrefixLen) == 0) {
-      std::uint64_t ns = 0;
-      for (std::size_t i = kPrefixLen; i < olen; ++i) {
-        if (v[i] < '0' || v[i] > '9' || ns > (UINT64_MAX - 9) / 10) return 0;
-        ns = ns * 10 + static_cast<std::uint64_t>(v[i] - '0');
-      }
-      return ns;
+    PortTime t;
+    if (code == kOptComment && olen > kPrefixLen && std::memcmp(v, kPortTimeComment.data(), kPrefixLen) == 0 &&
+        parse(v + kPrefixLen, olen - kPrefixLen, t)) {
+      return t;
     }
     o += 4 + ((olen + 3u) & ~3u);
   }
-  return 0;
+  return {};
 }
 
 }  // namespace mrc::harness

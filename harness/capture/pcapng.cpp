@@ -96,10 +96,12 @@ void put_epb(std::string& s, std::uint32_t iface, const CapturedPacket& p, std::
     put16(s, 4);
     put32(s, flags);
   }
-  if (p.port_ns != 0) {  // only a real-time bridge's frames: the simulator's files stay as they were
-    put_string_option(s, kOptComment, std::string(kPortTimeComment) + std::to_string(p.port_ns));
+  if (p.port.known()) {  // only a real-time bridge's frames: the simulator's files stay as they were
+    std::string c = std::string(kPortTimeComment) + std::to_string(p.port.ns);
+    if (p.port.span_ns != 0) c += "+" + std::to_string(p.port.span_ns);
+    put_string_option(s, kOptComment, c);
   }
-  if (flags != 0 || p.port_ns != 0) {
+  if (flags != 0 || p.port.known()) {
     put16(s, kOptEnd);
     put16(s, 0);
   }

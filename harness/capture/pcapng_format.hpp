@@ -22,8 +22,9 @@ inline constexpr std::uint16_t kOptIfTsresol = 9;      // IDB
 inline constexpr std::uint16_t kOptIfTsoffset = 14;    // IDB
 inline constexpr std::uint16_t kOptEpbFlags = 2;       // EPB
 
-// Ours: a packet's port time (CapturedPacket::port_ns) travels as its opt_comment, which Wireshark
-// shows and the reader takes back: this prefix, then the CLOCK_REALTIME ns in decimal.
+// Ours: a packet's port time (CapturedPacket::port, observe/port_time.hpp) travels as its
+// opt_comment, which Wireshark shows and the reader takes back: this prefix, then the
+// CLOCK_REALTIME ns in decimal, then for a frame to the DUT "+" and the span of the send in ns.
 inline constexpr std::string_view kPortTimeComment = "mrc.port_ns=";
 
 }  // namespace mrc::harness::pcapng_format

@@ -24,7 +24,7 @@ std::string collect(CaptureStream& s, std::string err, std::vector<ReadInterface
     while (s.next(p)) {
       sync();
       ReadInterface& ri = out[p.iface];
-      ri.capture.add(p.ts_ns, p.bytes, p.origlen, p.port_ns);
+      ri.capture.add(p.ts_ns, p.bytes, p.origlen, p.port);
       ri.file_index.push_back(static_cast<std::uint32_t>(p.file_index));
     }
     err = s.error();
@@ -64,7 +64,7 @@ std::string read_capture(const std::filesystem::path& path, Capture& out) {
   if (!ifaces.empty()) {
     const Capture& c = ifaces.front().capture;
     for (std::size_t i = 0; i < c.size(); ++i) {
-      out.add(c.packet(i).ts_ns, c.bytes(i), c.packet(i).origlen, c.packet(i).port_ns);
+      out.add(c.packet(i).ts_ns, c.bytes(i), c.packet(i).origlen, c.packet(i).port);
     }
   }
   out.integrity().offered = out.integrity().captured;

@@ -89,7 +89,7 @@ void Capture::reserve(std::size_t packets, std::size_t bytes) {
 }
 
 void Capture::add(std::uint64_t ts_ns, std::span<const std::uint8_t> bytes, std::uint32_t origlen,
-                  std::uint64_t port_ns) {
+                  PortTime port) {
   Chunk& c = room_for(bytes.size());
   CapturedPacket p;
   p.ts_ns = ts_ns;
@@ -97,7 +97,7 @@ void Capture::add(std::uint64_t ts_ns, std::span<const std::uint8_t> bytes, std:
   p.caplen = static_cast<std::uint32_t>(bytes.size());
   p.origlen = origlen != 0 ? origlen : p.caplen;
   p.chunk = static_cast<std::uint32_t>(cur_);
-  p.port_ns = port_ns;
+  p.port = port;
   if (!bytes.empty()) std::memcpy(c.data.get() + c.used, bytes.data(), bytes.size());
   c.used += bytes.size();
   stored_ += bytes.size();

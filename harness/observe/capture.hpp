@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/observe/capture_chunks.hpp"
+#include "harness/observe/port_time.hpp"
 
 namespace mrc::harness {
 
@@ -21,12 +22,10 @@ struct CapturedPacket {
   std::uint32_t caplen = 0;   // bytes stored
   std::uint32_t origlen = 0;  // bytes on the wire (> caplen when the tap truncated)
   std::uint32_t chunk = 0;    // which of the capture's chunks holds the bytes
-  // When the frame crossed a real interface of the DUT's (CLOCK_REALTIME, ns): handed to the
-  // kernel towards the DUT, or captured by it from the DUT (FramePort::port_time_ns). 0: no such
-  // crossing (the simulated fabric, an in-process DUT) or not known. Unlike ts_ns it is not the
-  // fabric's clock, which a real-time bridge lags and pauses: two frames' port times differ by the
-  // real time between them at the DUT's port, what a bound on the DUT's own reaction judges.
-  std::uint64_t port_ns = 0;
+  // When the frame crossed a real interface of the DUT's (port_time.hpp; FramePort::port_time):
+  // not known on the simulated fabric. Unlike ts_ns it is not the fabric's clock, which a
+  // real-time bridge lags and pauses: what a bound on the DUT's own reaction judges.
+  PortTime port;
 };
 
 struct CaptureIntegrity {
@@ -58,7 +57,7 @@ class Capture {
   // add() allocates nothing until more than that arrives.
   void reserve(std::size_t packets, std::size_t bytes);
   void add(std::uint64_t ts_ns, std::span<const std::uint8_t> bytes, std::uint32_t origlen = 0,
-           std::uint64_t port_ns = 0);
+           PortTime port = {});
   void clear();  // no packet, no count; the chunks go back to capture_chunks
 
   std::size_t size() const { return packets_.size(); }

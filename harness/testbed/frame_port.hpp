@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 
+#include "harness/observe/port_time.hpp"
 #include "reference/transport/qp_types.hpp"
 
 namespace mrc::harness {
@@ -29,11 +30,11 @@ class FramePort {
   // Admin state of a port: a down port sends and receives nothing. 0 or an errno.
   virtual int set_port_up(std::uint8_t port, bool up) = 0;
   // When the frame of the last on_frame() or poll_frame() crossed the host's real interface
-  // (CLOCK_REALTIME, ns): handed to the kernel towards it, or captured by the kernel from it.
-  // 0 for a host with no real interface (an in-process endpoint) or a frame not yet handed over
-  // (batched on a transmit ring). The fabric keeps it beside the frame's time on its taps
-  // (Capture's port_ns), so a check can time the DUT against its own port, not the bridge's lag.
-  virtual std::uint64_t port_time_ns() const { return 0; }
+  // (observe/port_time.hpp): the send that handed it to the kernel, or its kernel capture. Not
+  // known for a host with no real interface (an in-process endpoint). The fabric keeps it beside
+  // the frame's time on its taps (CapturedPacket::port), so a check can time the DUT against its
+  // own port, not the bridge's lag.
+  virtual PortTime port_time() const { return {}; }
 };
 
 }  // namespace mrc::harness

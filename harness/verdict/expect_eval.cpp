@@ -97,31 +97,75 @@ Score score(const ExpectStep& e, const CheckContext& ctx, const TapCapture& tap,
   return s;
 }
 
-// When the frame an absent window is anchored on crossed the DUT's port (its port_ns), or 0 when
-// the testbed did not record it: the injected frame (what the DUT's port took on the inject's
-// port at the time it was sent; the latest of several sent at that instant), or the DUT's frame
-// the previous expect matched.
-std::uint64_t anchor_port_time(const stim::ExpectPlan& plan, const std::vector<ExpectRecord>& done,
-                               const CheckContext& ctx, std::uint64_t sent_ns) {
+// When the frame an absent window is anchored on crossed the DUT's port (observe/port_time.hpp),
+// as the earliest and latest it may have: the injected frame (what the DUT's port took on the
+// inject's port at the time it was sent; of several sent at that instant, the earliest start and
+// the latest end), or the DUT's frame the previous expect matched (exact). Unknown when the
+// testbed did not time it.
+struct Span {
+  std::uint64_t earliest = 0;
+  std::uint64_t latest = 0;
+};
+
+Span anchor_port_time(const stim::ExpectPlan& plan, const std::vector<ExpectRecord>& done, const CheckContext& ctx,
+                      std::uint64_t sent_ns) {
   if (plan.anchored_on_expect) {
     const ExpectRecord& prev = done[plan.prev_expect];
-    if (prev.control || !prev.matched || prev.packet_index < 0 || prev.matched_at_ns == 0) return 0;
+    if (prev.control || !prev.matched || prev.packet_index < 0 || prev.matched_at_ns == 0) return {};
     const TapCapture* t = ctx.tap(prev.tap);
     const auto i = static_cast<std::size_t>(prev.packet_index);
-    return t != nullptr && t->from_dut && i < t->capture.size() ? t->capture.packet(i).port_ns : 0;
+    if (t == nullptr || !t->from_dut || i >= t->capture.size()) return {};
+    const PortTime& pt = t->capture.packet(i).port;
+    return {pt.earliest(), pt.latest()};
   }
-  if (!plan.anchored_on_inject) return 0;
-  std::uint64_t port_ns = 0;
+  if (!plan.anchored_on_inject) return {};
+  Span s{UINT64_MAX, 0};
   for (const auto& tap : ctx.taps) {
     if (tap.from_dut || tap.port != static_cast<int>(plan.inject_port)) continue;
     for (const CapturedPacket& p : tap.capture.packets()) {
       if (p.ts_ns > sent_ns) break;
       if (p.ts_ns < sent_ns) continue;
-      if (p.port_ns == 0) return 0;
-      port_ns = std::max(port_ns, p.port_ns);
+      if (!p.port.known()) return {};
+      s.earliest = std::min(s.earliest, p.port.earliest());
+      s.latest = std::max(s.latest, p.port.latest());
     }
   }
-  return port_ns;
+  return s.latest == 0 ? Span{} : s;
+}
+
+// An absent window in port times (absolute, CLOCK_REALTIME ns): a frame of the DUT's is in it when
+// it left the DUT's port in [open, close]; anchor 0 when the bridge did not time the anchor. The
+// frame that opens it reached the DUT somewhere in a send's span, so the window holds only what
+// is in it whenever that was: from the latest arrival on, to within_ns after the earliest. And the
+// bridge delays frames to the DUT by different amounts, so on the DUT's port a frame sent before
+// the anchor may arrive after it, and one sent after the window (the next injection, T later) may
+// arrive inside it: what the DUT sends in answer to either is not what the window is about, and in
+// the simulator it falls outside. So the window opens no earlier than every frame sent at or
+// before the anchor surely reached the DUT, and closes when the first frame sent after it may have.
+struct PortWindow {
+  std::uint64_t anchor = 0;  // the anchor's latest arrival (or the DUT frame's departure)
+  std::uint64_t open = 0;
+  std::uint64_t close = 0;
+};
+
+PortWindow port_window(const Span& anchor, const CheckContext& ctx, std::uint64_t sent_ns, std::uint64_t after_ns,
+                       std::uint64_t open_after, std::uint64_t close_after) {
+  PortWindow w;
+  if (anchor.latest == 0) return w;
+  std::uint64_t last_before = anchor.latest;
+  std::uint64_t first_after = UINT64_MAX;
+  for (const auto& tap : ctx.taps) {
+    if (tap.from_dut) continue;
+    for (const CapturedPacket& p : tap.capture.packets()) {
+      if (!p.port.known()) continue;
+      if (p.ts_ns <= sent_ns) last_before = std::max(last_before, p.port.latest());
+      if (p.ts_ns > after_ns) first_after = std::min(first_after, p.port.earliest());
+    }
+  }
+  w.anchor = anchor.latest;
+  w.open = last_before + open_after;
+  w.close = std::min(anchor.earliest + close_after, first_after);
+  return w;
 }
 
 }  // namespace
@@ -174,22 +218,29 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
       r.judged = b.ns == 0 || open < r.window_end_ns;
       r.window_start_ns = std::min(open, r.window_end_ns);
     }
-    // Better than any bound: the bridge recorded when each frame crossed the DUT's port (port_ns).
+    // Better than any bound: the bridge recorded when each frame crossed the DUT's port (its port).
     // A frame of the DUT's then lies in the window when it left the DUT's port from its grace to
     // within_ns (and tolerances) after the anchor's frame crossed that port: the DUT's own time,
-    // what the simulator's window is, with nothing of the bridge's lag in it. An injection sent
-    // late (call_ns: it followed late traffic) is found at the time it went, and its port time
-    // holds that lateness already. Frames the bridge did not time keep the window above.
-    const std::uint64_t anchor_port = e.absent && b.ns > 0 ? anchor_port_time(plan, out, ctx, anchor + call_ns) : 0;
-    const std::uint64_t port_open = e.grace_ns;
-    const std::uint64_t port_close = deadline - anchor;
-    if (anchor_port != 0) r.judged = port_open < port_close;
+    // what the simulator's window is, with nothing of the bridge's lag in it (port_window() says
+    // how frames sent before and after it bound it). An injection sent late (call_ns: it followed
+    // late traffic) is found at the time it went, and its port time holds that lateness already.
+    // Frames the bridge did not time keep the window above.
+    const std::uint64_t sent_ns = anchor + call_ns;
+    const PortWindow pw =
+        port_window(e.absent && b.ns > 0 ? anchor_port_time(plan, out, ctx, sent_ns) : Span{}, ctx, sent_ns, deadline,
+                    e.grace_ns, deadline - anchor);
+    if (pw.anchor != 0) r.judged = pw.open < pw.close;
     r.description = describe(e, plan.step, anchor, b, two_crossings);
-    if (anchor_port != 0) {
-      r.description += " (judged on each frame's own crossing of the DUT's port, from " +
-                       fmt_ns(static_cast<double>(port_open)) + " to " + fmt_ns(static_cast<double>(port_close)) + " after " +
-                       (plan.anchored_on_inject ? "the injected frame reached it" : "the matched frame left it") +
-                       ", as the bridge timed them: each packet's comment in the evidence)";
+    if (pw.anchor != 0) {
+      const auto rel = [&](std::uint64_t t) {
+        return t >= pw.anchor ? fmt_ns(static_cast<double>(t - pw.anchor)) : "-" + fmt_ns(static_cast<double>(pw.anchor - t));
+      };
+      r.description += " (judged on each frame's own crossing of the DUT's port, from " + rel(pw.open) + " to " +
+                       rel(pw.close) + " after " +
+                       (plan.anchored_on_inject ? "the send of the injected frame to it returned" : "the matched frame left it") +
+                       ", as the bridge timed them, each packet's comment in the evidence; within " +
+                       fmt_ns(static_cast<double>(deadline - anchor)) +
+                       ", less what frames sent before or after it took to reach the DUT)";
     } else if (opening < b.ns) {
       r.description += " (it opens " + fmt_ns(static_cast<double>(opening)) + " after, not a budget after: this run's bridge took " +
                        (plan.anchored_on_inject ? "frames to the DUT within " + fmt_ns(static_cast<double>(lag.to_dut_max_ns)) + " and " : std::string()) +
@@ -215,8 +266,8 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
       if (e.port && tap.port != static_cast<int>(*e.port)) continue;
       for (std::size_t i = 0; i < tap.capture.size(); ++i) {
         const CapturedPacket& p = tap.capture.packet(i);
-        const bool in = anchor_port != 0 && p.port_ns != 0
-                            ? p.ts_ns >= anchor && p.port_ns >= anchor_port + port_open && p.port_ns <= anchor_port + port_close
+        const bool in = pw.anchor != 0 && p.port.known()
+                            ? p.ts_ns >= anchor && p.port.ns >= pw.open && p.port.ns <= pw.close
                             : p.ts_ns >= r.window_start_ns && p.ts_ns <= r.window_end_ns;
         if (in) cands.push_back({p.ts_ns, ti, i});
       }
@@ -242,9 +293,9 @@ std::vector<ExpectRecord> evaluate_expects(const stim::Timeline& t, const CheckC
           r.packet_index = static_cast<std::int64_t>(cd.index);
           r.matched_at_ns = cd.ts;
           r.mismatch = tap_frame(tap, cd.index) + " at " + std::to_string(cd.ts) + " ns matches, but no such frame may be sent";
-          if (const std::uint64_t left = tap.capture.packet(cd.index).port_ns; anchor_port != 0 && left != 0) {
-            r.mismatch += " (it left the DUT's port " + fmt_ns(static_cast<double>(left - anchor_port)) + " after " +
-                          (plan.anchored_on_inject ? "the injected frame reached it)" : "the matched frame left it)");
+          if (const std::uint64_t left = tap.capture.packet(cd.index).port.ns; pw.anchor != 0 && left >= pw.anchor) {
+            r.mismatch += " (it left the DUT's port " + fmt_ns(static_cast<double>(left - pw.anchor)) + " after " +
+                          (plan.anchored_on_inject ? "the send of the injected frame to it returned)" : "the matched frame left it)");
           }
           break;
         }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "harness/observe/port_time.hpp"
 #include "harness/testbed/sim/topology.hpp"
 #include "reference/transport/qp_types.hpp"
 
@@ -23,7 +24,7 @@ struct PacketMeta {
   std::uint16_t off = 0;    // frame start inside the buffer (moves forward on decapsulation)
   std::uint16_t len = 0;
   std::uint32_t epoch = 0;  // link-direction epoch when it went onto the wire
-  std::uint64_t port_ns = 0;  // when it crossed a bridged host's interface (FramePort::port_time_ns)
+  harness::PortTime port;  // when it crossed a bridged host's interface (FramePort::port_time)
 };
 
 class PacketPool {

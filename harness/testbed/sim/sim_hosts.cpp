@@ -113,8 +113,8 @@ void Simulator::deliver_to_host(DirId d, PacketId p, bool any_point) {
       ++stats_.delivered;
       h.port->on_frame(port, bytes, now_);
       // Captured once the host took it, so a bridged host's hand-off to its interface goes on the
-      // taps with it (port_ns); on_frame() reaches no tap, so the captures' order is unchanged.
-      pool_.meta(p).port_ns = h.port->port_time_ns();
+      // taps with it (port); on_frame() reaches no tap, so the captures' order is unchanged.
+      pool_.meta(p).port = h.port->port_time();
       if (s.taps != kNone) tap(d, TapPoint::kArrival, p, now_, any_point);
       pool_.free(p);
       service(s.to, false);
@@ -153,7 +153,7 @@ void Simulator::service(std::uint32_t host, bool advance) {
       break;
     }
     pool_.meta(p).len = f.len;
-    pool_.meta(p).port_ns = h.port->port_time_ns();  // a bridged host: when the kernel captured it
+    pool_.meta(p).port = h.port->port_time();  // a bridged host: when the kernel captured it
     if (f.port < 1 || f.port > topo_.planes()) {
       ++stats_.bad_egress_port;
       pool_.free(p);

@@ -70,7 +70,7 @@ void Simulator::tap(DirId d, TapPoint point, PacketId p, std::uint64_t ts, bool 
       ++ig.tap_dropped;  // over the tap's bounds: counted, not stored
       continue;
     }
-    t.cap.add(ts, std::span<const std::uint8_t>(data, caplen), m.len, m.port_ns);
+    t.cap.add(ts, std::span<const std::uint8_t>(data, caplen), m.len, m.port);
   }
 }
 

@@ -106,7 +106,7 @@ class BridgePort final : public WireHost {
 
   // ---- FramePort ----
   void on_frame(std::uint8_t port, std::span<const std::uint8_t> frame, std::uint64_t now_ns) override {
-    port_ns_ = 0;  // known once the kernel has it (not for a frame queued on a transmit ring)
+    port_ = {};  // known once the kernel has it (not for a frame queued on a transmit ring)
     const int i = index_of(port);
     if (i < 0) return;
     if (!up_[port]) {
@@ -131,12 +131,14 @@ class BridgePort final : public WireHost {
       if (tx_[at]->pending() >= kMaxTxBatch || (clock_ != nullptr && clock_->now() > now_ns + kLateNs)) flush();
       return;
     }
+    const std::uint64_t sending = realtime_ns();
     if (!rx_[at].send(frame)) {
       ++fig_.tx_errors;
       return;
     }
     ++fig_.tx_frames;
-    port_ns_ = realtime_ns();
+    const std::uint64_t sent = realtime_ns();
+    port_ = {sending, static_cast<std::uint32_t>(std::min<std::uint64_t>(sent - sending, UINT32_MAX))};
     add_lag(now_ns);
   }
   int flush() override {
@@ -164,7 +166,7 @@ class BridgePort final : public WireHost {
       if (!up_[s.port]) continue;  // a port taken down by a fault receives nothing
       out.port = s.port;
       out.len = s.len;
-      port_ns_ = s.kernel_ts;
+      port_ = {s.kernel_ts, 0};
       std::memcpy(out.bytes.data(), bytes, s.len);
       fig_.rx_entry.add(now_ - s.ts);
       ++fig_.rx_frames;
@@ -185,7 +187,7 @@ class BridgePort final : public WireHost {
     up_[port] = up;
     return 0;
   }
-  std::uint64_t port_time_ns() const override { return port_ns_; }
+  PortTime port_time() const override { return port_; }
 
  private:
   static constexpr int kBatch = 256;  // per port per receive(): one port cannot starve the others
@@ -272,7 +274,7 @@ class BridgePort final : public WireHost {
   const PacedClock* clock_ = nullptr;
   std::size_t rx_index_ = 0;  // the port receive() is reading
   std::int64_t rx_offset_ = 0;
-  std::uint64_t port_ns_ = 0;  // port_time_ns(): the last frame's crossing of its interface
+  PortTime port_;  // port_time(): the last frame's crossing of its interface
   BridgeFigures fig_;
   std::string error_;
 };

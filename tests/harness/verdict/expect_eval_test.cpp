@@ -204,7 +204,8 @@ TEST(ExpectEval, AnAbsentWindowAfterAnInjectOpensAfterTheMeasuredLag) {
 // one that left before the inject reached the DUT is not the DUT's answer to it.
 TEST(ExpectEval, AnAbsentWindowJudgesEachFrameByItsOwnCrossingOfTheDutsPort) {
   constexpr std::uint64_t kWall = 1'764'680'000'000'000'000ull;  // CLOCK_REALTIME, ns
-  auto run = [&](std::uint64_t seen_at, std::int64_t left_after, bool inject_timed, std::uint64_t sent_at = 10 * kUs) {
+  auto run = [&](std::uint64_t seen_at, std::int64_t left_after, bool inject_timed, std::uint64_t sent_at = 10 * kUs,
+                 std::uint32_t send_span = 0) {
     auto e = std::make_unique<ExpectRun>(true, 0);  // its frame replaced below
     e->s.tx(1).capture = Capture("dut.p1.tx");
     Data answer;
@@ -213,10 +214,11 @@ TEST(ExpectEval, AnAbsentWindowJudgesEachFrameByItsOwnCrossingOfTheDutsPort) {
     // The inject left the fabric at 10 us and reached the DUT's port 300 us later (a lagging
     // bridge); the DUT's frame is seen at the tap at `seen_at`, having left its port
     // `left_after` after the inject reached it (negative: before).
-    e->s.rx(1).capture.add(sent_at, testing::encode(Data{}), 0, inject_timed ? kWall + 300 * kUs : 0);
+    e->s.rx(1).capture.add(sent_at, testing::encode(Data{}), 0,
+                           inject_timed ? PortTime{kWall + 300 * kUs - send_span, send_span} : PortTime{});
     if (sent_at != 10 * kUs) e->s.ctx.late_steps.emplace_back(10 * kUs, sent_at);  // it followed late traffic
     e->s.tx(1).capture.add(seen_at, testing::encode(answer), 0,
-                           static_cast<std::uint64_t>(static_cast<std::int64_t>(kWall + 300 * kUs) + left_after));
+                           PortTime{static_cast<std::uint64_t>(static_cast<std::int64_t>(kWall + 300 * kUs) + left_after), 0});
     e->s.finish();
     e->step.within_ns = 1'100 * kUs;
     e->plan.expects[0].anchored_on_inject = true;
@@ -227,11 +229,11 @@ TEST(ExpectEval, AnAbsentWindowJudgesEachFrameByItsOwnCrossingOfTheDutsPort) {
   auto answered = run(450 * kUs, 90'000, true);
   const CheckResult r = answered->judge(bridge(500 * kUs));
   EXPECT_EQ(r.verdict, Verdict::kFail) << r.message;
-  EXPECT_NE(answered->s.ctx.expects[0].mismatch.find("(it left the DUT's port 90.000 us after the injected frame reached it)"),
+  EXPECT_NE(answered->s.ctx.expects[0].mismatch.find("(it left the DUT's port 90.000 us after the send of the injected frame to it returned)"),
             std::string::npos)
       << answered->s.ctx.expects[0].mismatch;
   EXPECT_NE(answered->s.ctx.expects[0].description.find("judged on each frame's own crossing of the DUT's port, from 0 ns "
-                                                        "to 1.100 ms after the injected frame reached it"),
+                                                        "to 1.100 ms after the send of the injected frame to it returned"),
             std::string::npos)
       << answered->s.ctx.expects[0].description;
   // Left the DUT before the inject reached it, or after the window: not an answer in it.
@@ -242,6 +244,27 @@ TEST(ExpectEval, AnAbsentWindowJudgesEachFrameByItsOwnCrossingOfTheDutsPort) {
   // An injection sent late is found where it went, and its port time holds the delay: the window
   // opens when it reached the DUT, not that delay again after.
   EXPECT_EQ(run(450 * kUs, 90'000, true, 200 * kUs)->judge(bridge(500 * kUs)).verdict, Verdict::kFail);
+  // Frames to the DUT bound the window where they reached it: the next injection, sent after the
+  // window (1.2 ms, past 10 us + 1.1 ms), reached the DUT's port 500 us after this one, and what
+  // the DUT sent after that may be its answer; a frame sent before the inject (at 5 us) reached
+  // the port 50 us after it, and what the DUT sent before that may be an answer to it.
+  auto bounded = [&](std::int64_t left_after) {
+    auto e = run(1'300 * kUs, left_after, true);
+    e->s.rx(2).capture.add(1'200 * kUs, testing::encode(Data{}), 0, PortTime{kWall + 800 * kUs, 0});  // +500 us
+    e->s.rx(3).capture.add(5 * kUs, testing::encode(Data{}), 0, PortTime{kWall + 330 * kUs, 20'000});  // by +50 us
+    e->s.finish();
+    return e->judge(bridge(500 * kUs)).verdict;
+  };
+  EXPECT_EQ(bounded(600'000), Verdict::kPass);
+  EXPECT_EQ(bounded(400'000), Verdict::kFail);
+  EXPECT_EQ(bounded(30'000), Verdict::kPass);
+  EXPECT_EQ(bounded(60'000), Verdict::kFail);
+  // The inject's send took 100 us, and the DUT may have had it any time in it (over a veth the
+  // kernel hands the frame over inside the call): what left the DUT before the send returned may
+  // precede it, and the window ends within_ns after the send began.
+  EXPECT_EQ(run(450 * kUs, -50'000, true, 10 * kUs, 100'000)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
+  EXPECT_EQ(run(450 * kUs, 10'000, true, 10 * kUs, 100'000)->judge(bridge(500 * kUs)).verdict, Verdict::kFail);
+  EXPECT_EQ(run(1'400 * kUs, 1'050'000, true, 10 * kUs, 100'000)->judge(bridge(500 * kUs)).verdict, Verdict::kPass);
   // The simulator (no budget) never looks at port times.
   EXPECT_EQ(run(1'500 * kUs, 90'000, true)->judge().verdict, Verdict::kPass);
 }

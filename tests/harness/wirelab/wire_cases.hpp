@@ -104,6 +104,9 @@ inline constexpr std::array kWireCases = {
     // packets in flight first used some dead EVs 2 T after the fault), a WIMM limit reached, and
     // evctl-v-008 since its allow and expect window count frame times (5 of 5 runs)
     "failover-v-005", "failover-v-022", "reliab-v-008", "evctl-v-008",
+    // PASSing in five full runs of six (2026-12-02; in the sixth the DUT's event queue lost no
+    // event, nothing to judge): an EV event queue's exact drop count
+    "evctl-v-109",
     // (Not listed since 2026-12-01, fourth session: reliab-v-159. Across the bridge the reference's
     // window did not come down after the trim, and the achieved bytes, widened by the budget, allow
     // the whole window before it, so a QuickAdapt cut cannot be told from none: INCONCLUSIVE there,

@@ -187,13 +187,13 @@ TEST(SimHosts, PortAdminDownMovesTrafficOffThePlane) {
 }
 
 // A host on a real interface (a bridge) knows when each frame crossed it; the taps at that host
-// keep it beside the fabric's time (port_ns): a frame to the host once the host took it, a frame
+// keep it beside the fabric's time (port): a frame to the host once the host took it, a frame
 // from it as it came out. Taps elsewhere, and in-process hosts, keep 0.
 class TimedPort final : public harness::FramePort {
  public:
   explicit TimedPort(std::vector<std::uint8_t> reply, std::uint8_t port) : reply_(std::move(reply)), port_(port) {}
   void on_frame(std::uint8_t, std::span<const std::uint8_t>, std::uint64_t now_ns) override {
-    last_ = 1'000'000 + now_ns;  // "handed to the kernel" 1 ms after the fabric's time
+    last_ = {1'000'000 + now_ns, 700};  // "handed to the kernel" 1 ms after the fabric's time
     owed_ = true;
   }
   void advance(std::uint64_t) override {}
@@ -203,17 +203,17 @@ class TimedPort final : public harness::FramePort {
     out.port = port_;
     out.len = static_cast<std::uint16_t>(reply_.size());
     std::copy(reply_.begin(), reply_.end(), out.bytes.begin());
-    last_ = 2'000'000;  // "captured by the kernel"
+    last_ = {2'000'000, 0};  // "captured by the kernel"
     return true;
   }
   std::uint64_t next_deadline() const override { return UINT64_MAX; }
   int set_port_up(std::uint8_t, bool) override { return 0; }
-  std::uint64_t port_time_ns() const override { return last_; }
+  harness::PortTime port_time() const override { return last_; }
 
  private:
   std::vector<std::uint8_t> reply_;
   std::uint8_t port_;
-  std::uint64_t last_ = 0;
+  harness::PortTime last_;
   bool owed_ = false;
 };
 
@@ -230,12 +230,12 @@ TEST(SimTaps, ABridgedHostsPortTimesGoOnTheTapsAtThatHost) {
   sim.run_until_idle(1'000'000);
   ASSERT_EQ(sim.capture(to_host).size(), 1u);
   EXPECT_EQ(sim.capture(to_host).packet(0).ts_ns, 5000u);
-  EXPECT_EQ(sim.capture(to_host).packet(0).port_ns, 1'005'000u);
+  EXPECT_EQ(sim.capture(to_host).packet(0).port, (harness::PortTime{1'005'000, 700}));
   ASSERT_EQ(sim.capture(from_host).size(), 1u);
-  EXPECT_EQ(sim.capture(from_host).packet(0).port_ns, 2'000'000u);
+  EXPECT_EQ(sim.capture(from_host).packet(0).port, (harness::PortTime{2'000'000, 0}));
   // The same frame at the far end carries it too: it is the frame's crossing of host 0's port.
   ASSERT_EQ(sim.capture(at_peer).size(), 1u);
-  EXPECT_EQ(sim.capture(at_peer).packet(0).port_ns, 2'000'000u);
+  EXPECT_EQ(sim.capture(at_peer).packet(0).port.ns, 2'000'000u);
   // A frame injected at the peer never crossed a timed port.
   Simulator plain(testing::mini());
   testing::make_external(plain, {0, 1}, std::make_shared<std::vector<Received>>());
@@ -243,7 +243,7 @@ TEST(SimTaps, ABridgedHostsPortTimesGoOnTheTapsAtThatHost) {
   ASSERT_EQ(plain.inject_to(0, ev.port, testing::frame_for(1, 0, ev), 5000), SimError::kOk);
   plain.run_until_idle(1'000'000);
   ASSERT_EQ(plain.capture(t).size(), 1u);
-  EXPECT_EQ(plain.capture(t).packet(0).port_ns, 0u);
+  EXPECT_FALSE(plain.capture(t).packet(0).port.known());
 }
 
 }  // namespace
