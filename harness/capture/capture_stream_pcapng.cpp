@@ -167,9 +167,9 @@ std::string CaptureStream::packet(const std::uint8_t* blk, std::uint32_t type, s
 
 PortTime CaptureStream::port_time(const std::uint8_t* blk, std::uint32_t len, std::size_t opts) const {
   constexpr std::size_t kPrefixLen = kPortTimeComment.size();
-  // "N" or "N+S", decimal; anything else in the comment is no port time.
+  // "N", "N+S" or "N entry_ns=E", decimal; anything else in the comment is no port time.
   const auto parse = [](const char* v, std::size_t n, PortTime& out) {
-    std::uint64_t value[2] = {0, 0};
+    std::uint64_t value[3] = {0, 0, 0};  // ns, span, entry
     std::size_t part = 0;
     bool digits = false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -178,12 +178,19 @@ PortTime CaptureStream::port_time(const std::uint8_t* blk, std::uint32_t len, st
         digits = false;
         continue;
       }
+      if (v[i] == kEntryComment[0] && part < 2 && digits && n - i > kEntryComment.size() &&
+          std::memcmp(v + i, kEntryComment.data(), kEntryComment.size()) == 0) {
+        part = 2;
+        digits = false;
+        i += kEntryComment.size() - 1;
+        continue;
+      }
       if (v[i] < '0' || v[i] > '9' || value[part] > (UINT64_MAX - 9) / 10) return false;
       value[part] = value[part] * 10 + static_cast<std::uint64_t>(v[i] - '0');
       digits = true;
     }
-    if (!digits || value[1] > UINT32_MAX) return false;
-    out = {value[0], static_cast<std::uint32_t>(value[1])};
+    if (!digits || value[1] > UINT32_MAX || value[2] > UINT32_MAX) return false;
+    out = {value[0], static_cast<std::uint32_t>(value[1]), static_cast<std::uint32_t>(value[2])};
     return true;
   };
   for (std::size_t o = opts; o + 4 <= std::size_t{len} - 4;) {

@@ -99,6 +99,7 @@ void put_epb(std::string& s, std::uint32_t iface, const CapturedPacket& p, std::
   if (p.port.known()) {  // only a real-time bridge's frames: the simulator's files stay as they were
     std::string c = std::string(kPortTimeComment) + std::to_string(p.port.ns);
     if (p.port.span_ns != 0) c += "+" + std::to_string(p.port.span_ns);
+    if (p.port.entry_ns != 0) c += std::string(kEntryComment) + std::to_string(p.port.entry_ns);
     put_string_option(s, kOptComment, c);
   }
   if (flags != 0 || p.port.known()) {

@@ -24,7 +24,10 @@ inline constexpr std::uint16_t kOptEpbFlags = 2;       // EPB
 
 // Ours: a packet's port time (CapturedPacket::port, observe/port_time.hpp) travels as its
 // opt_comment, which Wireshark shows and the reader takes back: this prefix, then the
-// CLOCK_REALTIME ns in decimal, then for a frame to the DUT "+" and the span of the send in ns.
+// CLOCK_REALTIME ns in decimal, then for a frame to the DUT "+" and the span of the send in ns,
+// for one from the DUT kEntryComment and its entry delay in ns (PortTime::entry_ns), when not 0:
+// "mrc.port_ns=1764680000123456789 entry_ns=2201000".
 inline constexpr std::string_view kPortTimeComment = "mrc.port_ns=";
+inline constexpr std::string_view kEntryComment = " entry_ns=";
 
 }  // namespace mrc::harness::pcapng_format

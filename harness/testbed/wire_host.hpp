@@ -38,6 +38,10 @@ struct PacedClock {
   // Atomic: the fabric's thread moves it when the fabric pauses (sim/paced_run.hpp) while the
   // runner's thread reads the clock.
   std::atomic<std::int64_t> mono_minus_testbed_ns{0};
+  // How many times the fabric paused (moved mono_minus_testbed_ns): a frame captured before a pause
+  // and read after it maps onto the clock up to that pause too early, so the bridge does not take
+  // its capture time as its departure (PortTime::entry_ns).
+  std::atomic<std::uint64_t> pauses{0};
   std::uint64_t now() const;                     // testbed time of CLOCK_MONOTONIC now
   std::int64_t realtime_minus_testbed() const;   // CLOCK_REALTIME - testbed time, now
 };

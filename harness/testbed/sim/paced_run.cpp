@@ -96,6 +96,7 @@ void PacedRun::pause_if_behind() {
   const std::uint64_t floor = std::max(due + kMaxCatchUpNs, observed_.load());
   if (wall <= floor) return;
   clock_.mono_minus_testbed_ns += static_cast<std::int64_t>(wall - floor);
+  clock_.pauses.fetch_add(1);
   pauses_.add(wall - floor);
 }
 

@@ -7,7 +7,7 @@
 //
 // Timestamps: each frame keeps its kernel capture time, mapped onto the paced testbed's clock at
 // receive(); the fabric takes it at that time (next_deadline() is the oldest frame's), or at once
-// when the fabric's clock already passed it, which rx_entry counts. receive() reads the ports one
+// when the fabric's clock already passed it, which rx_entry counts (from the capture time). receive() reads the ports one
 // after another, so a port read later may hold older frames: each port keeps its frames in a queue
 // of its own (in capture order, as the kernel gives them) and the fabric always takes the oldest
 // head among the ports (a late reader must not make one port's frames look later than another's;
@@ -81,6 +81,12 @@ class BridgePort final : public WireHost {
     for (std::size_t i = 0; i < rx_.size(); ++i) pfds_[i] = pollfd{rx_[i].fd(), POLLIN, 0};
     if (poll(pfds_.data(), pfds_.size(), 0) <= 0) return 0;
     const std::int64_t offset = clock_->realtime_minus_testbed();
+    // After a pause, frames waiting since before it would map up to that much too early: their
+    // departure (PortTime::entry_ns) is taken no earlier than this read.
+    const std::uint64_t pauses = clock_->pauses.load();
+    rx_mapped_ = pauses == pauses_seen_;
+    pauses_seen_ = pauses;
+    if (!rx_mapped_) rx_now_ = clock_->now();
     int total = 0;
     for (std::size_t i = 0; i < rx_.size(); ++i) {
       if ((pfds_[i].revents & (POLLIN | POLLERR | POLLHUP)) == 0) continue;
@@ -138,7 +144,8 @@ class BridgePort final : public WireHost {
     }
     ++fig_.tx_frames;
     const std::uint64_t sent = realtime_ns();
-    port_ = {sending, static_cast<std::uint32_t>(std::min<std::uint64_t>(sent - sending, UINT32_MAX))};
+    // A clock stepped back during the call leaves the frame untimed rather than a wrapped span.
+    if (sent >= sending) port_ = {sending, static_cast<std::uint32_t>(std::min<std::uint64_t>(sent - sending, UINT32_MAX))};
     add_lag(now_ns);
   }
   int flush() override {
@@ -166,9 +173,12 @@ class BridgePort final : public WireHost {
       if (!up_[s.port]) continue;  // a port taken down by a fault receives nothing
       out.port = s.port;
       out.len = s.len;
-      port_ = {s.kernel_ts, 0};
+      // Its entry delay from its capture, not from s.ts: a frame read late enters at the time the
+      // fabric had reached (enqueue()), and that delay is the bridge's too.
+      const std::uint64_t entry = now_ > s.captured ? now_ - s.captured : 0;
+      port_ = {s.kernel_ts, 0, static_cast<std::uint32_t>(std::min<std::uint64_t>(entry, UINT32_MAX))};
       std::memcpy(out.bytes.data(), bytes, s.len);
-      fig_.rx_entry.add(now_ - s.ts);
+      fig_.rx_entry.add(entry);
       ++fig_.rx_frames;
       return true;
     }
@@ -197,6 +207,8 @@ class BridgePort final : public WireHost {
   struct Slot {
     std::uint64_t ts = 0;
     std::uint64_t kernel_ts = 0;  // its kernel capture time as the kernel gave it (CLOCK_REALTIME)
+    std::uint64_t captured = 0;   // the same on the testbed's clock (ts may be later: enqueue()),
+                                  // or when it was read, after a pause made the mapping uncertain
     std::uint32_t buf = 0;  // which frame buffer of data_ holds the bytes
     std::uint16_t len = 0;
     std::uint8_t port = 0;
@@ -249,12 +261,13 @@ class BridgePort final : public WireHost {
     const std::int64_t t = static_cast<std::int64_t>(kernel_ts) - rx_offset_;
     // The fabric never sees time run backwards: a frame older than the last one it took enters
     // at that frame's time (and one older than its port's last, at that one's).
-    const std::uint64_t ts =
-        std::max({t < 0 ? std::uint64_t{0} : static_cast<std::uint64_t>(t), taken_ts_, q.last_ts});
+    const std::uint64_t mapped = t < 0 ? std::uint64_t{0} : static_cast<std::uint64_t>(t);
+    const std::uint64_t ts = std::max({mapped, taken_ts_, q.last_ts});
+    const std::uint64_t captured = rx_mapped_ ? mapped : std::max(ts, rx_now_);
     const std::uint32_t buf = free_[--free_count_];
     std::memcpy(data_.data() + std::size_t{buf} * ::mrc::wire::kMaxFrameLen, b.data(), b.size());
     q.ring[(q.head + q.count) % q.ring.size()] =
-        Slot{ts, kernel_ts, buf, static_cast<std::uint16_t>(b.size()), ports_[rx_index_]};
+        Slot{ts, kernel_ts, captured, buf, static_cast<std::uint16_t>(b.size()), ports_[rx_index_]};
     ++q.count;
     q.last_ts = ts;
   }
@@ -274,6 +287,9 @@ class BridgePort final : public WireHost {
   const PacedClock* clock_ = nullptr;
   std::size_t rx_index_ = 0;  // the port receive() is reading
   std::int64_t rx_offset_ = 0;
+  bool rx_mapped_ = true;         // no pause since the last receive(): capture times map exactly
+  std::uint64_t pauses_seen_ = 0;  // PacedClock::pauses at the last receive()
+  std::uint64_t rx_now_ = 0;       // the testbed's time at a receive() after a pause
   PortTime port_;  // port_time(): the last frame's crossing of its interface
   BridgeFigures fig_;
   std::string error_;

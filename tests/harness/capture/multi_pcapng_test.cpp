@@ -92,15 +92,18 @@ TEST(MultiPcapng, APacketsPortTimeTravelsAsItsCommentAndReadsBack) {
   timed.rx = Capture("dut.p1.rx");
   timed.rx.add(40, frame, 0, PortTime{1'764'680'000'123'000'000ull, 31'250});
   timed.tx.add(60, frame);  // not timed: no comment
+  timed.tx.add(70, frame, 0, PortTime{1'764'680'000'124'000'000ull, 0, 2'201'000});  // entered 2.2 ms late
   const std::string bytes = multi_pcapng_bytes(timed.ifaces(), kFullSnaplen);
   EXPECT_NE(bytes.find("mrc.port_ns=1764680000123456789"), std::string::npos);
   EXPECT_NE(bytes.find("mrc.port_ns=1764680000123000000+31250"), std::string::npos);
+  EXPECT_NE(bytes.find("mrc.port_ns=1764680000124000000 entry_ns=2201000"), std::string::npos);
   std::vector<ReadInterface> back;
   ASSERT_EQ(read_pcapng_bytes("timed.pcapng", bytes, back), "");
   ASSERT_EQ(back.size(), 2u);
-  ASSERT_EQ(back[1].capture.size(), 2u);
+  ASSERT_EQ(back[1].capture.size(), 3u);
   EXPECT_EQ(back[1].capture.packet(0).port, (PortTime{1'764'680'000'123'456'789ull, 0}));
   EXPECT_FALSE(back[1].capture.packet(1).port.known());
+  EXPECT_EQ(back[1].capture.packet(2).port, (PortTime{1'764'680'000'124'000'000ull, 0, 2'201'000}));
   ASSERT_EQ(back[0].capture.size(), 1u);
   EXPECT_EQ(back[0].capture.packet(0).port, (PortTime{1'764'680'000'123'000'000ull, 31'250}));
   EXPECT_EQ(multi_pcapng_bytes(plain.ifaces(), kFullSnaplen).find("mrc.port_ns"), std::string::npos);
@@ -115,7 +118,7 @@ TEST(MultiPcapng, APacketsPortTimeTravelsAsItsCommentAndReadsBack) {
   const u_char* d = nullptr;
   while (pcap_next_ex(pc, &h, &d) == 1) ++n;
   pcap_close(pc);
-  EXPECT_EQ(n, 3);
+  EXPECT_EQ(n, 4);
 }
 
 TEST(MultiPcapng, LibpcapReadsEveryFrameInFileOrder) {

@@ -269,6 +269,36 @@ TEST(ExpectEval, AnAbsentWindowJudgesEachFrameByItsOwnCrossingOfTheDutsPort) {
   EXPECT_EQ(run(1'500 * kUs, 90'000, true)->judge().verdict, Verdict::kPass);
 }
 
+// An expected frame is judged when it left the DUT (its capture at the DUT's port), not when a
+// loaded bridge took it into the fabric: reliab-v-007's second retry left on time at 2.0 ms and
+// was seen at the tap at 4.3 ms, the bridge having read it late; one that left late still FAILs,
+// and so does a late one the bridge did not time.
+TEST(ExpectEval, AnExpectedFrameIsJudgedWhenItLeftTheDutNotWhenTheBridgeTookIt) {
+  constexpr std::uint64_t kWall = 1'764'680'000'000'000'000ull;
+  auto run = [](std::uint32_t entry_ns, std::uint64_t seen_at = 3'000 * kUs) {
+    auto e = std::make_unique<ExpectRun>(false, 0);  // its frame replaced below
+    e->s.tx(1).capture = Capture("dut.p1.tx");
+    Data d;
+    d.psn = 7;
+    d.ev = testing::ev_value(0);
+    e->s.tx(1).capture.add(seen_at, testing::encode(d), 0, PortTime{kWall, 0, entry_ns});
+    e->s.finish();
+    return e;
+  };
+  auto on_time = run(2'989'000);  // left at 11 us: inside [10, 13] us
+  EXPECT_EQ(on_time->judge(bridge(1 * kUs)).verdict, Verdict::kPass) << on_time->s.ctx.expects[0].mismatch;
+  EXPECT_NE(on_time->s.ctx.expects[0].description.find(
+                "(a frame of the DUT's at the time it left the DUT's port: the bridge took one into the fabric up to "
+                "2.989 ms after, its entry_ns in the evidence)"),
+            std::string::npos)
+      << on_time->s.ctx.expects[0].description;
+  EXPECT_EQ(run(2'980'000)->judge(bridge(1 * kUs)).verdict, Verdict::kFail);  // left at 20 us
+  EXPECT_EQ(run(0)->judge(bridge(1 * kUs)).verdict, Verdict::kFail);          // untimed: seen at 3 ms
+  // The window's start stays at the tap: a frame seen in it whose capture maps before the anchor
+  // (a pause of the fabric's clock) is in it, not before it.
+  EXPECT_EQ(run(5'000, 12 * kUs)->judge(bridge(1 * kUs)).verdict, Verdict::kPass);
+}
+
 }  // namespace
 }  // namespace mrc::harness
 
