@@ -1,5 +1,7 @@
-// The cases that run on the real-time bridge today (`--testbed netns --dut agent:reference`) with
-// the verdict the in-process reference gets, and catalog defects that FAIL there.
+// The cases that ran on the real-time bridge (`--testbed netns --dut agent:reference`) with the
+// verdict the in-process reference gets run after run, which the lab image's test runs
+// (tests/tools/image/), and catalog defects that FAIL there. The wire equivalence test runs the
+// whole library (wire_equivalence_test.cpp SameVerdictAsInProcess).
 //
 // Measured on the 2-core machine (full library over netns; README "Test your NIC" has the
 // figures): 7 of the 207 cases say UNSUPPORTED before they start (run/wire_fit.hpp says why: an

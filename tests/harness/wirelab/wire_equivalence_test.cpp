@@ -2,11 +2,13 @@
 // network namespace, its veths bridged into the simulated fabric paced to real time) must give
 // the verdict the in-process reference gets, and the catalog defects below must FAIL there too.
 //
-// The case list is the part of the library that runs on this wire today (wire_cases.hpp says why
-// the rest does not); the test fails when a listed case's verdict differs, naming both verdicts
-// and the wire run's message.
+// The whole library runs there: a case that is judged must get the in-process verdict, one that
+// is not must say why (SameVerdictAsInProcess); the test fails on a FAIL or ERROR the in-process
+// reference does not get, naming both verdicts and the wire run's message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -39,9 +41,11 @@ struct Outcome {
   std::string err;
 };
 
-Outcome run(const std::vector<std::string>& ids, const std::string& testbed, const std::string& dut, const fs::path& out) {
+// Runs case files or folders.
+Outcome run_paths(const std::vector<std::string>& paths, const std::string& testbed, const std::string& dut,
+                  const fs::path& out) {
   run::RunOptions o;
-  for (const auto& id : ids) o.cases.push_back(case_path(id).string());
+  o.cases = paths;
   o.testbed = testbed;
   o.dut = dut;
   o.out = out;
@@ -55,6 +59,12 @@ Outcome run(const std::vector<std::string>& ids, const std::string& testbed, con
   res.err = se.str();
   for (auto& c : r.cases) res.cases[c.id] = c;
   return res;
+}
+
+Outcome run(const std::vector<std::string>& ids, const std::string& testbed, const std::string& dut, const fs::path& out) {
+  std::vector<std::string> paths;
+  for (const auto& id : ids) paths.push_back(case_path(id).string());
+  return run_paths(paths, testbed, dut, out);
 }
 
 class TempOut {
@@ -74,41 +84,78 @@ class TempOut {
 };
 
 // A paced fabric on a shared 2-core machine has latency spikes the declared budget does not
-// always cover: a case whose wire verdict differs is run again (up to kAttempts in all), and at
-// least kMinAgreeing of the listed cases must agree. Every disagreement is printed either way.
+// always cover: a case whose wire verdict differs is run again (up to kAttempts in all). The whole
+// library runs, not a list: on the wire a case either gets the in-process verdict, or says why it
+// was not judged there (UNSUPPORTED before it starts, INCONCLUSIVE after, each naming its reason:
+// the bridge's lag past its budget, a limit its traffic never reached, ...). A FAIL or an ERROR
+// the in-process reference does not get fails the test after kAttempts runs, naming both verdicts
+// and the wire run's message; and at least kMinAgreeing cases must agree (the issue's bar: 150
+// PASS of the library on this 2-core machine). kWireCases (wire_cases.hpp) is the subset that
+// agreed run after run here, which the lab image's test runs.
 constexpr int kAttempts = 3;
-constexpr std::size_t kMinAgreeing = 150;  // of 182 listed
+constexpr std::size_t kMinAgreeing = 150;
+
+// Open (issue 28): cases whose checks found a violation on the wire in most full runs here
+// (2026-12-02, ten runs: 6 to 10 of them, mostly withheld as INCONCLUSIVE because the bridge's lag
+// passed its budget too), and one seen to FAIL with the lag inside it: failover-v-006, its DUT
+// still sending on a black-holed EV 6.2 ms after it first met it, against 2 T (4.2 ms). Failover
+// and retry timing across a bridge whose round trip holds the DUT's congestion window to two or
+// three packets; whether the bound or the bridge is wrong is not settled. They may end FAIL here,
+// reported below; every other case may not.
+constexpr std::array kOpenOnTheWire = {
+    "failover-v-001", "failover-v-004", "failover-v-005", "failover-v-006", "failover-v-008",
+    "failover-v-009", "failover-v-019", "failover-v-023", "reliab-v-005",   "reliab-v-006",
+    "reliab-v-020",   "reliab-v-021",   "reorder-v-016",  "spray-v-011",
+};
 
 TEST(WireEquivalence, SameVerdictAsInProcess) {
   MRC_SKIP_UNLESS_NETNS();
   TempOut out;
-  const std::vector<std::string> ids(kWireCases.begin(), kWireCases.end());
-  ASSERT_GE(ids.size(), kMinAgreeing);
-  const Outcome in = run(ids, "mini", "reference", out / "in");
-  ASSERT_EQ(in.cases.size(), ids.size()) << in.err;
-  std::vector<std::string> left = ids;
-  std::map<std::string, std::string> last_difference;
+  const Outcome in = run_paths({(source_dir() / "cases").string()}, "mini", "reference", out / "in");
+  ASSERT_GE(in.cases.size(), kWireCases.size()) << in.err;
+  std::vector<std::string> left;
+  for (const auto& [id, r] : in.cases) left.push_back(id);
+  const std::size_t library = left.size();
+  std::map<std::string, harness::CaseResult> last;  // each case's latest wire result
   for (int attempt = 0; attempt < kAttempts && !left.empty(); ++attempt) {
-    const Outcome wire = run(left, "netns", "agent:reference", out / ("wire" + std::to_string(attempt)));
+    const Outcome wire = attempt == 0
+                             ? run_paths({(source_dir() / "cases").string()}, "netns", "agent:reference", out / "wire0")
+                             : run(left, "netns", "agent:reference", out / ("wire" + std::to_string(attempt)));
     ASSERT_EQ(wire.cases.size(), left.size()) << wire.err;
     std::vector<std::string> still;
     for (const auto& id : left) {
-      const auto& a = in.cases.at(id);
-      const auto& b = wire.cases.at(id);
-      if (a.verdict == b.verdict) {
-        last_difference.erase(id);
-        continue;
-      }
-      still.push_back(id);
-      last_difference[id] = "in-process " + std::string(harness::to_string(a.verdict)) + ", on the wire " +
-                            std::string(harness::to_string(b.verdict)) + ": " + b.message;
+      const harness::CaseResult& b = wire.cases.at(id);
+      last[id] = b;
+      // Not run there (UNSUPPORTED names why before it starts): no second try changes that.
+      if (in.cases.at(id).verdict != b.verdict && b.verdict != harness::Verdict::kUnsupported) still.push_back(id);
     }
     left = std::move(still);
   }
-  for (const auto& [id, why] : last_difference) std::cout << "differs after " << kAttempts << " runs: " << id << ": " << why << '\n';
-  const std::size_t agreeing = ids.size() - left.size();
+  std::size_t agreeing = 0;
+  std::map<harness::Verdict, std::size_t> not_judged;  // UNSUPPORTED, INCONCLUSIVE
+  for (const auto& [id, b] : last) {
+    const harness::Verdict a = in.cases.at(id).verdict;
+    if (a == b.verdict) {
+      ++agreeing;
+      continue;
+    }
+    const std::string why = "in-process " + std::string(harness::to_string(a)) + ", on the wire " +
+                            std::string(harness::to_string(b.verdict)) + " (" + std::to_string(kAttempts) + " runs): " +
+                            b.message;
+    if (b.verdict == harness::Verdict::kUnsupported || b.verdict == harness::Verdict::kInconclusive) {
+      ++not_judged[b.verdict];
+      EXPECT_FALSE(b.message.empty()) << id << " gives no reason: " << why;
+      std::cout << "not judged on the wire: " << id << ": " << why.substr(0, 400) << '\n';
+    } else if (std::find(kOpenOnTheWire.begin(), kOpenOnTheWire.end(), id) != kOpenOnTheWire.end()) {
+      std::cout << "open on the wire (kOpenOnTheWire): " << id << ": " << why.substr(0, 600) << '\n';
+    } else {
+      ADD_FAILURE() << id << ": " << why;
+    }
+  }
   RecordProperty("same_verdict", static_cast<int>(agreeing));
-  EXPECT_GE(agreeing, kMinAgreeing) << agreeing << " of " << ids.size() << " listed cases agree";
+  std::cout << agreeing << " of " << library << " cases agree; " << not_judged[harness::Verdict::kUnsupported]
+            << " UNSUPPORTED and " << not_judged[harness::Verdict::kInconclusive] << " INCONCLUSIVE on the wire\n";
+  EXPECT_GE(agreeing, kMinAgreeing) << agreeing << " of " << library << " cases agree";
 }
 
 // A `timing: scales` case whose ACK timeout is under two round trips of the bridge runs with a
