@@ -98,10 +98,13 @@ constexpr std::size_t kMinAgreeing = 150;
 // Open (issue 28): cases whose checks found a violation on the wire in most full runs here
 // (2026-12-02, ten runs: 6 to 10 of them, mostly withheld as INCONCLUSIVE because the bridge's lag
 // passed its budget too), and one seen to FAIL with the lag inside it: failover-v-006, its DUT
-// still sending on a black-holed EV 6.2 ms after it first met it, against 2 T (4.2 ms). Failover
-// and retry timing across a bridge whose round trip holds the DUT's congestion window to two or
-// three packets; whether the bound or the bridge is wrong is not settled. They may end FAIL here,
-// reported below; every other case may not.
+// still sending on a black-holed EV 6.2 ms after it first met it, against 2 T (4.2 ms). Its
+// evidence says why: across the bridge the DUT's congestion window holds one or two packets, it
+// sends one every 450 us or so, round its 32 EVs in 16.8 ms, and meets a dead EV the second time
+// (the reference marks an EV ASSUMED_BAD after two losses in a row, W11) long after 2 T. The
+// runner's T allows one packet per EV at the bridge's rate (32 F, 1.07 ms), not at the rate the
+// window allows. The failover checks' grace should follow the DUT's own rotation; until then
+// these may end FAIL here, reported below; every other case may not.
 constexpr std::array kOpenOnTheWire = {
     "failover-v-001", "failover-v-004", "failover-v-005", "failover-v-006", "failover-v-008",
     "failover-v-009", "failover-v-019", "failover-v-023", "reliab-v-005",   "reliab-v-006",
