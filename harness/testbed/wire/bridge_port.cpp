@@ -7,10 +7,11 @@
 //
 // Timestamps: each frame keeps its kernel capture time, mapped onto the paced testbed's clock at
 // receive(); the fabric takes it at that time (next_deadline() is the oldest frame's), or at once
-// when the fabric's clock already passed it, which rx_entry counts (from the capture time). receive() reads the ports one
-// after another, so a port read later may hold older frames: each port keeps its frames in a queue
-// of its own (in capture order, as the kernel gives them) and the fabric always takes the oldest
-// head among the ports (a late reader must not make one port's frames look later than another's;
+// when the fabric's clock already passed it, which rx_entry counts from the capture time.
+// receive() reads the ports one after another, so a port read later may hold older frames: each
+// port keeps its frames in a queue of its own (in capture order, as the kernel gives them) and the
+// fabric always takes the oldest head among the ports (a late reader must not make one port's
+// frames look later than another's;
 // a merge of the ports' queues, not an insertion into one sorted queue, whose cost grew with the
 // square of a burst). Only a frame older than the last one the fabric took is moved up to it.
 #include <poll.h>
