@@ -41,10 +41,26 @@ void EvHealth::on_timeout(std::uint16_t ev, std::uint64_t now) {
   fail(ev, now);  // W11 a timeout on the EV (after a retransmission elsewhere) marks it
 }
 
-void EvHealth::on_loss(std::uint16_t ev, std::uint64_t now) {
+void EvHealth::on_loss(std::uint16_t ev, std::uint64_t now, std::uint64_t timer_end) {
   if (ev >= evs_.size()) return;
   now_seen_ = std::max(now_seen_, now);
-  if (++evs_[ev].losses >= params_.losses_to_fail) fail(ev, now);
+  Slot& s = evs_[ev];
+  // MODEL: W11 the copy's timer would have fired by now (or will, unless the EV delivers first).
+  if (++s.losses >= params_.losses_to_fail || timer_end <= now) {
+    fail(ev, now);
+    return;
+  }
+  if (!s.bad && (s.loss_deadline == 0 || timer_end < s.loss_deadline)) s.loss_deadline = timer_end;
+}
+
+void EvHealth::expire_losses(std::uint64_t now) {
+  now_seen_ = std::max(now_seen_, now);
+  for (std::size_t i = 0; i < evs_.size(); ++i) {
+    Slot& s = evs_[i];
+    if (s.loss_deadline == 0 || s.loss_deadline > now) continue;
+    s.loss_deadline = 0;
+    fail(static_cast<std::uint16_t>(i), now);
+  }
 }
 
 void EvHealth::on_skip(std::uint16_t ev, std::uint64_t now) {
@@ -132,6 +148,7 @@ void EvHealth::mark_bad(std::uint16_t ev, std::uint64_t failed_at, std::uint64_t
   s.bad = true;
   s.skip = false;
   s.losses = 0;
+  s.loss_deadline = 0;
   s.forced = false;
   s.failed_at = failed_at;
   s.probe_after = now + hold_down_ns();  // MODEL: W11 hold-down
@@ -204,6 +221,7 @@ std::optional<std::uint64_t> EvHealth::next_deadline() const {
   for (const Slot& s : evs_) {
     if (s.bad && !s.denied && !port_down_[s.port]) consider(probe_due(s));
     if (s.skip && params_.skip_ns != 0 && s.skip_until > now_seen_) consider(s.skip_until);
+    if (s.loss_deadline != 0) consider(s.loss_deadline);
   }
   return best;
 }

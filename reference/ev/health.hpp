@@ -13,7 +13,12 @@
 //                         infers from SACKs before the timer fires (W6) is the same event
 //                         detected sooner; `losses_to_fail` of them in a row on the EV, with no
 //                         delivery on it in between (on_loss / on_delivered), mark it too, so a
-//                         random drop does not retire a path and a dead one goes at once.
+//                         random drop does not retire a path and a dead one goes at once. And a
+//                         single inferred loss marks it when the lost copy's own ACK timeout
+//                         passes with still no delivery on the EV (expire_losses): what a DUT
+//                         that waits for its timer does. Without it a dead EV that the rotation
+//                         meets once per round trip (a window of a packet or two across a slow
+//                         path) lives until its second loss, many timeouts later.
 //   ASSUMED_BAD -> GOOD   only after `hold_down_ns` AND then `probes_needed` consecutive probe
 //                         answers with m = NONE, one probe every `probe_interval_ns` (MODEL: W11
 //                         counts); an answer with m = SKIP_ONCE puts it in SKIP (S1: W11, F5).
@@ -102,10 +107,15 @@ class EvHealth {
 
   // ---- inputs ----
   void on_timeout(std::uint16_t ev, std::uint64_t now);       // W11 -> ASSUMED_BAD
-  void on_loss(std::uint16_t ev, std::uint64_t now);          // MODEL: W11 an inferred loss
+  // MODEL: W11 an inferred loss of a copy whose ACK timeout was (or is) `timer_end`.
+  void on_loss(std::uint16_t ev, std::uint64_t now, std::uint64_t timer_end);
   void on_delivered(std::uint16_t ev) {                       // a PSN sent on it was acknowledged
-    if (ev < evs_.size()) evs_[ev].losses = 0;
+    if (ev >= evs_.size()) return;
+    evs_[ev].losses = 0;
+    evs_[ev].loss_deadline = 0;
   }
+  // Marks every EV whose inferred loss's timer_end has passed with no delivery on it since.
+  void expire_losses(std::uint64_t now);
   void on_skip(std::uint16_t ev, std::uint64_t now);          // W11 SKIP_ONCE / NACK TRIMMED -> SKIP
   void on_always_skip(std::uint16_t ev, std::uint64_t now);   // W11 ALWAYS_SKIP -> ASSUMED_BAD
   // A probe answer: m of the pr = 1 SACK, or no answer (`answered` false) within the probe timeout.
@@ -156,7 +166,8 @@ class EvHealth {
   // The next ASSUMED_BAD EV due for a probe at `now` (hold-down over, interval since the last
   // probe elapsed); it is recorded as probed at `now`. nullopt if none is due.
   std::optional<std::uint16_t> next_probe(std::uint64_t now);
-  // Earliest time something changes on its own: a probe falls due or a timed SKIP ends.
+  // Earliest time something changes on its own: a probe falls due, a timed SKIP ends or an
+  // inferred loss's timer_end passes.
   std::optional<std::uint64_t> next_deadline() const;
 
   // State changes to report, oldest first. clear_events() empties the buffer.
@@ -173,6 +184,7 @@ class EvHealth {
     bool forced = false;       // GOOD only because of the ev_min_active floor
     std::uint32_t pending_timeouts = 0;  // timed-out PSNs not yet retransmitted (suspect)
     std::uint32_t losses = 0;         // inferred losses since the last delivery on it
+    std::uint64_t loss_deadline = 0;  // earliest timer_end of those losses, 0 when none
     std::uint64_t failed_at = 0;      // time of the failure that marked it (or forced it)
     std::uint64_t probe_after = 0;    // end of hold-down
     std::uint64_t last_probe = 0;

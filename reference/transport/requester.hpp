@@ -190,6 +190,7 @@ class Requester {
     std::uint16_t ev = 0;        // EV of the last transmission
     std::uint16_t blame_ev = 0;  // EV that timed out, reported once retransmitted elsewhere
     std::uint32_t tx_seq = 0;    // transmission number of the last copy (loss inference, W6)
+    std::uint64_t inferred_deadline = 0;  // ACK timeout that copy had (EvHealth::on_loss)
     std::uint16_t inferred_ev = 0;  // EV of a copy inferred lost, judged when the PSN is acknowledged
     bool inferred = false;          // inferred_ev is waiting for that judgement
     std::uint8_t retries = 0;    // transmissions - 1

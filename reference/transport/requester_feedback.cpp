@@ -88,7 +88,7 @@ void Requester::on_sack(const FeedbackInfo& fb, std::uint64_t now) {
   // copy, is what arrived: the first news of the PSN is the SACK its RTX copy draws (the
   // responder answers RTX at once, W6). News from a bitmap or cack_psn first means the first copy
   // was only late (queueing on its path), not lost.
-  if (ts && ts->inferred && fb.rtx) health_->on_loss(ts->inferred_ev, now);
+  if (ts && ts->inferred && fb.rtx) health_->on_loss(ts->inferred_ev, now, ts->inferred_deadline);
   std::uint32_t acked_bytes = 0;
   ack_through(s.cack_psn, acked_bytes);
   arm_tack_timer(now);
@@ -292,6 +292,7 @@ void Requester::infer_lost(std::uint32_t psn, std::uint64_t now) {
   ++stats_.inferred_losses;
   s.inferred = true;
   s.inferred_ev = s.ev;
+  s.inferred_deadline = s.deadline;  // the lost copy's timer, before the resend re-arms it
   const std::uint16_t len = s.len;
   declare_lost(psn, false);
   if (nscc_) nscc_->on_loss(now, len, inflight_bytes_);

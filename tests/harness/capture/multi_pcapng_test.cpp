@@ -121,6 +121,39 @@ TEST(MultiPcapng, APacketsPortTimeTravelsAsItsCommentAndReadsBack) {
   EXPECT_EQ(n, 4);
 }
 
+// A comment that is not a port time as the writer spells it ("N", "N+S", "N entry_ns=E", decimal,
+// each part in range) is no port time: the frame reads back untimed, its neighbours keep theirs,
+// and the file reads without error (another tool's comment, or a hand-edited one).
+TEST(MultiPcapng, AMalformedPortTimeCommentReadsAsNoPortTime) {
+  TwoTaps timed;
+  timed.tx = Capture("dut.p1.tx");
+  const std::vector<std::uint8_t> frame(80, 0x5A);
+  timed.tx.add(50, frame, 0, PortTime{1'764'680'000'123'456'789ull, 0});
+  timed.tx.add(70, frame, 0, PortTime{1'764'680'000'124'000'000ull, 0, 2'201'000});
+  const std::string good = multi_pcapng_bytes(timed.ifaces(), kFullSnaplen);
+  const std::string value = "1764680000124000000 entry_ns=2201000";
+  const std::size_t at = good.find(value);
+  ASSERT_NE(at, std::string::npos);
+  // Each the same length as `value`, so only the comment's text changes.
+  for (const std::string bad : {"1764680000124000000 entry_ns=22x1000",   // not a digit
+                                "17646800 entry_ns=999999999999999999",   // entry past 32 bits
+                                "1764680000124000000 entry_ns=       ",   // no entry digits
+                                "1764680000124000000 entri_ns=2201000",   // not the key
+                                "entry_ns=2201000 1764680000124000000",   // no port time first
+                                "1764680000124000000+entry_ns=2201000"}) {  // an empty span
+    ASSERT_EQ(bad.size(), value.size());
+    std::string bytes = good;
+    bytes.replace(at, value.size(), bad);
+    std::vector<ReadInterface> back;
+    ASSERT_EQ(read_pcapng_bytes("bad-comment.pcapng", bytes, back), "") << bad;
+    ASSERT_EQ(back.size(), 2u) << bad;
+    ASSERT_EQ(back[1].capture.size(), 2u) << bad;
+    EXPECT_EQ(back[1].capture.packet(0).port, (PortTime{1'764'680'000'123'456'789ull, 0})) << bad;
+    EXPECT_FALSE(back[1].capture.packet(1).port.known()) << bad;
+    EXPECT_EQ(back[1].capture.packet(1).ts_ns, 70u) << bad;
+  }
+}
+
 TEST(MultiPcapng, LibpcapReadsEveryFrameInFileOrder) {
   const TwoTaps t;
   const auto path = scratch("libpcap.pcapng");

@@ -1,4 +1,4 @@
-// EV health machine (W11): timeouts, inferred losses, SKIP, ALWAYS_SKIP, hold-down, two probes,
+// EV health machine (W11): timeouts, inferred losses and their timers, SKIP, ALWAYS_SKIP, hold-down, two probes,
 // the ev_min_active floor, DENIED, quirks, deadlines and event overflow.
 #include "reference/ev/health.hpp"
 
@@ -32,21 +32,68 @@ TEST(EvHealth, TimeoutMarksAssumedBadWithEvent) {
   EXPECT_EQ(h.good_count(), 7u);
 }
 
+constexpr std::uint64_t kTimerEnd = 1000 * kUs;  // the lost copies' ACK timeout, far ahead
+
 TEST(EvHealth, InferredLossesInARowMarkAssumedBad) {
   EvHealth h(slots(8), HealthParams{});
-  h.on_loss(1, 0);
+  h.on_loss(1, 0, kTimerEnd);
   EXPECT_EQ(h.state(1), EvState::kGood);
   h.on_delivered(1);  // a delivery in between: the run starts over
-  h.on_loss(1, 10);
+  h.on_loss(1, 10, kTimerEnd);
   EXPECT_EQ(h.state(1), EvState::kGood);
-  h.on_loss(1, 20);  // two in a row (MODEL: W11 losses_to_fail 2)
+  h.on_loss(1, 20, kTimerEnd);  // two in a row (MODEL: W11 losses_to_fail 2)
   EXPECT_EQ(h.state(1), EvState::kAssumedBad);
   ASSERT_EQ(h.events().size(), 1u);
   // Losses on different EVs do not add up.
-  h.on_loss(2, 0);
-  h.on_loss(4, 1);
+  h.on_loss(2, 0, kTimerEnd);
+  h.on_loss(4, 1, kTimerEnd);
   EXPECT_EQ(h.state(2), EvState::kGood);
   EXPECT_EQ(h.state(4), EvState::kGood);
+}
+
+// A single inferred loss on an EV that delivers nothing more marks it when the lost copy's ACK
+// timeout ends, as a DUT waiting for its timer would: across a slow path the rotation may not
+// come back to the EV for a second loss until many timeouts later.
+TEST(EvHealth, OneInferredLossMarksWhenItsTimerEndsWithNoDelivery) {
+  EvHealth h(slots(8), HealthParams{});
+  h.on_loss(1, 10 * kUs, 200 * kUs);
+  EXPECT_EQ(h.state(1), EvState::kGood);
+  ASSERT_TRUE(h.next_deadline().has_value());
+  EXPECT_EQ(*h.next_deadline(), 200 * kUs);  // the driver wakes for it
+  h.expire_losses(199 * kUs);
+  EXPECT_EQ(h.state(1), EvState::kGood);
+  h.expire_losses(200 * kUs);
+  EXPECT_EQ(h.state(1), EvState::kAssumedBad);
+  ASSERT_EQ(h.events().size(), 1u);
+  EXPECT_EQ(h.events()[0].ev, 1);
+}
+
+TEST(EvHealth, DeliveryBeforeTheLostCopysTimerEndKeepsTheEv) {
+  EvHealth h(slots(8), HealthParams{});
+  h.on_loss(1, 10 * kUs, 200 * kUs);
+  h.on_delivered(1);  // a later packet on it arrived: a random drop, the path works
+  EXPECT_FALSE(h.next_deadline().has_value());
+  h.expire_losses(500 * kUs);
+  EXPECT_EQ(h.state(1), EvState::kGood);
+  EXPECT_TRUE(h.events().empty());
+}
+
+TEST(EvHealth, LossLearntAfterItsTimerEndMarksAtOnce) {
+  EvHealth h(slots(8), HealthParams{});
+  h.on_loss(3, 300 * kUs, 200 * kUs);  // the timer would have fired 100 us ago
+  EXPECT_EQ(h.state(3), EvState::kAssumedBad);
+  ASSERT_EQ(h.events().size(), 1u);
+}
+
+TEST(EvHealth, ExpiredLossRespectsTheMinActiveFloor) {
+  HealthParams p;
+  p.ev_min_active = 2;
+  EvHealth h(slots(2), p);
+  h.on_loss(0, 0, 100 * kUs);
+  h.expire_losses(100 * kUs);
+  EXPECT_EQ(h.state(0), EvState::kGood);  // forced active: the floor holds
+  EXPECT_TRUE(h.forced_active(0));
+  EXPECT_FALSE(h.next_deadline().has_value());  // the deadline is spent, not re-armed
 }
 
 TEST(EvHealth, AlwaysSkipMarksAssumedBadFromGoodOrSkip) {
@@ -234,12 +281,15 @@ TEST(EvHealth, QuirkKeepFailed) {
   q.keep_failed = true;
   EvHealth h(slots(4), HealthParams{}, q);
   h.on_timeout(0, 0);
-  h.on_loss(1, 0);
-  h.on_loss(1, 1);
+  h.on_loss(1, 0, kTimerEnd);
+  h.on_loss(1, 1, kTimerEnd);
   h.on_always_skip(2, 2);
+  h.on_loss(3, 3, 10);
+  h.expire_losses(kTimerEnd);
   EXPECT_EQ(h.state(0), EvState::kGood);
   EXPECT_EQ(h.state(1), EvState::kGood);
   EXPECT_EQ(h.state(2), EvState::kGood);
+  EXPECT_EQ(h.state(3), EvState::kGood);
   EXPECT_TRUE(h.events().empty());
 }
 
