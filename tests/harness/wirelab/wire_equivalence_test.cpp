@@ -8,13 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -92,25 +93,12 @@ class TempOut {
 // the in-process reference does not get fails the test after kAttempts runs, naming both verdicts
 // and the wire run's message; and at least kMinAgreeing cases must agree (the issue's bar: 150
 // PASS of the library on this 2-core machine). kWireCases (wire_cases.hpp) is the subset that
-// agreed run after run here, which the lab image's test runs.
+// agreed run after run here, which the lab image's test runs. No case is exempt: the failover
+// cases that FAILed here (the reference, its window held to a packet or two across the bridge,
+// came back round its 32 EVs to a dead one 16.8 ms later, past the 2 T its checks allow) PASS
+// since an inferred loss marks its EV when the lost copy's own ACK timeout passes (EvHealth).
 constexpr int kAttempts = 3;
 constexpr std::size_t kMinAgreeing = 150;
-
-// Open (issue 28): cases whose checks found a violation on the wire in most full runs here
-// (2026-12-02, ten runs: 6 to 10 of them, mostly withheld as INCONCLUSIVE because the bridge's lag
-// passed its budget too), and one seen to FAIL with the lag inside it: failover-v-006, its DUT
-// still sending on a black-holed EV 6.2 ms after it first met it, against 2 T (4.2 ms). Its
-// evidence says why: across the bridge the DUT's congestion window holds one or two packets, it
-// sends one every 450 us or so, round its 32 EVs in 16.8 ms, and meets a dead EV the second time
-// (the reference marks an EV ASSUMED_BAD after two losses in a row, W11) long after 2 T. The
-// runner's T allows one packet per EV at the bridge's rate (32 F, 1.07 ms), not at the rate the
-// window allows. The failover checks' grace should follow the DUT's own rotation; until then
-// these may end FAIL here, reported below; every other case may not.
-constexpr std::array kOpenOnTheWire = {
-    "failover-v-001", "failover-v-004", "failover-v-005", "failover-v-006", "failover-v-008",
-    "failover-v-009", "failover-v-019", "failover-v-023", "reliab-v-005",   "reliab-v-006",
-    "reliab-v-020",   "reliab-v-021",   "reorder-v-016",  "spray-v-011",
-};
 
 TEST(WireEquivalence, SameVerdictAsInProcess) {
   MRC_SKIP_UNLESS_NETNS();
@@ -150,8 +138,6 @@ TEST(WireEquivalence, SameVerdictAsInProcess) {
       ++not_judged[b.verdict];
       EXPECT_FALSE(b.message.empty()) << id << " gives no reason: " << why;
       std::cout << "not judged on the wire: " << id << ": " << why.substr(0, 400) << '\n';
-    } else if (std::find(kOpenOnTheWire.begin(), kOpenOnTheWire.end(), id) != kOpenOnTheWire.end()) {
-      std::cout << "open on the wire (kOpenOnTheWire): " << id << ": " << why.substr(0, 600) << '\n';
     } else {
       ADD_FAILURE() << id << ": " << why;
     }
@@ -280,6 +266,17 @@ bool withheld_fail(const harness::CaseResult& r) {
 // One case per defect, each run short: a lag spike of the bridge under the rest of the suite (ctest
 // -j) ends a run INCONCLUSIVE, never PASS, so a few more tries cost little and hide no defect.
 constexpr int kDefectAttempts = 5;
+// A run the machine could not carry at all (the case stopped early: its queue towards the DUT past
+// the runner's limit) judged nothing about the defect, so it is not one of those tries: seen here
+// five in a row on spray-v-029 while another ctest ran the campaign beside this test. Up to this
+// many such runs more, each after a pause for the load to pass.
+constexpr int kOverloadedRetries = 5;
+constexpr auto kOverloadPause = std::chrono::seconds(2);
+
+bool overloaded(const harness::CaseResult& r) {
+  return r.verdict == harness::Verdict::kInconclusive &&
+         r.message.find("this machine cannot carry the case's traffic") != std::string::npos;
+}
 
 TEST(WireEquivalence, CatalogDefectsFailOnTheWire) {
   MRC_SKIP_UNLESS_NETNS();
@@ -291,14 +288,22 @@ TEST(WireEquivalence, CatalogDefectsFailOnTheWire) {
   for (const auto& [defect, id] : kWireDefects) {
     std::string last;
     bool failed = false;
-    for (int attempt = 0; attempt < kDefectAttempts && !failed; ++attempt) {
+    int runs = 0;
+    int overloads = 0;
+    for (int attempt = 0; attempt < kDefectAttempts && !failed; ++attempt, ++runs) {
       const Outcome wire = run({id}, "netns", std::string("agent:reference:") + defect, out / std::to_string(i++));
       ASSERT_EQ(wire.cases.size(), 1u) << defect << ": " << wire.err;
       const auto& r = wire.cases.begin()->second;
       failed = r.verdict == harness::Verdict::kFail || withheld_fail(r);
       last = std::string(harness::to_string(r.verdict)) + ": " + r.message;
+      if (!failed && overloaded(r) && overloads < kOverloadedRetries) {
+        ++overloads;
+        --attempt;
+        std::this_thread::sleep_for(kOverloadPause);
+      }
     }
-    EXPECT_TRUE(failed) << "agent:reference:" << defect << " on " << id << " in " << kDefectAttempts << " runs, last " << last;
+    EXPECT_TRUE(failed) << "agent:reference:" << defect << " on " << id << " in " << runs << " runs (" << overloads
+                        << " the machine could not carry), last " << last;
   }
 }
 
