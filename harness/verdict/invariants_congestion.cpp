@@ -119,7 +119,9 @@ void congestion_not_bad(Run& r) {
 // so such a send passes when any of them is on another EV. Not judged: feedback naming an EV not
 // shown restored since an earlier such feedback (F7: SKIP is neither re-armed nor extended), and
 // a send on the named EV when every other EV the DUT has used may be in SKIP too (a scan that
-// finds no other GOOD EV may use the one it restored).
+// finds no other GOOD EV may use the one it restored). Across a real-time bridge (a non-zero
+// timing budget) a run that finds no violation is INCONCLUSIVE, not PASS: no send is known to be
+// the first pick there (below).
 void skip_after_congestion(Run& r) {
   const std::uint64_t reaction = r.param("reaction_ns", 0);
   if (!single_qp(r)) return;
@@ -196,6 +198,19 @@ void skip_after_congestion(Run& r) {
   r.r.metrics["not_judged_unclocked"] = static_cast<double>(unclocked);
   if (r.judged == 0) {
     r.stop(Verdict::kInconclusive, "no SKIP_ONCE or NACK TRIMMED reached the DUT followed by data it clocked out");
+  } else if (crossing != 0 && r.findings.count() == 0) {
+    // Across a real-time bridge no judged send is known to be the DUT's first pick after the
+    // feedback: a send inside the two crossings may have been picked before it, one after them is
+    // many picks later, when every restore rule may have brought the EV back. A PASS would say
+    // nothing (a DUT that ignores SKIP passed here: 0 of 71 such sends on the named EV); a DUT
+    // still on the named EV past the crossings FAILs above.
+    r.stop(Verdict::kInconclusive,
+           "the first packet the DUT picked after taking the feedback does not show across a real-time bridge: "
+           "feedback reaches the DUT up to the timing budget after the taps saw it and the DUT's packets reach "
+           "them up to the budget after they left (two crossings: " +
+               std::to_string(crossing / 1000) + " us); " + std::to_string(r.judged) +
+               " later sends judged, none on the EV the feedback named (judged in-process or through a "
+               "lockstep agent, where the first pick shows)");
   }
 }
 
