@@ -29,6 +29,12 @@ harness::BridgeStats bridge_stats(const harness::BridgeFigures& b) {
   return s;
 }
 
+std::string capture_gap(const harness::BridgeFigures& b) {
+  const std::uint64_t missed = b.kernel_drops + b.rx_overflow;  // capture rings, the bridge's queue
+  if (missed == 0) return "";
+  return "the real-time bridge lost " + std::to_string(missed) + " frame(s) from the DUT before the harness saw them";
+}
+
 std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who) {
   const std::uint64_t lost = b.kernel_drops + b.rx_overflow + b.tx_errors;
   if (lost > 0) return "the real-time bridge lost " + std::to_string(lost) + " frame(s) to or from the " + who;

@@ -25,6 +25,9 @@ harness::BridgeStats bridge_stats(const harness::BridgeFigures& b);
 // Why the bridge did not keep to its budget ("" when it did): lost frames, or any frame's lag either
 // way over the budget. Such a run changed what the DUT saw.
 std::string bridge_overrun(const harness::BridgeFigures& b, std::uint64_t budget_ns, const std::string& who);
+// "" when the bridge saw every frame the DUT sent; else how many it lost before the harness saw
+// them (SessionResult::capture_gap).
+std::string capture_gap(const harness::BridgeFigures& b);
 
 // "the simulated fabric paused N time(s), longest ..: this machine left it that far behind ..." (""
 // for no pause), for the case's notes.

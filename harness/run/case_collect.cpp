@@ -249,7 +249,10 @@ void collect(SessionState& s) {
   for (const auto& [host, who] : {std::pair{kDutHost, "DUT"}, std::pair{kPeerHost, "peer"}}) {
     if (const harness::BridgeFigures* b = s.tb->bridge_figures(host)) {
       s.result.notes.push_back(bridge_note(*b, who));
-      if (host == kDutHost) s.result.bridge = bridge_stats(*b);
+      if (host == kDutHost) {
+        s.result.bridge = bridge_stats(*b);
+        s.result.capture_gap = capture_gap(*b);
+      }
       if (s.result.wire_overrun.empty()) s.result.wire_overrun = bridge_overrun(*b, s.tb->timing_budget().ns, who);
       lag_max = std::max({lag_max, b->tx_lag.max(), b->rx_entry.max()});
     }

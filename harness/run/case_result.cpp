@@ -14,6 +14,27 @@ using harness::CaseResult;
 using harness::CheckResult;
 using harness::Verdict;
 
+namespace {
+
+// Whether result k of judge_case (the case's checks in order, then the expect steps') rests on
+// every frame the DUT sent: false for a check that finds or counts frames, a statistical test of a
+// sample (the bridge's losses do not pick frames by their contents) or one of the DUT's reports.
+bool rests_on_every_frame(const harness::Case& c, std::size_t k) {
+  if (k >= c.checks.size()) {  // the expect steps: a frame seen stays seen, an absence does not
+    return std::any_of(c.stimulus.begin(), c.stimulus.end(), [](const harness::StimulusStep& st) {
+      const auto* e = std::get_if<harness::ExpectStep>(&st.body);
+      return e != nullptr && e->absent;
+    });
+  }
+  const harness::Check& chk = c.checks[k];
+  if (std::holds_alternative<harness::PositiveControlCheck>(chk.params)) return false;
+  if (std::holds_alternative<harness::DistributionCheck>(chk.params)) return false;
+  if (const auto* i = std::get_if<harness::InvariantCheck>(&chk.params)) return harness::invariant_reads_frames(i->name);
+  return true;
+}
+
+}  // namespace
+
 std::string with_clauses(const std::vector<std::string>& clauses, const std::string& message) {
   if (clauses.empty()) return message;
   std::string out = "[";
@@ -114,6 +135,19 @@ CaseResult judge_case(const harness::Case& as_written, const SessionResult& s, c
       if (none_lost && k < c.checks.size() && harness::judges_own_bytes(c.checks[k])) continue;
       cr.verdict = Verdict::kInconclusive;
       cr.message = "not judged, " + s.wire_overrun + " (the checks found: " + cr.message + ")";
+    }
+  }
+  if (!s.capture_gap.empty()) {
+    // Frames the DUT sent that the harness never saw: a PASS that rests on every frame (none on a
+    // failed EV, each field right, the time of the last one) may have missed the one that breaks
+    // it. One that finds or counts frames (a lost frame only lowers a count) or reads the DUT's
+    // reports stands; a FAIL was judged above.
+    for (std::size_t k = 0; k < r.checks.size(); ++k) {
+      CheckResult& cr = r.checks[k];
+      if (cr.verdict != Verdict::kPass || !rests_on_every_frame(c, k)) continue;
+      cr.message = "not judged, " + s.capture_gap + ": the one that breaks it may be among them (on what it captured, it passed: " +
+                   cr.message + ")";
+      cr.verdict = Verdict::kInconclusive;
     }
   }
   r.verdict = r.checks.front().verdict;

@@ -70,6 +70,10 @@ struct SessionResult {
   // to its end. What it captured is judged, and only a check of the DUT's frames by their own
   // bytes keeps its FAIL (case_result.cpp): a wrong DSCP is the DUT's in any part of a run.
   std::string cut_short;
+  // Frames the DUT sent that a real-time bridge lost before the harness saw them (its capture ring
+  // or its queue overflowed), as a reason; "" when none. A PASS that rests on every frame the DUT
+  // sent is then INCONCLUSIVE (case_result.cpp): the one that breaks it may be among them.
+  std::string capture_gap;
   // Wall time spent inside the testbed (building it, injecting, run_until), to measure the
   // harness's own overhead; never written into a report.
   double testbed_wall_s = 0;

@@ -171,6 +171,8 @@ std::string render_case_context(const SessionResult& s, std::uint32_t snaplen) {
   if (s.wire_timeout) j["session"]["qp_timeout"] = *s.wire_timeout;
   // Why the run stopped early, judged on what it captured: replay judges it so again.
   if (!s.cut_short.empty()) j["session"]["cut_short"] = s.cut_short;
+  // Frames from the DUT the bridge lost: replay withholds the same PASSes.
+  if (!s.capture_gap.empty()) j["session"]["capture_gap"] = s.capture_gap;
   // The rate the runner evaluated the case's times in F at (a testbed other than the default's).
   if (s.spray_bps) j["session"]["spray_bps"] = *s.spray_bps;
   j["traffic_start_ns"] = c.traffic_start_ns;
@@ -311,6 +313,7 @@ std::string parse_case_context(std::string_view text, std::string_view origin, S
     s.wire_overrun = ses.at("wire_overrun").str();
     if (ses.has("qp_timeout")) s.wire_timeout = ses.at("qp_timeout").uint<std::uint8_t>();
     if (ses.has("cut_short")) s.cut_short = ses.at("cut_short").str();
+    if (ses.has("capture_gap")) s.capture_gap = ses.at("capture_gap").str();
     if (ses.has("spray_bps")) s.spray_bps = ses.at("spray_bps").u64();
     c.traffic_start_ns = r.at("traffic_start_ns").u64();
     c.end_ns = r.at("end_ns").u64();

@@ -45,6 +45,9 @@ CheckResult run_check(const Check& check, const CheckContext& ctx);
 // (no_assumed_bad_ev, per_packet_ev_variation, data_verified, and the aliases mpr_window =
 // requester_window, trim_nack_for_stub = trim_nack_per_stub).
 std::span<const std::string_view> implemented_invariants();
+// Whether the invariant reads frames (the DUT's, or both ways), not only the DUT's reports
+// (completions, events, control results). True for a name run_invariant() does not know.
+bool invariant_reads_frames(std::string_view name);
 
 // Where a packet of a merged capture came from.
 struct TapRef {

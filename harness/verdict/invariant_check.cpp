@@ -108,6 +108,13 @@ constexpr auto kNames = make_names();
 
 std::span<const std::string_view> implemented_invariants() { return kNames; }
 
+bool invariant_reads_frames(std::string_view name) {
+  for (const auto& d : kDefs) {
+    if (d.name == name) return d.needs != N::kReports;
+  }
+  return true;
+}
+
 CheckResult run_invariant(const InvariantCheck& spec, const CheckContext& ctx) {
   CheckResult r = make_result("invariant", "invariant/" + spec.name);
   const Def* def = nullptr;

@@ -143,6 +143,18 @@ TEST(RunnerTimingBudget, AFailInARunWhoseBridgeBrokeItsBudgetIsInconclusiveAndKe
   EXPECT_GE(passed, 1u);
 }
 
+// spray-v-030 run in-process on the reference, clean or with the catalog's dscp-hardcoded.
+SessionResult spray_v030(const TempSuite& suite, const harness::Case& c, bool dscp_hardcoded) {
+  ref::DefectSet defects;
+  if (dscp_hardcoded) defects.add(ref::Defect::kDscpHardcoded);
+  harness::ReferenceBinding dut(defects);
+  harness::ReferenceBinding peer;
+  SessionOptions so;
+  so.seed = c.seed;
+  so.out_dir = suite.path() / (dscp_hardcoded ? "bad" : "clean");
+  return run_session(c, dut, peer, so);
+}
+
 // spray-v-030 (dscp_marking, a check of the DUT's frames by their own bytes) on the catalog's
 // dscp-hardcoded: its FAIL stands when the bridge was late (a wrong DSCP is the DUT's however late
 // its frames were), and is not judged when the bridge lost frames (a resent copy whose first one
@@ -174,6 +186,45 @@ TEST(RunnerTimingBudget, AFailOfACheckOfTheDutsOwnBytesStandsWhenTheBridgeWasLat
   EXPECT_EQ(lost.message.find("dscp_marking: not judged, the real-time bridge's lag"), 0u) << lost.message;
 }
 
+// Frames the DUT sent that the bridge lost before the harness saw them (SessionResult::capture_gap):
+// spray-v-030's dscp_marking, which rests on every frame the DUT sent, is not judged on a clean run
+// (the one with the wrong DSCP may be among them), while its positive control, which only counts
+// frames, PASSes; dscp-hardcoded's FAIL is untouched (on a real bridge the lost frames also break
+// its budget, wire_overrun, which withholds that FAIL: the test above).
+TEST(RunnerTimingBudget, APassThatRestsOnEveryFrameIsNotJudgedWhenFramesFromTheDutWereLost) {
+  TempSuite suite;
+  const auto loaded = harness::load_case(suite.write_case("spray-v-030", slurp(case_file("spray-v-030"))));
+  ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.to_string();
+  const harness::Case& c = *loaded.value;
+  const std::string gap = "the real-time bridge lost 4 frame(s) from the DUT before the harness saw them";
+  for (const bool defective : {false, true}) {
+    SessionResult s = spray_v030(suite, c, defective);
+    ASSERT_EQ(s.status, harness::Verdict::kPass) << s.message;
+    const harness::CaseResult whole = judge_case(c, s, suite.path(), c.seed);
+    EXPECT_EQ(whole.verdict, defective ? harness::Verdict::kFail : harness::Verdict::kPass) << whole.message;
+    s.capture_gap = gap;
+    s.bridge = harness::BridgeStats{};
+    s.bridge->lost = 4;
+    const harness::CaseResult r = judge_case(c, s, suite.path(), c.seed);
+    const harness::CheckResult* control = check(r, "positive_control");
+    ASSERT_NE(control, nullptr);
+    EXPECT_EQ(control->verdict, harness::Verdict::kPass) << control->message;
+    const harness::CheckResult* dscp = check(r, "dscp_marking");
+    ASSERT_NE(dscp, nullptr);
+    if (defective) {
+      EXPECT_EQ(dscp->verdict, harness::Verdict::kFail) << dscp->message;  // no overrun said: judged
+      EXPECT_EQ(r.verdict, harness::Verdict::kFail) << r.message;
+    } else {
+      EXPECT_EQ(dscp->verdict, harness::Verdict::kInconclusive) << dscp->message;
+      EXPECT_NE(dscp->message.find("not judged, " + gap + ": the one that breaks it may be among them (on what it "
+                                   "captured, it passed: "),
+                std::string::npos)
+          << dscp->message;
+      EXPECT_EQ(r.verdict, harness::Verdict::kInconclusive) << r.message;
+    }
+  }
+}
+
 // A wire run this machine could not carry in real time stops early (SessionResult::cut_short) and
 // is judged on what it captured: spray-v-030's dscp_marking FAIL on dscp-hardcoded stands (the
 // DUT's own bytes), while a check that passed judged only part of the run and is not judged; the
@@ -185,14 +236,7 @@ TEST(RunnerTimingBudget, ARunCutShortKeepsOnlyTheFailOfACheckOfTheDutsOwnBytes) 
   const harness::Case& c = *loaded.value;
   const std::string why = "the real-time bridge's queue towards the DUT reached 58 ms (limit 50 ms)";
   for (const bool defective : {true, false}) {
-    ref::DefectSet defects;
-    if (defective) defects.add(ref::Defect::kDscpHardcoded);
-    harness::ReferenceBinding dut(defects);
-    harness::ReferenceBinding peer;
-    SessionOptions so;
-    so.seed = c.seed;
-    so.out_dir = suite.path() / (defective ? "bad" : "clean");
-    SessionResult s = run_session(c, dut, peer, so);
+    SessionResult s = spray_v030(suite, c, defective);
     ASSERT_EQ(s.status, harness::Verdict::kPass) << s.message;
     s.cut_short = why;
     s.bridge = harness::BridgeStats{};

@@ -17,6 +17,7 @@ SessionResult full_session() {
   s.notes = {"virtual time limit reached", "bridge \"x\""};
   s.wire_overrun = "lag 3 us over the budget";
   s.cut_short = "the real-time bridge's queue towards the DUT reached 58 ms (limit 50 ms)";
+  s.capture_gap = "the real-time bridge lost 12 frame(s) from the DUT before the harness saw them";
   s.wire_timeout = 10;  // a `timing: scales` case the runner rescaled for its wire
   s.spray_bps = 1'000'000'000;  // and evaluated its times in F at the bridge's rate
   harness::CheckContext& c = s.ctx;
@@ -82,6 +83,7 @@ TEST(ReplayContext, EveryFieldRoundTrips) {
   EXPECT_EQ(r.notes, s.notes);
   EXPECT_EQ(r.wire_overrun, s.wire_overrun);
   EXPECT_EQ(r.cut_short, s.cut_short);
+  EXPECT_EQ(r.capture_gap, s.capture_gap);
   EXPECT_EQ(r.wire_timeout, std::optional<std::uint8_t>(10));
   EXPECT_EQ(r.spray_bps, std::optional<std::uint64_t>(1'000'000'000));
   const harness::CheckContext& a = s.ctx;
