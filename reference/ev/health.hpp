@@ -107,7 +107,8 @@ class EvHealth {
 
   // ---- inputs ----
   void on_timeout(std::uint16_t ev, std::uint64_t now);       // W11 -> ASSUMED_BAD
-  // MODEL: W11 an inferred loss of a copy whose ACK timeout was (or is) `timer_end`.
+  // An inferred loss of a copy whose ACK timeout was (or is) `timer_end` (the rule: on_loss in
+  // health.cpp).
   void on_loss(std::uint16_t ev, std::uint64_t now, std::uint64_t timer_end);
   void on_delivered(std::uint16_t ev) {                       // a PSN sent on it was acknowledged
     if (ev >= evs_.size()) return;

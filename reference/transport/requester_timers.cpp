@@ -64,7 +64,7 @@ void Requester::advance(std::uint64_t now) {
     }
   }
   if (!error_ && tack_deadline_ <= now) on_tack_timeout(now);
-  if (!error_) health_->expire_losses(now);  // MODEL: W11 an inferred loss whose timer ran out
+  if (!error_) health_->expire_losses(now);  // an inferred loss whose copy's timer ran out (EvHealth)
 }
 
 void Requester::on_timeout(std::uint32_t psn, std::uint64_t now) {
